@@ -1,0 +1,1 @@
+//! API keys, roles and scopes, per-endpoint authorization (spec: access-control.md).

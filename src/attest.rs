@@ -1,0 +1,24 @@
+//! Attest requests: the endpoints of the attestation service, their request bodies (V1–V4,
+//! GPU and switch), builders that encode evidence the way each version expects, and the
+//! validation the service applies before any verification work.
+//!
+//! Spec: `attestation-service.md` §2 (resources), §4 (endpoints), §8 (limits), §9 (versioning).
+
+mod body;
+mod builder;
+mod endpoint;
+mod error;
+mod firmware_version;
+mod nonce;
+mod validate;
+
+pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
+pub use builder::{AttestRequestBuilder, EvidenceInput};
+pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration};
+pub use error::RequestError;
+pub use firmware_version::FirmwareVersion;
+pub use nonce::Nonce;
+pub use validate::{
+    validate_request, DeviceEvidence, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES,
+    MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
+};

@@ -1,0 +1,102 @@
+//! P-384 ECDSA with SHA-384: the only signature algorithm the crate accepts.
+//!
+//! Signature checks are data ([`SignatureCheck`]): a verifier collects them and a backend
+//! runs them — the software backend here ([`SignatureCheck::verify`], RustCrypto `p384`,
+//! usable everywhere including `no_std`), or WebCrypto in JS hosts, which gets the same
+//! public key, message and raw signature.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use p384::ecdsa::signature::Verifier;
+use p384::ecdsa::{Signature, VerifyingKey};
+
+use crate::ErrorCode;
+
+/// Length of a raw `r‖s` P-384 signature (IEEE P1363, JWS ES384).
+pub const SIGNATURE_LEN: usize = 96;
+
+/// Why a signature check failed. Deliberately without detail: a signature failure must not
+/// become an oracle (as RustCrypto's opaque `signature::Error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignatureError {
+    /// The public key is not a valid SEC1 P-384 point on the curve.
+    InvalidPublicKey,
+    /// The signature is not 96 bytes, has r or s of zero or not below the group order, or
+    /// does not verify.
+    Invalid,
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InvalidPublicKey => f.write_str("invalid P-384 public key"),
+            Self::Invalid => f.write_str("signature verification failed"),
+        }
+    }
+}
+
+impl core::error::Error for SignatureError {}
+
+impl ErrorCode for SignatureError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidPublicKey => "ERR_INVALID_PUBLIC_KEY",
+            Self::Invalid => "ERR_SIGNATURE_INVALID",
+        }
+    }
+}
+
+/// One ECDSA P-384/SHA-384 verification: a public key, a message and a raw `r‖s` signature.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SignatureCheck {
+    /// SEC1 encoding of the public key (uncompressed `04‖x‖y`, 97 bytes, or compressed).
+    pub public_key_sec1: Vec<u8>,
+    /// The signed message (hashed with SHA-384 by the check).
+    pub message: Vec<u8>,
+    /// The raw `r‖s` signature.
+    pub signature: Vec<u8>,
+}
+
+impl fmt::Debug for SignatureCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SignatureCheck")
+            .field("public_key_len", &self.public_key_sec1.len())
+            .field("message_len", &self.message.len())
+            .field("signature_len", &self.signature.len())
+            .finish()
+    }
+}
+
+impl SignatureCheck {
+    /// Runs the check with the software backend.
+    ///
+    /// # Errors
+    /// [`SignatureError`] when the key is not on the curve or the signature does not verify.
+    pub fn verify(&self) -> Result<(), SignatureError> {
+        verify_p384_sha384(&self.public_key_sec1, &self.message, &self.signature)
+    }
+}
+
+/// Verifies a raw `r‖s` ECDSA P-384/SHA-384 signature over `message` with a SEC1 public key.
+///
+/// High-S signatures are accepted: ECDSA verification per FIPS 186-5 does not reject them
+/// and Wycheproof lists them as valid.
+///
+/// # Errors
+/// [`SignatureError::InvalidPublicKey`] or [`SignatureError::Invalid`].
+pub fn verify_p384_sha384(
+    public_key_sec1: &[u8],
+    message: &[u8],
+    signature: &[u8],
+) -> Result<(), SignatureError> {
+    let key = VerifyingKey::from_sec1_bytes(public_key_sec1)
+        .map_err(|_| SignatureError::InvalidPublicKey)?;
+    if signature.len() != SIGNATURE_LEN {
+        return Err(SignatureError::Invalid);
+    }
+    let signature = Signature::from_slice(signature).map_err(|_| SignatureError::Invalid)?;
+    key.verify(message, &signature)
+        .map_err(|_| SignatureError::Invalid)
+}

@@ -1,0 +1,1 @@
+//! SPDM 1.1 GET_MEASUREMENTS transcripts: measurement blocks, opaque data, signature, nonce.

@@ -1,0 +1,1 @@
+//! List queries: filter, sort and page (spec: pagination-and-deprecation.md part A).

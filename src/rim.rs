@@ -1,0 +1,1 @@
+//! Reference measurements: RIM documents, XML signatures, RIM ids, measurement comparison.

@@ -1,0 +1,1 @@
+//! The attestation service as an HTTP-shaped router (spec: attestation-service.md).

@@ -1,0 +1,1 @@
+//! JS API for `crate::access`.

@@ -1,0 +1,37 @@
+//! The single conversion point from core errors to JS errors.
+
+use alloc::string::ToString;
+use core::fmt::Display;
+
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+use crate::ErrorCode;
+
+/// A JS `Error` with `name` `EdgeAttestError`, the stable `code`, and `field` when the error
+/// concerns one input member.
+pub(crate) fn to_js<E: ErrorCode + Display>(error: &E) -> JsValue {
+    coded(error.code(), &error.to_string(), error.field())
+}
+
+/// A coded JS error for failures of the binding itself (argument types and shapes).
+pub(crate) fn coded(code: &str, message: &str, field: Option<&str>) -> JsValue {
+    let js_error = js_sys::Error::new(message);
+    js_error.set_name("EdgeAttestError");
+    let target: &JsValue = js_error.as_ref();
+    // Reflect::set on a fresh Error object cannot fail; ignore the Result rather than panic.
+    let _ = Reflect::set(target, &"code".into(), &code.into());
+    if let Some(field) = field {
+        let _ = Reflect::set(target, &"field".into(), &field.into());
+    }
+    js_error.into()
+}
+
+/// An argument of the wrong type or shape: `ERR_INVALID_ARGUMENT`, naming the argument.
+pub(crate) fn invalid_argument(field: &str, expected: &str) -> JsValue {
+    coded(
+        "ERR_INVALID_ARGUMENT",
+        &alloc::format!("{field} must be {expected}"),
+        Some(field),
+    )
+}

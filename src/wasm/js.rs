@@ -1,0 +1,107 @@
+//! Reading plain JS values without panicking: every accessor returns a coded error naming
+//! the member when the value has the wrong type.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::error::{coded, invalid_argument};
+
+/// Member `name` of `object`, or `undefined` when `object` is not an object.
+pub(crate) fn member(object: &JsValue, name: &str) -> JsValue {
+    if !object.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(object, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// An optional string: `undefined` and `null` are absent.
+pub(crate) fn optional_string(value: &JsValue, field: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .as_string()
+        .map(Some)
+        .ok_or_else(|| invalid_argument(field, "a string"))
+}
+
+/// A required string.
+pub(crate) fn required_string(value: &JsValue, field: &str) -> Result<String, JsValue> {
+    optional_string(value, field)?.ok_or_else(|| invalid_argument(field, "a string"))
+}
+
+/// Bytes from a `Uint8Array`, an `ArrayBuffer`, or a hex string.
+pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
+    if let Some(array) = value.dyn_ref::<Uint8Array>() {
+        return Ok(array.to_vec());
+    }
+    if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        return Ok(Uint8Array::new(value).to_vec());
+    }
+    if let Some(text) = value.as_string() {
+        let text = text.trim();
+        return hex::decode(text).map_err(|_| {
+            coded(
+                "ERR_INVALID_ARGUMENT",
+                &alloc::format!("{field} is not valid hex text"),
+                Some(field),
+            )
+        });
+    }
+    Err(invalid_argument(
+        field,
+        "a Uint8Array, an ArrayBuffer or a hex string",
+    ))
+}
+
+/// Request-body bytes from a string (JSON text), a `Uint8Array`, or a plain object (which
+/// is serialised with `JSON.stringify`).
+pub(crate) fn json_bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
+    if let Some(text) = value.as_string() {
+        return Ok(text.into_bytes());
+    }
+    if let Some(array) = value.dyn_ref::<Uint8Array>() {
+        return Ok(array.to_vec());
+    }
+    if value.is_object() {
+        let text = js_sys::JSON::stringify(value)
+            .map_err(|_| invalid_argument(field, "JSON-serialisable"))?;
+        return Ok(String::from(text).into_bytes());
+    }
+    Err(invalid_argument(
+        field,
+        "a JSON string, a Uint8Array or an object",
+    ))
+}
+
+/// Parses JSON text produced by the core into a JS value.
+pub(crate) fn parse_json(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text).map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))
+}
+
+/// `count` random bytes from the host's `crypto.getRandomValues` (Web Crypto; present in
+/// browsers, Node 20, Deno and workerd).
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], JsValue> {
+    let unavailable = || {
+        coded(
+            "ERR_NO_RANDOMNESS",
+            "crypto.getRandomValues is not available",
+            None,
+        )
+    };
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into()).map_err(|_| unavailable())?;
+    let get_random_values = Reflect::get(&crypto, &"getRandomValues".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(unavailable)?;
+    let buffer = Uint8Array::new_with_length(N as u32);
+    get_random_values
+        .call1(&crypto, &buffer)
+        .map_err(|_| unavailable())?;
+    let mut out = [0u8; N];
+    buffer.copy_to(&mut out);
+    Ok(out)
+}

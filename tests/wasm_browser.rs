@@ -1,0 +1,8 @@
+//! The wasm suite in headless Chromium (`wasm-pack test --headless --chrome -- --test wasm_browser`).
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "common/wasm_suite.rs"]
+mod wasm_suite;

@@ -26,6 +26,7 @@ extern crate std;
 mod code;
 pub mod crypto;
 pub mod json;
+pub mod time;
 
 pub mod access;
 pub mod attest;

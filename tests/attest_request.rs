@@ -1,6 +1,12 @@
 //! Attest request validation and building against real recorded requests and evidence.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)] // tests: fail loudly, use std
 
 use std::path::PathBuf;
 

@@ -3,9 +3,15 @@
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
 pub mod claims;
+mod error;
+mod http;
 mod outcome;
+mod router;
 
+pub use error::ErrorBody;
+pub use http::{Request, Response};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome,
     MeasurementSource, OcspStatus, OpaqueMismatch, RimOutcome,
 };
+pub use router::{decorate, route, strip_body_for_head, Route};

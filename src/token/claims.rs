@@ -155,23 +155,23 @@ pub(crate) fn check_claims(
     let leeway = i128::from(options.leeway);
     let iat = time_claim(claims, "iat")?;
     if let Some(iat) = iat {
-        if iat > now + leeway {
+        if iat.ceil > now + leeway {
             return Err(failed("iat", ClaimReason::CheckFailed));
         }
     }
     if let Some(nbf) = time_claim(claims, "nbf")? {
-        if nbf > now + leeway {
+        if nbf.ceil > now + leeway {
             return Err(failed("nbf", ClaimReason::CheckFailed));
         }
     }
     if let Some(exp) = time_claim(claims, "exp")? {
-        if exp <= now - leeway {
+        if exp.ceil <= now - leeway {
             return Err(TokenError::Expired { claim: "exp" });
         }
     }
     if let Some(max_age) = options.max_age {
         let iat = iat.ok_or_else(|| failed("iat", ClaimReason::Missing))?;
-        if now - iat - leeway > i128::from(max_age) {
+        if now - iat.floor - leeway > i128::from(max_age) {
             return Err(TokenError::Expired { claim: "iat" });
         }
     }
@@ -195,8 +195,25 @@ fn failed(claim: &str, reason: ClaimReason) -> TokenError {
     }
 }
 
-/// A NumericDate (RFC 7519 §2): an integer, or a finite number rounded down.
-fn time_claim(claims: &Map<String, Value>, name: &str) -> Result<Option<i128>, TokenError> {
+/// A NumericDate (RFC 7519 §2) as the integers around it: with an integer `now`,
+/// `t > now` ⟺ `ceil(t) > now`, `t <= now` ⟺ `ceil(t) <= now` and `t < now` ⟺
+/// `floor(t) < now`, so fractional times compare exactly as jose compares them.
+#[derive(Clone, Copy)]
+struct Time {
+    floor: i128,
+    ceil: i128,
+}
+
+impl Time {
+    fn exact(value: i128) -> Self {
+        Self {
+            floor: value,
+            ceil: value,
+        }
+    }
+}
+
+fn time_claim(claims: &Map<String, Value>, name: &str) -> Result<Option<Time>, TokenError> {
     let Some(value) = claims.get(name) else {
         return Ok(None);
     };
@@ -204,15 +221,22 @@ fn time_claim(claims: &Map<String, Value>, name: &str) -> Result<Option<i128>, T
         return Err(failed(name, ClaimReason::Invalid));
     };
     if let Some(int) = number.as_i64() {
-        return Ok(Some(i128::from(int)));
+        return Ok(Some(Time::exact(i128::from(int))));
     }
     if let Some(int) = number.as_u64() {
-        return Ok(Some(i128::from(int)));
+        return Ok(Some(Time::exact(i128::from(int))));
     }
     match number.as_f64() {
         // Bounded well inside i128; `as` saturates anyway.
         #[allow(clippy::cast_possible_truncation)]
-        Some(float) if float.is_finite() && float.abs() < 1e30 => Ok(Some(floor(float) as i128)),
+        Some(float) if float.is_finite() && float.abs() < 1e30 => {
+            let floor = floor(float);
+            let ceil = if floor < float { floor + 1.0 } else { floor };
+            Ok(Some(Time {
+                floor: floor as i128,
+                ceil: ceil as i128,
+            }))
+        }
         _ => Err(failed(name, ClaimReason::Invalid)),
     }
 }

@@ -125,6 +125,11 @@ impl ChainPlan {
         builder.plan(&path)
     }
 
+    /// The leaf's public key (SEC1), for checks of what the leaf signs.
+    pub fn leaf_public_key_sec1(&self) -> &[u8] {
+        self.chain.leaf_public_key_sec1()
+    }
+
     /// The signature checks of the path, leaf link first.
     pub fn signature_checks(&self) -> &[SignatureCheck] {
         &self.checks

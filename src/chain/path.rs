@@ -42,6 +42,9 @@ pub struct ChainOptions {
     /// Most intermediates (self-issued ones not counted, RFC 5280 §6.1.4 (l)); default 6.
     /// NVIDIA device chains have 3, RIM chains 2.
     pub max_intermediates: usize,
+    /// Accept a leaf with basicConstraints cA TRUE (plain RFC 5280); default `false`: a leaf
+    /// that signs evidence or documents must not be a CA (webpki profile).
+    pub allow_ca_leaf: bool,
 }
 
 impl Default for ChainOptions {
@@ -49,6 +52,7 @@ impl Default for ChainOptions {
         Self {
             time: TimeCheck::Report,
             max_intermediates: 6,
+            allow_ca_leaf: false,
         }
     }
 }
@@ -57,6 +61,12 @@ impl ChainOptions {
     /// The default profile with another time handling.
     pub const fn with_time(mut self, time: TimeCheck) -> Self {
         self.time = time;
+        self
+    }
+
+    /// The profile with [`Self::allow_ca_leaf`] set.
+    pub const fn with_ca_leaf(mut self, allow: bool) -> Self {
+        self.allow_ca_leaf = allow;
         self
     }
 
@@ -201,8 +211,10 @@ impl Builder<'_> {
             return Err(defect.at(at));
         }
         // The leaf signs evidence or documents: it must not be a CA (webpki profile;
-        // x509-limbo `webpki::ca-as-leaf`, `rfc5280::leaf-ku-keycertsign`).
-        if leaf.claims_ca() || leaf.key_usage.is_some_and(|ku| ku.key_cert_sign) {
+        // x509-limbo `webpki::ca-as-leaf`) unless the profile allows it; keyCertSign without
+        // cA is inconsistent either way (RFC 5280 §4.2.1.3, `rfc5280::leaf-ku-keycertsign`).
+        let cert_sign = leaf.key_usage.is_some_and(|ku| ku.key_cert_sign);
+        if (leaf.claims_ca() && !self.options.allow_ca_leaf) || (cert_sign && !leaf.claims_ca()) {
             return Err(ChainError::LeafIsCa);
         }
         self.check_time(leaf, at)?;
@@ -353,12 +365,12 @@ impl Builder<'_> {
     }
 
     /// The anchor's own authority key identifier, when present, names its own key and
-    /// nothing else (x509-limbo `webpki::aki::root-with-aki-*`); a cross-signed anchor needs
-    /// one (`rfc5280::aki::cross-signed-root-missing-aki`).
+    /// nothing else (x509-limbo `webpki::aki::root-with-aki-*`). An anchor without one is
+    /// accepted even when it is not self-issued: anchors are trusted as configured (x509-limbo
+    /// `cve::cve-2024-0567` trusts such a root).
     fn check_anchor(&self, anchor: &Cert, at: CertPosition) -> Result<(), ChainError> {
         match &anchor.authority_key_id {
-            None if anchor.is_self_issued() => Ok(()),
-            None => Err(ChainError::KeyIdentifier { at }),
+            None => Ok(()),
             Some(aki) => {
                 let consistent = !aki.has_issuer_serial
                     && aki.key_id.is_some()

@@ -14,6 +14,7 @@
 mod error;
 mod opaque;
 mod reader;
+mod report;
 mod spdm;
 mod verify;
 
@@ -21,6 +22,7 @@ pub use error::{ParseError, VerifyError};
 pub use opaque::{
     tag, tag_name, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis,
 };
+pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
     REQUEST_LEN, SIGNATURE_LEN,

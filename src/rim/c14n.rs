@@ -304,6 +304,7 @@ fn escape_attribute(value: &str, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::String;
 
     fn canon_doc(xml: &str) -> String {
         let doc = Document::parse(xml).unwrap();

@@ -10,7 +10,7 @@
 //!    request's `firmware_version` hint). The host fetches or bundles the documents; the RIM
 //!    service envelope `{id, rim, sha256, …}` is checked by [`open_envelope`].
 //! 2. **Verify** a document: [`verify_rim`] (or [`prepare_rim`] + [`PendingRim::finish`] to
-//!    run the ECDSA check on another backend). Canonical XML 1.1, the enveloped-signature
+//!    run the ECDSA checks on another backend). Canonical XML 1.1, the enveloped-signature
 //!    transform, the SHA-384 reference digest and the ECDSA-SHA384 signature value are
 //!    checked against an algorithm allow-list; the `X509Data` chain against a [`RimTrust`]
 //!    (default: NVIDIA's RIM root) at `now`.
@@ -36,8 +36,9 @@
 //! | `firmware_version_hint` | the request's `firmware_version` | Blackwell FSP firmware RIM id |
 //!
 //! ## Limits and open points
-//! * The `X509Data` chain is validated by [`crate::chain`] once that module exists; until
-//!   then the status is [`RimCertStatus::NotValidated`], never `Valid`.
+//! * The `X509Data` chain is validated by [`crate::chain`] (RFC 5280 path to the anchor,
+//!   validity reported at `now`); revocation (OCSP) needs the network and is reported as
+//!   not checked.
 //! * The `ns3` opaque records are read as documented by NVIDIA (`ns3:minSvn`,
 //!   `ns3:includeInResult`) at RIM index [`OPAQUE_INDEX_BASE`] + opaque id; any other `ns3`
 //!   attribute makes the document fail rather than be half-read.

@@ -1,4 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
+// Test helpers outside #[test] functions unwrap and panic on bad fixtures.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 //! Measurement comparison against real evidence, reproducing the results recorded in
 //! `notes/attestation.md` §d, plus the NVDEC0 rule, index conflicts, versions and
 //! minimum-SVN floors.
@@ -128,7 +130,7 @@ fn nvat_measurement_mismatch_rims() {
     ] {
         let xml = fixture(&format!("rims/{name}"));
         assert_eq!(
-            rim::prepare_rim(xml.as_bytes()).unwrap_err(),
+            rim::prepare_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
             rim::RimError::DigestMismatch
         );
     }
@@ -437,6 +439,9 @@ fn resigned_documents_verify_only_with_their_own_key() {
         rim::verify_rim(tampered.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
         rim::RimError::DigestMismatch
     );
+    // The signer certificate now carries the test key: its own signature no longer
+    // verifies, so the chain is invalid.
+    assert_eq!(verified.cert_chain().status, rim::RimCertStatus::Invalid);
     let floor = &verified.document().opaque_floors[0];
     assert_eq!(floor.id, 37);
     assert_eq!(floor.index, 101);

@@ -1,4 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
+// Test helpers outside #[test] functions unwrap and panic on bad fixtures.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 //! RIM ids from evidence values and the RIM service envelope.
 
 use std::fs;
@@ -255,7 +257,7 @@ fn envelope_checks() {
         rim::open_envelope(body.as_bytes(), ID).unwrap_err().code(),
         "ERR_RIM_ENVELOPE_JSON"
     );
-    let body = format!(r#"{{"id":5,"rim":""}}"#);
+    let body = r#"{"id":5,"rim":""}"#;
     assert_eq!(
         rim::open_envelope(body.as_bytes(), ID).unwrap_err(),
         EnvelopeError::MissingField { field: "id" }

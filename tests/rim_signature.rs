@@ -1,4 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
+// Test helpers outside #[test] functions unwrap and panic on bad fixtures.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 //! RIM XML signatures: canonical forms against lxml, every fixture's verdict, tampering.
 
 use std::fs;
@@ -64,7 +66,7 @@ fn canonical_forms_equal_lxml_for_every_fixture() {
             "{name}: canonical document"
         );
         assert_eq!(
-            std::str::from_utf8(&signed_info).unwrap(),
+            core::str::from_utf8(&signed_info).unwrap(),
             want["signed_info_c14n"].as_str().unwrap(),
             "{name}: canonical SignedInfo"
         );
@@ -360,26 +362,43 @@ fn malformed_and_hostile_documents_are_refused() {
 #[test]
 fn two_phase_verification_matches_one_call() {
     let xml = read(GOOD);
-    let pending = rim::prepare_rim(xml.as_bytes()).unwrap();
-    let check = pending.signature_check().clone();
-    assert_eq!(check.signature.len(), 96);
-    assert_eq!(check.public_key_sec1.len(), 97);
-    assert!(check.message.starts_with(b"<ds:SignedInfo xmlns="));
-    let result = check.verify();
-    assert!(result.is_ok());
-    let verified = pending
-        .finish(result, &RimTrust::nvidia(), 1_700_000_000)
-        .unwrap();
-    assert_eq!(verified, verify(&xml).unwrap());
+    let trust = RimTrust::nvidia();
+    let now = 1_750_000_000;
+    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let checks = pending.signature_checks().to_vec();
+    // The RIM signature, then the three links signer → L3 → CA → root.
+    assert_eq!(checks.len(), 4);
+    assert_eq!(checks[0].signature.len(), 96);
+    assert_eq!(checks[0].public_key_sec1.len(), 97);
+    assert!(checks[0].message.starts_with(b"<ds:SignedInfo xmlns="));
+    let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
+    assert_eq!(verdicts, [true; 4]);
+    let verified = pending.finish(&verdicts).unwrap();
+    assert_eq!(
+        verified,
+        rim::verify_rim(xml.as_bytes(), &trust, now).unwrap()
+    );
+    assert!(verified.is_trusted());
 
-    // A backend that reports failure is honoured.
-    let pending = rim::prepare_rim(xml.as_bytes()).unwrap();
-    let err = pending
-        .finish(
-            Err(edgeattest::crypto::SignatureError::Invalid),
-            &RimTrust::nvidia(),
-            0,
-        )
-        .unwrap_err();
-    assert_eq!(err, RimError::SignatureInvalid);
+    // A backend that reports the RIM signature as failed is honoured.
+    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    assert_eq!(
+        pending.finish(&[false, true, true, true]).unwrap_err(),
+        RimError::SignatureInvalid
+    );
+    // Too few verdicts is not a pass.
+    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    assert_eq!(
+        pending.finish(&[true]).unwrap_err(),
+        RimError::SignatureInvalid
+    );
+    // A failed chain link makes the chain invalid, with the chain's error code.
+    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let verified = pending.finish(&[true, true, false, true]).unwrap();
+    assert_eq!(verified.cert_chain().status, rim::RimCertStatus::Invalid);
+    assert_eq!(
+        verified.cert_chain().error_code,
+        Some("ERR_CHAIN_SIGNATURE_INVALID")
+    );
+    assert!(!verified.is_trusted());
 }

@@ -239,20 +239,19 @@ fn inherited_xml_attributes<'a>(
                         problem: "inherited xml:base",
                     })
                 }
-                "lang" | "space" => {
+                "lang" | "space"
                     if !attrs
                         .iter()
-                        .any(|a| a.uri == XML_NS && a.local == attr.name())
-                    {
-                        let qname = input.get(attr.range_qname()).unwrap_or("");
-                        check_qname(qname, attr.name())?;
-                        attrs.push(Attr {
-                            uri: XML_NS,
-                            local: attr.name(),
-                            qname,
-                            value: attr.value(),
-                        });
-                    }
+                        .any(|a| a.uri == XML_NS && a.local == attr.name()) =>
+                {
+                    let qname = input.get(attr.range_qname()).unwrap_or("");
+                    check_qname(qname, attr.name())?;
+                    attrs.push(Attr {
+                        uri: XML_NS,
+                        local: attr.name(),
+                        qname,
+                        value: attr.value(),
+                    });
                 }
                 _ => {}
             }

@@ -1,79 +1,54 @@
 //! The RIM trust anchor and the status of a RIM's `X509Data` certificate chain, reported
-//! the way the real service reports it (`x-nvidia-*-rim-cert-chain`, claims 3.0).
+//! the way the real service reports it (`x-nvidia-*-rim-cert-chain`, claims 3.0). Path
+//! validation itself is [`crate::chain`]'s (RFC 5280 §6.1, P-384 only).
 
-use alloc::vec::Vec;
+use alloc::string::{String, ToString};
 
-use der::Decode;
 use serde::Serialize;
-use x509_cert::Certificate;
 
 use super::error::RimError;
+use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
+use crate::ErrorCode;
 
 /// NVIDIA's RIM signing root (`CN=NVIDIA CoRIM signing Root CA`, EC P-384, valid
 /// 2023-03-16 → 2053-03-08, SHA-256 fingerprint `12:97:7B:51:…:F5:D1`), the default anchor.
-pub const NVIDIA_RIM_ROOT_PEM: &str = include_str!("nvidia_rim_root_ca.pem");
+pub const NVIDIA_RIM_ROOT_PEM: &str = crate::chain::NVIDIA_RIM_ROOT_CA_PEM;
 
 /// The anchors a RIM certificate chain must end at.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct RimTrust {
-    anchors: Vec<Vec<u8>>,
+    store: Option<TrustStore>,
 }
 
 impl RimTrust {
-    /// The NVIDIA RIM root only.
+    /// NVIDIA's RIM root only.
     pub fn nvidia() -> Self {
-        // The bundled PEM is a constant known to parse (tested); an empty anchor list would
-        // make every chain invalid, never valid.
-        Self::from_pem(NVIDIA_RIM_ROOT_PEM).unwrap_or(Self {
-            anchors: Vec::new(),
-        })
+        // The embedded root is a constant tested to parse; were it ever not to, every
+        // chain would be reported invalid, never valid.
+        Self {
+            store: TrustStore::nvidia_rim().ok(),
+        }
     }
 
     /// Anchors from PEM text holding one or more certificates.
     ///
     /// # Errors
-    /// [`RimError::Certificate`] when the text holds no certificate or one is not DER.
+    /// [`RimError::Certificate`] when the text holds no usable certificate.
     pub fn from_pem(pem: &str) -> Result<Self, RimError> {
-        let certificates =
-            Certificate::load_pem_chain(pem.as_bytes()).map_err(|_| RimError::Certificate {
-                index: 0,
-                problem: "trust anchor is not a PEM certificate",
-            })?;
-        let mut anchors = Vec::with_capacity(certificates.len());
-        for certificate in certificates {
-            anchors.push(
-                der::Encode::to_der(&certificate).map_err(|_| RimError::Certificate {
-                    index: 0,
-                    problem: "trust anchor does not re-encode",
-                })?,
-            );
-        }
-        if anchors.is_empty() {
-            return Err(RimError::Certificate {
-                index: 0,
-                problem: "no trust anchor certificate",
-            });
-        }
-        Ok(Self { anchors })
+        let store = TrustStore::from_pem(pem).map_err(|_| RimError::Certificate {
+            index: 0,
+            problem: "trust anchor is not a usable PEM certificate",
+        })?;
+        Ok(Self { store: Some(store) })
     }
 
-    /// Anchors as DER certificates.
-    ///
-    /// # Errors
-    /// [`RimError::Certificate`] when one is not a DER certificate.
-    pub fn from_der(anchors: Vec<Vec<u8>>) -> Result<Self, RimError> {
-        for (index, der) in anchors.iter().enumerate() {
-            Certificate::from_der(der).map_err(|_| RimError::Certificate {
-                index,
-                problem: "trust anchor is not a DER certificate",
-            })?;
-        }
-        Ok(Self { anchors })
+    /// Anchors from an existing trust store.
+    pub fn from_store(store: TrustStore) -> Self {
+        Self { store: Some(store) }
     }
 
-    /// The anchors, DER.
-    pub fn anchors(&self) -> &[Vec<u8>] {
-        &self.anchors
+    pub(crate) fn store(&self) -> Option<&TrustStore> {
+        self.store.as_ref()
     }
 }
 
@@ -89,23 +64,19 @@ impl Default for RimTrust {
 pub enum RimCertStatus {
     /// The chain verifies to an anchor and every certificate is within its validity at `now`.
     Valid,
-    /// The chain verifies, but a certificate is outside its validity at `now`.
+    /// The chain verifies, but a certificate expired before `now`.
     Expired,
-    /// The chain does not verify to an anchor.
+    /// The chain does not verify to an anchor (or a certificate is not yet valid).
     Invalid,
-    /// No chain validator is available in this build: the chain was NOT checked. Never treat
-    /// this as valid.
-    NotValidated,
 }
 
 impl RimCertStatus {
-    /// The claim value: `valid`, `expired`, `invalid`, or `not-validated`.
+    /// The claim value: `valid`, `expired` or `invalid`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Valid => "valid",
             Self::Expired => "expired",
             Self::Invalid => "invalid",
-            Self::NotValidated => "not-validated",
         }
     }
 }
@@ -116,29 +87,46 @@ impl RimCertStatus {
 pub struct RimCertChain {
     /// The status at the time given.
     pub status: RimCertStatus,
-    /// The earliest `notAfter` of the chain's certificates, Unix seconds
-    /// (`x-nvidia-cert-expiration-date`).
+    /// The earliest `notAfter` of the validated path, Unix seconds
+    /// (`x-nvidia-cert-expiration-date`); absent when no path was built.
     pub expiration: Option<u64>,
-    /// Why the chain is invalid, when it is.
-    pub problem: Option<&'static str>,
+    /// The chain error code when the status is `invalid` (`ERR_CHAIN_*`).
+    pub error_code: Option<&'static str>,
+    /// The chain error message when the status is `invalid`.
+    pub problem: Option<String>,
+    /// Common names along the validated path, signer first.
+    pub subjects: alloc::vec::Vec<String>,
+    /// Revocation is not checked offline (OCSP needs the network): always `not-checked`.
+    pub ocsp_status: &'static str,
 }
 
-/// The earliest `notAfter` of the certificates, and whether `now` is inside every validity.
-pub(crate) fn validity_window(certificates: &[Vec<u8>], now: u64) -> (Option<u64>, bool) {
-    let mut earliest: Option<u64> = None;
-    let mut all_current = true;
-    for der in certificates {
-        let Ok(certificate) = Certificate::from_der(der) else {
-            all_current = false;
-            continue;
-        };
-        let validity = certificate.tbs_certificate().validity();
-        let not_before = validity.not_before.to_unix_duration().as_secs();
-        let not_after = validity.not_after.to_unix_duration().as_secs();
-        earliest = Some(earliest.map_or(not_after, |e| e.min(not_after)));
-        if now < not_before || now > not_after {
-            all_current = false;
+impl RimCertChain {
+    pub(crate) fn from_result(result: Result<VerifiedChain, ChainError>) -> Self {
+        match result {
+            Ok(chain) => Self {
+                status: match chain.status() {
+                    ChainStatus::Valid => RimCertStatus::Valid,
+                    ChainStatus::Expired => RimCertStatus::Expired,
+                    _ => RimCertStatus::Invalid,
+                },
+                expiration: Some(chain.earliest_not_after()),
+                error_code: None,
+                problem: None,
+                subjects: chain
+                    .certificates()
+                    .iter()
+                    .map(|c| c.common_name.clone().unwrap_or_else(|| c.subject.clone()))
+                    .collect(),
+                ocsp_status: "not-checked",
+            },
+            Err(error) => Self {
+                status: RimCertStatus::Invalid,
+                expiration: None,
+                error_code: Some(error.code()),
+                problem: Some(error.to_string()),
+                subjects: alloc::vec::Vec::new(),
+                ocsp_status: "not-checked",
+            },
         }
     }
-    (earliest, all_current)
 }

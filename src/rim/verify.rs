@@ -1,7 +1,8 @@
-//! RIM verification in two steps, so the ECDSA check can run on any backend (the software
-//! one here, or WebCrypto in a JS host): [`prepare_rim`] parses, canonicalises and checks
-//! the reference digest; [`PendingRim::finish`] takes the signature result and validates the
-//! certificate chain at `now`. [`verify_rim`] does both with the software backend.
+//! RIM verification in two steps, so every ECDSA check can run on any backend (the software
+//! one here, or WebCrypto in a JS host): [`prepare_rim`] parses, canonicalises, checks the
+//! reference digest and plans the certificate path; [`PendingRim::finish`] takes one
+//! verdict per [`PendingRim::signature_checks`] entry. [`verify_rim`] does both with the
+//! software backend.
 
 use alloc::vec::Vec;
 
@@ -13,20 +14,25 @@ use x509_cert::Certificate;
 use super::document::{self, RimDocument};
 use super::dsig;
 use super::error::RimError;
-use super::trust::{self, RimCertChain, RimCertStatus, RimTrust};
+use super::trust::{RimCertChain, RimCertStatus, RimTrust};
 use super::{MAX_RIM_BYTES, MAX_XML_DEPTH};
-use crate::crypto::{SignatureCheck, SignatureError};
+use crate::chain::{ChainError, ChainOptions, ChainPlan};
+use crate::crypto::SignatureCheck;
 
 const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
 
-/// A RIM whose content and reference digest have been checked; its signature over
-/// `SignedInfo` has not been run yet.
+/// Most XML nodes accepted (a real RIM has about 500).
+const MAX_NODES: u32 = 100_000;
+
+/// A RIM whose content and reference digest have been checked; the ECDSA checks (the RIM
+/// signature, then the certificate path's links) have not been run yet.
 #[derive(Clone, Debug)]
 pub struct PendingRim {
     document: RimDocument,
-    check: SignatureCheck,
     certificates: Vec<Vec<u8>>,
+    checks: Vec<SignatureCheck>,
+    chain: Result<ChainPlan, ChainError>,
 }
 
 /// A RIM whose signature verified; its chain status says whether the signer is trusted.
@@ -39,13 +45,15 @@ pub struct VerifiedRim {
     certificates: Vec<Vec<u8>>,
 }
 
-/// Parses a RIM, checks its signature structure and algorithms, and verifies the SHA-384
-/// reference digest over the canonical document (C14N 1.1, enveloped signature removed).
+/// Parses a RIM, checks its signature structure and algorithms, verifies the SHA-384
+/// reference digest over the canonical document (C14N 1.1, enveloped signature removed),
+/// and plans the `X509Data` certificate path to `trust` at `now` (Unix seconds).
 ///
 /// # Errors
 /// [`RimError`]: malformed XML, not a SWID RIM, not signed, an algorithm outside the
-/// allow-list, a digest mismatch, or a signer certificate that is not EC P-384.
-pub fn prepare_rim(xml: &[u8]) -> Result<PendingRim, RimError> {
+/// allow-list, a digest mismatch, or a signer certificate that is not EC P-384. A chain
+/// that does not validate is not an error: it is reported in [`VerifiedRim::cert_chain`].
+pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim, RimError> {
     if xml.len() > MAX_RIM_BYTES {
         return Err(RimError::TooLarge {
             limit: MAX_RIM_BYTES,
@@ -79,10 +87,19 @@ pub fn prepare_rim(xml: &[u8]) -> Result<PendingRim, RimError> {
             problem: "X509Data holds no X509Certificate",
         })?;
     let key = signer_key(signer)?;
+    let chain = match trust.store() {
+        Some(store) => ChainPlan::new(&checked.certificates, store, now, &ChainOptions::default()),
+        None => Err(ChainError::Empty),
+    };
+    let mut checks = alloc::vec![dsig::signature_check(&checked, key)];
+    if let Ok(plan) = &chain {
+        checks.extend(plan.signature_checks().iter().cloned());
+    }
     Ok(PendingRim {
-        check: dsig::signature_check(&checked, key),
         document: content,
         certificates: checked.certificates,
+        checks,
+        chain,
     })
 }
 
@@ -92,18 +109,20 @@ pub fn prepare_rim(xml: &[u8]) -> Result<PendingRim, RimError> {
 /// # Errors
 /// As [`prepare_rim`], plus [`RimError::SignatureInvalid`].
 pub fn verify_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<VerifiedRim, RimError> {
-    let pending = prepare_rim(xml)?;
-    let result = pending.signature_check().verify();
-    pending.finish(result, trust, now)
+    let pending = prepare_rim(xml, trust, now)?;
+    let verdicts: Vec<bool> = pending
+        .signature_checks()
+        .iter()
+        .map(|check| check.verify().is_ok())
+        .collect();
+    pending.finish(&verdicts)
 }
 
-/// Most XML nodes accepted (a real RIM has about 500).
-const MAX_NODES: u32 = 100_000;
-
 impl PendingRim {
-    /// The ECDSA check over the canonical `SignedInfo` that a backend must run.
-    pub fn signature_check(&self) -> &SignatureCheck {
-        &self.check
+    /// The ECDSA checks a backend must run: the RIM signature over the canonical
+    /// `SignedInfo` first, then one per certificate-path link.
+    pub fn signature_checks(&self) -> &[SignatureCheck] {
+        &self.checks
     }
 
     /// The `X509Data` certificates (DER), signer first.
@@ -116,19 +135,18 @@ impl PendingRim {
         &self.document
     }
 
-    /// Completes verification with the backend's result for [`Self::signature_check`], and
-    /// validates the certificate chain against `trust` at `now` (Unix seconds).
+    /// Completes verification with one verdict per [`Self::signature_checks`] entry.
     ///
     /// # Errors
-    /// [`RimError::SignatureInvalid`] (or a key error) when `signature` is an error.
-    pub fn finish(
-        self,
-        signature: Result<(), SignatureError>,
-        trust: &RimTrust,
-        now: u64,
-    ) -> Result<VerifiedRim, RimError> {
-        signature?;
-        let cert_chain = validate_chain(&self.certificates, trust, now);
+    /// [`RimError::SignatureInvalid`] when the RIM signature's verdict is false or verdicts
+    /// are missing. Failed chain links make the chain status `invalid`, not an error.
+    pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
+        if verdicts.len() != self.checks.len() || verdicts.first() != Some(&true) {
+            return Err(RimError::SignatureInvalid);
+        }
+        let chain_verdicts = verdicts.get(1..).unwrap_or_default();
+        let cert_chain =
+            RimCertChain::from_result(self.chain.and_then(|plan| plan.finish(chain_verdicts)));
         Ok(VerifiedRim {
             document: self.document,
             cert_chain,
@@ -179,16 +197,4 @@ fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
         .as_bytes()
         .map(<[u8]>::to_vec)
         .ok_or(bad("signer key bit string is not whole bytes"))
-}
-
-/// The chain status. No chain validator is wired in yet: the status says so explicitly
-/// (never `Valid`), with the earliest `notAfter` still reported.
-fn validate_chain(certificates: &[Vec<u8>], trust: &RimTrust, now: u64) -> RimCertChain {
-    let _ = trust;
-    let (expiration, _current) = trust::validity_window(certificates, now);
-    RimCertChain {
-        status: RimCertStatus::NotValidated,
-        expiration,
-        problem: Some("no certificate chain validator in this build"),
-    }
 }

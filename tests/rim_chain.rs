@@ -1,8 +1,8 @@
+//! RIM X509Data chains: status at `now` as the service reports it, wrong roots, broken
+//! chains, expired signers.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
-//! RIM X509Data chains: status at `now` as the service reports it, wrong roots, broken
-//! chains, expired signers.
 
 use std::fs;
 use std::path::Path;

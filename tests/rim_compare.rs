@@ -1,9 +1,9 @@
-#![cfg(not(target_arch = "wasm32"))]
-// Test helpers outside #[test] functions unwrap and panic on bad fixtures.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 //! Measurement comparison against real evidence, reproducing the results recorded in
 //! `notes/attestation.md` §d, plus the NVDEC0 rule, index conflicts, versions and
 //! minimum-SVN floors.
+#![cfg(not(target_arch = "wasm32"))]
+// Test helpers outside #[test] functions unwrap and panic on bad fixtures.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 use std::collections::BTreeMap;
 use std::fs;

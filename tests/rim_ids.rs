@@ -1,7 +1,7 @@
+//! RIM ids from evidence values and the RIM service envelope.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
-//! RIM ids from evidence values and the RIM service envelope.
 
 use std::fs;
 use std::path::Path;

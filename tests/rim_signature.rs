@@ -1,7 +1,7 @@
+//! RIM XML signatures: canonical forms against lxml, every fixture's verdict, tampering.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
-//! RIM XML signatures: canonical forms against lxml, every fixture's verdict, tampering.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -339,6 +339,14 @@ fn malformed_and_hostile_documents_are_refused() {
         rim::verify_rim(deep.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
         RimError::TooDeep
     );
+    // Hostile nesting is refused quickly (one pass, no quadratic ancestor walks).
+    let hostile = format!("{}{}", "<a>".repeat(90_000), "</a>".repeat(90_000));
+    let started = std::time::Instant::now();
+    assert_eq!(
+        rim::verify_rim(hostile.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
+        RimError::TooDeep
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
     let big = vec![b' '; rim::MAX_RIM_BYTES + 1];
     assert!(matches!(
         rim::verify_rim(&big, &RimTrust::nvidia(), 0).unwrap_err(),
@@ -401,4 +409,29 @@ fn two_phase_verification_matches_one_call() {
         Some("ERR_CHAIN_SIGNATURE_INVALID")
     );
     assert!(!verified.is_trusted());
+}
+
+#[test]
+fn generated_canonical_forms_are_current() {
+    // Re-derive canonical.json with lxml when it is installed (pkg-config/setup.sh installs
+    // it); the comparison above runs everywhere on the committed file.
+    let has_lxml = std::process::Command::new("python3")
+        .args(["-c", "import lxml"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_lxml {
+        eprintln!("python3 with lxml not available: regeneration check not run");
+        return;
+    }
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated-rim/generate.py");
+    let status = std::process::Command::new("python3")
+        .arg(script)
+        .arg("--check")
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "canonical.json differs from lxml's output: regenerate it"
+    );
 }

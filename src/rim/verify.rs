@@ -72,11 +72,20 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim,
         roxmltree::Document::parse_with_options(text, options).map_err(|e| RimError::Xml {
             detail: alloc::format!("{e}"),
         })?;
-    if doc
-        .descendants()
-        .any(|n| n.is_element() && n.ancestors().count() > MAX_XML_DEPTH)
-    {
-        return Err(RimError::TooDeep);
+    // Depth by parent, in one document-order pass: O(n) even for hostile nesting (node ids
+    // are dense indices, parents come before children).
+    let mut depths: Vec<usize> = alloc::vec![0; doc.descendants().count()];
+    for node in doc.descendants() {
+        let depth = node
+            .parent()
+            .and_then(|p| depths.get(p.id().get_usize()).copied())
+            .map_or(0, |d| d.saturating_add(1));
+        if depth > MAX_XML_DEPTH {
+            return Err(RimError::TooDeep);
+        }
+        if let Some(slot) = depths.get_mut(node.id().get_usize()) {
+            *slot = depth;
+        }
     }
     let content = document::read(doc.root_element())?;
     let checked = dsig::check_reference(&doc)?;

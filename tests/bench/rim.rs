@@ -17,8 +17,12 @@ use edgeattest::rim::{self, RimTrust, RuntimeEvidence};
 const NOW: u64 = 1_704_067_200; // 2024-01-01: inside the nvtrust RIMs' signer validity
 
 fn fixture(rel: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nvidia").join(rel))
-        .unwrap()
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/nvidia")
+            .join(rel),
+    )
+    .unwrap()
 }
 
 /// Median time per call over ~1 s of repetitions.
@@ -57,7 +61,10 @@ fn main() {
     let trust = RimTrust::nvidia();
     let docs = [
         ("driver RIM", "rims/nvtrust/Driver_RIM_test_no_gpu.swidtag"),
-        ("VBIOS RIM", "rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag"),
+        (
+            "VBIOS RIM",
+            "rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag",
+        ),
     ];
     println!("edgeattest RIM benchmark (native, release), median per call");
     for (label, path) in docs {
@@ -85,16 +92,26 @@ fn main() {
         ..RuntimeEvidence::default()
     };
     let compare = measure(|| {
-        let result = rim::compare_gpu(driver.document(), firmware.document(), black_box(&evidence)).unwrap();
+        let result =
+            rim::compare_gpu(driver.document(), firmware.document(), black_box(&evidence)).unwrap();
         assert!(result.all_match());
         black_box(result);
     });
-    println!("  compare driver+VBIOS (32 records)        {:>8.1} µs", compare.as_secs_f64() * 1e6);
+    println!(
+        "  compare driver+VBIOS (32 records)        {:>8.1} µs",
+        compare.as_secs_f64() * 1e6
+    );
 
     let peer = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/rim_peer.py");
     match Command::new("python3").arg(&peer).output() {
         Ok(out) if out.status.success() => print!("{}", String::from_utf8_lossy(&out.stdout)),
-        Ok(out) => println!("peer skipped: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")),
+        Ok(out) => println!(
+            "peer skipped: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ),
         Err(e) => println!("peer skipped: python3 not available ({e})"),
     }
 }

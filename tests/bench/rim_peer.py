@@ -63,7 +63,7 @@ def main():
         data = (ROOT / name).read_bytes()
         p = measure(prepare, data)
         v = measure(verify, data)
-        print(f"  {label:<11} {len(data):>6} B  parse+C14N+digest {p * 1e6:>8.1} µs   full verify (4 ECDSA) {v * 1e6:>8.1} µs")
+        print(f"  {label:<11} {len(data):>6} B  parse+C14N+digest {p * 1e6:>8.1f} µs   full verify (4 ECDSA) {v * 1e6:>8.1f} µs")
     return 0
 
 

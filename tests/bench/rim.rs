@@ -5,6 +5,7 @@
 //!
 //!     cargo bench --bench rim
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+#![allow(clippy::std_instead_of_alloc, clippy::std_instead_of_core)] // a std-only host program
 
 use std::collections::BTreeMap;
 use std::hint::black_box;

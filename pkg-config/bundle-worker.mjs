@@ -25,7 +25,6 @@ const TYPES = {
 };
 // The worker itself and its generated module are not page files.
 const NOT_SERVED = new Set(['worker.js', 'site.js']);
-const PKG_FILES = ['index.js', 'api.js', 'token.js', 'edgeattest.js', 'edgeattest_bg.wasm'];
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -47,7 +46,11 @@ for (const path of walk(www)) {
   if (NOT_SERVED.has(rel)) continue;
   site[`/ui/${rel}`] = entry(path);
 }
-for (const name of PKG_FILES) site[`/ui/pkg/${name}`] = entry(join(root, 'pkg', name));
+// The package as a browser loads it: its modules (not the workerd entry) and the wasm.
+for (const name of readdirSync(join(root, 'pkg'))) {
+  if (/\.js$/.test(name) && name !== 'workerd.js') site[`/ui/pkg/${name}`] = entry(join(root, 'pkg', name));
+}
+site['/ui/pkg/edgeattest_bg.wasm'] = entry(join(root, 'pkg', 'edgeattest_bg.wasm'));
 site['/ui/'] = site['/ui/index.html'];
 
 rmSync(out, { recursive: true, force: true });

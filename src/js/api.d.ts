@@ -1,27 +1,6 @@
-export {
-  generateNonce,
-  buildAttestRequest,
-  validateAttestRequest,
-  AttestEndpoint,
-  Arch,
-  ClaimsVersion,
-  EvidenceInput,
-  AttestRequestOptions,
-  AttestRequestBody,
-  ValidatedAttestRequest,
-  verifyEvidence,
-  prepareEvidence,
-  verifyCertificateChain,
-  EvidenceBatch,
-  EvidenceEncoding,
-  DeviceEvidenceInput,
-  VerifyEvidenceOptions,
-  PrepareEvidenceOptions,
-  SignatureCheck,
-  EvidenceReport,
-  DeviceResult,
-  ChainReportJs,
-} from './edgeattest.js';
+// Every type and function of the wasm module (initSync is not re-exported at run time: the
+// entry modules instantiate the module themselves).
+export * from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
 

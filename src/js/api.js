@@ -8,6 +8,14 @@ export {
   prepareEvidence,
   verifyCertificateChain,
   EvidenceBatch,
+  verifyRim,
+  prepareRim,
+  openRimEnvelope,
+  rimIds,
+  compareGpuRims,
+  compareSwitchRim,
+  VerifiedRim,
+  PendingRim,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';

@@ -20,7 +20,7 @@ mod verify;
 
 pub use error::{ParseError, VerifyError};
 pub use opaque::{
-    tag, tag_name, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis,
+    tag, tag_name, EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis,
 };
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use spdm::{

@@ -43,6 +43,14 @@ pub mod tag {
     pub const PROJECT_SKU_MOD: u16 = 19;
     /// FWID, 48-byte SHA-384.
     pub const FWID: u16 = 20;
+    /// CPR info, 4 bytes.
+    pub const CPRINFO: u16 = 13;
+    /// GPU: position id; switch: switch position id (u16 LE).
+    pub const POSITION_ID: u16 = 24;
+    /// GPU: lock switch status; switch: switch lock status (u16 LE).
+    pub const LOCK_STATUS: u16 = 25;
+    /// System enable status, 2 bytes (Blackwell).
+    pub const SYS_ENABLE_STATUS: u16 = 33;
     /// Protected PCIe status, 1 byte.
     pub const PROTECTED_PCIE_STATUS: u16 = 21;
     /// GPU: PDIs of attached switches (8 bytes each); switch: its own PDI (8 bytes).
@@ -178,6 +186,15 @@ impl FeatureFlag {
     }
 }
 
+/// A one-byte enable status (tags 11 NVDEC0_STATUS, 21 PROTECTED_PCIE_STATUS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EnableStatus {
+    /// `0xAA`.
+    Enabled,
+    /// `0x55`.
+    Disabled,
+}
+
 /// A switch's GPU PDIs (tag 26): 8 PDIs then one byte per port.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwitchGpuPdis {
@@ -308,6 +325,18 @@ impl OpaqueData {
         self.feature_flag()?;
         self.opaque_data_version()?;
         self.min_svn()?;
+        self.board_id()?;
+        for t in [tag::NVDEC0_STATUS, tag::PROTECTED_PCIE_STATUS] {
+            self.enable_status(t)?;
+        }
+        for t in [
+            tag::PROJECT_SKU_MOD,
+            tag::POSITION_ID,
+            tag::LOCK_STATUS,
+            tag::SYS_ENABLE_STATUS,
+        ] {
+            self.u16_field(t)?;
+        }
         for t in [
             tag::PROJECT,
             tag::PROJECT_SKU,
@@ -396,6 +425,43 @@ impl OpaqueData {
                 .filter_map(|c| <[u8; 4]>::try_from(c).ok().map(u32::from_le_bytes))
                 .collect(),
         ))
+    }
+
+    /// A one-byte enable status (tag 11 NVDEC0_STATUS or 21 PROTECTED_PCIE_STATUS).
+    ///
+    /// # Errors
+    /// [`ParseError::OpaqueValue`] for another size or a value other than `0xAA` / `0x55`
+    /// (NVIDIA's verifier refuses other NVDEC0 values too).
+    pub fn enable_status(&self, tag: u16) -> Result<Option<EnableStatus>, ParseError> {
+        let Some(entry) = self.get(tag) else {
+            return Ok(None);
+        };
+        match entry.value.as_slice() {
+            [0xAA] => Ok(Some(EnableStatus::Enabled)),
+            [0x55] => Ok(Some(EnableStatus::Disabled)),
+            _ => Err(bad(entry)),
+        }
+    }
+
+    /// Board id (tag 14), u32 little-endian.
+    ///
+    /// # Errors
+    /// [`ParseError::OpaqueValue`] when not 4 bytes.
+    pub fn board_id(&self) -> Result<Option<u32>, ParseError> {
+        let Some(entry) = self.get(tag::BOARD_ID) else {
+            return Ok(None);
+        };
+        <[u8; 4]>::try_from(entry.value.as_slice())
+            .map(|b| Some(u32::from_le_bytes(b)))
+            .map_err(|_| bad(entry))
+    }
+
+    /// A two-byte little-endian field (tags 19, 24, 25, 33).
+    ///
+    /// # Errors
+    /// [`ParseError::OpaqueValue`] when not 2 bytes.
+    pub fn u16_field(&self, tag: u16) -> Result<Option<u16>, ParseError> {
+        self.get(tag).map(u16_le).transpose()
     }
 
     /// Feature flag (tag 36).

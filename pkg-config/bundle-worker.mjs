@@ -25,7 +25,7 @@ const TYPES = {
 };
 // The worker itself and its generated module are not page files.
 const NOT_SERVED = new Set(['worker.js', 'site.js']);
-const PKG_FILES = ['index.js', 'api.js', 'token.js', 'edgeattest.js', 'edgeattest_bg.wasm'];
+const PKG_FILES = ['index.js', 'api.js', 'token.js', 'evidence.js', 'edgeattest.js', 'edgeattest_bg.wasm'];
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {

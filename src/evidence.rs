@@ -16,17 +16,17 @@ mod opaque;
 mod reader;
 mod report;
 mod spdm;
+mod tags;
 mod verify;
 
 pub use error::{ParseError, VerifyError};
-pub use opaque::{
-    tag, tag_name, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis,
-};
+pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
     REQUEST_LEN, SIGNATURE_LEN,
 };
+pub use tags::{tag, tag_name};
 pub use verify::{
     arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,
     FwidCheck, VerifiedEvidence, VerifyContext,

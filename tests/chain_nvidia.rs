@@ -223,3 +223,25 @@ fn pem_errors() {
         }
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Any single changed byte in any certificate of a real chain: a typed result, never a
+    /// panic, and never a valid chain when the byte is in certificates 0–3. (A changed copy
+    /// of the supplied root may still validate: the path closes at the pinned anchor and the
+    /// supplied copy is not used, as NVIDIA's verifier substitutes its own root.)
+    #[test]
+    fn mutated_chains_never_panic(cert in 0usize..5, at in proptest::num::usize::ANY, value in proptest::num::u8::ANY) {
+        let store = TrustStore::nvidia_device_identity().unwrap();
+        let mut ders = parse_pem_chain(&fixture(CHAINS[1].0)).unwrap();
+        let len = ders[cert].len();
+        let at = at % len;
+        let changed = ders[cert][at] != value;
+        ders[cert][at] = value;
+        let result = verify_chain(&ders, &store, NOW, &ChainOptions::default());
+        if changed && cert < 4 {
+            proptest::prop_assert!(result.is_err(), "byte {} of certificate {} changed and the chain verified", at, cert);
+        }
+    }
+}

@@ -343,3 +343,43 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn status_bytes_and_small_fields() {
+    use edgeattest::evidence::EnableStatus;
+    let t = transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex");
+    let opaque = &t.response.opaque;
+    assert_eq!(
+        opaque.enable_status(tag::NVDEC0_STATUS).unwrap(),
+        Some(EnableStatus::Disabled)
+    );
+    assert_eq!(
+        opaque.enable_status(tag::PROTECTED_PCIE_STATUS).unwrap(),
+        Some(EnableStatus::Disabled)
+    );
+    assert_eq!(opaque.board_id().unwrap(), Some(0x04a1));
+    assert_eq!(opaque.u16_field(tag::PROJECT_SKU_MOD).unwrap(), Some(0));
+    let switch = transcript("evidence/switch/nvat_ls10_96.10.55.00.01_report.hex");
+    assert_eq!(
+        switch.response.opaque.u16_field(tag::POSITION_ID).unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        switch.response.opaque.u16_field(tag::LOCK_STATUS).unwrap(),
+        Some(1)
+    );
+    // An NVDEC0 value other than 0xAA/0x55 is refused.
+    let mut bytes =
+        hex::decode(read("evidence/hopper/nvat_hopper_580.159.03_report.hex").trim()).unwrap();
+    let at = opaque.get(tag::NVDEC0_STATUS).unwrap().offset + 4;
+    bytes[at] = 0x01;
+    let t = Transcript::parse(&bytes).unwrap();
+    let err = t.response.opaque.validate(DeviceKind::Gpu).unwrap_err();
+    assert_eq!(
+        err,
+        ParseError::OpaqueValue {
+            tag: tag::NVDEC0_STATUS,
+            offset: at - 4
+        }
+    );
+}

@@ -6,8 +6,9 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::opaque::{tag_name, OpaqueFormat};
+use super::opaque::OpaqueFormat;
 use super::spdm::ValueRepresentation;
+use super::tags::tag_name;
 use super::verify::{FwidCheck, VerifiedEvidence};
 use crate::chain::OcspStatus;
 

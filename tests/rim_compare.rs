@@ -359,6 +359,7 @@ fn driver_and_firmware_index_conflict() {
     let err = rim::compare_gpu(&firmware, &firmware, &ev).unwrap_err();
     assert_eq!(err, CompareError::IndexConflict { index: 0 });
     assert_eq!(err.code(), "ERR_RIM_INDEX_CONFLICT");
+    assert_eq!(err.service_code(), 4009);
     let driver = rim_doc("nvtrust/Driver_RIM_test_no_gpu.swidtag");
     assert_eq!(
         rim::compare_gpu(&driver, &driver, &ev).unwrap_err(),

@@ -300,6 +300,16 @@ pub enum CompareError {
     },
 }
 
+impl CompareError {
+    /// The real service's numeric error code for the same failure.
+    pub fn service_code(&self) -> u16 {
+        match self {
+            Self::IndexConflict { .. } => 4009,
+            Self::UnknownNvdec0Status { .. } => 5015,
+        }
+    }
+}
+
 impl ErrorCode for CompareError {
     fn code(&self) -> &'static str {
         match self {

@@ -15,7 +15,7 @@ pub use health::{Health, HealthInputs, RimServiceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome,
-    MeasurementSource, OcspStatus, OpaqueMismatch, RimOutcome,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    RimOutcome,
 };
 pub use router::{decorate, route, strip_body_for_head, Route};

@@ -71,6 +71,7 @@ fn rim(expiry: i64) -> RimOutcome {
 fn hopper_success() -> DeviceOutcome {
     DeviceOutcome {
         kind: DeviceKind::Gpu,
+        evidence_verified: true,
         arch_check: true,
         report_parsed: true,
         signature_verified: Some(true),
@@ -278,6 +279,7 @@ fn gpu_claims_4_0_add_the_records() {
 fn failures_per_version() {
     let mut outcome = hopper_success();
     outcome.nonce_match = Some(false);
+    outcome.evidence_verified = false;
     outcome.secure_boot = None;
     outcome.debug_status = None;
     outcome.measurements = MeasurementOutcome::NotRun;

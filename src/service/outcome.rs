@@ -116,6 +116,10 @@ pub struct DeviceOutcome {
     pub kind: DeviceKind,
     /// The request's `arch` agrees with the evidence (and the chain's model).
     pub arch_check: bool,
+    /// The evidence and its certificate chain verified: the RIM stage was reached. Claims
+    /// 1.0 and 2.0 give a device that failed before it only the error (the real service's
+    /// observed shape); later failures keep every claim.
+    pub evidence_verified: bool,
     /// The evidence parsed as an SPDM GET_MEASUREMENTS transcript.
     pub report_parsed: bool,
     /// The evidence signature verified with the leaf key.

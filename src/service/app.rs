@@ -82,6 +82,11 @@ impl Service {
         &mut self.rims
     }
 
+    /// Number of RIM documents held.
+    pub fn rim_count(&self) -> usize {
+        self.rims.len()
+    }
+
     /// Records whether the remote RIM service is configured and answering (for `/health`).
     pub fn set_rim_service(&mut self, state: RimServiceState) {
         self.rim_service = state;

@@ -9,7 +9,7 @@ import type {
   VerifiedAttestationResultData,
 } from './edgeattest.js';
 
-export { KeySet, P384PrivateKey, P384PublicKey };
+export { KeySet, P384PrivateKey, P384PublicKey } from './edgeattest.js';
 export type {
   P384Jwk,
   SignatureCheckData,

@@ -65,6 +65,61 @@ export interface VerifiedAttestationResultData {
   overallResult: boolean | null;
 }
 
+// The classes are declared here rather than generated: wasm-bindgen's generated class types
+// name `Symbol.dispose`, which only compiles with TypeScript's esnext.disposable library.
+// At run time `[Symbol.dispose]` is still set where the host has it.
+
+/** A parsed JWKS, kept in wasm memory so that it is parsed once. `free()` releases it. */
+export class KeySet {
+  free(): void;
+  /** Parses a JWKS (JSON text, bytes or object), strictly. */
+  constructor(jwks: string | Uint8Array | { keys: object[] });
+  /** The usable keys' ids, in document order. */
+  readonly kids: (string | null)[];
+  /** The set as a JWKS object. */
+  toJSON(): { keys: P384Jwk[] };
+}
+
+/** A P-384 public key (always a point on the curve). */
+export class P384PublicKey {
+  private constructor();
+  free(): void;
+  static fromJwk(jwk: string | object): P384PublicKey;
+  static fromSpkiPem(pem: string): P384PublicKey;
+  static fromSec1(bytes: Uint8Array | ArrayBuffer | string): P384PublicKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toSpkiPem(): string;
+  toSec1(): Uint8Array;
+}
+
+/** A P-384 signing key held in wasm memory (the software backend). */
+export class P384PrivateKey {
+  private constructor();
+  free(): void;
+  /** A new key from crypto.getRandomValues. */
+  static generate(): P384PrivateKey;
+  static fromJwk(jwk: string | object): P384PrivateKey;
+  static fromPkcs8Pem(pem: string): P384PrivateKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toPkcs8Pem(): string;
+  toPkcs8Der(): Uint8Array;
+  publicKey(): P384PublicKey;
+  /** Raw 96-byte r||s signature over message (SHA-384), deterministic, low S. */
+  sign(message: Uint8Array): Uint8Array;
+}
+
+/** A verification between its two phases. Single use. */
+export class TokenVerification {
+  private constructor();
+  free(): void;
+  /** The signature checks to run, in order. */
+  checks(): SignatureCheckData[];
+  /** Completes the verification with one verdict per check. */
+  finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
+  /** Completes the verification with the software backend. */
+  verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;
+}
+
 /** A P-384 JWK as this package writes it. */
 export interface P384Jwk {
   kty: "EC";
@@ -78,7 +133,7 @@ export interface P384Jwk {
 "#;
 
 /// A parsed JWKS, kept in wasm memory so that it is parsed once.
-#[wasm_bindgen(js_name = KeySet)]
+#[wasm_bindgen(js_name = KeySet, skip_typescript)]
 pub struct KeySet {
     jwks: Jwks,
 }
@@ -114,7 +169,7 @@ impl KeySet {
 }
 
 /// A P-384 public key.
-#[wasm_bindgen(js_name = P384PublicKey)]
+#[wasm_bindgen(js_name = P384PublicKey, skip_typescript)]
 pub struct P384PublicKey {
     key: PublicKey,
 }
@@ -171,7 +226,7 @@ impl P384PublicKey {
 }
 
 /// A P-384 signing key held in wasm memory (the software backend).
-#[wasm_bindgen(js_name = P384PrivateKey)]
+#[wasm_bindgen(js_name = P384PrivateKey, skip_typescript)]
 pub struct P384PrivateKey {
     key: SigningKey,
 }
@@ -245,7 +300,7 @@ enum Pending {
 
 /// A verification between its two phases: `checks` go to a backend, `finish(verdicts)`
 /// completes it. Single use.
-#[wasm_bindgen(js_name = TokenVerification)]
+#[wasm_bindgen(js_name = TokenVerification, skip_typescript)]
 pub struct TokenVerification {
     pending: Option<Pending>,
 }

@@ -248,3 +248,53 @@ test('keys import and export through JWK, SPKI and PKCS#8', async () => {
   assert.throws(() => createKeySet({ keys: [jwk] }), { code: 'ERR_JWKS_INVALID', field: 'keys[0].d' });
   await assert.rejects(signJwt({}, key, {}), { code: 'ERR_INVALID_ARGUMENT', field: 'kid' });
 });
+
+test('the token API types compile against typed usage (tsc --strict)', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const dir = new URL('../artifacts/token-types/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL('usage.ts', dir), `
+import {
+  verifyJwt, verifyAttestationResult, signJwt, createDetachedEat, createJwks, createKeySet,
+  generateKeyPair, importPrivateKey, importPublicKey, exportJwk, exportSpki, createV1Result,
+  verifyChecksWebCrypto, verifyChecksSoftware, setTokenBackend, KeySet, P384PrivateKey,
+  type VerifiedAttestationResultData, type P384Jwk, type EdgeAttestError,
+} from '../../../pkg/index.js';
+
+export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
+  setTokenBackend('software');
+  const set: KeySet = createKeySet(jwks);
+  const jwt = await verifyJwt('a.b.c', set, { issuer: ['x'], nonce: 'n', clockTolerance: 5, now: 1 });
+  const kid: string | null = jwt.kid;
+  const result: VerifiedAttestationResultData = await verifyAttestationResult([], jwks, { currentDate: new Date() });
+  const labels: string[] = result.devices.map((d) => d.label + d.digest + String(d.payload.iss));
+  const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k' });
+  const jwk: P384Jwk = publicJwk;
+  const token: string = await signJwt({ a: 1 }, privateKey, { kid: 'k' });
+  const eat = await createDetachedEat({}, { 'GPU-0': token }, privateKey, { kid: 'k' });
+  const overall: string = eat[0][1];
+  const software = P384PrivateKey.generate();
+  const pem: string = await exportSpki(software);
+  const again = importPublicKey(pem);
+  const exported: P384Jwk = await exportJwk(again, { kid: 'k' });
+  const imported = await importPrivateKey(software.toPkcs8Pem());
+  const set2 = createJwks([{ kid: 'k', key: jwk, x5c: [] }]);
+  const v1: { eat: string } = createV1Result(token);
+  const verdicts: boolean[] = await verifyChecksWebCrypto([{ publicKey: new Uint8Array(97), message: new Uint8Array(), signature: new Uint8Array(96) }]);
+  const soft: boolean[] = verifyChecksSoftware([]);
+  set.free();
+  software.free();
+  void [kid, labels, overall, exported, imported, set2, v1, verdicts, soft];
+  return result.overallResult;
+}
+export function code(error: EdgeAttestError): string { return error.code + (error.field ?? ''); }
+`);
+  try {
+    execFileSync(new URL('../../node_modules/.bin/tsc', import.meta.url).pathname, [
+      '--strict', '--noEmit', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
+      '--lib', 'ES2022,DOM', '--skipLibCheck', 'false', new URL('usage.ts', dir).pathname,
+    ], { encoding: 'utf8' });
+  } catch (error) {
+    assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
+  }
+});

@@ -20,21 +20,28 @@
 //! Spec: `attestation-service.md` §2 (attestation result); RFC 7515, 7517, 7518, 7519,
 //! RFC 9711 §4.2.18 (submods, detached digests).
 
+mod attestation;
 mod claims;
-mod eat;
 mod error;
 mod jwks;
 mod jws;
 mod jwt;
+mod mint;
+mod result;
+mod submods;
 
-pub use claims::VerifyOptions;
-pub use eat::{
-    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-    prepare_attestation_result, verify_attestation_result, AttestationResult,
-    PreparedAttestationResult, ResultFormat, VerifiedAttestationResult, VerifiedDevice, DIGEST_ALG,
-    MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
+pub use attestation::{
+    prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
+    PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
 };
+pub use claims::VerifyOptions;
 pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
+pub use mint::{
+    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
+};
+pub use result::{
+    AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
+};

@@ -18,6 +18,20 @@ export type {
   VerifiedAttestationResultData,
 } from './edgeattest.js';
 
+/**
+ * One token's verdict. When verifyAttestationResult rejects, the error (code and field of
+ * the first failure) carries `verdicts`: the overall token (label null), then every device.
+ */
+export interface TokenVerdict {
+  label: string | null;
+  verified: boolean;
+  code: string | null;
+  field: string | null;
+  /** The submods digest that bound a device token, when it matched. */
+  digest: string | null;
+  payload: Record<string, unknown> | null;
+}
+
 /** 'webcrypto' (crypto.subtle) or 'software' (P-384 in wasm). */
 export type TokenBackend = 'webcrypto' | 'software';
 

@@ -180,7 +180,8 @@ export async function verifyJwt(token, jwks, options = {}) {
  * V1 {"eat": token} — as JSON text, bytes or the parsed value. Every signature, every submods
  * digest, the device set, the nonce and the times are checked. Resolves to
  * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult };
- * rejects with the first failure, whose `field` names the device concerned.
+ * rejects with the first failure, whose `field` names the device concerned and whose
+ * `verdicts` give every token's verdict (once the overall token is well formed).
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
   const backend = backendOf(options);

@@ -18,9 +18,10 @@ use crate::crypto::{PublicKey, SigningKey};
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
     detached_eat_signing_input, jwt_signing_input, prepare_attestation_result, prepare_jwt,
-    sign_jwt, Jwks, PreparedAttestationResult, PreparedJwt, ResultFormat, VerifiedJwt,
-    VerifyOptions,
+    sign_jwt, AttestationReport, Jwks, PreparedAttestationResult, PreparedJwt, ResultFormat,
+    TokenError, VerifiedJwt, VerifyOptions,
 };
+use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOKEN: &str = r#"
@@ -376,7 +377,7 @@ impl TokenVerification {
         match self.pending.take() {
             Some(Pending::Jwt(jwt)) => {
                 let [verdict] = verdicts else {
-                    return Err(to_js(&crate::token::TokenError::VerdictCount {
+                    return Err(to_js(&TokenError::VerdictCount {
                         expected: 1,
                         got: verdicts.len(),
                     }));
@@ -385,7 +386,15 @@ impl TokenVerification {
                 js::parse_json(&jwt_json(&verified, None).to_string())
             }
             Some(Pending::Result(result)) => {
-                let verified = result.finish(verdicts).map_err(|error| to_js(&error))?;
+                let report = result.report(verdicts).map_err(|error| to_js(&error))?;
+                if let Some(error) = report.first_error() {
+                    // The first failure, carrying every token's verdict as `verdicts`.
+                    let js_error = to_js(&error);
+                    let verdicts = js::parse_json(&report_json(&report).to_string())?;
+                    let _ = Reflect::set(&js_error, &"verdicts".into(), &verdicts);
+                    return Err(js_error);
+                }
+                let verified = report.into_verified().map_err(|error| to_js(&error))?;
                 let devices: Vec<Value> = verified
                     .devices()
                     .iter()
@@ -567,6 +576,40 @@ fn jwt_json(jwt: &VerifiedJwt, device: Option<(&str, &str)>) -> Value {
     );
     out.insert("kid".into(), jwt.kid().map_or(Value::Null, Value::from));
     Value::Object(out)
+}
+
+/// `[{label, verified, code, field, digest, payload}]`: the overall token (label null), then
+/// every device verdict.
+fn report_json(report: &AttestationReport) -> Value {
+    let verdict =
+        |label: Option<&str>, digest: Option<&str>, outcome: Result<&VerifiedJwt, &TokenError>| {
+            let mut out = Map::new();
+            out.insert("label".into(), label.map_or(Value::Null, Value::from));
+            out.insert("verified".into(), outcome.is_ok().into());
+            let (code, field) = match outcome {
+                Ok(_) => (Value::Null, Value::Null),
+                Err(error) => (
+                    error.code().into(),
+                    error.field().map_or(Value::Null, Value::from),
+                ),
+            };
+            out.insert("code".into(), code);
+            out.insert("field".into(), field);
+            out.insert("digest".into(), digest.map_or(Value::Null, Value::from));
+            out.insert(
+                "payload".into(),
+                outcome.map_or(Value::Null, |jwt| Value::Object(jwt.claims().clone())),
+            );
+            Value::Object(out)
+        };
+    let mut all = alloc::vec![verdict(None, None, report.overall())];
+    all.extend(
+        report
+            .devices()
+            .iter()
+            .map(|d| verdict(Some(d.label()), d.digest(), d.outcome())),
+    );
+    Value::Array(all)
 }
 
 fn claims_map(value: &JsValue, field: &str) -> Result<Map<String, Value>, JsValue> {

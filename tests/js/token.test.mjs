@@ -120,6 +120,19 @@ for (const backend of BACKENDS) {
     const options = { backend, nonce: c.nonce, now: c.iat };
     const swapped = [c.response[0], { 'GPU-0': other.response[1]['GPU-0'] }];
     await rejectsWith(verifyAttestationResult(swapped, c.jwks, options), 'ERR_EAT_DIGEST_MISMATCH', 'GPU-0');
+    // Per-token verdicts ride on the error.
+    const eight = { ...options, nonce: other.nonce, now: other.iat };
+    const forged = [other.response[0], { ...other.response[1], 'GPU-3': other.response[1]['GPU-3'].replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')) }];
+    const error = await verifyAttestationResult(forged, other.jwks, eight).catch((e) => e);
+    assert.equal(error.code, 'ERR_EAT_DIGEST_MISMATCH');
+    assert.equal(error.field, 'GPU-3');
+    assert.equal(error.verdicts.length, 9);
+    assert.deepEqual(error.verdicts[0].label, null);
+    assert.equal(error.verdicts[0].verified, true);
+    assert.equal(error.verdicts[0].payload.eat_nonce, other.nonce);
+    const bad = error.verdicts.filter((v) => !v.verified);
+    assert.deepEqual(bad.map((v) => [v.label, v.code, v.digest]), [['GPU-3', 'ERR_EAT_DIGEST_MISMATCH', null]]);
+    assert.ok(error.verdicts.filter((v) => v.label?.startsWith('GPU')).every((v) => v.verified === (v.label !== 'GPU-3')));
     const [h, p, s] = c.response[0][1].split('.');
     const claims = JSON.parse(Buffer.from(p, 'base64url'));
     claims.submods['GPU-0'][1][1] = '0'.repeat(64);

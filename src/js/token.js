@@ -61,7 +61,9 @@ function backendOf(options) {
 
 // ---- key sets ----------------------------------------------------------------------------
 
-// Parsed sets, by the object passed in (a JWKS object is typically reused for many tokens).
+// Parsed sets, by the object passed in (a JWKS object is typically reused for many tokens),
+// with the JSON text they were parsed from: an object changed since is parsed again.
+// Pass a KeySet (createKeySet) to skip even that comparison.
 const keySets = new WeakMap();
 
 /** Parses a JWKS once: pass the result to verifyJwt / verifyAttestationResult. */
@@ -73,11 +75,12 @@ export function createKeySet(jwks) {
 function keySetOf(jwks) {
   if (jwks instanceof KeySet) return [jwks, false];
   if (jwks !== null && typeof jwks === 'object' && !(jwks instanceof Uint8Array)) {
-    let set = keySets.get(jwks);
-    if (!set) {
-      set = new KeySet(jwks);
-      keySets.set(jwks, set);
-    }
+    const text = JSON.stringify(jwks);
+    const cached = keySets.get(jwks);
+    if (cached?.text === text) return [cached.set, false];
+    cached?.set.free();
+    const set = new KeySet(text);
+    keySets.set(jwks, { text, set });
     return [set, false];
   }
   return [new KeySet(jwks), true];

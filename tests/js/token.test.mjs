@@ -262,6 +262,18 @@ test('keys import and export through JWK, SPKI and PKCS#8', async () => {
   await assert.rejects(signJwt({}, key, {}), { code: 'ERR_INVALID_ARGUMENT', field: 'kid' });
 });
 
+test('a JWKS object changed after use is read again (key rotation)', async () => {
+  const first = P384PrivateKey.generate();
+  const second = P384PrivateKey.generate();
+  const jwks = createJwks([{ kid: 'one', key: first }]);
+  const token = await signJwt({ n: 2 }, second, { kid: 'two' });
+  await rejectsWith(verifyJwt(token, jwks, { now: NOW }), 'ERR_JWKS_NO_MATCHING_KEY', 'kid');
+  jwks.keys.push(createJwks([{ kid: 'two', key: second }]).keys[0]);
+  assert.deepEqual((await verifyJwt(token, jwks, { now: NOW })).payload, { n: 2 });
+  jwks.keys.pop();
+  await rejectsWith(verifyJwt(token, jwks, { now: NOW }), 'ERR_JWKS_NO_MATCHING_KEY');
+});
+
 test('the token API types compile against typed usage (tsc --strict)', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const dir = new URL('../artifacts/token-types/', import.meta.url);

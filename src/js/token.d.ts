@@ -41,6 +41,8 @@ export type JwksInput = string | Uint8Array | { keys: object[] } | KeySet;
 export interface VerifyTokenOptions {
   /** Accepted `iss` value(s). */
   issuer?: string | string[];
+  /** Accepted `aud` value(s): the token's `aud` must name one. */
+  audience?: string | string[];
   /** Required `sub`. */
   subject?: string;
   /** Expected `eat_nonce` (the challenge sent). */

@@ -153,6 +153,7 @@ function coreOptions(options = {}) {
   return {
     now: Math.floor(now),
     issuer: options.issuer,
+    audience: options.audience,
     subject: options.subject,
     nonce: options.nonce,
     clockTolerance: options.clockTolerance,

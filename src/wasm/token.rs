@@ -23,6 +23,7 @@ export interface SignatureCheckData {
 export interface CoreVerifyOptions {
   now: number;
   issuer?: string | string[];
+  audience?: string | string[];
   subject?: string;
   nonce?: string;
   clockTolerance?: number;

@@ -198,10 +198,13 @@ test('ES384 tokens minted by jose verify with ours, on both backends', async () 
     .setProtectedHeader({ alg: 'ES384', kid: 'jose-key', typ: 'JWT' })
     .setIssuedAt(NOW)
     .setExpirationTime(NOW + 600)
+    .setAudience(['rp-1', 'rp-2'])
     .sign(privateKey);
   for (const backend of BACKENDS) {
     const verified = await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, issuer: ISS, typ: 'JWT', nonce: NONCE, maxTokenAge: 60 });
     assert.equal(verified.payload.sub, 'device');
+    await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, audience: 'rp-2' });
+    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, audience: ['rp-3'] }), 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'aud');
     await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 600 }), 'ERR_JWT_EXPIRED');
     await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 61, maxTokenAge: 60 }), 'ERR_JWT_EXPIRED', 'iat');
   }

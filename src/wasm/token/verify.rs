@@ -274,6 +274,12 @@ fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
     } else if let Some(issuer) = js::optional_string(&issuer, "issuer")? {
         out.issuers.push(issuer);
     }
+    let audience = js::member(options, "audience");
+    if Array::is_array(&audience) {
+        out.audiences = strings(&audience, "audience")?;
+    } else if let Some(audience) = js::optional_string(&audience, "audience")? {
+        out.audiences.push(audience);
+    }
     out.subject = js::optional_string(&js::member(options, "subject"), "subject")?;
     out.nonce = js::optional_string(&js::member(options, "nonce"), "nonce")?;
     out.leeway = seconds(&js::member(options, "clockTolerance"), "clockTolerance")?.unwrap_or(0);

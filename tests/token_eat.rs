@@ -218,12 +218,27 @@ fn submods_entries_are_checked() {
             "ERR_EAT_SUBMOD_INVALID",
         ),
         (json!("GPU-0"), "ERR_EAT_SUBMOD_INVALID"),
-        (json!({}), "ERR_EAT_DEVICE_UNEXPECTED"),
+        (json!({}), "ERR_EAT_SUBMOD_INVALID"),
     ];
     for (submods, expected) in cases {
         let err = verify(&with_submods(submods.clone(), &devices)).unwrap_err();
         assert_eq!(err.code(), expected, "{submods}");
     }
+    // No device at all: a detached result binds at least one.
+    assert_eq!(
+        verify(&with_submods(json!({}), &[])).unwrap_err().code(),
+        "ERR_EAT_SUBMOD_INVALID"
+    );
+    // A device token the overall token does not name.
+    let sha_only_gpu0 = json!({"GPU-0": ["DIGEST", ["SHA-256", sha256]]});
+    let mut two = devices.clone();
+    two.push(("GPU-1".into(), token.clone()));
+    assert_eq!(
+        verify(&with_submods(sha_only_gpu0, &two)),
+        Err(TokenError::DeviceUnexpected {
+            label: "GPU-1".into()
+        })
+    );
     // Missing submods entirely.
     let overall = sign_jwt(&overall_claims(NONCE), &key(), KID).unwrap();
     let result = json!([["JWT", overall], {"GPU-0": token}]).to_string();

@@ -39,13 +39,16 @@ impl SubmodDigest {
     }
 }
 
-/// `submods` as `(label, digest)`: every entry must be `["DIGEST", [alg, lowercase hex]]`.
+/// `submods` as `(label, digest)`: a non-empty object whose every entry is
+/// `["DIGEST", [alg, lowercase hex]]`.
 pub(crate) fn submod_digests(
     overall: &VerifiedJwt,
 ) -> Result<Vec<(String, SubmodDigest)>, TokenError> {
     let submods = overall
         .claim("submods")
         .and_then(Value::as_object)
+        // A detached EAT bundle carries at least one digest (RFC 9711 §5).
+        .filter(|submods| !submods.is_empty())
         .ok_or_else(|| TokenError::SubmodInvalid {
             label: "submods".into(),
         })?;

@@ -41,8 +41,8 @@ pub use notice::{
     attach_notices, notices_for, Notice, Phase, Policy, AFTER, BEFORE, DEFAULT_RELEASE_CYCLE_SECS,
 };
 pub use registry::{
-    by_id, for_target, Api, Deprecation, Handling, ItemKind, Listing, ATTEST_GEN1_DEPRECATED_SINCE,
-    MAY_13_2026, OCT_10_2026, REGISTRY, SEPT_10_2026,
+    by_id, for_target, registry_json, Api, Deprecation, Handling, ItemKind, Listing,
+    ATTEST_GEN1_DEPRECATED_SINCE, MAY_13_2026, OCT_10_2026, REGISTRY, SEPT_10_2026,
 };
 pub use request::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,

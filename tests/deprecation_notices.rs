@@ -406,3 +406,35 @@ fn attach_adds_the_array_only_where_there_are_notices() {
     // The list endpoint carries its query parameter's notice.
     assert_eq!(notices_for("GET /instance", OCT_10 - 1, &policy).len(), 1);
 }
+
+#[test]
+fn the_registry_exports_as_json() {
+    let rows: Value = serde_json::from_str(&edgeattest::deprecation::registry_json()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), REGISTRY.len());
+    let cloud_init = &rows[0];
+    assert_eq!(
+        cloud_init,
+        &json!({
+            "id": "operating-system-isCloudInit",
+            "api": "infrastructure",
+            "resource": "Operating System",
+            "attribute": "isCloudInit",
+            "targets": ["OperatingSystem"],
+            "listing": "active",
+            "handling": "ignored",
+            "detail": "It is ignored on create and update requests; the returned value is derived from userData being non-empty"
+        })
+    );
+    let v2 = rows.iter().find(|r| r["id"] == "attest-v2-gpu").unwrap();
+    assert_eq!(v2["endpoint"], "POST /v2/attest/gpu");
+    assert_eq!(v2["deprecatedSince"], "2026-01-01T00:00:00Z");
+    assert!(v2.get("takeActionBy").is_none());
+    let site = rows
+        .iter()
+        .find(|r| r["id"] == "site-list-isRackLevelAdministrationEnabled")
+        .unwrap();
+    assert_eq!(site["queryParam"], "isRackLevelAdministrationEnabled");
+    assert_eq!(site["takeActionBy"], "2026-05-13T00:00:00Z");
+    assert_eq!(site["listing"], "removed");
+}

@@ -282,3 +282,45 @@ pub fn for_target(target: &str) -> impl Iterator<Item = &'static Deprecation> + 
         .iter()
         .filter(move |row| row.targets.contains(&target))
 }
+
+/// The registry as JSON (for a `/deprecations` page or a client): every row with camelCase
+/// members, dates in RFC 3339 UTC, absent members omitted.
+pub fn registry_json() -> alloc::string::String {
+    serde_json::to_string_pretty(REGISTRY).unwrap_or_default()
+}
+
+impl serde::Serialize for Deprecation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use super::time::format_rfc3339;
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", self.id)?;
+        map.serialize_entry("api", self.api.as_str())?;
+        map.serialize_entry("resource", self.resource)?;
+        map.serialize_entry(self.kind.field(), self.name)?;
+        map.serialize_entry("targets", self.targets)?;
+        if let Some(new) = self.replaced_by {
+            map.serialize_entry("replacedBy", new)?;
+        }
+        if let Some(since) = self.deprecated_since.and_then(format_rfc3339) {
+            map.serialize_entry("deprecatedSince", &since)?;
+        }
+        if let Some(date) = self.take_action_by.and_then(format_rfc3339) {
+            map.serialize_entry("takeActionBy", &date)?;
+        }
+        let listing = match self.listing {
+            Listing::Active => "active",
+            Listing::Removed => "removed",
+        };
+        map.serialize_entry("listing", listing)?;
+        let handling = match self.handling {
+            Handling::Accepted => "accepted",
+            Handling::Ignored => "ignored",
+        };
+        map.serialize_entry("handling", handling)?;
+        if let Some(detail) = self.detail {
+            map.serialize_entry("detail", detail)?;
+        }
+        map.end()
+    }
+}

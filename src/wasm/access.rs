@@ -131,7 +131,9 @@ pub fn gateway_decision(
     #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
     key_store: JsValue,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "GatewayOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
     if !request.is_object() {
         return Err(invalid_argument("request", "an object"));
@@ -143,6 +145,7 @@ pub fn gateway_decision(
         "request.authorization",
     )?;
     let store = key_store_from(&key_store, "keyStore")?;
+    let options = options_value(options);
     let config = config_from(&options)?;
     let now = unix_seconds(now, "now")?;
     let target = target_of(&url);
@@ -167,8 +170,11 @@ pub fn evaluate_access(
     #[wasm_bindgen(unchecked_param_type = "KeyRecord | string")] key: JsValue,
     method: &str,
     path: &str,
-    #[wasm_bindgen(unchecked_param_type = "EvaluateAccessOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "EvaluateAccessOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
+    let options = options_value(options);
     let config = config_from(&options)?;
     let now = match js::member(&options, "now").as_f64() {
         Some(now) => unix_seconds(now, "options.now")?,
@@ -310,17 +316,13 @@ pub fn hash_api_key(key: &str) -> Result<String, JsValue> {
 /// The development key set (one personal key per role, four service keys), from the
 /// host's randomness or a 32-byte `seed`, expiring 30 days after `now`.
 #[wasm_bindgen(js_name = devKeySet, unchecked_return_type = "DevKeySet")]
-pub fn dev_keys(
-    now: f64,
-    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] seed: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn dev_keys(now: f64, seed: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
     let now = unix_seconds(now, "now")?;
-    let seed: [u8; 32] = if seed.is_undefined() || seed.is_null() {
-        js::random_bytes::<32>()?
-    } else {
-        js::bytes(&seed, "seed")?
+    let seed: [u8; 32] = match seed {
+        None => js::random_bytes::<32>()?,
+        Some(bytes) => bytes
             .try_into()
-            .map_err(|_| invalid_argument("seed", "32 bytes"))?
+            .map_err(|_| invalid_argument("seed", "32 bytes"))?,
     };
     let keys = dev_key_set(&seed, now);
     let store = store_of(&keys).map_err(|error| to_js(&error))?;
@@ -345,6 +347,11 @@ pub fn role_scopes() -> Result<JsValue, JsValue> {
         map.insert(role.as_str().into(), scopes);
     }
     to_js_value(&map)
+}
+
+/// An optional options object as a plain value (`undefined` when absent).
+pub(crate) fn options_value(options: Option<js_sys::Object>) -> JsValue {
+    options.map_or(JsValue::UNDEFINED, JsValue::from)
 }
 
 /// Unix seconds from a JS number: finite, non-negative, integral, at most 2^53.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::access::{to_js_value, unix_seconds};
+use super::access::{options_value, to_js_value, unix_seconds};
 use super::error::{invalid_argument, to_js};
 use super::js;
 use crate::attest::{Endpoint, RequestError};
@@ -72,9 +72,11 @@ export interface DeprecationRow {
 pub fn deprecation_notices(
     target: &str,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "DeprecationOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
-    let policy = policy_from(&options)?;
+    let policy = policy_from(options)?;
     to_js_value(&notices_for(target, unix_seconds(now, "now")?, &policy))
 }
 
@@ -85,9 +87,11 @@ pub fn check_deprecated_request(
     resource: &str,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "DeprecationOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
-    let policy = policy_from(&options)?;
+    let policy = policy_from(options)?;
     let now = unix_seconds(now, "now")?;
     let bytes = js::json_bytes(&body, "body")?;
     match check_request_json(resource, &bytes, now) {
@@ -109,9 +113,11 @@ pub fn check_deprecated_query(
     target: &str,
     query: &str,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "DeprecationOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
-    let policy = policy_from(&options)?;
+    let policy = policy_from(options)?;
     let now = unix_seconds(now, "now")?;
     let query = query.strip_prefix('?').unwrap_or(query);
     match check_query(target, query, now) {
@@ -132,9 +138,11 @@ pub fn check_deprecated_query(
 pub fn deprecation_headers_js(
     target: &str,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "DeprecationOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
-    let policy = policy_from(&options)?;
+    let policy = policy_from(options)?;
     to_js_value(&deprecation_headers(
         target,
         unix_seconds(now, "now")?,
@@ -148,9 +156,11 @@ pub fn deprecation_headers_js(
 pub fn attest_deprecation_headers_js(
     path: &str,
     now: f64,
-    #[wasm_bindgen(unchecked_param_type = "DeprecationOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
-    let policy = policy_from(&options)?;
+    let policy = policy_from(options)?;
     let endpoint = Endpoint::from_path(path)
         .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))?;
     to_js_value(&attest_deprecation_headers(
@@ -180,7 +190,8 @@ pub fn format_http_date_js(secs: f64) -> Result<String, JsValue> {
         .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
 }
 
-fn policy_from(options: &JsValue) -> Result<Policy, JsValue> {
+fn policy_from(options: Option<js_sys::Object>) -> Result<Policy, JsValue> {
+    let options = &options_value(options);
     let mut policy = Policy::default();
     if let Some(secs) = js::member(options, "releaseCycleSeconds").as_f64() {
         policy.release_cycle_secs = unix_seconds(secs, "releaseCycleSeconds")?;

@@ -109,11 +109,6 @@ const UNDATED: &[(&str, &str, &str)] = &[
         r#"{"attribute":"evidences","replacedBy":"evidence_list","notice":"Attribute 'evidences' has been deprecated in favor of 'evidence_list'. Generation-1 evidence is the base64 of the hex text of the evidence; generation 2 is the base64 of the raw bytes. Please take action immediately"}"#,
     ),
     (
-        "attest-v1-gpu",
-        "POST /v1/attest/gpu",
-        r#"{"endpoint":"POST /v1/attest/gpu","replacedBy":"POST /v4/attest/gpu","notice":"Endpoint 'POST /v1/attest/gpu' has been deprecated in favor of 'POST /v4/attest/gpu'. It takes generation-1 evidence; generation-2 evidence is the base64 of the raw evidence bytes. Please take action immediately"}"#,
-    ),
-    (
         "attest-v2-gpu",
         "POST /v2/attest/gpu",
         r#"{"endpoint":"POST /v2/attest/gpu","replacedBy":"POST /v4/attest/gpu","notice":"Endpoint 'POST /v2/attest/gpu' has been deprecated in favor of 'POST /v4/attest/gpu'. It takes generation-1 evidence; generation-2 evidence is the base64 of the raw evidence bytes. Please take action immediately"}"#,
@@ -365,7 +360,7 @@ fn the_registry_holds_the_spec_tables() {
         .iter()
         .filter(|r| r.api == Api::Attestation)
         .collect();
-    assert_eq!(attestation.len(), 4);
+    assert_eq!(attestation.len(), 3);
     assert!(attestation
         .iter()
         .all(|r| r.deprecated_since.is_some() && r.take_action_by.is_none()));

@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 use super::notice::{Phase, Policy};
 use super::registry::{by_id, for_target, Deprecation, ItemKind};
 use super::time::format_http_date;
-use crate::attest::{Endpoint, EvidenceGeneration};
+use crate::attest::Endpoint;
 
 /// The headers a browser may read only when exposed.
 pub const EXPOSE_HEADERS: &str = "Deprecation, Sunset, Link";
@@ -93,23 +93,21 @@ pub fn deprecation_headers(target: &str, now: u64, policy: &Policy) -> Vec<(&'st
     headers_for_rows(&rows, now, policy)
 }
 
-/// The headers for responses of an attest endpoint: for the endpoints taking generation-1
-/// evidence (V1, V2), their endpoint row plus, for V2, the generation-1 `evidences` row;
-/// nothing for V3 and V4.
+/// The headers for responses of an attest endpoint: for the deprecated ones (the V2
+/// endpoints, which take generation-1 evidence: [`Endpoint::is_deprecated`]) their endpoint
+/// row and the generation-1 `evidences` row; nothing for V1, V3 and V4.
 pub fn attest_deprecation_headers(
     endpoint: Endpoint,
     now: u64,
     policy: &Policy,
 ) -> Vec<(&'static str, String)> {
-    if endpoint.evidence_generation() != EvidenceGeneration::Gen1 {
+    if !endpoint.is_deprecated() {
         return Vec::new();
     }
     let target = format!("POST {}", endpoint.path());
     let mut rows: Vec<&Deprecation> = for_target(&target)
         .filter(|row| row.kind == ItemKind::Endpoint)
         .collect();
-    if endpoint.version() == 2 {
-        rows.extend(by_id("attest-gen1-evidences"));
-    }
+    rows.extend(by_id("attest-gen1-evidences"));
     headers_for_rows(&rows, now, policy)
 }

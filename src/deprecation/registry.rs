@@ -248,14 +248,6 @@ pub static REGISTRY: &[Deprecation] = &[
         deprecated_since: Some(ATTEST_GEN1_DEPRECATED_SINCE),
         detail: Some(GEN1),
         ..row(
-            "attest-v1-gpu", Attestation, "GPU attestation", Endpoint, "POST /v1/attest/gpu",
-            &["POST /v1/attest/gpu"], Some("POST /v4/attest/gpu"), None, Active,
-        )
-    },
-    Deprecation {
-        deprecated_since: Some(ATTEST_GEN1_DEPRECATED_SINCE),
-        detail: Some(GEN1),
-        ..row(
             "attest-v2-gpu", Attestation, "GPU attestation", Endpoint, "POST /v2/attest/gpu",
             &["POST /v2/attest/gpu"], Some("POST /v4/attest/gpu"), None, Active,
         )

@@ -151,7 +151,7 @@ pub fn deprecation_headers_js(
 }
 
 /// The headers for responses of an attest endpoint path (`/v2/attest/gpu`): the endpoint's
-/// and generation-1 evidence's deprecation for V1 and V2; empty for V3 and V4.
+/// and generation-1 evidence's deprecation for V2; empty for V1, V3 and V4.
 #[wasm_bindgen(js_name = attestDeprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn attest_deprecation_headers_js(
     path: &str,

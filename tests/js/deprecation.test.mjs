@@ -105,6 +105,7 @@ test('deprecationHeaders and attestDeprecationHeaders for the V2 attest endpoint
   assert.match(v2.get('link'), /<\/v4\/attest\/gpu>; rel="successor-version"$/);
   assert.match(v2.get('link'), /#attest-gen1-evidences>; rel="deprecation"/);
   assert.deepEqual(attestDeprecationHeaders('/v4/attest/gpu', SEPT_10), []);
+  assert.deepEqual(attestDeprecationHeaders('/v1/attest/gpu', SEPT_10), []);
   const docs = new Headers(attestDeprecationHeaders('/v2/attest/switch', 0, { docUrl: 'https://docs.example/deprecations' }));
   assert.match(docs.get('link'), /^<https:\/\/docs\.example\/deprecations#attest-v2-switch>; rel="deprecation"/);
   assert.deepEqual(new Headers(deprecationHeaders('POST /v2/attest/switch', 0)).get('deprecation'), v2.get('deprecation'));
@@ -114,7 +115,7 @@ test('deprecationHeaders and attestDeprecationHeaders for the V2 attest endpoint
 
 test('deprecationRegistry lists every row; time formats', () => {
   const rows = deprecationRegistry();
-  assert.equal(rows.length, 15);
+  assert.equal(rows.length, 14);
   assert.equal(rows.filter((r) => r.api === 'infrastructure' && r.listing === 'active').length, 9);
   assert.equal(rows.filter((r) => r.listing === 'removed').length, 2);
   assert.equal(new Set(rows.map((r) => r.id)).size, rows.length);

@@ -267,7 +267,15 @@ pub fn check_endpoint(
     endpoint: &str,
     now: u64,
 ) -> Result<Option<&'static Deprecation>, DeprecationError> {
-    match for_target(endpoint).find(|row| row.kind == ItemKind::Endpoint && row.name == endpoint) {
+    check_endpoint_in(for_target(endpoint), endpoint, now)
+}
+
+fn check_endpoint_in(
+    mut rows: impl Iterator<Item = &'static Deprecation>,
+    endpoint: &str,
+    now: u64,
+) -> Result<Option<&'static Deprecation>, DeprecationError> {
+    match rows.find(|row| row.kind == ItemKind::Endpoint && row.name == endpoint) {
         Some(row) if row.is_enforced(now) => Err(DeprecationError::Endpoint { row }),
         found => Ok(found),
     }
@@ -280,4 +288,44 @@ pub fn derived_is_cloud_init(object: &serde_json::Map<String, Value>) -> bool {
         .get("userData")
         .and_then(Value::as_str)
         .is_some_and(|text| !text.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deprecation::registry::{Api, Handling, Listing};
+
+    // No registry endpoint has a removal date yet; a dated row shows the rule.
+    static DATED_ENDPOINT: Deprecation = Deprecation {
+        id: "example-endpoint",
+        api: Api::Infrastructure,
+        resource: "Example",
+        kind: ItemKind::Endpoint,
+        name: "GET /old",
+        targets: &["GET /old"],
+        replaced_by: Some("GET /new"),
+        deprecated_since: None,
+        take_action_by: Some(1_000),
+        listing: Listing::Active,
+        handling: Handling::Accepted,
+        detail: None,
+    };
+
+    #[test]
+    fn a_dated_endpoint_is_refused_from_its_date_on() {
+        let rows = || core::iter::once(&DATED_ENDPOINT);
+        assert_eq!(
+            check_endpoint_in(rows(), "GET /old", 999),
+            Ok(Some(&DATED_ENDPOINT))
+        );
+        let error = check_endpoint_in(rows(), "GET /old", 1_000).unwrap_err();
+        assert_eq!(error.code(), "ERR_DEPRECATED_ENDPOINT");
+        assert_eq!(error.field(), Some("GET /old"));
+        assert_eq!(
+            alloc::string::ToString::to_string(&error),
+            "Endpoint 'GET /old' is deprecated and no longer accepted since \
+             1970-01-01T00:16:40Z; use 'GET /new' instead"
+        );
+        assert_eq!(check_endpoint_in(rows(), "GET /new", 5_000), Ok(None));
+    }
 }

@@ -4,12 +4,16 @@
 
 pub mod claims;
 mod error;
+mod health;
 mod http;
+mod keys;
 mod outcome;
 mod router;
 
 pub use error::ErrorBody;
+pub use health::{Health, HealthInputs, RimServiceState};
 pub use http::{Request, Response};
+pub use keys::{thumbprint, KeyRing};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome,
     MeasurementSource, OcspStatus, OpaqueMismatch, RimOutcome,

@@ -9,8 +9,21 @@ export {
   AttestRequestOptions,
   AttestRequestBody,
   ValidatedAttestRequest,
+  verifyEvidence,
+  prepareEvidence,
+  verifyCertificateChain,
+  EvidenceBatch,
+  EvidenceEncoding,
+  DeviceEvidenceInput,
+  VerifyEvidenceOptions,
+  PrepareEvidenceOptions,
+  SignatureCheck,
+  EvidenceReport,
+  DeviceResult,
+  ChainReportJs,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './evidence.js';
 
 /** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
 export interface EdgeAttestError extends Error {

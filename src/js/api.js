@@ -4,5 +4,10 @@ export {
   generateNonce,
   buildAttestRequest,
   validateAttestRequest,
+  verifyEvidence,
+  prepareEvidence,
+  verifyCertificateChain,
+  EvidenceBatch,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './evidence.js';

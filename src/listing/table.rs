@@ -1,0 +1,193 @@
+//! A table: one endpoint's items, loaded once, stored by column, queried many times.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
+
+use super::column::{ColumnData, RawColumn};
+use super::error::TableError;
+use super::schema::{ColumnType, Schema};
+use super::MAX_ROWS;
+
+/// The items of one list endpoint, typed by its [`Schema`] and ordered by primary key.
+///
+/// Build it once (from JSON with [`Table::from_json`], from values with
+/// [`Table::from_values`], or with [`super::generate_table`]) and run any number of
+/// queries with [`Table::query`]; a query never changes the table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    schema: &'static Schema,
+    columns: Vec<ColumnData>,
+    len: usize,
+}
+
+impl Table {
+    /// Loads a JSON array of items (strict JSON: [`crate::json::parse`]).
+    ///
+    /// # Errors
+    /// [`TableError`] naming the first item member that does not fit the schema.
+    pub fn from_json(schema: &'static Schema, json: &[u8]) -> Result<Self, TableError> {
+        match crate::json::parse(json)? {
+            Value::Array(rows) => Self::from_values(schema, rows),
+            _ => Err(TableError::NotAnArray),
+        }
+    }
+
+    /// Loads items already parsed. Every item must be an object with exactly the schema's
+    /// columns, each of its type, and primary keys must be unique.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the first item member that does not fit the schema.
+    pub fn from_values(schema: &'static Schema, rows: Vec<Value>) -> Result<Self, TableError> {
+        if rows.len() > MAX_ROWS {
+            return Err(TableError::TooManyRows { count: rows.len() });
+        }
+        let mut raw: Vec<RawColumn> = schema
+            .columns
+            .iter()
+            .map(|column| match column.column_type {
+                ColumnType::Integer => RawColumn::Integer(Vec::with_capacity(rows.len())),
+                ColumnType::Number => RawColumn::Number(Vec::with_capacity(rows.len())),
+                ColumnType::String => RawColumn::String(Vec::with_capacity(rows.len())),
+                ColumnType::StringArray => RawColumn::StringArray(Vec::with_capacity(rows.len())),
+            })
+            .collect();
+        for (i, row) in rows.into_iter().enumerate() {
+            let Value::Object(mut object) = row else {
+                return Err(TableError::NotAnObject {
+                    field: format!("[{i}]"),
+                });
+            };
+            for (column, target) in schema.columns.iter().zip(raw.iter_mut()) {
+                let field = || format!("[{i}].{}", column.name);
+                let value = object
+                    .remove(column.name)
+                    .ok_or_else(|| TableError::MissingField { field: field() })?;
+                let wrong = || TableError::WrongType {
+                    field: field(),
+                    expected: column.column_type.as_str(),
+                };
+                match target {
+                    RawColumn::Integer(values) => values.push(value.as_i64().ok_or_else(wrong)?),
+                    // `+ 0.0` turns -0 into 0, so that equality and order agree.
+                    RawColumn::Number(values) => {
+                        values.push(value.as_f64().ok_or_else(wrong)? + 0.0);
+                    }
+                    RawColumn::String(values) => match value {
+                        Value::String(text) => values.push(text),
+                        _ => return Err(wrong()),
+                    },
+                    RawColumn::StringArray(values) => {
+                        values.push(string_array(value, &field)?);
+                    }
+                }
+            }
+            if let Some(name) = object.keys().next() {
+                return Err(TableError::UnknownField {
+                    field: format!("[{i}].{name}"),
+                });
+            }
+        }
+        let order = key_order(schema, &raw)?;
+        let columns = raw
+            .into_iter()
+            .map(|column| ColumnData::build(reorder(column, &order)))
+            .collect();
+        Ok(Self {
+            schema,
+            columns,
+            len: order.len(),
+        })
+    }
+
+    /// The endpoint's schema.
+    pub fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the table holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Item `row` (0-based, in primary-key order) as a JSON object with the schema's
+    /// columns in schema order.
+    pub fn row(&self, row: usize) -> Option<Value> {
+        if row >= self.len {
+            return None;
+        }
+        let mut object = Map::with_capacity(self.columns.len());
+        for (column, data) in self.schema.columns.iter().zip(&self.columns) {
+            let rank = data.ranks.get(row).copied().unwrap_or_default();
+            object.insert(String::from(column.name), data.value(rank));
+        }
+        Some(Value::Object(object))
+    }
+
+    pub(crate) fn columns(&self) -> &[ColumnData] {
+        &self.columns
+    }
+}
+
+fn string_array(value: Value, field: &impl Fn() -> String) -> Result<Vec<String>, TableError> {
+    let Value::Array(items) = value else {
+        return Err(TableError::WrongType {
+            field: field(),
+            expected: ColumnType::StringArray.as_str(),
+        });
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(j, item)| match item {
+            Value::String(text) => Ok(text),
+            _ => Err(TableError::WrongType {
+                field: format!("{}[{j}]", field()),
+                expected: ColumnType::String.as_str(),
+            }),
+        })
+        .collect()
+}
+
+/// The row order by primary key; refuses a repeated key.
+fn key_order(schema: &Schema, raw: &[RawColumn]) -> Result<Vec<u32>, TableError> {
+    let Some(RawColumn::Integer(keys)) = raw.get(schema.key) else {
+        // A schema's key is an integer column (checked by the schema tests).
+        return Ok(Vec::new());
+    };
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    let key = |i: &u32| keys.get(*i as usize).copied().unwrap_or_default();
+    order.sort_unstable_by_key(|i| (key(i), *i));
+    for pair in order.windows(2) {
+        if let [a, b] = pair {
+            if key(a) == key(b) {
+                return Err(TableError::DuplicateKey {
+                    field: format!("[{}].{}", b, schema.key_name()),
+                });
+            }
+        }
+    }
+    Ok(order)
+}
+
+fn reorder(column: RawColumn, order: &[u32]) -> RawColumn {
+    fn take<T: Default>(mut values: Vec<T>, order: &[u32]) -> Vec<T> {
+        order
+            .iter()
+            .filter_map(|&i| values.get_mut(i as usize).map(core::mem::take))
+            .collect()
+    }
+    match column {
+        RawColumn::Integer(v) => RawColumn::Integer(take(v, order)),
+        RawColumn::Number(v) => RawColumn::Number(take(v, order)),
+        RawColumn::String(v) => RawColumn::String(take(v, order)),
+        RawColumn::StringArray(v) => RawColumn::StringArray(take(v, order)),
+    }
+}

@@ -267,3 +267,77 @@ fn select_page<T>(
         page.sort_unstable_by(compare);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::column::RawColumn;
+    use super::*;
+
+    /// The three selection paths (u64, u128, comparator) agree with a full sort, for every
+    /// page window, including keys wide enough to need each path.
+    #[test]
+    fn packings_agree_with_a_full_sort() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let n = 3000u32;
+        // Wide (up to 3000 distinct: 12 bits) and narrow (4 distinct) columns.
+        let wide = ColumnData::build(RawColumn::Integer(
+            (0..n).map(|_| next(3000) as i64).collect(),
+        ));
+        let narrow =
+            ColumnData::build(RawColumn::Integer((0..n).map(|_| next(4) as i64).collect()));
+        let selected: Vec<u32> = (0..n).filter(|_| next(3) != 0).collect();
+        let keys = [
+            (&narrow, Direction::Desc),
+            (&wide, Direction::Asc),
+            (&narrow, Direction::Asc),
+            (&wide, Direction::Desc),
+        ];
+        let mut full = selected.clone();
+        full.sort_by(|a, b| {
+            for &(column, direction) in &keys {
+                let o = key_rank(column, direction, *a).cmp(&key_rank(column, direction, *b));
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            a.cmp(b)
+        });
+        for (start, end) in [
+            (0, 1),
+            (0, 50),
+            (100, 150),
+            (1950, 2000),
+            (0, selected.len()),
+            (selected.len() - 7, selected.len()),
+        ] {
+            let expected = full.get(start..end).unwrap().to_vec();
+            assert_eq!(
+                packed_page::<u64>(&selected, &keys[..1], start, end).len(),
+                end - start
+            );
+            assert_eq!(packed_page::<u128>(&selected, &keys, start, end), expected);
+            assert_eq!(compared_page(selected.clone(), &keys, start, end), expected);
+        }
+        // u64 and the comparator agree on keys that fit 64 bits.
+        let two = &keys[..2];
+        let mut full_two = selected.clone();
+        full_two.sort_by_key(|&r| {
+            (
+                key_rank(&narrow, Direction::Desc, r),
+                key_rank(&wide, Direction::Asc, r),
+                r,
+            )
+        });
+        assert_eq!(packed_page::<u64>(&selected, two, 10, 60), full_two[10..60]);
+        assert_eq!(
+            compared_page(selected.clone(), two, 10, 60),
+            full_two[10..60]
+        );
+    }
+}

@@ -177,3 +177,24 @@ fn display_name(n: u32) -> String {
         _ => format!("host-{:03}", n - 128),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SplitMix64's published first outputs for seed 0 (as in Java's `SplittableRandom`
+    /// and Vigna's reference `splitmix64.c`).
+    #[test]
+    fn splitmix64_reference_outputs() {
+        let mut rng = SplitMix64(0);
+        assert_eq!(rng.next(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(rng.next(), 0x6e78_9e6a_a1b9_65f4);
+    }
+
+    #[test]
+    fn below_stays_in_range() {
+        let mut rng = SplitMix64(3);
+        assert_eq!(rng.below(0), 0);
+        assert!((0..10_000).all(|_| rng.below(7) < 7));
+    }
+}

@@ -68,6 +68,7 @@ mod column;
 mod engine;
 mod error;
 mod generate;
+mod load;
 mod page;
 mod query;
 mod response;

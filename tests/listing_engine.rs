@@ -384,3 +384,42 @@ fn empty_table() {
         r#"{"data":[],"filtered_resources":0,"first_index":0,"last_index":0,"num_of_pages":0}"#
     );
 }
+
+/// The streaming loader and the value loader agree, and both refuse what strict JSON
+/// refuses.
+#[test]
+fn streaming_loader_matches_value_loader() {
+    let rows: Vec<Value> = serde_json::from_str(ROWS).unwrap();
+    let a = Table::from_values(schema(), rows).unwrap();
+    let b = table();
+    for i in 0..5 {
+        assert_eq!(a.row(i), b.row(i));
+    }
+    // Escaped member names are the same member.
+    let e = load_error(r#"[{"alert_id":1,"\u0061lert_id":2}]"#);
+    assert_eq!(e.code(), "ERR_LIST_DATA_DUPLICATE_MEMBER");
+    assert_eq!(e.field(), Some("alert_id"));
+    assert_eq!(load_error("[] x").code(), "ERR_LIST_DATA_MALFORMED_JSON");
+    assert_eq!(load_error("[,]").code(), "ERR_LIST_DATA_MALFORMED_JSON");
+    assert_eq!(load_error("").code(), "ERR_LIST_DATA_MALFORMED_JSON");
+    assert_eq!(load_error("  \"x\"").code(), "ERR_LIST_DATA_NOT_ARRAY");
+    assert_eq!(load_error("[[1]]").field(), Some("[0]"));
+    assert_eq!(load_error("[null]").code(), "ERR_LIST_DATA_NOT_OBJECT");
+    // The first missing column in schema order is named.
+    assert_eq!(
+        load_error(r#"[{"timestamp":1}]"#).field(),
+        Some("[0].alert_id")
+    );
+    let deep = format!(
+        "[{{\"influencers\":{}{}",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    assert_eq!(load_error(&deep).code(), "ERR_LIST_DATA_WRONG_TYPE");
+    let deep = format!("[{}{}]", "[".repeat(10_000), "]".repeat(10_000));
+    assert_eq!(load_error(&deep).code(), "ERR_LIST_DATA_NOT_OBJECT");
+    assert_eq!(
+        load_error(r#"[{"alert_id":1,"occurrence":-0.0}]"#).field(),
+        Some("[0].occurrence")
+    );
+}

@@ -7,6 +7,7 @@
 //! integer (see `engine.rs`).
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -62,27 +63,23 @@ impl ColumnData {
                 (Distinct::Number(distinct), ranks)
             }
             RawColumn::String(values) => {
-                let (distinct, ranks) = rank_by(&values, |a, b| a.cmp(b));
-                (
-                    Distinct::String(distinct.into_iter().map(String::into_boxed_str).collect()),
-                    ranks,
-                )
+                let (distinct, ranks) = rank_strings(values.iter().map(String::as_str));
+                (Distinct::String(distinct), ranks)
             }
             RawColumn::StringArray(lists) => {
-                let all: Vec<&str> = lists.iter().flatten().map(String::as_str).collect();
-                let (elements, _) = rank_by(&all, |a, b| a.cmp(b));
+                // Elements are ranked once, then each array becomes its elements' ranks:
+                // ranking the arrays then compares small integers, not strings.
+                let (elements, element_ranks) =
+                    rank_strings(lists.iter().flatten().map(String::as_str));
+                let mut element_ranks = element_ranks.into_iter();
                 let coded: Vec<Box<[u32]>> = lists
                     .iter()
-                    .map(|list| {
-                        list.iter()
-                            .map(|item| position(&elements, |e| (*e).cmp(item.as_str())))
-                            .collect()
-                    })
+                    .map(|list| element_ranks.by_ref().take(list.len()).collect())
                     .collect();
                 let (distinct_lists, ranks) = rank_by(&coded, |a, b| a.cmp(b));
                 (
                     Distinct::StringArray {
-                        elements: elements.into_iter().map(Box::from).collect(),
+                        elements,
                         lists: distinct_lists,
                     },
                     ranks,
@@ -299,8 +296,30 @@ fn rank_by<T: Clone>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> (Vec<T>,
     (distinct, ranks)
 }
 
-fn position<T>(sorted: &[T], probe: impl FnMut(&T) -> Ordering) -> u32 {
-    sorted.binary_search_by(probe).unwrap_or_default() as u32
+/// Ranks strings through an ordered map of the distinct values: analytics columns
+/// (severities, types, GUIDs, names) repeat a few values many times, so each row costs a
+/// few comparisons instead of a sort's `log n`.
+fn rank_strings<'a>(values: impl Iterator<Item = &'a str>) -> (Vec<Box<str>>, Vec<u32>) {
+    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
+    let first_seen: Vec<u32> = values
+        .map(|value| {
+            let next = seen.len() as u32;
+            *seen.entry(value).or_insert(next)
+        })
+        .collect();
+    let mut rank_of = alloc::vec![0u32; seen.len()];
+    let mut distinct = Vec::with_capacity(seen.len());
+    for (rank, (value, id)) in seen.into_iter().enumerate() {
+        if let Some(slot) = rank_of.get_mut(id as usize) {
+            *slot = rank as u32;
+        }
+        distinct.push(Box::from(value));
+    }
+    let ranks = first_seen
+        .into_iter()
+        .map(|id| rank_of.get(id as usize).copied().unwrap_or_default())
+        .collect();
+    (distinct, ranks)
 }
 
 /// A set of ranks as a bitmap.

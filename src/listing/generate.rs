@@ -10,11 +10,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use serde::ser::{Serialize, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
 use super::error::TableError;
 use super::schema::{Schema, ValueGen};
-use super::table::Table;
+use super::table::{Table, TableBuilder};
 use super::MAX_ROWS;
 
 /// 2026-01-01T00:00:00Z: generated timestamps fall in the 30 days before it.
@@ -48,8 +49,24 @@ impl SplitMix64 {
 /// # Errors
 /// [`TableError::TooManyRows`] when `count` exceeds [`MAX_ROWS`].
 pub fn generate_rows(schema: &Schema, count: usize, seed: u64) -> Result<Vec<Value>, TableError> {
+    let mut rows = Vec::with_capacity(count.min(MAX_ROWS));
+    for_each_row(schema, count, seed, |row| {
+        rows.push(row);
+        Ok::<(), TableError>(())
+    })?;
+    Ok(rows)
+}
+
+/// Calls `each` with every generated item in turn, so that large data sets never exist as
+/// one JSON tree.
+fn for_each_row<E: From<TableError>>(
+    schema: &Schema,
+    count: usize,
+    seed: u64,
+    mut each: impl FnMut(Value) -> Result<(), E>,
+) -> Result<(), E> {
     if count > MAX_ROWS {
-        return Err(TableError::TooManyRows { count });
+        return Err(TableError::TooManyRows { count }.into());
     }
     let mut rng = SplitMix64(seed);
     // Keys 1..=count in a shuffled order (Fisher-Yates), so that input order is not key order.
@@ -58,7 +75,6 @@ pub fn generate_rows(schema: &Schema, count: usize, seed: u64) -> Result<Vec<Val
         let j = rng.below(i as u64 + 1) as usize;
         keys.swap(i, j);
     }
-    let mut rows = Vec::with_capacity(count);
     let mut guids: Vec<Vec<u32>> = alloc::vec![Vec::new(); schema.columns.len()];
     for key in keys {
         let mut object = Map::with_capacity(schema.columns.len());
@@ -117,9 +133,9 @@ pub fn generate_rows(schema: &Schema, count: usize, seed: u64) -> Result<Vec<Val
             };
             object.insert(String::from(column.name), value);
         }
-        rows.push(Value::Object(object));
+        each(Value::Object(object))?;
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// A [`Table`] of `count` generated items.
@@ -131,7 +147,9 @@ pub fn generate_table(
     count: usize,
     seed: u64,
 ) -> Result<Table, TableError> {
-    Table::from_values(schema, generate_rows(schema, count, seed)?)
+    let mut builder = TableBuilder::new(schema, count)?;
+    for_each_row(schema, count, seed, |row| builder.push_value(row))?;
+    builder.finish()
 }
 
 /// Generated items as a JSON array (the worker's embedded data set, or an upstream mock).
@@ -139,8 +157,48 @@ pub fn generate_table(
 /// # Errors
 /// As [`generate_rows`].
 pub fn generate_json(schema: &Schema, count: usize, seed: u64) -> Result<String, TableError> {
-    let rows = generate_rows(schema, count, seed)?;
+    if count > MAX_ROWS {
+        return Err(TableError::TooManyRows { count });
+    }
+    let rows = Lazy {
+        schema,
+        count,
+        seed,
+    };
     Ok(serde_json::to_string(&rows).unwrap_or_default())
+}
+
+/// Generated items serialised as they are made.
+struct Lazy<'s> {
+    schema: &'s Schema,
+    count: usize,
+    seed: u64,
+}
+
+/// Carries a serializer error through `for_each_row`.
+enum Either<E> {
+    Serializer(E),
+    Table,
+}
+
+impl<E> From<TableError> for Either<E> {
+    fn from(_: TableError) -> Self {
+        Self::Table
+    }
+}
+
+impl Serialize for Lazy<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.count))?;
+        let result = for_each_row(self.schema, self.count, self.seed, |row| {
+            seq.serialize_element(&row).map_err(Either::Serializer)
+        });
+        match result {
+            Ok(()) => seq.end(),
+            Err(Either::Serializer(error)) => Err(error),
+            Err(Either::Table) => Err(serde::ser::Error::custom("too many rows")),
+        }
+    }
 }
 
 /// A number in `lo..hi` with `decimals` decimal places, made from an integer.

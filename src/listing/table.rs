@@ -24,15 +24,17 @@ pub struct Table {
 }
 
 impl Table {
-    /// Loads a JSON array of items (strict JSON: [`crate::json::parse`]).
+    /// Loads a JSON array of items.
+    ///
+    /// The array is read item by item straight into the columns (no intermediate JSON
+    /// tree, which for a million items would take gigabytes), with the strictness of
+    /// [`crate::json::parse`]: a repeated member is refused, and nesting cannot go deeper
+    /// than an array of strings.
     ///
     /// # Errors
     /// [`TableError`] naming the first item member that does not fit the schema.
     pub fn from_json(schema: &'static Schema, json: &[u8]) -> Result<Self, TableError> {
-        match crate::json::parse(json)? {
-            Value::Array(rows) => Self::from_values(schema, rows),
-            _ => Err(TableError::NotAnArray),
-        }
+        super::load::from_json(schema, json)
     }
 
     /// Loads items already parsed. Every item must be an object with exactly the schema's
@@ -41,65 +43,11 @@ impl Table {
     /// # Errors
     /// [`TableError`] naming the first item member that does not fit the schema.
     pub fn from_values(schema: &'static Schema, rows: Vec<Value>) -> Result<Self, TableError> {
-        if rows.len() > MAX_ROWS {
-            return Err(TableError::TooManyRows { count: rows.len() });
+        let mut builder = TableBuilder::new(schema, rows.len())?;
+        for row in rows {
+            builder.push_value(row)?;
         }
-        let mut raw: Vec<RawColumn> = schema
-            .columns
-            .iter()
-            .map(|column| match column.column_type {
-                ColumnType::Integer => RawColumn::Integer(Vec::with_capacity(rows.len())),
-                ColumnType::Number => RawColumn::Number(Vec::with_capacity(rows.len())),
-                ColumnType::String => RawColumn::String(Vec::with_capacity(rows.len())),
-                ColumnType::StringArray => RawColumn::StringArray(Vec::with_capacity(rows.len())),
-            })
-            .collect();
-        for (i, row) in rows.into_iter().enumerate() {
-            let Value::Object(mut object) = row else {
-                return Err(TableError::NotAnObject {
-                    field: format!("[{i}]"),
-                });
-            };
-            for (column, target) in schema.columns.iter().zip(raw.iter_mut()) {
-                let field = || format!("[{i}].{}", column.name);
-                let value = object
-                    .remove(column.name)
-                    .ok_or_else(|| TableError::MissingField { field: field() })?;
-                let wrong = || TableError::WrongType {
-                    field: field(),
-                    expected: column.column_type.as_str(),
-                };
-                match target {
-                    RawColumn::Integer(values) => values.push(value.as_i64().ok_or_else(wrong)?),
-                    // `+ 0.0` turns -0 into 0, so that equality and order agree.
-                    RawColumn::Number(values) => {
-                        values.push(value.as_f64().ok_or_else(wrong)? + 0.0);
-                    }
-                    RawColumn::String(values) => match value {
-                        Value::String(text) => values.push(text),
-                        _ => return Err(wrong()),
-                    },
-                    RawColumn::StringArray(values) => {
-                        values.push(string_array(value, &field)?);
-                    }
-                }
-            }
-            if let Some(name) = object.keys().next() {
-                return Err(TableError::UnknownField {
-                    field: format!("[{i}].{name}"),
-                });
-            }
-        }
-        let order = key_order(schema, &raw)?;
-        let columns = raw
-            .into_iter()
-            .map(|column| ColumnData::build(reorder(column, &order)))
-            .collect();
-        Ok(Self {
-            schema,
-            columns,
-            len: order.len(),
-        })
+        builder.finish()
     }
 
     /// The endpoint's schema.
@@ -133,6 +81,128 @@ impl Table {
 
     pub(crate) fn columns(&self) -> &[ColumnData] {
         &self.columns
+    }
+}
+
+/// A table under construction: rows are appended one at a time, then ranked.
+pub(crate) struct TableBuilder {
+    schema: &'static Schema,
+    raw: Vec<RawColumn>,
+    rows: usize,
+}
+
+/// One loaded value.
+pub(crate) enum Cell {
+    Integer(i64),
+    Number(f64),
+    String(String),
+    StringArray(Vec<String>),
+}
+
+impl TableBuilder {
+    pub(crate) fn new(schema: &'static Schema, capacity: usize) -> Result<Self, TableError> {
+        if capacity > MAX_ROWS {
+            return Err(TableError::TooManyRows { count: capacity });
+        }
+        let raw = schema
+            .columns
+            .iter()
+            .map(|column| match column.column_type {
+                ColumnType::Integer => RawColumn::Integer(Vec::with_capacity(capacity)),
+                ColumnType::Number => RawColumn::Number(Vec::with_capacity(capacity)),
+                ColumnType::String => RawColumn::String(Vec::with_capacity(capacity)),
+                ColumnType::StringArray => RawColumn::StringArray(Vec::with_capacity(capacity)),
+            })
+            .collect();
+        Ok(Self {
+            schema,
+            raw,
+            rows: 0,
+        })
+    }
+
+    pub(crate) fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
+    /// The position of the next row, for error paths.
+    pub(crate) fn next_row(&self) -> usize {
+        self.rows
+    }
+
+    /// Appends one row given as typed cells in schema order (checked by the caller).
+    pub(crate) fn push_cells(
+        &mut self,
+        cells: impl Iterator<Item = Cell>,
+    ) -> Result<(), TableError> {
+        if self.rows >= MAX_ROWS {
+            return Err(TableError::TooManyRows {
+                count: self.rows + 1,
+            });
+        }
+        for (target, cell) in self.raw.iter_mut().zip(cells) {
+            match (target, cell) {
+                (RawColumn::Integer(values), Cell::Integer(v)) => values.push(v),
+                // `+ 0.0` turns -0 into 0, so that equality and order agree.
+                (RawColumn::Number(values), Cell::Number(v)) => values.push(v + 0.0),
+                (RawColumn::String(values), Cell::String(v)) => values.push(v),
+                (RawColumn::StringArray(values), Cell::StringArray(v)) => values.push(v),
+                _ => {}
+            }
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Appends one row given as a JSON value.
+    pub(crate) fn push_value(&mut self, row: Value) -> Result<(), TableError> {
+        let i = self.rows;
+        let Value::Object(mut object) = row else {
+            return Err(TableError::NotAnObject {
+                field: format!("[{i}]"),
+            });
+        };
+        let mut cells = Vec::with_capacity(self.schema.columns.len());
+        for column in self.schema.columns {
+            let field = || format!("[{i}].{}", column.name);
+            let value = object
+                .remove(column.name)
+                .ok_or_else(|| TableError::MissingField { field: field() })?;
+            let wrong = || TableError::WrongType {
+                field: field(),
+                expected: column.column_type.as_str(),
+            };
+            cells.push(match column.column_type {
+                ColumnType::Integer => Cell::Integer(value.as_i64().ok_or_else(wrong)?),
+                ColumnType::Number => Cell::Number(value.as_f64().ok_or_else(wrong)?),
+                ColumnType::String => match value {
+                    Value::String(text) => Cell::String(text),
+                    _ => return Err(wrong()),
+                },
+                ColumnType::StringArray => Cell::StringArray(string_array(value, &field)?),
+            });
+        }
+        if let Some(name) = object.keys().next() {
+            return Err(TableError::UnknownField {
+                field: format!("[{i}].{name}"),
+            });
+        }
+        self.push_cells(cells.into_iter())
+    }
+
+    /// Orders the rows by primary key and ranks every column.
+    pub(crate) fn finish(self) -> Result<Table, TableError> {
+        let order = key_order(self.schema, &self.raw)?;
+        let columns = self
+            .raw
+            .into_iter()
+            .map(|column| ColumnData::build(reorder(column, &order)))
+            .collect();
+        Ok(Table {
+            schema: self.schema,
+            columns,
+            len: order.len(),
+        })
     }
 }
 

@@ -43,12 +43,43 @@ pub(crate) struct ColumnData {
     pub(crate) bits: u32,
 }
 
-/// A column's values as loaded, one per row, before ranking.
+/// A column's values as loaded, one per row, before ranking. Strings are interned as they
+/// arrive (one allocation per distinct string, not per row) and rows hold their ids.
 pub(crate) enum RawColumn {
     Integer(Vec<i64>),
     Number(Vec<f64>),
-    String(Vec<String>),
-    StringArray(Vec<Vec<String>>),
+    String(Interner, Vec<u32>),
+    StringArray(Interner, Vec<Box<[u32]>>),
+}
+
+/// Distinct strings and their ids in order of first appearance.
+#[derive(Default)]
+pub(crate) struct Interner {
+    ids: BTreeMap<Box<str>, u32>,
+}
+
+impl Interner {
+    pub(crate) fn intern(&mut self, text: &str) -> u32 {
+        if let Some(&id) = self.ids.get(text) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(Box::from(text), id);
+        id
+    }
+
+    /// The distinct strings in order, and for each id its rank among them.
+    fn finish(self) -> (Vec<Box<str>>, Vec<u32>) {
+        let mut rank_of = alloc::vec![0u32; self.ids.len()];
+        let mut distinct = Vec::with_capacity(self.ids.len());
+        for (rank, (text, id)) in self.ids.into_iter().enumerate() {
+            if let Some(slot) = rank_of.get_mut(id as usize) {
+                *slot = rank as u32;
+            }
+            distinct.push(text);
+        }
+        (distinct, rank_of)
+    }
 }
 
 impl ColumnData {
@@ -62,21 +93,24 @@ impl ColumnData {
                 let (distinct, ranks) = rank_by(&values, f64::total_cmp);
                 (Distinct::Number(distinct), ranks)
             }
-            RawColumn::String(values) => {
-                let (distinct, ranks) = rank_strings(values.iter().map(String::as_str));
+            RawColumn::String(interner, ids) => {
+                let (distinct, rank_of) = interner.finish();
+                let ranks = ids
+                    .into_iter()
+                    .map(|id| rank_of.get(id as usize).copied().unwrap_or_default())
+                    .collect();
                 (Distinct::String(distinct), ranks)
             }
-            RawColumn::StringArray(lists) => {
-                // Elements are ranked once, then each array becomes its elements' ranks:
-                // ranking the arrays then compares small integers, not strings.
-                let (elements, element_ranks) =
-                    rank_strings(lists.iter().flatten().map(String::as_str));
-                let mut element_ranks = element_ranks.into_iter();
-                let coded: Vec<Box<[u32]>> = lists
-                    .iter()
-                    .map(|list| element_ranks.by_ref().take(list.len()).collect())
-                    .collect();
-                let (distinct_lists, ranks) = rank_by(&coded, |a, b| a.cmp(b));
+            RawColumn::StringArray(interner, mut lists) => {
+                // Arrays become their elements' ranks: ranking the arrays then compares
+                // small integers, not strings.
+                let (elements, rank_of) = interner.finish();
+                for list in &mut lists {
+                    for id in list.iter_mut() {
+                        *id = rank_of.get(*id as usize).copied().unwrap_or_default();
+                    }
+                }
+                let (distinct_lists, ranks) = rank_by(&lists, |a, b| a.cmp(b));
                 (
                     Distinct::StringArray {
                         elements,
@@ -293,32 +327,6 @@ fn rank_by<T: Clone>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> (Vec<T>,
             *slot = (distinct.len() - 1) as u32;
         }
     }
-    (distinct, ranks)
-}
-
-/// Ranks strings through an ordered map of the distinct values: analytics columns
-/// (severities, types, GUIDs, names) repeat a few values many times, so each row costs a
-/// few comparisons instead of a sort's `log n`.
-fn rank_strings<'a>(values: impl Iterator<Item = &'a str>) -> (Vec<Box<str>>, Vec<u32>) {
-    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
-    let first_seen: Vec<u32> = values
-        .map(|value| {
-            let next = seen.len() as u32;
-            *seen.entry(value).or_insert(next)
-        })
-        .collect();
-    let mut rank_of = alloc::vec![0u32; seen.len()];
-    let mut distinct = Vec::with_capacity(seen.len());
-    for (rank, (value, id)) in seen.into_iter().enumerate() {
-        if let Some(slot) = rank_of.get_mut(id as usize) {
-            *slot = rank as u32;
-        }
-        distinct.push(Box::from(value));
-    }
-    let ranks = first_seen
-        .into_iter()
-        .map(|id| rank_of.get(id as usize).copied().unwrap_or_default())
-        .collect();
     (distinct, ranks)
 }
 

@@ -139,6 +139,7 @@ impl<'de> Visitor<'de> for Item<'_> {
             *slot = Some(map.next_value_seed(Value {
                 loader,
                 column,
+                index,
                 row,
             })?);
         }
@@ -184,7 +185,15 @@ impl<'de> Visitor<'de> for Item<'_> {
 struct Value<'l> {
     loader: &'l Loader,
     column: Column,
+    /// The column's position in the schema.
+    index: usize,
     row: usize,
+}
+
+impl Value<'_> {
+    fn intern(self, text: &str) -> u32 {
+        self.loader.builder.borrow_mut().intern(self.index, text)
+    }
 }
 
 impl Value<'_> {
@@ -236,12 +245,8 @@ impl<'de> Visitor<'de> for Value<'_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Cell, E> {
-        self.visit_string(String::from(v))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Cell, E> {
         match self.column.column_type {
-            ColumnType::String => Ok(Cell::String(v)),
+            ColumnType::String => Ok(Cell::String(self.intern(v))),
             _ => Err(self.wrong()),
         }
     }
@@ -257,7 +262,7 @@ impl<'de> Visitor<'de> for Value<'_> {
         })? {
             items.push(item);
         }
-        Ok(Cell::StringArray(items))
+        Ok(Cell::StringArray(items.into_boxed_slice()))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Cell, E> {
@@ -291,45 +296,42 @@ impl Element<'_> {
 }
 
 impl<'de> DeserializeSeed<'de> for Element<'_> {
-    type Value = String;
+    type Value = u32;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u32, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Element<'_> {
-    type Value = String;
+    type Value = u32;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        Ok(String::from(v))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
+        Ok(self.value.intern(v))
     }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-        Ok(v)
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<u32, E> {
         Err(self.wrong())
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<u32, E> {
         Err(self.wrong())
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<u32, E> {
         Err(self.wrong())
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<u32, E> {
         Err(self.wrong())
     }
-    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<u32, E> {
         Err(self.wrong())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<u32, A::Error> {
         Err(self.wrong())
     }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<u32, A::Error> {
         Err(self.wrong())
     }
 }

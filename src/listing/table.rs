@@ -1,12 +1,13 @@
 //! A table: one endpoint's items, loaded once, stored by column, queried many times.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
-use super::column::{ColumnData, RawColumn};
+use super::column::{ColumnData, Interner, RawColumn};
 use super::error::TableError;
 use super::schema::{ColumnType, Schema};
 use super::MAX_ROWS;
@@ -91,12 +92,12 @@ pub(crate) struct TableBuilder {
     rows: usize,
 }
 
-/// One loaded value.
+/// One loaded value; strings are already interned ([`TableBuilder::intern`]).
 pub(crate) enum Cell {
     Integer(i64),
     Number(f64),
-    String(String),
-    StringArray(Vec<String>),
+    String(u32),
+    StringArray(Box<[u32]>),
 }
 
 impl TableBuilder {
@@ -110,8 +111,12 @@ impl TableBuilder {
             .map(|column| match column.column_type {
                 ColumnType::Integer => RawColumn::Integer(Vec::with_capacity(capacity)),
                 ColumnType::Number => RawColumn::Number(Vec::with_capacity(capacity)),
-                ColumnType::String => RawColumn::String(Vec::with_capacity(capacity)),
-                ColumnType::StringArray => RawColumn::StringArray(Vec::with_capacity(capacity)),
+                ColumnType::String => {
+                    RawColumn::String(Interner::default(), Vec::with_capacity(capacity))
+                }
+                ColumnType::StringArray => {
+                    RawColumn::StringArray(Interner::default(), Vec::with_capacity(capacity))
+                }
             })
             .collect();
         Ok(Self {
@@ -145,13 +150,24 @@ impl TableBuilder {
                 (RawColumn::Integer(values), Cell::Integer(v)) => values.push(v),
                 // `+ 0.0` turns -0 into 0, so that equality and order agree.
                 (RawColumn::Number(values), Cell::Number(v)) => values.push(v + 0.0),
-                (RawColumn::String(values), Cell::String(v)) => values.push(v),
-                (RawColumn::StringArray(values), Cell::StringArray(v)) => values.push(v),
+                (RawColumn::String(_, ids), Cell::String(id)) => ids.push(id),
+                (RawColumn::StringArray(_, lists), Cell::StringArray(list)) => lists.push(list),
                 _ => {}
             }
         }
         self.rows += 1;
         Ok(())
+    }
+
+    /// The id of `text` among column `column`'s strings (0 for a column without strings,
+    /// which the callers never ask for).
+    pub(crate) fn intern(&mut self, column: usize, text: &str) -> u32 {
+        match self.raw.get_mut(column) {
+            Some(RawColumn::String(interner, _) | RawColumn::StringArray(interner, _)) => {
+                interner.intern(text)
+            }
+            _ => 0,
+        }
     }
 
     /// Appends one row given as a JSON value.
@@ -163,7 +179,7 @@ impl TableBuilder {
             });
         };
         let mut cells = Vec::with_capacity(self.schema.columns.len());
-        for column in self.schema.columns {
+        for (index, column) in self.schema.columns.iter().enumerate() {
             let field = || format!("[{i}].{}", column.name);
             let value = object
                 .remove(column.name)
@@ -176,10 +192,13 @@ impl TableBuilder {
                 ColumnType::Integer => Cell::Integer(value.as_i64().ok_or_else(wrong)?),
                 ColumnType::Number => Cell::Number(value.as_f64().ok_or_else(wrong)?),
                 ColumnType::String => match value {
-                    Value::String(text) => Cell::String(text),
+                    Value::String(text) => Cell::String(self.intern(index, &text)),
                     _ => return Err(wrong()),
                 },
-                ColumnType::StringArray => Cell::StringArray(string_array(value, &field)?),
+                ColumnType::StringArray => {
+                    let items = string_array(value, &field)?;
+                    Cell::StringArray(items.iter().map(|item| self.intern(index, item)).collect())
+                }
             });
         }
         if let Some(name) = object.keys().next() {
@@ -257,7 +276,7 @@ fn reorder(column: RawColumn, order: &[u32]) -> RawColumn {
     match column {
         RawColumn::Integer(v) => RawColumn::Integer(take(v, order)),
         RawColumn::Number(v) => RawColumn::Number(take(v, order)),
-        RawColumn::String(v) => RawColumn::String(take(v, order)),
-        RawColumn::StringArray(v) => RawColumn::StringArray(take(v, order)),
+        RawColumn::String(interner, v) => RawColumn::String(interner, take(v, order)),
+        RawColumn::StringArray(interner, v) => RawColumn::StringArray(interner, take(v, order)),
     }
 }

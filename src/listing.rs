@@ -82,7 +82,7 @@ pub use error::{ErrorBody, ListError, TableError};
 pub use generate::{generate_json, generate_rows, generate_table, GENERATED_EPOCH_END};
 pub use page::Page;
 pub use query::{Direction, Filter, FilterOp, ListQuery, Operand, SortKey};
-pub use response::{error_body_json, list_page, list_response};
+pub use response::{error_body_json, list_page, list_response, respond, ListResponse};
 pub use schema::{Column, ColumnType, Schema, ValueGen};
 pub use table::Table;
 
@@ -97,3 +97,9 @@ pub const MAX_FILTERS: usize = 32;
 
 /// The most items a table holds (row positions are 32-bit).
 pub const MAX_ROWS: usize = 1 << 26;
+
+/// Items per endpoint in the worker's embedded data set, made by [`generate_table`].
+pub const EMBEDDED_ROWS: usize = 10_000;
+
+/// The seed of the worker's embedded data set.
+pub const EMBEDDED_SEED: u64 = 1;

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::listing::{
-    list_page, list_response, ListError, ListQuery, Schema, Table, TableError,
+    list_page, list_response, respond, ListError, ListQuery, Schema, Table, TableError,
 };
 use edgeattest::ErrorCode;
 use serde_json::Value;
@@ -272,6 +272,30 @@ fn items_serialise_in_schema_order() {
     assert_eq!(
         t.row(3).unwrap()["influencers"],
         serde_json::json!(["0xc", "0xa"])
+    );
+}
+
+#[test]
+fn respond_is_http_shaped() {
+    let t = table();
+    let ok = respond(ALERTS, "rpp=1&page_number=5", &t);
+    assert_eq!(ok.status, 200);
+    assert!(
+        ok.body.contains(r#""first_index":5,"last_index":5"#),
+        "{}",
+        ok.body
+    );
+    let bad = respond(ALERTS, "rpp=1&page_number=6", &t);
+    assert_eq!(bad.status, 400);
+    assert_eq!(
+        bad.body,
+        r#"{"status":400,"code":"ERR_LIST_PAGE_OUT_OF_RANGE","message":"page_number 6 is past the last page (5 pages)","parameter":"page_number"}"#
+    );
+    let missing = respond("/analytics/nope", "", &t);
+    assert_eq!(missing.status, 404);
+    assert_eq!(
+        missing.body,
+        r#"{"status":404,"code":"ERR_LIST_UNKNOWN_PATH","message":"no list endpoint at \"/analytics/nope\""}"#
     );
 }
 

@@ -34,6 +34,27 @@ pub fn list_response(path: &str, query: &str, table: &Table) -> Result<String, L
     list_page(path, query, table).map(|page| page.to_json())
 }
 
+/// An HTTP-shaped answer to one list request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListResponse {
+    /// 200, 400 (invalid query) or 404 (unknown path).
+    pub status: u16,
+    /// `application/json` text: the page envelope, or the [`super::ErrorBody`].
+    pub body: String,
+}
+
+/// Answers `GET <path>?<query>` from `table` without an `Err`: the envelope with 200, or
+/// the error body with its status.
+pub fn respond(path: &str, query: &str, table: &Table) -> ListResponse {
+    match list_response(path, query, table) {
+        Ok(body) => ListResponse { status: 200, body },
+        Err(error) => ListResponse {
+            status: error.status(),
+            body: error_body_json(&error),
+        },
+    }
+}
+
 /// The JSON body for a list error: `{"status":400,"code":"ERR_LIST_…","message":"…",
 /// "parameter":"filter"}`.
 pub fn error_body_json(error: &ListError) -> String {

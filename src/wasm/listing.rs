@@ -12,8 +12,8 @@ use wasm_bindgen::JsValue;
 use super::error::{coded, to_js};
 use super::js;
 use crate::listing::{
-    error_body_json, generate_json, generate_table, ListError, ListQuery, Schema, Table,
-    TableError, DEFAULT_RPP, MAX_FILTERS, MAX_ROWS, MAX_RPP,
+    generate_json, generate_table, respond, ListError, ListQuery, Schema, Table, TableError,
+    DEFAULT_RPP, EMBEDDED_ROWS, EMBEDDED_SEED, MAX_FILTERS, MAX_ROWS, MAX_RPP,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -61,6 +61,10 @@ export interface ListLimits {
   maxRpp: number;
   maxFilters: number;
   maxRows: number;
+  /** Items per endpoint of the worker's embedded data set (ListTable.generate). */
+  embeddedRows: number;
+  /** Its seed. */
+  embeddedSeed: number;
 }
 "#;
 
@@ -113,10 +117,8 @@ impl ListTable {
     /// envelope (200) or the error body (400).
     #[wasm_bindgen(unchecked_return_type = "ListResponse")]
     pub fn respond(&self, query: &str) -> Result<JsValue, JsValue> {
-        let (status, body) = match self.run(query) {
-            Ok(page) => (200, page.to_json()),
-            Err(error) => (error.status(), error_body_json(&error)),
-        };
+        let response = respond(self.table.schema().path, query, &self.table);
+        let (status, body) = (response.status, response.body);
         let object = js_sys::Object::new();
         let target: &JsValue = object.as_ref();
         Reflect::set(target, &"status".into(), &status.into())?;
@@ -196,7 +198,8 @@ pub fn list_schemas() -> Result<JsValue, JsValue> {
     js::parse_json(&text)
 }
 
-/// The list limits: default and maximum `rpp`, most filters, most rows.
+/// The list limits (default and maximum `rpp`, most filters, most rows) and the size and
+/// seed of the embedded data set.
 #[wasm_bindgen(js_name = listLimits, unchecked_return_type = "ListLimits")]
 pub fn list_limits() -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
@@ -205,6 +208,16 @@ pub fn list_limits() -> Result<JsValue, JsValue> {
     Reflect::set(target, &"maxRpp".into(), &(MAX_RPP as f64).into())?;
     Reflect::set(target, &"maxFilters".into(), &(MAX_FILTERS as f64).into())?;
     Reflect::set(target, &"maxRows".into(), &(MAX_ROWS as f64).into())?;
+    Reflect::set(
+        target,
+        &"embeddedRows".into(),
+        &(EMBEDDED_ROWS as f64).into(),
+    )?;
+    Reflect::set(
+        target,
+        &"embeddedSeed".into(),
+        &(EMBEDDED_SEED as f64).into(),
+    )?;
     Ok(object.into())
 }
 

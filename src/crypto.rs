@@ -4,6 +4,14 @@
 //! runs them — the software backend here ([`SignatureCheck::verify`], RustCrypto `p384`,
 //! usable everywhere including `no_std`), or WebCrypto in JS hosts, which gets the same
 //! public key, message and raw signature.
+//!
+//! Keys ([`PublicKey`], [`SigningKey`]) convert to and from JWK, SPKI and PKCS#8.
+
+mod b64url;
+mod key;
+
+pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
+pub use key::{Jwk, KeyError, PublicKey, SigningKey, COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
 
 use alloc::vec::Vec;
 use core::fmt;

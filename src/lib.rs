@@ -26,6 +26,7 @@ extern crate std;
 mod code;
 pub mod crypto;
 pub mod json;
+pub mod time;
 
 pub mod access;
 pub mod attest;
@@ -37,7 +38,10 @@ pub mod rim;
 pub mod service;
 pub mod token;
 
+// The JS binding. Public only so that the wasm test suites can call it with hostile JS values;
+// JavaScript users reach it through the npm package.
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use code::ErrorCode;

@@ -7,13 +7,13 @@
 // Exports reach JavaScript through #[wasm_bindgen], not Rust paths.
 #![allow(unreachable_pub)]
 
-mod access;
-mod attest;
-mod deprecation;
+pub mod access;
+pub mod attest;
+pub mod deprecation;
 mod error;
-mod evidence;
+pub mod evidence;
 mod js;
-mod listing;
-mod rim;
-mod service;
-mod token;
+pub mod listing;
+pub mod rim;
+pub mod service;
+pub mod token;

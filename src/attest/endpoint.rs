@@ -254,9 +254,11 @@ impl Endpoint {
         }
     }
 
-    /// Whether this endpoint takes deprecated generation-1 evidence (spec §9.5).
+    /// Whether this endpoint takes deprecated generation-1 evidence items: the V2 endpoints
+    /// (spec §2 "Device evidence, generation 1 (used by V2 requests; marked deprecated)",
+    /// §9.5). V1 encodes its single evidence the same way but is not marked deprecated.
     pub const fn is_deprecated(self) -> bool {
-        matches!(self.evidence_generation(), EvidenceGeneration::Gen1)
+        self.version() == 2
     }
 }
 
@@ -299,7 +301,7 @@ mod tests {
             .selectable_claims_versions()
             .contains(&V4_0));
         assert!(Endpoint::GpuV2.is_deprecated() && Endpoint::SwitchV2.is_deprecated());
-        assert!(!Endpoint::GpuV3.is_deprecated());
+        assert!(!Endpoint::GpuV3.is_deprecated() && !Endpoint::GpuV1.is_deprecated());
         assert_eq!(Endpoint::GpuV1.evidence_field(), "evidence");
         assert_eq!(Endpoint::SwitchV2.evidence_field(), "evidences");
         assert_eq!(Endpoint::SwitchV3.evidence_field(), "evidence_list");

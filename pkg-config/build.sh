@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the release npm package into pkg/ and the edge worker bundle into target/worker/.
+#
+#   bash pkg-config/build.sh
+#
+# pkg/ = wasm-bindgen output (--target web) + the hand-written entry modules in src/js/ +
+# pkg-config/npm/package.json. target/worker/ = www/ (worker and page) + pkg/ + site.js, a
+# generated module holding the page's files so that workerd serves them without a file system.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# node_modules/.bin first: wasm-pack takes the first wasm-opt on PATH, and it must be npm's.
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+wasm-pack --quiet --log-level warn build --release --target web --no-pack \
+  --out-dir target/wasm-pack --out-name edgeattest >/dev/null
+
+rm -rf pkg
+mkdir -p pkg
+cp target/wasm-pack/edgeattest.js target/wasm-pack/edgeattest.d.ts \
+   target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts pkg/
+cp src/js/*.js src/js/*.d.ts pkg/
+cp pkg-config/npm/package.json README.md LICENSE pkg/
+
+node pkg-config/bundle-worker.mjs

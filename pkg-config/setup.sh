@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what building and testing edgeattest needs on a fresh machine with only the Rust
+# toolchain, Node 20 with npm and Python 3.11. Idempotent: a second run only checks (~2 s).
+#
+#   bash pkg-config/setup.sh          # from anywhere; it works in the repository root
+#
+# Knobs: SKIP_APT=1 (no Debian packages: no browser tests), SKIP_PY=1 (no Python tools).
+#
+# Never installs Debian's `binaryen`: its wasm-opt 108 silently corrupts wasm-bindgen output.
+# wasm-opt comes from the npm `binaryen` package (node_modules/.bin), see pkg-config/build.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_PACK_VERSION=0.15.1
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+export PATH="$CARGO_BIN:$PATH"
+log() { printf '[setup] %s\n' "$*"; }
+SECONDS=0
+
+# 1. Debian: headless Chromium and its driver (browser tests, wasm-bindgen browser runner).
+if [[ "${SKIP_APT:-0}" != 1 ]]; then
+  missing=()
+  for pkg in chromium chromium-driver; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    SUDO=""; [[ "$(id -u)" -eq 0 ]] || SUDO="sudo"
+    log "apt-get install ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+# 2. Rust targets: wasm32 for the module, x86_64-unknown-none to prove the core is no_std.
+installed_targets="$(rustup target list --installed)"
+for target in wasm32-unknown-unknown x86_64-unknown-none; do
+  grep -qx "$target" <<<"$installed_targets" || { log "rustup target add $target"; rustup target add "$target"; }
+done
+
+# 3. wasm-bindgen-cli: exactly the wasm-bindgen version of Cargo.lock (pinned with = in Cargo.toml).
+[[ -f Cargo.lock ]] || cargo generate-lockfile
+wb_version="$(awk '$1 == "name" && $3 == "\"wasm-bindgen\"" { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)"
+have="$("$CARGO_BIN/wasm-bindgen" --version 2>/dev/null | awk '{print $2}' || true)"
+if [[ "$have" != "$wb_version" ]]; then
+  # Without --locked: its lockfile pins a crate version the registry no longer serves.
+  log "cargo install wasm-bindgen-cli $wb_version (had: ${have:-none})"
+  cargo install --quiet wasm-bindgen-cli --version "$wb_version"
+fi
+
+# 4. wasm-pack.
+have="$("$CARGO_BIN/wasm-pack" --version 2>/dev/null | awk '{print $2}' || true)"
+if [[ "$have" != "$WASM_PACK_VERSION" ]]; then
+  log "cargo install wasm-pack $WASM_PACK_VERSION (had: ${have:-none})"
+  cargo install --quiet --locked wasm-pack --version "$WASM_PACK_VERSION"
+fi
+
+# 5. npm dev dependencies from the lockfile (binaryen, miniflare/workerd, playwright-core, jose, sql.js).
+if [[ -f node_modules/.package-lock.json && node_modules/.package-lock.json -nt package-lock.json \
+      && node_modules/.package-lock.json -nt package.json ]]; then
+  :
+else
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 6. Python tools for independent cross-checks (PyJWT for tokens, lxml for XML C14N).
+if [[ "${SKIP_PY:-0}" != 1 ]]; then
+  if ! python3 -c 'import jwt, cryptography, lxml' 2>/dev/null; then
+    log "pip install -r pkg-config/requirements-test.txt"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r pkg-config/requirements-test.txt
+  fi
+fi
+
+[[ -x /usr/bin/wasm-opt ]] && log "WARNING: /usr/bin/wasm-opt (Debian binaryen) is installed; our scripts put node_modules/.bin first so it is never used"
+log "ready in ${SECONDS}s"

@@ -1,0 +1,566 @@
+//! P-384 keys: public keys ([`PublicKey`]) and signing keys ([`SigningKey`]) to and from JWK
+//! (RFC 7517 §4, RFC 7518 §6.2), SPKI PEM/DER (RFC 5480) and PKCS#8 PEM/DER (RFC 5208,
+//! RFC 5915), and key generation from caller-supplied randomness.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use p384::ecdsa::signature::Signer as _;
+use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
+use p384::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
+use crate::ErrorCode;
+
+/// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
+/// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).
+pub const COORDINATE_LEN: usize = 48;
+
+/// Length of an uncompressed SEC1 point `04‖x‖y`.
+pub const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
+
+/// Why a key was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// A JWK member is missing, of the wrong type, not strict base64url, or of the wrong
+    /// length.
+    InvalidJwk {
+        /// The member (`x`, `y`, `d`, `kid`, ...).
+        field: &'static str,
+    },
+    /// The JWK is of another key type, curve or algorithm than EC / P-384 / ES384.
+    UnsupportedKey {
+        /// The member that says so (`kty`, `crv`, `alg`).
+        field: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// The coordinates are not a point on P-384 (or not canonical field elements).
+    NotOnCurve,
+    /// The private scalar is zero or not below the group order.
+    InvalidScalar,
+    /// A JWK's private `d` does not belong to its public `x`/`y`.
+    KeyMismatch,
+    /// PEM or DER that is not a P-384 key of the expected kind.
+    InvalidEncoding {
+        /// `spki` or `pkcs8`.
+        format: &'static str,
+    },
+    /// Key generation got fewer than [`COORDINATE_LEN`] random bytes.
+    RandomnessTooShort {
+        /// How many bytes were given.
+        given: usize,
+    },
+    /// No 48-byte block of the given randomness was a valid scalar; call again with fresh
+    /// randomness. (Each block fails with probability below 2⁻¹⁸⁹.)
+    GenerationExhausted,
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InvalidJwk { field } => write!(f, "invalid JWK member {field:?}"),
+            Self::UnsupportedKey { field, value } => {
+                write!(
+                    f,
+                    "unsupported key: {field} is {value:?}, expected EC P-384 ES384"
+                )
+            }
+            Self::NotOnCurve => f.write_str("the point is not on the P-384 curve"),
+            Self::InvalidScalar => f.write_str("the private key is not a valid P-384 scalar"),
+            Self::KeyMismatch => f.write_str("the JWK private key does not match its public key"),
+            Self::InvalidEncoding { format } => {
+                write!(f, "not a {} P-384 key", format.to_ascii_uppercase())
+            }
+            Self::RandomnessTooShort { given } => write!(
+                f,
+                "key generation needs at least {COORDINATE_LEN} random bytes, got {given}"
+            ),
+            Self::GenerationExhausted => {
+                f.write_str("no valid scalar in the given randomness; retry with fresh bytes")
+            }
+        }
+    }
+}
+
+impl core::error::Error for KeyError {}
+
+impl ErrorCode for KeyError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidJwk { .. } => "ERR_JWK_INVALID",
+            Self::UnsupportedKey { .. } => "ERR_JWK_UNSUPPORTED",
+            Self::NotOnCurve => "ERR_KEY_NOT_ON_CURVE",
+            Self::InvalidScalar => "ERR_KEY_INVALID_SCALAR",
+            Self::KeyMismatch => "ERR_JWK_KEY_MISMATCH",
+            Self::InvalidEncoding { .. } => "ERR_KEY_ENCODING_INVALID",
+            Self::RandomnessTooShort { .. } => "ERR_KEY_RANDOMNESS_TOO_SHORT",
+            Self::GenerationExhausted => "ERR_KEY_GENERATION_RETRY",
+        }
+    }
+
+    fn field(&self) -> Option<&str> {
+        match self {
+            Self::InvalidJwk { field } | Self::UnsupportedKey { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+}
+
+/// A P-384 JSON Web Key as this crate writes it (RFC 7518 §6.2): members in the order the
+/// real attestation service uses (`kty`, `crv`, `kid`, `x5c`, `x`, `y`), `d` only for private
+/// keys.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Jwk {
+    /// Always `EC`.
+    pub kty: String,
+    /// Always `P-384`.
+    pub crv: String,
+    /// Key id.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kid: Option<String>,
+    /// Certificate chain (base64 DER, leaf first), carried unchanged.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub x5c: Option<Vec<String>>,
+    /// base64url of the 48-byte x coordinate.
+    pub x: String,
+    /// base64url of the 48-byte y coordinate.
+    pub y: String,
+    /// base64url of the 48-byte private scalar (private keys only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub d: Option<String>,
+}
+
+impl fmt::Debug for Jwk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Jwk")
+            .field("kid", &self.kid)
+            .field("x", &self.x)
+            .field("y", &self.y)
+            .field("private", &self.d.is_some())
+            .finish()
+    }
+}
+
+impl Jwk {
+    /// The JWK as a JSON object.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// A P-384 public key: always a valid point on the curve, never the identity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PublicKey {
+    key: VerifyingKey,
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PublicKey")
+            .field(&b64url::encode(&self.to_sec1()))
+            .finish()
+    }
+}
+
+impl PublicKey {
+    /// From SEC1 bytes (uncompressed `04‖x‖y` or compressed).
+    ///
+    /// # Errors
+    /// [`KeyError::NotOnCurve`].
+    pub fn from_sec1(bytes: &[u8]) -> Result<Self, KeyError> {
+        VerifyingKey::from_sec1_bytes(bytes)
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::NotOnCurve)
+    }
+
+    /// The uncompressed SEC1 encoding `04‖x‖y` (97 bytes), the form WebCrypto imports as
+    /// `raw`.
+    pub fn to_sec1(&self) -> Vec<u8> {
+        self.key.to_sec1_point(false).as_bytes().to_vec()
+    }
+
+    /// From a JWK object (RFC 7518 §6.2.1). `kty` must be `EC`, `crv` `P-384`, `alg` absent or
+    /// `ES384`; `x` and `y` strict base64url of exactly 48 bytes each, forming a point on the
+    /// curve. A private `d`, when present, is ignored here (see [`SigningKey::from_jwk`]).
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidJwk`], [`KeyError::UnsupportedKey`], [`KeyError::NotOnCurve`].
+    pub fn from_jwk(jwk: &Map<String, Value>) -> Result<Self, KeyError> {
+        check_jwk_type(jwk)?;
+        let x = coordinate(jwk, "x")?;
+        let y = coordinate(jwk, "y")?;
+        let mut sec1 = Vec::with_capacity(SEC1_UNCOMPRESSED_LEN);
+        sec1.push(0x04);
+        sec1.extend_from_slice(&x);
+        sec1.extend_from_slice(&y);
+        Self::from_sec1(&sec1)
+    }
+
+    /// From JWK JSON text, parsed strictly (duplicate members rejected).
+    ///
+    /// # Errors
+    /// As [`Self::from_jwk`]; [`KeyError::InvalidJwk`] (`field` `jwk`) when the text is not a
+    /// JSON object.
+    pub fn from_jwk_json(text: &[u8]) -> Result<Self, KeyError> {
+        Self::from_jwk(&jwk_object(text)?)
+    }
+
+    /// The public JWK, with `kid` when given.
+    pub fn to_jwk(&self, kid: Option<&str>) -> Jwk {
+        let (x, y) = self.coordinates();
+        Jwk {
+            kty: "EC".into(),
+            crv: "P-384".into(),
+            kid: kid.map(Into::into),
+            x5c: None,
+            x: b64url::encode(&x),
+            y: b64url::encode(&y),
+            d: None,
+        }
+    }
+
+    /// From a DER `SubjectPublicKeyInfo` (RFC 5480: id-ecPublicKey with secp384r1).
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidEncoding`] (also for other curves and algorithms).
+    pub fn from_spki_der(der: &[u8]) -> Result<Self, KeyError> {
+        VerifyingKey::from_public_key_der(der)
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+    }
+
+    /// From PEM text labelled `PUBLIC KEY`.
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidEncoding`].
+    pub fn from_spki_pem(pem: &str) -> Result<Self, KeyError> {
+        VerifyingKey::from_public_key_pem(pem.trim())
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+    }
+
+    /// The DER `SubjectPublicKeyInfo`.
+    pub fn to_spki_der(&self) -> Vec<u8> {
+        self.key
+            .to_public_key_der()
+            .map(|doc| doc.as_bytes().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// PEM text labelled `PUBLIC KEY`, LF line endings.
+    pub fn to_spki_pem(&self) -> String {
+        self.key
+            .to_public_key_pem(pem_rfc7468::LineEnding::LF)
+            .unwrap_or_default()
+    }
+
+    /// Verifies a raw `r‖s` ES384 signature over `message` with the software backend.
+    ///
+    /// # Errors
+    /// [`SignatureError::Invalid`].
+    pub fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), SignatureError> {
+        super::verify_p384_sha384(&self.to_sec1(), message, signature)
+    }
+
+    /// The same verification as data, for a backend to run.
+    pub fn signature_check(&self, message: &[u8], signature: &[u8]) -> SignatureCheck {
+        SignatureCheck {
+            public_key_sec1: self.to_sec1(),
+            message: message.to_vec(),
+            signature: signature.to_vec(),
+        }
+    }
+
+    fn coordinates(&self) -> ([u8; COORDINATE_LEN], [u8; COORDINATE_LEN]) {
+        let point = self.key.to_sec1_point(false);
+        let mut x = [0u8; COORDINATE_LEN];
+        let mut y = [0u8; COORDINATE_LEN];
+        if let (Some(px), Some(py)) = (point.x(), point.y()) {
+            x.copy_from_slice(px);
+            y.copy_from_slice(py);
+        }
+        (x, y)
+    }
+}
+
+/// A P-384 ECDSA signing key. Signatures are deterministic (RFC 6979) and normalised to
+/// low S, so minting needs no randomness; verification still accepts high S.
+#[derive(Clone)]
+pub struct SigningKey {
+    key: P384SigningKey,
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("public", &self.public_key())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for SigningKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for SigningKey {}
+
+impl SigningKey {
+    /// Generates a key from at least 48 random bytes supplied by the caller (the core draws
+    /// no randomness itself).
+    ///
+    /// Rule (FIPS 186-5 §A.4.2, rejection sampling): the bytes are read as consecutive
+    /// 48-byte big-endian blocks; the first block whose value lies in `[1, n−1]` is the
+    /// private key. Trailing bytes short of a block are ignored. A block is rejected with
+    /// probability below 2⁻¹⁸⁹, so 48 bytes practically always suffice; if every block is
+    /// rejected the caller gets [`KeyError::GenerationExhausted`] and retries with fresh
+    /// bytes.
+    ///
+    /// # Errors
+    /// [`KeyError::RandomnessTooShort`], [`KeyError::GenerationExhausted`].
+    pub fn generate(random: &[u8]) -> Result<Self, KeyError> {
+        if random.len() < COORDINATE_LEN {
+            return Err(KeyError::RandomnessTooShort {
+                given: random.len(),
+            });
+        }
+        random
+            .chunks_exact(COORDINATE_LEN)
+            .find_map(|block| Self::from_scalar_bytes(block).ok())
+            .ok_or(KeyError::GenerationExhausted)
+    }
+
+    /// From the 48-byte big-endian private scalar.
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidScalar`] for the wrong length, zero, or a value not below `n`.
+    pub fn from_scalar_bytes(bytes: &[u8]) -> Result<Self, KeyError> {
+        if bytes.len() != COORDINATE_LEN {
+            return Err(KeyError::InvalidScalar);
+        }
+        P384SigningKey::from_slice(bytes)
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::InvalidScalar)
+    }
+
+    /// From a private JWK: the checks of [`PublicKey::from_jwk`], plus `d` of exactly 48
+    /// bytes forming a valid scalar whose public point equals `x`/`y`.
+    ///
+    /// # Errors
+    /// As [`PublicKey::from_jwk`]; [`KeyError::InvalidJwk`] (`d`),
+    /// [`KeyError::InvalidScalar`], [`KeyError::KeyMismatch`].
+    pub fn from_jwk(jwk: &Map<String, Value>) -> Result<Self, KeyError> {
+        let public = PublicKey::from_jwk(jwk)?;
+        let d = coordinate(jwk, "d")?;
+        let key = Self::from_scalar_bytes(&d)?;
+        if key.public_key() != public {
+            return Err(KeyError::KeyMismatch);
+        }
+        Ok(key)
+    }
+
+    /// From private JWK JSON text, parsed strictly.
+    ///
+    /// # Errors
+    /// As [`Self::from_jwk`].
+    pub fn from_jwk_json(text: &[u8]) -> Result<Self, KeyError> {
+        Self::from_jwk(&jwk_object(text)?)
+    }
+
+    /// The private JWK (with `d`), with `kid` when given.
+    pub fn to_jwk(&self, kid: Option<&str>) -> Jwk {
+        let mut jwk = self.public_key().to_jwk(kid);
+        jwk.d = Some(b64url::encode(&self.key.to_bytes()));
+        jwk
+    }
+
+    /// From a DER PKCS#8 `PrivateKeyInfo` holding a P-384 EC key.
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidEncoding`].
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, KeyError> {
+        P384SigningKey::from_pkcs8_der(der)
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+    }
+
+    /// From PEM text labelled `PRIVATE KEY`.
+    ///
+    /// # Errors
+    /// [`KeyError::InvalidEncoding`].
+    pub fn from_pkcs8_pem(pem: &str) -> Result<Self, KeyError> {
+        P384SigningKey::from_pkcs8_pem(pem.trim())
+            .map(|key| Self { key })
+            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+    }
+
+    /// The DER PKCS#8 `PrivateKeyInfo`.
+    pub fn to_pkcs8_der(&self) -> Vec<u8> {
+        self.key
+            .to_pkcs8_der()
+            .map(|doc| doc.as_bytes().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// PEM text labelled `PRIVATE KEY`, LF line endings.
+    pub fn to_pkcs8_pem(&self) -> String {
+        self.key
+            .to_pkcs8_pem(pem_rfc7468::LineEnding::LF)
+            .map(|pem| String::from(pem.as_str()))
+            .unwrap_or_default()
+    }
+
+    /// The public key.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey {
+            key: *self.key.verifying_key(),
+        }
+    }
+
+    /// Signs `message` (hashed with SHA-384): a raw 96-byte `r‖s` signature, low S.
+    pub fn sign(&self, message: &[u8]) -> [u8; SIGNATURE_LEN] {
+        let signature: Signature = self.key.sign(message);
+        let mut out = [0u8; SIGNATURE_LEN];
+        out.copy_from_slice(&signature.normalize_s().to_bytes());
+        out
+    }
+}
+
+fn jwk_object(text: &[u8]) -> Result<Map<String, Value>, KeyError> {
+    match crate::json::parse(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(KeyError::InvalidJwk { field: "jwk" }),
+    }
+}
+
+fn check_jwk_type(jwk: &Map<String, Value>) -> Result<(), KeyError> {
+    for (field, expected, required) in [
+        ("kty", "EC", true),
+        ("crv", "P-384", true),
+        ("alg", "ES384", false),
+    ] {
+        match jwk.get(field) {
+            None if !required => {}
+            None => return Err(KeyError::InvalidJwk { field }),
+            Some(Value::String(value)) if value == expected => {}
+            Some(Value::String(value)) => {
+                return Err(KeyError::UnsupportedKey {
+                    field,
+                    value: value.clone(),
+                })
+            }
+            Some(_) => return Err(KeyError::InvalidJwk { field }),
+        }
+    }
+    Ok(())
+}
+
+fn coordinate(jwk: &Map<String, Value>, field: &'static str) -> Result<Vec<u8>, KeyError> {
+    jwk.get(field)
+        .and_then(Value::as_str)
+        .and_then(b64url::decode)
+        .filter(|bytes| bytes.len() == COORDINATE_LEN)
+        .ok_or(KeyError::InvalidJwk { field })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::borrow::ToOwned;
+    use alloc::format;
+    use p384::elliptic_curve::scalar::IsHigh;
+
+    fn key() -> SigningKey {
+        SigningKey::generate(&[7u8; 48]).unwrap()
+    }
+
+    #[test]
+    fn generation_follows_the_documented_rule() {
+        assert_eq!(
+            SigningKey::generate(&[1u8; 47]),
+            Err(KeyError::RandomnessTooShort { given: 47 })
+        );
+        assert_eq!(
+            SigningKey::generate(&[0u8; 96]),
+            Err(KeyError::GenerationExhausted)
+        );
+        // All-ones is above n: rejected, the second block is used.
+        let mut random = [0xffu8; 96];
+        random[48..].copy_from_slice(&[7u8; 48]);
+        assert_eq!(SigningKey::generate(&random).unwrap(), key());
+        assert_eq!(
+            SigningKey::generate(&[0xffu8; 48]),
+            Err(KeyError::GenerationExhausted)
+        );
+    }
+
+    #[test]
+    fn jwk_round_trip_and_checks() {
+        let key = key();
+        let jwk = key.to_jwk(Some("k1")).to_value();
+        let map = jwk.as_object().unwrap();
+        assert_eq!(SigningKey::from_jwk(map).unwrap(), key);
+        assert_eq!(PublicKey::from_jwk(map).unwrap(), key.public_key());
+        let text = serde_json::to_string(&key.public_key().to_jwk(Some("k1"))).unwrap();
+        assert!(text.starts_with(r#"{"kty":"EC","crv":"P-384","kid":"k1","x":""#));
+
+        let mut bad = map.clone();
+        bad.insert("crv".into(), "P-256".into());
+        assert_eq!(
+            PublicKey::from_jwk(&bad).unwrap_err().code(),
+            "ERR_JWK_UNSUPPORTED"
+        );
+        let mut bad = map.clone();
+        bad.insert("alg".into(), "ES256".into());
+        assert_eq!(PublicKey::from_jwk(&bad).unwrap_err().field(), Some("alg"));
+        let mut bad = map.clone();
+        let x = bad["x"].as_str().unwrap().to_owned();
+        bad.insert("x".into(), format!("{x}=").into());
+        assert_eq!(
+            PublicKey::from_jwk(&bad),
+            Err(KeyError::InvalidJwk { field: "x" })
+        );
+        let mut bad = map.clone();
+        bad.insert("y".into(), b64url::encode(&[1u8; 48]).into());
+        assert_eq!(PublicKey::from_jwk(&bad), Err(KeyError::NotOnCurve));
+        let mut bad = map.clone();
+        bad.insert("d".into(), b64url::encode(&[9u8; 48]).into());
+        assert_eq!(SigningKey::from_jwk(&bad), Err(KeyError::KeyMismatch));
+    }
+
+    #[test]
+    fn pem_round_trips() {
+        let key = key();
+        let pem = key.to_pkcs8_pem();
+        assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+        assert_eq!(SigningKey::from_pkcs8_pem(&pem).unwrap(), key);
+        let spki = key.public_key().to_spki_pem();
+        assert!(spki.starts_with("-----BEGIN PUBLIC KEY-----\n"));
+        assert_eq!(PublicKey::from_spki_pem(&spki).unwrap(), key.public_key());
+        assert_eq!(
+            PublicKey::from_spki_der(&key.public_key().to_spki_der()).unwrap(),
+            key.public_key()
+        );
+        assert!(PublicKey::from_spki_pem(&pem).is_err());
+        assert!(SigningKey::from_pkcs8_pem(&spki).is_err());
+    }
+
+    #[test]
+    fn signatures_are_low_s_and_verify() {
+        let key = key();
+        let sig = key.sign(b"hello");
+        assert_eq!(key.public_key().verify(b"hello", &sig), Ok(()));
+        assert_eq!(
+            key.public_key().verify(b"hellO", &sig),
+            Err(SignatureError::Invalid)
+        );
+        let parsed = Signature::from_slice(&sig).unwrap();
+        assert!(!bool::from(parsed.s().is_high()));
+    }
+}

@@ -1,0 +1,8 @@
+// Entry for workerd and Cloudflare Workers: the bundler or runtime gives a compiled
+// WebAssembly.Module for a .wasm import, which is instantiated synchronously.
+import wasmModule from './edgeattest_bg.wasm';
+import { initSync } from './edgeattest.js';
+
+initSync({ module: wasmModule });
+
+export * from './api.js';

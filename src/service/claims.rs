@@ -1,0 +1,106 @@
+//! Device and overall token claims, one typed struct per claims version (notes: attestation
+//! §e). Builders read a [`super::DeviceOutcome`] and never assemble JSON by hand.
+//!
+//! | endpoint | claims |
+//! |---|---|
+//! | V1 GPU | 1.0, single token with `x-nvidia-attestation-detailed-result` |
+//! | V2 GPU/switch | 1.0, detached |
+//! | V3 GPU/switch | 2.0 |
+//! | V4 GPU | 2.0, 3.0 (default), 4.0 |
+//! | V4 switch | 2.0, 3.0 (default) |
+//!
+//! Failures: claims 1.0 and 2.0 follow the real service's observed behaviour — a device
+//! whose verification stopped with an error gets a token holding only the times and
+//! `x-nvidia-error-details`. Claims 3.0 and 4.0 carry every claim even on failure (spec §4
+//! rule 2), `null` where a value could not be computed, and add `x-nvidia-error-details`
+//! naming the first failure so that clients such as NVIDIA's SDK report the right error.
+
+mod common;
+mod gpu;
+mod overall;
+mod switch;
+
+pub use common::{CertChainClaim, ErrorOnlyClaims, TokenTimes};
+pub use gpu::{
+    GpuClaimsV1, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuDetailedResultV1, GpuSingleTokenV1,
+};
+pub use overall::OverallClaims;
+pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3};
+
+use alloc::string::String;
+
+use serde_json::{Map, Value};
+
+use super::outcome::DeviceOutcome;
+use crate::attest::{ClaimsVersion, DeviceKind, Nonce};
+
+/// The claims of one device token, of whichever version was asked for.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum DeviceClaims {
+    /// A failed device under claims 1.0 or 2.0.
+    ErrorOnly(ErrorOnlyClaims),
+    /// GPU, claims 1.0 (V2 detached).
+    GpuV1(GpuClaimsV1),
+    /// GPU, claims 2.0.
+    GpuV2(GpuClaimsV2),
+    /// GPU, claims 3.0.
+    GpuV3(GpuClaimsV3),
+    /// GPU, claims 4.0.
+    GpuV4(GpuClaimsV4),
+    /// Switch, claims 1.0.
+    SwitchV1(SwitchClaimsV1),
+    /// Switch, claims 2.0.
+    SwitchV2(SwitchClaimsV2),
+    /// Switch, claims 3.0.
+    SwitchV3(SwitchClaimsV3),
+}
+
+impl DeviceClaims {
+    /// The claims of `version` for one device. Switches have no 4.0 claims; they get 3.0
+    /// (request validation refuses 4.0 on switch endpoints before this point).
+    pub fn build(
+        outcome: &DeviceOutcome,
+        version: ClaimsVersion,
+        nonce: &Nonce,
+        times: TokenTimes,
+    ) -> Self {
+        let error_only =
+            matches!(version, ClaimsVersion::V1_0 | ClaimsVersion::V2_0) && outcome.error.is_some();
+        if let (true, Some(error)) = (error_only, outcome.error.clone()) {
+            return Self::ErrorOnly(ErrorOnlyClaims { times, error });
+        }
+        match (outcome.kind, version) {
+            (DeviceKind::Switch, ClaimsVersion::V1_0) => {
+                Self::SwitchV1(SwitchClaimsV1::new(outcome, nonce, times))
+            }
+            (DeviceKind::Switch, ClaimsVersion::V2_0) => {
+                Self::SwitchV2(SwitchClaimsV2::new(outcome, nonce, times))
+            }
+            (DeviceKind::Switch, _) => Self::SwitchV3(SwitchClaimsV3::new(outcome, nonce, times)),
+            (_, ClaimsVersion::V1_0) => Self::GpuV1(GpuClaimsV1::new(outcome, nonce, times)),
+            (_, ClaimsVersion::V2_0) => Self::GpuV2(GpuClaimsV2::new(outcome, nonce, times)),
+            (_, ClaimsVersion::V3_0) => Self::GpuV3(GpuClaimsV3::new(outcome, nonce, times)),
+            (_, _) => Self::GpuV4(GpuClaimsV4::new(outcome, nonce, times)),
+        }
+    }
+
+    /// The claims as a JSON object, ready to sign.
+    pub fn to_json(&self) -> Map<String, Value> {
+        let value = match self {
+            Self::ErrorOnly(claims) => serde_json::to_value(claims),
+            Self::GpuV1(claims) => serde_json::to_value(claims),
+            Self::GpuV2(claims) => serde_json::to_value(claims),
+            Self::GpuV3(claims) => serde_json::to_value(claims),
+            Self::GpuV4(claims) => serde_json::to_value(claims),
+            Self::SwitchV1(claims) => serde_json::to_value(claims),
+            Self::SwitchV2(claims) => serde_json::to_value(claims),
+            Self::SwitchV3(claims) => serde_json::to_value(claims),
+        };
+        // Serialising plain structs of strings, numbers and booleans cannot fail.
+        match value {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! The overall token of a detached EAT result (notes: attestation §e, "Overall token").
+
+use alloc::string::String;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::common::TokenTimes;
+use crate::attest::ClaimsVersion;
+
+/// Claims of the overall token: the AND of the devices, the nonce and the `submods` digests.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OverallClaims {
+    /// `NVIDIA-PLATFORM-ATTESTATION`.
+    pub sub: &'static str,
+    /// Token times.
+    #[serde(flatten)]
+    pub times: TokenTimes,
+    /// The claims version of the device tokens.
+    #[serde(rename = "x-nvidia-ver")]
+    pub ver: &'static str,
+    /// True when every device passed.
+    #[serde(rename = "x-nvidia-overall-att-result")]
+    pub overall_result: bool,
+    /// The request nonce, lowercase hex.
+    pub eat_nonce: String,
+    /// Label → `["DIGEST", ["SHA-256", hex]]` of each device token (RFC 9711 §4.2.18).
+    pub submods: Map<String, Value>,
+}
+
+impl OverallClaims {
+    /// The subject of the overall token.
+    pub const SUBJECT: &'static str = "NVIDIA-PLATFORM-ATTESTATION";
+
+    /// Builds the overall claims; `submods` comes from the token layer, which computes the
+    /// digests of the signed device tokens.
+    pub fn new(
+        times: TokenTimes,
+        version: ClaimsVersion,
+        overall_result: bool,
+        eat_nonce: String,
+        submods: Map<String, Value>,
+    ) -> Self {
+        Self {
+            sub: Self::SUBJECT,
+            times,
+            ver: version.as_str(),
+            overall_result,
+            eat_nonce,
+            submods,
+        }
+    }
+
+    /// The claims as a JSON object, ready to sign.
+    pub fn to_json(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! What verification established about one device: the input of every claims version.
+//!
+//! Verification (evidence, certificate chain, RIMs) fills a [`DeviceOutcome`]; the claims
+//! builders of each version only read it. A field is `None` when the step that computes it
+//! did not run or could not finish — claims 3.0 and 4.0 then say `null`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use crate::attest::DeviceKind;
+
+/// Status of a certificate chain, as the real service reports it in
+/// `x-nvidia-cert-status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum CertStatus {
+    /// Every link verifies and every certificate is within its validity at `now`.
+    Valid,
+    /// Every link verifies but a certificate is outside its validity at `now`.
+    Expired,
+    /// A link does not verify, or the chain does not end at a trusted root.
+    Invalid,
+    /// A certificate is revoked (reported only once revocation is checked).
+    Revoked,
+}
+
+/// Revocation (OCSP) status, `x-nvidia-cert-ocsp-status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum OcspStatus {
+    /// Every certificate's responder said good.
+    Good,
+    /// A certificate is revoked.
+    Revoked,
+    /// Not known: in this release OCSP is not checked, and the token says so with a warning.
+    Unknown,
+}
+
+/// One certificate chain's verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainOutcome {
+    /// Path validation and validity at `now`.
+    pub status: CertStatus,
+    /// Revocation status.
+    pub ocsp: OcspStatus,
+    /// The earliest `notAfter` of the chain, Unix seconds.
+    pub earliest_expiry: Option<i64>,
+    /// The revocation reason, when revoked.
+    pub revocation_reason: Option<String>,
+}
+
+/// One reference-measurement (RIM) document's verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct RimOutcome {
+    /// The document was found (bundled, in the RIM folder, or from the RIM service).
+    pub fetched: bool,
+    /// The document parsed as a SWID RIM with the expected elements.
+    pub schema_validated: Option<bool>,
+    /// The signing chain's verdict (3.0: the `*-rim-cert-chain` object).
+    pub cert_chain: Option<ChainOutcome>,
+    /// The XML signature verified with the chain's leaf key.
+    pub signature_verified: Option<bool>,
+    /// The RIM's `colloquialVersion` equals the version in the evidence.
+    pub version_match: Option<bool>,
+    /// The document holds measurements to compare.
+    pub measurements_available: Option<bool>,
+}
+
+impl RimOutcome {
+    /// `*-rim-cert-validated` of claims 1.0 and 2.0: a chain that verified, expired or not
+    /// (the real service reports expiry apart, in 3.0).
+    pub fn cert_validated(&self) -> Option<bool> {
+        self.cert_chain
+            .as_ref()
+            .map(|chain| matches!(chain.status, CertStatus::Valid | CertStatus::Expired))
+    }
+}
+
+/// Which RIM a mismatching golden measurement came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum MeasurementSource {
+    /// The driver RIM.
+    Driver,
+    /// The firmware (VBIOS or switch BIOS) RIM.
+    Firmware,
+}
+
+/// A runtime measurement that matched none of its golden alternatives (claims 1.0 and 4.0:
+/// `x-nvidia-mismatch-measurement-records`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeasurementMismatch {
+    /// The RIM index (0-based; the SPDM block index minus one).
+    pub index: u32,
+    /// Size in bytes of the golden value.
+    pub golden_size: u32,
+    /// The first golden alternative, lowercase hex.
+    pub golden_value: String,
+    /// Size in bytes of the runtime value (0 when the block is missing).
+    pub runtime_size: u32,
+    /// The runtime value, lowercase hex (empty when the block is missing).
+    pub runtime_value: String,
+    /// The RIM the golden value came from.
+    pub measurement_source: MeasurementSource,
+}
+
+/// An opaque-data value below its RIM floor (claims 4.0:
+/// `x-nvidia-mismatch-opaque-data-records`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpaqueMismatch {
+    /// The opaque-data tag.
+    pub id: u32,
+    /// The tag's name, e.g. `FSP_UCODE_MIN_SVN`.
+    pub name: String,
+    /// How the golden value is compared, e.g. `minimum`.
+    pub golden_type: String,
+    /// The golden floor.
+    pub golden_value: u64,
+    /// The runtime value's type, when present in the evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_type: Option<String>,
+    /// The runtime value, when present in the evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_value: Option<u64>,
+}
+
+/// The outcome of comparing runtime measurements with the RIMs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MeasurementOutcome {
+    /// Every active golden measurement matched.
+    Match,
+    /// At least one did not; the records say which.
+    Mismatch(Vec<MeasurementMismatch>),
+    /// The comparison could not run (no evidence, no RIM, an earlier failure).
+    NotRun,
+}
+
+/// The error the real service reports in `x-nvidia-error-details` (notes: attestation §h).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorDetails {
+    /// The numeric code, e.g. 4010.
+    pub code: u16,
+    /// The request member concerned, e.g. `nonce`.
+    pub field_name: String,
+    /// e.g. `400 BAD_REQUEST`.
+    pub http_status: String,
+    /// Human-readable description.
+    pub description: String,
+    /// The symbolic name, e.g. `NONCE_NOT_MATCHING`.
+    pub message: String,
+}
+
+/// Everything the claims of any version need about one device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceOutcome {
+    /// GPU or switch.
+    pub kind: DeviceKind,
+    /// The request's `arch` agrees with the evidence (and the chain's model).
+    pub arch_check: bool,
+    /// The evidence parsed as an SPDM GET_MEASUREMENTS transcript.
+    pub report_parsed: bool,
+    /// The evidence signature verified with the leaf key.
+    pub signature_verified: Option<bool>,
+    /// The evidence nonce equals the request nonce.
+    pub nonce_match: Option<bool>,
+    /// The device certificate chain's verdict.
+    pub cert_chain: Option<ChainOutcome>,
+    /// The evidence FWID equals the leaf certificate's (`None`: not compared).
+    pub fwid_match: Option<bool>,
+    /// The hardware model (CN of the chain's second certificate).
+    pub hwmodel: Option<String>,
+    /// The decimal serial number of the leaf certificate.
+    pub ueid: Option<String>,
+    /// The OEM id from the driver RIM (`FirmwareManufacturerId`), GPUs only.
+    pub oemid: Option<String>,
+    /// The driver version from the evidence (GPUs).
+    pub driver_version: Option<String>,
+    /// The VBIOS (GPU) or BIOS (switch) version from the evidence.
+    pub firmware_version: Option<String>,
+    /// The driver RIM's verdict (GPUs).
+    pub driver_rim: Option<RimOutcome>,
+    /// The firmware RIM's verdict.
+    pub firmware_rim: Option<RimOutcome>,
+    /// Driver and firmware RIMs measure disjoint indexes (GPUs).
+    pub index_no_conflict: Option<bool>,
+    /// The measurement comparison.
+    pub measurements: MeasurementOutcome,
+    /// Opaque-data floors that were not met (claims 4.0).
+    pub opaque_mismatches: Vec<OpaqueMismatch>,
+    /// Opaque values the RIMs flag for inclusion (claims 4.0 `x-nvidia-attester-claims`).
+    pub attester_claims: Vec<(String, u64)>,
+    /// PDIs of the switches this GPU is connected to (claims 4.0, optional).
+    pub switch_pdis: Option<Vec<String>>,
+    /// Secure boot state: true only when every check passed.
+    pub secure_boot: Option<bool>,
+    /// Debug status: `disabled` only when every check passed.
+    pub debug_status: Option<String>,
+    /// A warning the device token carries (e.g. revocation not checked).
+    pub warning: Option<String>,
+    /// The first failure, as the real service reports it.
+    pub error: Option<ErrorDetails>,
+}
+
+impl DeviceOutcome {
+    /// The device's overall verdict: every check passed and the measurements matched.
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && matches!(self.measurements, MeasurementOutcome::Match)
+    }
+}

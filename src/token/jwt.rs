@@ -1,0 +1,162 @@
+//! JWT verification in two phases, so that the signature check can run on any backend:
+//! [`prepare_jwt`] does the structural, header and key-selection work and yields one
+//! [`SignatureCheck`]; [`PreparedJwt::finish`] takes the backend's verdict and runs the
+//! claim checks. [`verify_jwt`] does both with the software backend.
+
+use alloc::string::String;
+
+use serde_json::{Map, Value};
+
+use super::claims::{check_claims, NonceRule};
+use super::jws::{parse_compact, CompactJws};
+use super::{Jwks, TokenError, VerifyOptions};
+use crate::crypto::SignatureCheck;
+
+/// A token that passed every check but the signature: holds the check to run.
+#[derive(Clone, Debug)]
+pub struct PreparedJwt {
+    jws: CompactJws,
+    check: SignatureCheck,
+    options: VerifyOptions,
+    now: u64,
+    nonce_rule: NonceRule,
+    required: bool,
+}
+
+/// A JWT whose signature and claims were verified. Only verification builds one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedJwt {
+    header: Map<String, Value>,
+    claims: Map<String, Value>,
+    kid: Option<String>,
+}
+
+impl VerifiedJwt {
+    /// The protected header.
+    pub fn header(&self) -> &Map<String, Value> {
+        &self.header
+    }
+
+    /// The claims set.
+    pub fn claims(&self) -> &Map<String, Value> {
+        &self.claims
+    }
+
+    /// The `kid` of the key that verified it.
+    pub fn kid(&self) -> Option<&str> {
+        self.kid.as_deref()
+    }
+
+    /// One claim.
+    pub fn claim(&self, name: &str) -> Option<&Value> {
+        self.claims.get(name)
+    }
+}
+
+/// Phase one of JWT verification: size caps, structure, strict base64url, the header (`alg`
+/// ES384, `crit`, `b64`, `kid`), key selection from `jwks`, signature encoding (96 bytes,
+/// r and s in range).
+///
+/// # Errors
+/// Any structural, header or key-selection [`TokenError`].
+pub fn prepare_jwt(
+    token: &str,
+    jwks: &Jwks,
+    options: &VerifyOptions,
+    now: u64,
+) -> Result<PreparedJwt, TokenError> {
+    prepare(token, jwks, options, now, NonceRule::Required, true)
+}
+
+pub(crate) fn prepare(
+    token: &str,
+    jwks: &Jwks,
+    options: &VerifyOptions,
+    now: u64,
+    nonce_rule: NonceRule,
+    required: bool,
+) -> Result<PreparedJwt, TokenError> {
+    let jws = parse_compact(token, &options.crit)?;
+    let key = jwks.select(jws.kid.as_deref())?;
+    let check = key
+        .public_key()
+        .signature_check(jws.signing_input.as_bytes(), &jws.signature);
+    Ok(PreparedJwt {
+        jws,
+        check,
+        options: options.clone(),
+        now,
+        nonce_rule,
+        required,
+    })
+}
+
+impl PreparedJwt {
+    /// The signature check a backend must run.
+    pub fn signature_check(&self) -> &SignatureCheck {
+        &self.check
+    }
+
+    /// The header `kid`.
+    pub fn kid(&self) -> Option<&str> {
+        self.jws.kid.as_deref()
+    }
+
+    /// Phase two: the backend's verdict on [`Self::signature_check`], then the claims set
+    /// (strict JSON object) and the claim checks of the options.
+    ///
+    /// # Errors
+    /// [`TokenError::SignatureVerificationFailed`] when `signature_valid` is false, or any
+    /// claim error.
+    pub fn finish(self, signature_valid: bool) -> Result<VerifiedJwt, TokenError> {
+        if !signature_valid {
+            return Err(TokenError::SignatureVerificationFailed);
+        }
+        let claims = match crate::json::parse(&self.jws.payload) {
+            Ok(Value::Object(claims)) => claims,
+            Ok(_) => return Err(TokenError::JwtInvalid { field: "payload" }),
+            Err(error) => {
+                return Err(TokenError::Json {
+                    part: "claims",
+                    error,
+                })
+            }
+        };
+        check_claims(
+            &self.jws.header,
+            &claims,
+            &self.options,
+            self.now,
+            self.nonce_rule,
+            self.required,
+        )?;
+        Ok(VerifiedJwt {
+            header: self.jws.header,
+            claims,
+            kid: self.jws.kid,
+        })
+    }
+
+    /// Runs the signature check with the software backend, then [`Self::finish`].
+    ///
+    /// # Errors
+    /// As [`prepare_jwt`] and [`Self::finish`].
+    pub fn verify(self) -> Result<VerifiedJwt, TokenError> {
+        let valid = self.check.verify().is_ok();
+        self.finish(valid)
+    }
+}
+
+/// Verifies a compact ES384 JWT with the software backend: [`prepare_jwt`], the signature,
+/// then the claims.
+///
+/// # Errors
+/// Any [`TokenError`].
+pub fn verify_jwt(
+    token: &str,
+    jwks: &Jwks,
+    options: &VerifyOptions,
+    now: u64,
+) -> Result<VerifiedJwt, TokenError> {
+    prepare_jwt(token, jwks, options, now)?.verify()
+}

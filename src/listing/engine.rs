@@ -110,12 +110,17 @@ impl Table {
                 ))
             })
             .collect();
-        // Most selective first (by the share of distinct values kept): later passes then
-        // touch fewer rows.
+        // Most selective first, estimated by the share of distinct values a filter keeps
+        // (compared as fractions, cross-multiplied): later passes then touch fewer rows.
+        let share = |set: &RankSet| (set.count() as u64, set.universe().max(1) as u64);
+        if sets.iter().any(|(_, set)| set.count() == 0) {
+            return Vec::new();
+        }
+        // A filter that keeps every value keeps every row.
+        sets.retain(|(_, set)| set.count() != set.universe());
         sets.sort_by(|(_, a), (_, b)| {
-            let share = |s: &RankSet| s.count() as u128 * b.universe().max(1) as u128;
-            let other = |s: &RankSet| s.count() as u128 * a.universe().max(1) as u128;
-            share(a).cmp(&other(b))
+            let ((kept_a, all_a), (kept_b, all_b)) = (share(a), share(b));
+            (u128::from(kept_a) * u128::from(all_b)).cmp(&(u128::from(kept_b) * u128::from(all_a)))
         });
         let len = self.len() as u32;
         let Some(((first_ranks, first_set), rest)) = sets.split_first() else {

@@ -60,6 +60,12 @@
 //! exactly, with no row repeated or skipped. With no `sorting` the order is the primary
 //! key ascending.
 //!
+//! **Errors.** Every refusal is a [`ListError`] with a stable `ERR_LIST_*` code, answered
+//! with status 400 (404 for a path that is not a list endpoint) and the body
+//! `{"code":"ERR_LIST_…","message":"…","field":"<parameter>","status":400}` — the shape of
+//! every error body of the service, `field` naming the query parameter at fault. The first
+//! problem in parameter order is reported.
+//!
 //! # Schemas
 //! [`Schema::all`] lists the nine endpoints; the alert item is the spec's (§2 A), the other
 //! eight are documented in `schemas.rs` and by each [`Column::doc`].

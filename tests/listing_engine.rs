@@ -289,13 +289,13 @@ fn respond_is_http_shaped() {
     assert_eq!(bad.status, 400);
     assert_eq!(
         bad.body,
-        r#"{"status":400,"code":"ERR_LIST_PAGE_OUT_OF_RANGE","message":"page_number 6 is past the last page (5 pages)","parameter":"page_number"}"#
+        r#"{"code":"ERR_LIST_PAGE_OUT_OF_RANGE","message":"page_number 6 is past the last page (5 pages)","field":"page_number","status":400}"#
     );
     let missing = respond("/analytics/nope", "", &t);
     assert_eq!(missing.status, 404);
     assert_eq!(
         missing.body,
-        r#"{"status":404,"code":"ERR_LIST_UNKNOWN_PATH","message":"no list endpoint at \"/analytics/nope\""}"#
+        r#"{"code":"ERR_LIST_UNKNOWN_PATH","message":"no list endpoint at \"/analytics/nope\"","status":404}"#
     );
 }
 

@@ -357,11 +357,11 @@ fn error_body_names_the_parameter() {
     let error = parse("rpp=0").unwrap_err();
     assert_eq!(
         error_body_json(&error),
-        r#"{"status":400,"code":"ERR_LIST_INVALID_NUMBER","message":"rpp must be a positive decimal integer, not \"0\"","parameter":"rpp"}"#
+        r#"{"code":"ERR_LIST_INVALID_NUMBER","message":"rpp must be a positive decimal integer, not \"0\"","field":"rpp","status":400}"#
     );
     let error = parse("filter=severity[xx]a").unwrap_err();
     let body: serde_json::Value = serde_json::from_str(&error_body_json(&error)).unwrap();
-    assert_eq!(body["parameter"], "filter");
+    assert_eq!(body["field"], "filter");
     assert_eq!(body["code"], "ERR_LIST_UNKNOWN_FILTER_TYPE");
     assert!(body["message"].as_str().unwrap().contains("\"xx\""));
 }

@@ -116,29 +116,32 @@ impl ListError {
         }
     }
 
-    /// The JSON error body: status, stable code, message and the parameter concerned.
+    /// The JSON error body: stable code, message, the parameter concerned and the status.
     pub fn body(&self) -> ErrorBody {
         ErrorBody {
-            status: self.status(),
             code: self.code(),
             message: alloc::string::ToString::to_string(self),
-            parameter: self.field().map(String::from),
+            field: self.field().map(String::from),
+            status: self.status(),
         }
     }
 }
 
-/// The body of a 400 (or 404) list response.
+/// The body of a 400 (or 404) list response, in the shape of every error body of the
+/// service (`crate::service::ErrorBody`): `{"code","message","field","status"}`, where
+/// `field` names the query parameter at fault.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ErrorBody {
-    /// The HTTP status, repeated for clients that only keep the body.
-    pub status: u16,
     /// The stable `ERR_LIST_*` code.
     pub code: &'static str,
     /// A sentence for humans.
     pub message: String,
-    /// The query parameter at fault; absent for an unknown path.
+    /// The query parameter at fault (`page_number`, `rpp`, `filter`, `sorting`, or an
+    /// unknown parameter's name); absent for an unknown path.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parameter: Option<String>,
+    pub field: Option<String>,
+    /// The HTTP status, repeated for clients that only keep the body.
+    pub status: u16,
 }
 
 impl ErrorCode for ListError {

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use js_sys::Reflect;
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, to_js};
 use super::js;
@@ -38,7 +38,7 @@ export interface ListPage<T = Record<string, unknown>> {
 /** An HTTP-shaped answer: 200 with the envelope, or 400/404 with an error body. */
 export interface ListResponse {
   status: 200 | 400 | 404;
-  /** JSON text: the envelope, or {status, code, message, parameter}. */
+  /** JSON text: the envelope, or {code, message, field, status} (field: the parameter). */
   body: string;
 }
 
@@ -76,14 +76,20 @@ pub struct ListTable {
 
 #[wasm_bindgen]
 impl ListTable {
-    /// Loads items for `path`: a JSON array as text or bytes, or an array of objects.
+    /// Loads items for `path`: a JSON array as text or bytes (`Uint8Array`, or the
+    /// `ArrayBuffer` of a fetched upstream response), or an array of objects.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object[]")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
+        rows: JsValue,
     ) -> Result<ListTable, JsValue> {
         let schema = schema(path)?;
-        let bytes = js::json_bytes(&rows, "rows")?;
+        let bytes = if rows.is_instance_of::<js_sys::ArrayBuffer>() {
+            js_sys::Uint8Array::new(&rows).to_vec()
+        } else {
+            js::json_bytes(&rows, "rows")?
+        };
         Table::from_json(schema, &bytes)
             .map(|table| ListTable { table })
             .map_err(|error| to_js(&error))
@@ -167,7 +173,8 @@ pub fn generate_dataset(path: &str, count: u32, seed: u32) -> Result<JsValue, Js
 #[wasm_bindgen(js_name = listPage, unchecked_return_type = "ListPage")]
 pub fn list_page(
     path: &str,
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object[]")] rows: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
+    rows: JsValue,
     query: &str,
 ) -> Result<JsValue, JsValue> {
     ListTable::from_json(path, rows)?.query(query)

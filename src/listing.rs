@@ -67,8 +67,42 @@
 //! problem in parameter order is reported.
 //!
 //! # Schemas
-//! [`Schema::all`] lists the nine endpoints; the alert item is the spec's (§2 A), the other
-//! eight are documented in `schemas.rs` and by each [`Column::doc`].
+//! [`Schema::all`] lists the nine endpoints with their columns in output order, each with
+//! its [`Column::doc`]; `listSchemas()` gives the same in JavaScript. The spec shows only the
+//! alert item; the other eight are our documented choice, modelled on the UFM Cyber-AI
+//! pages. Every item has a unique integer key, first, that ends every sort order.
+//!
+//! - `/analytics/anomalies/network`: network anomaly, key `anomaly_id`: `anomaly_id` integer,
+//!   `timestamp` integer, `anomaly_type` string, `severity` string, `score` number, `node_guid`
+//!   string, `port_number` integer, `description` string.
+//! - `/analytics/alerts/filter`: alert (exactly the spec table, §2 A), key `alert_id`:
+//!   `alert_id` integer, `occurrence` integer, `severity` string, `description` string,
+//!   `influencers` array of string, `percentage` number, `influencers_display_names` array of
+//!   string, `timestamp` integer.
+//! - `/analytics/anomalies/tenant`: tenant anomaly, key `anomaly_id`: `anomaly_id` integer,
+//!   `timestamp` integer, `tenant` string, `anomaly_type` string, `severity` string, `score`
+//!   number, `nodes` array of string, `description` string.
+//! - `/analytics/anomalies/logical-server`: logical-server anomaly, key `anomaly_id`:
+//!   `anomaly_id` integer, `timestamp` integer, `logical_server` string, `tenant` string,
+//!   `severity` string, `score` number, `nodes` array of string, `description` string.
+//! - `/analytics/telemetry/link-status`: link status, key `link_id`: `link_id` integer,
+//!   `timestamp` integer, `source_guid` string, `source_port` integer, `destination_guid` string,
+//!   `destination_port` integer, `state` string, `speed` string, `bit_error_rate` number,
+//!   `symbol_errors` integer.
+//! - `/analytics/prediction/link-anomaly`: link anomaly prediction, key `prediction_id`:
+//!   `prediction_id` integer, `timestamp` integer, `node_guid` string, `port_number` integer,
+//!   `predicted_anomaly` string, `probability` number, `features` array of string.
+//! - `/analytics/prediction/link-failure`: link failure prediction, key `prediction_id`:
+//!   `prediction_id` integer, `timestamp` integer, `node_guid` string, `port_number` integer,
+//!   `probability` number, `horizon_hours` integer, `reasons` array of string.
+//! - `/analytics/anomalies/cable/threshold`: cable threshold anomaly, key `anomaly_id`:
+//!   `anomaly_id` integer, `timestamp` integer, `cable_serial` string, `node_guid` string,
+//!   `port_number` integer, `counter` string, `value` number, `threshold` number, `severity`
+//!   string.
+//! - `/analytics/anomalies/cable/deviation`: cable deviation anomaly, key `anomaly_id`:
+//!   `anomaly_id` integer, `timestamp` integer, `cable_serial` string, `node_guid` string,
+//!   `port_number` integer, `counter` string, `value` number, `baseline` number, `deviation`
+//!   number, `severity` string.
 
 mod column;
 mod engine;

@@ -168,3 +168,41 @@ fn generator_refuses_too_many_rows() {
     let error = generate_rows(schema, usize::MAX, 0).unwrap_err();
     assert_eq!(error.code(), "ERR_LIST_DATA_TOO_MANY_ROWS");
 }
+
+/// The module documentation lists every schema exactly as the data defines it, so the
+/// documented schemas cannot drift from the served ones.
+#[test]
+fn documented_schemas_match_the_data() {
+    let source = include_str!("../src/listing.rs");
+    let doc: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(str::trim)
+        .collect();
+    for schema in Schema::all() {
+        let head = format!("- `{}`:", schema.path);
+        let start = doc
+            .iter()
+            .position(|line| line.starts_with(&head))
+            .unwrap_or_else(|| panic!("{} is not documented", schema.path));
+        let entry: Vec<&str> = doc[start..]
+            .iter()
+            .enumerate()
+            .take_while(|(i, line)| *i == 0 || !(line.starts_with("- ") || line.is_empty()))
+            .map(|(_, line)| *line)
+            .collect();
+        let entry = entry.join(" ");
+        let expected = schema
+            .columns
+            .iter()
+            .map(|c| format!("`{}` {}", c.name, c.column_type))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert!(
+            entry.ends_with(&format!(": {expected}.")),
+            "{}: documented as {entry:?}, defined as {expected:?}",
+            schema.path
+        );
+        assert!(entry.contains(&format!("key `{}`", schema.key_name())));
+    }
+}

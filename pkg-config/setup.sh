@@ -63,6 +63,15 @@ else
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# 5b. Deno, for the runtime tests. Kept out of package.json: npm writes a lockfile for the
+#     `deno` package that `npm ci` then refuses (its per-platform optional packages are missing).
+DENO_VERSION=2.9.6
+if [[ "$(DENO_NO_UPDATE_CHECK=1 target/tools/node_modules/.bin/deno --version 2>/dev/null | awk 'NR==1{print $2}')" != "$DENO_VERSION" ]]; then
+  log "npm install deno@$DENO_VERSION (target/tools)"
+  mkdir -p target/tools
+  npm install --prefix target/tools --no-save --no-audit --no-fund --loglevel=error "deno@$DENO_VERSION" >/dev/null
+fi
+
 # 6. Python tools for independent cross-checks (PyJWT for tokens, lxml for XML C14N).
 if [[ "${SKIP_PY:-0}" != 1 ]]; then
   if ! python3 -c 'import jwt, cryptography, lxml' 2>/dev/null; then

@@ -1,1 +1,33 @@
-//! SPDM 1.1 GET_MEASUREMENTS transcripts: measurement blocks, opaque data, signature, nonce.
+//! Device evidence: SPDM 1.1 GET_MEASUREMENTS transcripts of NVIDIA GPUs (Hopper,
+//! Blackwell GSP and FSP) and switches (LS10) — measurement blocks, opaque data in both
+//! formats, the signature — and device verification: certificate chain, evidence signature,
+//! nonce, FWID and architecture (notes `attestation.md` §a–c).
+//!
+//! ```text
+//! Transcript::parse(&bytes)?                         // structure only, offsets in errors
+//! verify_evidence(DeviceInput { evidence, certificate_pem }, &VerifyContext { .. })
+//!     -> Result<VerifiedEvidence, VerifyError>       // one device, software backend
+//! BatchPlan::new(&devices, &ctx)                     // a request: checks as data, deduplicated
+//!     .signature_checks() / .finish(&verdicts) / .verify()
+//! ```
+
+mod error;
+mod opaque;
+mod reader;
+mod report;
+mod spdm;
+mod tags;
+mod verify;
+
+pub use error::{ParseError, VerifyError};
+pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
+pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
+pub use spdm::{
+    MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
+    REQUEST_LEN, SIGNATURE_LEN,
+};
+pub use tags::{tag, tag_name};
+pub use verify::{
+    arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,
+    FwidCheck, VerifiedEvidence, VerifyContext,
+};

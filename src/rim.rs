@@ -1,1 +1,104 @@
 //! Reference measurements: RIM documents, XML signatures, RIM ids, measurement comparison.
+//!
+//! NVIDIA publishes the expected ("golden") measurements of each driver and firmware build as
+//! a signed RIM: a SWID tag XML document (ISO/IEC 19770-2:2015, TCG RIM-IM attributes) with
+//! an enveloped XML signature (`notes/attestation.md` §d). This module does what the real
+//! service does with them, in pure Rust and without I/O:
+//!
+//! 1. **Which RIMs** a device needs: [`driver_rim_id`], [`firmware_rim_id`] (GH100, GB100
+//!    with its `CHIP_INFO` fallback, LS10 constants, Blackwell FSP with `APSKU` and the
+//!    request's `firmware_version` hint). The host fetches or bundles the documents; the RIM
+//!    service envelope `{id, rim, sha256, …}` is checked by [`open_envelope`].
+//! 2. **Verify** a document: [`verify_rim`] (or [`prepare_rim`] + [`PendingRim::finish`] to
+//!    run the ECDSA checks on another backend). Canonical XML 1.1, the enveloped-signature
+//!    transform, the SHA-384 reference digest and the ECDSA-SHA384 signature value are
+//!    checked against an algorithm allow-list; the `X509Data` chain against a [`RimTrust`]
+//!    (default: NVIDIA's RIM root) at `now`.
+//! 3. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
+//!    [`compare_switch`].
+//!
+//! ## Input interface (what the comparison and the RIM ids need from evidence)
+//!
+//! The evidence parser lives elsewhere; this module takes plain values in
+//! [`RuntimeEvidence`]:
+//!
+//! | field | source in the SPDM evidence | used for |
+//! |---|---|---|
+//! | `measurements` | measurement blocks: SPDM index (1-based) → value bytes | comparison (RIM index + 1) |
+//! | `driver_version` | opaque tag 3 `DRIVER_VERSION` (text, NULs stripped) | driver RIM id, version match |
+//! | `vbios_version` | opaque tag 6 formatted `96.00.5E.00.01` (switch: the ASCII text) | firmware RIM id, version match |
+//! | `project`, `project_sku`, `chip_sku` | opaque tags 17, 18, 15 (text) | GPU firmware RIM id |
+//! | `chip_info` | opaque tag 35 `CHIP_INFO` (Blackwell) | Blackwell driver RIM id |
+//! | `nvdec0_status` | opaque tag 11 (1 byte) | the NVDEC0 rule for index 35 |
+//! | `opaque` | NVDAOD entries: id, value type, value | minimum-SVN floors |
+//! | `hwmodel` | chip name from the chain (`GB100`) | Blackwell FSP firmware RIM id |
+//! | `apsku` | block 52 `APSKU` value ([`apsku_from_block`]) | Blackwell FSP firmware RIM id |
+//! | `firmware_version_hint` | the request's `firmware_version` | Blackwell FSP firmware RIM id |
+//!
+//! ## Limits and open points
+//! * The `X509Data` chain is validated by [`crate::chain`] (RFC 5280 path to the anchor,
+//!   validity reported at `now`); revocation (OCSP) needs the network and is reported as
+//!   not checked.
+//! * The `ns3` opaque records are read as documented by NVIDIA (`ns3:minSvn`,
+//!   `ns3:includeInResult`) at RIM index [`OPAQUE_INDEX_BASE`] + opaque id; any other `ns3`
+//!   attribute makes the document fail rather than be half-read.
+
+mod c14n;
+mod compare;
+mod document;
+mod dsig;
+mod envelope;
+mod error;
+mod id;
+mod input;
+mod trust;
+mod verify;
+
+pub use compare::{
+    compare_gpu, compare_switch, Comparison, MeasurementSource, MismatchRecord, Nvdec0Rule,
+    OpaqueMismatch, VersionCheck,
+};
+pub use document::{
+    GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, HASH_NS, MAX_ALTERNATIVES,
+    MAX_MEASUREMENT_SIZE, OPAQUE_INDEX_BASE, OPAQUE_NS, SWID_NS, TCG_RIM_NS,
+};
+pub use dsig::{C14N11, DSIG_NS, ECDSA_SHA384, ENVELOPED_SIGNATURE, SHA384};
+pub use envelope::{open_envelope, RimEnvelope};
+pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
+pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, RimKind};
+pub use input::{
+    OpaqueValue, RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
+};
+pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};
+pub use verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
+
+/// Largest RIM document accepted (real ones are 18–26 KB).
+pub const MAX_RIM_BYTES: usize = 1 << 20;
+
+/// Deepest element nesting accepted (real RIMs nest 4 deep).
+pub const MAX_XML_DEPTH: usize = 32;
+
+/// Canonical XML 1.1 of a document with its enveloped signature removed, and of its
+/// `SignedInfo`: exposed for conformance tests against independent implementations.
+///
+/// # Errors
+/// [`RimError`] when the document is not well-formed or has no single signature element.
+pub fn canonical_forms(xml: &str) -> Result<(alloc::vec::Vec<u8>, alloc::vec::Vec<u8>), RimError> {
+    let doc = roxmltree::Document::parse(xml).map_err(|e| RimError::Xml {
+        detail: alloc::format!("{e}"),
+    })?;
+    let signature = doc
+        .descendants()
+        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "Signature")))
+        .ok_or(RimError::NotSigned)?;
+    let signed_info = signature
+        .children()
+        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "SignedInfo")))
+        .ok_or(RimError::SignatureStructure {
+            problem: "no SignedInfo",
+        })?;
+    Ok((
+        c14n::document_without(&doc, signature.id())?,
+        c14n::subtree(signed_info)?,
+    ))
+}

@@ -1,16 +1,8 @@
-export {
-  generateNonce,
-  buildAttestRequest,
-  validateAttestRequest,
-  AttestEndpoint,
-  Arch,
-  ClaimsVersion,
-  EvidenceInput,
-  AttestRequestOptions,
-  AttestRequestBody,
-  ValidatedAttestRequest,
-} from './edgeattest.js';
+// Every type and function of the wasm module (initSync is not re-exported at run time: the
+// entry modules instantiate the module themselves).
+export * from './edgeattest.js';
 export * from './token.js';
+export * from './evidence.js';
 
 /** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
 export interface EdgeAttestError extends Error {

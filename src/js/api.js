@@ -4,5 +4,19 @@ export {
   generateNonce,
   buildAttestRequest,
   validateAttestRequest,
+  verifyEvidence,
+  prepareEvidence,
+  verifyCertificateChain,
+  EvidenceBatch,
+  verifyRim,
+  prepareRim,
+  openRimEnvelope,
+  rimIds,
+  compareGpuRims,
+  compareSwitchRim,
+  VerifiedRim,
+  PendingRim,
+  AttestationService,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './evidence.js';

@@ -1,1 +1,407 @@
-//! JS API for `crate::evidence`.
+//! JS API for `crate::evidence` and `crate::chain`: `verifyEvidence`, `prepareEvidence`
+//! (signature checks handed to JS, e.g. WebCrypto, then `finish`), `verifyCertificateChain`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use serde::Serialize;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::error::{coded, invalid_argument, to_js};
+use super::js;
+use crate::attest::{Arch, Nonce, RequestError};
+use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
+use crate::evidence::{
+    decode_generation1, decode_generation2, BatchPlan, DeviceInput, VerifiedEvidence,
+    VerifyContext, VerifyError,
+};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_EVIDENCE: &str = r#"
+/** How a string `evidence` is encoded (bytes are taken as the raw transcript). */
+export type EvidenceEncoding = "base64" | "base64-hex" | "hex";
+
+/** One device: its transcript and its certificate chain. */
+export interface DeviceEvidenceInput {
+  /** Raw transcript bytes, or a string in `evidenceEncoding` (default "base64", generation 2). */
+  evidence: Uint8Array | ArrayBuffer | string;
+  /** PEM chain text (leaf first), or base64 of it as in requests. */
+  certificate: string;
+}
+
+export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
+  /** The caller's nonce: 64 hex characters or 32 bytes. */
+  nonce: string | Uint8Array;
+  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  /** Unix seconds; default the host clock. */
+  now?: number;
+  /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
+  trustAnchors?: string;
+  evidenceEncoding?: EvidenceEncoding;
+}
+
+export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evidence" | "certificate"> {
+  devices: DeviceEvidenceInput[];
+}
+
+/** One ECDSA P-384/SHA-384 verification: SEC1 key, message, raw r||s signature. */
+export interface SignatureCheck { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array; }
+
+export interface EvidenceReport {
+  arch: string; hwmodel: string | null; hwmodelChip: string | null; ueid: string;
+  driverVersion: string | null; vbiosVersion: string | null;
+  reportParsed: boolean; nonceMatch: boolean; signatureVerified: boolean; archCheck: boolean;
+  fwid: "matched" | "not-in-evidence";
+  certChain: { status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked"; subjects: string[] };
+  nonce: string; responderNonce: string; opaqueFormat: "legacy" | "nvdaod";
+  measurements: { index: number; valueType: number; representation: "digest" | "raw"; value: string }[];
+  opaque: { tag: number; name: string | null; valueType: number | null; value: string }[];
+  signature: string;
+}
+
+/** A device result of a batch: its report, or the error that failed it. */
+export type DeviceResult =
+  | { ok: true; report: EvidenceReport }
+  | { ok: false; error: { code: string; message: string; serviceCode: number } };
+
+export interface ChainReportJs {
+  status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked";
+  subjects: string[]; ueid: string; hwmodel: string | null; leafPublicKey: Uint8Array;
+}
+"#;
+
+/// Verifies one device with the software backend; throws the first failure with its `code`.
+#[wasm_bindgen(js_name = verifyEvidence, unchecked_return_type = "EvidenceReport")]
+pub fn verify_evidence(
+    #[wasm_bindgen(unchecked_param_type = "VerifyEvidenceOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let common = Common::read(&options)?;
+    let device = read_device(&options, "", common.encoding.as_deref())?;
+    let store = common.store()?;
+    let context = common.context(&store);
+    let input = DeviceInput {
+        evidence: &device.0,
+        certificate_pem: &device.1,
+    };
+    let result = BatchPlan::new(&[input], &context)
+        .verify()
+        .into_iter()
+        .next()
+        .unwrap_or(Err(VerifyError::Signature));
+    match result {
+        Ok(device) => report(&device),
+        Err(err) => Err(to_js(&err)),
+    }
+}
+
+/// A prepared batch of devices whose signature checks JS may run itself (WebCrypto), in
+/// parallel, before [`EvidenceBatch::finish`]; shared chain links appear once.
+#[wasm_bindgen]
+pub struct EvidenceBatch {
+    plan: Option<BatchPlan>,
+}
+
+/// Parses every device and builds its chain path; returns the batch to complete.
+#[wasm_bindgen(js_name = prepareEvidence)]
+pub fn prepare_evidence(
+    #[wasm_bindgen(unchecked_param_type = "PrepareEvidenceOptions")] options: JsValue,
+) -> Result<EvidenceBatch, JsValue> {
+    let common = Common::read(&options)?;
+    let list = js::member(&options, "devices");
+    if !Array::is_array(&list) {
+        return Err(invalid_argument("devices", "an array"));
+    }
+    let mut owned = Vec::new();
+    for (i, item) in Array::from(&list).iter().enumerate() {
+        owned.push(read_device(
+            &item,
+            &alloc::format!("devices[{i}]."),
+            common.encoding.as_deref(),
+        )?);
+    }
+    let inputs: Vec<DeviceInput<'_>> = owned
+        .iter()
+        .map(|(evidence, pem)| DeviceInput {
+            evidence,
+            certificate_pem: pem,
+        })
+        .collect();
+    let store = common.store()?;
+    let plan = BatchPlan::new(&inputs, &common.context(&store));
+    Ok(EvidenceBatch { plan: Some(plan) })
+}
+
+#[wasm_bindgen]
+impl EvidenceBatch {
+    /// The distinct signature checks, for a JS backend.
+    #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
+    pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
+        let plan = self.plan.as_ref().ok_or_else(consumed)?;
+        let out = Array::new();
+        for check in plan.signature_checks() {
+            let item = Object::new();
+            let set = |name: &str, bytes: &[u8]| {
+                let _ = Reflect::set(&item, &name.into(), &Uint8Array::from(bytes).into());
+            };
+            set("publicKey", &check.public_key_sec1);
+            set("message", &check.message);
+            set("signature", &check.signature);
+            out.push(&item);
+        }
+        Ok(out.into())
+    }
+
+    /// Completes the batch with one boolean verdict per signature check.
+    #[wasm_bindgen(unchecked_return_type = "DeviceResult[]")]
+    pub fn finish(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        if !Array::is_array(&verdicts) {
+            return Err(invalid_argument("verdicts", "an array of booleans"));
+        }
+        let mut flags = Vec::new();
+        for (i, v) in Array::from(&verdicts).iter().enumerate() {
+            flags.push(
+                v.as_bool().ok_or_else(|| {
+                    invalid_argument(&alloc::format!("verdicts[{i}]"), "a boolean")
+                })?,
+            );
+        }
+        let plan = self.plan.take().ok_or_else(consumed)?;
+        let results = plan.finish(&flags).map_err(|err| to_js(&err))?;
+        results_js(results)
+    }
+
+    /// Completes the batch with the software backend.
+    #[wasm_bindgen(unchecked_return_type = "DeviceResult[]")]
+    pub fn verify(&mut self) -> Result<JsValue, JsValue> {
+        let plan = self.plan.take().ok_or_else(consumed)?;
+        results_js(plan.verify())
+    }
+}
+
+/// Validates a PEM chain (leaf first) to the anchors at `now`; throws on failure.
+#[wasm_bindgen(js_name = verifyCertificateChain, unchecked_return_type = "ChainReportJs")]
+pub fn verify_certificate_chain(
+    #[wasm_bindgen(
+        unchecked_param_type = "{ certificate: string; now?: number; trustAnchors?: string; enforceTime?: boolean }"
+    )]
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    if !options.is_object() {
+        return Err(invalid_argument("options", "an object"));
+    }
+    let pem = certificate_text(&js::required_string(
+        &js::member(&options, "certificate"),
+        "certificate",
+    )?)?;
+    let now = read_now(&options)?;
+    let store = read_store(&options)?;
+    let enforce = js::member(&options, "enforceTime")
+        .as_bool()
+        .unwrap_or(false);
+    let chain_options = ChainOptions::default().with_time(if enforce {
+        TimeCheck::Enforce
+    } else {
+        TimeCheck::Report
+    });
+    let chain = verify_pem_chain(&pem, &store, now, &chain_options).map_err(|e| to_js(&e))?;
+    let report = ChainJs {
+        status: chain.status().as_claim_str(),
+        expiration_date: chain.earliest_not_after_iso(),
+        ocsp_status: "not-checked",
+        subjects: chain.subjects().map(String::from).collect(),
+        ueid: chain.ueid(),
+        hwmodel: chain.hwmodel().map(String::from),
+    };
+    let value = json(&report)?;
+    let _ = Reflect::set(
+        &value,
+        &"leafPublicKey".into(),
+        &Uint8Array::from(chain.leaf_public_key_sec1()).into(),
+    );
+    Ok(value)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChainJs {
+    status: &'static str,
+    expiration_date: String,
+    ocsp_status: &'static str,
+    subjects: Vec<String>,
+    ueid: String,
+    hwmodel: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ErrorJs {
+    code: &'static str,
+    message: String,
+    #[serde(rename = "serviceCode")]
+    service_code: u16,
+}
+
+/// The options every verification shares.
+struct Common {
+    nonce: Nonce,
+    arch: Arch,
+    now: u64,
+    anchors: Option<String>,
+    encoding: Option<String>,
+}
+
+impl Common {
+    fn read(options: &JsValue) -> Result<Self, JsValue> {
+        if !options.is_object() {
+            return Err(invalid_argument("options", "an object"));
+        }
+        let nonce_value = js::member(options, "nonce");
+        let nonce = if let Some(text) = nonce_value.as_string() {
+            Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
+        } else {
+            let bytes = js::bytes(&nonce_value, "nonce")?;
+            let array: [u8; Nonce::LEN] = bytes
+                .try_into()
+                .map_err(|_| invalid_argument("nonce", "64 hex characters or 32 bytes"))?;
+            Nonce::from_bytes(array)
+        };
+        let arch_text = js::required_string(&js::member(options, "arch"), "arch")?;
+        let arch = Arch::parse(&arch_text)
+            .ok_or_else(|| invalid_argument("arch", "\"HOPPER\", \"BLACKWELL\" or \"LS10\""))?;
+        Ok(Self {
+            nonce,
+            arch,
+            now: read_now(options)?,
+            anchors: js::optional_string(&js::member(options, "trustAnchors"), "trustAnchors")?,
+            encoding: js::optional_string(
+                &js::member(options, "evidenceEncoding"),
+                "evidenceEncoding",
+            )?,
+        })
+    }
+
+    fn store(&self) -> Result<TrustStore, JsValue> {
+        match &self.anchors {
+            Some(pem) => TrustStore::from_pem(pem).map_err(|e| to_js(&e)),
+            None => TrustStore::nvidia_device_identity().map_err(|e| to_js(&e)),
+        }
+    }
+
+    fn context<'s>(&self, store: &'s TrustStore) -> VerifyContext<'s> {
+        VerifyContext {
+            arch: self.arch,
+            nonce: self.nonce,
+            now: self.now,
+            trust_store: store,
+            chain_options: ChainOptions::default(),
+        }
+    }
+}
+
+fn read_store(options: &JsValue) -> Result<TrustStore, JsValue> {
+    match js::optional_string(&js::member(options, "trustAnchors"), "trustAnchors")? {
+        Some(pem) => TrustStore::from_pem(&pem).map_err(|e| to_js(&e)),
+        None => TrustStore::nvidia_device_identity().map_err(|e| to_js(&e)),
+    }
+}
+
+/// `now` in Unix seconds; the host clock when absent (the binding is the host side).
+fn read_now(options: &JsValue) -> Result<u64, JsValue> {
+    let value = js::member(options, "now");
+    let seconds = if value.is_undefined() || value.is_null() {
+        js_sys::Date::now() / 1000.0
+    } else {
+        value
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 0.0)
+            .ok_or_else(|| invalid_argument("now", "a non-negative number of Unix seconds"))?
+    };
+    // Saturating float-to-int conversion: no panic on any value.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(seconds.floor() as u64)
+}
+
+/// One device's transcript bytes and PEM text.
+fn read_device(
+    item: &JsValue,
+    prefix: &str,
+    encoding: Option<&str>,
+) -> Result<(Vec<u8>, String), JsValue> {
+    let evidence_field = alloc::format!("{prefix}evidence");
+    let value = js::member(item, "evidence");
+    let evidence = match (value.as_string(), encoding.unwrap_or("base64")) {
+        (Some(text), "base64") => {
+            decode_generation2(&text).map_err(|e| field_error(&e, &evidence_field))?
+        }
+        (Some(text), "base64-hex") => {
+            decode_generation1(&text).map_err(|e| field_error(&e, &evidence_field))?
+        }
+        (Some(_), "hex") | (None, _) => js::bytes(&value, &evidence_field)?,
+        (Some(_), _) => {
+            return Err(invalid_argument(
+                "evidenceEncoding",
+                "\"base64\", \"base64-hex\" or \"hex\"",
+            ))
+        }
+    };
+    let certificate_field = alloc::format!("{prefix}certificate");
+    let text = js::required_string(&js::member(item, "certificate"), &certificate_field)?;
+    Ok((evidence, certificate_text(&text)?))
+}
+
+/// PEM text as given, or decoded from base64 (the request format).
+fn certificate_text(text: &str) -> Result<String, JsValue> {
+    if text.contains("-----BEGIN") {
+        return Ok(String::from(text));
+    }
+    decode_generation2(text)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(|| invalid_argument("certificate", "PEM text or base64 of PEM text"))
+}
+
+fn field_error<E: crate::ErrorCode + core::fmt::Display>(err: &E, field: &str) -> JsValue {
+    coded(err.code(), &alloc::format!("{field}: {err}"), Some(field))
+}
+
+fn consumed() -> JsValue {
+    coded("ERR_BATCH_CONSUMED", "the batch was already finished", None)
+}
+
+fn json<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value)
+        .map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))?;
+    js::parse_json(&text)
+}
+
+fn report(device: &VerifiedEvidence) -> Result<JsValue, JsValue> {
+    json(&device.to_report())
+}
+
+fn results_js(results: Vec<Result<VerifiedEvidence, VerifyError>>) -> Result<JsValue, JsValue> {
+    let out = Array::new();
+    for result in results {
+        let item = Object::new();
+        match result {
+            Ok(device) => {
+                let _ = Reflect::set(&item, &"ok".into(), &JsValue::TRUE);
+                let _ = Reflect::set(&item, &"report".into(), &report(&device)?);
+            }
+            Err(err) => {
+                let _ = Reflect::set(&item, &"ok".into(), &JsValue::FALSE);
+                let error = ErrorJs {
+                    code: crate::ErrorCode::code(&err),
+                    message: alloc::string::ToString::to_string(&err),
+                    service_code: err.service_code(),
+                };
+                let _ = Reflect::set(&item, &"error".into(), &json(&error)?);
+            }
+        }
+        out.push(&item);
+    }
+    Ok(out.into())
+}

@@ -37,6 +37,13 @@ test('exports the request API and nothing of the wasm plumbing', () => {
   assert.equal(edgeattest.default, undefined);
 });
 
+test('every function and class of the wasm module is exported by the package', () => {
+  const types = readFileSync(new URL('../../pkg/edgeattest.d.ts', import.meta.url), 'utf8');
+  const names = [...types.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]).filter((n) => n !== 'initSync');
+  assert.ok(names.length >= 3);
+  for (const name of names) assert.equal(typeof edgeattest[name], 'function', name);
+});
+
 test('generateNonce: 64 lowercase hex characters from the host randomness', () => {
   const seen = new Set();
   for (let i = 0; i < 100; i++) {

@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => `${repo}node_modules/.bin/${name}`;
+const deno = `${repo}target/tools/node_modules/.bin/deno`; // installed by pkg-config/setup.sh
 
 test('Deno imports the package and runs it', () => {
   const out = execFileSync(
-    bin('deno'),
+    deno,
     [
       'run', '--no-prompt', '--allow-read', 'tests/js/support/deno-smoke.mjs',
       'tests/fixtures/nvidia/evidence/hopper/nvat_hopper_535.86.09_report.hex',

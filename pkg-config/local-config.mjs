@@ -1,0 +1,78 @@
+// Reads the local configuration of the edge worker from environment variables (README:
+// "Configuration of the main job") and turns it into the worker's bindings — the same
+// names a Cloudflare deployment sets in pkg-config/wrangler.toml. Files are read here, by
+// the host; the worker and the wasm core never touch a file system.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { webcrypto } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+/** Where the development signing key is kept (git-ignored). */
+export const DEV_KEY_PATH = join(repo, '.edgeattest', 'dev-signing-key.pem');
+
+function readConfigFile(variable, env) {
+  const path = env[variable];
+  if (!path) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${variable}=${path}: cannot read the file (${error.code ?? error.message})`);
+  }
+}
+
+function pem(label, der) {
+  const base64 = Buffer.from(der).toString('base64').replace(/.{1,64}/g, '$&\n');
+  return `-----BEGIN ${label}-----\n${base64}-----END ${label}-----\n`;
+}
+
+/** The development signing key: created on first start with WebCrypto, then reused. */
+export async function developmentSigningKey(log = () => {}) {
+  if (existsSync(DEV_KEY_PATH)) return readFileSync(DEV_KEY_PATH, 'utf8');
+  const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
+  const text = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
+  mkdirSync(join(repo, '.edgeattest'), { recursive: true });
+  writeFileSync(DEV_KEY_PATH, text, { mode: 0o600 });
+  chmodSync(DEV_KEY_PATH, 0o600);
+  log(`created a development signing key in ${DEV_KEY_PATH}`);
+  return text;
+}
+
+/** RIM documents of a folder: every .xml / .swidtag file, the id taken from the document. */
+function rimFolder(dir) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw new Error(`EDGEATTEST_RIM_DIR=${dir}: cannot read the folder (${error.code ?? error.message})`);
+  }
+  return names
+    .filter((name) => /\.(xml|swidtag)$/i.test(name))
+    .map((name) => ({ name, xml: readFileSync(join(dir, name), 'utf8') }));
+}
+
+/**
+ * The worker bindings for the local run.
+ * @returns {Promise<Record<string, string>>}
+ */
+export async function localBindings(env = process.env, log = console.log) {
+  const port = env.EDGEATTEST_PORT ?? '8787';
+  if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+    throw new Error(`EDGEATTEST_PORT must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
+  }
+  const bindings = {
+    EDGEATTEST_SIGNING_KEY: readConfigFile('EDGEATTEST_SIGNING_KEY', env) ?? (await developmentSigningKey(log)),
+  };
+  const trust = readConfigFile('EDGEATTEST_TRUST_ANCHORS', env);
+  if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
+  const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);
+  if (rimTrust) bindings.EDGEATTEST_RIM_TRUST_ANCHORS = rimTrust;
+  if (env.EDGEATTEST_RIM_DIR) bindings.EDGEATTEST_RIM_DOCUMENTS = JSON.stringify(rimFolder(env.EDGEATTEST_RIM_DIR));
+  if (env.EDGEATTEST_RIM_SERVICE_URL) {
+    const url = new URL(env.EDGEATTEST_RIM_SERVICE_URL); // throws on a malformed URL
+    bindings.EDGEATTEST_RIM_SERVICE_URL = url.toString();
+  }
+  if (env.EDGEATTEST_SIM_UPSTREAM) bindings.EDGEATTEST_SIM_UPSTREAM = new URL(env.EDGEATTEST_SIM_UPSTREAM).toString();
+  if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');
+  return { port: Number(port), bindings };
+}

@@ -1,0 +1,364 @@
+//! One parsed X.509 certificate: the fields path validation needs, decoded once.
+//!
+//! Parsing is split in two on purpose. Structural DER errors fail [`Cert::parse`]; profile
+//! defects (an unknown critical extension, a non-P-384 key, a v1 certificate…) are recorded
+//! in [`Cert::defect`] and only fail validation when the certificate lands on the chosen
+//! path — an unrelated certificate in the pool must not break a valid chain (x509-limbo
+//! `unknown-critical-extension-unrelated-*`).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use const_oid::ObjectIdentifier;
+use der::asn1::{BitString, ObjectIdentifier as Oid};
+use der::{Decode, Encode, Reader, SliceReader};
+use spki::AlgorithmIdentifierOwned;
+use x509_cert::certificate::{TbsCertificate, Version};
+use x509_cert::ext::pkix::{
+    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, KeyUsage,
+    SubjectKeyIdentifier,
+};
+
+use super::error::{CertPosition, ChainError};
+
+/// ecdsa-with-SHA384 (RFC 5758 §3.2).
+pub(crate) const ECDSA_WITH_SHA384: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.2.840.10045.4.3.3");
+/// id-ecPublicKey (RFC 5480 §2.1.1).
+const ID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
+/// secp384r1 (RFC 5480 §2.1.1.1).
+const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
+
+const BASIC_CONSTRAINTS: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.19");
+const KEY_USAGE: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.15");
+const SUBJECT_KEY_ID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.14");
+const AUTHORITY_KEY_ID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.35");
+const AUTHORITY_INFO_ACCESS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.1.1");
+/// TCG DICE attestation extension of Hopper and LS10 leaves (FWID = its SHA-384 digest).
+pub(crate) const TCG_DICE_FWID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.23.133.5.4.1");
+/// TCG DICE TcbInfo extension of Blackwell leaves (FWID = first entry of field `[6]`).
+pub(crate) const TCG_DICE_TCB_INFO: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("2.23.133.5.4.1.1");
+
+/// Extensions that are processed, or carry no constraint a verifier of this profile must
+/// enforce, so that a critical one is not refused: subjectAltName, extendedKeyUsage,
+/// certificatePolicies, cRLDistributionPoints and the two TCG DICE extensions.
+const UNDERSTOOD: [ObjectIdentifier; 10] = [
+    BASIC_CONSTRAINTS,
+    KEY_USAGE,
+    SUBJECT_KEY_ID,
+    AUTHORITY_KEY_ID,
+    AUTHORITY_INFO_ACCESS,
+    ObjectIdentifier::new_unwrap("2.5.29.17"),
+    ObjectIdentifier::new_unwrap("2.5.29.37"),
+    ObjectIdentifier::new_unwrap("2.5.29.32"),
+    TCG_DICE_FWID,
+    TCG_DICE_TCB_INFO,
+];
+
+/// keyUsage bits (RFC 5280 §4.2.1.3), as a mask over the named bit positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyUsageBits {
+    pub(crate) digital_signature: bool,
+    pub(crate) key_cert_sign: bool,
+}
+
+/// basicConstraints (RFC 5280 §4.2.1.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Constraints {
+    pub(crate) critical: bool,
+    pub(crate) ca: bool,
+    pub(crate) path_len: Option<u8>,
+}
+
+/// authorityKeyIdentifier (RFC 5280 §4.2.1.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AuthorityKeyId {
+    pub(crate) key_id: Option<Vec<u8>>,
+    /// authorityCertIssuer or authorityCertSerialNumber present.
+    pub(crate) has_issuer_serial: bool,
+}
+
+/// A certificate decoded for path validation.
+#[derive(Clone, Debug)]
+pub(crate) struct Cert {
+    pub(crate) der: Vec<u8>,
+    /// The exact bytes of `tbsCertificate` inside `der`: what the issuer signed.
+    pub(crate) tbs: Range<usize>,
+    /// The issuer's signature as raw `r‖s` (96 bytes), or `None` when not ECDSA-P-384-shaped.
+    pub(crate) signature: Option<Vec<u8>>,
+    pub(crate) issuer: Vec<u8>,
+    pub(crate) subject: Vec<u8>,
+    pub(crate) subject_text: String,
+    pub(crate) common_name: Option<String>,
+    /// Serial number content octets (two's complement, big-endian).
+    pub(crate) serial: Vec<u8>,
+    pub(crate) not_before: u64,
+    pub(crate) not_after: u64,
+    /// SEC1 public key when the key is P-384 with a named curve.
+    pub(crate) public_key: Option<Vec<u8>>,
+    pub(crate) constraints: Option<Constraints>,
+    pub(crate) key_usage: Option<KeyUsageBits>,
+    pub(crate) subject_key_id: Option<Vec<u8>>,
+    pub(crate) authority_key_id: Option<AuthorityKeyId>,
+    /// The extension values of the TCG DICE extensions, when present.
+    pub(crate) dice_fwid: Option<Vec<u8>>,
+    pub(crate) dice_tcb_info: Option<Vec<u8>>,
+    /// The first profile defect, reported only if the certificate is used on a path.
+    pub(crate) defect: Option<Defect>,
+}
+
+/// A profile violation found while parsing, turned into a [`ChainError`] with the
+/// certificate's position when the certificate is used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Defect {
+    Version,
+    Serial,
+    SignatureAlgorithm,
+    PublicKey,
+    Duplicate(String),
+    Invalid(String),
+    UnknownCritical(String),
+    EmptyIssuer,
+}
+
+impl Defect {
+    pub(crate) fn at(&self, at: CertPosition) -> ChainError {
+        match self {
+            Self::Version => ChainError::UnsupportedVersion { at },
+            Self::Serial => ChainError::InvalidSerialNumber { at },
+            Self::SignatureAlgorithm => ChainError::UnsupportedSignatureAlgorithm { at },
+            Self::PublicKey => ChainError::UnsupportedPublicKey { at },
+            Self::Duplicate(oid) => ChainError::DuplicateExtension {
+                at,
+                oid: oid.clone(),
+            },
+            Self::Invalid(oid) => ChainError::InvalidExtension {
+                at,
+                oid: oid.clone(),
+            },
+            Self::UnknownCritical(oid) => ChainError::UnknownCriticalExtension {
+                at,
+                oid: oid.clone(),
+            },
+            Self::EmptyIssuer => ChainError::EmptyName { at },
+        }
+    }
+}
+
+impl Cert {
+    /// Decodes one DER certificate.
+    ///
+    /// # Errors
+    /// [`ChainError::Malformed`] when the DER structure is not a certificate.
+    pub(crate) fn parse(der: &[u8], at: CertPosition) -> Result<Self, ChainError> {
+        let malformed = |_| ChainError::Malformed { at };
+        let (tbs_bytes, algorithm, signature) = split(der).map_err(malformed)?;
+        let tbs = TbsCertificate::from_der(tbs_bytes).map_err(malformed)?;
+        // `split` returned a sub-slice of `der`: its offset is the TBS start.
+        let start = (tbs_bytes.as_ptr() as usize).wrapping_sub(der.as_ptr() as usize);
+        let tbs_range = start..start.saturating_add(tbs_bytes.len());
+        if der.get(tbs_range.clone()) != Some(tbs_bytes) {
+            return Err(ChainError::Malformed { at });
+        }
+
+        let mut defect = None;
+        let mut note = |d: Defect| {
+            if defect.is_none() {
+                defect = Some(d);
+            }
+        };
+
+        if tbs.version() != Version::V3 {
+            note(Defect::Version);
+        }
+        let serial = tbs.serial_number().as_bytes().to_vec();
+        if !serial_ok(&serial) {
+            note(Defect::Serial);
+        }
+        // RFC 5280 §4.1.1.2: the outer algorithm must equal the TBS `signature` field.
+        let sig_alg_ok = algorithm.oid == ECDSA_WITH_SHA384
+            && algorithm.parameters.is_none()
+            && tbs.signature().oid == ECDSA_WITH_SHA384
+            && tbs.signature().parameters.is_none();
+        if !sig_alg_ok {
+            note(Defect::SignatureAlgorithm);
+        }
+        let signature = signature
+            .as_bytes()
+            .and_then(|bytes| p384::ecdsa::Signature::from_der(bytes).ok())
+            .map(|sig| sig.to_bytes().to_vec());
+
+        let spki = tbs.subject_public_key_info();
+        let named_p384 = spki.algorithm.oid == ID_EC_PUBLIC_KEY
+            && spki
+                .algorithm
+                .parameters
+                .as_ref()
+                .and_then(|p| p.decode_as::<Oid>().ok())
+                == Some(SECP384R1);
+        let public_key = spki
+            .subject_public_key
+            .as_bytes()
+            .filter(|key| named_p384 && p384::PublicKey::from_sec1_bytes(key).is_ok())
+            .map(<[u8]>::to_vec);
+        if public_key.is_none() {
+            note(Defect::PublicKey);
+        }
+
+        let issuer = tbs.issuer().to_der().map_err(malformed)?;
+        let subject = tbs.subject().to_der().map_err(malformed)?;
+        if tbs.issuer().is_empty() {
+            note(Defect::EmptyIssuer);
+        }
+        let common_name = tbs.subject().common_name().ok().flatten().map(String::from);
+
+        let validity = tbs.validity();
+        let not_before = validity.not_before.to_unix_duration().as_secs();
+        let not_after = validity.not_after.to_unix_duration().as_secs();
+
+        let mut cert = Self {
+            der: der.to_vec(),
+            tbs: tbs_range,
+            signature,
+            issuer,
+            subject,
+            subject_text: tbs.subject().to_string(),
+            common_name,
+            serial,
+            not_before,
+            not_after,
+            public_key,
+            constraints: None,
+            key_usage: None,
+            subject_key_id: None,
+            authority_key_id: None,
+            dice_fwid: None,
+            dice_tcb_info: None,
+            defect: None,
+        };
+        let extensions = tbs.extensions().map(|e| e.as_slice()).unwrap_or_default();
+        for (i, ext) in extensions.iter().enumerate() {
+            let oid = ext.extn_id;
+            if extensions.iter().take(i).any(|e| e.extn_id == oid) {
+                note(Defect::Duplicate(oid.to_string()));
+                continue;
+            }
+            let value = ext.extn_value.as_bytes();
+            let invalid = || Defect::Invalid(oid.to_string());
+            match oid {
+                BASIC_CONSTRAINTS => match BasicConstraints::from_der(value) {
+                    Ok(bc) => {
+                        cert.constraints = Some(Constraints {
+                            critical: ext.critical,
+                            ca: bc.ca,
+                            path_len: bc.path_len_constraint,
+                        });
+                    }
+                    Err(_) => note(invalid()),
+                },
+                KEY_USAGE => match KeyUsage::from_der(value) {
+                    Ok(ku) => {
+                        cert.key_usage = Some(KeyUsageBits {
+                            digital_signature: ku.digital_signature(),
+                            key_cert_sign: ku.key_cert_sign(),
+                        });
+                    }
+                    Err(_) => note(invalid()),
+                },
+                // RFC 5280 §4.2.1.2 / §4.2.1.1: both MUST be non-critical.
+                SUBJECT_KEY_ID => match SubjectKeyIdentifier::from_der(value) {
+                    Ok(ski) if !ext.critical => {
+                        cert.subject_key_id = Some(ski.0.as_bytes().to_vec());
+                    }
+                    _ => note(invalid()),
+                },
+                AUTHORITY_KEY_ID => match AuthorityKeyIdentifier::from_der(value) {
+                    Ok(aki) if !ext.critical => {
+                        cert.authority_key_id = Some(AuthorityKeyId {
+                            key_id: aki.key_identifier.map(|k| k.as_bytes().to_vec()),
+                            has_issuer_serial: aki.authority_cert_issuer.is_some()
+                                || aki.authority_cert_serial_number.is_some(),
+                        });
+                    }
+                    _ => note(invalid()),
+                },
+                // RFC 5280 §4.2.2.1: MUST be non-critical.
+                AUTHORITY_INFO_ACCESS => match AuthorityInfoAccessSyntax::from_der(value) {
+                    Ok(aia) if !ext.critical && !aia.0.is_empty() => {}
+                    _ => note(invalid()),
+                },
+                TCG_DICE_FWID => cert.dice_fwid = Some(value.to_vec()),
+                TCG_DICE_TCB_INFO => cert.dice_tcb_info = Some(value.to_vec()),
+                _ if ext.critical && !UNDERSTOOD.contains(&oid) => {
+                    note(Defect::UnknownCritical(oid.to_string()));
+                }
+                _ => {}
+            }
+        }
+        cert.defect = defect;
+        Ok(cert)
+    }
+
+    /// The signed part, `tbsCertificate`.
+    pub(crate) fn tbs_bytes(&self) -> &[u8] {
+        self.der.get(self.tbs.clone()).unwrap_or_default()
+    }
+
+    /// Subject equals issuer (RFC 5280 §6.1: "self-issued").
+    pub(crate) fn is_self_issued(&self) -> bool {
+        self.subject == self.issuer
+    }
+
+    /// basicConstraints says cA TRUE (critical or not).
+    pub(crate) fn claims_ca(&self) -> bool {
+        self.constraints.is_some_and(|c| c.ca)
+    }
+}
+
+/// Splits `Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }`
+/// keeping the exact TBS bytes (re-encoding could alter them and break the signature).
+fn split(der: &[u8]) -> der::Result<(&[u8], AlgorithmIdentifierOwned, BitString)> {
+    let mut reader = SliceReader::new(der)?;
+    let parts = reader.sequence(|seq| -> der::Result<_> {
+        let tbs = seq.tlv_bytes()?;
+        let algorithm = AlgorithmIdentifierOwned::decode(seq)?;
+        let signature = BitString::decode(seq)?;
+        Ok((tbs, algorithm, signature))
+    })?;
+    reader.finish()?;
+    Ok(parts)
+}
+
+/// RFC 5280 §4.1.2.2: a positive integer of at most 20 octets (a leading zero octet that
+/// only keeps the sign positive is not counted).
+fn serial_ok(content: &[u8]) -> bool {
+    let Some((&first, rest)) = content.split_first() else {
+        return false;
+    };
+    if first & 0x80 != 0 {
+        return false;
+    }
+    let magnitude = if first == 0 { rest } else { content };
+    !magnitude.is_empty() && magnitude.len() <= 20 && magnitude.iter().any(|&b| b != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::serial_ok;
+
+    #[test]
+    fn serial_numbers() {
+        assert!(serial_ok(&[1]));
+        assert!(serial_ok(&[0, 0x80]));
+        assert!(!serial_ok(&[0]));
+        assert!(!serial_ok(&[0xff]));
+        assert!(!serial_ok(&[]));
+        assert!(serial_ok(&[0x7f; 20]));
+        assert!(!serial_ok(&[0x7f; 21]));
+        let mut long = [0x80u8; 21];
+        long[0] = 0;
+        assert!(serial_ok(&long));
+    }
+}

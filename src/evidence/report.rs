@@ -1,0 +1,161 @@
+//! A serialisable summary of a verified device, for JSON consumers (the JS binding, the
+//! verification page). Field names are camelCase; byte strings are lowercase hex.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use super::opaque::OpaqueFormat;
+use super::spdm::ValueRepresentation;
+use super::tags::tag_name;
+use super::verify::{FwidCheck, VerifiedEvidence};
+use crate::chain::OcspStatus;
+
+/// The JSON form of a [`VerifiedEvidence`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceReport {
+    /// `HOPPER`, `BLACKWELL` or `LS10`.
+    pub arch: &'static str,
+    /// CN of the leaf's issuer (`GH100 A01 GSP BROM`).
+    pub hwmodel: Option<String>,
+    /// The chip part of `hwmodel` (`GH100`).
+    pub hwmodel_chip: Option<String>,
+    /// Leaf serial in decimal.
+    pub ueid: String,
+    /// Opaque tag 3.
+    pub driver_version: Option<String>,
+    /// Opaque tag 6.
+    pub vbios_version: Option<String>,
+    /// Always true for a verified device.
+    pub report_parsed: bool,
+    /// Always true for a verified device.
+    pub nonce_match: bool,
+    /// Always true for a verified device.
+    pub signature_verified: bool,
+    /// Always true for a verified device.
+    pub arch_check: bool,
+    /// `matched` or `not-in-evidence`.
+    pub fwid: &'static str,
+    /// The device chain.
+    pub cert_chain: ChainReport,
+    /// The caller's nonce from the request, hex.
+    pub nonce: String,
+    /// The responder's nonce, hex.
+    pub responder_nonce: String,
+    /// `legacy` or `nvdaod`.
+    pub opaque_format: &'static str,
+    /// Measurement blocks in transcript order.
+    pub measurements: Vec<BlockReport>,
+    /// Opaque entries in transcript order.
+    pub opaque: Vec<OpaqueReport>,
+    /// The raw `r‖s` signature, hex.
+    pub signature: String,
+}
+
+/// The JSON form of a device chain's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainReport {
+    /// `valid`, `expired` or `invalid` (not yet valid).
+    pub status: &'static str,
+    /// Earliest notAfter, ISO 8601.
+    pub expiration_date: String,
+    /// `not-checked`.
+    pub ocsp_status: &'static str,
+    /// Subjects, leaf first.
+    pub subjects: Vec<String>,
+}
+
+/// One measurement block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockReport {
+    /// SPDM index (1-based).
+    pub index: u8,
+    /// DMTF value type, bit 7 included.
+    pub value_type: u8,
+    /// `digest` or `raw`.
+    pub representation: &'static str,
+    /// The value, hex.
+    pub value: String,
+}
+
+/// One opaque entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpaqueReport {
+    /// The tag number.
+    pub tag: u16,
+    /// NVIDIA's name for it, if known.
+    pub name: Option<&'static str>,
+    /// Value type (NVDAOD only).
+    pub value_type: Option<u16>,
+    /// The value, hex.
+    pub value: String,
+}
+
+impl VerifiedEvidence {
+    /// The JSON-ready summary.
+    pub fn to_report(&self) -> EvidenceReport {
+        let chain = self.chain();
+        let response = &self.transcript().response;
+        let kind = self.arch().device_kind();
+        EvidenceReport {
+            arch: self.arch().as_str(),
+            hwmodel: chain.hwmodel().map(String::from),
+            hwmodel_chip: chain.hwmodel_chip().map(String::from),
+            ueid: self.ueid(),
+            driver_version: self.driver_version().map(String::from),
+            vbios_version: self.vbios_version().map(String::from),
+            report_parsed: self.report_parsed(),
+            nonce_match: self.nonce_match(),
+            signature_verified: self.signature_verified(),
+            arch_check: self.arch_check(),
+            fwid: match self.fwid() {
+                FwidCheck::Matched => "matched",
+                FwidCheck::NotInEvidence => "not-in-evidence",
+            },
+            cert_chain: ChainReport {
+                status: chain.status().as_claim_str(),
+                expiration_date: chain.earliest_not_after_iso(),
+                ocsp_status: match chain.ocsp_status() {
+                    OcspStatus::NotChecked => "not-checked",
+                },
+                subjects: chain.subjects().map(String::from).collect(),
+            },
+            nonce: hex::encode(self.transcript().request.nonce),
+            responder_nonce: hex::encode(response.responder_nonce),
+            opaque_format: match response.opaque.format() {
+                OpaqueFormat::Legacy => "legacy",
+                OpaqueFormat::Versioned { .. } => "nvdaod",
+            },
+            measurements: response
+                .blocks
+                .iter()
+                .map(|b| BlockReport {
+                    index: b.index,
+                    value_type: b.value_type,
+                    representation: match b.representation() {
+                        ValueRepresentation::Digest => "digest",
+                        ValueRepresentation::RawBitStream => "raw",
+                    },
+                    value: hex::encode(&b.value),
+                })
+                .collect(),
+            opaque: response
+                .opaque
+                .entries()
+                .iter()
+                .map(|e| OpaqueReport {
+                    tag: e.tag,
+                    name: tag_name(e.tag, kind),
+                    value_type: e.value_type,
+                    value: hex::encode(&e.value),
+                })
+                .collect(),
+            signature: hex::encode(response.signature),
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Device verification: chain, evidence signature, nonce, FWID and architecture, for one
+//! device or a whole request, with every ECDSA verification collected as data and each
+//! distinct one run once.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::{ParseError, VerifyError};
+use super::spdm::Transcript;
+use crate::attest::{Arch, DeviceKind, Nonce};
+use crate::chain::{
+    parse_pem_chain, ChainError, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore,
+    VerifiedChain,
+};
+use crate::crypto::SignatureCheck;
+
+/// One device's input: the raw transcript and its PEM chain (leaf first).
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceInput<'a> {
+    /// The SPDM GET_MEASUREMENTS transcript bytes (decoded from the request's encoding).
+    pub evidence: &'a [u8],
+    /// The certificate chain as PEM text, leaf first.
+    pub certificate_pem: &'a str,
+}
+
+/// What the devices of one request are verified against.
+#[derive(Clone, Debug)]
+pub struct VerifyContext<'a> {
+    /// The requested architecture.
+    pub arch: Arch,
+    /// The caller's nonce.
+    pub nonce: Nonce,
+    /// Unix seconds.
+    pub now: u64,
+    /// The anchors of the device chains ([`TrustStore::nvidia_device_identity`] by default).
+    pub trust_store: &'a TrustStore,
+    /// The chain profile (time reported, not enforced, by default).
+    pub chain_options: ChainOptions,
+}
+
+/// The FWID binding between evidence and leaf certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FwidCheck {
+    /// Opaque tag 20 equals the FWID of the leaf's DICE extension.
+    Matched,
+    /// The evidence carries no FWID (switches; Blackwell FSP without opaque data): the
+    /// check passes, as in the real service; the evidence is still bound to the leaf by the
+    /// signature.
+    NotInEvidence,
+}
+
+/// A device whose evidence verified: the proof type the claims and the RIM comparison
+/// consume. Only [`verify_evidence`] and [`BatchPlan`] build one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedEvidence {
+    arch: Arch,
+    transcript: Transcript,
+    chain: VerifiedChain,
+    fwid: FwidCheck,
+    driver_version: Option<String>,
+    vbios_version: Option<String>,
+}
+
+impl VerifiedEvidence {
+    /// The architecture (checked against the chain).
+    pub fn arch(&self) -> Arch {
+        self.arch
+    }
+
+    /// The parsed transcript: request, blocks, opaque data, signature.
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    /// The validated chain.
+    pub fn chain(&self) -> &VerifiedChain {
+        &self.chain
+    }
+
+    /// `…-attestation-report-parsed`: always true for a verified device.
+    pub fn report_parsed(&self) -> bool {
+        true
+    }
+
+    /// `…-attestation-report-nonce-match`: always true for a verified device.
+    pub fn nonce_match(&self) -> bool {
+        true
+    }
+
+    /// `…-attestation-report-signature-verified`: always true for a verified device.
+    pub fn signature_verified(&self) -> bool {
+        true
+    }
+
+    /// `…-arch-check`: always true for a verified device.
+    pub fn arch_check(&self) -> bool {
+        true
+    }
+
+    /// `…-attestation-report-cert-chain-fwid-match`.
+    pub fn fwid(&self) -> FwidCheck {
+        self.fwid
+    }
+
+    /// `x-nvidia-cert-status` of the device chain.
+    pub fn chain_status(&self) -> ChainStatus {
+        self.chain.status()
+    }
+
+    /// `x-nvidia-cert-expiration-date`.
+    pub fn chain_expiration(&self) -> String {
+        self.chain.earliest_not_after_iso()
+    }
+
+    /// `x-nvidia-cert-ocsp-status`: not checked.
+    pub fn ocsp_status(&self) -> OcspStatus {
+        self.chain.ocsp_status()
+    }
+
+    /// `ueid`: the leaf serial in decimal.
+    pub fn ueid(&self) -> String {
+        self.chain.ueid()
+    }
+
+    /// `hwmodel`, as NVIDIA's SDK writes it (`GH100 A01 GSP BROM`).
+    pub fn hwmodel(&self) -> Option<&str> {
+        self.chain.hwmodel()
+    }
+
+    /// Driver version (opaque tag 3), GPUs.
+    pub fn driver_version(&self) -> Option<&str> {
+        self.driver_version.as_deref()
+    }
+
+    /// VBIOS or switch BIOS version (opaque tag 6), e.g. `96.00.9F.00.01`.
+    pub fn vbios_version(&self) -> Option<&str> {
+        self.vbios_version.as_deref()
+    }
+}
+
+/// The architecture a chain's `hwmodel` names (`GH100…`, `GB100…`, `LS_10…`).
+pub fn arch_of_chain(chain: &VerifiedChain) -> Option<Arch> {
+    match chain.hwmodel_chip()? {
+        "GH100" => Some(Arch::Hopper),
+        "GB100" => Some(Arch::Blackwell),
+        "LS_10" => Some(Arch::Ls10),
+        _ => None,
+    }
+}
+
+/// Verifies one device with the software backend.
+///
+/// # Errors
+/// The first failed check, in the order: transcript structure, chain, chain signatures,
+/// evidence signature, nonce, architecture, opaque values, FWID.
+pub fn verify_evidence(
+    device: DeviceInput<'_>,
+    context: &VerifyContext<'_>,
+) -> Result<VerifiedEvidence, VerifyError> {
+    BatchPlan::new(&[device], context)
+        .verify()
+        .into_iter()
+        .next()
+        .unwrap_or(Err(VerifyError::Chain(ChainError::Empty)))
+}
+
+/// A device between preparation and signature verdicts.
+#[derive(Clone, Debug)]
+struct Prepared {
+    transcript: Transcript,
+    chain: ChainPlan,
+    /// Index into the deduplicated checks of each chain link, then of the evidence.
+    chain_checks: Vec<usize>,
+    evidence_check: usize,
+}
+
+/// The devices of one request, prepared; their signature checks deduplicated (a link shared
+/// by several devices — the intermediate CAs of one node — is verified once).
+#[derive(Clone, Debug)]
+pub struct BatchPlan {
+    arch: Arch,
+    nonce: Nonce,
+    devices: Vec<Result<Prepared, VerifyError>>,
+    checks: Vec<SignatureCheck>,
+}
+
+impl BatchPlan {
+    /// Parses every device and builds its chain path; collects the signature checks.
+    pub fn new(devices: &[DeviceInput<'_>], context: &VerifyContext<'_>) -> Self {
+        let mut checks: Vec<SignatureCheck> = Vec::new();
+        let mut intern = |check: SignatureCheck| -> usize {
+            if let Some(i) = checks.iter().position(|c| {
+                c.signature == check.signature
+                    && c.public_key_sec1 == check.public_key_sec1
+                    && c.message == check.message
+            }) {
+                return i;
+            }
+            checks.push(check);
+            checks.len().saturating_sub(1)
+        };
+        let prepared = devices
+            .iter()
+            .map(|device| {
+                let transcript = Transcript::parse(device.evidence)?;
+                let ders = parse_pem_chain(device.certificate_pem)?;
+                let chain = ChainPlan::new(
+                    &ders,
+                    context.trust_store,
+                    context.now,
+                    &context.chain_options,
+                )?;
+                let chain_checks = chain
+                    .signature_checks()
+                    .iter()
+                    .map(|c| intern(c.clone()))
+                    .collect();
+                let evidence_check = intern(SignatureCheck {
+                    public_key_sec1: chain.leaf_public_key_sec1().to_vec(),
+                    message: transcript.signed_bytes().to_vec(),
+                    signature: transcript.response.signature.to_vec(),
+                });
+                Ok(Prepared {
+                    transcript,
+                    chain,
+                    chain_checks,
+                    evidence_check,
+                })
+            })
+            .collect();
+        Self {
+            arch: context.arch,
+            nonce: context.nonce,
+            devices: prepared,
+            checks,
+        }
+    }
+
+    /// The distinct signature checks of all devices.
+    pub fn signature_checks(&self) -> &[SignatureCheck] {
+        &self.checks
+    }
+
+    /// Completes every device with one verdict per [`Self::signature_checks`] entry.
+    ///
+    /// # Errors
+    /// [`ChainError::VerdictCount`] (as [`VerifyError::Chain`]) when the verdicts do not
+    /// match the checks.
+    pub fn finish(
+        self,
+        verdicts: &[bool],
+    ) -> Result<Vec<Result<VerifiedEvidence, VerifyError>>, VerifyError> {
+        if verdicts.len() != self.checks.len() {
+            return Err(VerifyError::Chain(ChainError::VerdictCount {
+                expected: self.checks.len(),
+                got: verdicts.len(),
+            }));
+        }
+        let (arch, nonce) = (self.arch, self.nonce);
+        Ok(self
+            .devices
+            .into_iter()
+            .map(|device| complete(device?, verdicts, arch, &nonce))
+            .collect())
+    }
+
+    /// Runs the checks with the software backend and completes every device.
+    pub fn verify(self) -> Vec<Result<VerifiedEvidence, VerifyError>> {
+        let verdicts: Vec<bool> = self.checks.iter().map(|c| c.verify().is_ok()).collect();
+        let count = self.devices.len();
+        self.finish(&verdicts)
+            .unwrap_or_else(|err| (0..count).map(|_| Err(err.clone())).collect())
+    }
+}
+
+fn complete(
+    device: Prepared,
+    verdicts: &[bool],
+    arch: Arch,
+    nonce: &Nonce,
+) -> Result<VerifiedEvidence, VerifyError> {
+    let verdict = |i: usize| verdicts.get(i).copied().unwrap_or(false);
+    let link_verdicts: Vec<bool> = device.chain_checks.iter().map(|&i| verdict(i)).collect();
+    let chain = device.chain.finish(&link_verdicts)?;
+    if !verdict(device.evidence_check) {
+        return Err(VerifyError::Signature);
+    }
+    let transcript = device.transcript;
+    if transcript.request.nonce != *nonce.as_bytes() {
+        return Err(VerifyError::NonceMismatch);
+    }
+    if arch_of_chain(&chain) != Some(arch) {
+        return Err(VerifyError::ArchMismatch {
+            found: chain.hwmodel_chip().map(String::from),
+        });
+    }
+    let kind = arch.device_kind();
+    let opaque = &transcript.response.opaque;
+    opaque.validate(kind)?;
+    let fwid = match opaque.fwid()? {
+        None => FwidCheck::NotInEvidence,
+        Some(evidence_fwid) => {
+            let cert_fwid = match arch {
+                Arch::Blackwell => chain.fwid_tcb_info(),
+                _ => chain.fwid_dice(),
+            }
+            .ok_or(VerifyError::FwidMissingInCertificate)?;
+            if cert_fwid.as_slice() != evidence_fwid {
+                return Err(VerifyError::FwidMismatch);
+            }
+            FwidCheck::Matched
+        }
+    };
+    let driver_version = match kind {
+        DeviceKind::Gpu => opaque.driver_version()?,
+        DeviceKind::Switch => None,
+    };
+    let vbios_version = opaque.vbios_version(kind)?;
+    Ok(VerifiedEvidence {
+        arch,
+        transcript,
+        chain,
+        fwid,
+        driver_version,
+        vbios_version,
+    })
+}
+
+/// Decodes generation-1 evidence text: base64 of the hex text of the transcript (ASCII
+/// whitespace around the hex is ignored, as SDK files end in a newline).
+///
+/// # Errors
+/// [`ParseError::Encoding`].
+pub fn decode_generation1(text: &str) -> Result<Vec<u8>, ParseError> {
+    let hex_text = decode_base64(text)?;
+    hex::decode(hex_text.trim_ascii()).map_err(|_| ParseError::Encoding)
+}
+
+/// Decodes generation-2 evidence text: base64 of the transcript bytes.
+///
+/// # Errors
+/// [`ParseError::Encoding`].
+pub fn decode_generation2(text: &str) -> Result<Vec<u8>, ParseError> {
+    decode_base64(text)
+}
+
+fn decode_base64(text: &str) -> Result<Vec<u8>, ParseError> {
+    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+    use base64::engine::DecodePaddingMode;
+    use base64::{alphabet, Engine};
+    const BASE64: GeneralPurpose = GeneralPurpose::new(
+        &alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    BASE64.decode(text).map_err(|_| ParseError::Encoding)
+}

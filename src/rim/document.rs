@@ -1,0 +1,324 @@
+//! The content of a SWID RIM (ISO/IEC 19770-2:2015 tag with TCG RIM-IM attributes) as NVIDIA
+//! writes them: `SoftwareIdentity` → `Meta` (versions, manufacturer) and `Payload` → one
+//! `Resource` per measurement slot, plus the newer opaque-data records (minimum-SVN floors)
+//! of the NVIDIA `ns3` namespace (`docs.nvidia.com/attestation/specs/latest/opaque-data.html`).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use roxmltree::Node;
+use serde::Serialize;
+
+use super::error::RimError;
+
+/// SWID tag namespace (ISO/IEC 19770-2:2015).
+pub const SWID_NS: &str = "http://standards.iso.org/iso/19770/-2/2015/schema.xsd";
+/// The namespace of the `HashN` attributes (XML-Enc SHA-384 URI, used by NVIDIA as a namespace).
+pub const HASH_NS: &str = "http://www.w3.org/2001/04/xmlenc#sha384";
+/// TCG RIM information model namespace (`FirmwareManufacturerId`, …).
+pub const TCG_RIM_NS: &str =
+    "https://trustedcomputinggroup.org/resource/tcg-reference-integrity-manifest-rim-information-model/";
+/// NVIDIA opaque-data RIM attribute namespace (`ns3`).
+pub const OPAQUE_NS: &str = "https://docs.nvidia.com/attestation/specs/latest/opaque-data.html";
+
+/// RIM indices below this are SPDM measurement slots; a record at `OPAQUE_INDEX_BASE + id`
+/// carries a reference value for opaque-data id `id`. NVIDIA's page reserves 0–63 for the
+/// SPDM blocks and NVAT treats "index == base" as opaque id 0; the base value itself is
+/// inferred from that reservation (open question 4 in `notes/attestation.md`).
+pub const OPAQUE_INDEX_BASE: u32 = 64;
+
+/// Most alternatives accepted for one measurement (real RIMs have 1–4).
+pub const MAX_ALTERNATIVES: u32 = 64;
+
+/// Largest golden value accepted, in bytes (real RIMs: 48, a SHA-384 digest).
+pub const MAX_MEASUREMENT_SIZE: usize = 1024;
+
+/// Which firmware a RIM describes: `Meta@edition`, with the document name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RimMeta {
+    /// `colloquialVersion`: the driver version (`550.144.03`) or firmware version in dotted
+    /// upper-case hex (`96.00.5E.00.01`).
+    pub colloquial_version: String,
+    /// `edition`: `GPU` or `SWITCH`.
+    pub edition: Option<String>,
+    /// `product`: `GH100`, `GB100`, `LS10`.
+    pub product: Option<String>,
+    /// `revision`.
+    pub revision: Option<String>,
+    /// TCG `FirmwareManufacturerId` (`5703`), the `oemid` claim of the driver RIM.
+    pub firmware_manufacturer_id: Option<String>,
+    /// TCG `PlatformModel`.
+    pub platform_model: Option<String>,
+}
+
+/// One measurement slot of a RIM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GoldenMeasurement {
+    /// 0-based RIM index: it is compared with SPDM block `index + 1`.
+    pub index: u32,
+    /// Whether the record takes part in the comparison.
+    pub active: bool,
+    /// `name` (`Measurement_7`).
+    pub name: String,
+    /// `size` in bytes.
+    pub size: usize,
+    /// `Hash0` … `HashN-1`: any of them is an acceptable runtime value.
+    #[serde(serialize_with = "hex_list")]
+    pub alternatives: Vec<Vec<u8>>,
+}
+
+/// A non-hash record: a numeric floor for one opaque-data id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpaqueFloor {
+    /// The opaque-data id (`37` = `FSP_UCODE_MIN_SVN`).
+    pub id: u16,
+    /// The RIM index of the record.
+    pub index: u32,
+    /// `name`.
+    pub name: String,
+    /// Whether the record is active (inactive floors are not compared).
+    pub active: bool,
+    /// `ns3:minSvn`: the runtime value must be at least this.
+    pub min_svn: u64,
+    /// `ns3:includeInResult`: copy the runtime value to `x-nvidia-attester-claims`.
+    pub include_in_result: bool,
+}
+
+/// The parsed content of a RIM. Obtain it through [`super::verify_rim`] (or
+/// [`super::PendingRim`]), which checks the signature over exactly this content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RimDocument {
+    /// `SoftwareIdentity@name` (`GH100`, `LS10`).
+    pub name: String,
+    /// `SoftwareIdentity@tagId`.
+    pub tag_id: Option<String>,
+    /// `SoftwareIdentity@version`.
+    pub version: Option<String>,
+    /// `Meta`.
+    pub meta: RimMeta,
+    /// Every measurement record in document order (active and inactive).
+    pub measurements: Vec<GoldenMeasurement>,
+    /// Opaque-data floors (`ns3` records).
+    pub opaque_floors: Vec<OpaqueFloor>,
+}
+
+impl RimDocument {
+    /// The active measurement records.
+    pub fn active_measurements(&self) -> impl Iterator<Item = &GoldenMeasurement> {
+        self.measurements.iter().filter(|m| m.active)
+    }
+
+    /// The active opaque floors.
+    pub fn active_floors(&self) -> impl Iterator<Item = &OpaqueFloor> {
+        self.opaque_floors.iter().filter(|f| f.active)
+    }
+}
+
+fn hex_list<S: serde::Serializer>(values: &[Vec<u8>], serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(Some(values.len()))?;
+    for value in values {
+        seq.serialize_element(&hex::encode(value))?;
+    }
+    seq.end()
+}
+
+/// Reads the SWID content from the parsed tree.
+pub(crate) fn read(root: Node<'_, '_>) -> Result<RimDocument, RimError> {
+    if !root.has_tag_name((SWID_NS, "SoftwareIdentity")) {
+        return Err(RimError::schema(
+            "SoftwareIdentity",
+            "document element is not a SWID SoftwareIdentity",
+        ));
+    }
+    let name = required(root, "SoftwareIdentity", "name")?.to_string();
+    let meta_node = single_child(root, "Meta", |n| n.has_attribute("colloquialVersion"))?;
+    let payload = single_child(root, "Payload", |_| true)?;
+
+    let meta = RimMeta {
+        colloquial_version: required(meta_node, "Meta", "colloquialVersion")?.to_string(),
+        edition: meta_node.attribute("edition").map(String::from),
+        product: meta_node.attribute("product").map(String::from),
+        revision: meta_node.attribute("revision").map(String::from),
+        firmware_manufacturer_id: meta_node
+            .attribute((TCG_RIM_NS, "FirmwareManufacturerId"))
+            .map(String::from),
+        platform_model: meta_node
+            .attribute((TCG_RIM_NS, "PlatformModel"))
+            .map(String::from),
+    };
+
+    let mut measurements: Vec<GoldenMeasurement> = Vec::new();
+    let mut opaque_floors: Vec<OpaqueFloor> = Vec::new();
+    for resource in payload
+        .children()
+        .filter(|n| n.is_element() && n.has_tag_name((SWID_NS, "Resource")))
+    {
+        let is_opaque = resource
+            .attributes()
+            .any(|a| a.namespace() == Some(OPAQUE_NS));
+        if is_opaque {
+            let floor = opaque_floor(resource)?;
+            if opaque_floors.iter().any(|f| f.index == floor.index)
+                || measurements.iter().any(|m| m.index == floor.index)
+            {
+                return Err(RimError::DuplicateIndex { index: floor.index });
+            }
+            opaque_floors.push(floor);
+        } else if resource.attribute("type") == Some("Measurement") {
+            let measurement = measurement(resource)?;
+            if measurements.iter().any(|m| m.index == measurement.index)
+                || opaque_floors.iter().any(|f| f.index == measurement.index)
+            {
+                return Err(RimError::DuplicateIndex {
+                    index: measurement.index,
+                });
+            }
+            measurements.push(measurement);
+        }
+        // Other SWID resource types carry no reference values.
+    }
+
+    Ok(RimDocument {
+        name,
+        tag_id: root.attribute("tagId").map(String::from),
+        version: root.attribute("version").map(String::from),
+        meta,
+        measurements,
+        opaque_floors,
+    })
+}
+
+fn measurement(node: Node<'_, '_>) -> Result<GoldenMeasurement, RimError> {
+    let index = decimal_u32(node, "index")?;
+    let at = |attr: &str| format!("Resource[{index}]@{attr}");
+    let active = boolean(node, "active", index)?;
+    let alternatives = decimal_u32(node, "alternatives")?;
+    if alternatives == 0 || alternatives > MAX_ALTERNATIVES {
+        return Err(RimError::schema(at("alternatives"), "must be 1 to 64"));
+    }
+    let size = usize::try_from(decimal_u32(node, "size")?)
+        .ok()
+        .filter(|s| *s > 0 && *s <= MAX_MEASUREMENT_SIZE)
+        .ok_or_else(|| RimError::schema(at("size"), "must be 1 to 1024"))?;
+    let name = node.attribute("name").unwrap_or_default().to_string();
+    let mut values = Vec::new();
+    for alt in 0..alternatives {
+        let attr = format!("Hash{alt}");
+        let text = node
+            .attribute((HASH_NS, attr.as_str()))
+            .ok_or_else(|| RimError::schema(at(&attr), "missing hash alternative"))?;
+        let value =
+            hex::decode(text).map_err(|_| RimError::schema(at(&attr), "not hexadecimal"))?;
+        if value.len() != size {
+            return Err(RimError::schema(at(&attr), "length differs from size"));
+        }
+        values.push(value);
+    }
+    Ok(GoldenMeasurement {
+        index,
+        active,
+        name,
+        size,
+        alternatives: values,
+    })
+}
+
+fn opaque_floor(node: Node<'_, '_>) -> Result<OpaqueFloor, RimError> {
+    let index = decimal_u32(node, "index")?;
+    let at = |attr: &str| format!("Resource[{index}]@{attr}");
+    let id = index
+        .checked_sub(OPAQUE_INDEX_BASE)
+        .and_then(|id| u16::try_from(id).ok())
+        .ok_or_else(|| {
+            RimError::schema(at("index"), "opaque record outside the opaque index range")
+        })?;
+    let active = match node.attribute("active") {
+        Some(_) => boolean(node, "active", index)?,
+        None => true,
+    };
+    // A floor this verifier cannot read must not be skipped silently: refuse the document.
+    let min_svn_text = node
+        .attribute((OPAQUE_NS, "minSvn"))
+        .ok_or_else(|| RimError::schema(at("ns3:minSvn"), "opaque record without minSvn"))?;
+    let min_svn = parse_decimal(min_svn_text)
+        .ok_or_else(|| RimError::schema(at("ns3:minSvn"), "not a decimal number"))?;
+    let include_in_result = match node.attribute((OPAQUE_NS, "includeInResult")) {
+        None => false,
+        Some(text) => parse_bool(text)
+            .ok_or_else(|| RimError::schema(at("ns3:includeInResult"), "not True or False"))?,
+    };
+    if node.attributes().any(|a| {
+        a.namespace() == Some(OPAQUE_NS) && !matches!(a.name(), "minSvn" | "includeInResult")
+    }) {
+        return Err(RimError::schema(
+            at("ns3"),
+            "opaque record attribute this verifier does not know",
+        ));
+    }
+    Ok(OpaqueFloor {
+        id,
+        index,
+        name: node.attribute("name").unwrap_or_default().to_string(),
+        active,
+        min_svn,
+        include_in_result,
+    })
+}
+
+fn single_child<'a, 'input>(
+    parent: Node<'a, 'input>,
+    local: &'static str,
+    wanted: impl Fn(Node<'a, 'input>) -> bool,
+) -> Result<Node<'a, 'input>, RimError> {
+    let mut found = parent
+        .children()
+        .filter(|n| n.is_element() && n.has_tag_name((SWID_NS, local)) && wanted(*n));
+    let first = found
+        .next()
+        .ok_or_else(|| RimError::schema(local, "element missing"))?;
+    if found.next().is_some() {
+        return Err(RimError::schema(local, "element repeated"));
+    }
+    Ok(first)
+}
+
+fn required<'a>(node: Node<'a, '_>, element: &str, attr: &str) -> Result<&'a str, RimError> {
+    node.attribute(attr)
+        .ok_or_else(|| RimError::schema(format!("{element}@{attr}"), "attribute missing"))
+}
+
+fn decimal_u32(node: Node<'_, '_>, attr: &'static str) -> Result<u32, RimError> {
+    let text = required(node, "Resource", attr)?;
+    parse_decimal(text)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| RimError::schema(format!("Resource@{attr}"), "not a decimal number"))
+}
+
+fn boolean(node: Node<'_, '_>, attr: &'static str, index: u32) -> Result<bool, RimError> {
+    let text = required(node, "Resource", attr)?;
+    parse_bool(text)
+        .ok_or_else(|| RimError::schema(format!("Resource[{index}]@{attr}"), "not True or False"))
+}
+
+/// Decimal digits only (no sign, no spaces), at most 19 digits.
+fn parse_decimal(text: &str) -> Option<u64> {
+    if text.is_empty() || text.len() > 19 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// NVIDIA writes Python's `True`/`False`; the XML Schema forms are accepted too.
+fn parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "True" | "true" | "1" => Some(true),
+        "False" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}

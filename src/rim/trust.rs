@@ -1,0 +1,132 @@
+//! The RIM trust anchor and the status of a RIM's `X509Data` certificate chain, reported
+//! the way the real service reports it (`x-nvidia-*-rim-cert-chain`, claims 3.0). Path
+//! validation itself is [`crate::chain`]'s (RFC 5280 §6.1, P-384 only).
+
+use alloc::string::{String, ToString};
+
+use serde::Serialize;
+
+use super::error::RimError;
+use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
+use crate::ErrorCode;
+
+/// NVIDIA's RIM signing root (`CN=NVIDIA CoRIM signing Root CA`, EC P-384, valid
+/// 2023-03-16 → 2053-03-08, SHA-256 fingerprint `12:97:7B:51:…:F5:D1`), the default anchor.
+pub const NVIDIA_RIM_ROOT_PEM: &str = crate::chain::NVIDIA_RIM_ROOT_CA_PEM;
+
+/// The anchors a RIM certificate chain must end at.
+#[derive(Clone, Debug)]
+pub struct RimTrust {
+    store: Option<TrustStore>,
+}
+
+impl RimTrust {
+    /// NVIDIA's RIM root only.
+    pub fn nvidia() -> Self {
+        // The embedded root is a constant tested to parse; were it ever not to, every
+        // chain would be reported invalid, never valid.
+        Self {
+            store: TrustStore::nvidia_rim().ok(),
+        }
+    }
+
+    /// Anchors from PEM text holding one or more certificates.
+    ///
+    /// # Errors
+    /// [`RimError::Certificate`] when the text holds no usable certificate.
+    pub fn from_pem(pem: &str) -> Result<Self, RimError> {
+        let store = TrustStore::from_pem(pem).map_err(|_| RimError::Certificate {
+            index: 0,
+            problem: "trust anchor is not a usable PEM certificate",
+        })?;
+        Ok(Self { store: Some(store) })
+    }
+
+    /// Anchors from an existing trust store.
+    pub fn from_store(store: TrustStore) -> Self {
+        Self { store: Some(store) }
+    }
+
+    pub(crate) fn store(&self) -> Option<&TrustStore> {
+        self.store.as_ref()
+    }
+}
+
+impl Default for RimTrust {
+    fn default() -> Self {
+        Self::nvidia()
+    }
+}
+
+/// `x-nvidia-cert-status` of a RIM chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RimCertStatus {
+    /// The chain verifies to an anchor and every certificate is within its validity at `now`.
+    Valid,
+    /// The chain verifies, but a certificate expired before `now`.
+    Expired,
+    /// The chain does not verify to an anchor (or a certificate is not yet valid).
+    Invalid,
+}
+
+impl RimCertStatus {
+    /// The claim value: `valid`, `expired` or `invalid`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Valid => "valid",
+            Self::Expired => "expired",
+            Self::Invalid => "invalid",
+        }
+    }
+}
+
+/// The chain part of a verified RIM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RimCertChain {
+    /// The status at the time given.
+    pub status: RimCertStatus,
+    /// The earliest `notAfter` of the validated path, Unix seconds
+    /// (`x-nvidia-cert-expiration-date`); absent when no path was built.
+    pub expiration: Option<u64>,
+    /// The chain error code when the status is `invalid` (`ERR_CHAIN_*`).
+    pub error_code: Option<&'static str>,
+    /// The chain error message when the status is `invalid`.
+    pub problem: Option<String>,
+    /// Common names along the validated path, signer first.
+    pub subjects: alloc::vec::Vec<String>,
+    /// Revocation is not checked offline (OCSP needs the network): always `not-checked`.
+    pub ocsp_status: &'static str,
+}
+
+impl RimCertChain {
+    pub(crate) fn from_result(result: Result<VerifiedChain, ChainError>) -> Self {
+        match result {
+            Ok(chain) => Self {
+                status: match chain.status() {
+                    ChainStatus::Valid => RimCertStatus::Valid,
+                    ChainStatus::Expired => RimCertStatus::Expired,
+                    _ => RimCertStatus::Invalid,
+                },
+                expiration: Some(chain.earliest_not_after()),
+                error_code: None,
+                problem: None,
+                subjects: chain
+                    .certificates()
+                    .iter()
+                    .map(|c| c.common_name.clone().unwrap_or_else(|| c.subject.clone()))
+                    .collect(),
+                ocsp_status: "not-checked",
+            },
+            Err(error) => Self {
+                status: RimCertStatus::Invalid,
+                expiration: None,
+                error_code: Some(error.code()),
+                problem: Some(error.to_string()),
+                subjects: alloc::vec::Vec::new(),
+                ocsp_status: "not-checked",
+            },
+        }
+    }
+}

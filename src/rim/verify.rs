@@ -1,0 +1,209 @@
+//! RIM verification in two steps, so every ECDSA check can run on any backend (the software
+//! one here, or WebCrypto in a JS host): [`prepare_rim`] parses, canonicalises, checks the
+//! reference digest and plans the certificate path; [`PendingRim::finish`] takes one
+//! verdict per [`PendingRim::signature_checks`] entry. [`verify_rim`] does both with the
+//! software backend.
+
+use alloc::vec::Vec;
+
+use const_oid::ObjectIdentifier;
+use der::Decode;
+use serde::Serialize;
+use x509_cert::Certificate;
+
+use super::document::{self, RimDocument};
+use super::dsig;
+use super::error::RimError;
+use super::trust::{RimCertChain, RimCertStatus, RimTrust};
+use super::{MAX_RIM_BYTES, MAX_XML_DEPTH};
+use crate::chain::{ChainError, ChainOptions, ChainPlan};
+use crate::crypto::SignatureCheck;
+
+const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
+const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
+
+/// Most XML nodes accepted (a real RIM has about 500).
+const MAX_NODES: u32 = 100_000;
+
+/// A RIM whose content and reference digest have been checked; the ECDSA checks (the RIM
+/// signature, then the certificate path's links) have not been run yet.
+#[derive(Clone, Debug)]
+pub struct PendingRim {
+    document: RimDocument,
+    certificates: Vec<Vec<u8>>,
+    checks: Vec<SignatureCheck>,
+    chain: Result<ChainPlan, ChainError>,
+}
+
+/// A RIM whose signature verified; its chain status says whether the signer is trusted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedRim {
+    document: RimDocument,
+    cert_chain: RimCertChain,
+    #[serde(skip)]
+    certificates: Vec<Vec<u8>>,
+}
+
+/// Parses a RIM, checks its signature structure and algorithms, verifies the SHA-384
+/// reference digest over the canonical document (C14N 1.1, enveloped signature removed),
+/// and plans the `X509Data` certificate path to `trust` at `now` (Unix seconds).
+///
+/// # Errors
+/// [`RimError`]: malformed XML, not a SWID RIM, not signed, an algorithm outside the
+/// allow-list, a digest mismatch, or a signer certificate that is not EC P-384. A chain
+/// that does not validate is not an error: it is reported in [`VerifiedRim::cert_chain`].
+pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim, RimError> {
+    if xml.len() > MAX_RIM_BYTES {
+        return Err(RimError::TooLarge {
+            limit: MAX_RIM_BYTES,
+            size: xml.len(),
+        });
+    }
+    let text = core::str::from_utf8(xml).map_err(|_| RimError::Xml {
+        detail: "not UTF-8".into(),
+    })?;
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: MAX_NODES,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc =
+        roxmltree::Document::parse_with_options(text, options).map_err(|e| RimError::Xml {
+            detail: alloc::format!("{e}"),
+        })?;
+    // Depth by parent, in one document-order pass: O(n) even for hostile nesting (node ids
+    // are dense indices, parents come before children).
+    let mut depths: Vec<usize> = alloc::vec![0; doc.descendants().count()];
+    for node in doc.descendants() {
+        let depth = node
+            .parent()
+            .and_then(|p| depths.get(p.id().get_usize()).copied())
+            .map_or(0, |d| d.saturating_add(1));
+        if depth > MAX_XML_DEPTH {
+            return Err(RimError::TooDeep);
+        }
+        if let Some(slot) = depths.get_mut(node.id().get_usize()) {
+            *slot = depth;
+        }
+    }
+    let content = document::read(doc.root_element())?;
+    let checked = dsig::check_reference(&doc)?;
+    let signer = checked
+        .certificates
+        .first()
+        .ok_or(RimError::SignatureStructure {
+            problem: "X509Data holds no X509Certificate",
+        })?;
+    let key = signer_key(signer)?;
+    let chain = match trust.store() {
+        Some(store) => ChainPlan::new(&checked.certificates, store, now, &ChainOptions::default()),
+        None => Err(ChainError::Empty),
+    };
+    let mut checks = alloc::vec![dsig::signature_check(&checked, key)];
+    if let Ok(plan) = &chain {
+        checks.extend(plan.signature_checks().iter().cloned());
+    }
+    Ok(PendingRim {
+        document: content,
+        certificates: checked.certificates,
+        checks,
+        chain,
+    })
+}
+
+/// Verifies a RIM completely with the software signature backend: [`prepare_rim`], the
+/// ECDSA-SHA384 signature, and the `X509Data` chain against `trust` at `now`.
+///
+/// # Errors
+/// As [`prepare_rim`], plus [`RimError::SignatureInvalid`].
+pub fn verify_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<VerifiedRim, RimError> {
+    let pending = prepare_rim(xml, trust, now)?;
+    let verdicts: Vec<bool> = pending
+        .signature_checks()
+        .iter()
+        .map(|check| check.verify().is_ok())
+        .collect();
+    pending.finish(&verdicts)
+}
+
+impl PendingRim {
+    /// The ECDSA checks a backend must run: the RIM signature over the canonical
+    /// `SignedInfo` first, then one per certificate-path link.
+    pub fn signature_checks(&self) -> &[SignatureCheck] {
+        &self.checks
+    }
+
+    /// The `X509Data` certificates (DER), signer first.
+    pub fn certificates(&self) -> &[Vec<u8>] {
+        &self.certificates
+    }
+
+    /// The document's content, before its signature is known to verify: for display only.
+    pub fn unverified_document(&self) -> &RimDocument {
+        &self.document
+    }
+
+    /// Completes verification with one verdict per [`Self::signature_checks`] entry.
+    ///
+    /// # Errors
+    /// [`RimError::SignatureInvalid`] when the RIM signature's verdict is false or verdicts
+    /// are missing. Failed chain links make the chain status `invalid`, not an error.
+    pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
+        if verdicts.len() != self.checks.len() || verdicts.first() != Some(&true) {
+            return Err(RimError::SignatureInvalid);
+        }
+        let chain_verdicts = verdicts.get(1..).unwrap_or_default();
+        let cert_chain =
+            RimCertChain::from_result(self.chain.and_then(|plan| plan.finish(chain_verdicts)));
+        Ok(VerifiedRim {
+            document: self.document,
+            cert_chain,
+            certificates: self.certificates,
+        })
+    }
+}
+
+impl VerifiedRim {
+    /// The signed content.
+    pub fn document(&self) -> &RimDocument {
+        &self.document
+    }
+
+    /// The chain status at the time of verification.
+    pub fn cert_chain(&self) -> &RimCertChain {
+        &self.cert_chain
+    }
+
+    /// The `X509Data` certificates (DER), signer first.
+    pub fn certificates(&self) -> &[Vec<u8>] {
+        &self.certificates
+    }
+
+    /// Signature verified and chain valid at the time given.
+    pub fn is_trusted(&self) -> bool {
+        self.cert_chain.status == RimCertStatus::Valid
+    }
+}
+
+/// The SEC1 point of an EC P-384 signer certificate.
+fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
+    let bad = |problem| RimError::Certificate { index: 0, problem };
+    let certificate = Certificate::from_der(der).map_err(|_| bad("not a DER certificate"))?;
+    let spki = certificate.tbs_certificate().subject_public_key_info();
+    if spki.algorithm.oid != EC_PUBLIC_KEY {
+        return Err(bad("signer key is not an EC key"));
+    }
+    let curve = spki
+        .algorithm
+        .parameters
+        .as_ref()
+        .and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
+    if curve != Some(SECP384R1) {
+        return Err(bad("signer key is not on P-384"));
+    }
+    spki.subject_public_key
+        .as_bytes()
+        .map(<[u8]>::to_vec)
+        .ok_or(bad("signer key bit string is not whole bytes"))
+}

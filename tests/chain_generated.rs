@@ -1,0 +1,151 @@
+//! Generated chains (tests/fixtures/generated): each path-validation rule fails on its own.
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use edgeattest::chain::{
+    verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus, TimeCheck, TrustStore,
+};
+use edgeattest::ErrorCode;
+
+const NOW: u64 = 1_790_000_000; // 2026-09-21
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/generated/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn test_store() -> TrustStore {
+    TrustStore::from_pem(&read("test_root.pem")).unwrap()
+}
+
+fn check(file: &str, options: &ChainOptions) -> Result<ChainStatus, ChainError> {
+    verify_pem_chain(&read(file), &test_store(), NOW, options).map(|c| c.status())
+}
+
+#[test]
+fn the_valid_generated_chain_verifies() {
+    let chain = verify_pem_chain(
+        &read("chain_valid.pem"),
+        &test_store(),
+        NOW,
+        &ChainOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(chain.status(), ChainStatus::Valid);
+    assert_eq!(chain.hwmodel(), Some("GH100 A01 GSP BROM"));
+    assert_eq!(chain.fwid_dice().map(|f| f.len()), Some(48));
+    // Not under the NVIDIA root.
+    let nvidia = TrustStore::nvidia_device_identity().unwrap();
+    let err = verify_pem_chain(
+        &read("chain_valid.pem"),
+        &nvidia,
+        NOW,
+        &ChainOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::UntrustedRoot {
+            at: CertPosition::Chain(3)
+        }
+    );
+}
+
+#[test]
+fn expired_and_not_yet_valid_are_reported_apart() {
+    let report = ChainOptions::default();
+    assert_eq!(
+        check("chain_expired_leaf.pem", &report),
+        Ok(ChainStatus::Expired)
+    );
+    assert_eq!(ChainStatus::Expired.as_claim_str(), "expired");
+    let chain =
+        verify_pem_chain(&read("chain_expired_leaf.pem"), &test_store(), NOW, &report).unwrap();
+    assert_eq!(chain.earliest_not_after_iso(), "2022-01-01T00:00:00Z");
+    assert_eq!(
+        check("chain_not_yet_valid_leaf.pem", &report),
+        Ok(ChainStatus::NotYetValid)
+    );
+
+    let enforce = ChainOptions::default().with_time(TimeCheck::Enforce);
+    let err = check("chain_expired_leaf.pem", &enforce).unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::Expired {
+            at: CertPosition::Chain(0),
+            not_after: 1_640_995_200
+        }
+    );
+    assert_eq!(err.code(), "ERR_CHAIN_EXPIRED");
+    let err = check("chain_not_yet_valid_leaf.pem", &enforce).unwrap_err();
+    assert_eq!(err.code(), "ERR_CHAIN_NOT_YET_VALID");
+}
+
+#[test]
+fn ca_without_key_cert_sign_fails() {
+    let err = check("chain_ca_without_keycertsign.pem", &ChainOptions::default()).unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::IssuerWithoutKeyCertSign {
+            at: CertPosition::Chain(1)
+        }
+    );
+    assert_eq!(err.code(), "ERR_CHAIN_ISSUER_NO_KEY_CERT_SIGN");
+}
+
+#[test]
+fn path_len_violation_fails() {
+    let err = check("chain_pathlen_violation.pem", &ChainOptions::default()).unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::PathLenExceeded {
+            at: CertPosition::Chain(2)
+        }
+    );
+    assert_eq!(err.code(), "ERR_CHAIN_PATH_LEN");
+}
+
+#[test]
+fn chain_to_another_root_with_the_pinned_name_fails() {
+    let nvidia = TrustStore::nvidia_device_identity().unwrap();
+    let err = verify_pem_chain(
+        &read("chain_other_root.pem"),
+        &nvidia,
+        NOW,
+        &ChainOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::UntrustedRoot {
+            at: CertPosition::Chain(3)
+        }
+    );
+    assert_eq!(err.code(), "ERR_CHAIN_UNTRUSTED_ROOT");
+    // Without its own root, the ICA's issuer name matches the NVIDIA anchor but its key does not.
+    let pem = read("chain_other_root.pem");
+    let ders = edgeattest::chain::parse_pem_chain(&pem).unwrap();
+    let err = edgeattest::chain::verify_chain(&ders[..3], &nvidia, NOW, &ChainOptions::default())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ChainError::IssuerNotFound {
+            at: CertPosition::Chain(2)
+        }
+    );
+}
+
+#[test]
+fn intermediate_limit_is_enforced() {
+    let options = ChainOptions::default().with_max_intermediates(1);
+    let err = check("chain_valid.pem", &options).unwrap_err();
+    assert_eq!(err, ChainError::PathTooLong);
+    assert!(check(
+        "chain_valid.pem",
+        &ChainOptions::default().with_max_intermediates(2)
+    )
+    .is_ok());
+}

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::ser::{Serialize, SerializeSeq, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::error::TableError;
 use super::schema::{Schema, ValueGen};
@@ -50,20 +50,21 @@ impl SplitMix64 {
 /// [`TableError::TooManyRows`] when `count` exceeds [`MAX_ROWS`].
 pub fn generate_rows(schema: &Schema, count: usize, seed: u64) -> Result<Vec<Value>, TableError> {
     let mut rows = Vec::with_capacity(count.min(MAX_ROWS));
-    for_each_row(schema, count, seed, |row| {
-        rows.push(row);
+    for_each_row(schema, count, seed, |values| {
+        let names = schema.columns.iter().map(|c| String::from(c.name));
+        rows.push(Value::Object(names.zip(values).collect()));
         Ok::<(), TableError>(())
     })?;
     Ok(rows)
 }
 
-/// Calls `each` with every generated item in turn, so that large data sets never exist as
-/// one JSON tree.
+/// Calls `each` with every generated item in turn (its values in schema order), so that
+/// large data sets never exist as one JSON tree.
 fn for_each_row<E: From<TableError>>(
     schema: &Schema,
     count: usize,
     seed: u64,
-    mut each: impl FnMut(Value) -> Result<(), E>,
+    mut each: impl FnMut(Vec<Value>) -> Result<(), E>,
 ) -> Result<(), E> {
     if count > MAX_ROWS {
         return Err(TableError::TooManyRows { count }.into());
@@ -77,7 +78,7 @@ fn for_each_row<E: From<TableError>>(
     }
     let mut guids: Vec<Vec<u32>> = alloc::vec![Vec::new(); schema.columns.len()];
     for key in keys {
-        let mut object = Map::with_capacity(schema.columns.len());
+        let mut values = Vec::with_capacity(schema.columns.len());
         for (position, column) in schema.columns.iter().enumerate() {
             let value = match column.generator {
                 ValueGen::Key => Value::from(key),
@@ -131,9 +132,9 @@ fn for_each_row<E: From<TableError>>(
                         .unwrap_or_default(),
                 ),
             };
-            object.insert(String::from(column.name), value);
+            values.push(value);
         }
-        each(Value::Object(object))?;
+        each(values)?;
     }
     Ok(())
 }
@@ -148,7 +149,7 @@ pub fn generate_table(
     seed: u64,
 ) -> Result<Table, TableError> {
     let mut builder = TableBuilder::new(schema, count)?;
-    for_each_row(schema, count, seed, |row| builder.push_value(row))?;
+    for_each_row(schema, count, seed, |values| builder.push_ordered(values))?;
     builder.finish()
 }
 
@@ -175,6 +176,19 @@ struct Lazy<'s> {
     seed: u64,
 }
 
+/// One generated item: its columns' names with its values, in schema order.
+struct Item<'a> {
+    schema: &'a Schema,
+    values: &'a [Value],
+}
+
+impl Serialize for Item<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let names = self.schema.columns.iter().map(|c| c.name);
+        serializer.collect_map(names.zip(self.values))
+    }
+}
+
 /// Carries a serializer error through `for_each_row`.
 enum Either<E> {
     Serializer(E),
@@ -190,8 +204,12 @@ impl<E> From<TableError> for Either<E> {
 impl Serialize for Lazy<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.count))?;
-        let result = for_each_row(self.schema, self.count, self.seed, |row| {
-            seq.serialize_element(&row).map_err(Either::Serializer)
+        let result = for_each_row(self.schema, self.count, self.seed, |values| {
+            let item = Item {
+                schema: self.schema,
+                values: &values,
+            };
+            seq.serialize_element(&item).map_err(Either::Serializer)
         });
         match result {
             Ok(()) => seq.end(),

@@ -178,12 +178,29 @@ impl TableBuilder {
                 field: format!("[{i}]"),
             });
         };
-        let mut cells = Vec::with_capacity(self.schema.columns.len());
-        for (index, column) in self.schema.columns.iter().enumerate() {
-            let field = || format!("[{i}].{}", column.name);
+        let mut values = Vec::with_capacity(self.schema.columns.len());
+        for column in self.schema.columns {
             let value = object
                 .remove(column.name)
-                .ok_or_else(|| TableError::MissingField { field: field() })?;
+                .ok_or_else(|| TableError::MissingField {
+                    field: format!("[{i}].{}", column.name),
+                })?;
+            values.push(value);
+        }
+        if let Some(name) = object.keys().next() {
+            return Err(TableError::UnknownField {
+                field: format!("[{i}].{name}"),
+            });
+        }
+        self.push_ordered(values)
+    }
+
+    /// Appends one row given as its values in schema order.
+    pub(crate) fn push_ordered(&mut self, values: Vec<Value>) -> Result<(), TableError> {
+        let i = self.rows;
+        let mut cells = Vec::with_capacity(self.schema.columns.len());
+        for ((index, column), value) in self.schema.columns.iter().enumerate().zip(values) {
+            let field = || format!("[{i}].{}", column.name);
             let wrong = || TableError::WrongType {
                 field: field(),
                 expected: column.column_type.as_str(),
@@ -201,9 +218,10 @@ impl TableBuilder {
                 }
             });
         }
-        if let Some(name) = object.keys().next() {
-            return Err(TableError::UnknownField {
-                field: format!("[{i}].{name}"),
+        if cells.len() != self.schema.columns.len() {
+            let missing = self.schema.columns.get(cells.len()).map_or("", |c| c.name);
+            return Err(TableError::MissingField {
+                field: format!("[{i}].{missing}"),
             });
         }
         self.push_cells(cells.into_iter())

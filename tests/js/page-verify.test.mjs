@@ -79,7 +79,9 @@ test('panel 1: a recorded 8-GPU result verifies at its issue time, every token p
   // Claims per device: 9 tables (overall + 8), nothing highlighted.
   assert.equal(await page.locator('#result-claims table').count(), 9);
   assert.equal(await page.locator('#result-claims tr.failed').count(), 0);
-  const gpu0 = await tableRows(page, '#result-claims .claims:nth-of-type(2)');
+  // Collapsed when nothing failed.
+  assert.equal(await page.locator('#result-claims details[open]').count(), 0);
+  const gpu0 = await tableRows(page, '#result-claims details:nth-of-type(2)');
   assert.equal(gpu0.find((r) => r[0] === 'measres')?.[1], 'success');
   await panelShots(page, '#result', 'result-verified');
   assert.deepEqual(problems, []);
@@ -124,7 +126,8 @@ test('panel 1: a tampered device token fails its submods digest; a tampered over
   assert.equal(column(rows, 'GPU-2', 6), 'verified');
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['GPU-3']);
   // Its claims are shown as decoded, marked not verified.
-  assert.match(await page.textContent('#result-claims'), /Device GPU-3 — not verified, shown as decoded/);
+  assert.match(await page.textContent('#result-claims details[open]'), /Device GPU-3 — not verified, shown as decoded/);
+  assert.equal(await page.locator('#result-claims details[open]').count(), 1);
   await panelShots(page, '#result', 'result-tampered-device');
 
   // The overall token's verdict flipped to false: its signature no longer verifies.

@@ -1,11 +1,16 @@
 // The verification page, served by the edge worker in workerd, in headless Chromium: the
-// release build end to end (a broken wasm-opt or bundling step fails here).
+// release build end to end (a broken wasm-opt or bundling step fails here). Panel 3 (the
+// request builder and Send) and the page as a whole: keyboard, phone width, offline.
+// Panels 1-2: page-verify.test.mjs; panels 4-6: page-api.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startWorker } from './support/worker.mjs';
 import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
-import { validateAttestRequest } from '../../pkg/index.js';
+import {
+  validateAttestRequest, generateKeyPair, createDetachedEat, createJwks,
+} from '../../pkg/index.js';
+import { ready, panelShots, tableRows, DESKTOP, PHONE } from './support/page.mjs';
 
 let worker;
 let browser;
@@ -78,6 +83,126 @@ test('request builder: switch endpoints, V1 and the keyboard', async () => {
   await page.focus('#generate-nonce');
   await page.keyboard.press('Enter');
   assert.notEqual(await page.inputValue('#nonce'), before);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('request builder: Send posts the body and verifies the answer in panel 1', async () => {
+  const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);
+  await ready(page);
+  // A stand-in service at another origin, minting a result for the nonce it receives.
+  const kid = 'send-test';
+  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid });
+  const jwks = createJwks([{ kid, key: publicJwk }]);
+  const received = [];
+  await page.route('http://service.test/**', async (route) => {
+    const request = route.request();
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'GET, POST' };
+    if (request.method() === 'OPTIONS') {
+      await route.fulfill({ status: 204, headers: cors });
+      return;
+    }
+    if (request.url().endsWith('/.well-known/jwks.json')) {
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(jwks), headers: { 'access-control-allow-origin': '*' } });
+      return;
+    }
+    const body = JSON.parse(request.postData());
+    received.push({ url: request.url(), body });
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: 'http://service.test', iat: now, nbf: now, exp: now + 3600, eat_nonce: body.nonce };
+    const devices = Object.fromEntries(body.evidence_list.map((_, i) => [`GPU-${i}`, { ...claims, measres: 'success' }]));
+    const result = await createDetachedEat({ ...claims, 'x-nvidia-overall-att-result': true }, devices, privateKey, { kid });
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(result), headers: { 'access-control-allow-origin': '*' } });
+  });
+  await page.click('#add-sample');
+  await page.click('#build-request');
+  await page.fill('#send-url', 'http://service.test');
+  await page.click('#send-request');
+  await page.waitForFunction(() => /verified in panel 1|NOT verified/.test(document.getElementById('send-status').textContent));
+  assert.match(await page.textContent('#send-status'), /answered 200; the result is verified in panel 1/);
+  assert.equal(received.length, 1);
+  assert.equal(received[0].url, 'http://service.test/v4/attest/gpu');
+  assert.equal(await page.inputValue('#result-nonce'), received[0].body.nonce);
+  assert.match(await page.textContent('#result-summary'), /^verified.*1 device/i);
+  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => r.at(-1)), ['verified', 'verified']);
+
+  // The local worker, before or after it serves the attestation routes: either its answer
+  // is verified in panel 1, or its error status and code are shown.
+  await page.fill('#send-url', worker.origin);
+  await page.click('#send-request');
+  await page.waitForFunction(() => /verified in panel 1|NOT verified|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
+  const status = await page.textContent('#send-status');
+  if (/answered 200/.test(status)) assert.match(status, /the result is verified in panel 1/);
+  else assert.match(await page.textContent('#build-error'), /^ERR_[A-Z_]+ \d{3}/);
+  await panelShots(page, '#build', 'request-sent');
+  assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
+  await page.close();
+});
+
+test('the page: keyboard order, landmarks, labels, phone width and offline use', async () => {
+  const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);
+  await ready(page);
+  // Every form control has an accessible name.
+  const unnamed = await page.$$eval('input, select, textarea, button', (nodes) => nodes
+    .filter((n) => n.type !== 'hidden')
+    .filter((n) => !(n.labels?.length || n.getAttribute('aria-label') || (n.tagName === 'BUTTON' && n.textContent.trim())))
+    .map((n) => n.id || n.outerHTML.slice(0, 60)));
+  assert.deepEqual(unnamed, []);
+  // Live regions for the results, alerts for errors.
+  for (const id of ['result-output', 'evidence-output', 'access-output', 'alerts-table', 'deprecations-output']) {
+    assert.equal(await page.getAttribute(`#${id}`, 'aria-live'), 'polite', id);
+  }
+  assert.equal(await page.locator('.error[role=alert]').count(), 6);
+
+  // Tab from the top: the skip link, the panel links, then panel 1's controls in order.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');
+  const order = [];
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('href')));
+  }
+  assert.deepEqual(order.slice(0, 6), ['#result', '#evidence', '#build', '#scopes', '#alerts', '#deprecations']);
+  assert.deepEqual(order.slice(6, 12), ['result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text', 'result-nonce']);
+
+  // Keyboard only: load a sample and verify it in panel 2.
+  await page.focus('#ev-sample');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.notEqual(await page.inputValue('#ev-evidence'), '');
+  await page.focus('#verify-evidence');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#evidence-summary:not([hidden])');
+
+  // Phone: nothing wider than the screen.
+  await page.setViewportSize(PHONE);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `page is ${width}px wide on a ${PHONE.width}px screen`);
+  await page.screenshot({ path: join(ARTIFACTS, 'page-phone-top.png') });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(ARTIFACTS, 'page-desktop-top.png') });
+
+  // Offline once loaded: every panel still works.
+  await browser.context.setOffline(true);
+  try {
+    await page.selectOption('#ev-sample', 'ls10-96.10.55.00.01');
+    await page.click('#ev-load-sample');
+    await page.click('#verify-evidence');
+    await page.waitForFunction(() => /verified/.test(document.getElementById('evidence-summary').textContent) && /LS10|96\.10/.test(document.getElementById('evidence-checks').textContent));
+    assert.match(await page.textContent('#evidence-summary'), /^verified/);
+    await page.click('#generate-nonce');
+    await page.click('#add-sample');
+    await page.click('#build-request');
+    assert.match(await page.textContent('#request-json'), /"evidence_list"/);
+    await page.click('#check-access');
+    assert.match(await page.textContent('#access-output'), /allowed|denied/);
+    await page.click('#page-next');
+    assert.match(await page.textContent('#page-info'), /^Page 2 of/);
+    await page.click('#dep-now');
+    assert.match(await page.textContent('#deprecations-output'), /notices as returned/);
+  } finally {
+    await browser.context.setOffline(false);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -124,13 +124,18 @@ function claimFailed(name, value) {
   return /error/i.test(name);
 }
 
+// One collapsible table per token, open when the token failed or a claim reports a failure.
 function claimsTable(title, payload, verified) {
   const rows = Object.entries(payload ?? {}).map(([name, value]) => ({
     class: claimFailed(name, value) ? 'failed' : undefined,
     cells: [name, el('span', { class: 'claim', text: claimText(value) })],
   }));
-  return el('div', { class: 'table-wrap claims' },
-    table(`${title}${verified ? '' : ' — not verified, shown as decoded'}`, ['Claim', 'Value'], rows));
+  const flagged = rows.filter((r) => r.class).length;
+  const heading = `${title}${verified ? '' : ' — not verified, shown as decoded'}`;
+  return el('details', { class: 'claims', open: !verified || flagged > 0 },
+    el('summary', {}, `${heading}: ${rows.length} claims`,
+      flagged ? [' — ', badge('fail', `${flagged} flagged`)] : ''),
+    el('div', { class: 'table-wrap' }, table(heading, ['Claim', 'Value'], rows)));
 }
 
 function render(verdicts, tokens, context, summary) {

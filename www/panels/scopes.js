@@ -49,6 +49,9 @@ export function checkAccess() {
     return null;
   }
   const body = decision.body ?? {};
+  // A forwarded request carries the key's scopes to the upstream service in a header.
+  const forwarded = decision.forward?.setHeaders.find(([name]) => name.toLowerCase() === 'x-edgeattest-scopes');
+  const granted = body.granted_scopes ?? (forwarded ? forwarded[1].split(' ').filter(Boolean) : []);
   const requirement = route.requires.all_of ? ['all of', route.requires.all_of] : ['any of', route.requires.any_of];
   $('access-output').replaceChildren(
     el('p', { class: `summary ${decision.allow ? 'good' : 'bad'}`, id: 'access-verdict' },
@@ -57,7 +60,7 @@ export function checkAccess() {
       decision.allow ? '' : ` — ${decision.status} ${body.error ?? ''} ${body.code ?? ''}`),
     el('div', { class: 'table-wrap' }, table('Decision', ['', ''], [
       ['Requires', [`${requirement[0]}: `, ...list(requirement[1])]],
-      ['Granted to this key', list(body.granted_scopes ?? (decision.allow ? undefined : []))],
+      ['Granted to this key', list(granted)],
       { class: body.missing_scopes?.length ? 'failed' : undefined, cells: ['Missing', list(body.missing_scopes)] },
       ['Reason', body.error_description ?? (decision.allow ? 'the key holds the required scopes' : decision.audit.reason)],
       ['Why this route needs it', `${route.rationale} (${route.basis})`],

@@ -58,6 +58,7 @@ export function refresh() {
       class: /critical|high/i.test(String(item.severity)) ? 'severe' : undefined,
       cells: columns.map((c) => cellText(item[c.name])),
     })),
+    'stack',
   ));
   $('page-info').textContent = page.filtered_resources
     ? `Page ${state.page} of ${page.num_of_pages}`

@@ -146,6 +146,7 @@ function render(verdicts, tokens, context, summary) {
     'Every token of the result',
     ['Token', 'Submods digest', 'Signature', 'Issuer, audience', 'Time', 'Nonce', 'Verdict'],
     verdicts.map((v) => tokenRow(v, byLabel.get(v.label), context)),
+    'stack',
   ));
   $('result-claims').replaceChildren(
     el('h3', { text: 'Claims' }),

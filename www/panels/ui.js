@@ -36,15 +36,21 @@ export function badge(state, text) {
   return el('span', { class: `badge ${state}`, text: text ?? words[state] ?? state });
 }
 
-/** A table from column titles and rows of cells (nodes or text); rows may carry a class. */
-export function table(caption, headers, rows) {
-  return el('table', {},
+/**
+ * A table from column titles and rows of cells (nodes or text); rows may carry a class.
+ * Cells carry their column title (data-label) so that a `stack` table reads as cards on a
+ * phone.
+ */
+export function table(caption, headers, rows, className) {
+  return el('table', { class: className },
     caption ? el('caption', { text: caption }) : null,
     el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col', text: h })))),
     el('tbody', {}, rows.map((row) => {
       const cells = Array.isArray(row) ? row : row.cells;
       return el('tr', { class: Array.isArray(row) ? undefined : row.class },
-        cells.map((cell, i) => (i === 0 ? el('th', { scope: 'row' }, cell) : el('td', {}, cell))));
+        cells.map((cell, i) => (i === 0
+          ? el('th', { scope: 'row', 'data-label': headers[i] }, cell)
+          : el('td', { 'data-label': headers[i] }, cell))));
     })),
   );
 }

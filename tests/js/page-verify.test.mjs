@@ -11,7 +11,9 @@ import { fixtureText } from './support/fixtures.mjs';
 import {
   ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP,
 } from './support/page.mjs';
-import { generateKeyPair, createDetachedEat, createJwks, generateNonce } from '../../pkg/index.js';
+import {
+  generateKeyPair, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
+} from '../../pkg/index.js';
 
 let worker;
 let browser;
@@ -182,6 +184,12 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
   // GPU-1's own claim says its measurements failed: highlighted, though its token verifies.
   const failed = await failedRows(page, '#result-claims');
   assert.deepEqual(failed, ['measres']);
+
+  // A V1 result: one token, no submods.
+  const v1 = createV1Result(await signJwt({ ...claims, 'x-nvidia-overall-att-result': true }, privateKey, { kid }));
+  await verifyResult(page, { result: JSON.stringify(v1), jwks, nonce });
+  assert.match(await page.textContent('#result-summary'), /^verified.*\(v1 result, 0 devices\)/i);
+  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => [r[0], r.at(-1)]), [['Overall', 'verified']]);
 
   // Input errors: no result, malformed JSON, no JWKS.
   await page.fill('#result-text', '');

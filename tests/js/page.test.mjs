@@ -156,7 +156,7 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
 
   // Tab from the top: the skip link, the panel links, then panel 1's controls in order.
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
   const order = [];
   for (let i = 0; i < 12; i += 1) {
     await page.keyboard.press('Tab');

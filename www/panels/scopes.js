@@ -76,11 +76,15 @@ export function initScopesPanel() {
     ...Object.values(roles).flat(),
     ...routes.flatMap((r) => r.requires.all_of ?? r.requires.any_of ?? []),
   ])].sort();
-  checkboxes($('roles'), 'role', Object.keys(roles), (role) => `${roles[role].length} scopes`);
+  checkboxes($('roles'), 'role', Object.keys(roles), (role) => `${roles[role].length} scope${roles[role].length === 1 ? '' : 's'}`);
   checkboxes($('scope-list'), 'scope', allScopes);
   $('access-endpoint').replaceChildren(...routes.map((r, i) => new Option(`${r.method} ${r.path}`, String(i))));
   for (const radio of document.querySelectorAll('input[name="key-type"]')) radio.addEventListener('change', showType);
   showType();
+  // The decision follows every change once it has been asked for.
+  $('scopes-form').addEventListener('change', () => {
+    if ($('access-output').childElementCount) checkAccess();
+  });
   $('scopes-form').addEventListener('submit', (e) => {
     e.preventDefault();
     checkAccess();

@@ -148,18 +148,18 @@ test('accessRouteTable: every route once, each with a requirement', () => {
 });
 
 // A reference gateway worker: authenticates and authorizes /api/v3/… with the wasm decision
-// and forwards allowed requests to EDGEATTEST_SIM_UPSTREAM. Keys come from EDGEATTEST_KEYS
+// and forwards allowed requests to EDGEATTEST_SIM_UPSTREAM. Keys come from EDGEATTEST_API_KEYS
 // (key-store JSON) or, when bound, from a KV namespace keyed by key digest.
 const GATEWAY = `
 import './pkg/workerd.js'; // instantiates the wasm module
 import { gatewayDecision, hashApiKey } from './pkg/edgeattest.js';
 async function keyStore(request, env) {
-  if (!env.KEYS_KV) return env.EDGEATTEST_KEYS;
+  if (!env.EDGEATTEST_API_KEYS_KV) return env.EDGEATTEST_API_KEYS;
   const auth = request.headers.get('authorization') ?? '';
   const match = /^bearer +(eak_\\S+)$/i.exec(auth.trim());
   let record = null;
   if (match) {
-    try { record = await env.KEYS_KV.get(hashApiKey(match[1]), 'json'); } catch { record = null; }
+    try { record = await env.EDGEATTEST_API_KEYS_KV.get(hashApiKey(match[1]), 'json'); } catch { record = null; }
   }
   return { keys: record ? [record] : [] };
 }
@@ -215,11 +215,11 @@ async function withGateway(bindings, run) {
     ],
     compatibilityDate: '2025-01-01',
     bindings: { EDGEATTEST_SIM_UPSTREAM: `http://127.0.0.1:${upstream.address().port}/`, ...bindings.vars },
-    kvNamespaces: bindings.kv ? ['KEYS_KV'] : [],
+    kvNamespaces: bindings.kv ? ['EDGEATTEST_API_KEYS_KV'] : [],
   });
   try {
     if (bindings.kv) {
-      const kv = await mf.getKVNamespace('KEYS_KV');
+      const kv = await mf.getKVNamespace('EDGEATTEST_API_KEYS_KV');
       for (const record of bindings.kv) await kv.put(record.digest, JSON.stringify(record));
     }
     await run((path, init) => mf.dispatchFetch(`http://gateway.test${path}`, init), seen);
@@ -233,7 +233,7 @@ test('the gateway in workerd forwards allowed requests and answers the others it
   const now = Math.floor(Date.now() / 1000);
   const live = devKeySet(now, SEED);
   const secret = (id) => live.keys.find((k) => k.id === id).key;
-  await withGateway({ vars: { EDGEATTEST_KEYS: JSON.stringify(live.keyStore) } }, async (fetch, seen) => {
+  await withGateway({ vars: { EDGEATTEST_API_KEYS: JSON.stringify(live.keyStore) } }, async (fetch, seen) => {
     const ok = await fetch('/api/v3/simulations?limit=5', { headers: { authorization: `Bearer ${secret('dev-lab_user')}`, 'x-edgeattest-key-id': 'spoofed' } });
     assert.equal(ok.status, 200);
     assert.deepEqual(await ok.json(), { upstream: true, url: '/api/v3/simulations/?limit=5' });

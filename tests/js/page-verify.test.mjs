@@ -260,7 +260,14 @@ test('panel 2: the LS10 sample verifies completely against its bundled switch BI
   assert.ok(list.some((c) => c.state === 'pass' && /Measurements against the RIMs: success 31 active measurements compared\./.test(c.text)));
   assert.ok(list.some((c) => c.state === 'pass' && /Firmware version: evidence 96\.10\.55\.00\.01, RIM 96\.10\.55\.00\.01/.test(c.text)));
   assert.ok(list.some((c) => c.state === 'info' && /NV_SWITCH_BIOS_5612_0002_890_9610550001/.test(c.text)));
-  const facts = await tableRows(page, '#evidence-claims');
+  // The service's own code, run in the page, would issue a passing result with these claims.
+  assert.match(await page.textContent('#service-verdict'), /Overall result the service would give: true/);
+  const claims = Object.fromEntries(await tableRows(page, '#evidence-claims .table-wrap.claims'));
+  assert.equal(claims.measres, 'success');
+  assert.equal(claims['x-nvidia-switch-bios-version'], '96.10.55.00.01');
+  assert.equal(claims.ueid, '694931143880983876767046803400974855445978836716');
+  assert.equal(await page.locator('#evidence-claims .table-wrap.claims tr.failed').count(), 0);
+  const facts = await tableRows(page, '#evidence-claims details.claims');
   assert.equal(facts.find((r) => r[0] === 'ueid')?.[1], '694931143880983876767046803400974855445978836716');
   assert.equal(facts.find((r) => r[0] === 'measurement comparison')?.[1], 'success');
   await panelShots(page, '#evidence', 'evidence-ls10-verified');
@@ -275,6 +282,7 @@ test('panel 2: go-nvtrust 545.00 matches the nvtrust test RIMs in 2024; now thei
   await page.fill('#ev-time', timeValue(Date.UTC(2024, 0, 1) / 1000));
   await verifyEvidence(page);
   assert.match(await page.textContent('#evidence-summary'), /^verified/);
+  assert.match(await page.textContent('#service-verdict'), /would give: true/);
   let list = await checks(page);
   assert.ok(list.some((c) => c.state === 'pass' && /Driver RIM: 545\.00 /.test(c.text)));
   assert.ok(list.some((c) => c.state === 'pass' && /Measurements against the RIMs: success/.test(c.text) && /NVDEC0/.test(c.text)));
@@ -287,6 +295,12 @@ test('panel 2: go-nvtrust 545.00 matches the nvtrust test RIMs in 2024; now thei
   list = await checks(page);
   const expired = list.filter((c) => c.state === 'fail' && /RIM: .*signer chain is expired .*it expired 2025-06/.test(c.text));
   assert.equal(expired.length, 2, JSON.stringify(list));
+  // The service would refuse the measurements now: its claims say why, highlighted.
+  assert.match(await page.textContent('#service-verdict'), /would give: false/);
+  const flagged = await page.$$eval('#evidence-claims .table-wrap.claims tr.failed th', (t) => t.map((x) => x.textContent));
+  assert.ok(flagged.includes('measres') && flagged.includes('x-nvidia-error-details'), flagged.join());
+  assert.ok(flagged.includes('x-nvidia-gpu-driver-rim-cert-chain'), flagged.join());
+  assert.match(await page.textContent('#evidence-claims'), /RIM signing certificate chain has expired/);
   await panelShots(page, '#evidence', 'evidence-rim-expired');
   assert.deepEqual(problems, []);
   await page.close();

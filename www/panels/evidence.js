@@ -4,11 +4,13 @@
 // WebCrypto running its ECDSA checks); this module lays the verdicts out in order.
 import {
   verifyEvidenceBatch, verifyCertificateChain, prepareRim, runSignatureChecks,
-  compareGpuRims, compareSwitchRim, rimIds,
+  compareGpuRims, compareSwitchRim, rimIds, AttestationService, buildAttestRequest,
+  generateKeyPair, exportPkcs8,
 } from '../pkg/index.js';
 import {
-  $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
+  $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone, claimText,
 } from './ui.js';
+import { claimFailed } from './result.js';
 
 let samples = [];
 let rims = new Map(); // id → { title, kind, xml, source }
@@ -141,11 +143,73 @@ function factsTable(report, comparison) {
     ['measurement comparison', comparison ? comparison.measres : 'not compared (no RIM)'],
     ...opaque,
   ];
-  return el('div', { class: 'table-wrap claims' }, table(
-    'What the evidence establishes (the service\'s claims builder will name these as claims)',
+  return el('details', { class: 'claims' }, el('summary', { text: 'What the evidence itself says' }), el('div', { class: 'table-wrap' }, table(
+    'What the evidence itself says',
     ['Fact', 'Value'],
     rows.map(([name, value]) => ({ class: /fail|invalid|expired/.test(value) ? 'failed' : undefined, cells: [name, el('span', { class: 'claim', text: value })] })),
-  ));
+  )));
+}
+
+// ---- the claims the service would issue ----------------------------------------------------
+
+let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
+
+/** The transcript as hex text, whatever encoding it was given in. */
+function evidenceHex(evidence, encoding) {
+  if (encoding === 'hex') return evidence;
+  const bytes = Uint8Array.from(atob(evidence.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const text = new TextDecoder().decode(bytes);
+  if (encoding === 'base64-hex') return text.trim();
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Runs the attestation service's own request handling in this page — the same code the
+ * worker runs — on this evidence with the chosen RIMs, and returns the device token's claims
+ * (signed by a throwaway key: only the claims matter here).
+ */
+async function serviceClaims({ evidence, encoding, certificate, nonce, arch, now, rimIds: chosen }) {
+  if (!pageKey) {
+    const { privateKey } = await generateKeyPair({ backend: 'software' });
+    pageKey = exportPkcs8(privateKey);
+    privateKey.free();
+  }
+  const service = new AttestationService({ signingKey: pageKey, kid: 'this-page', issuer: location.origin });
+  try {
+    for (const id of chosen) service.addRim(rims.get(id).title, rims.get(id).xml);
+    const endpoint = arch === 'LS10' ? '/v4/attest/switch' : '/v4/attest/gpu';
+    const body = buildAttestRequest({ endpoint, nonce, arch, evidence: [{ evidence: evidenceHex(evidence, encoding), certificate }] });
+    const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    const missing = service.missingRims(request);
+    const response = service.handle(request, now);
+    const answer = JSON.parse(new TextDecoder().decode(response.body));
+    if (response.status !== 200) return { status: response.status, error: answer, missing };
+    const [[, overall], devices] = answer;
+    const decode = (token) => JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    const [[label, token]] = Object.entries(devices);
+    return { status: 200, label, claims: decode(token), overall: decode(overall), missing };
+  } finally {
+    service.free();
+  }
+}
+
+function serviceClaimsView(outcome, claimsNote) {
+  if (outcome.error) {
+    const e = outcome.error.error ?? outcome.error;
+    return el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`);
+  }
+  const rows = Object.entries(outcome.claims).map(([name, value]) => ({
+    class: claimFailed(name, value) ? 'failed' : undefined,
+    cells: [name, el('span', { class: 'claim', text: claimText(value) })],
+  }));
+  const verdict = outcome.overall['x-nvidia-overall-att-result'];
+  return el('div', {},
+    el('h3', { text: `Claims the service would issue for ${outcome.label}` }),
+    el('p', { class: 'hint' }, claimsNote,
+      outcome.missing.length ? ` RIMs it would have to fetch: ${outcome.missing.join(', ')}.` : ''),
+    el('p', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
+      'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
+    el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
 }
 
 function clear() {
@@ -249,7 +313,18 @@ export async function verifyEvidencePanel() {
       items.push(check('fail', 'Measurements against the RIMs', el('code', { text: error.code }), ` ${error.message}`));
     }
     for (const o of Object.values(outcomes)) o.verified?.free();
-    $('evidence-claims').replaceChildren(factsTable(report, comparison));
+    const claimsBox = [factsTable(report, comparison)];
+    try {
+      const outcome = await serviceClaims({
+        evidence, encoding, certificate, nonce, arch, now,
+        rimIds: Object.values(chosen).filter((id) => id && !(arch === 'LS10' && rims.get(id)?.kind === 'driver')),
+      });
+      claimsBox.unshift(serviceClaimsView(outcome,
+        `The attestation service's code, run in this page at ${isoSeconds(now)} with the RIMs chosen above (V4, default claims version; the tokens are signed by a throwaway key).`));
+    } catch (error) {
+      claimsBox.unshift(el('p', { class: 'error' }, el('code', { text: error.code ?? 'ERR_UNEXPECTED' }), ` The service's claims could not be built here: ${error.message}`));
+    }
+    $('evidence-claims').replaceChildren(...claimsBox);
   }
 
   $('evidence-checks').replaceChildren(...items);

@@ -3,7 +3,7 @@
 // per-token verdicts it returns (on success, or on the error's `verdicts` on failure).
 import { verifyAttestationResult } from '../pkg/index.js';
 import {
-  $, el, badge, table, showError, timeControl, fromInputValue, toInputValue, isoSeconds,
+  $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
   dropZone, claimText,
 } from './ui.js';
 
@@ -117,9 +117,12 @@ function tokenRow(verdict, token, context) {
   };
 }
 
-// A claim is highlighted when it reports a failure: false, "fail…", or error details.
-function claimFailed(name, value) {
+// A claim is highlighted when it reports a failure: false, "fail…", a certificate chain that
+// is not valid, or error details.
+export function claimFailed(name, value) {
   if (value === false) return true;
+  // A certificate-chain claim whose status is anything but valid.
+  if (value && typeof value === 'object' && 'x-nvidia-cert-status' in value) return value['x-nvidia-cert-status'] !== 'valid';
   if (typeof value === 'string' && /^(fail|false|invalid|expired|revoked|mismatch)/i.test(value)) return true;
   return /error/i.test(name);
 }
@@ -246,7 +249,7 @@ export function initResultPanel() {
   $('result-iat').addEventListener('click', () => {
     const [first] = tokensOf(parseResult($('result-text').value.trim()));
     const iat = decodeToken(first?.token).payload?.iat;
-    if (typeof iat === 'number') $('result-time').value = toInputValue(iat);
+    if (typeof iat === 'number') setTime($('result-time'), iat);
     else showError('result-error', { code: 'ERR_INVALID_ARGUMENT', message: 'The result has no readable overall token with an iat claim.', field: 'result' });
   });
   $('fetch-jwks').addEventListener('click', async () => {

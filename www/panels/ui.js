@@ -62,10 +62,17 @@ export function toInputValue(seconds) {
   return new Date(Math.floor(seconds) * 1000).toISOString().slice(0, 19);
 }
 
-/** The Unix seconds a datetime-local input (read as UTC) holds; now when it is empty. */
+/**
+ * The Unix seconds a datetime-local input (read as UTC) holds; now when it is empty or still
+ * says "now" (set by its Now button and not edited since: the clock has moved on).
+ */
 export function fromInputValue(input) {
   const value = input.value.trim();
-  if (!value) return Math.floor(Date.now() / 1000);
+  if (!value || input.dataset.auto === 'now') {
+    const now = Math.floor(Date.now() / 1000);
+    input.value = toInputValue(now);
+    return now;
+  }
   const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}Z`);
   if (Number.isNaN(ms)) {
     const error = new Error(`"${value}" is not a date and time`);
@@ -82,9 +89,17 @@ export const isoSeconds = (seconds) => new Date(seconds * 1000).toISOString().re
 export function timeControl(input, nowButton) {
   const setNow = () => {
     input.value = toInputValue(Date.now() / 1000);
+    input.dataset.auto = 'now';
   };
   setNow();
   nowButton.addEventListener('click', setNow);
+  input.addEventListener('input', () => delete input.dataset.auto);
+}
+
+/** Sets a time input to a fixed time (no longer following the clock). */
+export function setTime(input, seconds) {
+  input.value = toInputValue(seconds);
+  delete input.dataset.auto;
 }
 
 // ---- files ---------------------------------------------------------------------------------

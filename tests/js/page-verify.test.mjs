@@ -209,14 +209,16 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
 test('panel 1: Fetch JWKS asks the service URL and explains a failure', async () => {
   const { page, problems } = await open();
   assert.equal(await page.inputValue('#jwks-url'), worker.origin);
-  const served = await fetch(`${worker.origin}/.well-known/jwks.json`);
+  const served = await (await fetch(`${worker.origin}/.well-known/jwks.json`)).text();
   await page.click('#fetch-jwks');
-  if (served.ok) {
-    await page.waitForFunction(() => document.getElementById('jwks-text').value.includes('"keys"'));
-  } else {
-    await page.waitForSelector('#result-error:not([hidden])');
-    assert.match(await page.textContent('#result-error'), new RegExp(`ERR_FETCH_FAILED .*answered ${served.status}`));
-  }
+  await page.waitForFunction(() => document.getElementById('jwks-text').value.includes('"keys"'));
+  assert.equal(await page.inputValue('#jwks-text'), served);
+  // A service that has no JWKS.
+  await page.route('http://no-jwks.test/**', (route) => route.fulfill({ status: 404, body: 'not here', headers: { 'access-control-allow-origin': '*' } }));
+  await page.fill('#jwks-url', 'http://no-jwks.test');
+  await page.click('#fetch-jwks');
+  await page.waitForSelector('#result-error:not([hidden])');
+  assert.match(await page.textContent('#result-error'), /ERR_FETCH_FAILED .*answered 404/);
   // A host that does not resolve: a network error, with the advice to paste the JWKS.
   await page.fill('#jwks-url', 'http://jwks.invalid');
   await page.click('#fetch-jwks');

@@ -126,14 +126,26 @@ test('request builder: Send posts the body and verifies the answer in panel 1', 
   assert.match(await page.textContent('#result-summary'), /^verified.*1 device/i);
   assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => r.at(-1)), ['verified', 'verified']);
 
-  // The local worker, before or after it serves the attestation routes: either its answer
-  // is verified in panel 1, or its error status and code are shown.
+  // The local worker's attestation service: its signed answer verifies in panel 1 with the
+  // JWKS it publishes (the sample's RIM signer has expired, so its verdict is false).
   await page.fill('#send-url', worker.origin);
   await page.click('#send-request');
   await page.waitForFunction(() => /verified in panel 1|NOT verified|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
-  const status = await page.textContent('#send-status');
-  if (/answered 200/.test(status)) assert.match(status, /the result is verified in panel 1/);
-  else assert.match(await page.textContent('#build-error'), /^ERR_[A-Z_]+ \d{3}/);
+  assert.match(await page.textContent('#send-status'), new RegExp(`^${worker.origin}/v4/attest/gpu answered 200; the result is verified in panel 1`));
+  assert.match(await page.inputValue('#jwks-text'), /"keys"/);
+  assert.match(await page.textContent('#result-summary'), /^verified .*1 device\). The service's overall verdict: false/);
+
+  // A service that refuses the request: its status, error code and field are shown.
+  await page.route('http://refusing.test/**', (route) => route.fulfill(route.request().method() === 'OPTIONS'
+    ? { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' } }
+    : {
+      status: 400, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' },
+      body: JSON.stringify({ code: 'ERR_REQUEST_INVALID_NONCE', message: 'nonce is not 64 hex digits', field: 'nonce', status: 400 }),
+    }));
+  await page.fill('#send-url', 'http://refusing.test');
+  await page.click('#send-request');
+  await page.waitForFunction(() => /answered 400/.test(document.getElementById('send-status').textContent));
+  assert.equal(await page.textContent('#build-error'), 'ERR_REQUEST_INVALID_NONCE 400: nonce is not 64 hex digits (field: nonce)');
   await panelShots(page, '#build', 'request-sent');
   assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
   await page.close();

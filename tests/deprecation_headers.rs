@@ -10,7 +10,7 @@
 )]
 
 use edgeattest::attest::Endpoint;
-use edgeattest::deprecation::time::{
+use edgeattest::time::{
     format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError, MAX_SECS,
 };
 use edgeattest::deprecation::{

@@ -10,7 +10,7 @@
     clippy::std_instead_of_alloc
 )]
 
-use edgeattest::deprecation::time::{format_rfc3339, parse_rfc3339};
+use edgeattest::time::{format_rfc3339, parse_rfc3339};
 use edgeattest::deprecation::{
     attach_notices, by_id, notices_for, Api, ItemKind, Listing, Phase, Policy, AFTER, BEFORE,
     REGISTRY,

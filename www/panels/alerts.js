@@ -1,5 +1,8 @@
 // Panel 5: the alert list, filtered, sorted and paged by the list engine (ListTable) over the
 // same embedded data set the worker serves at GET /analytics/alerts/filter.
+// The listing API is not in the package's export list yet (src/js/api.js): it is taken from
+// the wasm module directly, which pkg/index.js has already instantiated (panels load after it).
+import '../pkg/index.js';
 import { ListTable, listSchemas, listLimits } from '../pkg/edgeattest.js';
 import { $, el, table, showError } from './ui.js';
 

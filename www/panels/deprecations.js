@@ -1,6 +1,6 @@
 // Panel 6: the deprecation registry's notices as the API returns them on a given day (the
 // notice text changes at takeActionBy; notices disappear one release cycle later).
-import { deprecationRegistry, deprecationNotices } from '../pkg/edgeattest.js';
+import { deprecationRegistry, deprecationNotices } from '../pkg/index.js';
 import { $, el, table, showError, timeControl, fromInputValue, isoSeconds } from './ui.js';
 
 let registry = [];

@@ -55,4 +55,26 @@ async function main() {
   else setStatus('Verifier ready: everything runs locally in this browser.', 'ready');
 }
 
-main().catch((error) => setStatus(`The verifier could not start: ${error.message}`, 'failed'));
+// A copy of the page for offline use (see sw.js): the files already loaded are handed to the
+// service worker, and the page says when the copy is complete.
+async function keepOfflineCopy() {
+  if (!('serviceWorker' in navigator)) return;
+  try {
+    await navigator.serviceWorker.register('sw.js', { scope: './' });
+    const registration = await navigator.serviceWorker.ready;
+    const urls = [location.href, ...performance.getEntriesByType('resource').map((entry) => entry.name)]
+      .filter((url) => url.startsWith(registration.scope));
+    const reply = await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data);
+      registration.active.postMessage({ type: 'cache', urls: [...new Set(urls)] }, [channel.port2]);
+    });
+    document.documentElement.dataset.offline = reply.error ? 'failed' : 'ready';
+  } catch {
+    document.documentElement.dataset.offline = 'failed'; // the page still works while open
+  }
+}
+
+main()
+  .then(keepOfflineCopy)
+  .catch((error) => setStatus(`The verifier could not start: ${error.message}`, 'failed'));

@@ -218,3 +218,29 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the page opens again with the service gone, from the service worker\'s copy', async () => {
+  const own = await startWorker();
+  let stopped = false;
+  try {
+    const { page, problems } = await openPage(browser.context, `${own.origin}/ui/`);
+    await ready(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 20000 });
+    await own.stop();
+    stopped = true;
+    await page.reload();
+    await ready(page);
+    await page.selectOption('#ev-sample', 'ls10-96.10.55.00.01');
+    await page.click('#ev-load-sample');
+    await page.click('#verify-evidence');
+    await page.waitForSelector('#service-verdict');
+    assert.match(await page.textContent('#evidence-summary'), /^verified/);
+    // Only the page is kept: the service's own routes are not answered from the copy.
+    const api = await page.evaluate(() => fetch('/.well-known/jwks.json').then(() => 'answered', () => 'network error'));
+    assert.equal(api, 'network error');
+    assert.deepEqual(problems.filter((p) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(p)), []);
+    await page.close();
+  } finally {
+    if (!stopped) await own.stop();
+  }
+});

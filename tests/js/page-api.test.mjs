@@ -109,6 +109,16 @@ test('panel 5: filter, sort and page the alerts exactly as the list engine does'
   assert.equal(await page.isDisabled('#page-next'), true);
   await panelShots(page, '#alerts', 'alerts-filtered');
 
+  // A column header sorts by that column alone; again turns the direction.
+  await page.click('#alerts-table thead th:nth-child(6) button');
+  q = await query();
+  assert.equal(q, `page_number=${page3.num_of_pages}&rpp=10&filter=severity%5Beq%5Dcritical&sorting=percentage%5Basc%5D`);
+  assert.equal(await page.getAttribute('#alerts-table thead th:nth-child(6)', 'aria-sort'), 'ascending');
+  await page.keyboard.press('Enter'); // the header button keeps the focus
+  q = await query();
+  assert.match(q, /sorting=percentage%5Bdesc%5D$/);
+  assert.deepEqual(await shown(), expected(q).data.map((a) => a.alert_id));
+
   // A bad filter is refused with the engine's code and parameter; removing it recovers.
   await page.selectOption('#filter-column', 'percentage');
   await page.selectOption('#filter-type', 'eq');

@@ -104,6 +104,18 @@ test('panel 1: the same result now — every token expired; a wrong nonce fails 
   }
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['Overall', 'GPU-0']);
 
+  // The expected issuer: NVIDIA's passes, another fails the issuer column before the times.
+  await page.fill('#result-issuer', 'https://nras.attestation.nvidia.com');
+  await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: c.iat });
+  assert.match(await page.textContent('#result-summary'), /^verified/);
+  assert.match(column(await tableRows(page, '#result-tokens'), 'GPU-0', 3), /^pass iss https:\/\/nras\.attestation\.nvidia\.com$/);
+  await page.fill('#result-issuer', 'https://attest.example');
+  await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: c.iat });
+  rows = await tableRows(page, '#result-tokens');
+  assert.match(column(rows, 'Overall', 3), /^fail ERR_JWT_CLAIM_VALIDATION_FAILED: iss is not the expected issuer/);
+  assert.match(column(rows, 'Overall', 4), /^not reached/);
+  await page.fill('#result-issuer', '');
+
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: 'ab'.repeat(32), at: c.iat });
   rows = await tableRows(page, '#result-tokens');
   assert.match(column(rows, 'Overall', 4), /^pass/);

@@ -41,6 +41,27 @@ function renderChips() {
 
 const cellText = (value) => (Array.isArray(value) ? value.join(', ') : String(value ?? ''));
 
+// Column headers sort too: the first click sorts by that column alone, ascending; a click
+// on the current first sort key turns its direction.
+function sortableHeaders() {
+  const first = state.sorts[0];
+  for (const th of $('alerts-table').querySelectorAll('thead th')) {
+    const column = th.textContent;
+    const current = first?.column === column ? first.direction : null;
+    if (current) th.setAttribute('aria-sort', current === 'asc' ? 'ascending' : 'descending');
+    const button = el('button', {
+      type: 'button', class: 'sort',
+      'aria-label': `Sort by ${column}${current === 'asc' ? ', descending' : ''}`,
+    }, column, current ? (current === 'asc' ? ' ▲' : ' ▼') : '');
+    button.addEventListener('click', () => {
+      state.sorts = [{ column, direction: current === 'asc' ? 'desc' : 'asc' }];
+      refresh();
+      $('alerts-table').querySelector(`thead th:nth-child(${th.cellIndex + 1}) button`)?.focus();
+    });
+    th.replaceChildren(button);
+  }
+}
+
 export function refresh() {
   renderChips();
   const query = queryString();
@@ -63,6 +84,7 @@ export function refresh() {
     })),
     'stack',
   ));
+  sortableHeaders();
   $('page-info').textContent = page.filtered_resources
     ? `Page ${state.page} of ${page.num_of_pages}`
     : 'No alert matches the filters';

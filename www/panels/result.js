@@ -28,6 +28,7 @@ const REASONS = {
   ERR_JWT_INVALID: 'the payload is not a JSON object of claims',
   ERR_JWT_EXPIRED: 'expired at the time of the check',
   ERR_JWT_CLAIM_VALIDATION_FAILED: 'a claim failed its check',
+  ERR_JWT_CLAIM_VALIDATION_FAILED_iss: 'iss is not the expected issuer',
   ERR_EAT_NONCE_MISMATCH: 'eat_nonce is not the expected nonce',
   ERR_EAT_DIGEST_MISMATCH: 'the token\'s SHA-256 digest differs from the one in submods',
   ERR_EAT_DEVICE_UNEXPECTED: 'the overall token\'s submods do not name this device',
@@ -43,7 +44,7 @@ function stageOf(code, field) {
 }
 
 function reason(code, field) {
-  const text = REASONS[code] ?? 'failed';
+  const text = REASONS[`${code}_${field}`] ?? REASONS[code] ?? 'failed';
   return field && !text.includes(field) ? `${text} (${field})` : text;
 }
 
@@ -109,7 +110,7 @@ function tokenRow(verdict, token, context) {
       verdict.label ?? 'Overall',
       digest,
       cell('signature', kid),
-      cell('claims', ''),
+      cell('claims', context.issuer ? `iss ${payload?.iss ?? ''}` : 'no issuer required'),
       cell('time', times),
       nonce,
       verdict.verified ? badge('pass', 'verified') : badge('fail', 'failed'),
@@ -147,7 +148,7 @@ function render(verdicts, tokens, context, summary) {
   $('result-summary').hidden = false;
   $('result-tokens').replaceChildren(table(
     'Every token of the result',
-    ['Token', 'Submods digest', 'Signature', 'Issuer, audience', 'Time', 'Nonce', 'Verdict'],
+    ['Token', 'Submods digest', 'Signature', 'Issuer', 'Time', 'Nonce', 'Verdict'],
     verdicts.map((v) => tokenRow(v, byLabel.get(v.label), context)),
     'stack',
   ));
@@ -210,11 +211,12 @@ export async function verifyResult() {
     return false;
   }
   const nonce = $('result-nonce').value.trim() || undefined;
-  const context = { nonce };
+  const issuer = $('result-issuer').value.trim() || undefined;
+  const context = { nonce, issuer };
   const tokens = tokensOf(parseResult(text));
   const at = `at ${isoSeconds(now)}`;
   try {
-    const verified = await verifyAttestationResult(text, jwks, { now, nonce });
+    const verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer });
     const verdicts = [
       { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
       ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startWorker } from './support/worker.mjs';
 import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
@@ -381,6 +382,20 @@ test('panel 2: the 535.86.09 sample is compared with its firmware RIM only, and 
   assert.ok(list.some((c) => c.state === 'skip' && /FWID/.test(c.text)));
   assert.match(await page.textContent('#evidence-summary'), /^partly verified/);
   await page.screenshot({ path: join(ARTIFACTS, 'page-evidence-firmware-only.png'), fullPage: false });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('panel 2: an SDK evidence file (JSON, base64) fills the form and verifies', async () => {
+  const { page, problems } = await open();
+  await page.setInputFiles('#ev-files', fileURLToPath(new URL('../fixtures/nvidia/evidence/serialized/nvat_switch_evidence_ls10.json', import.meta.url)));
+  await page.waitForFunction(() => document.getElementById('ev-evidence').value.length > 1000);
+  assert.equal(await page.inputValue('#ev-arch'), 'LS10');
+  assert.equal(await page.inputValue('#ev-nonce'), '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb');
+  assert.match(await page.inputValue('#ev-chain'), /^-----BEGIN CERTIFICATE-----/);
+  await verifyEvidence(page);
+  const list = await checks(page);
+  assert.deepEqual(list.slice(0, 4).map((c) => c.state), ['pass', 'pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
 });

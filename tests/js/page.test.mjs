@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startWorker } from './support/worker.mjs';
 import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
 import {
@@ -243,4 +244,18 @@ test('the page opens again with the service gone, from the service worker\'s cop
   } finally {
     if (!stopped) await own.stop();
   }
+});
+
+test('request builder: an SDK evidence file adds every device (8 GPUs of a PPCIE node)', async () => {
+  const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);
+  await ready(page);
+  await page.click('#build summary');
+  await page.setInputFiles('#own-files', fileURLToPath(new URL('../fixtures/nvidia/evidence/serialized/nvtrust_ppcie_gpu_evidence_8gpu.json', import.meta.url)));
+  await page.waitForFunction(() => document.querySelectorAll('#items li').length === 8);
+  assert.equal(await page.inputValue('#nonce'), '4760e30534a0621357d458b1a7936551b5dc4cd1e69718adf7ed9fb0252a537e');
+  await page.click('#build-request');
+  const text = await page.textContent('#request-json');
+  assert.equal(validateAttestRequest('/v4/attest/gpu', text).devices.length, 8);
+  assert.deepEqual(problems, []);
+  await page.close();
 });

@@ -9,6 +9,7 @@ import {
 } from '../pkg/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone, claimText,
+  serializedEvidence,
 } from './ui.js';
 import { claimFailed } from './result.js';
 
@@ -364,7 +365,16 @@ function addRimOption(id, rim) {
 async function readFiles(files) {
   for (const file of files) {
     const text = await file.text();
-    if (text.includes('-----BEGIN CERTIFICATE-----')) $('ev-chain').value = text;
+    const serialized = serializedEvidence(text);
+    if (serialized) {
+      // An SDK evidence file: its first device (panel 3 takes them all).
+      const [first] = serialized;
+      $('ev-evidence').value = first.evidenceHex;
+      $('ev-encoding').value = 'hex';
+      $('ev-chain').value = first.certificatePem;
+      if (first.nonce) $('ev-nonce').value = first.nonce;
+      if (first.arch) $('ev-arch').value = first.arch;
+    } else if (text.includes('-----BEGIN CERTIFICATE-----')) $('ev-chain').value = text;
     else if (text.trimStart().startsWith('<')) {
       const kind = /NV_GPU_DRIVER|Driver|driver/.test(text.slice(0, 4000)) && !/VBIOS|SWITCH_BIOS/.test(text.slice(0, 4000)) ? 'driver' : 'firmware';
       const id = `file:${file.name}:${rims.size}`;

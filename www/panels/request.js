@@ -1,7 +1,7 @@
 // Panel 3: build an attest request body with the package's builder (the same validation the
 // service applies), copy it, or send it to a service and verify the answer in panel 1.
 import { buildAttestRequest, generateNonce } from '../pkg/index.js';
-import { $, el, showError, dropZone } from './ui.js';
+import { $, el, showError, dropZone, serializedEvidence } from './ui.js';
 import { fetchJwks, verifyResult } from './result.js';
 
 const items = [];
@@ -37,7 +37,14 @@ function matchSample(endpoint) {
 async function readFiles(fileList) {
   for (const file of fileList) {
     const text = await file.text();
-    if (text.includes('-----BEGIN CERTIFICATE-----')) $('own-certificate').value = text;
+    const serialized = serializedEvidence(text);
+    if (serialized) {
+      // An SDK evidence file: every device becomes an item, with the file's nonce and arch.
+      serialized.forEach((item, i) => items.push({ title: `${file.name} #${i + 1}`, evidence: item.evidenceHex, certificate: item.certificatePem }));
+      if (serialized[0].nonce && !$('nonce').value) $('nonce').value = serialized[0].nonce;
+      if (serialized[0].arch) $('arch').value = serialized[0].arch;
+      renderItems();
+    } else if (text.includes('-----BEGIN CERTIFICATE-----')) $('own-certificate').value = text;
     else $('own-evidence').value = text.trim();
   }
 }

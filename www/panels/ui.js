@@ -125,3 +125,25 @@ export function claimText(value) {
 
 /** Hex text of bytes. */
 export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The items of an evidence file as NVIDIA's SDK tools write it — a JSON array of
+ * {arch, nonce, evidence (base64), certificate (base64 of PEM)} — or null for other text.
+ */
+export function serializedEvidence(text) {
+  let items;
+  try {
+    items = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(items) || !items.length) return null;
+  if (!items.every((i) => i && typeof i.evidence === 'string' && typeof i.certificate === 'string')) return null;
+  const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  return items.map((item) => ({
+    arch: typeof item.arch === 'string' ? item.arch.toUpperCase() : undefined,
+    nonce: typeof item.nonce === 'string' ? item.nonce : undefined,
+    evidenceHex: hex(bytes(item.evidence)),
+    certificatePem: item.certificate.includes('-----BEGIN') ? item.certificate : new TextDecoder().decode(bytes(item.certificate)),
+  }));
+}

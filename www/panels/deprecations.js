@@ -36,6 +36,7 @@ export function renderDeprecations() {
     row.resource, itemOf(row), row.replacedBy ?? '—', row.takeActionBy ?? 'not given',
     `${row.listing}, ${row.handling}${row.api === 'attestation' ? ' (attestation API)' : ''}`,
   ]);
+  $('deprecations-summary').textContent = `${rows.length} notice${rows.length === 1 ? '' : 's'} returned on ${isoSeconds(now)}.`;
   $('deprecations-output').replaceChildren(
     rows.length
       ? table(`${rows.length} notices as returned on ${isoSeconds(now)}`, ['Returned with', 'Deprecated', 'Replaced by', 'Take action by', 'Notice'], rows)

@@ -125,7 +125,7 @@ export function claimFailed(name, value) {
   // A certificate-chain claim whose status is anything but valid.
   if (value && typeof value === 'object' && 'x-nvidia-cert-status' in value) return value['x-nvidia-cert-status'] !== 'valid';
   if (typeof value === 'string' && /^(fail|false|invalid|expired|revoked|mismatch)/i.test(value)) return true;
-  return /error/i.test(name);
+  return /error/i.test(name) && value !== null && value !== undefined;
 }
 
 // One collapsible table per token, open when the token failed or a claim reports a failure.

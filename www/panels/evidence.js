@@ -4,14 +4,13 @@
 // WebCrypto running its ECDSA checks); this module lays the verdicts out in order.
 import {
   verifyEvidenceBatch, verifyCertificateChain, prepareRim, runSignatureChecks,
-  compareGpuRims, compareSwitchRim, rimIds, AttestationService, buildAttestRequest,
-  generateKeyPair, exportPkcs8,
+  compareGpuRims, compareSwitchRim, rimIds,
 } from '../pkg/index.js';
 import {
-  $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone, claimText,
+  $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
   serializedEvidence,
 } from './ui.js';
-import { claimFailed } from './result.js';
+import { serviceClaims, serviceClaimsView } from './service-claims.js';
 
 let samples = [];
 let rims = new Map(); // id → { title, kind, xml, source }
@@ -151,68 +150,6 @@ function factsTable(report, comparison) {
   )));
 }
 
-// ---- the claims the service would issue ----------------------------------------------------
-
-let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
-
-/** The transcript as hex text, whatever encoding it was given in. */
-function evidenceHex(evidence, encoding) {
-  if (encoding === 'hex') return evidence;
-  const bytes = Uint8Array.from(atob(evidence.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
-  const text = new TextDecoder().decode(bytes);
-  if (encoding === 'base64-hex') return text.trim();
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Runs the attestation service's own request handling in this page — the same code the
- * worker runs — on this evidence with the chosen RIMs, and returns the device token's claims
- * (signed by a throwaway key: only the claims matter here).
- */
-async function serviceClaims({ evidence, encoding, certificate, nonce, arch, now, rimIds: chosen }) {
-  if (!pageKey) {
-    const { privateKey } = await generateKeyPair({ backend: 'software' });
-    pageKey = exportPkcs8(privateKey);
-    privateKey.free();
-  }
-  const service = new AttestationService({ signingKey: pageKey, kid: 'this-page', issuer: location.origin });
-  try {
-    for (const id of chosen) service.addRim(rims.get(id).title, rims.get(id).xml);
-    const endpoint = arch === 'LS10' ? '/v4/attest/switch' : '/v4/attest/gpu';
-    const body = buildAttestRequest({ endpoint, nonce, arch, evidence: [{ evidence: evidenceHex(evidence, encoding), certificate }] });
-    const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-    const missing = service.missingRims(request);
-    const response = service.handle(request, now);
-    const answer = JSON.parse(new TextDecoder().decode(response.body));
-    if (response.status !== 200) return { status: response.status, error: answer, missing };
-    const [[, overall], devices] = answer;
-    const decode = (token) => JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-    const [[label, token]] = Object.entries(devices);
-    return { status: 200, label, claims: decode(token), overall: decode(overall), missing };
-  } finally {
-    service.free();
-  }
-}
-
-function serviceClaimsView(outcome, claimsNote) {
-  if (outcome.error) {
-    const e = outcome.error.error ?? outcome.error;
-    return el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`);
-  }
-  const rows = Object.entries(outcome.claims).map(([name, value]) => ({
-    class: claimFailed(name, value) ? 'failed' : undefined,
-    cells: [name, el('span', { class: 'claim', text: claimText(value) })],
-  }));
-  const verdict = outcome.overall['x-nvidia-overall-att-result'];
-  return el('div', {},
-    el('h3', { text: `Claims the service would issue for ${outcome.label}` }),
-    el('p', { class: 'hint' }, claimsNote,
-      outcome.missing.length ? ` RIMs it would have to fetch: ${outcome.missing.join(', ')}.` : ''),
-    el('p', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
-      'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
-    el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
-}
-
 function clear() {
   showError('evidence-error', null);
   $('evidence-summary').hidden = true;
@@ -318,7 +255,9 @@ export async function verifyEvidencePanel() {
     try {
       const outcome = await serviceClaims({
         evidence, encoding, certificate, nonce, arch, now,
-        rimIds: Object.values(chosen).filter((id) => id && !(arch === 'LS10' && rims.get(id)?.kind === 'driver')),
+        rims: Object.values(chosen)
+          .filter((id) => id && !(arch === 'LS10' && rims.get(id)?.kind === 'driver'))
+          .map((id) => rims.get(id)),
       });
       claimsBox.unshift(serviceClaimsView(outcome,
         `The attestation service's code, run in this page at ${isoSeconds(now)} with the RIMs chosen above (V4, default claims version; the tokens are signed by a throwaway key).`));

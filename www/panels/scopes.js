@@ -58,13 +58,13 @@ export function checkAccess() {
       decision.allow ? badge('pass', 'allowed') : badge('fail', 'denied'),
       ` ${route.method} ${route.path}`,
       decision.allow ? '' : ` — ${decision.status} ${body.error ?? ''} ${body.code ?? ''}`),
-    el('div', { class: 'table-wrap' }, table('Decision', ['', ''], [
+    el('div', { class: 'table-wrap' }, table('Decision', ['Aspect', 'Value'], [
       ['Requires', [`${requirement[0]}: `, ...list(requirement[1])]],
       ['Granted to this key', list(granted)],
       { class: body.missing_scopes?.length ? 'failed' : undefined, cells: ['Missing', list(body.missing_scopes)] },
       ['Reason', body.error_description ?? (decision.allow ? 'the key holds the required scopes' : decision.audit.reason)],
       ['Why this route needs it', `${route.rationale} (${route.basis})`],
-    ])),
+    ], 'kv')),
   );
   return decision;
 }

@@ -6,6 +6,7 @@ export {
   gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
+  ListTable, generateDataset, listPage, listSchemas, listLimits,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
@@ -18,7 +19,7 @@ export type {
   KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
   DeprecationNotice, DeprecationOptions, DeprecationQueryCheck, DeprecationRow, P384Jwk,
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult,
-  VerifiedJwtResult,
+  VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';

@@ -11,6 +11,7 @@ export {
   gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
+  ListTable, generateDataset, listPage, listSchemas, listLimits,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';

@@ -3,7 +3,7 @@
 // The listing API is not in the package's export list yet (src/js/api.js): it is taken from
 // the wasm module directly, which pkg/index.js has already instantiated (panels load after it).
 import '../pkg/index.js';
-import { ListTable, listSchemas, listLimits } from '../pkg/edgeattest.js';
+import { ListTable, listSchemas, listLimits } from '../pkg/index.js';
 import { $, el, table, showError } from './ui.js';
 
 const PATH = '/analytics/alerts/filter';

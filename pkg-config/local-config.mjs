@@ -99,6 +99,7 @@ export async function localBindings(env = process.env, log = console.log) {
     log('development API keys for the gateway at /api/v3/ (Authorization: Bearer <key>):');
     for (const key of set.keys) log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(', ')}`);
   }
+  if (env.EDGEATTEST_LIST_UPSTREAM) bindings.EDGEATTEST_LIST_UPSTREAM = new URL(env.EDGEATTEST_LIST_UPSTREAM).toString();
   if (env.EDGEATTEST_SIM_UPSTREAM) bindings.EDGEATTEST_SIM_UPSTREAM = new URL(env.EDGEATTEST_SIM_UPSTREAM).toString();
   if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');
   return { port: Number(port), bindings };

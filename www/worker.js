@@ -8,9 +8,11 @@
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
 // EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
-// EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV.
+// EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
+// EDGEATTEST_LIST_UPSTREAM.
 import { AttestationService } from '../pkg/workerd.js';
 import { gateway } from './worker-gateway.js';
+import { isListPath, lists } from './worker-lists.js';
 import { BUNDLED_RIMS } from './rims.js';
 import { SITE } from './site.js';
 
@@ -152,6 +154,7 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
     if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
+    if (isListPath(url.pathname)) return lists(request, env, url);
 
     const svc = attestationService(env, url);
     if (!svc) {

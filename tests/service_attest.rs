@@ -370,9 +370,18 @@ fn v1_and_v2_results() {
     );
     assert_eq!(response.status, 200);
     // Generation-1 evidence is deprecated: the standard headers say so, errors included.
-    assert!(response.header_value("deprecation").unwrap().starts_with('@'));
-    assert!(response.header_value("link").unwrap().contains("rel=\"successor-version\""));
-    assert!(response.header_value("access-control-expose-headers").unwrap().contains("deprecation"));
+    assert!(response
+        .header_value("deprecation")
+        .unwrap()
+        .starts_with('@'));
+    assert!(response
+        .header_value("link")
+        .unwrap()
+        .contains("rel=\"successor-version\""));
+    assert!(response
+        .header_value("access-control-expose-headers")
+        .unwrap()
+        .contains("deprecation"));
     let refused = post(&service, "/v2/attest/gpu", b"{}", 1_700_000_000);
     assert_eq!(refused.status, 400);
     assert!(refused.header_value("deprecation").is_some());

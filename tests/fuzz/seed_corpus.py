@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora tests/fuzz/corpus/<target>/ from tests/fixtures (and the fuzz PKI
+in tests/fuzz/keys). Run from anywhere; outputs are committed. Input layouts are those of
+tests/fuzz/src/harness.rs: a selector byte where a target has one, documents separated by
+SEP. Seeds are named after the fixture they come from.
+"""
+import base64
+import hashlib
+import json
+import pathlib
+import re
+import shutil
+
+HERE = pathlib.Path(__file__).parent
+FIX = HERE.parent / "fixtures"
+CORPUS = HERE / "corpus"
+SEP = b"\n%%\n"
+# Indexes into Endpoint::ALL (src/attest/endpoint.rs).
+SWITCH_V4, GPU_V4, SWITCH_V3, GPU_V3, SWITCH_V2, GPU_V2, GPU_V1 = range(7)
+N931 = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb"
+
+
+def seed(target, name, data):
+    d = CORPUS / target
+    d.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    (d / name).write_bytes(data)
+
+
+def pem_to_ders(text):
+    return [base64.b64decode("".join(b.split()))
+            for b in re.findall(r"-----BEGIN CERTIFICATE-----(.*?)-----END CERTIFICATE-----", text, re.S)]
+
+
+def b64(data):
+    return base64.b64encode(data if isinstance(data, bytes) else data.encode()).decode()
+
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def main():
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    ev = FIX / "nvidia/evidence"
+    pairs = []  # (name, arch selector, report bytes, chain pem)
+    for report in sorted(ev.glob("*/*_report.hex")) + sorted(ev.glob("*/*transcript*.hex")):
+        raw = bytes.fromhex(report.read_text().strip())
+        stem = report.name.replace(".hex", "")
+        seed("evidence_transcript", stem, raw)
+        chain = report.with_name(report.name.replace("_report.hex", "_certchain.pem").replace("_report_trailing_byte.hex", "_certchain.pem"))
+        sel = 2 if "switch" in str(report) else (1 if "blackwell" in str(report) else 0)
+        if chain.exists():
+            pairs.append((stem, sel, raw, chain.read_text()))
+    for stem, sel, raw, pem in pairs:
+        seed("evidence_verify", stem, bytes([sel]) + raw + SEP + pem.encode())
+        seed("evidence_signed", stem, bytes([sel]) + raw)
+        seed("evidence_decode", stem + "_gen1", b64(raw.hex() + "\n"))
+        seed("evidence_decode", stem + "_gen2", b64(raw))
+    seed("evidence_signed", "fuzz_pki_hopper", bytes([0]) + bytes.fromhex((FIX / "generated/evidence_test_leaf.hex").read_text().strip()))
+
+    pems = sorted(ev.glob("*/*.pem")) + sorted((FIX / "generated").glob("*.pem")) + sorted((FIX / "nvidia/roots").glob("*.pem")) + sorted((HERE / "keys").glob("*.pem"))
+    for p in pems:
+        seed("chain_pem", p.parent.name + "_" + p.stem, p.read_text())
+        seed("chain_der", p.parent.name + "_" + p.stem, SEP.join(pem_to_ders(p.read_text())))
+
+    # Tokens, results, JWKS and claims from the recorded NRAS exchanges.
+    nras = sorted((FIX / "nvidia/nras").glob("*/*.json"))
+    for p in nras:
+        text = p.read_text()
+        if p.name.endswith("_jwks.json"):
+            seed("token_jwks", p.stem, text)
+            for i, key in enumerate(json.loads(text)["keys"][:2]):
+                seed("token_jwks", f"{p.stem}_key{i}", json.dumps(key))
+        if p.name.endswith("_response.json") or p.name.endswith("_detached_eat.json"):
+            seed("token_result", p.stem, text)
+        if p.name.endswith("_request.json"):
+            seed("attest_request", p.stem, bytes([GPU_V3]) + text.encode())
+        tokens = sorted(set(re.findall(r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+", text)))
+        for i, tok in enumerate(tokens[:3]):
+            seed("token_jwt", f"{p.stem}_{i}", tok)
+            h, c, _ = tok.split(".")
+            seed("token_claims", f"{p.stem}_{i}", bytes([i * 37 % 256]) + b64url_decode(h) + SEP + b64url_decode(c))
+    for p in sorted((FIX / "vectors/eat").glob("*.json")) + sorted((FIX / "nvidia/claims-samples/nvtrust").glob("*.json"))[:6]:
+        seed("token_claims", "claims_" + p.stem, bytes([0]) + b'{"kid":"fuzz-kid","alg":"ES384"}' + SEP + p.read_bytes())
+    wjwk = json.loads((FIX / "vectors/wycheproof/json_web_key_test.json").read_text())
+    n = 0
+    for group in wjwk.get("testGroups", []):
+        for test in group.get("tests", []):
+            for field in ("private", "public", "jwk", "key"):
+                if isinstance(test.get(field), dict) and n < 12:
+                    seed("token_jwks", f"wycheproof_{n}", json.dumps({"keys": [test[field]]}))
+                    n += 1
+
+    # Attest request bodies for every endpoint, from the real Hopper and LS10 evidence.
+    gpu = next(x for x in pairs if x[0].startswith("nvtrust_hopper_550"))
+    sw = next(x for x in pairs if x[0].startswith("nvat_ls10_96.10.55"))
+    for name, ep, (stem, sel, raw, pem) in [("gpu_v1", GPU_V1, gpu), ("gpu_v2", GPU_V2, gpu), ("gpu_v3", GPU_V3, gpu),
+                                            ("gpu_v4", GPU_V4, gpu), ("switch_v2", SWITCH_V2, sw),
+                                            ("switch_v3", SWITCH_V3, sw), ("switch_v4", SWITCH_V4, sw)]:
+        arch = "LS10" if "switch" in name else "HOPPER"
+        if name == "gpu_v1":
+            body = {"nonce": N931, "arch": arch, "evidence": b64(raw.hex()), "certificate": b64(pem)}
+        elif name.endswith("v2"):
+            body = {"nonce": N931, "evidences": [{"evidence": b64(raw.hex()), "certificate": b64(pem)}]}
+            if name.startswith("gpu"):
+                body = {"nonce": N931, "arch": arch, **{"evidences": body["evidences"]}}
+        else:
+            body = {"nonce": N931, "arch": arch, "evidence_list": [{"evidence": b64(raw), "certificate": b64(pem)}]}
+            if name.endswith("v4"):
+                body["claims_version"] = "3.0"
+        seed("attest_request", name, bytes([ep]) + json.dumps(body, separators=(",", ":")).encode())
+    for p in sorted((ev / "serialized").glob("*.json")):
+        if p.stat().st_size < 40000:
+            seed("attest_request", "serialized_" + p.stem, bytes([GPU_V3]) + p.read_bytes())
+
+    # RIMs and their service envelopes.
+    rims = sorted((FIX / "nvidia/rims").glob("*/*"))
+    for p in rims:
+        if p.suffix in (".xml", ".swidtag"):
+            seed("rim_verify", p.stem, p.read_bytes())
+    for sel, name in [(0, "NV_GPU_DRIVER_GH100_550.144.03.xml"), (1, "switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml")]:
+        xml = (FIX / "nvidia/rims/nvat" / name).read_bytes()
+        ids = ["NV_GPU_DRIVER_GH100_550.144.03", "NV_SWITCH_BIOS_5612_0002_890_9610550001"]
+        env = {"id": ids[sel], "rim": b64(xml), "sha256": hashlib.sha256(xml).hexdigest(), "rim_format": "TCG",
+               "last_updated": "2025-01-01T00:00:00Z", "request_id": "r1"}
+        seed("rim_envelope", name, bytes([sel]) + json.dumps(env).encode())
+    seed("rim_envelope", "small", bytes([2]) + b'{"id":"","rim":"PGEvPg==","sha256":null}')
+
+    # Strict JSON: every small JSON fixture.
+    for p in sorted(FIX.rglob("*.json")):
+        if p.stat().st_size < 20000:
+            seed("json_parse", p.parent.name + "_" + p.stem, p.read_bytes())
+    for name, text in [("dup", '{"a":1,"a":2}'), ("deep", "[" * 40 + "]" * 40), ("nested_dup", '{"x":[{"k":1,"k":1}]}')]:
+        seed("json_parse", name, text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,1 +1,65 @@
-//! API keys, roles and scopes, per-endpoint authorization (spec: access-control.md).
+//! API keys, roles and scopes, per-endpoint authorization, and the edge gateway's decision
+//! (spec: `access-control.md`; background: `notes/conventions.md` §a).
+//!
+//! - [`ApiKey`]: the key text format `eak_<per|svc>_<43 base62>_<6 base62 CRC-32>`; keys are
+//!   generated from caller-supplied random bytes and kept only as a SHA-256 [`KeyDigest`].
+//! - [`KeyRecord`], [`KeyStore`]: what a service stores; personal keys get the union of their
+//!   user's [`Role`] scopes, service keys exactly the [`Scope`]s chosen at creation; a key
+//!   grants nothing unless issued for the service; expiry and revocation; lookup by digest in
+//!   constant time.
+//! - [`ROUTES`]: the endpoint → scope table, every route once, every inference explained
+//!   ([`endpoint_table`] renders it).
+//! - [`authorize`]: the pure decision for one request, RFC 6750 statuses, challenges and JSON
+//!   bodies; the host forwards or answers as told.
+//!
+//! ```
+//! use edgeattest::access::{authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest};
+//!
+//! let keys = dev_key_set(&[7; 32], 1_800_000_000);
+//! let store = store_of(&keys).unwrap();
+//! let user = keys.iter().find(|k| k.record().id() == "dev-lab_user").unwrap();
+//! let bearer = format!("Bearer {}", user.key().expose_secret());
+//! let request = GatewayRequest {
+//!     method: "GET",
+//!     target: "/api/v3/simulations/",
+//!     authorization: Some(&bearer),
+//! };
+//! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
+//! assert!(decision.allow);
+//! let request = GatewayRequest { method: "POST", target: "/api/v3/trainings/", ..request };
+//! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
+//! assert_eq!(decision.status, 403);
+//! ```
+
+mod credential;
+mod decision;
+mod digest;
+mod endpoint;
+pub mod endpoint_table;
+mod error;
+mod issue;
+mod key;
+mod path;
+mod record;
+mod role;
+mod scope;
+mod store;
+
+pub use credential::{bearer_token, CredentialError, Malformation, MAX_AUTHORIZATION_LEN};
+pub use decision::{
+    authorize, decide_for_record, Audit, Decision, Denial, ErrorBody, Forward, GatewayConfig,
+    GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE, FORWARD_SCOPES,
+};
+pub use digest::KeyDigest;
+pub use endpoint::{
+    match_route, route_table_json, route_table_markdown, Basis, Requirement, Resource, Route,
+    RouteMatch, API_PREFIX, ROUTES,
+};
+pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
+pub use issue::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
+pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
+pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
+pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};
+pub use role::{scopes_of_roles, Role};
+pub use scope::{Scope, ScopeSet};
+pub use store::{KeyStore, MAX_KEY_ID_LEN};

@@ -2,20 +2,27 @@
 //! (method, path, headers, body) and a context (`now`, keys, trust stores, RIMs,
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
+mod app;
 pub mod claims;
+mod device;
 mod error;
 mod health;
 mod http;
 mod keys;
+mod mint;
 mod outcome;
+mod rims;
 mod router;
 
+pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
+pub use device::REVOCATION_WARNING;
 pub use error::ErrorBody;
 pub use health::{Health, HealthInputs, RimServiceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome,
-    MeasurementSource, OcspStatus, OpaqueMismatch, RimOutcome,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    RimOutcome,
 };
+pub use rims::{RimStore, MAX_STORED_RIMS};
 pub use router::{decorate, route, strip_body_for_head, Route};

@@ -10,8 +10,20 @@
 //! selection work and hand out [`crate::crypto::SignatureCheck`]s; a backend (the software
 //! one in [`crate::crypto`], or WebCrypto in JS hosts) runs them; `finish(verdicts)` runs
 //! the claim, digest and device checks and returns a proof type ([`VerifiedJwt`],
-//! [`VerifiedAttestationResult`]). [`verify_jwt`] and [`verify_attestation_result`] do all
-//! three with the software backend.
+//! [`VerifiedAttestationResult`]) — or, for results, an [`AttestationReport`] with a verdict
+//! for every token. [`verify_jwt`] and [`verify_attestation_result`] do all three with the
+//! software backend.
+//!
+//! Error codes ([`TokenError`]): `ERR_JWS_TOO_LARGE`, `ERR_JWS_INVALID`,
+//! `ERR_JWS_INVALID_BASE64`, `ERR_JSON_*` (strict JSON: duplicate members, syntax, depth),
+//! `ERR_JWS_UNSECURED`, `ERR_JOSE_ALG_NOT_ALLOWED`, `ERR_JWS_CRIT_UNSUPPORTED`,
+//! `ERR_JWS_SIGNATURE_MALFORMED`, `ERR_JWS_SIGNATURE_VERIFICATION_FAILED`, `ERR_JWT_INVALID`,
+//! `ERR_JWT_EXPIRED`, `ERR_JWT_CLAIM_VALIDATION_FAILED`, `ERR_EAT_NONCE_MISMATCH`,
+//! `ERR_JWKS_INVALID`, `ERR_JWK_*` / `ERR_KEY_*` (keys), `ERR_JWKS_NO_MATCHING_KEY`,
+//! `ERR_JWKS_MULTIPLE_MATCHING_KEYS`, `ERR_EAT_RESULT_INVALID`, `ERR_EAT_TOO_MANY_DEVICES`,
+//! `ERR_EAT_SUBMOD_INVALID`, `ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED`,
+//! `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_DEVICE_MISSING`, `ERR_EAT_DEVICE_UNEXPECTED`,
+//! `ERR_VERDICT_COUNT`.
 //!
 //! Minting: [`sign_jwt`] (header exactly `{"kid":…,"alg":"ES384"}`, as the real service),
 //! [`create_detached_eat`], [`create_v1_result`]; the `*_signing_input` / `assemble_*` pairs
@@ -20,21 +32,28 @@
 //! Spec: `attestation-service.md` §2 (attestation result); RFC 7515, 7517, 7518, 7519,
 //! RFC 9711 §4.2.18 (submods, detached digests).
 
+mod attestation;
 mod claims;
-mod eat;
 mod error;
 mod jwks;
 mod jws;
 mod jwt;
+mod mint;
+mod result;
+mod submods;
 
-pub use claims::VerifyOptions;
-pub use eat::{
-    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-    prepare_attestation_result, verify_attestation_result, AttestationResult,
-    PreparedAttestationResult, ResultFormat, VerifiedAttestationResult, VerifiedDevice, DIGEST_ALG,
-    MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
+pub use attestation::{
+    prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
+    PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
 };
+pub use claims::VerifyOptions;
 pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
+pub use mint::{
+    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
+};
+pub use result::{
+    AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
+};

@@ -15,8 +15,8 @@ use base64::Engine;
 use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
 use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};
 use edgeattest::service::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome,
-    MeasurementSource, OcspStatus, RimOutcome,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    RimOutcome,
 };
 use serde_json::{json, Map, Value};
 
@@ -71,6 +71,7 @@ fn rim(expiry: i64) -> RimOutcome {
 fn hopper_success() -> DeviceOutcome {
     DeviceOutcome {
         kind: DeviceKind::Gpu,
+        evidence_verified: true,
         arch_check: true,
         report_parsed: true,
         signature_verified: Some(true),
@@ -87,7 +88,7 @@ fn hopper_success() -> DeviceOutcome {
         index_no_conflict: Some(true),
         measurements: MeasurementOutcome::Match,
         opaque_mismatches: Vec::new(),
-        attester_claims: Vec::new(),
+        attester_claims: Default::default(),
         switch_pdis: None,
         secure_boot: Some(true),
         debug_status: Some("disabled".into()),
@@ -249,17 +250,17 @@ fn gpu_claims_4_0_add_the_records() {
     assert_eq!(ours["x-nvidia-attester-claims"], json!({}));
     assert_eq!(ours["x-nvidia-mismatch-measurement-records"], Value::Null);
 
-    outcome.measurements = MeasurementOutcome::Mismatch(vec![MeasurementMismatch {
+    outcome.measurements = MeasurementOutcome::Mismatch(vec![edgeattest::rim::MismatchRecord {
         index: 9,
         golden_size: 48,
         golden_value: "aa".repeat(48),
         runtime_size: 48,
         runtime_value: "bb".repeat(48),
-        measurement_source: MeasurementSource::Firmware,
+        measurement_source: edgeattest::rim::MeasurementSource::Firmware,
     }]);
     outcome.secure_boot = None;
     outcome.debug_status = None;
-    outcome.attester_claims = vec![("FSP_UCODE_MIN_SVN".into(), 3)];
+    outcome.attester_claims = [("FSP_UCODE_MIN_SVN".to_string(), 3)].into();
     let ours = DeviceClaims::build(&outcome, ClaimsVersion::V4_0, &nonce(), times()).to_json();
     assert_eq!(ours["measres"], "fail");
     assert_eq!(ours["secboot"], Value::Null);
@@ -278,6 +279,7 @@ fn gpu_claims_4_0_add_the_records() {
 fn failures_per_version() {
     let mut outcome = hopper_success();
     outcome.nonce_match = Some(false);
+    outcome.evidence_verified = false;
     outcome.secure_boot = None;
     outcome.debug_status = None;
     outcome.measurements = MeasurementOutcome::NotRun;

@@ -493,6 +493,26 @@ fn issuer_subject_nonce_required_and_typ() {
         claim_failed("sub", ClaimReason::CheckFailed)
     );
 
+    let aud = VerifyOptions::new().audience("rp-1");
+    assert_eq!(check(json!({"aud": "rp-1"}), &aud, NOW), Ok(()));
+    assert_eq!(check(json!({"aud": ["x", "rp-1"]}), &aud, NOW), Ok(()));
+    assert_eq!(
+        check(json!({"aud": "rp-2"}), &aud, NOW),
+        claim_failed("aud", ClaimReason::CheckFailed)
+    );
+    assert_eq!(
+        check(json!({"aud": ["rp-2"]}), &aud, NOW),
+        claim_failed("aud", ClaimReason::CheckFailed)
+    );
+    assert_eq!(
+        check(json!({}), &aud, NOW),
+        claim_failed("aud", ClaimReason::Missing)
+    );
+    assert_eq!(
+        check(json!({"aud": "anything"}), &VerifyOptions::new(), NOW),
+        Ok(())
+    );
+
     let nonce = VerifyOptions::new().nonce("abc");
     assert_eq!(check(good_claims(), &nonce, NOW), Ok(()));
     assert_eq!(

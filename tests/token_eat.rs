@@ -218,12 +218,27 @@ fn submods_entries_are_checked() {
             "ERR_EAT_SUBMOD_INVALID",
         ),
         (json!("GPU-0"), "ERR_EAT_SUBMOD_INVALID"),
-        (json!({}), "ERR_EAT_DEVICE_UNEXPECTED"),
+        (json!({}), "ERR_EAT_SUBMOD_INVALID"),
     ];
     for (submods, expected) in cases {
         let err = verify(&with_submods(submods.clone(), &devices)).unwrap_err();
         assert_eq!(err.code(), expected, "{submods}");
     }
+    // No device at all: a detached result binds at least one.
+    assert_eq!(
+        verify(&with_submods(json!({}), &[])).unwrap_err().code(),
+        "ERR_EAT_SUBMOD_INVALID"
+    );
+    // A device token the overall token does not name.
+    let sha_only_gpu0 = json!({"GPU-0": ["DIGEST", ["SHA-256", sha256]]});
+    let mut two = devices.clone();
+    two.push(("GPU-1".into(), token.clone()));
+    assert_eq!(
+        verify(&with_submods(sha_only_gpu0, &two)),
+        Err(TokenError::DeviceUnexpected {
+            label: "GPU-1".into()
+        })
+    );
     // Missing submods entirely.
     let overall = sign_jwt(&overall_claims(NONCE), &key(), KID).unwrap();
     let result = json!([["JWT", overall], {"GPU-0": token}]).to_string();
@@ -377,4 +392,74 @@ fn jwks_of_minting_keys_round_trips() {
     assert!(text
         .starts_with(r#"{"keys":[{"kty":"EC","crv":"P-384","kid":"kid-0","x5c":["MIIB"],"x":""#));
     assert_eq!(Jwks::parse(text.as_bytes()).unwrap(), jwks);
+}
+
+#[test]
+fn the_report_gives_every_token_its_verdict() {
+    let stranger = SigningKey::generate(&[0x78; 48]).unwrap();
+    let mut devices = devices(4, NONCE);
+    // GPU-1: forged signature under the right kid; GPU-2: a kid outside the JWKS.
+    devices[1].1 = sign_jwt(&device_claims(1, NONCE), &stranger, KID).unwrap();
+    devices[2].1 = sign_jwt(&device_claims(2, NONCE), &stranger, "elsewhere").unwrap();
+    let result = create_detached_eat(&overall_claims(NONCE), &devices, &key(), KID).unwrap();
+    // The result carries GPU-0..2 only: GPU-3 is named in submods but missing.
+    let mut value: Value = serde_json::from_str(&result).unwrap();
+    value[1].as_object_mut().unwrap().shift_remove("GPU-3");
+    let prepared =
+        prepare_attestation_result(value.to_string().as_bytes(), &jwks(), &options(), NOW).unwrap();
+    // No signature check for the token whose key is unknown.
+    assert_eq!(prepared.signature_checks().len(), 3);
+    let report = prepared.verify_report();
+    assert!(report.overall().is_ok());
+    let verdicts: Vec<(&str, Option<&'static str>, bool)> = report
+        .devices()
+        .iter()
+        .map(|d| {
+            (
+                d.label(),
+                d.outcome().err().map(|e| e.code()),
+                d.digest().is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("GPU-0", None, true),
+            ("GPU-1", Some("ERR_JWS_SIGNATURE_VERIFICATION_FAILED"), true),
+            ("GPU-2", Some("ERR_JWKS_NO_MATCHING_KEY"), false),
+            ("GPU-3", Some("ERR_EAT_DEVICE_MISSING"), false),
+        ]
+    );
+    // The strict answer: the missing device first, then devices in document order.
+    assert_eq!(
+        report.first_error(),
+        Some(TokenError::DeviceMissing {
+            label: "GPU-3".into()
+        })
+    );
+    assert!(report.into_verified().is_err());
+}
+
+#[test]
+fn devices_get_standalone_verdicts_when_the_overall_token_fails() {
+    let text = mint(2);
+    let other_nonce = "33".repeat(32);
+    let other = VerifyOptions::new().nonce(&other_nonce);
+    let report = prepare_attestation_result(text.as_bytes(), &jwks(), &other, NOW)
+        .unwrap()
+        .verify_report();
+    assert_eq!(report.overall().unwrap_err(), &TokenError::NonceMismatch);
+    for device in report.devices() {
+        // Each device token also carries the other nonce; nothing is bound (no digest).
+        assert_eq!(device.outcome().unwrap_err(), &TokenError::NonceMismatch);
+        assert_eq!(device.digest(), None);
+    }
+    assert_eq!(report.first_error(), Some(TokenError::NonceMismatch));
+    // A good result: every verdict good, and the proof type follows.
+    let report = prepare_attestation_result(text.as_bytes(), &jwks(), &options(), NOW)
+        .unwrap()
+        .verify_report();
+    assert!(report.devices().iter().all(|d| d.outcome().is_ok()));
+    assert_eq!(report.into_verified().unwrap().devices().len(), 2);
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::token::{
-    prepare_attestation_result, verify_attestation_result, verify_jwt, Jwks, ResultFormat,
+    prepare_attestation_result, verify_attestation_result, verify_jwt, Jwks, JwksKey, ResultFormat,
     TokenError, VerifyOptions,
 };
 use edgeattest::ErrorCode;
@@ -393,6 +393,37 @@ fn recorded_jwks_round_trips() {
     assert_eq!(
         jwks.select(None).unwrap_err(),
         TokenError::MultipleMatchingKeys
+    );
+}
+
+#[test]
+fn recorded_jwks_keys_are_their_x5c_leaf_keys() {
+    for name in CAPTURES {
+        let jwks = capture(name).jwks;
+        assert!(jwks.keys().len() >= 32, "{name}");
+        for key in jwks.keys() {
+            assert_eq!(
+                key.x5c_leaf_matches(),
+                Ok(Some(true)),
+                "{name} {:?}",
+                key.kid()
+            );
+        }
+    }
+    // Another key's certificate does not match; a key without x5c says nothing.
+    let jwks = capture(CAPTURES[0]).jwks;
+    let (a, b) = (&jwks.keys()[0], &jwks.keys()[1]);
+    let swapped = JwksKey::new(a.kid().map(str::to_owned), *a.public_key())
+        .with_x5c(b.x5c().unwrap().to_vec());
+    assert_eq!(swapped.x5c_leaf_matches(), Ok(Some(false)));
+    assert_eq!(
+        JwksKey::new(None, *a.public_key()).x5c_leaf_matches(),
+        Ok(None)
+    );
+    let garbage = JwksKey::new(None, *a.public_key()).with_x5c(vec!["bm90IGEgY2VydA==".into()]);
+    assert_eq!(
+        garbage.x5c_leaf_matches().unwrap_err().code(),
+        "ERR_JWKS_INVALID"
     );
 }
 

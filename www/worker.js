@@ -1,15 +1,39 @@
 // The edgeattest edge worker: a module worker (fetch handler) for workerd and Cloudflare
-// Workers. It serves the verification page at /ui/ and the service's JSON endpoints; all
-// decisions are made by the wasm core, this file only moves bytes.
-import * as edgeattest from '../pkg/workerd.js';
+// Workers. It serves the attestation service (decided by the wasm core) and the verification
+// page at /ui/. This file only moves bytes: it reads the request, fetches RIM documents the
+// core asks for, and writes the core's response.
+//
+// Bindings (local: from environment variables, see pkg-config/local-config.mjs; Cloudflare:
+// pkg-config/wrangler.toml): EDGEATTEST_SIGNING_KEY (PKCS#8 PEM or private JWK),
+// EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
+// EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
+// EDGEATTEST_RIM_SERVICE_URL.
+import { AttestationService } from '../pkg/workerd.js';
+import { BUNDLED_RIMS } from './rims.js';
 import { SITE } from './site.js';
 
-const DOCUMENTATION =
-  'edgeattest: NVIDIA GPU and switch attestation at the edge. API: POST /v4/attest/gpu, ' +
-  '/v4/attest/switch (and v1-v3), GET /.well-known/jwks.json, GET /health. ' +
-  'Verification page: /ui/. Documentation: https://github.com/edgeattest/edgeattest#readme';
+/** How long a RIM id the RIM service does not have is not asked again, in milliseconds. */
+const RIM_NEGATIVE_CACHE_MS = 5 * 60 * 1000;
+/** Time allowed for one RIM service fetch. */
+const RIM_FETCH_TIMEOUT_MS = 10_000;
+/** The core's body limit (MAX_BODY_BYTES, 2 MiB): reading stops one byte past it, and the core answers 413. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+let service;
+let serviceError;
+const rimMisses = new Map();
 const decoded = new Map();
+
+function json(status, value, headers = {}) {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...headers },
+  });
+}
+
+function errorResponse(status, code, message) {
+  return json(status, { code, message, status });
+}
 
 function asset(path) {
   const file = SITE[path];
@@ -20,39 +44,119 @@ function asset(path) {
     decoded.set(path, body);
   }
   return new Response(body, {
-    headers: {
-      'content-type': file.type,
-      'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
-    },
+    headers: { 'content-type': file.type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
   });
 }
 
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+function serveUi(request, url) {
+  if (url.pathname === '/ui') return Response.redirect(new URL('/ui/', url).toString(), 308);
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return json(405, { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}`, status: 405 }, { allow: 'GET, HEAD' });
+  }
+  return asset(url.pathname) ?? errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
 }
 
-function notFound(path) {
-  return json(404, { error: { code: 'ERR_NOT_FOUND', message: `no resource at ${path}`, status: 404 } });
+/** The service, created on the first request from the bindings; a configuration error is kept and reported. */
+function attestationService(env, url) {
+  if (service || serviceError) return service;
+  try {
+    if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured'), { code: 'ERR_NO_SIGNING_KEY' });
+    const created = new AttestationService({
+      signingKey: env.EDGEATTEST_SIGNING_KEY,
+      retiredKeys: env.EDGEATTEST_RETIRED_KEYS,
+      issuer: env.EDGEATTEST_ISSUER ?? url.origin,
+      trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
+      rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
+    });
+    const documents = [...BUNDLED_RIMS, ...(env.EDGEATTEST_RIM_DOCUMENTS ? JSON.parse(env.EDGEATTEST_RIM_DOCUMENTS) : [])];
+    for (const { name, xml } of documents) {
+      try {
+        created.addRim(name, xml);
+      } catch (error) {
+        console.warn(`RIM ${name} not loaded: ${error.code} ${error.message}`);
+      }
+    }
+    created.setRimServiceState(env.EDGEATTEST_RIM_SERVICE_URL ? 'up' : 'none');
+    service = created;
+  } catch (error) {
+    serviceError = error;
+    console.error(`the attestation service is not available: ${error.code ?? ''} ${error.message}`);
+  }
+  return service;
+}
+
+/** Fetches the RIM documents the core lacks for this request from the RIM service. */
+async function fetchMissingRims(env, svc, serviceRequest) {
+  if (!env.EDGEATTEST_RIM_SERVICE_URL) return;
+  const now = Date.now();
+  const missing = svc.missingRims(serviceRequest).filter((id) => !(rimMisses.get(id) > now));
+  await Promise.all(
+    missing.map(async (id) => {
+      const url = new URL(`v1/rim/${encodeURIComponent(id)}`, env.EDGEATTEST_RIM_SERVICE_URL.replace(/\/?$/, '/'));
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(RIM_FETCH_TIMEOUT_MS) });
+        if (response.status === 404) {
+          rimMisses.set(id, now + RIM_NEGATIVE_CACHE_MS);
+          return;
+        }
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        svc.addRimEnvelope(id, new Uint8Array(await response.arrayBuffer()));
+        svc.setRimServiceState('up');
+      } catch (error) {
+        svc.setRimServiceState('down');
+        console.warn(`RIM ${id} could not be fetched: ${error.code ?? ''} ${error.message}`);
+      }
+    }),
+  );
+}
+
+/** The request body, read up to one byte past the limit so an oversize body costs no more. */
+async function readBody(request) {
+  if (!request.body) return undefined;
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES) return new Uint8Array(MAX_BODY_BYTES + 1);
+  const reader = request.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      break;
+    }
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
 export default {
-  async fetch(request) {
+  async fetch(request, env = {}) {
     const url = new URL(request.url);
-    const path = url.pathname;
-    if (path === '/ui') return Response.redirect(new URL('/ui/', url).toString(), 308);
-    if (path.startsWith('/ui/')) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return json(405, { error: { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${path}`, status: 405 } }, { allow: 'GET, HEAD' });
-      }
-      return asset(path) ?? notFound(path);
+    if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
+
+    const svc = attestationService(env, url);
+    if (!svc) {
+      return errorResponse(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
     }
-    if (path === '/' && request.method === 'GET') return json(200, DOCUMENTATION);
-    // The attestation service's routes come from the wasm core (see src/service).
-    void edgeattest;
-    return notFound(path);
+    const serviceRequest = {
+      method: request.method,
+      path: url.pathname,
+      headers: [...request.headers],
+      body: await readBody(request),
+    };
+    if (request.method === 'POST') await fetchMissingRims(env, svc, serviceRequest);
+    const answer = svc.handle(serviceRequest, Math.floor(Date.now() / 1000));
+    return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
+      status: answer.status,
+      headers: answer.headers,
+    });
   },
 };

@@ -9,9 +9,9 @@ use core::fmt;
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
 use p384::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
 use crate::ErrorCode;
 
@@ -108,48 +108,6 @@ impl ErrorCode for KeyError {
             Self::InvalidJwk { field } | Self::UnsupportedKey { field, .. } => Some(field),
             _ => None,
         }
-    }
-}
-
-/// A P-384 JSON Web Key as this crate writes it (RFC 7518 §6.2): members in the order the
-/// real attestation service uses (`kty`, `crv`, `kid`, `x5c`, `x`, `y`), `d` only for private
-/// keys.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Jwk {
-    /// Always `EC`.
-    pub kty: String,
-    /// Always `P-384`.
-    pub crv: String,
-    /// Key id.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub kid: Option<String>,
-    /// Certificate chain (base64 DER, leaf first), carried unchanged.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub x5c: Option<Vec<String>>,
-    /// base64url of the 48-byte x coordinate.
-    pub x: String,
-    /// base64url of the 48-byte y coordinate.
-    pub y: String,
-    /// base64url of the 48-byte private scalar (private keys only).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub d: Option<String>,
-}
-
-impl fmt::Debug for Jwk {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Jwk")
-            .field("kid", &self.kid)
-            .field("x", &self.x)
-            .field("y", &self.y)
-            .field("private", &self.d.is_some())
-            .finish()
-    }
-}
-
-impl Jwk {
-    /// The JWK as a JSON object.
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
@@ -430,43 +388,6 @@ impl SigningKey {
         out.copy_from_slice(&signature.normalize_s().to_bytes());
         out
     }
-}
-
-fn jwk_object(text: &[u8]) -> Result<Map<String, Value>, KeyError> {
-    match crate::json::parse(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(KeyError::InvalidJwk { field: "jwk" }),
-    }
-}
-
-fn check_jwk_type(jwk: &Map<String, Value>) -> Result<(), KeyError> {
-    for (field, expected, required) in [
-        ("kty", "EC", true),
-        ("crv", "P-384", true),
-        ("alg", "ES384", false),
-    ] {
-        match jwk.get(field) {
-            None if !required => {}
-            None => return Err(KeyError::InvalidJwk { field }),
-            Some(Value::String(value)) if value == expected => {}
-            Some(Value::String(value)) => {
-                return Err(KeyError::UnsupportedKey {
-                    field,
-                    value: value.clone(),
-                })
-            }
-            Some(_) => return Err(KeyError::InvalidJwk { field }),
-        }
-    }
-    Ok(())
-}
-
-fn coordinate(jwk: &Map<String, Value>, field: &'static str) -> Result<Vec<u8>, KeyError> {
-    jwk.get(field)
-        .and_then(Value::as_str)
-        .and_then(b64url::decode)
-        .filter(|bytes| bytes.len() == COORDINATE_LEN)
-        .ok_or(KeyError::InvalidJwk { field })
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ export {
   compareSwitchRim,
   VerifiedRim,
   PendingRim,
+  AttestationService,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';

@@ -1,1 +1,111 @@
-export {};
+// Token API (ES384 JWS/JWT, JWKS, detached EAT): types of token.js.
+import type {
+  KeySet,
+  P384PrivateKey,
+  P384PublicKey,
+  P384Jwk,
+  SignatureCheckData,
+  VerifiedJwtResult,
+  VerifiedAttestationResultData,
+} from './edgeattest.js';
+
+export { KeySet, P384PrivateKey, P384PublicKey } from './edgeattest.js';
+export type {
+  P384Jwk,
+  SignatureCheckData,
+  VerifiedJwtResult,
+  VerifiedDeviceResult,
+  VerifiedAttestationResultData,
+} from './edgeattest.js';
+
+/**
+ * One token's verdict. When verifyAttestationResult rejects, the error (code and field of
+ * the first failure) carries `verdicts`: the overall token (label null), then every device.
+ */
+export interface TokenVerdict {
+  label: string | null;
+  verified: boolean;
+  code: string | null;
+  field: string | null;
+  /** The submods digest that bound a device token, when it matched. */
+  digest: string | null;
+  payload: Record<string, unknown> | null;
+}
+
+/** 'webcrypto' (crypto.subtle) or 'software' (P-384 in wasm). */
+export type TokenBackend = 'webcrypto' | 'software';
+
+/** A JWKS as JSON text, bytes, a plain object, or a parsed KeySet. */
+export type JwksInput = string | Uint8Array | { keys: object[] } | KeySet;
+
+export interface VerifyTokenOptions {
+  /** Accepted `iss` value(s). */
+  issuer?: string | string[];
+  /** Accepted `aud` value(s): the token's `aud` must name one. */
+  audience?: string | string[];
+  /** Required `sub`. */
+  subject?: string;
+  /** Expected `eat_nonce` (the challenge sent). */
+  nonce?: string;
+  /** Clock tolerance in seconds. */
+  clockTolerance?: number;
+  /** Maximum age in seconds (requires `iat`). */
+  maxTokenAge?: number;
+  /** Claims that must be present. */
+  requiredClaims?: string[];
+  /** Required header `typ` (normalised as jose does). */
+  typ?: string;
+  /** Understood `crit` extensions (names, or jose's { name: true }). */
+  crit?: string[] | Record<string, boolean>;
+  /** The time of the check in Unix seconds (default: now). */
+  now?: number;
+  /** The time of the check as a Date (jose's option; `now` wins). */
+  currentDate?: Date;
+  /** Signature backend for this call. */
+  backend?: TokenBackend;
+}
+
+export interface SignOptions {
+  /** The key id written in the header (required). */
+  kid: string;
+}
+
+export type SigningKeyInput = CryptoKey | P384PrivateKey;
+
+export function getTokenBackend(): TokenBackend;
+export function setTokenBackend(backend?: TokenBackend): void;
+export function createKeySet(jwks: JwksInput): KeySet;
+export function verifyChecksWebCrypto(checks: SignatureCheckData[]): Promise<boolean[]>;
+export function verifyChecksSoftware(checks: SignatureCheckData[]): boolean[];
+export function verifyJwt(token: string, jwks: JwksInput, options?: VerifyTokenOptions): Promise<VerifiedJwtResult>;
+export function verifyAttestationResult(
+  result: string | Uint8Array | unknown[] | { eat: string },
+  jwks: JwksInput,
+  options?: VerifyTokenOptions,
+): Promise<VerifiedAttestationResultData>;
+
+export function generateKeyPair(options?: {
+  backend?: TokenBackend;
+  kid?: string;
+  extractable?: boolean;
+}): Promise<{ privateKey: SigningKeyInput; publicJwk: P384Jwk }>;
+export function importPrivateKey(
+  input: string | P384Jwk | object,
+  options?: { backend?: TokenBackend; extractable?: boolean },
+): Promise<SigningKeyInput>;
+export function importPublicKey(input: string | object | Uint8Array | ArrayBuffer): P384PublicKey;
+export function exportJwk(key: P384PrivateKey | P384PublicKey | CryptoKey, options?: { kid?: string }): Promise<P384Jwk>;
+export function exportSpki(key: P384PrivateKey | P384PublicKey | CryptoKey): Promise<string>;
+export function exportPkcs8(key: P384PrivateKey): string;
+export function createJwks(
+  entries: { kid: string; key: P384Jwk | object | P384PublicKey | P384PrivateKey; x5c?: string[] }[],
+): { keys: P384Jwk[] };
+
+export function signJwt(claims: Record<string, unknown>, key: SigningKeyInput, options: SignOptions): Promise<string>;
+export function createDetachedEat(
+  overallClaims: Record<string, unknown>,
+  devices: Record<string, Record<string, unknown> | string> | [string, Record<string, unknown> | string][],
+  key: SigningKeyInput,
+  options: SignOptions,
+): Promise<[["JWT", string], Record<string, string>]>;
+export function createV1Result(token: string): { eat: string };

@@ -1,2 +1,358 @@
-// Token API (ES384 JWS/JWT, JWKS, detached EAT): WebCrypto backend and wrappers.
-export {};
+// Token API (ES384 JWS/JWT, JWKS, detached EAT): the WebCrypto backend and the public
+// wrappers around the wasm core.
+//
+// Verification is two-phase: the core (wasm) parses, checks headers and selects keys, then
+// hands out signature checks {publicKey (SEC1), message, signature (r||s)}; this module runs
+// them with crypto.subtle.verify in parallel (or in wasm with the software backend) and
+// feeds the verdicts back; the core then checks claims, digests and devices. Signing works
+// the same way: the core builds the signing input, a CryptoKey (never in wasm memory) or a
+// software key signs it, the core assembles the token.
+import {
+  KeySet,
+  P384PrivateKey,
+  P384PublicKey,
+  prepareJwtVerification,
+  prepareAttestationResultVerification,
+  jwtSigningInput,
+  assembleJws,
+  signJwtSoftware,
+  detachedEatSigningInput,
+  assembleDetachedEat,
+  createV1Result as createV1ResultText,
+  verifyChecksSoftware as verifyChecksInWasm,
+} from './edgeattest.js';
+
+export { KeySet, P384PrivateKey, P384PublicKey };
+
+const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
+const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
+const BACKENDS = ['webcrypto', 'software'];
+
+const subtle = globalThis.crypto?.subtle;
+let defaultBackend = subtle ? 'webcrypto' : 'software';
+
+function argumentError(field, message) {
+  const error = new Error(`${field} ${message}`);
+  error.name = 'EdgeAttestError';
+  error.code = 'ERR_INVALID_ARGUMENT';
+  error.field = field;
+  return error;
+}
+
+/** The backend used when an operation names none: 'webcrypto' where crypto.subtle exists. */
+export function getTokenBackend() {
+  return defaultBackend;
+}
+
+/** Sets the default backend ('webcrypto' or 'software'). */
+export function setTokenBackend(backend) {
+  defaultBackend = checkBackend(backend ?? (subtle ? 'webcrypto' : 'software'));
+}
+
+function checkBackend(backend) {
+  if (!BACKENDS.includes(backend)) throw argumentError('backend', "must be 'webcrypto' or 'software'");
+  if (backend === 'webcrypto' && !subtle) throw argumentError('backend', 'webcrypto: crypto.subtle is not available');
+  return backend;
+}
+
+function backendOf(options) {
+  return options?.backend === undefined ? defaultBackend : checkBackend(options.backend);
+}
+
+// ---- key sets ----------------------------------------------------------------------------
+
+// Parsed sets, by the object passed in (a JWKS object is typically reused for many tokens),
+// with the JSON text they were parsed from: an object changed since is parsed again.
+// Pass a KeySet (createKeySet) to skip even that comparison.
+const keySets = new WeakMap();
+
+/** Parses a JWKS once: pass the result to verifyJwt / verifyAttestationResult. */
+export function createKeySet(jwks) {
+  return jwks instanceof KeySet ? jwks : new KeySet(jwks);
+}
+
+// Returns [keySet, owned]: owned sets are freed after use.
+function keySetOf(jwks) {
+  if (jwks instanceof KeySet) return [jwks, false];
+  if (jwks !== null && typeof jwks === 'object' && !(jwks instanceof Uint8Array)) {
+    const text = JSON.stringify(jwks);
+    const cached = keySets.get(jwks);
+    if (cached?.text === text) return [cached.set, false];
+    cached?.set.free();
+    const set = new KeySet(text);
+    keySets.set(jwks, { text, set });
+    return [set, false];
+  }
+  return [new KeySet(jwks), true];
+}
+
+// ---- WebCrypto signature checks --------------------------------------------------------
+
+// Imported verification keys by SEC1 bytes; bounded so a stream of new keys cannot grow it.
+const verifyKeys = new Map();
+const MAX_CACHED_KEYS = 256;
+
+function cacheKey(bytes) {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+function verifyKey(sec1) {
+  const id = cacheKey(sec1);
+  let key = verifyKeys.get(id);
+  if (!key) {
+    key = subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']);
+    if (verifyKeys.size >= MAX_CACHED_KEYS) verifyKeys.delete(verifyKeys.keys().next().value);
+    verifyKeys.set(id, key);
+    // A key WebCrypto refuses is not cached: its checks fail (the core already refused
+    // off-curve points, so this does not happen for keys from a KeySet).
+    key.catch(() => verifyKeys.delete(id));
+  }
+  return key;
+}
+
+/** Runs signature checks with crypto.subtle.verify, in parallel: one boolean per check. */
+export async function verifyChecksWebCrypto(checks) {
+  return Promise.all(
+    checks.map(async ({ publicKey, message, signature }) => {
+      try {
+        return await subtle.verify(ES384, await verifyKey(publicKey), signature, message);
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
+
+/** Runs signature checks with the software backend (P-384 in wasm): one boolean per check. */
+export function verifyChecksSoftware(checks) {
+  return Array.from(verifyChecksInWasm(checks), (verdict) => verdict === 1);
+}
+
+async function complete(verification, backend) {
+  try {
+    if (backend === 'software') return verification.verifySoftware();
+    return verification.finish(await verifyChecksWebCrypto(verification.checks()));
+  } finally {
+    verification.free();
+  }
+}
+
+function coreOptions(options = {}) {
+  if (options === null || typeof options !== 'object') throw argumentError('options', 'must be an object');
+  let now = options.now;
+  if (now === undefined && options.currentDate !== undefined) {
+    if (!(options.currentDate instanceof Date)) throw argumentError('currentDate', 'must be a Date');
+    now = options.currentDate.getTime() / 1000;
+  }
+  if (now === undefined) now = Date.now() / 1000;
+  const crit = options.crit && !Array.isArray(options.crit)
+    ? Object.keys(options.crit).filter((name) => options.crit[name])
+    : options.crit;
+  return {
+    now: Math.floor(now),
+    issuer: options.issuer,
+    audience: options.audience,
+    subject: options.subject,
+    nonce: options.nonce,
+    clockTolerance: options.clockTolerance,
+    maxTokenAge: options.maxTokenAge,
+    requiredClaims: options.requiredClaims,
+    typ: options.typ,
+    crit,
+  };
+}
+
+/**
+ * Verifies a compact ES384 JWT against a JWKS (object, JSON text or KeySet).
+ * Resolves to { payload, protectedHeader, kid }; rejects with an EdgeAttestError (code, field).
+ */
+export async function verifyJwt(token, jwks, options = {}) {
+  const backend = backendOf(options);
+  const core = coreOptions(options);
+  const [keySet, owned] = keySetOf(jwks);
+  try {
+    return await complete(prepareJwtVerification(token, keySet, core), backend);
+  } finally {
+    if (owned) keySet.free();
+  }
+}
+
+/**
+ * Verifies an attestation result — the detached EAT [["JWT", overall], {label: token}] or the
+ * V1 {"eat": token} — as JSON text, bytes or the parsed value. Every signature, every submods
+ * digest, the device set, the nonce and the times are checked. Resolves to
+ * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult };
+ * rejects with the first failure, whose `field` names the device concerned and whose
+ * `verdicts` give every token's verdict (once the overall token is well formed).
+ */
+export async function verifyAttestationResult(result, jwks, options = {}) {
+  const backend = backendOf(options);
+  const core = coreOptions(options);
+  const [keySet, owned] = keySetOf(jwks);
+  try {
+    return await complete(prepareAttestationResultVerification(result, keySet, core), backend);
+  } finally {
+    if (owned) keySet.free();
+  }
+}
+
+// ---- keys ----------------------------------------------------------------------------------
+
+const isCryptoKey = (key) => typeof CryptoKey !== 'undefined' && key instanceof CryptoKey;
+
+/**
+ * Generates a P-384 signing key pair. backend 'webcrypto' (default where available): the
+ * private key is a non-extractable CryptoKey; 'software': a P384PrivateKey in wasm memory.
+ * Resolves to { privateKey, publicJwk } (publicJwk carries options.kid when given).
+ */
+export async function generateKeyPair(options = {}) {
+  const backend = backendOf(options);
+  if (backend === 'software') {
+    const privateKey = P384PrivateKey.generate();
+    const { d: _private, ...publicJwk } = privateKey.toJwk(options.kid);
+    return { privateKey, publicJwk };
+  }
+  const pair = await subtle.generateKey(ECDSA_P384, options.extractable === true, ['sign', 'verify']);
+  const { kty, crv, x, y } = await subtle.exportKey('jwk', pair.publicKey);
+  const publicJwk = { kty, crv, ...(options.kid !== undefined && { kid: options.kid }), x, y };
+  return { privateKey: pair.privateKey, publicJwk };
+}
+
+/**
+ * Imports a P-384 private key from a JWK (object or JSON text with d) or PKCS#8 PEM text.
+ * backend 'webcrypto': a non-extractable CryptoKey (unless options.extractable);
+ * 'software': a P384PrivateKey. The key is validated by the core either way.
+ */
+export async function importPrivateKey(input, options = {}) {
+  const backend = backendOf(options);
+  const key = typeof input === 'string' && input.includes('-----BEGIN')
+    ? P384PrivateKey.fromPkcs8Pem(input)
+    : P384PrivateKey.fromJwk(input);
+  if (backend === 'software') return key;
+  try {
+    return await subtle.importKey('pkcs8', key.toPkcs8Der(), ECDSA_P384, options.extractable === true, ['sign']);
+  } finally {
+    key.free();
+  }
+}
+
+/** Imports a P-384 public key from a JWK (object or JSON text), SPKI PEM text or SEC1 bytes. */
+export function importPublicKey(input) {
+  if (typeof input === 'string' && input.includes('-----BEGIN')) return P384PublicKey.fromSpkiPem(input);
+  if (input instanceof Uint8Array || input instanceof ArrayBuffer) return P384PublicKey.fromSec1(input);
+  return P384PublicKey.fromJwk(input);
+}
+
+/**
+ * Exports a key as a JWK: a P384PrivateKey (with d), a P384PublicKey, or a public CryptoKey
+ * (or an extractable private one).
+ */
+export async function exportJwk(key, options = {}) {
+  if (key instanceof P384PrivateKey || key instanceof P384PublicKey) return key.toJwk(options.kid);
+  if (isCryptoKey(key)) {
+    const { kty, crv, x, y, d } = await subtle.exportKey('jwk', key);
+    P384PublicKey.fromJwk({ kty, crv, x, y }).free(); // throws unless a P-384 point
+    return { kty, crv, ...(options.kid !== undefined && { kid: options.kid }), x, y, ...(d !== undefined && { d }) };
+  }
+  throw argumentError('key', 'must be a P384PrivateKey, a P384PublicKey or a CryptoKey');
+}
+
+/** SPKI PEM text of a public key (P384PublicKey, P384PrivateKey or public CryptoKey). */
+export async function exportSpki(key) {
+  if (key instanceof P384PublicKey) return key.toSpkiPem();
+  let owned;
+  if (key instanceof P384PrivateKey) owned = key.publicKey();
+  else if (isCryptoKey(key)) owned = P384PublicKey.fromSec1(new Uint8Array(await subtle.exportKey('raw', key)));
+  if (owned) {
+    try {
+      return owned.toSpkiPem();
+    } finally {
+      owned.free();
+    }
+  }
+  throw argumentError('key', 'must be a P384PublicKey, a P384PrivateKey or a public CryptoKey');
+}
+
+/** PKCS#8 PEM text of a software private key. */
+export function exportPkcs8(key) {
+  if (key instanceof P384PrivateKey) return key.toPkcs8Pem();
+  throw argumentError('key', 'must be a P384PrivateKey (CryptoKeys made here are not extractable)');
+}
+
+/**
+ * A JWKS object from [{ kid, key (JWK, P384PublicKey or P384PrivateKey), x5c? }], validated
+ * by the core (P-384 points, distinct kids), in the member order of the real service.
+ */
+export function createJwks(entries) {
+  if (!Array.isArray(entries)) throw argumentError('entries', 'must be an array');
+  const keys = entries.map(({ kid, key, x5c }, i) => {
+    let jwk;
+    if (key instanceof P384PublicKey) jwk = key.toJwk(kid);
+    else if (key instanceof P384PrivateKey) {
+      const { d: _private, ...publicJwk } = key.toJwk(kid);
+      jwk = publicJwk;
+    }
+    else jwk = { ...key, kid };
+    const { kty, crv, x, y } = jwk;
+    if (jwk.d !== undefined) throw argumentError(`entries[${i}].key`, 'must be a public key');
+    return { kty, crv, kid, ...(x5c !== undefined && { x5c }), x, y };
+  });
+  const set = new KeySet({ keys });
+  try {
+    return set.toJSON();
+  } finally {
+    set.free();
+  }
+}
+
+// ---- minting -------------------------------------------------------------------------------
+
+function kidOf(options) {
+  if (typeof options?.kid !== 'string') throw argumentError('kid', 'must be a string (the JWKS key id)');
+  return options.kid;
+}
+
+async function signInput(input, key) {
+  if (isCryptoKey(key)) {
+    const signature = await subtle.sign(ES384, key, new TextEncoder().encode(input));
+    return new Uint8Array(signature);
+  }
+  if (key instanceof P384PrivateKey) return key.sign(new TextEncoder().encode(input));
+  throw argumentError('key', 'must be a CryptoKey (ECDSA P-384) or a P384PrivateKey');
+}
+
+/**
+ * Mints a compact ES384 JWT with header {"kid":…,"alg":"ES384"}: with a CryptoKey through
+ * WebCrypto, with a P384PrivateKey in wasm (deterministic, low S). options.kid is required.
+ */
+export async function signJwt(claims, key, options = {}) {
+  const kid = kidOf(options);
+  if (key instanceof P384PrivateKey) return signJwtSoftware(claims, key, kid);
+  const input = jwtSigningInput(claims, kid);
+  return assembleJws(input, await signInput(input, key));
+}
+
+/**
+ * Mints a detached EAT result: devices maps each label to a claims object (signed here) or an
+ * already minted token; the overall token gets `submods` digests of the device tokens.
+ * Resolves to the result value [["JWT", overall], {label: token}] (JSON.stringify to send).
+ */
+export async function createDetachedEat(overallClaims, devices, key, options = {}) {
+  const kid = kidOf(options);
+  const entries = Array.isArray(devices) ? devices : Object.entries(devices ?? {});
+  const pairs = await Promise.all(
+    entries.map(async ([label, device]) => [
+      label,
+      typeof device === 'string' ? device : await signJwt(device, key, { kid }),
+    ]),
+  );
+  const input = detachedEatSigningInput(overallClaims, pairs, kid);
+  return JSON.parse(assembleDetachedEat(input, await signInput(input, key), pairs));
+}
+
+/** The V1 result { eat: token }. */
+export function createV1Result(token) {
+  return JSON.parse(createV1ResultText(token));
+}

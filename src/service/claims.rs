@@ -10,8 +10,9 @@
 //! | V4 switch | 2.0, 3.0 (default) |
 //!
 //! Failures: claims 1.0 and 2.0 follow the real service's observed behaviour — a device
-//! whose verification stopped with an error gets a token holding only the times and
-//! `x-nvidia-error-details`. Claims 3.0 and 4.0 carry every claim even on failure (spec §4
+//! whose evidence or certificate chain did not verify gets a token holding only the times
+//! and `x-nvidia-error-details`; a device that failed at the RIM stage (no document, an
+//! expired signer, a mismatch) keeps every claim, false where a check failed. Claims 3.0 and 4.0 carry every claim even on failure (spec §4
 //! rule 2), `null` where a value could not be computed, and add `x-nvidia-error-details`
 //! naming the first failure so that clients such as NVIDIA's SDK report the right error.
 
@@ -65,8 +66,8 @@ impl DeviceClaims {
         nonce: &Nonce,
         times: TokenTimes,
     ) -> Self {
-        let error_only =
-            matches!(version, ClaimsVersion::V1_0 | ClaimsVersion::V2_0) && outcome.error.is_some();
+        let error_only = matches!(version, ClaimsVersion::V1_0 | ClaimsVersion::V2_0)
+            && !outcome.evidence_verified;
         if let (true, Some(error)) = (error_only, outcome.error.clone()) {
             return Self::ErrorOnly(ErrorOnlyClaims { times, error });
         }

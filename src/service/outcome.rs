@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::attest::DeviceKind;
+use crate::rim::{MismatchRecord, OpaqueMismatch};
 
 /// Status of a certificate chain, as the real service reports it in
 /// `x-nvidia-cert-status`.
@@ -80,56 +81,6 @@ impl RimOutcome {
     }
 }
 
-/// Which RIM a mismatching golden measurement came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub enum MeasurementSource {
-    /// The driver RIM.
-    Driver,
-    /// The firmware (VBIOS or switch BIOS) RIM.
-    Firmware,
-}
-
-/// A runtime measurement that matched none of its golden alternatives (claims 1.0 and 4.0:
-/// `x-nvidia-mismatch-measurement-records`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MeasurementMismatch {
-    /// The RIM index (0-based; the SPDM block index minus one).
-    pub index: u32,
-    /// Size in bytes of the golden value.
-    pub golden_size: u32,
-    /// The first golden alternative, lowercase hex.
-    pub golden_value: String,
-    /// Size in bytes of the runtime value (0 when the block is missing).
-    pub runtime_size: u32,
-    /// The runtime value, lowercase hex (empty when the block is missing).
-    pub runtime_value: String,
-    /// The RIM the golden value came from.
-    pub measurement_source: MeasurementSource,
-}
-
-/// An opaque-data value below its RIM floor (claims 4.0:
-/// `x-nvidia-mismatch-opaque-data-records`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OpaqueMismatch {
-    /// The opaque-data tag.
-    pub id: u32,
-    /// The tag's name, e.g. `FSP_UCODE_MIN_SVN`.
-    pub name: String,
-    /// How the golden value is compared, e.g. `minimum`.
-    pub golden_type: String,
-    /// The golden floor.
-    pub golden_value: u64,
-    /// The runtime value's type, when present in the evidence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_type: Option<String>,
-    /// The runtime value, when present in the evidence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_value: Option<u64>,
-}
-
 /// The outcome of comparing runtime measurements with the RIMs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -137,7 +88,7 @@ pub enum MeasurementOutcome {
     /// Every active golden measurement matched.
     Match,
     /// At least one did not; the records say which.
-    Mismatch(Vec<MeasurementMismatch>),
+    Mismatch(Vec<MismatchRecord>),
     /// The comparison could not run (no evidence, no RIM, an earlier failure).
     NotRun,
 }
@@ -165,6 +116,10 @@ pub struct DeviceOutcome {
     pub kind: DeviceKind,
     /// The request's `arch` agrees with the evidence (and the chain's model).
     pub arch_check: bool,
+    /// The evidence and its certificate chain verified: the RIM stage was reached. Claims
+    /// 1.0 and 2.0 give a device that failed before it only the error (the real service's
+    /// observed shape); later failures keep every claim.
+    pub evidence_verified: bool,
     /// The evidence parsed as an SPDM GET_MEASUREMENTS transcript.
     pub report_parsed: bool,
     /// The evidence signature verified with the leaf key.
@@ -196,7 +151,7 @@ pub struct DeviceOutcome {
     /// Opaque-data floors that were not met (claims 4.0).
     pub opaque_mismatches: Vec<OpaqueMismatch>,
     /// Opaque values the RIMs flag for inclusion (claims 4.0 `x-nvidia-attester-claims`).
-    pub attester_claims: Vec<(String, u64)>,
+    pub attester_claims: alloc::collections::BTreeMap<String, u64>,
     /// PDIs of the switches this GPU is connected to (claims 4.0, optional).
     pub switch_pdis: Option<Vec<String>>,
     /// Secure boot state: true only when every check passed.

@@ -24,6 +24,9 @@ use super::{ClaimReason, TokenError};
 pub struct VerifyOptions {
     /// Accepted `iss` values; empty means `iss` is not checked.
     pub issuers: Vec<String>,
+    /// Accepted `aud` values: `aud` (a string or an array) must name one; empty means `aud`
+    /// is not checked.
+    pub audiences: Vec<String>,
     /// Required `sub` value.
     pub subject: Option<String>,
     /// Expected `eat_nonce` (the verifier's challenge): the claim must equal it, or, when it
@@ -52,6 +55,13 @@ impl VerifyOptions {
     #[must_use]
     pub fn issuer(mut self, issuer: &str) -> Self {
         self.issuers.push(issuer.into());
+        self
+    }
+
+    /// Adds an accepted audience.
+    #[must_use]
+    pub fn audience(mut self, audience: &str) -> Self {
+        self.audiences.push(audience.into());
         self
     }
 
@@ -149,6 +159,18 @@ pub(crate) fn check_claims(
             None => return Err(failed("sub", ClaimReason::Missing)),
             Some(Value::String(sub)) if sub == subject => {}
             Some(_) => return Err(failed("sub", ClaimReason::CheckFailed)),
+        }
+    }
+    if !options.audiences.is_empty() {
+        let accepted = |aud: &Value| {
+            aud.as_str()
+                .is_some_and(|a| options.audiences.iter().any(|x| x == a))
+        };
+        match claims.get("aud") {
+            None => return Err(failed("aud", ClaimReason::Missing)),
+            Some(aud @ Value::String(_)) if accepted(aud) => {}
+            Some(Value::Array(auds)) if auds.iter().any(accepted) => {}
+            Some(_) => return Err(failed("aud", ClaimReason::CheckFailed)),
         }
     }
     let now = i128::from(now);

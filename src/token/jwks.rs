@@ -58,6 +58,36 @@ impl JwksKey {
         self.x5c.as_deref()
     }
 
+    /// Whether the first `x5c` certificate carries this very key (its SPKI equals `x`/`y`),
+    /// as the real service's JWKS does: `None` without `x5c`. This binds the key to the
+    /// certificate only; validating the certificate chain is the caller's (`crate::chain`).
+    ///
+    /// # Errors
+    /// [`TokenError::JwksInvalid`] (`x5c`) when the first entry is not base64 DER of a
+    /// certificate with a P-384 key.
+    pub fn x5c_leaf_matches(&self) -> Result<Option<bool>, TokenError> {
+        use base64::Engine as _;
+        use x509_cert::der::{Decode as _, Encode as _};
+        let Some(leaf) = self.x5c.as_ref().and_then(|chain| chain.first()) else {
+            return Ok(None);
+        };
+        let invalid = || TokenError::JwksInvalid {
+            field: "x5c[0]".into(),
+        };
+        // RFC 7517 §4.7: standard base64 (with padding), not base64url.
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(leaf)
+            .map_err(|_| invalid())?;
+        let certificate = x509_cert::Certificate::from_der(&der).map_err(|_| invalid())?;
+        let spki = certificate
+            .tbs_certificate()
+            .subject_public_key_info()
+            .to_der()
+            .map_err(|_| invalid())?;
+        let key = PublicKey::from_spki_der(&spki).map_err(|_| invalid())?;
+        Ok(Some(key == self.key))
+    }
+
     /// The key as a JWK.
     pub fn to_jwk(&self) -> Jwk {
         let mut jwk = self.key.to_jwk(self.kid.as_deref());

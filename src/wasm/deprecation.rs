@@ -1,1 +1,239 @@
-//! JS API for `crate::deprecation`.
+//! JS API for `crate::deprecation`: `deprecationNotices`, `checkDeprecatedRequest`,
+//! `checkDeprecatedQuery`, `deprecationHeaders`, `attestDeprecationHeaders`,
+//! `deprecationRegistry`, `formatRfc3339`, `formatHttpDate`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::access::{options_value, to_js_value, unix_seconds};
+use super::error::{invalid_argument, to_js};
+use super::js;
+use crate::attest::{Endpoint, RequestError};
+use crate::deprecation::time::{format_http_date, format_rfc3339};
+use crate::deprecation::{
+    attest_deprecation_headers, check_query, check_request_json, deprecation_headers,
+    headers_for_rows, notices_for, registry_json, Deprecation, DeprecationError, ErrorBody, Policy,
+};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_DEPRECATION: &str = r#"
+/** A deprecation object (exactly one of attribute, queryParam, endpoint). */
+export interface DeprecationNotice {
+  attribute?: string;
+  queryParam?: string;
+  endpoint?: string;
+  replacedBy?: string;
+  /** RFC 3339 UTC, e.g. "2026-09-10T00:00:00Z". */
+  takeActionBy?: string;
+  notice: string;
+}
+
+export interface DeprecationOptions {
+  /** Seconds one release cycle lasts (notices are kept this long after takeActionBy); default 30 days. */
+  releaseCycleSeconds?: number;
+  /** URL of the deprecation list, used in Link rel="deprecation"; default "/deprecations". */
+  docUrl?: string;
+}
+
+export interface DeprecationErrorBody {
+  code: string;
+  message: string;
+  status: 400;
+  deprecation?: DeprecationNotice;
+}
+
+/** The outcome of a request check: accepted (with the body to process) or a 400 to send. */
+export type DeprecationCheck =
+  | { ok: true; body: unknown; used: DeprecationNotice[]; ignored: DeprecationNotice[];
+      /** Deprecation/Sunset/Link headers for the response, when deprecated items were used. */
+      headers: [string, string][] }
+  | { ok: false; status: 400; body: DeprecationErrorBody };
+
+export type DeprecationQueryCheck =
+  | { ok: true; used: DeprecationNotice[]; headers: [string, string][] }
+  | { ok: false; status: 400; body: DeprecationErrorBody };
+
+export interface DeprecationRow {
+  id: string; api: "infrastructure" | "attestation"; resource: string;
+  attribute?: string; queryParam?: string; endpoint?: string; targets: string[];
+  replacedBy?: string; deprecatedSince?: string; takeActionBy?: string;
+  listing: "active" | "removed"; handling: "accepted" | "ignored"; detail?: string;
+}
+"#;
+
+/// The notice objects attached to `target` (an object kind such as `TenantAccount`, or an
+/// endpoint `METHOD /path`) at `now`.
+#[wasm_bindgen(js_name = deprecationNotices, unchecked_return_type = "DeprecationNotice[]")]
+pub fn deprecation_notices(
+    target: &str,
+    now: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
+) -> Result<JsValue, JsValue> {
+    let policy = policy_from(options)?;
+    to_js_value(&notices_for(target, unix_seconds(now, "now")?, &policy))
+}
+
+/// Applies the request rules of `resource` (an object kind) to a create or update body
+/// (JSON text, bytes or object). Never throws for rule violations: returns the 400 to send.
+#[wasm_bindgen(js_name = checkDeprecatedRequest, unchecked_return_type = "DeprecationCheck")]
+pub fn check_deprecated_request(
+    resource: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
+    now: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
+) -> Result<JsValue, JsValue> {
+    let policy = policy_from(options)?;
+    let now = unix_seconds(now, "now")?;
+    let bytes = js::json_bytes(&body, "body")?;
+    match check_request_json(resource, &bytes, now) {
+        Ok(checked) => to_js_value(&Accepted {
+            ok: true,
+            body: Some(&checked.body),
+            used: notices(&checked.used, now),
+            ignored: notices(&checked.ignored, now),
+            headers: headers_for_rows(&checked.used, now, &policy),
+        }),
+        Err(error) => rejected(&error, now, &policy),
+    }
+}
+
+/// Applies the query-parameter rules of endpoint `target` (`METHOD /path`) to a query string
+/// (with or without the leading `?`).
+#[wasm_bindgen(js_name = checkDeprecatedQuery, unchecked_return_type = "DeprecationQueryCheck")]
+pub fn check_deprecated_query(
+    target: &str,
+    query: &str,
+    now: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
+) -> Result<JsValue, JsValue> {
+    let policy = policy_from(options)?;
+    let now = unix_seconds(now, "now")?;
+    let query = query.strip_prefix('?').unwrap_or(query);
+    match check_query(target, query, now) {
+        Ok(used) => to_js_value(&Accepted {
+            ok: true,
+            body: None,
+            used: notices(&used, now),
+            ignored: Vec::new(),
+            headers: headers_for_rows(&used, now, &policy),
+        }),
+        Err(error) => rejected(&error, now, &policy),
+    }
+}
+
+/// `Deprecation`, `Sunset`, `Link` (and `Access-Control-Expose-Headers`) for responses of
+/// endpoint `target` (`METHOD /path`); empty when it is not deprecated.
+#[wasm_bindgen(js_name = deprecationHeaders, unchecked_return_type = "[string, string][]")]
+pub fn deprecation_headers_js(
+    target: &str,
+    now: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
+) -> Result<JsValue, JsValue> {
+    let policy = policy_from(options)?;
+    to_js_value(&deprecation_headers(
+        target,
+        unix_seconds(now, "now")?,
+        &policy,
+    ))
+}
+
+/// The headers for responses of an attest endpoint path (`/v2/attest/gpu`): the endpoint's
+/// and generation-1 evidence's deprecation for V2; empty for V1, V3 and V4.
+#[wasm_bindgen(js_name = attestDeprecationHeaders, unchecked_return_type = "[string, string][]")]
+pub fn attest_deprecation_headers_js(
+    path: &str,
+    now: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
+        js_sys::Object,
+    >,
+) -> Result<JsValue, JsValue> {
+    let policy = policy_from(options)?;
+    let endpoint = Endpoint::from_path(path)
+        .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))?;
+    to_js_value(&attest_deprecation_headers(
+        endpoint,
+        unix_seconds(now, "now")?,
+        &policy,
+    ))
+}
+
+/// Every registry row, for a deprecation page or a client.
+#[wasm_bindgen(js_name = deprecationRegistry, unchecked_return_type = "DeprecationRow[]")]
+pub fn deprecation_registry() -> Result<JsValue, JsValue> {
+    js::parse_json(&registry_json())
+}
+
+/// Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`).
+#[wasm_bindgen(js_name = formatRfc3339)]
+pub fn format_rfc3339_js(secs: f64) -> Result<String, JsValue> {
+    format_rfc3339(unix_seconds(secs, "secs")?)
+        .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
+}
+
+/// Unix seconds as an HTTP IMF-fixdate (`Thu, 10 Sep 2026 00:00:00 GMT`).
+#[wasm_bindgen(js_name = formatHttpDate)]
+pub fn format_http_date_js(secs: f64) -> Result<String, JsValue> {
+    format_http_date(unix_seconds(secs, "secs")?)
+        .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
+}
+
+fn policy_from(options: Option<js_sys::Object>) -> Result<Policy, JsValue> {
+    let options = &options_value(options);
+    let mut policy = Policy::default();
+    if let Some(secs) = js::member(options, "releaseCycleSeconds").as_f64() {
+        policy.release_cycle_secs = unix_seconds(secs, "releaseCycleSeconds")?;
+    }
+    if let Some(url) = js::optional_string(&js::member(options, "docUrl"), "docUrl")? {
+        policy.doc_url = url;
+    }
+    Ok(policy)
+}
+
+fn notices(rows: &[&'static Deprecation], now: u64) -> Vec<crate::deprecation::Notice> {
+    // Used items are reported even past the retention window.
+    let forever = Policy {
+        release_cycle_secs: u64::MAX,
+        ..Policy::default()
+    };
+    rows.iter()
+        .filter_map(|row| row.notice(now, &forever))
+        .collect()
+}
+
+fn rejected(error: &DeprecationError, now: u64, policy: &Policy) -> Result<JsValue, JsValue> {
+    to_js_value(&Rejected {
+        ok: false,
+        status: error.status(),
+        body: error.body(now, policy),
+    })
+}
+
+#[derive(Serialize)]
+struct Accepted<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<&'a Value>,
+    used: Vec<crate::deprecation::Notice>,
+    ignored: Vec<crate::deprecation::Notice>,
+    headers: Vec<(&'static str, String)>,
+}
+
+#[derive(Serialize)]
+struct Rejected {
+    ok: bool,
+    status: u16,
+    body: ErrorBody,
+}

@@ -1,1 +1,122 @@
-//! JS API for `crate::token`.
+//! JS API for `crate::token`: keys, key sets, two-phase verification (the signature checks
+//! go out as data so that `src/js/token.js` can run them with WebCrypto), and minting.
+//!
+//! These are the raw exports; the package's public token API is `src/js/token.js`, which
+//! adds the WebCrypto backend, backend selection and the clock.
+
+mod keys;
+mod mint;
+mod verify;
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TOKEN: &str = r#"
+/** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
+export interface SignatureCheckData {
+  publicKey: Uint8Array;
+  message: Uint8Array;
+  signature: Uint8Array;
+}
+
+/** Verification options of the core (seconds; `now` is required here). */
+export interface CoreVerifyOptions {
+  now: number;
+  issuer?: string | string[];
+  audience?: string | string[];
+  subject?: string;
+  nonce?: string;
+  clockTolerance?: number;
+  maxTokenAge?: number;
+  requiredClaims?: string[];
+  typ?: string;
+  crit?: string[];
+}
+
+/** A verified JWT. */
+export interface VerifiedJwtResult {
+  payload: Record<string, unknown>;
+  protectedHeader: Record<string, unknown>;
+  kid: string | null;
+}
+
+/** A verified device of a detached EAT result. */
+export interface VerifiedDeviceResult extends VerifiedJwtResult {
+  label: string;
+  digest: string;
+}
+
+/** A verified attestation result. */
+export interface VerifiedAttestationResultData {
+  format: "detached" | "v1";
+  overall: VerifiedJwtResult;
+  devices: VerifiedDeviceResult[];
+  overallResult: boolean | null;
+}
+
+// The classes are declared here rather than generated: wasm-bindgen's generated class types
+// name `Symbol.dispose`, which only compiles with TypeScript's esnext.disposable library.
+// At run time `[Symbol.dispose]` is still set where the host has it.
+
+/** A parsed JWKS, kept in wasm memory so that it is parsed once. `free()` releases it. */
+export class KeySet {
+  free(): void;
+  /** Parses a JWKS (JSON text, bytes or object), strictly. */
+  constructor(jwks: string | Uint8Array | { keys: object[] });
+  /** The usable keys' ids, in document order. */
+  readonly kids: (string | null)[];
+  /** The set as a JWKS object. */
+  toJSON(): { keys: P384Jwk[] };
+}
+
+/** A P-384 public key (always a point on the curve). */
+export class P384PublicKey {
+  private constructor();
+  free(): void;
+  static fromJwk(jwk: string | object): P384PublicKey;
+  static fromSpkiPem(pem: string): P384PublicKey;
+  static fromSec1(bytes: Uint8Array | ArrayBuffer | string): P384PublicKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toSpkiPem(): string;
+  toSec1(): Uint8Array;
+}
+
+/** A P-384 signing key held in wasm memory (the software backend). */
+export class P384PrivateKey {
+  private constructor();
+  free(): void;
+  /** A new key from crypto.getRandomValues. */
+  static generate(): P384PrivateKey;
+  static fromJwk(jwk: string | object): P384PrivateKey;
+  static fromPkcs8Pem(pem: string): P384PrivateKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toPkcs8Pem(): string;
+  toPkcs8Der(): Uint8Array;
+  publicKey(): P384PublicKey;
+  /** Raw 96-byte r||s signature over message (SHA-384), deterministic, low S. */
+  sign(message: Uint8Array): Uint8Array;
+}
+
+/** A verification between its two phases. Single use. */
+export class TokenVerification {
+  private constructor();
+  free(): void;
+  /** The signature checks to run, in order. */
+  checks(): SignatureCheckData[];
+  /** Completes the verification with one verdict per check. */
+  finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
+  /** Completes the verification with the software backend. */
+  verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;
+}
+
+/** A P-384 JWK as this package writes it. */
+export interface P384Jwk {
+  kty: "EC";
+  crv: "P-384";
+  kid?: string;
+  x5c?: string[];
+  x: string;
+  y: string;
+  d?: string;
+}
+"#;

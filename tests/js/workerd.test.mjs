@@ -61,7 +61,7 @@ test('the worker serves the documentation string, the page and 404s', async () =
 
     const missing = await fetch(`${worker.origin}/ui/nope.js`);
     assert.equal(missing.status, 404);
-    assert.equal((await missing.json()).error.code, 'ERR_NOT_FOUND');
+    assert.equal((await missing.json()).code, 'ERR_NOT_FOUND');
 
     const post = await fetch(`${worker.origin}/ui/`, { method: 'POST' });
     assert.equal(post.status, 405);

@@ -8,10 +8,8 @@ use serde_json::Map;
 
 use super::common::{measres, measres_v1, CertChainClaim, TokenTimes};
 use crate::attest::Nonce;
-use crate::service::outcome::{
-    DeviceOutcome, ErrorDetails, MeasurementMismatch, MeasurementOutcome, OpaqueMismatch,
-    RimOutcome,
-};
+use crate::rim::{MismatchRecord, OpaqueMismatch};
+use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
 fn rim_flag(rim: &Option<RimOutcome>, read: impl Fn(&RimOutcome) -> Option<bool>) -> Option<bool> {
     rim.as_ref().and_then(read)
@@ -27,7 +25,7 @@ fn chain_claim(rim: &Option<RimOutcome>) -> Option<CertChainClaim> {
         .map(CertChainClaim::new)
 }
 
-fn mismatches(outcome: &DeviceOutcome) -> Option<Vec<MeasurementMismatch>> {
+fn mismatches(outcome: &DeviceOutcome) -> Option<Vec<MismatchRecord>> {
     match &outcome.measurements {
         MeasurementOutcome::Mismatch(records) => Some(records.clone()),
         _ => None,
@@ -114,7 +112,7 @@ pub struct GpuClaimsV1 {
     pub vbios_rim_measurements_available: Option<bool>,
     /// Mismatching measurements, or null.
     #[serde(rename = "x-nvidia-mismatch-measurement-records")]
-    pub mismatch_measurement_records: Option<Vec<MeasurementMismatch>>,
+    pub mismatch_measurement_records: Option<Vec<MismatchRecord>>,
     /// The RIM indexes that mismatched, or null.
     #[serde(rename = "x-nvidia-mismatch-indexes")]
     pub mismatch_indexes: Option<Vec<u32>>,
@@ -268,7 +266,7 @@ pub struct GpuSingleTokenV1 {
     pub warning: Option<String>,
     /// Mismatching measurements, or null.
     #[serde(rename = "x-nvidia-mismatch-measurement-records")]
-    pub mismatch_measurement_records: Option<Vec<MeasurementMismatch>>,
+    pub mismatch_measurement_records: Option<Vec<MismatchRecord>>,
     /// The RIM indexes that mismatched, or null.
     #[serde(rename = "x-nvidia-mismatch-indexes")]
     pub mismatch_indexes: Option<Vec<u32>>,
@@ -603,7 +601,7 @@ pub struct GpuClaimsV4 {
     pub claims_version: &'static str,
     /// Mismatching measurements, or null.
     #[serde(rename = "x-nvidia-mismatch-measurement-records")]
-    pub mismatch_measurement_records: Option<Vec<MeasurementMismatch>>,
+    pub mismatch_measurement_records: Option<Vec<MismatchRecord>>,
     /// Opaque values below their RIM floors, or null when none.
     #[serde(rename = "x-nvidia-mismatch-opaque-data-records")]
     pub mismatch_opaque_data_records: Option<Vec<OpaqueMismatch>>,

@@ -24,22 +24,20 @@ pub struct OverallClaims {
     pub overall_result: bool,
     /// The request nonce, lowercase hex.
     pub eat_nonce: String,
-    /// Label → `["DIGEST", ["SHA-256", hex]]` of each device token (RFC 9711 §4.2.18).
-    pub submods: Map<String, Value>,
 }
 
 impl OverallClaims {
     /// The subject of the overall token.
     pub const SUBJECT: &'static str = "NVIDIA-PLATFORM-ATTESTATION";
 
-    /// Builds the overall claims; `submods` comes from the token layer, which computes the
-    /// digests of the signed device tokens.
+    /// Builds the overall claims. `submods` — label → `["DIGEST", ["SHA-256", hex]]` of each
+    /// device token (RFC 9711 §4.2.18) — is added by the token layer, which digests the
+    /// signed device tokens ([`crate::token::create_detached_eat`]).
     pub fn new(
         times: TokenTimes,
         version: ClaimsVersion,
         overall_result: bool,
         eat_nonce: String,
-        submods: Map<String, Value>,
     ) -> Self {
         Self {
             sub: Self::SUBJECT,
@@ -47,7 +45,6 @@ impl OverallClaims {
             ver: version.as_str(),
             overall_result,
             eat_nonce,
-            submods,
         }
     }
 

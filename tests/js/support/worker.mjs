@@ -1,10 +1,19 @@
 // Starts the built edge worker (target/worker) in workerd through Miniflare, on a free
-// loopback port, for a test.
+// loopback port, with a fresh signing key, for a test.
 import { Miniflare } from 'miniflare';
+import { webcrypto } from 'node:crypto';
 import { workerOptions } from '../../../pkg-config/worker-options.mjs';
 
-export async function startWorker(extra = {}) {
-  const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: 0, ...extra }));
+/** A fresh P-384 private key as PKCS#8 PEM. */
+export async function freshSigningKeyPem() {
+  const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
+  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
+  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END PRIVATE KEY-----\n`;
+}
+
+export async function startWorker({ bindings = {}, ...extra } = {}) {
+  const all = { EDGEATTEST_SIGNING_KEY: await freshSigningKeyPem(), ...bindings };
+  const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: 0, bindings: all, ...extra }));
   const url = await mf.ready;
   return { mf, origin: url.origin, stop: () => mf.dispose() };
 }

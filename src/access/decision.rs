@@ -1,0 +1,552 @@
+//! The gateway's decision for one request: forward it, or answer it with an RFC 6750
+//! status, challenge and JSON body. Pure: the host applies the decision.
+//!
+//! | situation | status | `WWW-Authenticate` (after `Bearer realm="…"`) | body `code` |
+//! |---|---|---|---|
+//! | no `Authorization`, or another scheme | 401 | nothing more (RFC 6750 §3.1) | `ERR_ACCESS_NO_CREDENTIALS` |
+//! | malformed header, two credentials, key in the URL | 400 | `error="invalid_request"` | `ERR_ACCESS_INVALID_REQUEST` |
+//! | key text malformed or checksum wrong | 401 | `error="invalid_token"` | `ERR_ACCESS_MALFORMED_KEY` |
+//! | key unknown, revoked, expired, or not issued for the service | 401 | `error="invalid_token"` | `ERR_ACCESS_INVALID_TOKEN` |
+//! | path not in canonical form | 400 | — | `ERR_ACCESS_INVALID_PATH` |
+//! | no route for the path | 404 | — | `ERR_ACCESS_UNKNOWN_ROUTE` |
+//! | route exists, method does not | 405 (`Allow`) | — | `ERR_ACCESS_METHOD_NOT_ALLOWED` |
+//! | scope missing | 403 | `error="insufficient_scope"`, `scope="…"` | `ERR_ACCESS_INSUFFICIENT_SCOPE` |
+//!
+//! The four invalid-key cases produce byte-identical answers, so a caller cannot tell an
+//! unknown key from a revoked one; only the decision's `audit` (for the host's logs, never
+//! sent) says which. Credentials are checked before the path, so an anonymous caller
+//! learns nothing about routes. `OPTIONS` (CORS preflight) is answered without credentials,
+//! since browsers never send them on a preflight.
+
+use alloc::borrow::ToOwned;
+use alloc::string::String;
+use alloc::vec::Vec;
+use alloc::{format, vec};
+
+use serde::Serialize;
+
+use super::credential::{bearer_token, CredentialError, Malformation};
+use super::endpoint::{match_route, Requirement, Route, RouteMatch};
+use super::error::GatewayConfigError;
+use super::key::ApiKey;
+use super::path::{split_target, CanonicalPath, Method};
+use super::record::{KeyRecord, KeyStatus, SIMULATION_SERVICE};
+use super::scope::ScopeSet;
+use super::store::KeyStore;
+use crate::ErrorCode;
+
+/// The response headers a browser may read only when exposed (Fetch: `WWW-Authenticate` is
+/// not CORS-safelisted). Hosts add the deprecation module's headers to the same list.
+pub const EXPOSE_HEADERS: &str = "WWW-Authenticate";
+
+/// Header set on forwarded requests: the record id of the key.
+pub const FORWARD_KEY_ID: &str = "X-Edgeattest-Key-Id";
+/// Header set on forwarded requests: `personal` or `service`.
+pub const FORWARD_KEY_TYPE: &str = "X-Edgeattest-Key-Type";
+/// Header set on forwarded requests: the granted scopes, space-separated.
+pub const FORWARD_SCOPES: &str = "X-Edgeattest-Scopes";
+
+/// The gateway's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatewayConfig {
+    realm: String,
+    service: String,
+}
+
+impl GatewayConfig {
+    /// The default realm, `edgeattest`.
+    pub const DEFAULT_REALM: &'static str = "edgeattest";
+
+    /// A configuration with `realm` (the `WWW-Authenticate` realm) and `service` (the name a
+    /// key must be issued for).
+    ///
+    /// # Errors
+    /// [`GatewayConfigError`] when the realm is empty, longer than 64 bytes or holds `"`,
+    /// `\` or non-visible characters, or the service name is empty.
+    pub fn new(realm: &str, service: &str) -> Result<Self, GatewayConfigError> {
+        let realm_ok = !realm.is_empty()
+            && realm.len() <= 64
+            && realm
+                .bytes()
+                .all(|b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\');
+        if !realm_ok {
+            return Err(GatewayConfigError::InvalidRealm);
+        }
+        if service.is_empty() || service.len() > 64 {
+            return Err(GatewayConfigError::InvalidService);
+        }
+        Ok(Self {
+            realm: realm.to_owned(),
+            service: service.to_owned(),
+        })
+    }
+
+    /// The realm.
+    pub fn realm(&self) -> &str {
+        &self.realm
+    }
+
+    /// The service keys must be issued for.
+    pub fn service(&self) -> &str {
+        &self.service
+    }
+}
+
+impl Default for GatewayConfig {
+    /// Realm `edgeattest`, service [`SIMULATION_SERVICE`].
+    fn default() -> Self {
+        Self {
+            realm: Self::DEFAULT_REALM.to_owned(),
+            service: SIMULATION_SERVICE.to_owned(),
+        }
+    }
+}
+
+/// The parts of a request the gateway looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GatewayRequest<'a> {
+    /// The method token.
+    pub method: &'a str,
+    /// The request target: the path, optionally followed by `?query`.
+    pub target: &'a str,
+    /// The `Authorization` header value, if present.
+    pub authorization: Option<&'a str>,
+}
+
+/// Why a request was denied. Its [`ErrorCode`] is the body's `code`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Denial {
+    /// No bearer credential (401).
+    NoCredentials,
+    /// A malformed credential (400 `invalid_request`).
+    InvalidRequest(Malformation),
+    /// Key text that is not a key (401 `invalid_token`).
+    MalformedKey,
+    /// Unknown, revoked, expired, or not for this service (401 `invalid_token`).
+    InvalidToken,
+    /// Path outside the canonical form (400).
+    InvalidPath,
+    /// No route (404).
+    UnknownRoute,
+    /// No row for the method (405).
+    MethodNotAllowed,
+    /// A scope is missing (403 `insufficient_scope`).
+    InsufficientScope,
+}
+
+impl Denial {
+    /// The HTTP status.
+    pub const fn status(self) -> u16 {
+        match self {
+            Self::NoCredentials | Self::MalformedKey | Self::InvalidToken => 401,
+            Self::InvalidRequest(_) | Self::InvalidPath => 400,
+            Self::UnknownRoute => 404,
+            Self::MethodNotAllowed => 405,
+            Self::InsufficientScope => 403,
+        }
+    }
+
+    /// The RFC 6750 §3.1 error code, where one applies.
+    pub const fn oauth_error(self) -> Option<&'static str> {
+        match self {
+            Self::InvalidRequest(_) => Some("invalid_request"),
+            Self::MalformedKey | Self::InvalidToken => Some("invalid_token"),
+            Self::InsufficientScope => Some("insufficient_scope"),
+            _ => None,
+        }
+    }
+
+    const fn challenges(self) -> bool {
+        matches!(
+            self,
+            Self::NoCredentials
+                | Self::InvalidRequest(_)
+                | Self::MalformedKey
+                | Self::InvalidToken
+                | Self::InsufficientScope
+        )
+    }
+}
+
+impl core::fmt::Display for Denial {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NoCredentials => f.write_str("The request carries no bearer API key"),
+            Self::InvalidRequest(problem) => f.write_str(problem.description()),
+            Self::MalformedKey => {
+                f.write_str("The API key is malformed or its checksum does not match")
+            }
+            Self::InvalidToken => f.write_str("The API key is not valid"),
+            Self::InvalidPath => f.write_str("The request path is not in canonical form"),
+            Self::UnknownRoute => f.write_str("No endpoint has this path"),
+            Self::MethodNotAllowed => f.write_str("The endpoint does not accept this method"),
+            Self::InsufficientScope => {
+                f.write_str("The API key lacks a scope this endpoint requires")
+            }
+        }
+    }
+}
+
+impl core::error::Error for Denial {}
+
+impl ErrorCode for Denial {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::NoCredentials => "ERR_ACCESS_NO_CREDENTIALS",
+            Self::InvalidRequest(_) => "ERR_ACCESS_INVALID_REQUEST",
+            Self::MalformedKey => "ERR_ACCESS_MALFORMED_KEY",
+            Self::InvalidToken => "ERR_ACCESS_INVALID_TOKEN",
+            Self::InvalidPath => "ERR_ACCESS_INVALID_PATH",
+            Self::UnknownRoute => "ERR_ACCESS_UNKNOWN_ROUTE",
+            Self::MethodNotAllowed => "ERR_ACCESS_METHOD_NOT_ALLOWED",
+            Self::InsufficientScope => "ERR_ACCESS_INSUFFICIENT_SCOPE",
+        }
+    }
+}
+
+/// The JSON body of a denial. Absent members are omitted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorBody {
+    /// The RFC 6750 error code, when one applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+    /// A sentence for people.
+    pub error_description: String,
+    /// The stable `ERR_ACCESS_*` code.
+    pub code: &'static str,
+    /// The HTTP status, repeated for clients that only keep the body.
+    pub status: u16,
+    /// The route pattern, once resolved (403, 405).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// `all_of` or `any_of` (403).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requirement: Option<&'static str>,
+    /// The scopes the route requires (403).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_scopes: Option<ScopeSet>,
+    /// The scopes the key holds on this service (403).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted_scopes: Option<ScopeSet>,
+    /// Required scopes the key lacks (403).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_scopes: Option<ScopeSet>,
+    /// The methods the route accepts (405).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_methods: Option<Vec<&'static str>>,
+}
+
+/// A forwarded request's changes: the canonical path, and headers to set and remove.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forward {
+    /// The canonical path to request upstream (append the original query, if any).
+    pub path: String,
+    /// Headers to set (replacing any the client sent under the same names).
+    pub set_headers: Vec<(&'static str, String)>,
+    /// Headers to remove: the key itself never travels upstream.
+    pub remove_headers: Vec<&'static str>,
+}
+
+/// What the host's logs should record; never sent to the client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Audit {
+    /// `allowed`, `preflight`, or the precise denial reason: `no_credentials`,
+    /// `unsupported_scheme`, a malformation name, `malformed_key`, `unknown_key`,
+    /// `revoked`, `expired`, `wrong_service`, `invalid_path`, `unknown_route`,
+    /// `method_not_allowed`, `insufficient_scope`.
+    pub reason: &'static str,
+    /// The record id of the key, once found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_id: Option<String>,
+    /// The route pattern, once resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<&'static str>,
+}
+
+/// The gateway's decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    /// Whether the request may go upstream.
+    pub allow: bool,
+    /// The status to answer with; 0 when the request is forwarded (upstream answers).
+    pub status: u16,
+    /// Response headers to answer with (denials and preflights).
+    pub headers: Vec<(&'static str, String)>,
+    /// The JSON body of a denial.
+    pub body: Option<ErrorBody>,
+    /// How to forward an allowed request.
+    pub forward: Option<Forward>,
+    /// For the host's logs only.
+    pub audit: Audit,
+    /// Why the request was denied, for Rust callers.
+    #[serde(skip)]
+    pub denial: Option<Denial>,
+}
+
+impl Decision {
+    /// The denial's code (`ERR_ACCESS_*`), or `None` when not denied.
+    pub fn code(&self) -> Option<&'static str> {
+        self.denial.as_ref().map(ErrorCode::code)
+    }
+
+    /// The value of response header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON text (empty when there is none).
+    pub fn body_json(&self) -> String {
+        self.body
+            .as_ref()
+            .and_then(|body| serde_json::to_string(body).ok())
+            .unwrap_or_default()
+    }
+
+    /// The whole decision as JSON, for hosts in other languages.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Decides a request against a key store: credential, key, path, route, scope.
+pub fn authorize(
+    request: &GatewayRequest<'_>,
+    store: &KeyStore,
+    config: &GatewayConfig,
+    now: u64,
+) -> Decision {
+    let (raw_path, query) = split_target(request.target);
+    let method = Method::parse(request.method);
+    if method == Method::Options {
+        return preflight(raw_path);
+    }
+    let token = match bearer_token(request.authorization, query) {
+        Ok(token) => token,
+        Err(CredentialError::Missing) => {
+            return deny(config, Denial::NoCredentials, "no_credentials", None)
+        }
+        Err(CredentialError::UnsupportedScheme) => {
+            return deny(config, Denial::NoCredentials, "unsupported_scheme", None)
+        }
+        Err(CredentialError::Malformed(problem)) => {
+            return deny(
+                config,
+                Denial::InvalidRequest(problem),
+                problem.as_str(),
+                None,
+            )
+        }
+    };
+    let Ok(key) = ApiKey::parse(token) else {
+        return deny(config, Denial::MalformedKey, "malformed_key", None);
+    };
+    let Some(record) = store.find(&key.digest()) else {
+        return deny(config, Denial::InvalidToken, "unknown_key", None);
+    };
+    decide_for_record(record, method, request.target, config, now)
+}
+
+/// Decides a request made with the key of `record`, already authenticated: lifecycle,
+/// service, path, route, scope. `target` is the path, optionally with `?query`.
+pub fn decide_for_record(
+    record: &KeyRecord,
+    method: Method,
+    target: &str,
+    config: &GatewayConfig,
+    now: u64,
+) -> Decision {
+    let (raw_path, _) = split_target(target);
+    let key_id = Some(String::from(record.id()));
+    let invalid = |reason| {
+        let mut decision = deny(config, Denial::InvalidToken, reason, None);
+        decision.audit.key_id.clone_from(&key_id);
+        decision
+    };
+    match record.status(now) {
+        KeyStatus::Active => {}
+        KeyStatus::Revoked => return invalid("revoked"),
+        KeyStatus::Expired => return invalid("expired"),
+    }
+    if !record.issued_for(config.service()) {
+        return invalid("wrong_service");
+    }
+    let granted = record.scopes_for(config.service());
+    let with_key = |mut decision: Decision| {
+        decision.audit.key_id.clone_from(&key_id);
+        decision
+    };
+    let Ok(path) = CanonicalPath::parse(raw_path) else {
+        return with_key(deny(config, Denial::InvalidPath, "invalid_path", None));
+    };
+    let route = match match_route(method, &path) {
+        RouteMatch::Found(route) => route,
+        RouteMatch::NotFound => {
+            return with_key(deny(config, Denial::UnknownRoute, "unknown_route", None))
+        }
+        RouteMatch::MethodNotAllowed { pattern, allowed } => {
+            let names: Vec<&'static str> = allowed.iter().map(|m| m.as_str()).collect();
+            let mut decision = deny(config, Denial::MethodNotAllowed, "method_not_allowed", None);
+            decision.headers.push(("Allow", names.join(", ")));
+            if let Some(body) = decision.body.as_mut() {
+                body.route = Some(pattern.into());
+                body.allowed_methods = Some(names);
+            }
+            decision.audit.route = Some(pattern);
+            return with_key(decision);
+        }
+    };
+    let requirement = route.requirement();
+    if !requirement.is_met(granted) {
+        return with_key(deny(
+            config,
+            Denial::InsufficientScope,
+            "insufficient_scope",
+            Some((route, granted)),
+        ));
+    }
+    Decision {
+        allow: true,
+        status: 0,
+        headers: Vec::new(),
+        body: None,
+        forward: Some(Forward {
+            path: path.as_str().into(),
+            set_headers: vec![
+                (FORWARD_KEY_ID, record.id().into()),
+                (FORWARD_KEY_TYPE, record.key_type().as_str().into()),
+                (FORWARD_SCOPES, format!("{granted}")),
+            ],
+            remove_headers: vec!["Authorization"],
+        }),
+        audit: Audit {
+            reason: "allowed",
+            key_id,
+            route: Some(route.pattern()),
+        },
+        denial: None,
+    }
+}
+
+/// A CORS preflight: 204 with the route's methods, or the path's error.
+fn preflight(raw_path: &str) -> Decision {
+    let config = GatewayConfig::default();
+    let Ok(path) = CanonicalPath::parse(raw_path) else {
+        return deny(&config, Denial::InvalidPath, "invalid_path", None);
+    };
+    let allowed = match match_route(Method::Options, &path) {
+        RouteMatch::MethodNotAllowed { allowed, .. } => allowed,
+        RouteMatch::Found(_) | RouteMatch::NotFound => {
+            return deny(&config, Denial::UnknownRoute, "unknown_route", None)
+        }
+    };
+    let mut methods: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+    methods.push("OPTIONS");
+    let methods = methods.join(", ");
+    Decision {
+        allow: false,
+        status: 204,
+        headers: vec![
+            ("Allow", methods.clone()),
+            ("Access-Control-Allow-Methods", methods),
+            (
+                "Access-Control-Allow-Headers",
+                "Authorization, Content-Type".into(),
+            ),
+            ("Access-Control-Max-Age", "600".into()),
+        ],
+        body: None,
+        forward: None,
+        audit: Audit {
+            reason: "preflight",
+            key_id: None,
+            route: None,
+        },
+        denial: None,
+    }
+}
+
+fn deny(
+    config: &GatewayConfig,
+    denial: Denial,
+    reason: &'static str,
+    scope: Option<(&'static Route, ScopeSet)>,
+) -> Decision {
+    let description = alloc::string::ToString::to_string(&denial);
+    let mut headers = Vec::new();
+    if denial.challenges() {
+        headers.push((
+            "WWW-Authenticate",
+            challenge(config, denial, &description, scope),
+        ));
+    }
+    headers.push(("Content-Type", "application/json".into()));
+    headers.push(("Cache-Control", "no-store".into()));
+    headers.push(("Access-Control-Expose-Headers", EXPOSE_HEADERS.into()));
+    let mut body = ErrorBody {
+        error: denial.oauth_error(),
+        error_description: description,
+        code: denial.code(),
+        status: denial.status(),
+        route: None,
+        requirement: None,
+        required_scopes: None,
+        granted_scopes: None,
+        missing_scopes: None,
+        allowed_methods: None,
+    };
+    let mut route_pattern = None;
+    if let Some((route, granted)) = scope {
+        let requirement = route.requirement();
+        body.route = Some(route.pattern().into());
+        body.requirement = Some(requirement.mode());
+        body.required_scopes = Some(requirement.scopes());
+        body.granted_scopes = Some(granted);
+        body.missing_scopes = Some(missing(requirement, granted));
+        route_pattern = Some(route.pattern());
+    }
+    Decision {
+        allow: false,
+        status: denial.status(),
+        headers,
+        body: Some(body),
+        forward: None,
+        audit: Audit {
+            reason,
+            key_id: None,
+            route: route_pattern,
+        },
+        denial: Some(denial),
+    }
+}
+
+/// For all-of: the required scopes not granted. For any-of (none granted): all of them.
+fn missing(requirement: Requirement, granted: ScopeSet) -> ScopeSet {
+    requirement.scopes().difference(granted)
+}
+
+/// `Bearer realm="…"[, error="…", error_description="…"][, scope="…"]` (RFC 6750 §3).
+/// Every value is ours and free of `"` and `\`, so no escaping is needed.
+fn challenge(
+    config: &GatewayConfig,
+    denial: Denial,
+    description: &str,
+    scope: Option<(&'static Route, ScopeSet)>,
+) -> String {
+    let mut value = format!("Bearer realm=\"{}\"", config.realm());
+    if let Some(error) = denial.oauth_error() {
+        value.push_str(&format!(
+            ", error=\"{error}\", error_description=\"{description}\""
+        ));
+    }
+    if let Some((route, _)) = scope {
+        value.push_str(&format!(", scope=\"{}\"", route.requirement().scopes()));
+    }
+    value
+}

@@ -1,0 +1,201 @@
+//! [`Service`]: the ten endpoints of the attestation service behind one `handle` call.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::device::{rim_ids, verify_devices, DeviceContext};
+use super::error::ErrorBody;
+use super::health::{Health, HealthInputs, RimServiceState};
+use super::http::{Request, Response};
+use super::keys::KeyRing;
+use super::mint::Minter;
+use super::rims::RimStore;
+use super::router::{decorate, route, strip_body_for_head, Route};
+use crate::attest::{validate_request, Endpoint, ValidatedRequest};
+use crate::chain::TrustStore;
+use crate::evidence::Transcript;
+use crate::rim::RimTrust;
+
+/// Token lifetime of the real service: one hour (notes: attestation §f).
+pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
+
+/// What the host configures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceConfig {
+    /// The `iss` of every token: the service's base URL, without a trailing slash.
+    pub issuer: String,
+    /// Seconds from `iat` to `exp`.
+    pub token_lifetime: i64,
+    /// The text of `GET /`.
+    pub documentation: String,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        Self {
+            issuer: String::from("http://127.0.0.1:8787"),
+            token_lifetime: DEFAULT_TOKEN_LIFETIME,
+            documentation: String::from(
+                "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \
+                 (and /v1-/v3); GET /.well-known/jwks.json validates the tokens; GET /health. \
+                 Documentation: the edgeattest README; verification page: /ui/",
+            ),
+        }
+    }
+}
+
+/// The attestation service: configuration, keys, trust anchors and RIM documents. Pure:
+/// `handle` takes the time and the entropy of the request and does no I/O.
+#[derive(Clone, Debug)]
+pub struct Service {
+    config: ServiceConfig,
+    keys: KeyRing,
+    device_trust: TrustStore,
+    rim_trust: RimTrust,
+    rim_anchors: usize,
+    rims: RimStore,
+    rim_service: RimServiceState,
+}
+
+impl Service {
+    /// A service with the given keys and anchors, and no RIM documents yet.
+    pub fn new(
+        config: ServiceConfig,
+        keys: KeyRing,
+        device_trust: TrustStore,
+        rim_trust: RimTrust,
+        rim_anchors: usize,
+    ) -> Self {
+        Self {
+            config,
+            keys,
+            device_trust,
+            rim_trust,
+            rim_anchors,
+            rims: RimStore::new(),
+            rim_service: RimServiceState::NotConfigured,
+        }
+    }
+
+    /// The RIM documents, for the host to add bundled, folder or fetched ones.
+    pub fn rims_mut(&mut self) -> &mut RimStore {
+        &mut self.rims
+    }
+
+    /// Number of RIM documents held.
+    pub fn rim_count(&self) -> usize {
+        self.rims.len()
+    }
+
+    /// Records whether the remote RIM service is configured and answering (for `/health`).
+    pub fn set_rim_service(&mut self, state: RimServiceState) {
+        self.rim_service = state;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// The RIM ids an attest request needs that the store lacks: a host with a RIM service
+    /// fetches them, adds them with [`RimStore::insert`], then calls [`Service::handle`].
+    /// Empty for anything that is not a valid attest request.
+    pub fn missing_rims(&self, request: &Request) -> Vec<String> {
+        let Ok(Route::Attest(endpoint)) = route(request) else {
+            return Vec::new();
+        };
+        let Ok(validated) = validate_request(endpoint, &request.body) else {
+            return Vec::new();
+        };
+        let mut missing = Vec::new();
+        for device in validated.devices() {
+            let Ok(transcript) = Transcript::parse(device.evidence()) else {
+                continue;
+            };
+            let hint = device.firmware_version().map(|v| String::from(v.as_str()));
+            let (driver, firmware) = rim_ids(&transcript, validated.arch(), hint);
+            for id in driver.into_iter().chain(firmware) {
+                if !self.rims.contains(&id) && !missing.contains(&id) {
+                    missing.push(id);
+                }
+            }
+        }
+        missing
+    }
+
+    /// Answers one request. `now` is Unix seconds; `entropy` is 32 fresh random bytes from
+    /// the host (token ids).
+    pub fn handle(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Response {
+        let response = match route(request) {
+            Err(response) => response,
+            Ok(Route::Info) => Response::json(200, &self.config.documentation),
+            Ok(Route::Health) => Health::new(&self.health_inputs()).into_response(),
+            Ok(Route::Jwks) => match self.keys.jwks() {
+                Ok(jwks) => Response {
+                    status: 200,
+                    headers: Vec::from([("content-type".into(), "application/json".into())]),
+                    body: jwks.to_json().into_bytes(),
+                },
+                Err(_) => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
+                    .into_response(),
+            },
+            Ok(Route::Attest(endpoint)) => match validate_request(endpoint, &request.body) {
+                Err(error) => ErrorBody::from(&error).into_response(),
+                Ok(validated) => self.attest(endpoint, &validated, now, entropy),
+            },
+        };
+        decorate(strip_body_for_head(request, response))
+    }
+
+    fn attest(
+        &self,
+        endpoint: Endpoint,
+        request: &ValidatedRequest,
+        now: u64,
+        entropy: [u8; 32],
+    ) -> Response {
+        let context = DeviceContext {
+            now,
+            device_trust: &self.device_trust,
+            rim_trust: &self.rim_trust,
+            rims: &self.rims,
+        };
+        let outcomes = verify_devices(request, &context);
+        let now_signed = i64::try_from(now).unwrap_or(i64::MAX);
+        let minter = Minter::new(
+            &self.keys,
+            &self.config.issuer,
+            self.config.token_lifetime,
+            now_signed,
+            entropy,
+        );
+        match minter.result(
+            endpoint,
+            request.claims_version(),
+            request.nonce(),
+            &outcomes,
+        ) {
+            Ok(body) => Response {
+                status: 200,
+                headers: Vec::from([("content-type".into(), "application/json".into())]),
+                body: body.into_bytes(),
+            },
+            Err(_) => ErrorBody::new(
+                500,
+                "ERR_ATTESTATION_TOKEN_FAILURE",
+                "the attestation tokens could not be minted",
+            )
+            .into_response(),
+        }
+    }
+
+    fn health_inputs(&self) -> HealthInputs {
+        HealthInputs {
+            signing_key: true,
+            device_anchors: self.device_trust.len(),
+            rim_anchors: self.rim_anchors,
+            rim_documents: self.rims.len(),
+            rim_service: self.rim_service,
+        }
+    }
+}

@@ -1,0 +1,518 @@
+//! Verifying the devices of one request and turning what was established into
+//! [`DeviceOutcome`]s: evidence and chain ([`crate::evidence`]), then the RIMs
+//! ([`crate::rim`]) and the measurement comparison.
+//!
+//! The first failure of a device becomes its `x-nvidia-error-details` with the real
+//! service's code; the checks that ran before it keep their results, the ones after it are
+//! `None` (claims 3.0: null).
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::outcome::{
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    RimOutcome,
+};
+use super::rims::RimStore;
+use crate::attest::{Arch, DeviceKind, ValidatedRequest};
+use crate::chain::{verify_pem_chain, ChainOptions, ChainStatus, TrustStore, VerifiedChain};
+use crate::evidence::{
+    tag, BatchPlan, DeviceInput, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
+    VerifyError,
+};
+use crate::rim::{
+    apsku_from_block, compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, OpaqueValue,
+    RimCertStatus, RimError, RimTrust, RuntimeEvidence, VerifiedRim,
+};
+
+/// The warning every token carries until revocation is checked.
+pub const REVOCATION_WARNING: &str =
+    "Certificate revocation (OCSP) was not checked by this verifier";
+
+/// SPDM block of the Blackwell FSP device identifiers (holds `APSKU`).
+const FSP_IDENTIFIER_BLOCK: u8 = 52;
+
+/// What device verification works against.
+pub(crate) struct DeviceContext<'a> {
+    pub(crate) now: u64,
+    pub(crate) device_trust: &'a TrustStore,
+    pub(crate) rim_trust: &'a RimTrust,
+    pub(crate) rims: &'a RimStore,
+}
+
+/// The outcome of every device of `request`, in request order.
+pub(crate) fn verify_devices(
+    request: &ValidatedRequest,
+    ctx: &DeviceContext<'_>,
+) -> Vec<DeviceOutcome> {
+    let inputs: Vec<DeviceInput<'_>> = request
+        .devices()
+        .iter()
+        .map(|device| DeviceInput {
+            evidence: device.evidence(),
+            certificate_pem: device.certificate_pem(),
+        })
+        .collect();
+    let verify_context = VerifyContext {
+        arch: request.arch(),
+        nonce: *request.nonce(),
+        now: ctx.now,
+        trust_store: ctx.device_trust,
+        chain_options: ChainOptions::default(),
+    };
+    let results = BatchPlan::new(&inputs, &verify_context).verify();
+    request
+        .devices()
+        .iter()
+        .zip(results)
+        .map(|(device, result)| {
+            let hint = device.firmware_version().map(|v| v.as_str().to_string());
+            match result {
+                Ok(verified) => verified_outcome(&verified, request.arch(), hint, ctx),
+                Err(error) => failed_outcome(
+                    &error,
+                    device.evidence(),
+                    device.certificate_pem(),
+                    request,
+                    ctx,
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The RIM ids a device of `arch` needs, `(driver, firmware)`, read from its transcript
+/// alone (no verification: the host fetches these before the request is verified).
+pub(crate) fn rim_ids(
+    transcript: &Transcript,
+    arch: Arch,
+    hint: Option<String>,
+) -> (Option<String>, Option<String>) {
+    let runtime = runtime_evidence(transcript, default_chip(arch), arch, hint);
+    let driver = match arch.device_kind() {
+        DeviceKind::Gpu => driver_rim_id(arch, &runtime).ok(),
+        _ => None,
+    };
+    (driver, firmware_rim_id(arch, &runtime).ok())
+}
+
+fn verified_outcome(
+    verified: &VerifiedEvidence,
+    arch: Arch,
+    hint: Option<String>,
+    ctx: &DeviceContext<'_>,
+) -> DeviceOutcome {
+    let kind = arch.device_kind();
+    let chain = chain_outcome(verified.chain());
+    let mut outcome = DeviceOutcome {
+        kind,
+        evidence_verified: true,
+        arch_check: true,
+        report_parsed: true,
+        signature_verified: Some(true),
+        nonce_match: Some(true),
+        fwid_match: Some(matches!(
+            verified.fwid(),
+            FwidCheck::Matched | FwidCheck::NotInEvidence
+        )),
+        hwmodel: verified.chain().hwmodel_chip().map(String::from),
+        ueid: Some(verified.ueid()),
+        oemid: None,
+        driver_version: verified.driver_version().map(String::from),
+        firmware_version: verified.vbios_version().map(String::from),
+        driver_rim: None,
+        firmware_rim: None,
+        index_no_conflict: None,
+        measurements: MeasurementOutcome::NotRun,
+        opaque_mismatches: Vec::new(),
+        attester_claims: BTreeMap::new(),
+        switch_pdis: None,
+        secure_boot: None,
+        debug_status: None,
+        warning: Some(REVOCATION_WARNING.into()),
+        error: None,
+        cert_chain: Some(chain.clone()),
+    };
+    if chain.status != CertStatus::Valid {
+        outcome.error = Some(details(
+            4011,
+            "certificate",
+            "CERTIFICATE_EXPIRED",
+            "Device certificate chain is not valid at the time of verification",
+        ));
+    }
+
+    let chip = verified.chain().hwmodel_chip().map(String::from);
+    let runtime = runtime_evidence(verified.transcript(), chip, arch, hint);
+    let firmware = rim_outcome(firmware_rim_id(arch, &runtime).ok(), ctx);
+    let driver = match kind {
+        DeviceKind::Gpu if runtime.driver_version.is_some() => {
+            Some(rim_outcome(driver_rim_id(arch, &runtime).ok(), ctx))
+        }
+        _ => None,
+    };
+    outcome.firmware_rim = Some(firmware.summary.clone());
+    outcome.driver_rim = driver.as_ref().map(|d| d.summary.clone());
+    outcome.oemid = driver
+        .as_ref()
+        .and_then(|d| d.verified.as_ref())
+        .and_then(|rim| rim.document().meta.firmware_manufacturer_id.clone());
+
+    // The first RIM failure, driver before firmware, as the real service reports it.
+    for rim in driver.iter().chain(core::iter::once(&firmware)) {
+        if outcome.error.is_none() {
+            outcome.error = rim.error.clone();
+        }
+    }
+
+    let comparison = match (&driver, &firmware.verified) {
+        (Some(driver), Some(firmware)) => driver
+            .verified
+            .as_ref()
+            .map(|d| compare_gpu(d.document(), firmware.document(), &runtime)),
+        (None, Some(firmware)) => Some(compare_switch(firmware.document(), &runtime)),
+        _ => None,
+    };
+    match comparison {
+        Some(Ok(result)) => {
+            outcome.index_no_conflict =
+                (kind == DeviceKind::Gpu && driver.is_some()).then_some(true);
+            if let (Some(rim), Some(check)) =
+                (outcome.driver_rim.as_mut(), result.driver_version.as_ref())
+            {
+                rim.version_match = Some(check.matches);
+            }
+            if let Some(rim) = outcome.firmware_rim.as_mut() {
+                rim.version_match = Some(result.firmware_version.matches);
+            }
+            outcome.opaque_mismatches = result.opaque_mismatches.clone();
+            outcome.attester_claims = result.attester_claims.clone();
+            outcome.measurements = if result.measurements_match {
+                MeasurementOutcome::Match
+            } else {
+                MeasurementOutcome::Mismatch(result.mismatches.clone())
+            };
+            if !result.all_match() && outcome.error.is_none() && result.measurements_match {
+                outcome.error = Some(details(
+                    5015,
+                    "rim",
+                    "ERROR_ATTESTING_EVIDENCE",
+                    "RIM version does not match the version in the evidence",
+                ));
+            }
+        }
+        Some(Err(error)) => {
+            outcome.index_no_conflict = Some(error.service_code() != 4009);
+            if outcome.error.is_none() {
+                outcome.error = Some(details(
+                    error.service_code(),
+                    "rim",
+                    message_of(error.service_code()),
+                    &error.to_string(),
+                ));
+            }
+        }
+        None => {}
+    }
+    if outcome.passed() {
+        outcome.secure_boot = Some(true);
+        outcome.debug_status = Some("disabled".into());
+    }
+    outcome
+}
+
+struct RimResult {
+    summary: RimOutcome,
+    verified: Option<VerifiedRim>,
+    error: Option<ErrorDetails>,
+}
+
+fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
+    let not_found = |what: &str| RimResult {
+        summary: RimOutcome::default(),
+        verified: None,
+        error: Some(details(5009, "rim", "RIM_BUNDLE_NOT_FOUND", what)),
+    };
+    let Some(id) = id else {
+        return not_found("The evidence does not name a reference measurement document");
+    };
+    let Some(result) = ctx.rims.verify(&id, ctx.rim_trust, ctx.now) else {
+        return not_found(&alloc::format!(
+            "No reference measurement document {id} is available"
+        ));
+    };
+    match result {
+        Ok(verified) => {
+            let chain = verified.cert_chain();
+            let status = match chain.status {
+                RimCertStatus::Valid => CertStatus::Valid,
+                RimCertStatus::Expired => CertStatus::Expired,
+                _ => CertStatus::Invalid,
+            };
+            let error = match status {
+                CertStatus::Valid => None,
+                CertStatus::Expired => Some(details(
+                    4011,
+                    "rim",
+                    "CERTIFICATE_EXPIRED",
+                    "RIM signing certificate chain has expired",
+                )),
+                _ => Some(details(
+                    4015,
+                    "rim",
+                    "INVALID_RIM_CERTIFICATE_CHAIN",
+                    "RIM signing certificate chain is not valid",
+                )),
+            };
+            let measurements_available = verified.document().active_measurements().next().is_some();
+            RimResult {
+                summary: RimOutcome {
+                    fetched: true,
+                    schema_validated: Some(true),
+                    cert_chain: Some(ChainOutcome {
+                        status,
+                        ocsp: OcspStatus::Unknown,
+                        earliest_expiry: chain.expiration.and_then(|t| i64::try_from(t).ok()),
+                        revocation_reason: None,
+                    }),
+                    signature_verified: Some(true),
+                    version_match: None,
+                    measurements_available: Some(measurements_available),
+                },
+                verified: Some(verified),
+                error,
+            }
+        }
+        Err(error) => {
+            let schema_ok = !matches!(
+                error,
+                RimError::Schema { .. }
+                    | RimError::Xml { .. }
+                    | RimError::TooDeep
+                    | RimError::TooLarge { .. }
+            );
+            RimResult {
+                summary: RimOutcome {
+                    fetched: true,
+                    schema_validated: Some(schema_ok),
+                    signature_verified: schema_ok.then_some(false),
+                    ..RimOutcome::default()
+                },
+                verified: None,
+                error: Some(details(
+                    error.service_code(),
+                    "rim",
+                    message_of(error.service_code()),
+                    &error.to_string(),
+                )),
+            }
+        }
+    }
+}
+
+/// A device whose evidence did not verify: what can still be said about it.
+fn failed_outcome(
+    error: &VerifyError,
+    evidence: &[u8],
+    pem: &str,
+    request: &ValidatedRequest,
+    ctx: &DeviceContext<'_>,
+) -> DeviceOutcome {
+    let kind = request.arch().device_kind();
+    let transcript = Transcript::parse(evidence).ok();
+    let chain = verify_pem_chain(pem, ctx.device_trust, ctx.now, &ChainOptions::default()).ok();
+    // Checks run in this order: parse, chain, signature, nonce, arch, opaque, FWID.
+    let stage = match error {
+        VerifyError::Parse(_) => 0,
+        VerifyError::Chain(_) => 1,
+        VerifyError::Signature => 2,
+        VerifyError::NonceMismatch => 3,
+        VerifyError::ArchMismatch { .. } => 4,
+        _ => 5,
+    };
+    let passed_stage = |s: u8| {
+        if stage > s {
+            Some(true)
+        } else if stage == s {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let opaque = transcript.as_ref().map(|t| &t.response.opaque);
+    let code = error.service_code();
+    DeviceOutcome {
+        kind,
+        evidence_verified: false,
+        arch_check: stage != 4,
+        report_parsed: transcript.is_some(),
+        signature_verified: passed_stage(2),
+        nonce_match: transcript
+            .as_ref()
+            .map(|t| &t.request.nonce == request.nonce().as_bytes()),
+        cert_chain: Some(match &chain {
+            Some(chain) if stage != 1 => chain_outcome(chain),
+            _ => ChainOutcome {
+                status: CertStatus::Invalid,
+                ocsp: OcspStatus::Unknown,
+                earliest_expiry: None,
+                revocation_reason: None,
+            },
+        }),
+        fwid_match: passed_stage(5),
+        hwmodel: chain
+            .as_ref()
+            .and_then(VerifiedChain::hwmodel_chip)
+            .map(String::from),
+        ueid: chain.as_ref().map(VerifiedChain::ueid),
+        oemid: None,
+        driver_version: opaque.and_then(|o| o.driver_version().ok().flatten()),
+        firmware_version: opaque.and_then(|o| o.vbios_version(kind).ok().flatten()),
+        driver_rim: None,
+        firmware_rim: None,
+        index_no_conflict: None,
+        measurements: MeasurementOutcome::NotRun,
+        opaque_mismatches: Vec::new(),
+        attester_claims: BTreeMap::new(),
+        switch_pdis: None,
+        secure_boot: None,
+        debug_status: None,
+        warning: Some(REVOCATION_WARNING.into()),
+        error: Some(match error {
+            VerifyError::NonceMismatch => {
+                // The real service's exact wording, trailing space included (notes §h).
+                details(
+                    4010,
+                    "nonce",
+                    "NONCE_NOT_MATCHING",
+                    "Nonce from request is not matching with evidence nonce ",
+                )
+            }
+            VerifyError::Parse(_) => {
+                details(code, "evidence", message_of(code), &error.to_string())
+            }
+            VerifyError::ArchMismatch { .. } => {
+                details(code, "arch", message_of(code), &error.to_string())
+            }
+            _ => details(
+                code,
+                if stage == 2 {
+                    "evidence"
+                } else {
+                    "certificate"
+                },
+                message_of(code),
+                &error.to_string(),
+            ),
+        }),
+    }
+}
+
+fn chain_outcome(chain: &VerifiedChain) -> ChainOutcome {
+    ChainOutcome {
+        status: match chain.status() {
+            ChainStatus::Valid => CertStatus::Valid,
+            ChainStatus::Expired => CertStatus::Expired,
+            _ => CertStatus::Invalid,
+        },
+        ocsp: OcspStatus::Unknown,
+        earliest_expiry: i64::try_from(chain.earliest_not_after()).ok(),
+        revocation_reason: None,
+    }
+}
+
+/// The values of a transcript the RIM ids and the comparison need.
+fn runtime_evidence(
+    transcript: &Transcript,
+    hwmodel: Option<String>,
+    arch: Arch,
+    hint: Option<String>,
+) -> RuntimeEvidence {
+    let opaque = &transcript.response.opaque;
+    let text = |t: u16| opaque.text(t).ok().flatten();
+    RuntimeEvidence {
+        measurements: transcript
+            .response
+            .blocks
+            .iter()
+            .map(|b| (b.index, b.value.clone()))
+            .collect(),
+        driver_version: opaque.driver_version().ok().flatten(),
+        vbios_version: opaque.vbios_version(arch.device_kind()).ok().flatten(),
+        project: text(tag::PROJECT),
+        project_sku: text(tag::PROJECT_SKU),
+        chip_sku: text(tag::CHIP_SKU),
+        chip_info: text(tag::CHIP_INFO),
+        nvdec0_status: opaque
+            .get(tag::NVDEC0_STATUS)
+            .and_then(|e| e.value.first().copied()),
+        opaque: opaque
+            .entries()
+            .iter()
+            .map(|e| OpaqueValue {
+                id: e.tag,
+                value_type: e.value_type,
+                value: e.value.clone(),
+            })
+            .collect(),
+        hwmodel,
+        apsku: transcript
+            .block(FSP_IDENTIFIER_BLOCK)
+            .and_then(|b| apsku_from_block(&b.value)),
+        firmware_version_hint: hint,
+    }
+}
+
+/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).
+fn default_chip(arch: Arch) -> Option<String> {
+    match arch {
+        Arch::Blackwell => Some("GB100".into()),
+        Arch::Hopper => Some("GH100".into()),
+        _ => Some("LS10".into()),
+    }
+}
+
+fn details(code: u16, field: &str, message: &str, description: &str) -> ErrorDetails {
+    let http_status = if code >= 5000 {
+        "500 INTERNAL_SERVER_ERROR"
+    } else {
+        "400 BAD_REQUEST"
+    };
+    ErrorDetails {
+        code,
+        field_name: field.into(),
+        http_status: http_status.into(),
+        description: description.into(),
+        message: message.into(),
+    }
+}
+
+/// The real service's symbolic name of an error code (notes: attestation §h).
+fn message_of(code: u16) -> &'static str {
+    match code {
+        4004 => "INVALID_GPU_ARCH",
+        4005 => "INVALID_EVIDENCE",
+        4006 => "INVALID_EVIDENCE_FORMAT",
+        4007 => "INVALID_CERTIFICATE_CHAIN",
+        4008 => "INVALID_GOLDEN_MEASUREMENT",
+        4009 => "DRIVER_AND_RIM_MEASUREMENT_SAME_INDEX",
+        4010 => "NONCE_NOT_MATCHING",
+        4011 => "CERTIFICATE_EXPIRED",
+        4013 => "INVALID_EVIDENCE_SIGNATURE",
+        4014 => "INVALID_ATTESTATION_CERTIFICATE_CHAIN",
+        4015 => "INVALID_RIM_CERTIFICATE_CHAIN",
+        4016 => "FWID_NOT_MATCHING",
+        4017 => "INVALID_SWITCH_ARCH",
+        4020 => "NO_RIM_META_ELEMENT_FOUND",
+        4021 => "PARSE_ERROR",
+        5009 => "RIM_BUNDLE_NOT_FOUND",
+        5010 => "ERROR_PARSING_RIM_CERTIFICATE",
+        5011 => "INVALID_RIM_CERTIFICATE",
+        5012 => "RIM_NOT_SIGNED",
+        5013 => "INVALID_RIM_SIGNATURE",
+        5014 => "FAIL_TO_VALIDATE_RIM_SIGNATURE",
+        5015 => "ERROR_ATTESTING_EVIDENCE",
+        _ => "INTERNAL_SERVER_ERROR",
+    }
+}

@@ -1,0 +1,171 @@
+//! The RIM documents the service can use without the network: bundled, from a folder, or
+//! fetched earlier by the host (the core never fetches; see [`super::Service::missing_rims`]).
+//!
+//! Lookup is by RIM id. A document added with its id (the RIM service envelope's `id`, or a
+//! file named `<id>.xml` / `<id>.swidtag`) is found by that id. A document added without
+//! one is indexed by what it says about itself — driver or firmware, chip, version — and is
+//! found for an id naming the same, when exactly one stored document matches. Firmware ids
+//! also name the board (project and SKUs), which a document does not carry; the signature
+//! and the measurement comparison still decide whether the document fits the device.
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::rim::{prepare_rim, verify_rim, RimError, RimTrust, VerifiedRim};
+
+/// Most documents a store holds (the bundled set is 32; a folder may add more).
+pub const MAX_STORED_RIMS: usize = 4096;
+
+/// RIM documents by id.
+#[derive(Clone, Debug, Default)]
+pub struct RimStore {
+    by_id: BTreeMap<String, Vec<u8>>,
+    by_content: Vec<(ContentKey, Vec<u8>)>,
+}
+
+/// What a document says about itself: enough to match an id without the id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ContentKey {
+    driver: bool,
+    chip: String,
+    /// `colloquialVersion`, upper case, dots removed for firmware versions.
+    version: String,
+}
+
+impl RimStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.by_id.len() + self.by_content.len()
+    }
+
+    /// Whether the store is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a document under its id (from an envelope or a file name).
+    pub fn insert(&mut self, id: &str, xml: Vec<u8>) {
+        if self.len() < MAX_STORED_RIMS {
+            self.by_id.insert(id.to_string(), xml);
+        }
+    }
+
+    /// Adds a document known only by its content; `name` (a file name) is used as the id
+    /// when its stem looks like one (`NV_…`).
+    ///
+    /// # Errors
+    /// [`RimError`] when the document cannot be read well enough to index it.
+    pub fn insert_named(&mut self, name: &str, xml: Vec<u8>) -> Result<(), RimError> {
+        let stem = name.rsplit('/').next().unwrap_or(name);
+        let stem = stem
+            .strip_suffix(".xml")
+            .or_else(|| stem.strip_suffix(".swidtag"))
+            .unwrap_or(stem);
+        if stem.starts_with("NV_") {
+            self.insert(stem, xml);
+            return Ok(());
+        }
+        let key = content_key(&xml)?;
+        if self.len() < MAX_STORED_RIMS {
+            self.by_content.push((key, xml));
+        }
+        Ok(())
+    }
+
+    /// The document for `id`, if the store has exactly one that fits.
+    pub fn get(&self, id: &str) -> Option<&[u8]> {
+        if let Some(xml) = self.by_id.get(id) {
+            return Some(xml);
+        }
+        let wanted = key_of_id(id)?;
+        let mut matches = self.by_content.iter().filter(|(key, _)| *key == wanted);
+        let (_, xml) = matches.next()?;
+        matches.next().is_none().then_some(xml.as_slice())
+    }
+
+    /// Whether `id` can be served.
+    pub fn contains(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Verifies the document for `id`.
+    pub fn verify(
+        &self,
+        id: &str,
+        trust: &RimTrust,
+        now: u64,
+    ) -> Option<Result<VerifiedRim, RimError>> {
+        self.get(id).map(|xml| verify_rim(xml, trust, now))
+    }
+}
+
+/// Reads `name`, `colloquialVersion` and `edition` of a document (its signature is checked
+/// again, fully, when the document is used).
+fn content_key(xml: &[u8]) -> Result<ContentKey, RimError> {
+    let pending = prepare_rim(xml, &RimTrust::nvidia(), 0)?;
+    let document = pending.unverified_document();
+    let version = &document.meta.colloquial_version;
+    // Driver versions are decimal (`550.90.07`); firmware versions are five hex pairs.
+    let driver = document.meta.edition.as_deref() == Some("GPU") && !is_firmware_version(version);
+    Ok(ContentKey {
+        driver,
+        chip: document.name.clone(),
+        version: normalise_version(version, driver),
+    })
+}
+
+/// The content an id names: `NV_GPU_DRIVER_GH100_550.90.07`,
+/// `NV_GPU_CC_DRIVER_GB100_575.32`, `NV_GPU_VBIOS_1010_0200_882_96005E0001`,
+/// `NV_SWITCH_BIOS_5612_0002_890_9610550001`.
+fn key_of_id(id: &str) -> Option<ContentKey> {
+    if let Some(rest) = id
+        .strip_prefix("NV_GPU_DRIVER_")
+        .or_else(|| id.strip_prefix("NV_GPU_CC_DRIVER_"))
+    {
+        let (chip, version) = rest.split_once('_')?;
+        return Some(ContentKey {
+            driver: true,
+            chip: chip.into(),
+            version: normalise_version(version, true),
+        });
+    }
+    let (chip, rest) = if let Some(rest) = id.strip_prefix("NV_SWITCH_BIOS_") {
+        ("LS10", rest)
+    } else {
+        // GPU firmware: the chip is not in the id; GH100 boards are project 1010/G520.
+        let rest = id.strip_prefix("NV_GPU_VBIOS_")?;
+        ("GH100", rest)
+    };
+    let version = rest.rsplit('_').next()?;
+    Some(ContentKey {
+        driver: false,
+        chip: chip.into(),
+        version: normalise_version(version, false),
+    })
+}
+
+fn is_firmware_version(version: &str) -> bool {
+    let groups: Vec<&str> = version.split('.').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .all(|g| g.len() == 2 && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn normalise_version(version: &str, driver: bool) -> String {
+    if driver {
+        version.to_string()
+    } else {
+        version
+            .chars()
+            .filter(|c| *c != '.')
+            .flat_map(char::to_uppercase)
+            .collect()
+    }
+}

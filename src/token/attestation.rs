@@ -1,0 +1,388 @@
+//! Verifying attestation results in two phases, with a verdict for every token: the overall
+//! token (signature, claims, `submods`), and each device token (structure, signature,
+//! claims, and its binding by digest — every device named both ways, every digest equal).
+//! Only a result that passes every check becomes a [`VerifiedAttestationResult`].
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde_json::Value;
+
+use super::claims::NonceRule;
+use super::jwt::{prepare, PreparedJwt, VerifiedJwt};
+use super::result::{AttestationResult, ResultFormat};
+use super::submods::submod_digests;
+use super::{Jwks, TokenError, VerifyOptions};
+use crate::crypto::SignatureCheck;
+
+/// One device of a verified result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedDevice {
+    label: String,
+    token: VerifiedJwt,
+    digest: String,
+}
+
+impl VerifiedDevice {
+    /// The label (`GPU-0`).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The verified device token.
+    pub fn token(&self) -> &VerifiedJwt {
+        &self.token
+    }
+
+    /// The `submods` digest that bound it, lowercase hex.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
+/// An attestation result whose every signature, digest, device and claim check passed.
+/// Only verification builds one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedAttestationResult {
+    format: ResultFormat,
+    overall: VerifiedJwt,
+    devices: Vec<VerifiedDevice>,
+}
+
+impl VerifiedAttestationResult {
+    /// V1 or detached.
+    pub fn format(&self) -> ResultFormat {
+        self.format
+    }
+
+    /// The overall token (V1: the only token).
+    pub fn overall(&self) -> &VerifiedJwt {
+        &self.overall
+    }
+
+    /// The devices in document order (empty for V1).
+    pub fn devices(&self) -> &[VerifiedDevice] {
+        &self.devices
+    }
+
+    /// The device with `label`.
+    pub fn device(&self, label: &str) -> Option<&VerifiedDevice> {
+        self.devices.iter().find(|d| d.label == label)
+    }
+
+    /// The service's verdict, `x-nvidia-overall-att-result`, when the overall token has it.
+    pub fn overall_result(&self) -> Option<bool> {
+        self.overall
+            .claim("x-nvidia-overall-att-result")
+            .and_then(Value::as_bool)
+    }
+}
+
+/// The verdict on one device token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceVerdict {
+    label: String,
+    digest: Option<String>,
+    outcome: Result<VerifiedJwt, TokenError>,
+}
+
+impl DeviceVerdict {
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The `submods` digest that bound the token (lowercase hex), when it matched.
+    pub fn digest(&self) -> Option<&str> {
+        self.digest.as_deref()
+    }
+
+    /// The verified token, or why it failed. A device can only be trusted when the overall
+    /// verdict is good too: its binding is checked against the overall token's `submods`.
+    pub fn outcome(&self) -> Result<&VerifiedJwt, &TokenError> {
+        self.outcome.as_ref()
+    }
+}
+
+/// Every token's verdict. [`Self::into_verified`] turns it into the proof type, or the first
+/// failure in this order: the overall token, `submods`, devices `submods` names but the
+/// result lacks, then each device in document order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttestationReport {
+    format: ResultFormat,
+    overall: Result<VerifiedJwt, TokenError>,
+    submods: Result<(), TokenError>,
+    devices: Vec<DeviceVerdict>,
+}
+
+impl AttestationReport {
+    /// V1 or detached.
+    pub fn format(&self) -> ResultFormat {
+        self.format
+    }
+
+    /// The overall token's verdict.
+    pub fn overall(&self) -> Result<&VerifiedJwt, &TokenError> {
+        self.overall.as_ref()
+    }
+
+    /// The device verdicts: the result's devices in document order, then any device that
+    /// `submods` names and the result lacks ([`TokenError::DeviceMissing`]).
+    pub fn devices(&self) -> &[DeviceVerdict] {
+        &self.devices
+    }
+
+    /// The first failure, if any (see the type's order).
+    pub fn first_error(&self) -> Option<TokenError> {
+        if let Err(error) = &self.overall {
+            return Some(error.clone());
+        }
+        if let Err(error) = &self.submods {
+            return Some(error.clone());
+        }
+        let missing = self
+            .devices
+            .iter()
+            .find(|d| matches!(d.outcome, Err(TokenError::DeviceMissing { .. })));
+        missing
+            .or_else(|| self.devices.iter().find(|d| d.outcome.is_err()))
+            .and_then(|device| match &device.outcome {
+                Err(
+                    error @ (TokenError::DeviceMissing { .. }
+                    | TokenError::DeviceUnexpected { .. }
+                    | TokenError::DigestMismatch { .. }),
+                ) => Some(error.clone()),
+                Err(error) => Some(TokenError::Device {
+                    label: device.label.clone(),
+                    error: Box::new(error.clone()),
+                }),
+                Ok(_) => None,
+            })
+    }
+
+    /// The proof type when every verdict is good.
+    ///
+    /// # Errors
+    /// The first failure (see [`Self::first_error`]).
+    pub fn into_verified(self) -> Result<VerifiedAttestationResult, TokenError> {
+        if let Some(error) = self.first_error() {
+            return Err(error);
+        }
+        let overall = self.overall?;
+        let devices = self
+            .devices
+            .into_iter()
+            .filter_map(|device| match (device.outcome, device.digest) {
+                (Ok(token), Some(digest)) => Some(VerifiedDevice {
+                    label: device.label,
+                    token,
+                    digest,
+                }),
+                _ => None,
+            })
+            .collect();
+        Ok(VerifiedAttestationResult {
+            format: self.format,
+            overall,
+            devices,
+        })
+    }
+}
+
+/// An attestation result that passed the structural, header and key-selection checks of its
+/// overall token; holds one signature check per well-formed token (overall first, then the
+/// devices in document order).
+#[derive(Clone, Debug)]
+pub struct PreparedAttestationResult {
+    format: ResultFormat,
+    overall: PreparedJwt,
+    devices: Vec<PreparedDevice>,
+}
+
+#[derive(Clone, Debug)]
+struct PreparedDevice {
+    label: String,
+    token: String,
+    prepared: Result<PreparedJwt, TokenError>,
+}
+
+/// Phase one of result verification: parse the result, then [`super::prepare_jwt`] on the
+/// overall token and on each device token. Device tokens use the same options, except that
+/// required claims apply to the overall token only and `eat_nonce` is checked only where
+/// present (failed devices carry none; they are bound to the overall token by digest). A
+/// device token that fails here gets its verdict in the report; it has no signature check.
+///
+/// # Errors
+/// As [`AttestationResult::parse`]; the overall token's structural errors.
+pub fn prepare_attestation_result(
+    result: &[u8],
+    jwks: &Jwks,
+    options: &VerifyOptions,
+    now: u64,
+) -> Result<PreparedAttestationResult, TokenError> {
+    let (format, overall, devices) = AttestationResult::parse(result)?.into_parts();
+    let overall = prepare(&overall, jwks, options, now, NonceRule::Required, true)?;
+    let devices = devices
+        .into_iter()
+        .map(|(label, token)| {
+            let prepared = prepare(&token, jwks, options, now, NonceRule::IfPresent, false);
+            PreparedDevice {
+                label,
+                token,
+                prepared,
+            }
+        })
+        .collect();
+    Ok(PreparedAttestationResult {
+        format,
+        overall,
+        devices,
+    })
+}
+
+impl PreparedAttestationResult {
+    /// The signature checks, overall token first, then the well-formed device tokens in
+    /// document order.
+    pub fn signature_checks(&self) -> Vec<&SignatureCheck> {
+        let mut checks = Vec::with_capacity(1 + self.devices.len());
+        checks.push(self.overall.signature_check());
+        checks.extend(
+            self.devices
+                .iter()
+                .filter_map(|d| d.prepared.as_ref().ok())
+                .map(PreparedJwt::signature_check),
+        );
+        checks
+    }
+
+    /// Phase two: one verdict per check, in the order of [`Self::signature_checks`].
+    ///
+    /// # Errors
+    /// [`TokenError::VerdictCount`], then the report's first failure
+    /// ([`AttestationReport::into_verified`]).
+    pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedAttestationResult, TokenError> {
+        self.report(verdicts)?.into_verified()
+    }
+
+    /// Phase two with a verdict for every token.
+    ///
+    /// # Errors
+    /// [`TokenError::VerdictCount`] when `verdicts` does not have one entry per check.
+    pub fn report(self, verdicts: &[bool]) -> Result<AttestationReport, TokenError> {
+        let expected = self.signature_checks().len();
+        let (Some(overall_valid), true) = (verdicts.first(), verdicts.len() == expected) else {
+            return Err(TokenError::VerdictCount {
+                expected,
+                got: verdicts.len(),
+            });
+        };
+        let mut device_verdicts = verdicts.iter().skip(1);
+        let overall = self.overall.finish(*overall_valid);
+        let submods = match (&overall, self.format) {
+            (Ok(overall), ResultFormat::Detached) => submod_digests(overall).map(Some),
+            _ => Ok(None),
+        };
+        let mut devices: Vec<DeviceVerdict> = Vec::with_capacity(self.devices.len());
+        for device in self.devices {
+            let mut digest = None;
+            let outcome = match device.prepared {
+                Err(error) => Err(error),
+                Ok(prepared) => {
+                    let valid = device_verdicts.next().copied().unwrap_or(false);
+                    let binding = match &submods {
+                        Ok(Some(digests)) => {
+                            match digests.iter().find(|(label, _)| *label == device.label) {
+                                None => Err(TokenError::DeviceUnexpected {
+                                    label: device.label.clone(),
+                                }),
+                                Some((_, expected))
+                                    if expected.matches(device.token.as_bytes()) =>
+                                {
+                                    digest = Some(expected.hex());
+                                    Ok(())
+                                }
+                                Some(_) => Err(TokenError::DigestMismatch {
+                                    label: device.label.clone(),
+                                }),
+                            }
+                        }
+                        // The overall token or its submods failed: nothing to bind against.
+                        _ => Ok(()),
+                    };
+                    binding.and_then(|()| prepared.finish(valid))
+                }
+            };
+            devices.push(DeviceVerdict {
+                label: device.label,
+                digest,
+                outcome,
+            });
+        }
+        if let Ok(Some(digests)) = &submods {
+            for (label, _) in digests {
+                if !devices.iter().any(|d| &d.label == label) {
+                    devices.push(DeviceVerdict {
+                        label: label.clone(),
+                        digest: None,
+                        outcome: Err(TokenError::DeviceMissing {
+                            label: label.clone(),
+                        }),
+                    });
+                }
+            }
+        }
+        Ok(AttestationReport {
+            format: self.format,
+            overall,
+            submods: submods.map(|_| ()),
+            devices,
+        })
+    }
+
+    /// Runs every check with the software backend.
+    fn software_verdicts(&self) -> Vec<bool> {
+        self.signature_checks()
+            .iter()
+            .map(|check| check.verify().is_ok())
+            .collect()
+    }
+
+    /// Runs every check with the software backend, then [`Self::finish`].
+    ///
+    /// # Errors
+    /// As [`Self::finish`].
+    pub fn verify(self) -> Result<VerifiedAttestationResult, TokenError> {
+        let verdicts = self.software_verdicts();
+        self.finish(&verdicts)
+    }
+
+    /// Runs every check with the software backend, then [`Self::report`].
+    pub fn verify_report(self) -> AttestationReport {
+        let verdicts = self.software_verdicts();
+        match self.report(&verdicts) {
+            Ok(report) => report,
+            // Unreachable: the verdicts are one per check by construction.
+            Err(error) => AttestationReport {
+                format: ResultFormat::Detached,
+                overall: Err(error),
+                submods: Ok(()),
+                devices: Vec::new(),
+            },
+        }
+    }
+}
+
+/// Verifies an attestation result (either shape) with the software backend.
+///
+/// # Errors
+/// Any [`TokenError`]; see [`prepare_attestation_result`] and
+/// [`PreparedAttestationResult::finish`].
+pub fn verify_attestation_result(
+    result: &[u8],
+    jwks: &Jwks,
+    options: &VerifyOptions,
+    now: u64,
+) -> Result<VerifiedAttestationResult, TokenError> {
+    prepare_attestation_result(result, jwks, options, now)?.verify()
+}

@@ -1,0 +1,178 @@
+//! Key sets and P-384 keys as wasm classes (their TS types are hand-written in the parent).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use js_sys::Array;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::super::error::to_js;
+use super::super::js;
+use crate::crypto::{PublicKey, SigningKey};
+use crate::token::Jwks;
+
+/// A parsed JWKS, kept in wasm memory so that it is parsed once.
+#[wasm_bindgen(js_name = KeySet, skip_typescript)]
+pub struct KeySet {
+    pub(super) jwks: Jwks,
+}
+
+#[wasm_bindgen(js_class = KeySet)]
+impl KeySet {
+    /// Parses a JWKS (JSON text, bytes or object), strictly.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
+        jwks: JsValue,
+    ) -> Result<KeySet, JsValue> {
+        let bytes = js::json_bytes(&jwks, "jwks")?;
+        let jwks = Jwks::parse(&bytes).map_err(|error| to_js(&error))?;
+        Ok(Self { jwks })
+    }
+
+    /// The usable keys' ids, in document order.
+    #[wasm_bindgen(getter, unchecked_return_type = "(string | null)[]")]
+    pub fn kids(&self) -> Array {
+        self.jwks
+            .keys()
+            .iter()
+            .map(|key| key.kid().map_or(JsValue::NULL, JsValue::from))
+            .collect()
+    }
+
+    /// The set as JSON text.
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "{ keys: P384Jwk[] }")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        js::parse_json(&self.jwks.to_json())
+    }
+}
+
+/// A P-384 public key.
+#[wasm_bindgen(js_name = P384PublicKey, skip_typescript)]
+pub struct P384PublicKey {
+    key: PublicKey,
+}
+
+#[wasm_bindgen(js_class = P384PublicKey)]
+impl P384PublicKey {
+    /// From a JWK (object or JSON text).
+    #[wasm_bindgen(js_name = fromJwk)]
+    pub fn from_jwk(
+        #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
+    ) -> Result<P384PublicKey, JsValue> {
+        let bytes = js::json_bytes(&jwk, "jwk")?;
+        PublicKey::from_jwk_json(&bytes)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// From SPKI PEM text.
+    #[wasm_bindgen(js_name = fromSpkiPem)]
+    pub fn from_spki_pem(pem: &str) -> Result<P384PublicKey, JsValue> {
+        PublicKey::from_spki_pem(pem)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// From SEC1 bytes (the WebCrypto `raw` format).
+    #[wasm_bindgen(js_name = fromSec1)]
+    pub fn from_sec1(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] bytes: JsValue,
+    ) -> Result<P384PublicKey, JsValue> {
+        let bytes = js::bytes(&bytes, "publicKey")?;
+        PublicKey::from_sec1(&bytes)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// The JWK, with `kid` when given.
+    #[wasm_bindgen(js_name = toJwk, unchecked_return_type = "P384Jwk")]
+    pub fn to_jwk(&self, kid: Option<String>) -> Result<JsValue, JsValue> {
+        jwk_js(&self.key.to_jwk(kid.as_deref()))
+    }
+
+    /// SPKI PEM text.
+    #[wasm_bindgen(js_name = toSpkiPem)]
+    pub fn to_spki_pem(&self) -> String {
+        self.key.to_spki_pem()
+    }
+
+    /// Uncompressed SEC1 bytes.
+    #[wasm_bindgen(js_name = toSec1)]
+    pub fn to_sec1(&self) -> Vec<u8> {
+        self.key.to_sec1()
+    }
+}
+
+/// A P-384 signing key held in wasm memory (the software backend).
+#[wasm_bindgen(js_name = P384PrivateKey, skip_typescript)]
+pub struct P384PrivateKey {
+    pub(super) key: SigningKey,
+}
+
+#[wasm_bindgen(js_class = P384PrivateKey)]
+impl P384PrivateKey {
+    /// A new key from 48 bytes of `crypto.getRandomValues` (retried on the rare rejected
+    /// block, see `SigningKey::generate`).
+    pub fn generate() -> Result<P384PrivateKey, JsValue> {
+        let random = js::random_bytes::<96>()?;
+        SigningKey::generate(&random)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// From a private JWK (object or JSON text).
+    #[wasm_bindgen(js_name = fromJwk)]
+    pub fn from_jwk(
+        #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
+    ) -> Result<P384PrivateKey, JsValue> {
+        let bytes = js::json_bytes(&jwk, "jwk")?;
+        SigningKey::from_jwk_json(&bytes)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// From PKCS#8 PEM text.
+    #[wasm_bindgen(js_name = fromPkcs8Pem)]
+    pub fn from_pkcs8_pem(pem: &str) -> Result<P384PrivateKey, JsValue> {
+        SigningKey::from_pkcs8_pem(pem)
+            .map(|key| Self { key })
+            .map_err(|error| to_js(&error))
+    }
+
+    /// The private JWK (with `d`).
+    #[wasm_bindgen(js_name = toJwk, unchecked_return_type = "P384Jwk")]
+    pub fn to_jwk(&self, kid: Option<String>) -> Result<JsValue, JsValue> {
+        jwk_js(&self.key.to_jwk(kid.as_deref()))
+    }
+
+    /// PKCS#8 PEM text.
+    #[wasm_bindgen(js_name = toPkcs8Pem)]
+    pub fn to_pkcs8_pem(&self) -> String {
+        self.key.to_pkcs8_pem()
+    }
+
+    /// PKCS#8 DER bytes (for `crypto.subtle.importKey("pkcs8", …)`).
+    #[wasm_bindgen(js_name = toPkcs8Der)]
+    pub fn to_pkcs8_der(&self) -> Vec<u8> {
+        self.key.to_pkcs8_der()
+    }
+
+    /// The public key.
+    #[wasm_bindgen(js_name = publicKey)]
+    pub fn public_key(&self) -> P384PublicKey {
+        P384PublicKey {
+            key: self.key.public_key(),
+        }
+    }
+
+    /// Signs `message`: raw 96-byte r||s, deterministic, low S.
+    pub fn sign(&self, message: &[u8]) -> Vec<u8> {
+        self.key.sign(message).to_vec()
+    }
+}
+
+fn jwk_js(jwk: &crate::crypto::Jwk) -> Result<JsValue, JsValue> {
+    js::parse_json(&jwk.to_value().to_string())
+}

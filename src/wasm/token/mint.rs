@@ -1,0 +1,122 @@
+//! Minting: signing inputs for a host-side signer (a WebCrypto `CryptoKey`), assembly, and
+//! the software-key shortcuts.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::{Array, Reflect};
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::super::error::{invalid_argument, to_js};
+use super::super::js;
+use super::keys::P384PrivateKey;
+use crate::token::{
+    assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
+    detached_eat_signing_input, jwt_signing_input, sign_jwt,
+};
+
+/// The JWS signing input for `claims` under header `{"kid":…,"alg":"ES384"}`.
+#[wasm_bindgen(js_name = jwtSigningInput)]
+pub fn jwt_signing_input_js(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] claims: JsValue,
+    kid: &str,
+) -> Result<String, JsValue> {
+    let claims = claims_map(&claims, "claims")?;
+    jwt_signing_input(&claims, kid).map_err(|e| to_js(&e))
+}
+
+/// A compact JWS from a signing input and a raw r||s signature.
+#[wasm_bindgen(js_name = assembleJws)]
+pub fn assemble_jws_js(signing_input: &str, signature: &[u8]) -> Result<String, JsValue> {
+    assemble_jws(signing_input, signature).map_err(|e| to_js(&e))
+}
+
+/// Mints a JWT with a software key.
+#[wasm_bindgen(js_name = signJwtSoftware)]
+pub fn sign_jwt_software(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] claims: JsValue,
+    key: &P384PrivateKey,
+    kid: &str,
+) -> Result<String, JsValue> {
+    let claims = claims_map(&claims, "claims")?;
+    sign_jwt(&claims, &key.key, kid).map_err(|e| to_js(&e))
+}
+
+/// The overall token's signing input of a detached EAT.
+#[wasm_bindgen(js_name = detachedEatSigningInput)]
+pub fn detached_eat_signing_input_js(
+    #[wasm_bindgen(js_name = overallClaims, unchecked_param_type = "Record<string, unknown>")]
+    overall_claims: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
+    kid: &str,
+) -> Result<String, JsValue> {
+    let claims = claims_map(&overall_claims, "overallClaims")?;
+    let devices = device_list(&devices)?;
+    detached_eat_signing_input(&claims, &devices, kid).map_err(|e| to_js(&e))
+}
+
+/// The detached EAT JSON text from the overall signing input, its signature and the devices.
+#[wasm_bindgen(js_name = assembleDetachedEat)]
+pub fn assemble_detached_eat_js(
+    #[wasm_bindgen(js_name = signingInput)] signing_input: &str,
+    signature: &[u8],
+    #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
+) -> Result<String, JsValue> {
+    let devices = device_list(&devices)?;
+    assemble_detached_eat(signing_input, signature, &devices).map_err(|e| to_js(&e))
+}
+
+/// Mints a detached EAT with a software key; returns its JSON text.
+#[wasm_bindgen(js_name = createDetachedEatSoftware)]
+pub fn create_detached_eat_software(
+    #[wasm_bindgen(js_name = overallClaims, unchecked_param_type = "Record<string, unknown>")]
+    overall_claims: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
+    key: &P384PrivateKey,
+    kid: &str,
+) -> Result<String, JsValue> {
+    let claims = claims_map(&overall_claims, "overallClaims")?;
+    let devices = device_list(&devices)?;
+    create_detached_eat(&claims, &devices, &key.key, kid).map_err(|e| to_js(&e))
+}
+
+/// The V1 result JSON text `{"eat": token}`.
+#[wasm_bindgen(js_name = createV1Result)]
+pub fn create_v1_result_js(token: &str) -> String {
+    create_v1_result(token)
+}
+
+fn claims_map(value: &JsValue, field: &str) -> Result<Map<String, Value>, JsValue> {
+    if !value.is_object() || Array::is_array(value) {
+        return Err(invalid_argument(field, "a plain object"));
+    }
+    let bytes = js::json_bytes(value, field)?;
+    match crate::json::parse(&bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(invalid_argument(field, "a JSON object")),
+    }
+}
+
+fn device_list(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
+    if !Array::is_array(value) {
+        return Err(invalid_argument(
+            "devices",
+            "an array of [label, token] pairs",
+        ));
+    }
+    Array::from(value)
+        .iter()
+        .enumerate()
+        .map(|(i, pair)| {
+            let field = alloc::format!("devices[{i}]");
+            let label = Reflect::get(&pair, &0.into()).unwrap_or(JsValue::UNDEFINED);
+            let token = Reflect::get(&pair, &1.into()).unwrap_or(JsValue::UNDEFINED);
+            Ok((
+                js::required_string(&label, &field)?,
+                js::required_string(&token, &field)?,
+            ))
+        })
+        .collect()
+}

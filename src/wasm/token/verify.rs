@@ -1,0 +1,325 @@
+//! Two-phase verification: `prepare*` hands out a `TokenVerification` whose `checks()` a JS
+//! backend runs; `finish(verdicts)` completes it. Also the software backend on raw checks.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::super::error::{coded, invalid_argument, to_js};
+use super::super::js;
+use super::keys::KeySet;
+use crate::token::{
+    prepare_attestation_result, prepare_jwt, AttestationReport, PreparedAttestationResult,
+    PreparedJwt, ResultFormat, TokenError, VerifiedJwt, VerifyOptions,
+};
+use crate::ErrorCode;
+
+enum Pending {
+    Jwt(PreparedJwt),
+    Result(PreparedAttestationResult),
+}
+
+/// A verification between its two phases: `checks` go to a backend, `finish(verdicts)`
+/// completes it. Single use.
+#[wasm_bindgen(js_name = TokenVerification, skip_typescript)]
+pub struct TokenVerification {
+    pending: Option<Pending>,
+}
+
+#[wasm_bindgen(js_class = TokenVerification)]
+impl TokenVerification {
+    /// The signature checks to run, in order.
+    #[wasm_bindgen(unchecked_return_type = "SignatureCheckData[]")]
+    pub fn checks(&self) -> Result<Array, JsValue> {
+        let checks = match &self.pending {
+            Some(Pending::Jwt(jwt)) => alloc::vec![jwt.signature_check()],
+            Some(Pending::Result(result)) => result.signature_checks(),
+            None => return Err(consumed()),
+        };
+        let out = Array::new();
+        for check in checks {
+            let item = Object::new();
+            set(
+                &item,
+                "publicKey",
+                &Uint8Array::from(check.public_key_sec1.as_slice()),
+            )?;
+            set(
+                &item,
+                "message",
+                &Uint8Array::from(check.message.as_slice()),
+            )?;
+            set(
+                &item,
+                "signature",
+                &Uint8Array::from(check.signature.as_slice()),
+            )?;
+            out.push(&item);
+        }
+        Ok(out)
+    }
+
+    /// Completes the verification with one verdict per check (truthy = valid).
+    #[wasm_bindgen(unchecked_return_type = "VerifiedJwtResult | VerifiedAttestationResultData")]
+    pub fn finish(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        if !Array::is_array(&verdicts) {
+            return Err(invalid_argument("verdicts", "an array of booleans"));
+        }
+        let verdicts: Vec<bool> = Array::from(&verdicts)
+            .iter()
+            .map(|v| v.is_truthy())
+            .collect();
+        self.complete(&verdicts)
+    }
+
+    /// Completes the verification with the software backend.
+    #[wasm_bindgen(
+        js_name = verifySoftware,
+        unchecked_return_type = "VerifiedJwtResult | VerifiedAttestationResultData"
+    )]
+    pub fn verify_software(&mut self) -> Result<JsValue, JsValue> {
+        let verdicts: Vec<bool> = match &self.pending {
+            Some(Pending::Jwt(jwt)) => alloc::vec![jwt.signature_check().verify().is_ok()],
+            Some(Pending::Result(result)) => result
+                .signature_checks()
+                .iter()
+                .map(|check| check.verify().is_ok())
+                .collect(),
+            None => return Err(consumed()),
+        };
+        self.complete(&verdicts)
+    }
+
+    fn complete(&mut self, verdicts: &[bool]) -> Result<JsValue, JsValue> {
+        match self.pending.take() {
+            Some(Pending::Jwt(jwt)) => {
+                let [verdict] = verdicts else {
+                    return Err(to_js(&TokenError::VerdictCount {
+                        expected: 1,
+                        got: verdicts.len(),
+                    }));
+                };
+                let verified = jwt.finish(*verdict).map_err(|error| to_js(&error))?;
+                js::parse_json(&jwt_json(&verified, None).to_string())
+            }
+            Some(Pending::Result(result)) => {
+                let report = result.report(verdicts).map_err(|error| to_js(&error))?;
+                if let Some(error) = report.first_error() {
+                    // The first failure, carrying every token's verdict as `verdicts`.
+                    let js_error = to_js(&error);
+                    let verdicts = js::parse_json(&report_json(&report).to_string())?;
+                    let _ = Reflect::set(&js_error, &"verdicts".into(), &verdicts);
+                    return Err(js_error);
+                }
+                let verified = report.into_verified().map_err(|error| to_js(&error))?;
+                let devices: Vec<Value> = verified
+                    .devices()
+                    .iter()
+                    .map(|device| jwt_json(device.token(), Some((device.label(), device.digest()))))
+                    .collect();
+                let mut out = Map::new();
+                let format = match verified.format() {
+                    ResultFormat::V1 => "v1",
+                    _ => "detached",
+                };
+                out.insert("format".into(), format.into());
+                out.insert("overall".into(), jwt_json(verified.overall(), None));
+                out.insert("devices".into(), Value::Array(devices));
+                out.insert(
+                    "overallResult".into(),
+                    verified.overall_result().map_or(Value::Null, Value::Bool),
+                );
+                js::parse_json(&Value::Object(out).to_string())
+            }
+            None => Err(consumed()),
+        }
+    }
+}
+
+/// Phase one of JWT verification (see `crate::token::prepare_jwt`).
+#[wasm_bindgen(js_name = prepareJwtVerification)]
+pub fn prepare_jwt_verification(
+    token: &str,
+    #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
+    #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
+) -> Result<TokenVerification, JsValue> {
+    let (options, now) = verify_options(&options)?;
+    let prepared = prepare_jwt(token, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
+    Ok(TokenVerification {
+        pending: Some(Pending::Jwt(prepared)),
+    })
+}
+
+/// Phase one of attestation-result verification (either shape).
+#[wasm_bindgen(js_name = prepareAttestationResultVerification)]
+pub fn prepare_attestation_result_verification(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | unknown[] | object")]
+    result: JsValue,
+    #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
+    #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
+) -> Result<TokenVerification, JsValue> {
+    let (options, now) = verify_options(&options)?;
+    let bytes = js::json_bytes(&result, "result")?;
+    let prepared =
+        prepare_attestation_result(&bytes, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
+    Ok(TokenVerification {
+        pending: Some(Pending::Result(prepared)),
+    })
+}
+
+/// Runs signature checks with the software backend: one boolean per check (the same data
+/// `TokenVerification.checks` hands out, or any `{publicKey, message, signature}`).
+#[wasm_bindgen(js_name = verifyChecksSoftware)]
+pub fn verify_checks_software(
+    #[wasm_bindgen(unchecked_param_type = "SignatureCheckData[]")] checks: JsValue,
+) -> Result<Vec<u8>, JsValue> {
+    if !Array::is_array(&checks) {
+        return Err(invalid_argument("checks", "an array of signature checks"));
+    }
+    Array::from(&checks)
+        .iter()
+        .enumerate()
+        .map(|(i, check)| {
+            let field = alloc::format!("checks[{i}]");
+            let public_key = js::bytes(&js::member(&check, "publicKey"), &field)?;
+            let message = js::bytes(&js::member(&check, "message"), &field)?;
+            let signature = js::bytes(&js::member(&check, "signature"), &field)?;
+            let valid =
+                crate::crypto::verify_p384_sha384(&public_key, &message, &signature).is_ok();
+            Ok(u8::from(valid))
+        })
+        .collect()
+}
+
+fn consumed() -> JsValue {
+    coded(
+        "ERR_INVALID_ARGUMENT",
+        "this verification was already finished",
+        None,
+    )
+}
+
+fn set(target: &Object, name: &str, value: &JsValue) -> Result<(), JsValue> {
+    Reflect::set(target, &name.into(), value)
+        .map(|_| ())
+        .map_err(|_| coded("ERR_INTERNAL", "cannot build a result object", None))
+}
+
+fn jwt_json(jwt: &VerifiedJwt, device: Option<(&str, &str)>) -> Value {
+    let mut out = Map::new();
+    if let Some((label, digest)) = device {
+        out.insert("label".into(), label.into());
+        out.insert("digest".into(), digest.into());
+    }
+    out.insert("payload".into(), Value::Object(jwt.claims().clone()));
+    out.insert(
+        "protectedHeader".into(),
+        Value::Object(jwt.header().clone()),
+    );
+    out.insert("kid".into(), jwt.kid().map_or(Value::Null, Value::from));
+    Value::Object(out)
+}
+
+/// `[{label, verified, code, field, digest, payload}]`: the overall token (label null), then
+/// every device verdict.
+fn report_json(report: &AttestationReport) -> Value {
+    let verdict =
+        |label: Option<&str>, digest: Option<&str>, outcome: Result<&VerifiedJwt, &TokenError>| {
+            let mut out = Map::new();
+            out.insert("label".into(), label.map_or(Value::Null, Value::from));
+            out.insert("verified".into(), outcome.is_ok().into());
+            let (code, field) = match outcome {
+                Ok(_) => (Value::Null, Value::Null),
+                Err(error) => (
+                    error.code().into(),
+                    error.field().map_or(Value::Null, Value::from),
+                ),
+            };
+            out.insert("code".into(), code);
+            out.insert("field".into(), field);
+            out.insert("digest".into(), digest.map_or(Value::Null, Value::from));
+            out.insert(
+                "payload".into(),
+                outcome.map_or(Value::Null, |jwt| Value::Object(jwt.claims().clone())),
+            );
+            Value::Object(out)
+        };
+    let mut all = alloc::vec![verdict(None, None, report.overall())];
+    all.extend(
+        report
+            .devices()
+            .iter()
+            .map(|d| verdict(Some(d.label()), d.digest(), d.outcome())),
+    );
+    Value::Array(all)
+}
+
+fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
+    if !options.is_object() {
+        return Err(invalid_argument("options", "an object"));
+    }
+    let now = seconds(&js::member(options, "now"), "now")?
+        .ok_or_else(|| invalid_argument("now", "a number of Unix seconds"))?;
+    let mut out = VerifyOptions::new();
+    let issuer = js::member(options, "issuer");
+    if Array::is_array(&issuer) {
+        out.issuers = strings(&issuer, "issuer")?;
+    } else if let Some(issuer) = js::optional_string(&issuer, "issuer")? {
+        out.issuers.push(issuer);
+    }
+    let audience = js::member(options, "audience");
+    if Array::is_array(&audience) {
+        out.audiences = strings(&audience, "audience")?;
+    } else if let Some(audience) = js::optional_string(&audience, "audience")? {
+        out.audiences.push(audience);
+    }
+    out.subject = js::optional_string(&js::member(options, "subject"), "subject")?;
+    out.nonce = js::optional_string(&js::member(options, "nonce"), "nonce")?;
+    out.leeway = seconds(&js::member(options, "clockTolerance"), "clockTolerance")?.unwrap_or(0);
+    out.max_age = seconds(&js::member(options, "maxTokenAge"), "maxTokenAge")?;
+    let required = js::member(options, "requiredClaims");
+    if !required.is_undefined() && !required.is_null() {
+        out.required_claims = strings(&required, "requiredClaims")?;
+    }
+    out.typ = js::optional_string(&js::member(options, "typ"), "typ")?;
+    let crit = js::member(options, "crit");
+    if !crit.is_undefined() && !crit.is_null() {
+        out.crit = strings(&crit, "crit")?;
+    }
+    Ok((out, now))
+}
+
+/// A non-negative whole number of seconds (fractions dropped), or absent.
+fn seconds(value: &JsValue, field: &str) -> Result<Option<u64>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        // Checked finite and in range, so the conversion is exact after flooring.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(number) if number.is_finite() && (0.0..9.0e15).contains(&number) => {
+            Ok(Some(number as u64))
+        }
+        _ => Err(invalid_argument(field, "a non-negative number of seconds")),
+    }
+}
+
+fn strings(value: &JsValue, field: &str) -> Result<Vec<String>, JsValue> {
+    if !Array::is_array(value) {
+        return Err(invalid_argument(field, "an array of strings"));
+    }
+    Array::from(value)
+        .iter()
+        .map(|item| {
+            item.as_string()
+                .ok_or_else(|| invalid_argument(field, "an array of strings"))
+        })
+        .collect()
+}

@@ -129,6 +129,42 @@ def main():
         seed("rim_envelope", name, bytes([sel]) + json.dumps(env).encode())
     seed("rim_envelope", "small", bytes([2]) + b'{"id":"","rim":"PGEvPg==","sha256":null}')
 
+
+    # Gateway requests: routes of the access table with and without a real dev key.
+    routes = sorted(set(re.findall(r'row\((\w+), "(/api/v3/[^"]*)"', (HERE.parent.parent / "src/access/endpoint.rs").read_text())))
+    for i, (method, path) in enumerate(routes[::3]):
+        path = path.replace("{id}", "3f2a")
+        seed("access_gateway", f"route_{i}", bytes([1 + 2 * (i % 8)]) + method.encode() + SEP + path.encode() + b"?page=2" + SEP + b"Bearer eak_per_x")
+    seed("access_gateway", "options", bytes([0]) + b"OPTIONS" + SEP + b"/api/v3/simulations/" + SEP)
+    seed("access_gateway", "query_token", bytes([0]) + b"GET" + SEP + b"/api/v3/simulations/?access_token=abc" + SEP + b"Bearer abc")
+    seed("access_gateway", "malformed", bytes([0]) + b"GET" + SEP + b"/api/v3/../simulations/%2e%2e/" + SEP + b"Basic dXNlcjpwYXNz, Bearer x")
+    # Key stores (the format of tests/access_keys.rs).
+    digest = "ab" * 32
+    store = {"keys": [
+        {"id": "alice", "type": "personal", "digest": digest, "roles": ["lab_user", "lab_image_sharer"], "services": ["simulation"], "expiresAt": 2000000000},
+        {"id": "ci.nightly", "type": "service", "digest": "cd" * 32, "scopes": ["lab:image_read", "lab:simulation_read"], "services": ["simulation", "other"], "revokedAt": 1900000000}]}
+    seed("access_keystore", "two_keys", json.dumps(store))
+    seed("access_keystore", "empty", '{"keys":[]}')
+    # Deprecation-checked bodies: every attribute name the registry knows.
+    names = sorted(set(re.findall(r'"([a-z][A-Za-z_]{2,})"', (HERE.parent.parent / "src/deprecation/registry.rs").read_text())))
+    for i in range(0, 24, 3):
+        body = {n: ("1" if j % 2 else True) for j, n in enumerate(names[i:i + 6])}
+        seed("deprecation_request", f"attrs_{i}", bytes([i]) + json.dumps(body).encode())
+    seed("deprecation_request", "query", bytes([5]) + b"page=1&ordering=name&search=x")
+    # Whole service requests: every attest body, health, JWKS, preflight, oversize claims.
+    methods = {"POST": 0, "GET": 1, "HEAD": 2, "OPTIONS": 3, "PUT": 4}
+    paths = {GPU_V1: "/v1/attest/gpu", GPU_V2: "/v2/attest/gpu", GPU_V3: "/v3/attest/gpu", GPU_V4: "/v4/attest/gpu",
+             SWITCH_V2: "/v2/attest/switch", SWITCH_V3: "/v3/attest/switch", SWITCH_V4: "/v4/attest/switch"}
+    for f in sorted((CORPUS / "attest_request").iterdir()):
+        if f.name.startswith(("gpu_", "switch_")):
+            data = f.read_bytes()
+            seed("service_request", f.name, bytes([0]) + paths[data[0]].encode() + SEP + b"content-type: application/json" + SEP + data[1:])
+    for name, m, path, headers in [("health", "GET", "/health", ""), ("jwks", "GET", "/.well-known/jwks.json", ""),
+                                   ("info", "HEAD", "/", ""), ("preflight", "OPTIONS", "/v4/attest/gpu", "origin: https://a.example"),
+                                   ("put", "PUT", "/v4/attest/gpu", ""), ("oversize", "POST", "/v4/attest/gpu", "content-length: 99999999999"),
+                                   ("text", "POST", "/v3/attest/switch", "content-type: text/plain")]:
+        seed("service_request", name, bytes([methods[m]]) + path.encode() + SEP + headers.encode() + SEP + b"{}")
+
     # Strict JSON: every small JSON fixture.
     for p in sorted(FIX.rglob("*.json")):
         if p.stat().st_size < 20000:

@@ -25,6 +25,7 @@ use edgeattest::token::{
     VerifyOptions,
 };
 use edgeattest::ErrorCode;
+use std::sync::OnceLock;
 
 /// Separates the documents of a multi-document input.
 pub const SEP: &[u8] = b"\n%%\n";
@@ -465,8 +466,200 @@ pub fn rim_envelope(data: &[u8]) {
     }
 }
 
+fn dev_keys() -> &'static (
+    Vec<edgeattest::access::IssuedKey>,
+    edgeattest::access::KeyStore,
+) {
+    static KEYS: OnceLock<(
+        Vec<edgeattest::access::IssuedKey>,
+        edgeattest::access::KeyStore,
+    )> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let keys = edgeattest::access::dev_key_set(&[7; 32], NOW);
+        let store = edgeattest::access::store_of(&keys).expect("dev store");
+        (keys, store)
+    })
+}
+
+/// `access_gateway`: the gateway decision for a fuzzed request. Input: selector byte, then
+/// `method SEP target SEP authorization`. Selector bit 0 replaces the authorization by a
+/// real dev key of the user picked by bits 1–3 (so that routes and scopes see fuzzed
+/// methods and paths with a valid credential); bit 4 drops the header.
+pub fn access_gateway(data: &[u8]) {
+    use edgeattest::access::{
+        authorize, bearer_token, split_target, ApiKey, CanonicalPath, GatewayConfig, GatewayRequest,
+    };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let parts = split(rest, 3);
+    let (method, target, header) = (text(parts[0]), text(parts[1]), text(parts[2]));
+    let (keys, store) = dev_keys();
+    let real;
+    let authorization = if selector & 16 != 0 {
+        None
+    } else if selector & 1 != 0 && !keys.is_empty() {
+        let key = &keys[usize::from(selector >> 1 & 7) % keys.len()];
+        real = format!("Bearer {}", key.key().expose_secret());
+        Some(real.as_str())
+    } else {
+        Some(header.as_str())
+    };
+    let request = GatewayRequest {
+        method: &method,
+        target: &target,
+        authorization,
+    };
+    let decision = authorize(&request, store, &GatewayConfig::default(), NOW);
+    // A decision is always well-formed: allowed and forwarded, or answered with a status
+    // (4xx for a denial, 204 for a preflight), never a server error.
+    if decision.allow {
+        assert!(decision.forward.is_some(), "{decision:?}");
+    } else if decision.status == 204 {
+        // A CORS preflight, answered by the gateway.
+        assert!(decision.code().is_none(), "{decision:?}");
+    } else {
+        assert!(
+            (400..500).contains(&decision.status),
+            "denial status {}",
+            decision.status
+        );
+        let code = decision.code().expect("a denial has a code");
+        assert!(code.starts_with("ERR_"), "{code}");
+        let body = decision.body_json();
+        edgeattest::json::parse(body.as_bytes()).expect("denial body is JSON");
+    }
+    let _ = decision.to_json();
+    let (path, query) = split_target(&target);
+    check(&CanonicalPath::parse(path));
+    let _ = bearer_token(Some(&header), query);
+    check(&ApiKey::parse(&header));
+    if let Ok(key) = ApiKey::parse(&header) {
+        assert_eq!(ApiKey::parse(key.expose_secret()).as_ref(), Ok(&key));
+    }
+}
+
+/// `access_keystore`: a key store document (the host's KV or environment JSON).
+pub fn access_keystore(data: &[u8]) {
+    let parsed = edgeattest::access::KeyStore::from_json(data);
+    check(&parsed);
+    if let Ok(store) = parsed {
+        let json = store.to_json();
+        let again = edgeattest::access::KeyStore::from_json(json.as_bytes())
+            .expect("own key store output parses");
+        assert_eq!(again.records().len(), store.records().len());
+    }
+}
+
+/// `deprecation_request`: a create/update body checked against the attribute rules of the
+/// target the selector byte picks, and the same text as a query string; before and after
+/// every enforcement date.
+pub fn deprecation_request(data: &[u8]) {
+    use edgeattest::deprecation::{check_query, check_request_json, REGISTRY};
+    let Some((&selector, body)) = data.split_first() else {
+        return;
+    };
+    let mut targets: Vec<&str> = REGISTRY
+        .iter()
+        .flat_map(|row| row.targets.iter().copied())
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    targets.push("no such target");
+    let target = targets[usize::from(selector) % targets.len()];
+    for now in [0, NOW, u64::MAX] {
+        let result = check_request_json(target, body, now);
+        check(&result);
+        if let Ok(checked) = &result {
+            // Ignored attributes are removed, never kept.
+            for row in &checked.ignored {
+                assert!(checked.body.get(row.name).is_none());
+            }
+        }
+        check(&check_query(target, &text(body), now));
+    }
+}
+
+fn service() -> &'static edgeattest::service::Service {
+    use edgeattest::service::{KeyRing, Service, ServiceConfig};
+    static SERVICE: OnceLock<Service> = OnceLock::new();
+    SERVICE.get_or_init(|| {
+        let keys = KeyRing::new(
+            SigningKey::generate(&[9u8; 48]).expect("key"),
+            Some("fuzz-kid".into()),
+        );
+        let mut service = Service::new(
+            ServiceConfig::default(),
+            keys,
+            device_store(),
+            RimTrust::nvidia(),
+            1,
+        );
+        let rims = service.rims_mut();
+        rims.insert_named(
+            "NV_SWITCH_BIOS_5612_0002_890_9610550001.xml",
+            include_bytes!(
+                "../../fixtures/nvidia/rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml"
+            )
+            .to_vec(),
+        )
+        .expect("rim");
+        rims.insert_named(
+            "1010_0200_882_96005E0001_PROD.swidtag",
+            include_bytes!("../../fixtures/nvidia/rims/nvtrust/1010_0200_882_96005E0001_PROD.swidtag")
+                .to_vec(),
+        )
+        .expect("rim");
+        service
+    })
+}
+
+/// `service_request`: one whole HTTP-shaped request to the attestation service. Input:
+/// selector byte (method), then `path SEP headers SEP body`, headers as `name: value` lines.
+/// The service must answer every request without a server error, with a JSON body whose
+/// error responses carry an `ERR_*` code.
+pub fn service_request(data: &[u8]) {
+    use edgeattest::service::Request;
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let parts = split(rest, 3);
+    let method = [
+        "POST", "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "post", "",
+    ][usize::from(selector) % 8];
+    let mut request = Request::new(method, &text(parts[0])).body(parts[2].to_vec());
+    for line in text(parts[1]).lines() {
+        if let Some((name, value)) = line.split_once(':') {
+            request = request.header(name.trim(), value.trim());
+        }
+    }
+    let response = service().handle(&request, NOW, [selector; 32]);
+    assert!(
+        (100..500).contains(&response.status),
+        "status {} for {} {}: {}",
+        response.status,
+        request.method,
+        request.path,
+        String::from_utf8_lossy(&response.body)
+    );
+    if !response.body.is_empty() {
+        let body = edgeattest::json::parse(&response.body).expect("response body is JSON");
+        if response.status >= 400 {
+            let code = body
+                .get("code")
+                .and_then(|c| c.as_str())
+                .unwrap_or_default();
+            assert!(code.starts_with("ERR_"), "error without a code: {body}");
+        }
+    }
+}
+
 /// Every target by name (the replay test and the smoke script use these names).
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("access_gateway", access_gateway),
+    ("access_keystore", access_keystore),
+    ("deprecation_request", deprecation_request),
+    ("service_request", service_request),
     ("json_parse", json_parse),
     ("evidence_transcript", evidence_transcript),
     ("evidence_decode", evidence_decode),

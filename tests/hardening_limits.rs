@@ -441,3 +441,22 @@ fn rim_measurement_size_cap() {
     assert_eq!(error.code(), "ERR_RIM_SCHEMA");
     assert_eq!(error.field(), Some("Resource[0]@size"), "{error:?}");
 }
+
+#[test]
+fn jwks_bytes_cap_comes_before_json_parsing() {
+    use edgeattest::token::MAX_JWKS_BYTES;
+    // Not JSON: parsing would report ERR_JSON_SYNTAX.
+    let text = vec![b'x'; MAX_JWKS_BYTES + 1];
+    let error = Jwks::parse(&text).unwrap_err();
+    assert!(
+        matches!(error, TokenError::TooLarge { what: "jwks", .. }),
+        "{error:?}"
+    );
+    assert_eq!(error.code(), "ERR_JWS_TOO_LARGE");
+    let text = vec![b'x'; MAX_JWKS_BYTES];
+    assert_ne!(Jwks::parse(&text).unwrap_err().code(), "ERR_JWS_TOO_LARGE");
+    // The real service's JWKS is far below the cap.
+    let real = fixture("nvidia/nras/teep/v3_1gpu_success_20260629_jwks.json");
+    assert!(real.len() * 8 < MAX_JWKS_BYTES);
+    assert!(Jwks::parse(real.as_bytes()).is_ok());
+}

@@ -460,3 +460,76 @@ fn jwks_bytes_cap_comes_before_json_parsing() {
     assert!(real.len() * 8 < MAX_JWKS_BYTES);
     assert!(Jwks::parse(real.as_bytes()).is_ok());
 }
+
+// ---- access (bearer headers, paths, key stores) and the service -------------------------
+
+#[test]
+fn authorization_header_cap_comes_before_reading_it() {
+    use edgeattest::access::{bearer_token, CredentialError, Malformation, MAX_AUTHORIZATION_LEN};
+    // Non-ASCII throughout: reading it would report NotVisibleAscii.
+    let long = "é".repeat(MAX_AUTHORIZATION_LEN / 2 + 1);
+    assert_eq!(
+        bearer_token(Some(&long), None),
+        Err(CredentialError::Malformed(Malformation::TooLong))
+    );
+    let short = "é".repeat(MAX_AUTHORIZATION_LEN / 2);
+    assert_eq!(
+        bearer_token(Some(&short), None),
+        Err(CredentialError::Malformed(Malformation::NotVisibleAscii))
+    );
+}
+
+#[test]
+fn path_cap_comes_before_reading_the_path() {
+    use edgeattest::access::{CanonicalPath, PathError, MAX_PATH_LEN};
+    // Not absolute and full of forbidden bytes: reading it would say so.
+    let long = "\u{1}".repeat(MAX_PATH_LEN + 1);
+    assert_eq!(CanonicalPath::parse(&long), Err(PathError::TooLong));
+    let at_cap = "\u{1}".repeat(MAX_PATH_LEN);
+    assert_eq!(CanonicalPath::parse(&at_cap), Err(PathError::NotAbsolute));
+}
+
+#[test]
+fn key_id_cap() {
+    use edgeattest::access::{KeyStore, MAX_KEY_ID_LEN};
+    let store = |id: &str| {
+        let json = serde_json::json!({ "keys": [{
+            "id": id, "type": "service", "digest": "ab".repeat(32),
+            "scopes": ["lab:image_read"], "services": ["simulation"],
+        }]});
+        KeyStore::from_json(json.to_string().as_bytes())
+    };
+    assert!(store(&"k".repeat(MAX_KEY_ID_LEN)).is_ok());
+    let error = store(&"k".repeat(MAX_KEY_ID_LEN + 1)).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_INVALID_ID");
+}
+
+#[test]
+fn service_body_cap_comes_before_reading_the_body() {
+    use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+    let service = Service::new(
+        ServiceConfig::default(),
+        KeyRing::new(
+            edgeattest::crypto::SigningKey::generate(&[9u8; 48]).unwrap(),
+            Some("k".into()),
+        ),
+        device_store(),
+        RimTrust::nvidia(),
+        1,
+    );
+    // A declared length over the cap is refused from the header alone (413), whatever the
+    // body holds (here: not JSON).
+    let request = Request::new("POST", "/v4/attest/gpu")
+        .header("content-length", &(MAX_BODY_BYTES + 1).to_string())
+        .body(b"not json".to_vec());
+    let response = service.handle(&request, NOW, [0; 32]);
+    assert_eq!(response.status, 413);
+    let body: serde_json::Value = serde_json::from_slice(&response.body).unwrap();
+    assert_eq!(body["code"], "ERR_REQUEST_TOO_LARGE");
+    // An actual body over the cap without a declared length: the same.
+    let request = Request::new("POST", "/v4/attest/gpu").body(vec![b'x'; MAX_BODY_BYTES + 1]);
+    assert_eq!(service.handle(&request, NOW, [0; 32]).status, 413);
+    // Within the cap, the body is read (and refused as JSON: 400).
+    let request = Request::new("POST", "/v4/attest/gpu").body(b"not json".to_vec());
+    assert_eq!(service.handle(&request, NOW, [0; 32]).status, 400);
+}

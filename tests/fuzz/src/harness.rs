@@ -654,8 +654,11 @@ pub fn service_request(data: &[u8]) {
     }
 }
 
+/// A target body.
+pub type Target = fn(&[u8]);
+
 /// Every target by name (the replay test and the smoke script use these names).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("access_gateway", access_gateway),
     ("access_keystore", access_keystore),
     ("deprecation_request", deprecation_request),

@@ -24,8 +24,8 @@ const TYPES = {
   '.hex': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
-// The worker itself and its generated module are not page files.
-const NOT_SERVED = new Set(['worker.js', 'site.js', 'rims.js']);
+// The worker's own modules (worker*.js) and its generated modules are not page files.
+const NOT_SERVED = (rel) => /^worker[^/]*\.js$/.test(rel) || rel === 'site.js' || rel === 'rims.js';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -44,7 +44,7 @@ const site = {};
 const www = join(root, 'www');
 for (const path of walk(www)) {
   const rel = relative(www, path).split('\\').join('/');
-  if (NOT_SERVED.has(rel)) continue;
+  if (NOT_SERVED(rel)) continue;
   site[`/ui/${rel}`] = entry(path);
 }
 // The package as a browser loads it: its modules (not the workerd entry) and the wasm.
@@ -74,7 +74,7 @@ const bundledRims = rims.map(({ name, file }) => ({ name, xml: readFileSync(file
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'www'), { recursive: true });
-cpSync(join(root, 'www', 'worker.js'), join(out, 'www', 'worker.js'));
+for (const name of readdirSync(www).filter((n) => NOT_SERVED(n))) cpSync(join(www, name), join(out, 'www', name));
 cpSync(join(root, 'pkg'), join(out, 'pkg'), { recursive: true });
 writeFileSync(
   join(out, 'www', 'rims.js'),

@@ -38,6 +38,24 @@ export async function developmentSigningKey(log = () => {}) {
   return text;
 }
 
+/** Where the development API keys are kept (git-ignored; 30-day keys, renewed when expired). */
+export const DEV_API_KEYS_PATH = join(repo, '.edgeattest', 'dev-api-keys.json');
+
+/** The gateway's development key set: one personal key per role and a few service keys. */
+async function developmentApiKeys(log) {
+  const now = Math.floor(Date.now() / 1000);
+  if (existsSync(DEV_API_KEYS_PATH)) {
+    const saved = JSON.parse(readFileSync(DEV_API_KEYS_PATH, 'utf8'));
+    if (saved.keys.every((key) => key.expiresAt > now + 3600)) return saved;
+  }
+  const { devKeySet } = await import('../pkg/index.js');
+  const set = devKeySet(now);
+  mkdirSync(join(repo, '.edgeattest'), { recursive: true });
+  writeFileSync(DEV_API_KEYS_PATH, JSON.stringify(set, null, 1), { mode: 0o600 });
+  log(`created development API keys in ${DEV_API_KEYS_PATH}`);
+  return set;
+}
+
 /** RIM documents of a folder: every .xml / .swidtag file, the id taken from the document. */
 function rimFolder(dir) {
   let names;
@@ -72,6 +90,16 @@ export async function localBindings(env = process.env, log = console.log) {
     const url = new URL(env.EDGEATTEST_RIM_SERVICE_URL); // throws on a malformed URL
     bindings.EDGEATTEST_RIM_SERVICE_URL = url.toString();
   }
+  const apiKeys = readConfigFile('EDGEATTEST_API_KEYS', env);
+  if (apiKeys) {
+    bindings.EDGEATTEST_API_KEYS = apiKeys;
+  } else {
+    const set = await developmentApiKeys(log);
+    bindings.EDGEATTEST_API_KEYS = JSON.stringify(set.keyStore);
+    log('development API keys for the gateway at /api/v3/ (Authorization: Bearer <key>):');
+    for (const key of set.keys) log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(', ')}`);
+  }
+  if (env.EDGEATTEST_LIST_UPSTREAM) bindings.EDGEATTEST_LIST_UPSTREAM = new URL(env.EDGEATTEST_LIST_UPSTREAM).toString();
   if (env.EDGEATTEST_SIM_UPSTREAM) bindings.EDGEATTEST_SIM_UPSTREAM = new URL(env.EDGEATTEST_SIM_UPSTREAM).toString();
   if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');
   return { port: Number(port), bindings };

@@ -32,7 +32,6 @@ mod headers;
 mod notice;
 mod registry;
 mod request;
-pub mod time;
 
 pub use headers::{
     attest_deprecation_headers, deprecation_headers, headers_for_rows, EXPOSE_HEADERS,

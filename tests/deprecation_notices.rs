@@ -10,11 +10,11 @@
     clippy::std_instead_of_alloc
 )]
 
-use edgeattest::deprecation::time::{format_rfc3339, parse_rfc3339};
 use edgeattest::deprecation::{
     attach_notices, by_id, notices_for, Api, ItemKind, Listing, Phase, Policy, AFTER, BEFORE,
     REGISTRY,
 };
+use edgeattest::time::{format_rfc3339, parse_rfc3339};
 use serde_json::{json, Map, Value};
 
 const SEPT_10: u64 = 1_788_998_400; // 2026-09-10T00:00:00Z

@@ -4,8 +4,8 @@
 // Test helpers outside #[test] functions may fail loudly too.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use edgeattest::deprecation::time::{parse_http_date, parse_rfc3339};
 use edgeattest::deprecation::{check_query, check_request_json, Policy, AFTER, BEFORE, REGISTRY};
+use edgeattest::time::{parse_http_date, parse_rfc3339};
 use proptest::prelude::*;
 
 proptest! {

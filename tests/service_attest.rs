@@ -369,6 +369,24 @@ fn v1_and_v2_results() {
         1_700_000_000,
     );
     assert_eq!(response.status, 200);
+    // Generation-1 evidence is deprecated: the standard headers say so, errors included.
+    assert!(response
+        .header_value("deprecation")
+        .unwrap()
+        .starts_with('@'));
+    assert!(response
+        .header_value("link")
+        .unwrap()
+        .contains("rel=\"successor-version\""));
+    assert!(response
+        .header_value("access-control-expose-headers")
+        .unwrap()
+        .contains("deprecation"));
+    let refused = post(&service, "/v2/attest/gpu", b"{}", 1_700_000_000);
+    assert_eq!(refused.status, 400);
+    assert!(refused.header_value("deprecation").is_some());
+    let v4 = post(&service, "/v4/attest/gpu", b"{}", 1_700_000_000);
+    assert_eq!(v4.header_value("deprecation"), None);
     let result: Value = serde_json::from_slice(&response.body).unwrap();
     assert_eq!(
         claims(result[0][1].as_str().unwrap())["x-nvidia-ver"],

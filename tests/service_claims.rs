@@ -47,7 +47,7 @@ fn times() -> TokenTimes {
     }
 }
 
-fn chain(expiry: i64) -> ChainOutcome {
+fn chain(expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status: CertStatus::Valid,
         ocsp: OcspStatus::Good,
@@ -56,7 +56,7 @@ fn chain(expiry: i64) -> ChainOutcome {
     }
 }
 
-fn rim(expiry: i64) -> RimOutcome {
+fn rim(expiry: u64) -> RimOutcome {
     RimOutcome {
         fetched: true,
         schema_validated: Some(true),

@@ -1,144 +1,80 @@
-// The verification page. All checks run in this browser through the edgeattest wasm module;
-// this file only wires the form to the package's functions.
-import { buildAttestRequest, generateNonce } from './pkg/index.js';
-
-const $ = (id) => document.getElementById(id);
-const items = [];
-let samples = [];
+// The verification page. Every check runs in this browser through the edgeattest wasm module
+// (imported by the panels from ./pkg/); this file loads the bundled samples and starts the
+// panels. Everything is fetched at start, so the page keeps working offline once loaded.
+import { showError } from './panels/ui.js';
 
 function setStatus(text, state) {
-  const status = $('status');
+  const status = document.getElementById('status');
   status.textContent = text;
   status.className = state ?? '';
 }
 
-function showError(target, error) {
-  const box = $(target);
-  box.replaceChildren();
-  if (!error) {
-    box.hidden = true;
-    return;
-  }
-  const code = document.createElement('code');
-  code.textContent = error.code ?? 'ERR_UNEXPECTED';
-  box.append(code, ` ${error.message}`);
-  if (error.field) {
-    const field = document.createElement('span');
-    field.textContent = ` (field: ${error.field})`;
-    box.append(field);
-  }
-  box.hidden = false;
-}
-
-function renderItems() {
-  const list = $('items');
-  list.replaceChildren(
-    ...items.map((item, i) => {
-      const li = document.createElement('li');
-      li.textContent = `${item.title} — ${item.evidence.length / 2} bytes of evidence`;
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove evidence ${i + 1}`);
-      remove.addEventListener('click', () => {
-        items.splice(i, 1);
-        renderItems();
-      });
-      li.append(remove);
-      return li;
-    }),
-  );
-}
-
-function matchSample(endpoint) {
-  // Offer the samples that fit the endpoint's device kind first.
-  const wantSwitch = endpoint.endsWith('/switch');
-  const select = $('sample');
-  for (const option of select.options) {
-    const sample = samples[Number(option.value)];
-    option.disabled = (sample.arch === 'LS10') !== wantSwitch;
-  }
-  const firstEnabled = [...select.options].find((o) => !o.disabled);
-  if (firstEnabled && select.selectedOptions[0]?.disabled) select.value = firstEnabled.value;
-  $('arch').value = wantSwitch ? 'LS10' : ($('arch').value === 'LS10' ? 'HOPPER' : $('arch').value);
-}
-
-async function readFiles(fileList) {
-  for (const file of fileList) {
-    const text = await file.text();
-    if (text.includes('-----BEGIN CERTIFICATE-----')) $('own-certificate').value = text;
-    else $('own-evidence').value = text.trim();
-  }
-}
-
-function wire() {
-  $('generate-nonce').addEventListener('click', () => {
-    $('nonce').value = generateNonce();
-  });
-  $('endpoint').addEventListener('change', (e) => matchSample(e.target.value));
-  $('add-sample').addEventListener('click', () => {
-    const sample = samples[Number($('sample').value)];
-    if (!sample) return;
-    items.push({ title: sample.title, evidence: sample.evidenceHex, certificate: sample.certificatePem });
-    if (!$('nonce').value) $('nonce').value = sample.nonce;
-    $('arch').value = sample.arch;
-    renderItems();
-  });
-  $('own-files').addEventListener('change', (e) => readFiles(e.target.files));
-  const drop = $('build');
-  drop.addEventListener('dragover', (e) => e.preventDefault());
-  drop.addEventListener('drop', (e) => {
-    e.preventDefault();
-    readFiles(e.dataTransfer.files);
-  });
-  $('add-own').addEventListener('click', () => {
-    const evidence = $('own-evidence').value.replace(/\s+/g, '');
-    const certificate = $('own-certificate').value;
-    if (!evidence || !certificate) {
-      showError('build-error', { code: 'ERR_INVALID_ARGUMENT', message: 'Give both the evidence hex and the certificate chain.' });
-      return;
-    }
-    items.push({ title: 'Your evidence', evidence, certificate, firmwareVersion: $('own-firmware').value.trim() || undefined });
-    showError('build-error', null);
-    renderItems();
-  });
-  $('build-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    $('request-json').textContent = '';
-    $('copy-request').disabled = true;
-    try {
-      const body = buildAttestRequest({
-        endpoint: $('endpoint').value,
-        nonce: $('nonce').value.trim() || undefined,
-        arch: $('endpoint').value === '/v2/attest/switch' ? undefined : $('arch').value,
-        claimsVersion: $('claims-version').value || undefined,
-        evidence: items.map(({ evidence, certificate, firmwareVersion }) => ({ evidence, certificate, firmwareVersion })),
-      });
-      $('nonce').value = body.nonce;
-      $('request-json').textContent = JSON.stringify(body, null, 2);
-      $('copy-request').disabled = false;
-      showError('build-error', null);
-    } catch (error) {
-      showError('build-error', error);
-    }
-  });
-  $('copy-request').addEventListener('click', () => navigator.clipboard?.writeText($('request-json').textContent));
+async function loadJson(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return response.json();
 }
 
 async function main() {
+  // Loaded here rather than imported statically: a module that cannot load (no WebAssembly,
+  // a blocked file) then gives a message instead of a page that says "Loading" forever.
+  const [
+    { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
+    { initScopesPanel }, { initAlertsPanel }, { initDeprecationsPanel },
+  ] = await Promise.all([
+    import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
+    import('./panels/scopes.js'), import('./panels/alerts.js'), import('./panels/deprecations.js'),
+  ]);
+  const failures = [];
+  const start = (name, errorBox, init) => {
+    try {
+      init();
+    } catch (error) {
+      failures.push(name);
+      showError(errorBox, { code: error.code ?? 'ERR_PANEL_START', message: `${name} could not start: ${error.message}` });
+    }
+  };
+  let evidence = [];
+  let rims = [];
   try {
-    const response = await fetch('samples/evidence.json');
-    samples = (await response.json()).samples;
-    $('sample').replaceChildren(
-      ...samples.map((sample, i) => new Option(sample.title, String(i))),
-    );
-    wire();
-    matchSample($('endpoint').value);
-    $('build-request').disabled = false;
-    setStatus('Verifier ready: everything runs locally in this browser.', 'ready');
+    [evidence, rims] = await Promise.all([
+      loadJson('samples/evidence.json').then((j) => j.samples),
+      loadJson('samples/rims.json').then((j) => j.rims),
+    ]);
   } catch (error) {
-    setStatus(`The verifier could not start: ${error.message}`, 'failed');
+    failures.push('samples');
+    showError('evidence-error', { code: 'ERR_SAMPLES', message: `The bundled samples could not be loaded: ${error.message}` });
+  }
+  start('Panel 1', 'result-error', initResultPanel);
+  start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
+  start('Panel 3', 'build-error', () => initRequestPanel(evidence));
+  start('Panel 4', 'scopes-error', initScopesPanel);
+  start('Panel 5', 'alerts-error', initAlertsPanel);
+  start('Panel 6', 'deprecations-error', initDeprecationsPanel);
+  if (failures.length) setStatus(`Verifier ready, except: ${failures.join(', ')} (see the panel's message).`, 'failed');
+  else setStatus('Verifier ready: everything runs locally in this browser.', 'ready');
+}
+
+// A copy of the page for offline use (see sw.js): the files already loaded are handed to the
+// service worker, and the page says when the copy is complete.
+async function keepOfflineCopy() {
+  if (!('serviceWorker' in navigator)) return;
+  try {
+    await navigator.serviceWorker.register('sw.js', { scope: './' });
+    const registration = await navigator.serviceWorker.ready;
+    const urls = [location.href, ...performance.getEntriesByType('resource').map((entry) => entry.name)]
+      .filter((url) => url.startsWith(registration.scope));
+    const reply = await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data);
+      registration.active.postMessage({ type: 'cache', urls: [...new Set(urls)] }, [channel.port2]);
+    });
+    document.documentElement.dataset.offline = reply.error ? 'failed' : 'ready';
+  } catch {
+    document.documentElement.dataset.offline = 'failed'; // the page still works while open
   }
 }
 
-main();
+main()
+  .then(keepOfflineCopy)
+  .catch((error) => setStatus(`The verifier could not start: ${error.message}`, 'failed'));

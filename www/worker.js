@@ -7,8 +7,12 @@
 // pkg-config/wrangler.toml): EDGEATTEST_SIGNING_KEY (PKCS#8 PEM or private JWK),
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
-// EDGEATTEST_RIM_SERVICE_URL.
+// EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
+// EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
+// EDGEATTEST_LIST_UPSTREAM.
 import { AttestationService } from '../pkg/workerd.js';
+import { gateway } from './worker-gateway.js';
+import { isListPath, lists } from './worker-lists.js';
 import { BUNDLED_RIMS } from './rims.js';
 import { SITE } from './site.js';
 
@@ -16,15 +20,8 @@ import { SITE } from './site.js';
 const RIM_NEGATIVE_CACHE_MS = 5 * 60 * 1000;
 /** Time allowed for one RIM service fetch. */
 const RIM_FETCH_TIMEOUT_MS = 10_000;
-/** The core's body limit (MAX_BODY_BYTES, 2 MiB): reading stops one byte past it, and the core answers 413. */
+/** The core's body limit (MAX_BODY_BYTES, 2 MiB). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
-/**
- * Oversize bodies up to this size are read and discarded before the 413: workerd closes a
- * connection whose request body was left unread, without `Connection: close`, and a
- * keep-alive client's next request on it is reset (found by tests/js/hardening_load.test.mjs).
- * Larger bodies are cut off.
- */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
 let service;
 let serviceError;
@@ -117,38 +114,32 @@ async function fetchMissingRims(env, svc, serviceRequest) {
   );
 }
 
-/** Reads and drops the rest of an oversize body, up to DRAIN_LIMIT_BYTES in all. */
-async function discard(reader, read) {
-  let size = read;
-  while (size <= DRAIN_LIMIT_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    size += value.byteLength;
-  }
-  await reader.cancel();
-}
+/**
+ * How much of an oversize body is read and discarded before answering 413, so that a client
+ * still sending sees the answer instead of a reset connection; past it the connection is cut.
+ */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** The request body, kept up to one byte past the limit so an oversize body costs no more. */
+/**
+ * The request body, kept up to one byte past the core's limit (the core then answers 413);
+ * the rest of an oversize body is read and dropped, never stored.
+ */
 async function readBody(request) {
   if (!request.body) return undefined;
-  const declared = Number(request.headers.get('content-length'));
   const reader = request.body.getReader();
-  if (declared > MAX_BODY_BYTES) {
-    await discard(reader, 0);
-    return new Uint8Array(MAX_BODY_BYTES + 1);
-  }
   const chunks = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await discard(reader, size);
+    if (size <= MAX_BODY_BYTES + 1) chunks.push(value);
+    if (size > DRAIN_LIMIT_BYTES) {
+      await reader.cancel();
       break;
     }
   }
+  if (size > MAX_BODY_BYTES) return new Uint8Array(MAX_BODY_BYTES + 1);
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -162,6 +153,8 @@ export default {
   async fetch(request, env = {}) {
     const url = new URL(request.url);
     if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
+    if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
+    if (isListPath(url.pathname)) return lists(request, env, url);
 
     const svc = attestationService(env, url);
     if (!svc) {

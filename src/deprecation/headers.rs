@@ -23,8 +23,8 @@ use alloc::vec::Vec;
 
 use super::notice::{Phase, Policy};
 use super::registry::{by_id, for_target, Deprecation, ItemKind};
-use super::time::format_http_date;
 use crate::attest::Endpoint;
+use crate::time::format_http_date;
 
 /// The headers a browser may read only when exposed.
 pub const EXPOSE_HEADERS: &str = "Deprecation, Sunset, Link";

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::registry::{for_target, Deprecation, ItemKind};
-use super::time::format_rfc3339;
+use crate::time::format_rfc3339;
 
 /// The ending before `takeActionBy`.
 pub const BEFORE: &str = "Please take action prior to the specified date";

@@ -283,7 +283,7 @@ pub fn registry_json() -> alloc::string::String {
 
 impl serde::Serialize for Deprecation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use super::time::format_rfc3339;
+        use crate::time::format_rfc3339;
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("id", self.id)?;

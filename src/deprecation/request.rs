@@ -21,8 +21,8 @@ use serde_json::Value;
 
 use super::notice::{Notice, Policy};
 use super::registry::{for_target, Deprecation, Handling, ItemKind};
-use super::time::format_rfc3339;
 use crate::json::JsonError;
+use crate::time::format_rfc3339;
 use crate::ErrorCode;
 
 /// Why a request was refused (HTTP 400).

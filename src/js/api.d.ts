@@ -1,6 +1,26 @@
-// Every type and function of the wasm module (initSync is not re-exported at run time: the
-// entry modules instantiate the module themselves).
-export * from './edgeattest.js';
+// Types of the package's API: the values api.js exports, and the types they use.
+export {
+  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, verifyEvidence,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
+  rimIds, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
+  devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
+  checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
+  ListTable, generateDataset, listPage, listSchemas, listLimits,
+} from './edgeattest.js';
+export type {
+  AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
+  ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse,
+  EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,
+  SignatureCheck, EvidenceReport, DeviceResult, ChainReportJs, RimOptions, RimCertChain,
+  GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RimComparison,
+  RimEnvelopeJson, AccessErrorBody, AccessRoute, CreateApiKeyOptions, CreatedApiKey, DevKey,
+  DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayOptions, GatewayRequestInit,
+  KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
+  DeprecationNotice, DeprecationOptions, DeprecationQueryCheck, DeprecationRow, P384Jwk,
+  CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult,
+  VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
+} from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
 

@@ -1,22 +1,17 @@
 // The package's API, shared by every entry module (index.js, workerd.js). Entry modules
 // instantiate the wasm module first; nothing here touches wasm at import time.
+//
+// The wasm exports are listed by name: the module's internals (two-phase verification
+// plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
+// tests/js/package.test.mjs checks that the two lists and the module agree.
 export {
-  generateNonce,
-  buildAttestRequest,
-  validateAttestRequest,
-  verifyEvidence,
-  prepareEvidence,
-  verifyCertificateChain,
-  EvidenceBatch,
-  verifyRim,
-  prepareRim,
-  openRimEnvelope,
-  rimIds,
-  compareGpuRims,
-  compareSwitchRim,
-  VerifiedRim,
-  PendingRim,
-  AttestationService,
+  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, verifyEvidence,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
+  rimIds, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
+  devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
+  checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
+  ListTable, generateDataset, listPage, listSchemas, listLimits,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';

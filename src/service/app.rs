@@ -13,6 +13,7 @@ use super::rims::RimStore;
 use super::router::{decorate, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, Endpoint, ValidatedRequest};
 use crate::chain::TrustStore;
+use crate::deprecation::{attest_deprecation_headers, Policy};
 use crate::evidence::Transcript;
 use crate::rim::RimTrust;
 
@@ -139,10 +140,13 @@ impl Service {
                 Err(_) => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
                     .into_response(),
             },
-            Ok(Route::Attest(endpoint)) => match validate_request(endpoint, &request.body) {
-                Err(error) => ErrorBody::from(&error).into_response(),
-                Ok(validated) => self.attest(endpoint, &validated, now, entropy),
-            },
+            Ok(Route::Attest(endpoint)) => {
+                let response = match validate_request(endpoint, &request.body) {
+                    Err(error) => ErrorBody::from(&error).into_response(),
+                    Ok(validated) => self.attest(endpoint, &validated, now, entropy),
+                };
+                with_deprecation_headers(response, endpoint, now)
+            }
         };
         decorate(strip_body_for_head(request, response))
     }
@@ -198,4 +202,16 @@ impl Service {
             rim_service: self.rim_service,
         }
     }
+}
+
+/// The V2 endpoints take deprecated generation-1 evidence: their responses, errors included,
+/// carry `Deprecation`, `Sunset` and `Link` from the deprecation registry (RFC 9745, RFC 8594,
+/// RFC 8288). The router already exposes these headers to browsers.
+fn with_deprecation_headers(mut response: Response, endpoint: Endpoint, now: u64) -> Response {
+    for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
+        if !name.eq_ignore_ascii_case("access-control-expose-headers") {
+            response.headers.push((name.into(), value));
+        }
+    }
+    response
 }

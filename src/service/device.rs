@@ -273,7 +273,7 @@ fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
                     cert_chain: Some(ChainOutcome {
                         status,
                         ocsp: OcspStatus::Unknown,
-                        earliest_expiry: chain.expiration.and_then(|t| i64::try_from(t).ok()),
+                        earliest_expiry: chain.expiration,
                         revocation_reason: None,
                     }),
                     signature_verified: Some(true),
@@ -417,7 +417,7 @@ fn chain_outcome(chain: &VerifiedChain) -> ChainOutcome {
             _ => CertStatus::Invalid,
         },
         ocsp: OcspStatus::Unknown,
-        earliest_expiry: i64::try_from(chain.earliest_not_after()).ok(),
+        earliest_expiry: Some(chain.earliest_not_after()),
         revocation_reason: None,
     }
 }

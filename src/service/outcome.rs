@@ -49,7 +49,7 @@ pub struct ChainOutcome {
     /// Revocation status.
     pub ocsp: OcspStatus,
     /// The earliest `notAfter` of the chain, Unix seconds.
-    pub earliest_expiry: Option<i64>,
+    pub earliest_expiry: Option<u64>,
     /// The revocation reason, when revoked.
     pub revocation_reason: Option<String>,
 }

@@ -14,11 +14,11 @@ use super::access::{options_value, to_js_value, unix_seconds};
 use super::error::{invalid_argument, to_js};
 use super::js;
 use crate::attest::{Endpoint, RequestError};
-use crate::deprecation::time::{format_http_date, format_rfc3339};
 use crate::deprecation::{
     attest_deprecation_headers, check_query, check_request_json, deprecation_headers,
     headers_for_rows, notices_for, registry_json, Deprecation, DeprecationError, ErrorBody, Policy,
 };
+use crate::time::{format_http_date, format_rfc3339};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_DEPRECATION: &str = r#"

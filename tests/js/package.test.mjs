@@ -37,11 +37,20 @@ test('exports the request API and nothing of the wasm plumbing', () => {
   assert.equal(edgeattest.default, undefined);
 });
 
-test('every function and class of the wasm module is exported by the package', () => {
-  const types = readFileSync(new URL('../../pkg/edgeattest.d.ts', import.meta.url), 'utf8');
-  const names = [...types.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]).filter((n) => n !== 'initSync');
-  assert.ok(names.length >= 3);
-  for (const name of names) assert.equal(typeof edgeattest[name], 'function', name);
+test('the package exports what its types declare, and every public wasm type', () => {
+  const read = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url), 'utf8');
+  const list = (text, pattern) => [...text.matchAll(pattern)].flatMap((m) => m[1].split(',')).map((n) => n.trim()).filter(Boolean);
+  const wasmTypes = read('edgeattest.d.ts');
+  const values = list(read('api.js'), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+  const declaredValues = list(read('api.d.ts'), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+  const declaredTypes = list(read('api.d.ts'), /export type \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+  assert.deepEqual(declaredValues, values);
+  for (const name of values) {
+    assert.equal(typeof edgeattest[name], 'function', name);
+    assert.match(wasmTypes, new RegExp(`^export (function|class) ${name}\\b`, 'm'), name);
+  }
+  const publicTypes = [...wasmTypes.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]).filter((n) => !/^(Sync)?Init(Input|Output)$/.test(n));
+  for (const name of publicTypes) assert.ok(declaredTypes.includes(name), `type ${name} is re-exported`);
 });
 
 test('generateNonce: 64 lowercase hex characters from the host randomness', () => {

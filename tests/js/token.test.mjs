@@ -320,7 +320,8 @@ export function code(error: EdgeAttestError): string { return error.code + (erro
   try {
     execFileSync(new URL('../../node_modules/.bin/tsc', import.meta.url).pathname, [
       '--strict', '--noEmit', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
-      '--lib', 'ES2022,DOM', '--skipLibCheck', 'false', new URL('usage.ts', dir).pathname,
+      // ESNext.Disposable: the generated classes name Symbol.dispose (TypeScript 5.2+).
+      '--lib', 'ES2022,DOM,ESNext.Disposable', '--skipLibCheck', 'false', new URL('usage.ts', dir).pathname,
     ], { encoding: 'utf8' });
   } catch (error) {
     assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);

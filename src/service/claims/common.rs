@@ -45,7 +45,7 @@ impl CertChainClaim {
         Self {
             status: chain.status,
             ocsp_status: chain.ocsp,
-            expiration_date: chain.earliest_expiry.map(format_rfc3339),
+            expiration_date: chain.earliest_expiry.and_then(format_rfc3339),
             revocation_reason: chain.revocation_reason.clone(),
         }
     }

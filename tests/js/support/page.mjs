@@ -1,0 +1,40 @@
+// Helpers for the verification page's browser tests (tests/js/page*.test.mjs).
+import { join } from 'node:path';
+import { ARTIFACTS } from './browser.mjs';
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Unix seconds as a datetime-local value (the page reads it as UTC). */
+export const timeValue = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 19);
+
+/** The page, ready: every panel started without an error. */
+export async function ready(page) {
+  await page.waitForSelector('#status.ready, #status.failed', { timeout: 20000 });
+  const status = await page.textContent('#status');
+  if (!/^Verifier ready: everything/.test(status)) throw new Error(`the page did not start: ${status}`);
+}
+
+/** Screenshots of one element (a panel) at the desktop and the phone width. */
+export async function panelShots(page, selector, name) {
+  for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    await page.setViewportSize(size);
+    await page.locator(selector).screenshot({ path: join(ARTIFACTS, `page-${name}-${suffix}.png`) });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The rows of a table as arrays of cell texts (header row excluded). */
+export async function tableRows(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (rows) =>
+    rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
+}
+
+/** The rows of a table that carry the class `failed`, by their first cell. */
+export async function failedRows(page, selector) {
+  return page.$$eval(`${selector} tbody tr.failed`, (rows) => rows.map((row) => row.children[0].textContent.trim()));
+}
+
+/** base64url JSON of a JWS part. */
+export const decodePart = (part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+export const encodePart = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -1,0 +1,67 @@
+// Panel 2's last part: the claims the attestation service would issue for the evidence —
+// computed by the service's own code (AttestationService, the same the worker runs) inside
+// this page, with the RIMs the user chose. Its tokens are signed by a throwaway key made
+// here: only the claims are shown.
+import { AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8 } from '../pkg/index.js';
+import { el, badge, table, claimText } from './ui.js';
+import { claimFailed } from './result.js';
+
+let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
+
+/** The transcript as hex text, whatever encoding it was given in. */
+function evidenceHex(evidence, encoding) {
+  if (encoding === 'hex') return evidence;
+  const bytes = Uint8Array.from(atob(evidence.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const text = new TextDecoder().decode(bytes);
+  if (encoding === 'base64-hex') return text.trim();
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Runs the attestation service's own request handling in this page — the same code the
+ * worker runs — on this evidence with the chosen RIMs, and returns the device token's claims
+ * (signed by a throwaway key: only the claims matter here).
+ */
+export async function serviceClaims({ evidence, encoding, certificate, nonce, arch, now, rims }) {
+  if (!pageKey) {
+    const { privateKey } = await generateKeyPair({ backend: 'software' });
+    pageKey = exportPkcs8(privateKey);
+    privateKey.free();
+  }
+  const service = new AttestationService({ signingKey: pageKey, kid: 'this-page', issuer: location.origin });
+  try {
+    for (const rim of rims) service.addRim(rim.title, rim.xml);
+    const endpoint = arch === 'LS10' ? '/v4/attest/switch' : '/v4/attest/gpu';
+    const body = buildAttestRequest({ endpoint, nonce, arch, evidence: [{ evidence: evidenceHex(evidence, encoding), certificate }] });
+    const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    const missing = service.missingRims(request);
+    const response = service.handle(request, now);
+    const answer = JSON.parse(new TextDecoder().decode(response.body));
+    if (response.status !== 200) return { status: response.status, error: answer, missing };
+    const [[, overall], devices] = answer;
+    const decode = (token) => JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    const [[label, token]] = Object.entries(devices);
+    return { status: 200, label, claims: decode(token), overall: decode(overall), missing };
+  } finally {
+    service.free();
+  }
+}
+
+export function serviceClaimsView(outcome, claimsNote) {
+  if (outcome.error) {
+    const e = outcome.error.error ?? outcome.error;
+    return el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`);
+  }
+  const rows = Object.entries(outcome.claims).map(([name, value]) => ({
+    class: claimFailed(name, value) ? 'failed' : undefined,
+    cells: [name, el('span', { class: 'claim', text: claimText(value) })],
+  }));
+  const verdict = outcome.overall['x-nvidia-overall-att-result'];
+  return el('div', {},
+    el('h3', { text: `Claims the service would issue for ${outcome.label}` }),
+    el('p', { class: 'hint' }, claimsNote,
+      outcome.missing.length ? ` RIMs it would have to fetch: ${outcome.missing.join(', ')}.` : ''),
+    el('p', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
+      'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
+    el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
+}

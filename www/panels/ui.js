@@ -1,0 +1,149 @@
+// Small DOM helpers shared by the panels: no framework, only what the page needs.
+
+export const $ = (id) => document.getElementById(id);
+
+/** An element with attributes/properties and children (strings become text nodes). */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'class') node.className = value;
+    else if (name === 'text') node.textContent = value;
+    else if (name in node && !name.includes('-')) node[name] = value;
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  node.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  return node;
+}
+
+/** Shows an error (an EdgeAttestError with code/field, an Error, or text) in a role=alert box. */
+export function showError(target, error) {
+  const box = typeof target === 'string' ? $(target) : target;
+  box.replaceChildren();
+  if (!error) {
+    box.hidden = true;
+    return;
+  }
+  const message = typeof error === 'string' ? error : error.message;
+  box.append(el('code', { text: error.code ?? 'ERR_UNEXPECTED' }), ` ${message}`);
+  if (error.field) box.append(el('span', { text: ` (field: ${error.field})` }));
+  box.hidden = false;
+}
+
+/** A pass/fail/other badge: the word is always shown, colour is only a second cue. */
+export function badge(state, text) {
+  const words = { pass: 'pass', fail: 'fail', skip: 'not checked', warn: 'warning', info: 'info' };
+  return el('span', { class: `badge ${state}`, text: text ?? words[state] ?? state });
+}
+
+/**
+ * A table from column titles and rows of cells (nodes or text); rows may carry a class.
+ * Cells carry their column title (data-label) so that a `stack` table reads as cards on a
+ * phone.
+ */
+export function table(caption, headers, rows, className) {
+  return el('table', { class: className },
+    caption ? el('caption', { text: caption }) : null,
+    el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, rows.map((row) => {
+      const cells = Array.isArray(row) ? row : row.cells;
+      return el('tr', { class: Array.isArray(row) ? undefined : row.class },
+        cells.map((cell, i) => (i === 0
+          ? el('th', { scope: 'row', 'data-label': headers[i] }, cell)
+          : el('td', { 'data-label': headers[i] }, cell))));
+    })),
+  );
+}
+
+// ---- time --------------------------------------------------------------------------------
+
+/** Unix seconds as the value of a datetime-local input read as UTC. */
+export function toInputValue(seconds) {
+  return new Date(Math.floor(seconds) * 1000).toISOString().slice(0, 19);
+}
+
+/**
+ * The Unix seconds a datetime-local input (read as UTC) holds; now when it is empty or still
+ * says "now" (set by its Now button and not edited since: the clock has moved on).
+ */
+export function fromInputValue(input) {
+  const value = input.value.trim();
+  if (!value || input.dataset.auto === 'now') {
+    const now = Math.floor(Date.now() / 1000);
+    input.value = toInputValue(now);
+    return now;
+  }
+  const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}Z`);
+  if (Number.isNaN(ms)) {
+    const error = new Error(`"${value}" is not a date and time`);
+    error.code = 'ERR_INVALID_ARGUMENT';
+    error.field = input.id;
+    throw error;
+  }
+  return Math.floor(ms / 1000);
+}
+
+export const isoSeconds = (seconds) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/** Wires a "Now" button to a datetime-local input and fills it with the current time. */
+export function timeControl(input, nowButton) {
+  const setNow = () => {
+    input.value = toInputValue(Date.now() / 1000);
+    input.dataset.auto = 'now';
+  };
+  setNow();
+  nowButton.addEventListener('click', setNow);
+  input.addEventListener('input', () => delete input.dataset.auto);
+}
+
+/** Sets a time input to a fixed time (no longer following the clock). */
+export function setTime(input, seconds) {
+  input.value = toInputValue(seconds);
+  delete input.dataset.auto;
+}
+
+// ---- files ---------------------------------------------------------------------------------
+
+/** Makes `zone` accept dropped files, calling onFiles(FileList). */
+export function dropZone(zone, onFiles) {
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('dragging');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('dragging');
+    if (e.dataTransfer?.files?.length) onFiles(e.dataTransfer.files);
+  });
+}
+
+/** Text of a value for a claims table: strings as they are, the rest as JSON. */
+export function claimText(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Hex text of bytes. */
+export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The items of an evidence file as NVIDIA's SDK tools write it — a JSON array of
+ * {arch, nonce, evidence (base64), certificate (base64 of PEM)} — or null for other text.
+ */
+export function serializedEvidence(text) {
+  let items;
+  try {
+    items = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(items) || !items.length) return null;
+  if (!items.every((i) => i && typeof i.evidence === 'string' && typeof i.certificate === 'string')) return null;
+  const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  return items.map((item) => ({
+    arch: typeof item.arch === 'string' ? item.arch.toUpperCase() : undefined,
+    nonce: typeof item.nonce === 'string' ? item.nonce : undefined,
+    evidenceHex: hex(bytes(item.evidence)),
+    certificatePem: item.certificate.includes('-----BEGIN') ? item.certificate : new TextDecoder().decode(bytes(item.certificate)),
+  }));
+}

@@ -1,0 +1,72 @@
+// The edge gateway in front of the simulation service (spec: access-control.md): every
+// /api/v3/… request is authenticated and authorized by the wasm core (gatewayDecision) and,
+// when allowed, forwarded to EDGEATTEST_SIM_UPSTREAM with the key's identity in headers.
+//
+// Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
+// namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
+// development key set created on first use and printed to the log.
+import { devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
+
+let developmentStore;
+
+function json(status, value, headers = {}) {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...headers },
+  });
+}
+
+async function keyStore(request, env) {
+  if (env.EDGEATTEST_API_KEYS_KV) {
+    // Only the digest of the presented key is looked up; no record, no grant.
+    const match = /^bearer +(eak_\S+)$/i.exec((request.headers.get('authorization') ?? '').trim());
+    let record = null;
+    if (match) {
+      try {
+        record = await env.EDGEATTEST_API_KEYS_KV.get(hashApiKey(match[1]), 'json');
+      } catch {
+        record = null;
+      }
+    }
+    return { keys: record ? [record] : [] };
+  }
+  if (env.EDGEATTEST_API_KEYS) return env.EDGEATTEST_API_KEYS;
+  if (!developmentStore) {
+    const set = devKeySet(Math.floor(Date.now() / 1000));
+    console.log('edgeattest gateway: no key store configured; development keys (30 days):');
+    for (const key of set.keys) console.log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(',')}`);
+    developmentStore = set.keyStore;
+  }
+  return developmentStore;
+}
+
+export async function gateway(request, env, url) {
+  const decision = gatewayDecision(
+    { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined },
+    await keyStore(request, env),
+    Math.floor(Date.now() / 1000),
+  );
+  if (!decision.allow) {
+    const headers = new Headers(decision.headers);
+    headers.set('access-control-allow-origin', '*');
+    return new Response(decision.body ? JSON.stringify(decision.body) : null, { status: decision.status, headers });
+  }
+  if (!env.EDGEATTEST_SIM_UPSTREAM) {
+    return json(502, { code: 'ERR_GATEWAY_NO_UPSTREAM', message: 'EDGEATTEST_SIM_UPSTREAM is not configured', status: 502 });
+  }
+  const target = new URL(decision.forward.path + url.search, env.EDGEATTEST_SIM_UPSTREAM);
+  const headers = new Headers(request.headers);
+  for (const name of decision.forward.removeHeaders) headers.delete(name);
+  for (const [name, value] of decision.forward.setHeaders) headers.set(name, value);
+  const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
+  let response;
+  try {
+    response = await fetch(target, { method: request.method, headers, body, redirect: 'manual' });
+  } catch (error) {
+    return json(502, { code: 'ERR_GATEWAY_UPSTREAM_UNREACHABLE', message: `the upstream did not answer: ${error.message}`, status: 502 });
+  }
+  const out = new Response(response.body, response);
+  out.headers.set('access-control-allow-origin', '*');
+  out.headers.append('access-control-expose-headers', 'WWW-Authenticate');
+  return out;
+}

@@ -1,0 +1,47 @@
+// The nine analytics list endpoints (spec: pagination-and-deprecation.md part A): filter,
+// sort and page by the wasm list engine over a table loaded once per path — the embedded
+// generated data set, or the JSON array at EDGEATTEST_LIST_UPSTREAM + path.
+import { ListTable, listLimits, listSchemas } from '../pkg/workerd.js';
+
+const PATHS = new Set(listSchemas().map((schema) => schema.path));
+const tables = new Map();
+
+export function isListPath(path) {
+  return PATHS.has(path);
+}
+
+async function table(path, env) {
+  let pending = tables.get(path);
+  if (!pending) {
+    pending = (async () => {
+      if (env.EDGEATTEST_LIST_UPSTREAM) {
+        const response = await fetch(new URL(path, env.EDGEATTEST_LIST_UPSTREAM));
+        if (!response.ok) throw Object.assign(new Error(`the list source answered ${response.status}`), { code: 'ERR_LIST_SOURCE' });
+        return ListTable.fromJson(path, new Uint8Array(await response.arrayBuffer()));
+      }
+      const { embeddedRows, embeddedSeed } = listLimits();
+      return ListTable.generate(path, embeddedRows, embeddedSeed);
+    })();
+    tables.set(path, pending);
+    // A failed load is not cached: the next request tries again.
+    pending.catch(() => tables.delete(path));
+  }
+  return pending;
+}
+
+export async function lists(request, env, url) {
+  const headers = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const body = { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}`, status: 405 };
+    return new Response(JSON.stringify(body), { status: 405, headers: { ...headers, allow: 'GET, HEAD' } });
+  }
+  let rows;
+  try {
+    rows = await table(url.pathname, env);
+  } catch (error) {
+    const body = { code: error.code ?? 'ERR_LIST_SOURCE', message: error.message, status: 502 };
+    return new Response(JSON.stringify(body), { status: 502, headers });
+  }
+  const answer = rows.respond(url.search.replace(/^\?/, ''));
+  return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
+}

@@ -165,6 +165,34 @@ def main():
                                    ("text", "POST", "/v3/attest/switch", "content-type: text/plain")]:
         seed("service_request", name, bytes([methods[m]]) + path.encode() + SEP + headers.encode() + SEP + b"{}")
 
+
+    # List queries and upstream rows, per schema (src/listing/schemas.rs, in SCHEMAS order).
+    src = (HERE.parent.parent / "src/listing/schemas.rs").read_text()
+    shared = {m[0]: (m[1], m[2]) for m in re.findall(r'const (\w+): Column = col\(\s*"(\w+)",\s*T::(\w+)', src)}
+    blocks = {}
+    for name, body in re.findall(r'const (\w+): &\[Column\] = &\[(.*?)\n\];', src, re.S):
+        cols = []
+        for item in re.finditer(r'col\(\s*"(\w+)",\s*T::(\w+)|\b([A-Z_]{3,})\b(?=,)', body):
+            if item.group(1):
+                cols.append((item.group(1), item.group(2)))
+            elif item.group(3) in shared:
+                cols.append(shared[item.group(3)])
+        blocks[name] = cols
+    order = re.findall(r'schema\(\s*"[^"]+",\s*"[^"]+",\s*(\w+),?\s*\)', src[src.index("static SCHEMAS"):])
+    value = {"Integer": lambda i: i, "Number": lambda i: i + 0.25, "String": lambda i: f"s{i}x", "StringArray": lambda i: [f"a{i}", "b"]}
+    ops = {"Integer": "eq]3", "Number": "neq]1.25", "String": "con]1", "StringArray": "sw]a"}
+    for sel, name in enumerate(order):
+        cols = blocks.get(name, [])
+        if not cols:
+            continue
+        c0, t0 = cols[0]
+        c1, t1 = cols[-1]
+        for j, q in enumerate(["", "page_number=2&rpp=10", f"sorting=-{c1}&rpp=5", f"filter={c0}[{ops[t0]}",
+                               f"filter={c1}[{ops[t1]}&filter={c0}[neq]7&sorting={c0}", "rpp=1001", "page_number=0", "filter=%zz", f"filter={c0}[eqm][1,2,3]"]):
+            seed("listing_query", f"{name.lower()}_{j}", bytes([sel]) + q.encode())
+        rows = [{c: value[t](i) for c, t in cols} for i in range(1, 4)]
+        seed("listing_table", name.lower(), bytes([sel]) + json.dumps(rows).encode() + SEP + f"sorting=-{c0}&rpp=2".encode())
+
     # Strict JSON: every small JSON fixture.
     for p in sorted(FIX.rglob("*.json")):
         if p.stat().st_size < 20000:

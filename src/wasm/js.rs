@@ -138,3 +138,12 @@ pub(crate) fn number_arg(value: &JsValue, field: &str) -> Result<f64, JsValue> {
         .as_f64()
         .ok_or_else(|| invalid_argument(field, "a number"))
 }
+
+/// An unsigned 32-bit integer parameter (the glue would wrap `-1` to 4294967295).
+pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
+    value
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+        .ok_or_else(|| invalid_argument(field, "an integer from 0 to 4294967295"))
+}

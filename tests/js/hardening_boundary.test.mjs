@@ -51,6 +51,7 @@ const GLUE_NO_CONSTRUCTOR =
   'wasm-bindgen glue: `new` on a class without a constructor gives an empty object whose methods throw without a code';
 const KNOWN = {
   EvidenceBatch: GLUE_NO_CONSTRUCTOR,
+  ListTable: GLUE_NO_CONSTRUCTOR,
   P384PrivateKey: GLUE_NO_CONSTRUCTOR,
   P384PublicKey: GLUE_NO_CONSTRUCTOR,
   PendingRim: GLUE_NO_CONSTRUCTOR,

@@ -473,3 +473,43 @@ fn service_errors_and_auxiliary_endpoints() {
     let keys = jwks(&service);
     assert_eq!(keys.keys()[0].kid(), Some("test-kid"));
 }
+
+#[test]
+fn versioned_opaque_data_needs_claims_4_0() {
+    // NVIDIA's NVDAOD sample transcript (no certificate chain exists for it).
+    let evidence = hex_evidence("evidence/hopper/nvat_nvdaod_620.12_transcript_NO_CHAIN.hex");
+    let pem = fixture("evidence/hopper/nvat_hopper_580.159.03_certchain.pem");
+    let body = |version: &str| {
+        serde_json::to_vec(&json!({
+            "nonce": hex::encode(&evidence[4..36]),
+            "arch": "HOPPER",
+            "claims_version": version,
+            "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(&pem)}],
+        }))
+        .unwrap()
+    };
+    let service = service();
+    for version in ["2.0", "3.0"] {
+        let response = post(&service, "/v4/attest/gpu", &body(version), 1_800_000_000);
+        assert_eq!(response.status, 400, "{version}");
+        let error: Value = serde_json::from_slice(&response.body).unwrap();
+        assert_eq!(error["code"], "ERR_REQUEST_CLAIMS_VERSION_REQUIRED");
+        assert_eq!(error["errorCode"], 4019);
+        assert_eq!(error["field"], "evidence_list[0].evidence");
+    }
+    // With 4.0 the request is verified (and fails on the chain, which is another GPU's).
+    let response = post(&service, "/v4/attest/gpu", &body("4.0"), 1_800_000_000);
+    assert_eq!(response.status, 200);
+    // Legacy opaque data is fine with any version.
+    let legacy = v4_body(
+        "HOPPER",
+        "evidence/hopper/nvat_hopper_580.159.03_report.hex",
+        "evidence/hopper/nvat_hopper_580.159.03_certchain.pem",
+        "5bb22e377702d4e1e8215a903ba094826b9ac7f731dee1fe8102958bf2840aca",
+        "2.0",
+    );
+    assert_eq!(
+        post(&service, "/v4/attest/gpu", &legacy, 1_800_000_000).status,
+        200
+    );
+}

@@ -11,10 +11,10 @@ use super::keys::KeyRing;
 use super::mint::Minter;
 use super::rims::RimStore;
 use super::router::{decorate, route, strip_body_for_head, Route};
-use crate::attest::{validate_request, Endpoint, ValidatedRequest};
+use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
 use crate::chain::TrustStore;
 use crate::deprecation::{attest_deprecation_headers, Policy};
-use crate::evidence::Transcript;
+use crate::evidence::{OpaqueFormat, Transcript};
 use crate::rim::RimTrust;
 
 /// Token lifetime of the real service: one hour (notes: attestation §f).
@@ -143,7 +143,10 @@ impl Service {
             Ok(Route::Attest(endpoint)) => {
                 let response = match validate_request(endpoint, &request.body) {
                     Err(error) => ErrorBody::from(&error).into_response(),
-                    Ok(validated) => self.attest(endpoint, &validated, now, entropy),
+                    Ok(validated) => match versioned_opaque_needs_4_0(&validated) {
+                        Some(refusal) => refusal,
+                        None => self.attest(endpoint, &validated, now, entropy),
+                    },
                 };
                 with_deprecation_headers(response, endpoint, now)
             }
@@ -202,6 +205,29 @@ impl Service {
             rim_service: self.rim_service,
         }
     }
+}
+
+/// Spec §4 rule 3: evidence that carries opaque data in the versioned (NVDAOD) format must be
+/// submitted with claims version 4.0 — older claim sets cannot report its records. A request
+/// breaking the rule is refused as a whole (400, the real service's 4019
+/// INVALID_CLAIMS_VERSION) before any verification work, naming the first such item.
+fn versioned_opaque_needs_4_0(request: &ValidatedRequest) -> Option<Response> {
+    if request.claims_version() == ClaimsVersion::V4_0 {
+        return None;
+    }
+    let field = request.endpoint().evidence_field();
+    let index = request.devices().iter().position(|device| {
+        Transcript::parse(device.evidence())
+            .is_ok_and(|t| matches!(t.response.opaque.format(), OpaqueFormat::Versioned { .. }))
+    })?;
+    let mut body = ErrorBody::new(
+        400,
+        "ERR_REQUEST_CLAIMS_VERSION_REQUIRED",
+        "evidence with opaque data in the versioned (NVDAOD) format needs claims_version 4.0",
+    );
+    body.error_code = Some(4019);
+    body.field = Some(alloc::format!("{field}[{index}].evidence"));
+    Some(body.into_response())
 }
 
 /// The V2 endpoints take deprecated generation-1 evidence: their responses, errors included,

@@ -18,15 +18,15 @@
 
 mod common;
 mod gpu;
+mod gpu_v1;
 mod overall;
 mod switch;
 
 pub use common::{CertChainClaim, ErrorOnlyClaims, TokenTimes};
-pub use gpu::{
-    GpuClaimsV1, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuDetailedResultV1, GpuSingleTokenV1,
-};
+pub use gpu::{GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuCommonClaims};
+pub use gpu_v1::{GpuClaimsV1, GpuDetailedResultV1, GpuSingleTokenV1};
 pub use overall::OverallClaims;
-pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3};
+pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3, SwitchCommonClaims};
 
 use alloc::string::String;
 

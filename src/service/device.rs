@@ -106,7 +106,6 @@ fn verified_outcome(
     let kind = arch.device_kind();
     let chain = chain_outcome(verified.chain());
     let mut outcome = DeviceOutcome {
-        kind,
         evidence_verified: true,
         arch_check: true,
         report_parsed: true,
@@ -118,21 +117,10 @@ fn verified_outcome(
         )),
         hwmodel: verified.chain().hwmodel_chip().map(String::from),
         ueid: Some(verified.ueid()),
-        oemid: None,
         driver_version: verified.driver_version().map(String::from),
         firmware_version: verified.vbios_version().map(String::from),
-        driver_rim: None,
-        firmware_rim: None,
-        index_no_conflict: None,
-        measurements: MeasurementOutcome::NotRun,
-        opaque_mismatches: Vec::new(),
-        attester_claims: BTreeMap::new(),
-        switch_pdis: None,
-        secure_boot: None,
-        debug_status: None,
-        warning: Some(REVOCATION_WARNING.into()),
-        error: None,
         cert_chain: Some(chain.clone()),
+        ..unestablished(kind)
     };
     if chain.status != CertStatus::Valid {
         outcome.error = Some(details(
@@ -343,8 +331,6 @@ fn failed_outcome(
     let opaque = transcript.as_ref().map(|t| &t.response.opaque);
     let code = error.service_code();
     DeviceOutcome {
-        kind,
-        evidence_verified: false,
         arch_check: stage != 4,
         report_parsed: transcript.is_some(),
         signature_verified: passed_stage(2),
@@ -366,19 +352,8 @@ fn failed_outcome(
             .and_then(VerifiedChain::hwmodel_chip)
             .map(String::from),
         ueid: chain.as_ref().map(VerifiedChain::ueid),
-        oemid: None,
         driver_version: opaque.and_then(|o| o.driver_version().ok().flatten()),
         firmware_version: opaque.and_then(|o| o.vbios_version(kind).ok().flatten()),
-        driver_rim: None,
-        firmware_rim: None,
-        index_no_conflict: None,
-        measurements: MeasurementOutcome::NotRun,
-        opaque_mismatches: Vec::new(),
-        attester_claims: BTreeMap::new(),
-        switch_pdis: None,
-        secure_boot: None,
-        debug_status: None,
-        warning: Some(REVOCATION_WARNING.into()),
         error: Some(match error {
             VerifyError::NonceMismatch => {
                 // The real service's exact wording, trailing space included (notes §h).
@@ -406,6 +381,38 @@ fn failed_outcome(
                 &error.to_string(),
             ),
         }),
+        ..unestablished(kind)
+    }
+}
+
+/// A device of which nothing is established yet: every check not run, and the warning every
+/// token carries until revocation is checked.
+fn unestablished(kind: DeviceKind) -> DeviceOutcome {
+    DeviceOutcome {
+        kind,
+        evidence_verified: false,
+        arch_check: false,
+        report_parsed: false,
+        signature_verified: None,
+        nonce_match: None,
+        cert_chain: None,
+        fwid_match: None,
+        hwmodel: None,
+        ueid: None,
+        oemid: None,
+        driver_version: None,
+        firmware_version: None,
+        driver_rim: None,
+        firmware_rim: None,
+        index_no_conflict: None,
+        measurements: MeasurementOutcome::NotRun,
+        opaque_mismatches: Vec::new(),
+        attester_claims: BTreeMap::new(),
+        switch_pdis: None,
+        secure_boot: None,
+        debug_status: None,
+        warning: Some(REVOCATION_WARNING.into()),
+        error: None,
     }
 }
 

@@ -48,7 +48,7 @@ pub use attestation::{
 };
 pub use claims::VerifyOptions;
 pub use error::{ClaimReason, TokenError};
-pub use jwks::{Jwks, JwksKey, MAX_JWKS_KEYS};
+pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
 pub use mint::{

@@ -38,9 +38,9 @@ impl ClaimReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TokenError {
-    /// The token or result exceeds its size cap (before any decoding).
+    /// The token, result or JWKS exceeds its size cap (before any decoding).
     TooLarge {
-        /// What was too large: `token`, `header` or `result`.
+        /// What was too large: `token`, `header`, `result` or `jwks`.
         what: &'static str,
         /// The cap in bytes.
         limit: usize,

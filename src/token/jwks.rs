@@ -14,6 +14,10 @@ use crate::crypto::{Jwk, PublicKey};
 /// Most keys a JWKS may hold (the real service publishes 32–36).
 pub const MAX_JWKS_KEYS: usize = 256;
 
+/// Largest JWKS text accepted, checked before parsing (the real service's 36 keys with
+/// their `x5c` chains take 81 KB; 256 such keys fit).
+pub const MAX_JWKS_BYTES: usize = 1024 * 1024;
+
 /// Members that only private or secret keys carry (RFC 7518 §6.2.2, §6.3.2, §6.4.1).
 const PRIVATE_MEMBERS: [&str; 8] = ["d", "k", "p", "q", "dp", "dq", "qi", "oth"];
 
@@ -138,9 +142,16 @@ impl Jwks {
     /// Parses JWKS JSON text strictly (duplicate members refused).
     ///
     /// # Errors
-    /// [`TokenError::Json`], [`TokenError::JwksInvalid`], [`TokenError::Key`] (an EC P-384
-    /// key whose coordinates are not a point on the curve).
+    /// [`TokenError::TooLarge`] above [`MAX_JWKS_BYTES`], [`TokenError::Json`],
+    /// [`TokenError::JwksInvalid`], [`TokenError::Key`] (an EC P-384 key whose coordinates
+    /// are not a point on the curve).
     pub fn parse(text: &[u8]) -> Result<Self, TokenError> {
+        if text.len() > MAX_JWKS_BYTES {
+            return Err(TokenError::TooLarge {
+                what: "jwks",
+                limit: MAX_JWKS_BYTES,
+            });
+        }
         let value = crate::json::parse(text).map_err(|error| TokenError::Json {
             part: "jwks",
             error,

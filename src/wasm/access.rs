@@ -130,7 +130,7 @@ pub fn gateway_decision(
     #[wasm_bindgen(unchecked_param_type = "GatewayRequestInit")] request: JsValue,
     #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
     key_store: JsValue,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: Option<
         js_sys::Object,
     >,
@@ -147,7 +147,7 @@ pub fn gateway_decision(
     let store = key_store_from(&key_store, "keyStore")?;
     let options = options_value(options);
     let config = config_from(&options)?;
-    let now = unix_seconds(now, "now")?;
+    let now = unix_seconds(js::number_arg(&now, "now")?, "now")?;
     let target = target_of(&url);
     let decision = authorize(
         &GatewayRequest {
@@ -168,12 +168,14 @@ pub fn gateway_decision(
 #[wasm_bindgen(js_name = evaluateAccess, unchecked_return_type = "GatewayDecision")]
 pub fn evaluate_access(
     #[wasm_bindgen(unchecked_param_type = "KeyRecord | string")] key: JsValue,
-    method: &str,
-    path: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "EvaluateAccessOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let method: &str = &js::string_arg(&method, "method")?;
+    let path: &str = &js::string_arg(&path, "path")?;
     let options = options_value(options);
     let config = config_from(&options)?;
     let now = match js::member(&options, "now").as_f64() {
@@ -295,8 +297,10 @@ pub fn create_api_key(
 
 /// Checks a key's format and checksum offline; returns its type, redacted form and digest.
 #[wasm_bindgen(js_name = parseApiKey, unchecked_return_type = "ParsedApiKey")]
-pub fn parse_api_key(key: &str) -> Result<JsValue, JsValue> {
-    let key = ApiKey::parse(key).map_err(|error| to_js(&error))?;
+pub fn parse_api_key(
+    #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+) -> Result<JsValue, JsValue> {
+    let key = ApiKey::parse(&js::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
     let parsed = Parsed {
         key_type: key.key_type().as_str(),
         redacted: key.redacted(),
@@ -308,16 +312,26 @@ pub fn parse_api_key(key: &str) -> Result<JsValue, JsValue> {
 /// The SHA-256 digest (64 hex digits) under which a store keeps `key`; throws `ERR_KEY_*`
 /// for text that is not a well-formed key.
 #[wasm_bindgen(js_name = hashApiKey)]
-pub fn hash_api_key(key: &str) -> Result<String, JsValue> {
-    let key = ApiKey::parse(key).map_err(|error| to_js(&error))?;
+pub fn hash_api_key(
+    #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+) -> Result<String, JsValue> {
+    let key = ApiKey::parse(&js::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
     Ok(key.digest().to_hex())
 }
 
 /// The development key set (one personal key per role, four service keys), from the
 /// host's randomness or a 32-byte `seed`, expiring 30 days after `now`.
 #[wasm_bindgen(js_name = devKeySet, unchecked_return_type = "DevKeySet")]
-pub fn dev_keys(now: f64, seed: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
-    let now = unix_seconds(now, "now")?;
+pub fn dev_keys(
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array | number[] | null")] seed: JsValue,
+) -> Result<JsValue, JsValue> {
+    let now = unix_seconds(js::number_arg(&now, "now")?, "now")?;
+    let seed = if seed.is_undefined() || seed.is_null() {
+        None
+    } else {
+        Some(js::bytes(&seed, "seed")?)
+    };
     let seed: [u8; 32] = match seed {
         None => js::random_bytes::<32>()?,
         Some(bytes) => bytes

@@ -158,9 +158,10 @@ pub fn build_attest_request(
 /// the service does; throws the first violation with its `code` and `field`.
 #[wasm_bindgen(js_name = validateAttestRequest, unchecked_return_type = "ValidatedAttestRequest")]
 pub fn validate_attest_request(
-    #[wasm_bindgen(js_name = endpointPath)] endpoint_path: &str,
+    #[wasm_bindgen(js_name = endpointPath, unchecked_param_type = "string")] endpoint_path: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let endpoint_path: &str = &js::string_arg(&endpoint_path, "endpointPath")?;
     let endpoint = endpoint(endpoint_path)?;
     let bytes = js::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;

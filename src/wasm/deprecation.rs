@@ -70,12 +70,14 @@ export interface DeprecationRow {
 /// endpoint `METHOD /path`) at `now`.
 #[wasm_bindgen(js_name = deprecationNotices, unchecked_return_type = "DeprecationNotice[]")]
 pub fn deprecation_notices(
-    target: &str,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let target: &str = &js::string_arg(&target, "target")?;
+    let now = js::number_arg(&now, "now")?;
     let policy = policy_from(options)?;
     to_js_value(&notices_for(target, unix_seconds(now, "now")?, &policy))
 }
@@ -84,13 +86,15 @@ pub fn deprecation_notices(
 /// (JSON text, bytes or object). Never throws for rule violations: returns the 400 to send.
 #[wasm_bindgen(js_name = checkDeprecatedRequest, unchecked_return_type = "DeprecationCheck")]
 pub fn check_deprecated_request(
-    resource: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] resource: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let resource: &str = &js::string_arg(&resource, "resource")?;
+    let now = js::number_arg(&now, "now")?;
     let policy = policy_from(options)?;
     let now = unix_seconds(now, "now")?;
     let bytes = js::json_bytes(&body, "body")?;
@@ -110,13 +114,16 @@ pub fn check_deprecated_request(
 /// (with or without the leading `?`).
 #[wasm_bindgen(js_name = checkDeprecatedQuery, unchecked_return_type = "DeprecationQueryCheck")]
 pub fn check_deprecated_query(
-    target: &str,
-    query: &str,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let target: &str = &js::string_arg(&target, "target")?;
+    let query: &str = &js::string_arg(&query, "query")?;
+    let now = js::number_arg(&now, "now")?;
     let policy = policy_from(options)?;
     let now = unix_seconds(now, "now")?;
     let query = query.strip_prefix('?').unwrap_or(query);
@@ -136,12 +143,14 @@ pub fn check_deprecated_query(
 /// endpoint `target` (`METHOD /path`); empty when it is not deprecated.
 #[wasm_bindgen(js_name = deprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn deprecation_headers_js(
-    target: &str,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let target: &str = &js::string_arg(&target, "target")?;
+    let now = js::number_arg(&now, "now")?;
     let policy = policy_from(options)?;
     to_js_value(&deprecation_headers(
         target,
@@ -154,12 +163,14 @@ pub fn deprecation_headers_js(
 /// and generation-1 evidence's deprecation for V2; empty for V1, V3 and V4.
 #[wasm_bindgen(js_name = attestDeprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn attest_deprecation_headers_js(
-    path: &str,
-    now: f64,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let path: &str = &js::string_arg(&path, "path")?;
+    let now = js::number_arg(&now, "now")?;
     let policy = policy_from(options)?;
     let endpoint = Endpoint::from_path(path)
         .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))?;
@@ -178,14 +189,20 @@ pub fn deprecation_registry() -> Result<JsValue, JsValue> {
 
 /// Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`).
 #[wasm_bindgen(js_name = formatRfc3339)]
-pub fn format_rfc3339_js(secs: f64) -> Result<String, JsValue> {
+pub fn format_rfc3339_js(
+    #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
+) -> Result<String, JsValue> {
+    let secs = js::number_arg(&secs, "secs")?;
     format_rfc3339(unix_seconds(secs, "secs")?)
         .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
 }
 
 /// Unix seconds as an HTTP IMF-fixdate (`Thu, 10 Sep 2026 00:00:00 GMT`).
 #[wasm_bindgen(js_name = formatHttpDate)]
-pub fn format_http_date_js(secs: f64) -> Result<String, JsValue> {
+pub fn format_http_date_js(
+    #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
+) -> Result<String, JsValue> {
+    let secs = js::number_arg(&secs, "secs")?;
     format_http_date(unix_seconds(secs, "secs")?)
         .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
 }

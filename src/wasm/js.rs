@@ -41,6 +41,18 @@ pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
         return Ok(Uint8Array::new(value).to_vec());
     }
+    if let Some(array) = value.dyn_ref::<js_sys::Array>() {
+        // `number[]`, each an integer 0..=255 (the TS types allow it for byte parameters).
+        return array
+            .iter()
+            .map(|v| {
+                v.as_f64()
+                    .filter(|n| n.fract() == 0.0 && (0.0..=255.0).contains(n))
+                    .map(|n| n as u8)
+                    .ok_or_else(|| invalid_argument(field, "an array of bytes (0 to 255)"))
+            })
+            .collect();
+    }
     if let Some(text) = value.as_string() {
         let text = text.trim();
         return hex::decode(text).map_err(|_| {
@@ -53,7 +65,7 @@ pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
     }
     Err(invalid_argument(
         field,
-        "a Uint8Array, an ArrayBuffer or a hex string",
+        "a Uint8Array, an ArrayBuffer, an array of bytes or a hex string",
     ))
 }
 
@@ -104,4 +116,34 @@ pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], JsValue> {
     let mut out = [0u8; N];
     buffer.copy_to(&mut out);
     Ok(out)
+}
+
+// Parameters of exported functions arrive as `JsValue` and are checked here rather than
+// typed `&str` / `f64` / `&[u8]`: wasm-bindgen's glue does not type-check those, and a number
+// or an object passed for a string reaches `__wbindgen_realloc` with a dangling pointer and
+// traps (`RuntimeError: memory access out of bounds`); null, a symbol or a BigInt throw a
+// TypeError without a code. Checked here, each is an `ERR_INVALID_ARGUMENT` naming the
+// parameter (issue 11, tests/js/hardening_boundary.test.mjs).
+
+/// A string parameter.
+pub(crate) fn string_arg(value: &JsValue, field: &str) -> Result<String, JsValue> {
+    value
+        .as_string()
+        .ok_or_else(|| invalid_argument(field, "a string"))
+}
+
+/// A number parameter.
+pub(crate) fn number_arg(value: &JsValue, field: &str) -> Result<f64, JsValue> {
+    value
+        .as_f64()
+        .ok_or_else(|| invalid_argument(field, "a number"))
+}
+
+/// An unsigned 32-bit integer parameter (the glue would wrap `-1` to 4294967295).
+pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
+    value
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+        .ok_or_else(|| invalid_argument(field, "an integer from 0 to 4294967295"))
 }

@@ -80,10 +80,11 @@ impl ListTable {
     /// `ArrayBuffer` of a fetched upstream response), or an array of objects.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
-        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
         rows: JsValue,
     ) -> Result<ListTable, JsValue> {
+        let path: &str = &js::string_arg(&path, "path")?;
         let schema = schema(path)?;
         let bytes = if rows.is_instance_of::<js_sys::ArrayBuffer>() {
             js_sys::Uint8Array::new(&rows).to_vec()
@@ -96,7 +97,14 @@ impl ListTable {
     }
 
     /// A table of `count` generated items (deterministic for `seed`; see `generateDataset`).
-    pub fn generate(path: &str, count: u32, seed: u32) -> Result<ListTable, JsValue> {
+    pub fn generate(
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    ) -> Result<ListTable, JsValue> {
+        let path: &str = &js::string_arg(&path, "path")?;
+        let count = js::u32_arg(&count, "count")?;
+        let seed = js::u32_arg(&seed, "seed")?;
         let schema = schema(path)?;
         generate_table(schema, count as usize, u64::from(seed))
             .map(|table| ListTable { table })
@@ -107,13 +115,21 @@ impl ListTable {
     /// and returns the envelope. Throws an `EdgeAttestError` with `code`, `field` (the
     /// parameter) and `status` (400) for an invalid query.
     #[wasm_bindgen(unchecked_return_type = "ListPage")]
-    pub fn query(&self, query: &str) -> Result<JsValue, JsValue> {
-        js::parse_json(&self.query_json(query)?)
+    pub fn query(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let query: &str = &js::string_arg(&query, "query")?;
+        js::parse_json(&self.query_json(query.into())?)
     }
 
     /// As `query`, but returns the envelope as JSON text (ready to send as a body).
     #[wasm_bindgen(js_name = queryJson)]
-    pub fn query_json(&self, query: &str) -> Result<String, JsValue> {
+    pub fn query_json(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+    ) -> Result<String, JsValue> {
+        let query: &str = &js::string_arg(&query, "query")?;
         self.run(query)
             .map(|page| page.to_json())
             .map_err(|error| list_error(&error))
@@ -122,7 +138,11 @@ impl ListTable {
     /// Answers a request without throwing for client errors: `{status, body}` with the
     /// envelope (200) or the error body (400).
     #[wasm_bindgen(unchecked_return_type = "ListResponse")]
-    pub fn respond(&self, query: &str) -> Result<JsValue, JsValue> {
+    pub fn respond(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let query: &str = &js::string_arg(&query, "query")?;
         let response = respond(self.table.schema().path, query, &self.table);
         let (status, body) = (response.status, response.body);
         let object = js_sys::Object::new();
@@ -161,7 +181,14 @@ impl ListTable {
 /// `count` deterministic items for `path` (SplitMix64 seeded with `seed`), as an array of
 /// objects.
 #[wasm_bindgen(js_name = generateDataset, unchecked_return_type = "Record<string, unknown>[]")]
-pub fn generate_dataset(path: &str, count: u32, seed: u32) -> Result<JsValue, JsValue> {
+pub fn generate_dataset(
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+) -> Result<JsValue, JsValue> {
+    let path: &str = &js::string_arg(&path, "path")?;
+    let count = js::u32_arg(&count, "count")?;
+    let seed = js::u32_arg(&seed, "seed")?;
     let schema = schema(path)?;
     let text =
         generate_json(schema, count as usize, u64::from(seed)).map_err(|error| to_js(&error))?;
@@ -172,12 +199,14 @@ pub fn generate_dataset(path: &str, count: u32, seed: u32) -> Result<JsValue, Js
 /// the rows serve several queries).
 #[wasm_bindgen(js_name = listPage, unchecked_return_type = "ListPage")]
 pub fn list_page(
-    path: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
     rows: JsValue,
-    query: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<JsValue, JsValue> {
-    ListTable::from_json(path, rows)?.query(query)
+    let path: &str = &js::string_arg(&path, "path")?;
+    let query: &str = &js::string_arg(&query, "query")?;
+    ListTable::from_json(path.into(), rows)?.query(query.into())
 }
 
 /// The nine list endpoints and their item columns.

@@ -195,8 +195,9 @@ pub fn prepare_rim(
 #[wasm_bindgen(js_name = openRimEnvelope, unchecked_return_type = "RimEnvelopeJson")]
 pub fn open_rim_envelope(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
-    #[wasm_bindgen(js_name = expectedId)] expected_id: &str,
+    #[wasm_bindgen(js_name = expectedId, unchecked_param_type = "string")] expected_id: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let expected_id: &str = &js::string_arg(&expected_id, "expectedId")?;
     let body = js::json_bytes(&body, "body")?;
     let envelope = rim::open_envelope(&body, expected_id).map_err(|e| to_js(&e))?;
     let out = Object::new();
@@ -211,9 +212,10 @@ pub fn open_rim_envelope(
 /// The RIM ids a device needs: `{driver, firmware}` (`driver` is null for switches).
 #[wasm_bindgen(js_name = rimIds, unchecked_return_type = "{ driver: string | null; firmware: string }")]
 pub fn rim_ids(
-    arch: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] arch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let arch: &str = &js::string_arg(&arch, "arch")?;
     let arch =
         Arch::parse(arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;
     let evidence = runtime_evidence(&evidence)?;

@@ -128,9 +128,10 @@ impl AttestationService {
     #[wasm_bindgen(js_name = addRim)]
     pub fn add_rim(
         &mut self,
-        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
     ) -> Result<(), JsValue> {
+        let name: &str = &js::string_arg(&name, "name")?;
         let bytes = document_bytes(&xml)?;
         self.inner
             .rims_mut()
@@ -143,9 +144,10 @@ impl AttestationService {
     #[wasm_bindgen(js_name = addRimEnvelope)]
     pub fn add_rim_envelope(
         &mut self,
-        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] body: JsValue,
     ) -> Result<(), JsValue> {
+        let id: &str = &js::string_arg(&id, "id")?;
         let bytes = document_bytes(&body)?;
         let envelope = open_envelope(&bytes, id).map_err(|error| to_js(&error))?;
         self.inner.rims_mut().insert(&envelope.id, envelope.rim);
@@ -160,7 +162,11 @@ impl AttestationService {
 
     /// Records the remote RIM service's state for `/health`: `up`, `down` or `none`.
     #[wasm_bindgen(js_name = setRimServiceState)]
-    pub fn set_rim_service_state(&mut self, state: &str) -> Result<(), JsValue> {
+    pub fn set_rim_service_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue,
+    ) -> Result<(), JsValue> {
+        let state: &str = &js::string_arg(&state, "state")?;
         let state = match state {
             "up" => RimServiceState::Up,
             "down" => RimServiceState::Down,
@@ -187,8 +193,9 @@ impl AttestationService {
     pub fn handle(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
-        now: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     ) -> Result<JsValue, JsValue> {
+        let now = js::number_arg(&now, "now")?;
         if !now.is_finite() || !(0.0..=253_402_300_799.0).contains(&now) {
             return Err(invalid_argument(
                 "now",

@@ -72,7 +72,7 @@ fn builds_and_validates_through_the_binding() {
         .unwrap()
         .as_string()
         .unwrap();
-    let summary = validate_attest_request("/v4/attest/gpu", body).unwrap();
+    let summary = validate_attest_request("/v4/attest/gpu".into(), body).unwrap();
     assert_eq!(
         Reflect::get(&summary, &"nonce".into())
             .unwrap()
@@ -149,23 +149,28 @@ fn hostile_values_give_coded_errors_and_the_instance_survives() {
     }
     let long = "x".repeat(4 * 1024 * 1024);
     let error =
-        validate_attest_request("/v4/attest/gpu", JsValue::from(long.as_str())).unwrap_err();
+        validate_attest_request("/v4/attest/gpu".into(), JsValue::from(long.as_str())).unwrap_err();
     assert_eq!(code(&error), "ERR_REQUEST_TOO_LARGE");
     let error = validate_attest_request(
-        "/v4/attest/gpu",
+        "/v4/attest/gpu".into(),
         Uint8Array::from(&[0xff, 0xfe, 0xfd][..]).into(),
     )
     .unwrap_err();
     assert_eq!(code(&error), "ERR_REQUEST_MALFORMED_JSON");
-    let error = validate_attest_request("/v4/attest/gpu", JsValue::from(3)).unwrap_err();
+    let error = validate_attest_request("/v4/attest/gpu".into(), JsValue::from(3)).unwrap_err();
     assert_eq!(
         (code(&error), field(&error)),
         ("ERR_INVALID_ARGUMENT".into(), Some("body".into()))
     );
-    let error = validate_attest_request("/nowhere", JsValue::from("{}")).unwrap_err();
+    // A path that is not a string: a coded error, not a glue trap (issue 11).
+    let error = validate_attest_request(JsValue::from(42), JsValue::from("{}")).unwrap_err();
+    assert_eq!(code(&error), "ERR_INVALID_ARGUMENT");
+    let error = validate_attest_request("/nowhere".into(), JsValue::from("{}")).unwrap_err();
     assert_eq!(code(&error), "ERR_REQUEST_UNKNOWN_ENDPOINT");
     // Still working afterwards.
-    assert!(
-        validate_attest_request("/v3/attest/gpu", Uint8Array::from(TEEP_V3_REQUEST).into()).is_ok()
-    );
+    assert!(validate_attest_request(
+        "/v3/attest/gpu".into(),
+        Uint8Array::from(TEEP_V3_REQUEST).into()
+    )
+    .is_ok());
 }

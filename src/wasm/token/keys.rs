@@ -69,7 +69,10 @@ impl P384PublicKey {
 
     /// From SPKI PEM text.
     #[wasm_bindgen(js_name = fromSpkiPem)]
-    pub fn from_spki_pem(pem: &str) -> Result<P384PublicKey, JsValue> {
+    pub fn from_spki_pem(
+        #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
+    ) -> Result<P384PublicKey, JsValue> {
+        let pem: &str = &js::string_arg(&pem, "pem")?;
         PublicKey::from_spki_pem(pem)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -88,7 +91,11 @@ impl P384PublicKey {
 
     /// The JWK, with `kid` when given.
     #[wasm_bindgen(js_name = toJwk, unchecked_return_type = "P384Jwk")]
-    pub fn to_jwk(&self, kid: Option<String>) -> Result<JsValue, JsValue> {
+    pub fn to_jwk(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let kid = js::optional_string(&kid, "kid")?;
         jwk_js(&self.key.to_jwk(kid.as_deref()))
     }
 
@@ -135,7 +142,10 @@ impl P384PrivateKey {
 
     /// From PKCS#8 PEM text.
     #[wasm_bindgen(js_name = fromPkcs8Pem)]
-    pub fn from_pkcs8_pem(pem: &str) -> Result<P384PrivateKey, JsValue> {
+    pub fn from_pkcs8_pem(
+        #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
+    ) -> Result<P384PrivateKey, JsValue> {
+        let pem: &str = &js::string_arg(&pem, "pem")?;
         SigningKey::from_pkcs8_pem(pem)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -143,7 +153,11 @@ impl P384PrivateKey {
 
     /// The private JWK (with `d`).
     #[wasm_bindgen(js_name = toJwk, unchecked_return_type = "P384Jwk")]
-    pub fn to_jwk(&self, kid: Option<String>) -> Result<JsValue, JsValue> {
+    pub fn to_jwk(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let kid = js::optional_string(&kid, "kid")?;
         jwk_js(&self.key.to_jwk(kid.as_deref()))
     }
 
@@ -168,8 +182,12 @@ impl P384PrivateKey {
     }
 
     /// Signs `message`: raw 96-byte r||s, deterministic, low S.
-    pub fn sign(&self, message: &[u8]) -> Vec<u8> {
-        self.key.sign(message).to_vec()
+    pub fn sign(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] message: JsValue,
+    ) -> Result<Vec<u8>, JsValue> {
+        let message: &[u8] = &js::bytes(&message, "message")?;
+        Ok(self.key.sign(message).to_vec())
     }
 }
 

@@ -21,15 +21,21 @@ use crate::token::{
 #[wasm_bindgen(js_name = jwtSigningInput)]
 pub fn jwt_signing_input_js(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] claims: JsValue,
-    kid: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
+    let kid: &str = &js::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
     jwt_signing_input(&claims, kid).map_err(|e| to_js(&e))
 }
 
 /// A compact JWS from a signing input and a raw r||s signature.
 #[wasm_bindgen(js_name = assembleJws)]
-pub fn assemble_jws_js(signing_input: &str, signature: &[u8]) -> Result<String, JsValue> {
+pub fn assemble_jws_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] signing_input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] signature: JsValue,
+) -> Result<String, JsValue> {
+    let signing_input: &str = &js::string_arg(&signing_input, "signingInput")?;
+    let signature: &[u8] = &js::bytes(&signature, "signature")?;
     assemble_jws(signing_input, signature).map_err(|e| to_js(&e))
 }
 
@@ -38,8 +44,9 @@ pub fn assemble_jws_js(signing_input: &str, signature: &[u8]) -> Result<String, 
 pub fn sign_jwt_software(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] claims: JsValue,
     key: &P384PrivateKey,
-    kid: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
+    let kid: &str = &js::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
     sign_jwt(&claims, &key.key, kid).map_err(|e| to_js(&e))
 }
@@ -50,8 +57,9 @@ pub fn detached_eat_signing_input_js(
     #[wasm_bindgen(js_name = overallClaims, unchecked_param_type = "Record<string, unknown>")]
     overall_claims: JsValue,
     #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
-    kid: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
+    let kid: &str = &js::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
     detached_eat_signing_input(&claims, &devices, kid).map_err(|e| to_js(&e))
@@ -60,10 +68,12 @@ pub fn detached_eat_signing_input_js(
 /// The detached EAT JSON text from the overall signing input, its signature and the devices.
 #[wasm_bindgen(js_name = assembleDetachedEat)]
 pub fn assemble_detached_eat_js(
-    #[wasm_bindgen(js_name = signingInput)] signing_input: &str,
-    signature: &[u8],
+    #[wasm_bindgen(js_name = signingInput, unchecked_param_type = "string")] signing_input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] signature: JsValue,
     #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
 ) -> Result<String, JsValue> {
+    let signing_input: &str = &js::string_arg(&signing_input, "signingInput")?;
+    let signature: &[u8] = &js::bytes(&signature, "signature")?;
     let devices = device_list(&devices)?;
     assemble_detached_eat(signing_input, signature, &devices).map_err(|e| to_js(&e))
 }
@@ -75,8 +85,9 @@ pub fn create_detached_eat_software(
     overall_claims: JsValue,
     #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
     key: &P384PrivateKey,
-    kid: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
+    let kid: &str = &js::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
     create_detached_eat(&claims, &devices, &key.key, kid).map_err(|e| to_js(&e))
@@ -84,8 +95,11 @@ pub fn create_detached_eat_software(
 
 /// The V1 result JSON text `{"eat": token}`.
 #[wasm_bindgen(js_name = createV1Result)]
-pub fn create_v1_result_js(token: &str) -> String {
-    create_v1_result(token)
+pub fn create_v1_result_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
+) -> Result<String, JsValue> {
+    let token: &str = &js::string_arg(&token, "token")?;
+    Ok(create_v1_result(token))
 }
 
 fn claims_map(value: &JsValue, field: &str) -> Result<Map<String, Value>, JsValue> {

@@ -146,10 +146,11 @@ impl TokenVerification {
 /// Phase one of JWT verification (see `crate::token::prepare_jwt`).
 #[wasm_bindgen(js_name = prepareJwtVerification)]
 pub fn prepare_jwt_verification(
-    token: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
     #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
     #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
 ) -> Result<TokenVerification, JsValue> {
+    let token: &str = &js::string_arg(&token, "token")?;
     let (options, now) = verify_options(&options)?;
     let prepared = prepare_jwt(token, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
     Ok(TokenVerification {

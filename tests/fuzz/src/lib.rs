@@ -1,0 +1,2 @@
+//! Fuzz target bodies for edgeattest; see `harness.rs`.
+pub mod harness;

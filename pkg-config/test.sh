@@ -55,6 +55,7 @@ stage clippy-native  check cargo clippy --all-targets -- -D warnings
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 stage native-tests   tests cargo test --all-targets
 stage doc-tests      tests cargo test --doc
+stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet
 stage no-std-build   check nostd
 stage wasm-node      tests wasm-pack test --node -- --test wasm_node
 stage wasm-chromium  tests wasm-pack test --headless --chrome -- --test wasm_browser

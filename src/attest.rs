@@ -37,7 +37,7 @@ pub use builder::{AttestRequestBuilder, EvidenceInput};
 pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration};
 pub use error::RequestError;
 pub use firmware_version::FirmwareVersion;
-pub use nonce::Nonce;
+pub use nonce::{Nonce, NonceProblem};
 pub use validate::{
     validate_request, DeviceEvidence, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES,
     MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,

@@ -10,7 +10,7 @@
 //! - [`deprecation_headers`], [`attest_deprecation_headers`]: `Deprecation`, `Sunset` and
 //!   `Link` headers, exposed to CORS.
 //!
-//! [`time`] holds the hand-written RFC 3339 and IMF-fixdate conversions, usable by any
+//! [`crate::time`] holds the hand-written RFC 3339 and IMF-fixdate conversions, usable by any
 //! module.
 //!
 //! ```

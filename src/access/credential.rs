@@ -94,6 +94,38 @@ impl fmt::Display for Malformation {
     }
 }
 
+impl fmt::Display for CredentialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing => f.write_str("The request carries no bearer credential"),
+            Self::UnsupportedScheme => {
+                f.write_str("The Authorization header uses a scheme other than Bearer")
+            }
+            Self::Malformed(problem) => problem.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for CredentialError {}
+
+/// The same codes the gateway's answers carry ([`super::authorize`]): a missing credential
+/// or another scheme is a 401 without an error code, a malformed one a 400 `invalid_request`.
+impl crate::ErrorCode for CredentialError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Missing | Self::UnsupportedScheme => "ERR_ACCESS_NO_CREDENTIALS",
+            Self::Malformed(_) => "ERR_ACCESS_INVALID_REQUEST",
+        }
+    }
+
+    fn field(&self) -> Option<&str> {
+        match self {
+            Self::Malformed(Malformation::TokenInQuery) => Some("access_token"),
+            _ => Some("authorization"),
+        }
+    }
+}
+
 /// Reads the bearer token from the `Authorization` header value (`None` when the header is
 /// absent) and the URL query (without `?`).
 ///
@@ -193,5 +225,20 @@ mod tests {
         assert!(has_access_token_parameter("access_token"));
         assert!(!has_access_token_parameter("my_access_token=x"));
         assert!(!has_access_token_parameter("limit=10"));
+    }
+
+    #[test]
+    fn credential_errors_carry_the_gateway_codes() {
+        use crate::ErrorCode;
+        assert_eq!(
+            bearer_token(None, None).unwrap_err().code(),
+            "ERR_ACCESS_NO_CREDENTIALS"
+        );
+        let malformed = bearer_token(Some("Bearer"), None).unwrap_err();
+        assert_eq!(malformed.code(), "ERR_ACCESS_INVALID_REQUEST");
+        assert_eq!(malformed.field(), Some("authorization"));
+        assert!(!alloc::format!("{malformed}").is_empty());
+        let in_query = bearer_token(None, Some("access_token=x")).unwrap_err();
+        assert_eq!(in_query.field(), Some("access_token"));
     }
 }

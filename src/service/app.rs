@@ -51,6 +51,9 @@ impl Default for ServiceConfig {
 pub struct Service {
     config: ServiceConfig,
     keys: KeyRing,
+    /// The key set's JSON, built once: the keys never change for the life of a service.
+    /// `None` when the key set cannot be built (repeated `kid`s among the retired keys).
+    jwks_json: Option<Vec<u8>>,
     device_trust: TrustStore,
     rim_trust: RimTrust,
     rim_anchors: usize,
@@ -67,9 +70,11 @@ impl Service {
         rim_trust: RimTrust,
         rim_anchors: usize,
     ) -> Self {
+        let jwks_json = keys.jwks().ok().map(|jwks| jwks.to_json().into_bytes());
         Self {
             config,
             keys,
+            jwks_json,
             device_trust,
             rim_trust,
             rim_anchors,
@@ -131,13 +136,13 @@ impl Service {
             Err(response) => response,
             Ok(Route::Info) => Response::json(200, &self.config.documentation),
             Ok(Route::Health) => Health::new(&self.health_inputs()).into_response(),
-            Ok(Route::Jwks) => match self.keys.jwks() {
-                Ok(jwks) => Response {
+            Ok(Route::Jwks) => match &self.jwks_json {
+                Some(body) => Response {
                     status: 200,
                     headers: Vec::from([("content-type".into(), "application/json".into())]),
-                    body: jwks.to_json().into_bytes(),
+                    body: body.clone(),
                 },
-                Err(_) => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
+                None => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
                     .into_response(),
             },
             Ok(Route::Attest(endpoint)) => {

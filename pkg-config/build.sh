@@ -18,6 +18,8 @@ rm -rf pkg
 mkdir -p pkg
 cp target/wasm-pack/edgeattest.js target/wasm-pack/edgeattest.d.ts \
    target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts pkg/
+# The glue's own refusals (wrong class instance, `new` without constructor) get codes.
+node pkg-config/harden-glue.mjs pkg/edgeattest.js
 cp src/js/*.js src/js/*.d.ts pkg/
 cp pkg-config/npm/package.json README.md LICENSE pkg/
 

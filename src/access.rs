@@ -62,4 +62,7 @@ pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
 pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};
 pub use role::{scopes_of_roles, Role};
 pub use scope::{Scope, ScopeSet};
-pub use store::{KeyStore, MAX_KEY_ID_LEN};
+pub use store::{
+    KeyStore, MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN,
+    MAX_KEY_ID_LEN,
+};

@@ -533,3 +533,152 @@ fn service_body_cap_comes_before_reading_the_body() {
     let request = Request::new("POST", "/v4/attest/gpu").body(b"not json".to_vec());
     assert_eq!(service.handle(&request, NOW, [0; 32]).status, 400);
 }
+
+fn key_record(id: &str) -> serde_json::Value {
+    serde_json::json!({
+        "id": id, "type": "service",
+        // Distinct per id: the digests of a store must differ.
+        "digest": edgeattest::access::KeyDigest::of_key_text(id).to_hex(),
+        "scopes": ["lab:image_read"], "services": ["simulation"],
+    })
+}
+
+#[test]
+fn key_store_bytes_cap_comes_before_json_parsing() {
+    use edgeattest::access::{KeyStore, KeyStoreError, MAX_KEYSTORE_BYTES};
+    // Not JSON: parsing would report ERR_KEYSTORE_MALFORMED_JSON.
+    let text = vec![b'x'; MAX_KEYSTORE_BYTES + 1];
+    let error = KeyStore::from_json(&text).unwrap_err();
+    assert_eq!(
+        error,
+        KeyStoreError::TooLarge {
+            size: MAX_KEYSTORE_BYTES + 1
+        }
+    );
+    assert_eq!(error.code(), "ERR_KEYSTORE_TOO_LARGE");
+    assert_eq!(error.field(), None);
+    let error = KeyStore::from_json(&text[..MAX_KEYSTORE_BYTES]).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_MALFORMED_JSON");
+    // A valid store padded with whitespace to exactly the cap is read.
+    let mut json = serde_json::json!({ "keys": [key_record("a")] }).to_string();
+    json.push_str(&" ".repeat(MAX_KEYSTORE_BYTES - json.len()));
+    assert_eq!(
+        KeyStore::from_json(json.as_bytes())
+            .unwrap()
+            .records()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn key_store_record_count_cap_comes_before_any_record_is_read() {
+    use edgeattest::access::{KeyStore, MAX_KEYS};
+    // Records that are not objects: reading the first would report ERR_KEYSTORE_WRONG_TYPE.
+    let json = format!("{{\"keys\":[{}0]}}", "0,".repeat(MAX_KEYS));
+    let error = KeyStore::from_json(json.as_bytes()).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_TOO_MANY_KEYS");
+    assert_eq!(error.field(), Some("keys"));
+    assert!(
+        error.to_string().contains(&(MAX_KEYS + 1).to_string()),
+        "{error}"
+    );
+    // MAX_KEYS real records are accepted, and the text stays under the byte cap.
+    let keys: Vec<_> = (0..MAX_KEYS)
+        .map(|i| key_record(&format!("k{i}")))
+        .collect();
+    let json = serde_json::json!({ "keys": keys }).to_string();
+    assert!(json.len() <= edgeattest::access::MAX_KEYSTORE_BYTES);
+    assert_eq!(
+        KeyStore::from_json(json.as_bytes())
+            .unwrap()
+            .records()
+            .len(),
+        MAX_KEYS
+    );
+}
+
+#[test]
+fn key_store_string_cap_comes_before_the_name_is_looked_up() {
+    use edgeattest::access::{KeyStore, KeyStoreError, MAX_KEYSTORE_STRING_LEN};
+    let over = "x".repeat(MAX_KEYSTORE_STRING_LEN + 1);
+    let at_cap = "x".repeat(MAX_KEYSTORE_STRING_LEN);
+    let digest = "ab".repeat(32);
+    // (member, record with the long string there, the error at the cap: the lookup's own)
+    let record = |member: &str, value: &str| {
+        let mut record = serde_json::json!({
+            "id": "a", "type": "personal", "digest": digest,
+            "roles": ["lab_user"], "services": ["simulation"],
+        });
+        match member {
+            "roles" | "services" => record[member] = serde_json::json!([value]),
+            _ => record[member] = serde_json::json!(value),
+        }
+        serde_json::json!({ "keys": [record] }).to_string()
+    };
+    for (member, field, code_at_cap) in [
+        ("type", "keys[0].type", "ERR_KEYSTORE_UNKNOWN_KEY_TYPE"),
+        ("digest", "keys[0].digest", "ERR_KEYSTORE_INVALID_DIGEST"),
+        ("roles", "keys[0].roles[0]", "ERR_KEYSTORE_UNKNOWN_ROLE"),
+    ] {
+        let error = KeyStore::from_json(record(member, &over).as_bytes()).unwrap_err();
+        assert_eq!(
+            error,
+            KeyStoreError::StringTooLong {
+                field: field.into(),
+                max: MAX_KEYSTORE_STRING_LEN
+            }
+        );
+        assert_eq!(error.code(), "ERR_KEYSTORE_STRING_TOO_LONG");
+        let error = KeyStore::from_json(record(member, &at_cap).as_bytes()).unwrap_err();
+        assert_eq!(error.code(), code_at_cap, "{member}");
+    }
+    // Service names are free text: at the cap one is accepted, over it refused.
+    assert!(KeyStore::from_json(record("services", &at_cap).as_bytes()).is_ok());
+    let error = KeyStore::from_json(record("services", &over).as_bytes()).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_STRING_TOO_LONG");
+    assert_eq!(error.field(), Some("keys[0].services[0]"));
+    // A long id stops the record before its other members are read (here a bad type).
+    let mut bad = serde_json::json!({ "keys": [{ "id": over, "type": "nope" }] });
+    let error = KeyStore::from_json(bad.to_string().as_bytes()).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_INVALID_ID");
+    bad["keys"][0]["id"] = "a".into();
+    let error = KeyStore::from_json(bad.to_string().as_bytes()).unwrap_err();
+    assert_eq!(error.code(), "ERR_KEYSTORE_UNKNOWN_KEY_TYPE");
+}
+
+#[test]
+fn key_store_list_cap_comes_before_any_item_is_read() {
+    use edgeattest::access::{KeyStore, MAX_KEYSTORE_LIST_LEN};
+    let digest = "ab".repeat(32);
+    // Items that are not strings: reading the first would report ERR_KEYSTORE_WRONG_TYPE.
+    for (kind, member) in [
+        ("personal", "roles"),
+        ("service", "scopes"),
+        ("service", "services"),
+    ] {
+        let mut record = serde_json::json!({
+            "id": "a", "type": kind, "digest": digest, "services": [],
+        });
+        record[if kind == "personal" {
+            "roles"
+        } else {
+            "scopes"
+        }] = serde_json::json!([]);
+        record[member] = serde_json::json!(vec![0; MAX_KEYSTORE_LIST_LEN + 1]);
+        let json = serde_json::json!({ "keys": [record.clone()] }).to_string();
+        let error = KeyStore::from_json(json.as_bytes()).unwrap_err();
+        assert_eq!(error.code(), "ERR_KEYSTORE_TOO_MANY_ITEMS", "{member}");
+        assert_eq!(error.field(), Some(format!("keys[0].{member}").as_str()));
+        record[member] = serde_json::json!(vec![0; MAX_KEYSTORE_LIST_LEN]);
+        let json = serde_json::json!({ "keys": [record] }).to_string();
+        let error = KeyStore::from_json(json.as_bytes()).unwrap_err();
+        assert_eq!(error.code(), "ERR_KEYSTORE_WRONG_TYPE", "{member}");
+    }
+    // At the cap, a real list (one role repeated) is read.
+    let roles = vec!["lab_user"; MAX_KEYSTORE_LIST_LEN];
+    let json = serde_json::json!({ "keys": [{
+        "id": "a", "type": "personal", "digest": digest, "roles": roles, "services": [],
+    }]});
+    assert!(KeyStore::from_json(json.to_string().as_bytes()).is_ok());
+}

@@ -125,6 +125,33 @@ pub enum KeyStoreError {
         /// The later record's member.
         field: String,
     },
+    /// The JSON text is longer than [`MAX_KEYSTORE_BYTES`](super::MAX_KEYSTORE_BYTES).
+    TooLarge {
+        /// Its length in bytes.
+        size: usize,
+    },
+    /// `keys` has more than [`MAX_KEYS`](super::MAX_KEYS) records.
+    TooManyKeys {
+        /// The number of records.
+        count: usize,
+    },
+    /// A string member is longer than its cap ([`MAX_KEY_ID_LEN`](super::MAX_KEY_ID_LEN)
+    /// for `id` is reported as [`Self::InvalidId`]; every other string has
+    /// [`MAX_KEYSTORE_STRING_LEN`](super::MAX_KEYSTORE_STRING_LEN)).
+    StringTooLong {
+        /// The member.
+        field: String,
+        /// The cap, in bytes.
+        max: usize,
+    },
+    /// `roles`, `scopes` or `services` has more than
+    /// [`MAX_KEYSTORE_LIST_LEN`](super::MAX_KEYSTORE_LIST_LEN) items.
+    TooManyItems {
+        /// The member.
+        field: String,
+        /// The cap.
+        max: usize,
+    },
 }
 
 impl fmt::Display for KeyStoreError {
@@ -162,6 +189,22 @@ impl fmt::Display for KeyStoreError {
             Self::DuplicateDigest { field } => {
                 write!(f, "key store: {field} repeats another record's digest")
             }
+            Self::TooLarge { size } => write!(
+                f,
+                "key store: {size} bytes of JSON, more than the {} allowed",
+                super::store::MAX_KEYSTORE_BYTES
+            ),
+            Self::TooManyKeys { count } => write!(
+                f,
+                "key store: {count} records, more than the {} allowed",
+                super::store::MAX_KEYS
+            ),
+            Self::StringTooLong { field, max } => {
+                write!(f, "key store: {field} is longer than {max} bytes")
+            }
+            Self::TooManyItems { field, max } => {
+                write!(f, "key store: {field} has more than {max} items")
+            }
         }
     }
 }
@@ -183,6 +226,10 @@ impl ErrorCode for KeyStoreError {
             Self::InvalidId { .. } => "ERR_KEYSTORE_INVALID_ID",
             Self::DuplicateId { .. } => "ERR_KEYSTORE_DUPLICATE_ID",
             Self::DuplicateDigest { .. } => "ERR_KEYSTORE_DUPLICATE_DIGEST",
+            Self::TooLarge { .. } => "ERR_KEYSTORE_TOO_LARGE",
+            Self::TooManyKeys { .. } => "ERR_KEYSTORE_TOO_MANY_KEYS",
+            Self::StringTooLong { .. } => "ERR_KEYSTORE_STRING_TOO_LONG",
+            Self::TooManyItems { .. } => "ERR_KEYSTORE_TOO_MANY_ITEMS",
         }
     }
 
@@ -198,7 +245,11 @@ impl ErrorCode for KeyStoreError {
             | Self::InvalidDigest { field }
             | Self::InvalidId { field }
             | Self::DuplicateId { field, .. }
-            | Self::DuplicateDigest { field } => Some(field),
+            | Self::DuplicateDigest { field }
+            | Self::StringTooLong { field, .. }
+            | Self::TooManyItems { field, .. } => Some(field),
+            Self::TooManyKeys { .. } => Some("keys"),
+            Self::TooLarge { .. } => None,
         }
     }
 }

@@ -17,7 +17,15 @@
 //! never `roles`, so a service key cannot be widened by roles. Times are Unix seconds.
 //! Unknown members, roles and scopes are errors rather than ignored: a typo in a scope name
 //! must not silently shrink or widen a grant.
+//!
+//! Limits (issue 11), each checked before the work it protects: the text at most
+//! [`MAX_KEYSTORE_BYTES`] (before JSON parsing), at most [`MAX_KEYS`] records (before any
+//! record is read), ids at most [`MAX_KEY_ID_LEN`] bytes, every other string at most
+//! [`MAX_KEYSTORE_STRING_LEN`] and every `roles` / `scopes` / `services` list at most
+//! [`MAX_KEYSTORE_LIST_LEN`] items (before the names are looked up). The gateway may parse
+//! the store on every request (`gatewayDecision` in JS), so its cost must stay bounded.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -36,6 +44,21 @@ use super::scope::{Scope, ScopeSet};
 /// Longest accepted record id.
 pub const MAX_KEY_ID_LEN: usize = 64;
 
+/// Longest accepted key-store JSON text, in bytes (1 MiB: some 7,000 minimal records).
+pub const MAX_KEYSTORE_BYTES: usize = 1 << 20;
+
+/// Most records [`KeyStore::from_json`] accepts. The lookup scans every record (constant
+/// time, about 1.6 µs per thousand): a larger store wants an index by digest instead.
+pub const MAX_KEYS: usize = 4096;
+
+/// Longest accepted string other than `id` (`type`, `digest`, role, scope and service
+/// names), in bytes. The longest name the spec defines has 28.
+pub const MAX_KEYSTORE_STRING_LEN: usize = 128;
+
+/// Most items of one record's `roles`, `scopes` or `services` (the spec defines 8 roles
+/// and 13 scopes).
+pub const MAX_KEYSTORE_LIST_LEN: usize = 64;
+
 /// Key records, searched by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct KeyStore {
@@ -43,26 +66,27 @@ pub struct KeyStore {
 }
 
 impl KeyStore {
-    /// A store of `records`.
+    /// A store of `records`. The host builds these itself, so no count cap applies here
+    /// ([`MAX_KEYS`] is for configuration text); duplicates are found in O(n log n).
     ///
     /// # Errors
     /// [`KeyStoreError::InvalidId`], [`KeyStoreError::DuplicateId`] or
     /// [`KeyStoreError::DuplicateDigest`].
     pub fn new(records: Vec<KeyRecord>) -> Result<Self, KeyStoreError> {
+        let mut ids = BTreeSet::new();
+        let mut digests = BTreeSet::new();
         for (i, record) in records.iter().enumerate() {
             let field = format!("keys[{i}].id");
             check_id(record.id(), &field)?;
-            let earlier = records.get(..i).unwrap_or(&[]);
-            if earlier.iter().any(|other| other.id() == record.id()) {
+            if !ids.insert(record.id()) {
                 return Err(KeyStoreError::DuplicateId {
                     field,
                     id: record.id().into(),
                 });
             }
-            if earlier
-                .iter()
-                .any(|other| other.digest() == record.digest())
-            {
+            // Digests of configured keys, compared at load time: no secret-dependent timing
+            // matters here (lookups use `find`, which is constant time).
+            if !digests.insert(record.digest().as_bytes()) {
                 return Err(KeyStoreError::DuplicateDigest {
                     field: format!("keys[{i}].digest"),
                 });
@@ -74,8 +98,12 @@ impl KeyStore {
     /// Reads the configuration JSON described in the module documentation, strictly.
     ///
     /// # Errors
-    /// The first problem found, naming its member (`keys[2].scopes[0]`).
+    /// The first problem found, naming its member (`keys[2].scopes[0]`); the limits of the
+    /// module documentation first.
     pub fn from_json(json: &[u8]) -> Result<Self, KeyStoreError> {
+        if json.len() > MAX_KEYSTORE_BYTES {
+            return Err(KeyStoreError::TooLarge { size: json.len() });
+        }
         let value = crate::json::parse(json).map_err(KeyStoreError::Json)?;
         let root = value.as_object().ok_or_else(|| KeyStoreError::WrongType {
             field: "$".into(),
@@ -92,6 +120,9 @@ impl KeyStore {
                 field: "keys".into(),
                 expected: "array",
             })?;
+        if keys.len() > MAX_KEYS {
+            return Err(KeyStoreError::TooManyKeys { count: keys.len() });
+        }
         let records = keys
             .iter()
             .enumerate()
@@ -152,7 +183,14 @@ fn record_from_json(value: &Value, path: &str) -> Result<KeyRecord, KeyStoreErro
         field: path.into(),
         expected: "object",
     })?;
-    let id = string_member(object, path, "id")?;
+    let id = member(object, path, "id")?
+        .as_str()
+        .ok_or_else(|| KeyStoreError::WrongType {
+            field: join(path, "id"),
+            expected: "string",
+        })?;
+    // Checked again by `KeyStore::new`; here so that a long id stops the record early.
+    check_id(id, &join(path, "id"))?;
     let type_field = format!("{path}.type");
     let type_name = string_member(object, path, "type")?;
     let key_type = KeyType::parse(type_name).ok_or_else(|| KeyStoreError::UnknownKeyType {
@@ -267,21 +305,37 @@ fn join(path: &str, name: &str) -> String {
     }
 }
 
+fn member<'a>(
+    object: &'a Map<String, Value>,
+    path: &str,
+    name: &str,
+) -> Result<&'a Value, KeyStoreError> {
+    object.get(name).ok_or_else(|| KeyStoreError::MissingField {
+        field: join(path, name),
+    })
+}
+
+/// A string of at most [`MAX_KEYSTORE_STRING_LEN`] bytes.
+fn capped_str(value: &Value, field: impl FnOnce() -> String) -> Result<&str, KeyStoreError> {
+    match value.as_str() {
+        Some(text) if text.len() <= MAX_KEYSTORE_STRING_LEN => Ok(text),
+        Some(_) => Err(KeyStoreError::StringTooLong {
+            field: field(),
+            max: MAX_KEYSTORE_STRING_LEN,
+        }),
+        None => Err(KeyStoreError::WrongType {
+            field: field(),
+            expected: "string",
+        }),
+    }
+}
+
 fn string_member<'a>(
     object: &'a Map<String, Value>,
     path: &str,
     name: &str,
 ) -> Result<&'a str, KeyStoreError> {
-    object
-        .get(name)
-        .ok_or_else(|| KeyStoreError::MissingField {
-            field: join(path, name),
-        })?
-        .as_str()
-        .ok_or_else(|| KeyStoreError::WrongType {
-            field: join(path, name),
-            expected: "string",
-        })
+    capped_str(member(object, path, name)?, || join(path, name))
 }
 
 fn string_array<'a>(
@@ -290,25 +344,22 @@ fn string_array<'a>(
     name: &str,
 ) -> Result<Vec<&'a str>, KeyStoreError> {
     let field = join(path, name);
-    let items = object
-        .get(name)
-        .ok_or_else(|| KeyStoreError::MissingField {
-            field: field.clone(),
-        })?
+    let items = member(object, path, name)?
         .as_array()
         .ok_or_else(|| KeyStoreError::WrongType {
             field: field.clone(),
             expected: "array",
         })?;
+    if items.len() > MAX_KEYSTORE_LIST_LEN {
+        return Err(KeyStoreError::TooManyItems {
+            field,
+            max: MAX_KEYSTORE_LIST_LEN,
+        });
+    }
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| {
-            item.as_str().ok_or_else(|| KeyStoreError::WrongType {
-                field: format!("{field}[{i}]"),
-                expected: "string",
-            })
-        })
+        .map(|(i, item)| capped_str(item, || format!("{field}[{i}]")))
         .collect()
 }
 

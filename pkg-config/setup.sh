@@ -54,6 +54,14 @@ if [[ "$have" != "$WASM_PACK_VERSION" ]]; then
   cargo install --quiet --locked wasm-pack --version "$WASM_PACK_VERSION"
 fi
 
+# 4b. cargo-fuzz, for the fuzz smoke (pkg-config/fuzz-smoke.sh; runs on stable rustc there).
+CARGO_FUZZ_VERSION=0.13.2
+have="$("$CARGO_BIN/cargo-fuzz" --version 2>/dev/null | awk '{print $2}' || true)"
+if [[ "$have" != "$CARGO_FUZZ_VERSION" ]]; then
+  log "cargo install cargo-fuzz $CARGO_FUZZ_VERSION (had: ${have:-none})"
+  cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+fi
+
 # 5. npm dev dependencies from the lockfile (binaryen, miniflare/workerd, playwright-core, jose, sql.js).
 if [[ -f node_modules/.package-lock.json && node_modules/.package-lock.json -nt package-lock.json \
       && node_modules/.package-lock.json -nt package.json ]]; then

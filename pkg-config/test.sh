@@ -62,6 +62,7 @@ stage wasm-chromium  tests wasm-pack test --headless --chrome -- --test wasm_bro
 stage release-build  check bash pkg-config/build.sh
 stage wasm-size      check node pkg-config/size-report.mjs
 stage js-node        tests node --test --test-concurrency=1 tests/js/
+stage fuzz-smoke     tests env FUZZ_SECONDS="${FUZZ_SECONDS:-3}" bash pkg-config/fuzz-smoke.sh
 
 echo "summary: $passed passed, $failed failed"
 ((failed == 0)) || { echo "failed stages: ${stage_failures[*]}"; exit 1; }

@@ -187,24 +187,22 @@ async function drive(worker, oversizeStatus) {
   return { statuses, byKind, failures, samples, seconds, latencyMs: { p50: pct(50), p90: pct(90), p99: pct(99), max: Math.round(latencies.at(-1)) } };
 }
 
+/** One run in a fresh workerd process; oversize bodies must get `oversizeStatus`. */
+async function driveProbed(baseline, oversizeStatus) {
+  const worker = await startProbed(baseline);
+  try {
+    return await drive(worker, oversizeStatus);
+  } finally {
+    await worker.stop();
+  }
+}
+
 const mib = (bytes) => Number((bytes / 1048576).toFixed(1));
 
 test(`load: ${REQUESTS} mixed requests at concurrency ${CONCURRENCY}, no 5xx, no dropped connection, memory steady`, { timeout: 1_800_000 }, async () => {
   // The baseline first, in its own workerd process, stopped before the edge worker starts.
-  const baselineWorker = await startProbed(true);
-  let baseline;
-  try {
-    baseline = await drive(baselineWorker, 404);
-  } finally {
-    await baselineWorker.stop();
-  }
-  const worker = await startProbed(false);
-  let run;
-  try {
-    run = await drive(worker, 413);
-  } finally {
-    await worker.stop();
-  }
+  const baseline = await driveProbed(true, 404);
+  const run = await driveProbed(false, 413);
   const { statuses, byKind, failures, samples } = run;
   const peak = (list) => Math.max(...list.map((s) => s.rssKib));
   const quarter = Math.max(1, Math.floor(samples.length / 4));

@@ -14,16 +14,15 @@ use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
-use super::rims::RimStore;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
-use crate::chain::{verify_pem_chain, ChainOptions, ChainStatus, TrustStore, VerifiedChain};
+use crate::chain::{ChainOptions, ChainStatus, TrustStore, VerifiedChain};
 use crate::evidence::{
-    tag, BatchPlan, DeviceInput, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
-    VerifyError,
+    tag, BatchPlan, DeviceInput, FailedEvidence, FwidCheck, Transcript, VerifiedEvidence,
+    VerifyContext, VerifyError,
 };
 use crate::rim::{
     apsku_from_block, compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, OpaqueValue,
-    RimCertStatus, RimError, RimTrust, RuntimeEvidence, VerifiedRim,
+    RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
@@ -33,19 +32,13 @@ pub const REVOCATION_WARNING: &str =
 /// SPDM block of the Blackwell FSP device identifiers (holds `APSKU`).
 const FSP_IDENTIFIER_BLOCK: u8 = 52;
 
-/// What device verification works against.
-pub(crate) struct DeviceContext<'a> {
-    pub(crate) now: u64,
-    pub(crate) device_trust: &'a TrustStore,
-    pub(crate) rim_trust: &'a RimTrust,
-    pub(crate) rims: &'a RimStore,
-}
-
-/// The outcome of every device of `request`, in request order.
-pub(crate) fn verify_devices(
+/// The signature checks of every device of `request`, planned against `device_trust` at
+/// `now` (Unix seconds).
+pub(crate) fn plan_evidence(
     request: &ValidatedRequest,
-    ctx: &DeviceContext<'_>,
-) -> Vec<DeviceOutcome> {
+    device_trust: &TrustStore,
+    now: u64,
+) -> BatchPlan {
     let inputs: Vec<DeviceInput<'_>> = request
         .devices()
         .iter()
@@ -54,30 +47,114 @@ pub(crate) fn verify_devices(
             certificate_pem: device.certificate_pem(),
         })
         .collect();
-    let verify_context = VerifyContext {
+    let context = VerifyContext {
         arch: request.arch(),
         nonce: *request.nonce(),
-        now: ctx.now,
-        trust_store: ctx.device_trust,
+        now,
+        trust_store: device_trust,
         chain_options: ChainOptions::default(),
     };
-    let results = BatchPlan::new(&inputs, &verify_context).verify();
+    BatchPlan::new(&inputs, &context)
+}
+
+/// A device after its evidence and chain checks, before its RIMs.
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per device of a request, short-lived"
+)]
+pub(crate) enum DeviceStage {
+    /// The evidence verified; the values the RIM comparison needs, and the RIM ids.
+    Verified {
+        evidence: VerifiedEvidence,
+        runtime: RuntimeEvidence,
+        firmware_rim: Option<String>,
+        /// `None` where no driver RIM applies (switches, FSP evidence without a driver).
+        driver_rim: Option<Option<String>>,
+    },
+    /// The evidence did not verify.
+    Failed(FailedEvidence),
+}
+
+impl DeviceStage {
+    /// The RIM ids this device needs (driver first).
+    pub(crate) fn rim_ids(&self) -> impl Iterator<Item = &str> {
+        let (driver, firmware) = match self {
+            Self::Verified {
+                driver_rim,
+                firmware_rim,
+                ..
+            } => (
+                driver_rim.as_ref().and_then(Option::as_ref),
+                firmware_rim.as_ref(),
+            ),
+            Self::Failed(_) => (None, None),
+        };
+        driver.into_iter().chain(firmware).map(String::as_str)
+    }
+}
+
+/// Each device's stage from its evidence result, in request order.
+pub(crate) fn device_stages(
+    request: &ValidatedRequest,
+    results: Vec<Result<VerifiedEvidence, FailedEvidence>>,
+) -> Vec<DeviceStage> {
+    let arch = request.arch();
     request
         .devices()
         .iter()
         .zip(results)
-        .map(|(device, result)| {
-            let hint = device.firmware_version().map(|v| v.as_str().to_string());
-            match result {
-                Ok(verified) => verified_outcome(&verified, request.arch(), hint, ctx),
-                Err(error) => failed_outcome(
-                    &error,
-                    device.evidence(),
-                    device.certificate_pem(),
-                    request,
-                    ctx,
-                ),
+        .map(|(device, result)| match result {
+            Err(failed) => DeviceStage::Failed(failed),
+            Ok(evidence) => {
+                let hint = device.firmware_version().map(|v| v.as_str().to_string());
+                let chip = evidence.chain().hwmodel_chip().map(String::from);
+                let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
+                let firmware_rim = firmware_rim_id(arch, &runtime).ok();
+                let driver_rim = match arch.device_kind() {
+                    DeviceKind::Gpu if runtime.driver_version.is_some() => {
+                        Some(driver_rim_id(arch, &runtime).ok())
+                    }
+                    _ => None,
+                };
+                DeviceStage::Verified {
+                    evidence,
+                    runtime,
+                    firmware_rim,
+                    driver_rim,
+                }
             }
+        })
+        .collect()
+}
+
+/// The RIM documents of one request, by the id asked for: only ids the store holds.
+pub(crate) type RimVerdicts = BTreeMap<String, Result<VerifiedRim, RimError>>;
+
+/// The outcome of every device, in request order.
+pub(crate) fn device_outcomes(
+    request: &ValidatedRequest,
+    stages: Vec<DeviceStage>,
+    rims: &RimVerdicts,
+) -> Vec<DeviceOutcome> {
+    request
+        .devices()
+        .iter()
+        .zip(stages)
+        .map(|(device, stage)| match stage {
+            DeviceStage::Verified {
+                evidence,
+                runtime,
+                firmware_rim,
+                driver_rim,
+            } => verified_outcome(
+                &evidence,
+                request.arch(),
+                &runtime,
+                (driver_rim, firmware_rim),
+                rims,
+            ),
+            DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
         })
         .collect()
 }
@@ -100,8 +177,9 @@ pub(crate) fn rim_ids(
 fn verified_outcome(
     verified: &VerifiedEvidence,
     arch: Arch,
-    hint: Option<String>,
-    ctx: &DeviceContext<'_>,
+    runtime: &RuntimeEvidence,
+    (driver_id, firmware_id): (Option<Option<String>>, Option<String>),
+    rims: &RimVerdicts,
 ) -> DeviceOutcome {
     let kind = arch.device_kind();
     let chain = chain_outcome(verified.chain());
@@ -131,15 +209,8 @@ fn verified_outcome(
         ));
     }
 
-    let chip = verified.chain().hwmodel_chip().map(String::from);
-    let runtime = runtime_evidence(verified.transcript(), chip, arch, hint);
-    let firmware = rim_outcome(firmware_rim_id(arch, &runtime).ok(), ctx);
-    let driver = match kind {
-        DeviceKind::Gpu if runtime.driver_version.is_some() => {
-            Some(rim_outcome(driver_rim_id(arch, &runtime).ok(), ctx))
-        }
-        _ => None,
-    };
+    let firmware = rim_outcome(firmware_id, rims);
+    let driver = driver_id.map(|id| rim_outcome(id, rims));
     outcome.firmware_rim = Some(firmware.summary.clone());
     outcome.driver_rim = driver.as_ref().map(|d| d.summary.clone());
     outcome.oemid = driver
@@ -158,8 +229,8 @@ fn verified_outcome(
         (Some(driver), Some(firmware)) => driver
             .verified
             .as_ref()
-            .map(|d| compare_gpu(d.document(), firmware.document(), &runtime)),
-        (None, Some(firmware)) => Some(compare_switch(firmware.document(), &runtime)),
+            .map(|d| compare_gpu(d.document(), firmware.document(), runtime)),
+        (None, Some(firmware)) => Some(compare_switch(firmware.document(), runtime)),
         _ => None,
     };
     match comparison {
@@ -216,7 +287,7 @@ struct RimResult {
     error: Option<ErrorDetails>,
 }
 
-fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
+fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
     let not_found = |what: &str| RimResult {
         summary: RimOutcome::default(),
         verified: None,
@@ -225,7 +296,7 @@ fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
     let Some(id) = id else {
         return not_found("The evidence does not name a reference measurement document");
     };
-    let Some(result) = ctx.rims.verify(&id, ctx.rim_trust, ctx.now) else {
+    let Some(result) = rims.get(&id).cloned() else {
         return not_found(&alloc::format!(
             "No reference measurement document {id} is available"
         ));
@@ -301,15 +372,15 @@ fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
 
 /// A device whose evidence did not verify: what can still be said about it.
 fn failed_outcome(
-    error: &VerifyError,
+    failed: FailedEvidence,
     evidence: &[u8],
-    pem: &str,
     request: &ValidatedRequest,
-    ctx: &DeviceContext<'_>,
 ) -> DeviceOutcome {
+    let FailedEvidence { error, chain } = failed;
+    let chain = chain.map(|boxed| *boxed);
+    let error = &error;
     let kind = request.arch().device_kind();
     let transcript = Transcript::parse(evidence).ok();
-    let chain = verify_pem_chain(pem, ctx.device_trust, ctx.now, &ChainOptions::default()).ok();
     // Checks run in this order: parse, chain, signature, nonce, arch, opaque, FWID.
     let stage = match error {
         VerifyError::Parse(_) => 0,

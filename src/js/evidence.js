@@ -6,9 +6,12 @@ import { prepareEvidence } from './edgeattest.js';
 const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
 const ECDSA_SHA384 = { name: 'ECDSA', hash: 'SHA-384' };
 
-/** Runs signature checks ({publicKey SEC1, message, signature r||s}) with crypto.subtle. */
-export async function runSignatureChecks(checks, subtle = globalThis.crypto.subtle) {
-  const keys = new Map();
+/**
+ * Runs signature checks ({publicKey SEC1, message, signature r||s}) with crypto.subtle.
+ * `keys` keeps the imported keys (a Map, or a cache with get/set); by default they are kept
+ * for this call only.
+ */
+export async function runSignatureChecks(checks, subtle = globalThis.crypto.subtle, keys = new Map()) {
   const keyFor = (sec1) => {
     const id = Array.prototype.map.call(sec1, (b) => b.toString(16).padStart(2, '0')).join('');
     let key = keys.get(id);

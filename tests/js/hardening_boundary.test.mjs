@@ -55,6 +55,7 @@ const KNOWN = {
   P384PrivateKey: GLUE_NO_CONSTRUCTOR,
   P384PublicKey: GLUE_NO_CONSTRUCTOR,
   PendingRim: GLUE_NO_CONSTRUCTOR,
+  ServiceExchange: GLUE_NO_CONSTRUCTOR,
   TokenVerification: GLUE_NO_CONSTRUCTOR,
   VerifiedRim: GLUE_NO_CONSTRUCTOR,
   compareGpuRims: GLUE_CLASS,

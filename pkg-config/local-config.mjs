@@ -81,6 +81,8 @@ export async function localBindings(env = process.env, log = console.log) {
   const bindings = {
     EDGEATTEST_SIGNING_KEY: readConfigFile('EDGEATTEST_SIGNING_KEY', env) ?? (await developmentSigningKey(log)),
   };
+  const certificate = readConfigFile('EDGEATTEST_SIGNING_CERTIFICATE', env);
+  if (certificate) bindings.EDGEATTEST_SIGNING_CERTIFICATE = certificate;
   const trust = readConfigFile('EDGEATTEST_TRUST_ANCHORS', env);
   if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);

@@ -8,6 +8,7 @@
 // EDGEATTEST_CRYPTO ("webcrypto", the default: the key is imported as a non-extractable
 // CryptoKey and every ECDSA operation runs in crypto.subtle; "software": all in wasm),
 // EDGEATTEST_FIXED_TIME (replays only: answer as at this RFC 3339 time or Unix second),
+// EDGEATTEST_SIGNING_CERTIFICATE (its PEM chain, published as x5c),
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
 // EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
@@ -111,6 +112,7 @@ async function attestationService(env, url) {
     }
     const created = new AttestationService({
       ...keys,
+      certificate: env.EDGEATTEST_SIGNING_CERTIFICATE,
       retiredKeys: env.EDGEATTEST_RETIRED_KEYS,
       issuer: env.EDGEATTEST_ISSUER ?? url.origin,
       trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,

@@ -61,6 +61,30 @@ impl KeyRing {
         self
     }
 
+    /// Publishes the active key with the certificate chain that certifies it (PEM, leaf
+    /// first) as `x5c`, as the real service's JWKS does. The leaf must carry the active key.
+    ///
+    /// # Errors
+    /// [`TokenError::JwksInvalid`]: `x5c` when the text holds no certificate or a block that
+    /// is not one, `x5c[0]` when the leaf's key is not the active key.
+    pub fn with_certificate_pem(self, pem: &str) -> Result<Self, TokenError> {
+        use base64::Engine as _;
+        let ders = crate::chain::parse_pem_chain(pem).map_err(|_| TokenError::JwksInvalid {
+            field: "x5c".into(),
+        })?;
+        let x5c: Vec<String> = ders
+            .iter()
+            .map(|der| base64::engine::general_purpose::STANDARD.encode(der))
+            .collect();
+        let published = JwksKey::new(Some(self.kid.clone()), self.public).with_x5c(x5c.clone());
+        match published.x5c_leaf_matches()? {
+            Some(true) => Ok(self.with_x5c(x5c)),
+            _ => Err(TokenError::JwksInvalid {
+                field: "x5c[0]".into(),
+            }),
+        }
+    }
+
     /// Adds retired keys: published in the JWKS, never used to sign.
     #[must_use]
     pub fn with_retired(mut self, retired: Vec<JwksKey>) -> Self {

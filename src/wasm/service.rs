@@ -34,6 +34,8 @@ export interface AttestationServiceOptions {
   publicKey?: string;
   /** Its kid; default: the RFC 7638 thumbprint. */
   kid?: string;
+  /** The key's certificate chain (PEM, leaf first), published in the JWKS as x5c. */
+  certificate?: string;
   /** Retired keys still published in the JWKS: a JWKS (JSON text). */
   retiredKeys?: string;
   /** The tokens' iss: the service's base URL. */
@@ -122,6 +124,12 @@ impl AttestationService {
                 ))
             }
         };
+        if let Some(pem) = js::optional_string(&js::member(&options, "certificate"), "certificate")?
+        {
+            keys = keys
+                .with_certificate_pem(&pem)
+                .map_err(|error| with_field(to_js(&error), "certificate"))?;
+        }
         if let Some(retired) =
             js::optional_string(&js::member(&options, "retiredKeys"), "retiredKeys")?
         {

@@ -17,20 +17,17 @@ use super::outcome::{
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::{ChainOptions, ChainStatus, TrustStore, VerifiedChain};
 use crate::evidence::{
-    tag, BatchPlan, DeviceInput, FailedEvidence, FwidCheck, Transcript, VerifiedEvidence,
-    VerifyContext, VerifyError,
+    BatchPlan, DeviceInput, FailedEvidence, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
+    VerifyError,
 };
 use crate::rim::{
-    apsku_from_block, compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, OpaqueValue,
-    RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
+    compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, RimCertStatus, RimError,
+    RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
 pub const REVOCATION_WARNING: &str =
     "Certificate revocation (OCSP) was not checked by this verifier";
-
-/// SPDM block of the Blackwell FSP device identifiers (holds `APSKU`).
-const FSP_IDENTIFIER_BLOCK: u8 = 52;
 
 /// The signature checks of every device of `request`, planned against `device_trust` at
 /// `now` (Unix seconds).
@@ -507,39 +504,7 @@ fn runtime_evidence(
     arch: Arch,
     hint: Option<String>,
 ) -> RuntimeEvidence {
-    let opaque = &transcript.response.opaque;
-    let text = |t: u16| opaque.text(t).ok().flatten();
-    RuntimeEvidence {
-        measurements: transcript
-            .response
-            .blocks
-            .iter()
-            .map(|b| (b.index, b.value.clone()))
-            .collect(),
-        driver_version: opaque.driver_version().ok().flatten(),
-        vbios_version: opaque.vbios_version(arch.device_kind()).ok().flatten(),
-        project: text(tag::PROJECT),
-        project_sku: text(tag::PROJECT_SKU),
-        chip_sku: text(tag::CHIP_SKU),
-        chip_info: text(tag::CHIP_INFO),
-        nvdec0_status: opaque
-            .get(tag::NVDEC0_STATUS)
-            .and_then(|e| e.value.first().copied()),
-        opaque: opaque
-            .entries()
-            .iter()
-            .map(|e| OpaqueValue {
-                id: e.tag,
-                value_type: e.value_type,
-                value: e.value.clone(),
-            })
-            .collect(),
-        hwmodel,
-        apsku: transcript
-            .block(FSP_IDENTIFIER_BLOCK)
-            .and_then(|b| apsku_from_block(&b.value)),
-        firmware_version_hint: hint,
-    }
+    RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
 /// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).

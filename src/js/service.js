@@ -2,7 +2,7 @@
 // decides; every ECDSA verification and every token signature of a request runs in
 // crypto.subtle, in parallel batches, and the private key can stay a non-extractable
 // CryptoKey that never enters wasm memory.
-import { runSignatureChecks } from './evidence.js';
+import { runSignatureChecks } from './webcrypto.js';
 
 const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };

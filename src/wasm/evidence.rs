@@ -152,18 +152,7 @@ impl EvidenceBatch {
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
         let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        let out = Array::new();
-        for check in plan.signature_checks() {
-            let item = Object::new();
-            let set = |name: &str, bytes: &[u8]| {
-                let _ = Reflect::set(&item, &name.into(), &Uint8Array::from(bytes).into());
-            };
-            set("publicKey", &check.public_key_sec1);
-            set("message", &check.message);
-            set("signature", &check.signature);
-            out.push(&item);
-        }
-        Ok(out.into())
+        Ok(js::checks_to_js(plan.signature_checks()).into())
     }
 
     /// Completes the batch with one boolean verdict per signature check.
@@ -172,17 +161,7 @@ impl EvidenceBatch {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        if !Array::is_array(&verdicts) {
-            return Err(invalid_argument("verdicts", "an array of booleans"));
-        }
-        let mut flags = Vec::new();
-        for (i, v) in Array::from(&verdicts).iter().enumerate() {
-            flags.push(
-                v.as_bool().ok_or_else(|| {
-                    invalid_argument(&alloc::format!("verdicts[{i}]"), "a boolean")
-                })?,
-            );
-        }
+        let flags = js::verdicts_arg(&verdicts, "verdicts")?;
         let plan = self.plan.take().ok_or_else(consumed)?;
         let results = plan.finish(&flags).map_err(|err| to_js(&err))?;
         results_js(results)

@@ -7,6 +7,7 @@ pub mod claims;
 mod device;
 mod error;
 mod exchange;
+mod failure;
 mod health;
 mod http;
 mod keys;

@@ -19,7 +19,8 @@
 // must match the expected number of times, so a changed glue fails the build rather than
 // going out unpatched.
 //
-//   node pkg-config/harden-glue.mjs pkg/edgeattest.js      (run by pkg-config/build.sh)
+//   node pkg-config/harden-glue.mjs pkg/edgeattest.js      (run by pkg-config/build.sh for
+//                                                           both modules: pkg/, pkg/client/)
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const path = process.argv[2];
@@ -50,8 +51,10 @@ function _edgeattestError(message, field) {
 
 // 1. `_assertClass(x, K)` call sites pass the parameter's name; the check also refuses a
 // freed (or never constructed) instance, whose pointer is 0 or absent.
-replace(/_assertClass\((\w+), (\w+)\);/, "_assertClass($1, $2, '$1');", { max: 1000 });
-replace(
+// (A module without class-typed parameters has no `_assertClass`; the helper is still added.)
+const classParameters = replace(/_assertClass\((\w+), (\w+)\);/, "_assertClass($1, $2, '$1');", { min: 0, max: 1000 });
+if (classParameters === 0) glue += `\n${HELPER}`;
+else replace(
   /function _assertClass\(instance, klass\) \{\n\s*if \(!\(instance instanceof klass\)\) \{\n\s*throw new Error\(`expected instance of \$\{klass\.name\}`\);\n\s*\}\n\}\n/,
   `function _assertClass(instance, klass, field) {
     if (!(instance instanceof klass)) {

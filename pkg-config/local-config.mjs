@@ -81,6 +81,8 @@ export async function localBindings(env = process.env, log = console.log) {
   const bindings = {
     EDGEATTEST_SIGNING_KEY: readConfigFile('EDGEATTEST_SIGNING_KEY', env) ?? (await developmentSigningKey(log)),
   };
+  const certificate = readConfigFile('EDGEATTEST_SIGNING_CERTIFICATE', env);
+  if (certificate) bindings.EDGEATTEST_SIGNING_CERTIFICATE = certificate;
   const trust = readConfigFile('EDGEATTEST_TRUST_ANCHORS', env);
   if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);
@@ -101,6 +103,13 @@ export async function localBindings(env = process.env, log = console.log) {
   }
   if (env.EDGEATTEST_LIST_UPSTREAM) bindings.EDGEATTEST_LIST_UPSTREAM = new URL(env.EDGEATTEST_LIST_UPSTREAM).toString();
   if (env.EDGEATTEST_SIM_UPSTREAM) bindings.EDGEATTEST_SIM_UPSTREAM = new URL(env.EDGEATTEST_SIM_UPSTREAM).toString();
+  if (env.EDGEATTEST_CRYPTO) {
+    if (!['webcrypto', 'software'].includes(env.EDGEATTEST_CRYPTO)) {
+      throw new Error(`EDGEATTEST_CRYPTO must be webcrypto or software, got ${JSON.stringify(env.EDGEATTEST_CRYPTO)}`);
+    }
+    bindings.EDGEATTEST_CRYPTO = env.EDGEATTEST_CRYPTO;
+  }
+  if (env.EDGEATTEST_FIXED_TIME) bindings.EDGEATTEST_FIXED_TIME = env.EDGEATTEST_FIXED_TIME;
   if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');
   return { port: Number(port), bindings };
 }

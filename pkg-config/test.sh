@@ -53,6 +53,7 @@ nostd() {
 stage fmt            check cargo fmt --check
 stage clippy-native  check cargo clippy --all-targets -- -D warnings
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
 stage native-tests   tests cargo test --all-targets
 stage doc-tests      tests cargo test --doc
 stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet

@@ -89,6 +89,16 @@ impl SignatureCheck {
     }
 }
 
+/// The index of `check` in `checks`, appended when new: a batch runs each distinct check
+/// once (the CA links shared by the devices of a node, or by the RIMs of a request).
+pub(crate) fn intern_check(checks: &mut Vec<SignatureCheck>, check: &SignatureCheck) -> usize {
+    if let Some(i) = checks.iter().position(|c| c == check) {
+        return i;
+    }
+    checks.push(check.clone());
+    checks.len().saturating_sub(1)
+}
+
 /// Verifies a raw `r‖s` ECDSA P-384/SHA-384 signature over `message` with a SEC1 public key.
 ///
 /// High-S signatures are accepted: ECDSA verification per FIPS 186-5 does not reject them

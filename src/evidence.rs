@@ -29,5 +29,5 @@ pub use spdm::{
 pub use tags::{tag, tag_name};
 pub use verify::{
     arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,
-    FwidCheck, VerifiedEvidence, VerifyContext,
+    FailedEvidence, FwidCheck, VerifiedEvidence, VerifyContext,
 };

@@ -7,13 +7,21 @@
 // Exports reach JavaScript through #[wasm_bindgen], not Rust paths.
 #![allow(unreachable_pub)]
 
+#[cfg(feature = "js-full")]
 pub mod access;
 pub mod attest;
+#[cfg(feature = "js-full")]
 pub mod deprecation;
 mod error;
+#[cfg(feature = "js-full")]
 pub mod evidence;
+// Readers shared by every binding; the client build uses only some of them.
+#[cfg_attr(not(feature = "js-full"), allow(dead_code))]
 mod js;
+#[cfg(feature = "js-full")]
 pub mod listing;
+#[cfg(feature = "js-full")]
 pub mod rim;
+#[cfg(feature = "js-full")]
 pub mod service;
 pub mod token;

@@ -264,3 +264,48 @@ fn envelope_checks() {
     );
     assert!(rim::open_envelope(b"[]", ID).is_err());
 }
+
+fn transcript(rel: &str) -> edgeattest::evidence::Transcript {
+    let bytes = hex::decode(fixture(rel).trim()).unwrap();
+    edgeattest::evidence::Transcript::parse(&bytes).unwrap()
+}
+
+#[test]
+fn runtime_values_read_from_real_transcripts() {
+    use edgeattest::attest::DeviceKind;
+    // The Hopper transcript of the table in `hopper_ids`: the same values, read by the core.
+    let ev = RuntimeEvidence::from_transcript(
+        &transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex"),
+        DeviceKind::Gpu,
+        Some("GH100".into()),
+        None,
+    );
+    assert_eq!(
+        rim::driver_rim_id(Arch::Hopper, &ev).unwrap(),
+        "NV_GPU_DRIVER_GH100_580.159.03"
+    );
+    assert_eq!(
+        rim::firmware_rim_id(Arch::Hopper, &ev).unwrap(),
+        "NV_GPU_VBIOS_1010_0205_862_9600740020"
+    );
+    assert_eq!(ev.measurements.len(), 64);
+    assert!(ev.nvdec0_status.is_some());
+    assert_eq!(ev.hwmodel.as_deref(), Some("GH100"));
+    assert_eq!(
+        ev.apsku, None,
+        "Hopper evidence has no FSP identifier block"
+    );
+
+    let ev = RuntimeEvidence::from_transcript(
+        &transcript("evidence/switch/nvat_ls10_96.10.55.00.01_report.hex"),
+        DeviceKind::Switch,
+        None,
+        None,
+    );
+    assert_eq!(ev.vbios_version.as_deref(), Some("96.10.55.00.01"));
+    assert_eq!(ev.driver_version, None);
+    assert_eq!(
+        rim::firmware_rim_id(Arch::Ls10, &ev).unwrap(),
+        "NV_SWITCH_BIOS_5612_0002_890_9610550001"
+    );
+}

@@ -5,12 +5,16 @@
 //
 // Bindings (local: from environment variables, see pkg-config/local-config.mjs; Cloudflare:
 // pkg-config/wrangler.toml): EDGEATTEST_SIGNING_KEY (PKCS#8 PEM or private JWK),
+// EDGEATTEST_CRYPTO ("webcrypto", the default: the key is imported as a non-extractable
+// CryptoKey and every ECDSA operation runs in crypto.subtle; "software": all in wasm),
+// EDGEATTEST_FIXED_TIME (replays only: answer as at this RFC 3339 time or Unix second),
+// EDGEATTEST_SIGNING_CERTIFICATE (its PEM chain, published as x5c),
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
 // EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM.
-import { AttestationService } from '../pkg/workerd.js';
+import { AttestationService, handleRequest, importSigningKey } from '../pkg/workerd.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { BUNDLED_RIMS } from './rims.js';
@@ -25,6 +29,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 let service;
 let serviceError;
+/** The private CryptoKey when EDGEATTEST_CRYPTO is webcrypto. */
+let signingKey;
 const rimMisses = new Map();
 const decoded = new Map();
 
@@ -60,13 +66,53 @@ function serveUi(request, url) {
   return asset(url.pathname) ?? errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
 }
 
+const CRYPTO_BACKENDS = ['webcrypto', 'software'];
+
+/** The crypto backend the bindings choose; an unknown name is a configuration error. */
+function cryptoBackend(env) {
+  const backend = env.EDGEATTEST_CRYPTO || 'webcrypto';
+  if (!CRYPTO_BACKENDS.includes(backend)) {
+    throw Object.assign(new Error(`EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${backend}`), { code: 'ERR_CONFIG' });
+  }
+  return backend;
+}
+
+/**
+ * The clock: Unix seconds now, or the fixed time of EDGEATTEST_FIXED_TIME (RFC 3339 or Unix
+ * seconds), which exists to replay recorded exchanges at their recorded time.
+ */
+function clock(env) {
+  const fixed = env.EDGEATTEST_FIXED_TIME;
+  if (!fixed) return () => Math.floor(Date.now() / 1000);
+  const seconds = /^\d+$/.test(fixed) ? Number(fixed) : Math.floor(Date.parse(fixed) / 1000);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    throw Object.assign(new Error(`EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: ${fixed}`), { code: 'ERR_CONFIG' });
+  }
+  console.warn(`the clock is fixed at ${new Date(seconds * 1000).toISOString()} (EDGEATTEST_FIXED_TIME): for replays only`);
+  return () => seconds;
+}
+
+let now;
+
 /** The service, created on the first request from the bindings; a configuration error is kept and reported. */
-function attestationService(env, url) {
+async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
     if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured'), { code: 'ERR_NO_SIGNING_KEY' });
+    const backend = cryptoBackend(env);
+    now = clock(env);
+    const keys = { signingKey: env.EDGEATTEST_SIGNING_KEY };
+    let privateKey;
+    if (backend === 'webcrypto') {
+      // The private key lives in WebCrypto only; the core gets the public half.
+      const imported = await importSigningKey(env.EDGEATTEST_SIGNING_KEY);
+      privateKey = imported.privateKey;
+      keys.signingKey = undefined;
+      keys.publicKey = imported.publicJwk;
+    }
     const created = new AttestationService({
-      signingKey: env.EDGEATTEST_SIGNING_KEY,
+      ...keys,
+      certificate: env.EDGEATTEST_SIGNING_CERTIFICATE,
       retiredKeys: env.EDGEATTEST_RETIRED_KEYS,
       issuer: env.EDGEATTEST_ISSUER ?? url.origin,
       trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
@@ -81,7 +127,11 @@ function attestationService(env, url) {
       }
     }
     created.setRimServiceState(env.EDGEATTEST_RIM_SERVICE_URL ? 'up' : 'none');
-    service = created;
+    // Set together, after every await: concurrent first requests see all or nothing.
+    if (!service) {
+      service = created;
+      signingKey = privateKey;
+    }
   } catch (error) {
     serviceError = error;
     console.error(`the attestation service is not available: ${error.code ?? ''} ${error.message}`);
@@ -156,7 +206,7 @@ export default {
     if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
     if (isListPath(url.pathname)) return lists(request, env, url);
 
-    const svc = attestationService(env, url);
+    const svc = await attestationService(env, url);
     if (!svc) {
       return errorResponse(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
     }
@@ -167,7 +217,9 @@ export default {
       body: await readBody(request),
     };
     if (request.method === 'POST') await fetchMissingRims(env, svc, serviceRequest);
-    const answer = svc.handle(serviceRequest, Math.floor(Date.now() / 1000));
+    const answer = signingKey
+      ? await handleRequest(svc, serviceRequest, { now: now(), signingKey })
+      : svc.handle(serviceRequest, now());
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
       status: answer.status,
       headers: answer.headers,

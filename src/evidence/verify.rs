@@ -2,6 +2,7 @@
 //! device or a whole request, with every ECDSA verification collected as data and each
 //! distinct one run once.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -12,7 +13,7 @@ use crate::chain::{
     parse_pem_chain, ChainError, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore,
     VerifiedChain,
 };
-use crate::crypto::SignatureCheck;
+use crate::crypto::{intern_check, SignatureCheck};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
 #[derive(Clone, Copy, Debug)]
@@ -189,17 +190,7 @@ impl BatchPlan {
     /// Parses every device and builds its chain path; collects the signature checks.
     pub fn new(devices: &[DeviceInput<'_>], context: &VerifyContext<'_>) -> Self {
         let mut checks: Vec<SignatureCheck> = Vec::new();
-        let mut intern = |check: SignatureCheck| -> usize {
-            if let Some(i) = checks.iter().position(|c| {
-                c.signature == check.signature
-                    && c.public_key_sec1 == check.public_key_sec1
-                    && c.message == check.message
-            }) {
-                return i;
-            }
-            checks.push(check);
-            checks.len().saturating_sub(1)
-        };
+        let mut intern = |check: SignatureCheck| intern_check(&mut checks, &check);
         let prepared = devices
             .iter()
             .map(|device| {
@@ -251,6 +242,23 @@ impl BatchPlan {
         self,
         verdicts: &[bool],
     ) -> Result<Vec<Result<VerifiedEvidence, VerifyError>>, VerifyError> {
+        Ok(self
+            .finish_detailed(verdicts)?
+            .into_iter()
+            .map(|device| device.map_err(|failed| failed.error))
+            .collect())
+    }
+
+    /// As [`Self::finish`], keeping for each failed device the certificate path when it
+    /// validated before the failure (a service still reports the chain, `hwmodel` and
+    /// `ueid` of a device whose evidence signature or nonce is wrong).
+    ///
+    /// # Errors
+    /// As [`Self::finish`].
+    pub fn finish_detailed(
+        self,
+        verdicts: &[bool],
+    ) -> Result<Vec<Result<VerifiedEvidence, FailedEvidence>>, VerifyError> {
         if verdicts.len() != self.checks.len() {
             return Err(VerifyError::Chain(ChainError::VerdictCount {
                 expected: self.checks.len(),
@@ -261,7 +269,10 @@ impl BatchPlan {
         Ok(self
             .devices
             .into_iter()
-            .map(|device| complete(device?, verdicts, arch, &nonce))
+            .map(|device| match device {
+                Ok(device) => complete(device, verdicts, arch, &nonce),
+                Err(error) => Err(FailedEvidence { error, chain: None }),
+            })
             .collect())
     }
 
@@ -274,23 +285,73 @@ impl BatchPlan {
     }
 }
 
+/// A device whose evidence did not verify: why, and its certificate path when that was
+/// built and its signatures checked before the failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedEvidence {
+    /// The first check that failed.
+    pub error: VerifyError,
+    /// The validated path (its status may still be expired), absent when the chain itself
+    /// failed or was never reached.
+    pub chain: Option<Box<VerifiedChain>>,
+}
+
 fn complete(
     device: Prepared,
     verdicts: &[bool],
     arch: Arch,
     nonce: &Nonce,
-) -> Result<VerifiedEvidence, VerifyError> {
+) -> Result<VerifiedEvidence, FailedEvidence> {
     let verdict = |i: usize| verdicts.get(i).copied().unwrap_or(false);
     let link_verdicts: Vec<bool> = device.chain_checks.iter().map(|&i| verdict(i)).collect();
-    let chain = device.chain.finish(&link_verdicts)?;
-    if !verdict(device.evidence_check) {
+    let chain = device
+        .chain
+        .finish(&link_verdicts)
+        .map_err(|error| FailedEvidence {
+            error: error.into(),
+            chain: None,
+        })?;
+    let evidence_verified = verdict(device.evidence_check);
+    match checked(device.transcript, &chain, evidence_verified, arch, nonce) {
+        Ok(checked) => Ok(VerifiedEvidence {
+            arch,
+            transcript: checked.transcript,
+            chain,
+            fwid: checked.fwid,
+            driver_version: checked.driver_version,
+            vbios_version: checked.vbios_version,
+        }),
+        Err(error) => Err(FailedEvidence {
+            error,
+            chain: Some(Box::new(chain)),
+        }),
+    }
+}
+
+/// What the checks after the certificate path establish.
+struct Checked {
+    transcript: Transcript,
+    fwid: FwidCheck,
+    driver_version: Option<String>,
+    vbios_version: Option<String>,
+}
+
+/// The checks after the path, in the real service's order: evidence signature, nonce,
+/// architecture, opaque data, FWID.
+fn checked(
+    transcript: Transcript,
+    chain: &VerifiedChain,
+    evidence_verified: bool,
+    arch: Arch,
+    nonce: &Nonce,
+) -> Result<Checked, VerifyError> {
+    if !evidence_verified {
         return Err(VerifyError::Signature);
     }
-    let transcript = device.transcript;
     if transcript.request.nonce != *nonce.as_bytes() {
         return Err(VerifyError::NonceMismatch);
     }
-    if arch_of_chain(&chain) != Some(arch) {
+    if arch_of_chain(chain) != Some(arch) {
         return Err(VerifyError::ArchMismatch {
             found: chain.hwmodel_chip().map(String::from),
         });
@@ -317,10 +378,8 @@ fn complete(
         DeviceKind::Switch => None,
     };
     let vbios_version = opaque.vbios_version(kind)?;
-    Ok(VerifiedEvidence {
-        arch,
+    Ok(Checked {
         transcript,
-        chain,
         fwid,
         driver_version,
         vbios_version,

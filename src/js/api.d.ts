@@ -1,8 +1,9 @@
 // Types of the package's API: the values api.js exports, and the types they use.
 export {
-  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, verifyEvidence,
+  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
+  verifyEvidence,
   prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
@@ -10,10 +11,11 @@ export {
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
-  ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse,
+  ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse, ServiceStep,
   EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,
   SignatureCheck, EvidenceReport, DeviceResult, ChainReportJs, RimOptions, RimCertChain,
-  GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RimComparison,
+  GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RuntimeEvidenceOptions,
+  RimComparison,
   RimEnvelopeJson, AccessErrorBody, AccessRoute, CreateApiKeyOptions, CreatedApiKey, DevKey,
   DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayOptions, GatewayRequestInit,
   KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
@@ -23,6 +25,7 @@ export type {
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
+export * from './service.js';
 
 /** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
 export interface EdgeAttestError extends Error {

@@ -5,9 +5,10 @@
 // plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
 // tests/js/package.test.mjs checks that the two lists and the module agree.
 export {
-  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, verifyEvidence,
+  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
+  verifyEvidence,
   prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
@@ -15,3 +16,4 @@ export {
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
+export * from './service.js';

@@ -1,7 +1,6 @@
-import type { PrepareEvidenceOptions, SignatureCheck, DeviceResult } from './edgeattest.js';
+import type { PrepareEvidenceOptions, DeviceResult } from './edgeattest.js';
 
-/** Runs signature checks with WebCrypto (`crypto.subtle` by default); one verdict per check. */
-export function runSignatureChecks(checks: SignatureCheck[], subtle?: SubtleCrypto): Promise<boolean[]>;
+export { runSignatureChecks } from './webcrypto.js';
 
 /** Verifies the devices of one request with WebCrypto signatures; one result per device. */
 export function verifyEvidenceBatch(options: PrepareEvidenceOptions, subtle?: SubtleCrypto): Promise<DeviceResult[]>;

@@ -2,32 +2,9 @@
 // the certificate paths, hands over the distinct ECDSA P-384/SHA-384 checks, WebCrypto runs
 // them in parallel, and the core completes every device with the verdicts.
 import { prepareEvidence } from './edgeattest.js';
+import { runSignatureChecks } from './webcrypto.js';
 
-const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
-const ECDSA_SHA384 = { name: 'ECDSA', hash: 'SHA-384' };
-
-/** Runs signature checks ({publicKey SEC1, message, signature r||s}) with crypto.subtle. */
-export async function runSignatureChecks(checks, subtle = globalThis.crypto.subtle) {
-  const keys = new Map();
-  const keyFor = (sec1) => {
-    const id = Array.prototype.map.call(sec1, (b) => b.toString(16).padStart(2, '0')).join('');
-    let key = keys.get(id);
-    if (!key) {
-      key = subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']);
-      keys.set(id, key);
-    }
-    return key;
-  };
-  return Promise.all(
-    checks.map(async (check) => {
-      try {
-        return await subtle.verify(ECDSA_SHA384, await keyFor(check.publicKey), check.signature, check.message);
-      } catch {
-        return false; // an unimportable key or a malformed signature is a failed check
-      }
-    }),
-  );
-}
+export { runSignatureChecks };
 
 /**
  * verifyEvidence for several devices of one request with WebCrypto signatures; resolves to

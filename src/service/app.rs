@@ -3,12 +3,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::device::{rim_ids, verify_devices, DeviceContext};
+use super::device::rim_ids;
 use super::error::ErrorBody;
+use super::exchange::{Exchange, Step};
 use super::health::{Health, HealthInputs, RimServiceState};
 use super::http::{Request, Response};
 use super::keys::KeyRing;
-use super::mint::Minter;
 use super::rims::RimStore;
 use super::router::{decorate, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
@@ -129,14 +129,56 @@ impl Service {
         missing
     }
 
-    /// Answers one request. `now` is Unix seconds; `entropy` is 32 fresh random bytes from
-    /// the host (token ids).
+    /// Answers one request with the software backend: every ECDSA check and signature runs
+    /// in the core. `now` is Unix seconds; `entropy` is 32 fresh random bytes from the host
+    /// (token ids). A service whose key is [`KeyRing::external`] cannot sign here: it
+    /// answers 500 `ERR_SIGNING_KEY_EXTERNAL`; drive [`Self::begin`] instead.
     pub fn handle(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Response {
-        let response = match route(request) {
-            Err(response) => response,
-            Ok(Route::Info) => Response::json(200, &self.config.documentation),
-            Ok(Route::Health) => Health::new(&self.health_inputs()).into_response(),
-            Ok(Route::Jwks) => match &self.jwks_json {
+        let mut exchange = self.begin(request, now, entropy);
+        loop {
+            match exchange.step() {
+                Step::Respond(_) => break,
+                Step::Verify(checks) => {
+                    let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
+                    if exchange.verified(self, &verdicts).is_err() {
+                        break;
+                    }
+                }
+                // The core signs itself whenever it holds the key: a Sign step means it
+                // does not.
+                Step::Sign(_) => {
+                    return decorate(
+                        ErrorBody::new(
+                            500,
+                            "ERR_SIGNING_KEY_EXTERNAL",
+                            "the signing key is held by the host: this service answers \
+                             attestation requests through begin/verified/signed",
+                        )
+                        .into_response(),
+                    )
+                }
+            }
+        }
+        exchange.into_response().unwrap_or_else(|| {
+            decorate(
+                ErrorBody::new(500, "ERR_INTERNAL", "the request was not completed")
+                    .into_response(),
+            )
+        })
+    }
+
+    /// Starts answering one request, for a host that runs the ECDSA checks and signatures
+    /// itself (WebCrypto): see [`Exchange`]. `now` is Unix seconds; `entropy` is 32 fresh
+    /// random bytes (token ids).
+    pub fn begin(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Exchange {
+        let immediate = |response: Response| {
+            Exchange::respond(decorate(strip_body_for_head(request, response)), now)
+        };
+        match route(request) {
+            Err(response) => immediate(response),
+            Ok(Route::Info) => immediate(Response::json(200, &self.config.documentation)),
+            Ok(Route::Health) => immediate(Health::new(&self.health_inputs()).into_response()),
+            Ok(Route::Jwks) => immediate(match &self.jwks_json {
                 Some(body) => Response {
                     status: 200,
                     headers: Vec::from([("content-type".into(), "application/json".into())]),
@@ -144,61 +186,34 @@ impl Service {
                 },
                 None => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
                     .into_response(),
-            },
+            }),
             Ok(Route::Attest(endpoint)) => {
-                let response = match validate_request(endpoint, &request.body) {
+                let refusal = match validate_request(endpoint, &request.body) {
                     Err(error) => ErrorBody::from(&error).into_response(),
                     Ok(validated) => match versioned_opaque_needs_4_0(&validated) {
                         Some(refusal) => refusal,
-                        None => self.attest(endpoint, &validated, now, entropy),
+                        None => return Exchange::attest(self, validated, now, entropy),
                     },
                 };
-                with_deprecation_headers(response, endpoint, now)
+                Exchange::respond(finish_attest_response(refusal, endpoint, now), now)
             }
-        };
-        decorate(strip_body_for_head(request, response))
+        }
     }
 
-    fn attest(
-        &self,
-        endpoint: Endpoint,
-        request: &ValidatedRequest,
-        now: u64,
-        entropy: [u8; 32],
-    ) -> Response {
-        let context = DeviceContext {
-            now,
-            device_trust: &self.device_trust,
-            rim_trust: &self.rim_trust,
-            rims: &self.rims,
-        };
-        let outcomes = verify_devices(request, &context);
-        let now_signed = i64::try_from(now).unwrap_or(i64::MAX);
-        let minter = Minter::new(
-            &self.keys,
-            &self.config.issuer,
-            self.config.token_lifetime,
-            now_signed,
-            entropy,
-        );
-        match minter.result(
-            endpoint,
-            request.claims_version(),
-            request.nonce(),
-            &outcomes,
-        ) {
-            Ok(body) => Response {
-                status: 200,
-                headers: Vec::from([("content-type".into(), "application/json".into())]),
-                body: body.into_bytes(),
-            },
-            Err(_) => ErrorBody::new(
-                500,
-                "ERR_ATTESTATION_TOKEN_FAILURE",
-                "the attestation tokens could not be minted",
-            )
-            .into_response(),
-        }
+    pub(crate) fn keys(&self) -> &KeyRing {
+        &self.keys
+    }
+
+    pub(crate) fn device_trust(&self) -> &TrustStore {
+        &self.device_trust
+    }
+
+    pub(crate) fn rim_trust(&self) -> &RimTrust {
+        &self.rim_trust
+    }
+
+    pub(crate) fn rims(&self) -> &RimStore {
+        &self.rims
     }
 
     fn health_inputs(&self) -> HealthInputs {
@@ -235,14 +250,19 @@ fn versioned_opaque_needs_4_0(request: &ValidatedRequest) -> Option<Response> {
     Some(body.into_response())
 }
 
-/// The V2 endpoints take deprecated generation-1 evidence: their responses, errors included,
-/// carry `Deprecation`, `Sunset` and `Link` from the deprecation registry (RFC 9745, RFC 8594,
-/// RFC 8288). The router already exposes these headers to browsers.
-fn with_deprecation_headers(mut response: Response, endpoint: Endpoint, now: u64) -> Response {
+/// The last touch on every attest response. The V2 endpoints take deprecated generation-1
+/// evidence: their responses, errors included, carry `Deprecation`, `Sunset` and `Link` from
+/// the deprecation registry (RFC 9745, RFC 8594, RFC 8288); the router already exposes these
+/// headers to browsers.
+pub(super) fn finish_attest_response(
+    mut response: Response,
+    endpoint: Endpoint,
+    now: u64,
+) -> Response {
     for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
         if !name.eq_ignore_ascii_case("access-control-expose-headers") {
             response.headers.push((name.into(), value));
         }
     }
-    response
+    decorate(response)
 }

@@ -10,42 +10,32 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::failure::{details, failed_outcome, message_of, unestablished};
 use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
-use super::rims::RimStore;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
-use crate::chain::{verify_pem_chain, ChainOptions, ChainStatus, TrustStore, VerifiedChain};
+use crate::chain::{ChainOptions, TrustStore};
 use crate::evidence::{
-    tag, BatchPlan, DeviceInput, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
-    VerifyError,
+    BatchPlan, DeviceInput, FailedEvidence, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
 };
 use crate::rim::{
-    apsku_from_block, compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, OpaqueValue,
-    RimCertStatus, RimError, RimTrust, RuntimeEvidence, VerifiedRim,
+    compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, RimCertStatus, RimError,
+    RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
 pub const REVOCATION_WARNING: &str =
     "Certificate revocation (OCSP) was not checked by this verifier";
 
-/// SPDM block of the Blackwell FSP device identifiers (holds `APSKU`).
-const FSP_IDENTIFIER_BLOCK: u8 = 52;
-
-/// What device verification works against.
-pub(crate) struct DeviceContext<'a> {
-    pub(crate) now: u64,
-    pub(crate) device_trust: &'a TrustStore,
-    pub(crate) rim_trust: &'a RimTrust,
-    pub(crate) rims: &'a RimStore,
-}
-
-/// The outcome of every device of `request`, in request order.
-pub(crate) fn verify_devices(
+/// The signature checks of every device of `request`, planned against `device_trust` at
+/// `now` (Unix seconds).
+pub(crate) fn plan_evidence(
     request: &ValidatedRequest,
-    ctx: &DeviceContext<'_>,
-) -> Vec<DeviceOutcome> {
+    device_trust: &TrustStore,
+    now: u64,
+) -> BatchPlan {
     let inputs: Vec<DeviceInput<'_>> = request
         .devices()
         .iter()
@@ -54,30 +44,114 @@ pub(crate) fn verify_devices(
             certificate_pem: device.certificate_pem(),
         })
         .collect();
-    let verify_context = VerifyContext {
+    let context = VerifyContext {
         arch: request.arch(),
         nonce: *request.nonce(),
-        now: ctx.now,
-        trust_store: ctx.device_trust,
+        now,
+        trust_store: device_trust,
         chain_options: ChainOptions::default(),
     };
-    let results = BatchPlan::new(&inputs, &verify_context).verify();
+    BatchPlan::new(&inputs, &context)
+}
+
+/// A device after its evidence and chain checks, before its RIMs.
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per device of a request, short-lived"
+)]
+pub(crate) enum DeviceStage {
+    /// The evidence verified; the values the RIM comparison needs, and the RIM ids.
+    Verified {
+        evidence: VerifiedEvidence,
+        runtime: RuntimeEvidence,
+        firmware_rim: Option<String>,
+        /// `None` where no driver RIM applies (switches, FSP evidence without a driver).
+        driver_rim: Option<Option<String>>,
+    },
+    /// The evidence did not verify.
+    Failed(FailedEvidence),
+}
+
+impl DeviceStage {
+    /// The RIM ids this device needs (driver first).
+    pub(crate) fn rim_ids(&self) -> impl Iterator<Item = &str> {
+        let (driver, firmware) = match self {
+            Self::Verified {
+                driver_rim,
+                firmware_rim,
+                ..
+            } => (
+                driver_rim.as_ref().and_then(Option::as_ref),
+                firmware_rim.as_ref(),
+            ),
+            Self::Failed(_) => (None, None),
+        };
+        driver.into_iter().chain(firmware).map(String::as_str)
+    }
+}
+
+/// Each device's stage from its evidence result, in request order.
+pub(crate) fn device_stages(
+    request: &ValidatedRequest,
+    results: Vec<Result<VerifiedEvidence, FailedEvidence>>,
+) -> Vec<DeviceStage> {
+    let arch = request.arch();
     request
         .devices()
         .iter()
         .zip(results)
-        .map(|(device, result)| {
-            let hint = device.firmware_version().map(|v| v.as_str().to_string());
-            match result {
-                Ok(verified) => verified_outcome(&verified, request.arch(), hint, ctx),
-                Err(error) => failed_outcome(
-                    &error,
-                    device.evidence(),
-                    device.certificate_pem(),
-                    request,
-                    ctx,
-                ),
+        .map(|(device, result)| match result {
+            Err(failed) => DeviceStage::Failed(failed),
+            Ok(evidence) => {
+                let hint = device.firmware_version().map(|v| v.as_str().to_string());
+                let chip = evidence.chain().hwmodel_chip().map(String::from);
+                let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
+                let firmware_rim = firmware_rim_id(arch, &runtime).ok();
+                let driver_rim = match arch.device_kind() {
+                    DeviceKind::Gpu if runtime.driver_version.is_some() => {
+                        Some(driver_rim_id(arch, &runtime).ok())
+                    }
+                    _ => None,
+                };
+                DeviceStage::Verified {
+                    evidence,
+                    runtime,
+                    firmware_rim,
+                    driver_rim,
+                }
             }
+        })
+        .collect()
+}
+
+/// The RIM documents of one request, by the id asked for: only ids the store holds.
+pub(crate) type RimVerdicts = BTreeMap<String, Result<VerifiedRim, RimError>>;
+
+/// The outcome of every device, in request order.
+pub(crate) fn device_outcomes(
+    request: &ValidatedRequest,
+    stages: Vec<DeviceStage>,
+    rims: &RimVerdicts,
+) -> Vec<DeviceOutcome> {
+    request
+        .devices()
+        .iter()
+        .zip(stages)
+        .map(|(device, stage)| match stage {
+            DeviceStage::Verified {
+                evidence,
+                runtime,
+                firmware_rim,
+                driver_rim,
+            } => verified_outcome(
+                &evidence,
+                request.arch(),
+                &runtime,
+                (driver_rim, firmware_rim),
+                rims,
+            ),
+            DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
         })
         .collect()
 }
@@ -100,11 +174,12 @@ pub(crate) fn rim_ids(
 fn verified_outcome(
     verified: &VerifiedEvidence,
     arch: Arch,
-    hint: Option<String>,
-    ctx: &DeviceContext<'_>,
+    runtime: &RuntimeEvidence,
+    (driver_id, firmware_id): (Option<Option<String>>, Option<String>),
+    rims: &RimVerdicts,
 ) -> DeviceOutcome {
     let kind = arch.device_kind();
-    let chain = chain_outcome(verified.chain());
+    let chain = ChainOutcome::from(verified.chain());
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
         arch_check: true,
@@ -131,15 +206,8 @@ fn verified_outcome(
         ));
     }
 
-    let chip = verified.chain().hwmodel_chip().map(String::from);
-    let runtime = runtime_evidence(verified.transcript(), chip, arch, hint);
-    let firmware = rim_outcome(firmware_rim_id(arch, &runtime).ok(), ctx);
-    let driver = match kind {
-        DeviceKind::Gpu if runtime.driver_version.is_some() => {
-            Some(rim_outcome(driver_rim_id(arch, &runtime).ok(), ctx))
-        }
-        _ => None,
-    };
+    let firmware = rim_outcome(firmware_id, rims);
+    let driver = driver_id.map(|id| rim_outcome(id, rims));
     outcome.firmware_rim = Some(firmware.summary.clone());
     outcome.driver_rim = driver.as_ref().map(|d| d.summary.clone());
     outcome.oemid = driver
@@ -158,8 +226,8 @@ fn verified_outcome(
         (Some(driver), Some(firmware)) => driver
             .verified
             .as_ref()
-            .map(|d| compare_gpu(d.document(), firmware.document(), &runtime)),
-        (None, Some(firmware)) => Some(compare_switch(firmware.document(), &runtime)),
+            .map(|d| compare_gpu(d.document(), firmware.document(), runtime)),
+        (None, Some(firmware)) => Some(compare_switch(firmware.document(), runtime)),
         _ => None,
     };
     match comparison {
@@ -216,7 +284,7 @@ struct RimResult {
     error: Option<ErrorDetails>,
 }
 
-fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
+fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
     let not_found = |what: &str| RimResult {
         summary: RimOutcome::default(),
         verified: None,
@@ -225,7 +293,7 @@ fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
     let Some(id) = id else {
         return not_found("The evidence does not name a reference measurement document");
     };
-    let Some(result) = ctx.rims.verify(&id, ctx.rim_trust, ctx.now) else {
+    let Some(result) = rims.get(&id).cloned() else {
         return not_found(&alloc::format!(
             "No reference measurement document {id} is available"
         ));
@@ -299,136 +367,6 @@ fn rim_outcome(id: Option<String>, ctx: &DeviceContext<'_>) -> RimResult {
     }
 }
 
-/// A device whose evidence did not verify: what can still be said about it.
-fn failed_outcome(
-    error: &VerifyError,
-    evidence: &[u8],
-    pem: &str,
-    request: &ValidatedRequest,
-    ctx: &DeviceContext<'_>,
-) -> DeviceOutcome {
-    let kind = request.arch().device_kind();
-    let transcript = Transcript::parse(evidence).ok();
-    let chain = verify_pem_chain(pem, ctx.device_trust, ctx.now, &ChainOptions::default()).ok();
-    // Checks run in this order: parse, chain, signature, nonce, arch, opaque, FWID.
-    let stage = match error {
-        VerifyError::Parse(_) => 0,
-        VerifyError::Chain(_) => 1,
-        VerifyError::Signature => 2,
-        VerifyError::NonceMismatch => 3,
-        VerifyError::ArchMismatch { .. } => 4,
-        _ => 5,
-    };
-    let passed_stage = |s: u8| {
-        if stage > s {
-            Some(true)
-        } else if stage == s {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    let opaque = transcript.as_ref().map(|t| &t.response.opaque);
-    let code = error.service_code();
-    DeviceOutcome {
-        arch_check: stage != 4,
-        report_parsed: transcript.is_some(),
-        signature_verified: passed_stage(2),
-        nonce_match: transcript
-            .as_ref()
-            .map(|t| &t.request.nonce == request.nonce().as_bytes()),
-        cert_chain: Some(match &chain {
-            Some(chain) if stage != 1 => chain_outcome(chain),
-            _ => ChainOutcome {
-                status: CertStatus::Invalid,
-                ocsp: OcspStatus::Unknown,
-                earliest_expiry: None,
-                revocation_reason: None,
-            },
-        }),
-        fwid_match: passed_stage(5),
-        hwmodel: chain
-            .as_ref()
-            .and_then(VerifiedChain::hwmodel_chip)
-            .map(String::from),
-        ueid: chain.as_ref().map(VerifiedChain::ueid),
-        driver_version: opaque.and_then(|o| o.driver_version().ok().flatten()),
-        firmware_version: opaque.and_then(|o| o.vbios_version(kind).ok().flatten()),
-        error: Some(match error {
-            VerifyError::NonceMismatch => {
-                // The real service's exact wording, trailing space included (notes §h).
-                details(
-                    4010,
-                    "nonce",
-                    "NONCE_NOT_MATCHING",
-                    "Nonce from request is not matching with evidence nonce ",
-                )
-            }
-            VerifyError::Parse(_) => {
-                details(code, "evidence", message_of(code), &error.to_string())
-            }
-            VerifyError::ArchMismatch { .. } => {
-                details(code, "arch", message_of(code), &error.to_string())
-            }
-            _ => details(
-                code,
-                if stage == 2 {
-                    "evidence"
-                } else {
-                    "certificate"
-                },
-                message_of(code),
-                &error.to_string(),
-            ),
-        }),
-        ..unestablished(kind)
-    }
-}
-
-/// A device of which nothing is established yet: every check not run, and the warning every
-/// token carries until revocation is checked.
-fn unestablished(kind: DeviceKind) -> DeviceOutcome {
-    DeviceOutcome {
-        kind,
-        evidence_verified: false,
-        arch_check: false,
-        report_parsed: false,
-        signature_verified: None,
-        nonce_match: None,
-        cert_chain: None,
-        fwid_match: None,
-        hwmodel: None,
-        ueid: None,
-        oemid: None,
-        driver_version: None,
-        firmware_version: None,
-        driver_rim: None,
-        firmware_rim: None,
-        index_no_conflict: None,
-        measurements: MeasurementOutcome::NotRun,
-        opaque_mismatches: Vec::new(),
-        attester_claims: BTreeMap::new(),
-        switch_pdis: None,
-        secure_boot: None,
-        debug_status: None,
-        warning: Some(REVOCATION_WARNING.into()),
-        error: None,
-    }
-}
-
-fn chain_outcome(chain: &VerifiedChain) -> ChainOutcome {
-    ChainOutcome {
-        status: match chain.status() {
-            ChainStatus::Valid => CertStatus::Valid,
-            ChainStatus::Expired => CertStatus::Expired,
-            _ => CertStatus::Invalid,
-        },
-        ocsp: OcspStatus::Unknown,
-        earliest_expiry: Some(chain.earliest_not_after()),
-        revocation_reason: None,
-    }
-}
-
 /// The values of a transcript the RIM ids and the comparison need.
 fn runtime_evidence(
     transcript: &Transcript,
@@ -436,39 +374,7 @@ fn runtime_evidence(
     arch: Arch,
     hint: Option<String>,
 ) -> RuntimeEvidence {
-    let opaque = &transcript.response.opaque;
-    let text = |t: u16| opaque.text(t).ok().flatten();
-    RuntimeEvidence {
-        measurements: transcript
-            .response
-            .blocks
-            .iter()
-            .map(|b| (b.index, b.value.clone()))
-            .collect(),
-        driver_version: opaque.driver_version().ok().flatten(),
-        vbios_version: opaque.vbios_version(arch.device_kind()).ok().flatten(),
-        project: text(tag::PROJECT),
-        project_sku: text(tag::PROJECT_SKU),
-        chip_sku: text(tag::CHIP_SKU),
-        chip_info: text(tag::CHIP_INFO),
-        nvdec0_status: opaque
-            .get(tag::NVDEC0_STATUS)
-            .and_then(|e| e.value.first().copied()),
-        opaque: opaque
-            .entries()
-            .iter()
-            .map(|e| OpaqueValue {
-                id: e.tag,
-                value_type: e.value_type,
-                value: e.value.clone(),
-            })
-            .collect(),
-        hwmodel,
-        apsku: transcript
-            .block(FSP_IDENTIFIER_BLOCK)
-            .and_then(|b| apsku_from_block(&b.value)),
-        firmware_version_hint: hint,
-    }
+    RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
 /// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).
@@ -477,49 +383,5 @@ fn default_chip(arch: Arch) -> Option<String> {
         Arch::Blackwell => Some("GB100".into()),
         Arch::Hopper => Some("GH100".into()),
         _ => Some("LS10".into()),
-    }
-}
-
-fn details(code: u16, field: &str, message: &str, description: &str) -> ErrorDetails {
-    let http_status = if code >= 5000 {
-        "500 INTERNAL_SERVER_ERROR"
-    } else {
-        "400 BAD_REQUEST"
-    };
-    ErrorDetails {
-        code,
-        field_name: field.into(),
-        http_status: http_status.into(),
-        description: description.into(),
-        message: message.into(),
-    }
-}
-
-/// The real service's symbolic name of an error code (notes: attestation §h).
-fn message_of(code: u16) -> &'static str {
-    match code {
-        4004 => "INVALID_GPU_ARCH",
-        4005 => "INVALID_EVIDENCE",
-        4006 => "INVALID_EVIDENCE_FORMAT",
-        4007 => "INVALID_CERTIFICATE_CHAIN",
-        4008 => "INVALID_GOLDEN_MEASUREMENT",
-        4009 => "DRIVER_AND_RIM_MEASUREMENT_SAME_INDEX",
-        4010 => "NONCE_NOT_MATCHING",
-        4011 => "CERTIFICATE_EXPIRED",
-        4013 => "INVALID_EVIDENCE_SIGNATURE",
-        4014 => "INVALID_ATTESTATION_CERTIFICATE_CHAIN",
-        4015 => "INVALID_RIM_CERTIFICATE_CHAIN",
-        4016 => "FWID_NOT_MATCHING",
-        4017 => "INVALID_SWITCH_ARCH",
-        4020 => "NO_RIM_META_ELEMENT_FOUND",
-        4021 => "PARSE_ERROR",
-        5009 => "RIM_BUNDLE_NOT_FOUND",
-        5010 => "ERROR_PARSING_RIM_CERTIFICATE",
-        5011 => "INVALID_RIM_CERTIFICATE",
-        5012 => "RIM_NOT_SIGNED",
-        5013 => "INVALID_RIM_SIGNATURE",
-        5014 => "FAIL_TO_VALIDATE_RIM_SIGNATURE",
-        5015 => "ERROR_ATTESTING_EVIDENCE",
-        _ => "INTERNAL_SERVER_ERROR",
     }
 }

@@ -19,7 +19,10 @@ use crate::token::{Jwks, JwksKey, TokenError};
 #[derive(Clone, Debug)]
 pub struct KeyRing {
     kid: String,
-    signing: SigningKey,
+    public: PublicKey,
+    /// `None`: the private key lives with the host (a WebCrypto `CryptoKey`, an HSM), which
+    /// signs each signing input an [`super::Exchange`] hands out.
+    signing: Option<SigningKey>,
     x5c: Option<Vec<String>>,
     retired: Vec<JwksKey>,
 }
@@ -27,10 +30,25 @@ pub struct KeyRing {
 impl KeyRing {
     /// A ring whose active key is `signing`; its `kid` defaults to the RFC 7638 thumbprint.
     pub fn new(signing: SigningKey, kid: Option<String>) -> Self {
-        let kid = kid.unwrap_or_else(|| thumbprint(&signing.public_key()));
+        let public = signing.public_key();
         Self {
-            kid,
-            signing,
+            kid: kid.unwrap_or_else(|| thumbprint(&public)),
+            public,
+            signing: Some(signing),
+            x5c: None,
+            retired: Vec::new(),
+        }
+    }
+
+    /// A ring whose active private key stays with the host — a non-extractable WebCrypto
+    /// key, say — so it never enters the core's memory: the core publishes `public` and the
+    /// host signs the signing inputs of each [`super::Exchange`]. The host must hold the
+    /// private half of `public` (the worker proves it once at start-up).
+    pub fn external(public: PublicKey, kid: Option<String>) -> Self {
+        Self {
+            kid: kid.unwrap_or_else(|| thumbprint(&public)),
+            public,
+            signing: None,
             x5c: None,
             retired: Vec::new(),
         }
@@ -41,6 +59,30 @@ impl KeyRing {
     pub fn with_x5c(mut self, x5c: Vec<String>) -> Self {
         self.x5c = Some(x5c);
         self
+    }
+
+    /// Publishes the active key with the certificate chain that certifies it (PEM, leaf
+    /// first) as `x5c`, as the real service's JWKS does. The leaf must carry the active key.
+    ///
+    /// # Errors
+    /// [`TokenError::JwksInvalid`]: `x5c` when the text holds no certificate or a block that
+    /// is not one, `x5c[0]` when the leaf's key is not the active key.
+    pub fn with_certificate_pem(self, pem: &str) -> Result<Self, TokenError> {
+        use base64::Engine as _;
+        let ders = crate::chain::parse_pem_chain(pem).map_err(|_| TokenError::JwksInvalid {
+            field: "x5c".into(),
+        })?;
+        let x5c: Vec<String> = ders
+            .iter()
+            .map(|der| base64::engine::general_purpose::STANDARD.encode(der))
+            .collect();
+        let published = JwksKey::new(Some(self.kid.clone()), self.public).with_x5c(x5c.clone());
+        match published.x5c_leaf_matches()? {
+            Some(true) => Ok(self.with_x5c(x5c)),
+            _ => Err(TokenError::JwksInvalid {
+                field: "x5c[0]".into(),
+            }),
+        }
     }
 
     /// Adds retired keys: published in the JWKS, never used to sign.
@@ -55,9 +97,14 @@ impl KeyRing {
         &self.kid
     }
 
-    /// The active signing key.
-    pub fn signing_key(&self) -> &SigningKey {
-        &self.signing
+    /// The active signing key, when the core holds it (see [`Self::external`]).
+    pub fn signing_key(&self) -> Option<&SigningKey> {
+        self.signing.as_ref()
+    }
+
+    /// The active key's public half.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public
     }
 
     /// The key set: the active key first, then the retired ones (a retired key with the
@@ -66,7 +113,7 @@ impl KeyRing {
     /// # Errors
     /// [`TokenError`] when the retired keys repeat a `kid` or exceed the JWKS limit.
     pub fn jwks(&self) -> Result<Jwks, TokenError> {
-        let mut active = JwksKey::new(Some(self.kid.clone()), self.signing.public_key());
+        let mut active = JwksKey::new(Some(self.kid.clone()), self.public);
         if let Some(x5c) = &self.x5c {
             active = active.with_x5c(x5c.clone());
         }

@@ -1,21 +1,29 @@
 //! Minting the result: device claims → device tokens → the overall token with its `submods`
 //! digests (a detached EAT), or the V1 single token (spec §2 "Attestation result").
+//!
+//! Minting is planned as data, like verification: [`Minter::plan`] builds every claim set
+//! and the device tokens' signing inputs; whoever holds the key signs them (the core's
+//! software key, or the host's WebCrypto key); [`MintPlan::devices_signed`] then gives the
+//! overall token's signing input, and [`OverallPending::signed`] the result text.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::Cell;
 
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
-use super::keys::KeyRing;
 use super::outcome::DeviceOutcome;
 use crate::attest::{ClaimsVersion, Endpoint, Nonce};
-use crate::token::{create_detached_eat, create_v1_result, sign_jwt, TokenError};
+use crate::token::{
+    assemble_detached_eat, assemble_jws, create_v1_result, detached_eat_signing_input,
+    jwt_signing_input, TokenError,
+};
 
 /// Issues tokens with common times and fresh `jti`s.
 pub(crate) struct Minter<'a> {
-    pub(crate) keys: &'a KeyRing,
+    pub(crate) kid: &'a str,
     pub(crate) issuer: &'a str,
     pub(crate) lifetime: i64,
     pub(crate) now: i64,
@@ -23,16 +31,45 @@ pub(crate) struct Minter<'a> {
     counter: Cell<u32>,
 }
 
+/// The claims of one result, serialised into signing inputs, waiting for signatures.
+#[derive(Clone, Debug)]
+pub(crate) enum MintPlan {
+    /// V1: one token, `{"eat": token}`.
+    Single { input: String },
+    /// A detached EAT: one token per device, then the overall token over their digests.
+    Detached {
+        kid: String,
+        labels: Vec<String>,
+        inputs: Vec<String>,
+        overall: Map<String, Value>,
+    },
+}
+
+/// A detached EAT whose device tokens are signed: the overall token's signing input.
+#[derive(Clone, Debug)]
+pub(crate) struct OverallPending {
+    devices: Vec<(String, String)>,
+    input: String,
+}
+
+/// What comes of the first round of signatures.
+pub(crate) enum Minted {
+    /// The result text (V1).
+    Done(String),
+    /// The overall token still to sign.
+    Overall(OverallPending),
+}
+
 impl<'a> Minter<'a> {
     pub(crate) fn new(
-        keys: &'a KeyRing,
+        kid: &'a str,
         issuer: &'a str,
         lifetime: i64,
         now: i64,
         entropy: [u8; 32],
     ) -> Self {
         Self {
-            keys,
+            kid,
             issuer,
             lifetime,
             now,
@@ -41,38 +78,40 @@ impl<'a> Minter<'a> {
         }
     }
 
-    /// The result body for `outcomes` (one per device, request order).
-    pub(crate) fn result(
+    /// The claims and device signing inputs of the result for `outcomes` (one per device,
+    /// request order).
+    pub(crate) fn plan(
         &self,
         endpoint: Endpoint,
         version: ClaimsVersion,
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
-    ) -> Result<String, TokenError> {
-        let (kid, key) = (self.keys.kid(), self.keys.signing_key());
+    ) -> Result<MintPlan, TokenError> {
         if endpoint == Endpoint::GpuV1 {
             let outcome = outcomes.first().ok_or(TokenError::ResultInvalid {
                 field: "devices".into(),
             })?;
-            let token = sign_jwt(
-                &GpuSingleTokenV1::new(outcome, nonce, self.times()),
-                key,
-                kid,
-            )?;
-            return Ok(create_v1_result(&token));
+            let claims = GpuSingleTokenV1::new(outcome, nonce, self.times());
+            return Ok(MintPlan::Single {
+                input: jwt_signing_input(&claims, self.kid)?,
+            });
         }
         let prefix = endpoint.device_kind().label_prefix();
-        let devices: Vec<(String, String)> = outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, outcome)| {
-                let claims = DeviceClaims::build(outcome, version, nonce, self.times()).to_json();
-                Ok((alloc::format!("{prefix}-{i}"), sign_jwt(&claims, key, kid)?))
-            })
-            .collect::<Result<_, TokenError>>()?;
+        let mut labels = Vec::with_capacity(outcomes.len());
+        let mut inputs = Vec::with_capacity(outcomes.len());
+        for (i, outcome) in outcomes.iter().enumerate() {
+            let claims = DeviceClaims::build(outcome, version, nonce, self.times()).to_json();
+            labels.push(alloc::format!("{prefix}-{i}"));
+            inputs.push(jwt_signing_input(&claims, self.kid)?);
+        }
         let overall_result = !outcomes.is_empty() && outcomes.iter().all(DeviceOutcome::passed);
         let overall = OverallClaims::new(self.times(), version, overall_result, nonce.to_hex());
-        create_detached_eat(&overall.to_json(), &devices, key, kid)
+        Ok(MintPlan::Detached {
+            kid: self.kid.into(),
+            labels,
+            inputs,
+            overall: overall.to_json(),
+        })
     }
 
     fn times(&self) -> TokenTimes {
@@ -108,5 +147,69 @@ impl<'a> Minter<'a> {
             part(16..20),
             part(20..32)
         )
+    }
+}
+
+impl MintPlan {
+    /// The signing inputs of the first round: the V1 token, or every device token.
+    pub(crate) fn signing_inputs(&self) -> &[String] {
+        match self {
+            Self::Single { input } => core::slice::from_ref(input),
+            Self::Detached { inputs, .. } => inputs,
+        }
+    }
+
+    /// Completes the first round with one raw `r‖s` signature per signing input.
+    ///
+    /// # Errors
+    /// [`TokenError::SignatureMalformed`] for a signature that is not 96 bytes in range;
+    /// [`TokenError::ResultInvalid`] for a count that does not match the inputs.
+    pub(crate) fn devices_signed(&self, signatures: &[Vec<u8>]) -> Result<Minted, TokenError> {
+        let inputs = self.signing_inputs();
+        if signatures.len() != inputs.len() {
+            return Err(TokenError::ResultInvalid {
+                field: "signatures".into(),
+            });
+        }
+        let tokens = inputs
+            .iter()
+            .zip(signatures)
+            .map(|(input, signature)| assemble_jws(input, signature))
+            .collect::<Result<Vec<String>, TokenError>>()?;
+        match self {
+            Self::Single { .. } => Ok(Minted::Done(create_v1_result(
+                tokens.first().map_or("", String::as_str),
+            ))),
+            Self::Detached {
+                kid,
+                labels,
+                overall,
+                ..
+            } => {
+                let devices: Vec<(String, String)> = labels.iter().cloned().zip(tokens).collect();
+                let input = detached_eat_signing_input(overall, &devices, kid)?;
+                Ok(Minted::Overall(OverallPending { devices, input }))
+            }
+        }
+    }
+}
+
+impl OverallPending {
+    /// The overall token's signing input.
+    pub(crate) fn signing_inputs(&self) -> &[String] {
+        core::slice::from_ref(&self.input)
+    }
+
+    /// The detached EAT text, from the overall token's signature.
+    ///
+    /// # Errors
+    /// As [`MintPlan::devices_signed`].
+    pub(crate) fn signed(&self, signatures: &[Vec<u8>]) -> Result<String, TokenError> {
+        let [signature] = signatures else {
+            return Err(TokenError::ResultInvalid {
+                field: "signatures".into(),
+            });
+        };
+        assemble_detached_eat(&self.input, signature, &self.devices)
     }
 }

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::attest::DeviceKind;
+use crate::chain::{ChainStatus, VerifiedChain};
 use crate::rim::{MismatchRecord, OpaqueMismatch};
 
 /// Status of a certificate chain, as the real service reports it in
@@ -168,5 +169,21 @@ impl DeviceOutcome {
     /// The device's overall verdict: every check passed and the measurements matched.
     pub fn passed(&self) -> bool {
         self.error.is_none() && matches!(self.measurements, MeasurementOutcome::Match)
+    }
+}
+
+impl From<&VerifiedChain> for ChainOutcome {
+    /// A validated path as the claims report it; revocation is not checked yet.
+    fn from(chain: &VerifiedChain) -> Self {
+        Self {
+            status: match chain.status() {
+                ChainStatus::Valid => CertStatus::Valid,
+                ChainStatus::Expired => CertStatus::Expired,
+                _ => CertStatus::Invalid,
+            },
+            ocsp: OcspStatus::Unknown,
+            earliest_expiry: Some(chain.earliest_not_after()),
+            revocation_reason: None,
+        }
     }
 }

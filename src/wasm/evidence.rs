@@ -14,9 +14,10 @@ use super::js;
 use crate::attest::{Arch, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
-    decode_generation1, decode_generation2, BatchPlan, DeviceInput, VerifiedEvidence,
+    decode_generation1, decode_generation2, BatchPlan, DeviceInput, Transcript, VerifiedEvidence,
     VerifyContext, VerifyError,
 };
+use crate::rim::RuntimeEvidence;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE: &str = r#"
@@ -65,6 +66,18 @@ export interface EvidenceReport {
 export type DeviceResult =
   | { ok: true; report: EvidenceReport }
   | { ok: false; error: { code: string; message: string; serviceCode: number } };
+
+/** Options of runtimeEvidence. */
+export interface RuntimeEvidenceOptions {
+  /** Raw transcript bytes, or a string in `evidenceEncoding` (default "base64"). */
+  evidence: Uint8Array | ArrayBuffer | string;
+  evidenceEncoding?: EvidenceEncoding;
+  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  /** The chip name the device certificate gives (`hwmodelChip` of an EvidenceReport). */
+  hwmodel?: string;
+  /** The request's `firmware_version` (Blackwell FSP). */
+  firmwareVersion?: string;
+}
 
 export interface ChainReportJs {
   status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked";
@@ -139,18 +152,7 @@ impl EvidenceBatch {
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
         let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        let out = Array::new();
-        for check in plan.signature_checks() {
-            let item = Object::new();
-            let set = |name: &str, bytes: &[u8]| {
-                let _ = Reflect::set(&item, &name.into(), &Uint8Array::from(bytes).into());
-            };
-            set("publicKey", &check.public_key_sec1);
-            set("message", &check.message);
-            set("signature", &check.signature);
-            out.push(&item);
-        }
-        Ok(out.into())
+        Ok(js::checks_to_js(plan.signature_checks()).into())
     }
 
     /// Completes the batch with one boolean verdict per signature check.
@@ -159,17 +161,7 @@ impl EvidenceBatch {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        if !Array::is_array(&verdicts) {
-            return Err(invalid_argument("verdicts", "an array of booleans"));
-        }
-        let mut flags = Vec::new();
-        for (i, v) in Array::from(&verdicts).iter().enumerate() {
-            flags.push(
-                v.as_bool().ok_or_else(|| {
-                    invalid_argument(&alloc::format!("verdicts[{i}]"), "a boolean")
-                })?,
-            );
-        }
+        let flags = js::verdicts_arg(&verdicts, "verdicts")?;
         let plan = self.plan.take().ok_or_else(consumed)?;
         let results = plan.finish(&flags).map_err(|err| to_js(&err))?;
         results_js(results)
@@ -331,9 +323,17 @@ fn read_device(
     prefix: &str,
     encoding: Option<&str>,
 ) -> Result<(Vec<u8>, String), JsValue> {
+    let evidence = read_evidence(item, prefix, encoding)?;
+    let certificate_field = alloc::format!("{prefix}certificate");
+    let text = js::required_string(&js::member(item, "certificate"), &certificate_field)?;
+    Ok((evidence, certificate_text(&text)?))
+}
+
+/// Member `evidence` of `item`: bytes, or a string in `encoding` (default base64).
+fn read_evidence(item: &JsValue, prefix: &str, encoding: Option<&str>) -> Result<Vec<u8>, JsValue> {
     let evidence_field = alloc::format!("{prefix}evidence");
     let value = js::member(item, "evidence");
-    let evidence = match (value.as_string(), encoding.unwrap_or("base64")) {
+    Ok(match (value.as_string(), encoding.unwrap_or("base64")) {
         (Some(text), "base64") => {
             decode_generation2(&text).map_err(|e| field_error(&e, &evidence_field))?
         }
@@ -347,10 +347,97 @@ fn read_device(
                 "\"base64\", \"base64-hex\" or \"hex\"",
             ))
         }
+    })
+}
+
+/// The values of one device's transcript that `rimIds`, `compareGpuRims` and
+/// `compareSwitchRim` take — read by the core as the service reads them. The transcript is
+/// parsed, not verified: verify the evidence first.
+#[wasm_bindgen(js_name = runtimeEvidence, unchecked_return_type = "RuntimeEvidenceInput")]
+pub fn runtime_evidence(
+    #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    if !options.is_object() {
+        return Err(invalid_argument("options", "an object"));
+    }
+    let encoding = js::optional_string(
+        &js::member(&options, "evidenceEncoding"),
+        "evidenceEncoding",
+    )?;
+    let bytes = read_evidence(&options, "", encoding.as_deref())?;
+    let arch = js::required_string(&js::member(&options, "arch"), "arch")?;
+    let arch =
+        Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;
+    let hwmodel = js::optional_string(&js::member(&options, "hwmodel"), "hwmodel")?;
+    let hint = js::optional_string(&js::member(&options, "firmwareVersion"), "firmwareVersion")?;
+    let transcript = Transcript::parse(&bytes).map_err(|e| field_error(&e, "evidence"))?;
+    let values = RuntimeEvidence::from_transcript(&transcript, arch.device_kind(), hwmodel, hint);
+    let json = RuntimeEvidenceJs {
+        measurements: values
+            .measurements
+            .iter()
+            .map(|(index, value)| (alloc::format!("{index}"), hex::encode(value)))
+            .collect(),
+        driver_version: values.driver_version,
+        vbios_version: values.vbios_version,
+        project: values.project,
+        project_sku: values.project_sku,
+        chip_sku: values.chip_sku,
+        chip_info: values.chip_info,
+        nvdec0_status: values.nvdec0_status,
+        opaque: values
+            .opaque
+            .iter()
+            .map(|o| OpaqueJs {
+                id: o.id,
+                value_type: o.value_type,
+                value: hex::encode(&o.value),
+            })
+            .collect(),
+        hwmodel: values.hwmodel,
+        apsku: values.apsku,
+        firmware_version_hint: values.firmware_version_hint,
     };
-    let certificate_field = alloc::format!("{prefix}certificate");
-    let text = js::required_string(&js::member(item, "certificate"), &certificate_field)?;
-    Ok((evidence, certificate_text(&text)?))
+    let text = serde_json::to_string(&json)
+        .map_err(|_| coded("ERR_INTERNAL", "could not serialise the values", None))?;
+    js::parse_json(&text)
+}
+
+/// `RuntimeEvidenceInput` (src/wasm/rim.rs), as `runtimeEvidence` returns it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RuntimeEvidenceJs {
+    measurements: alloc::collections::BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    driver_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vbios_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project_sku: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chip_sku: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chip_info: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nvdec0_status: Option<u8>,
+    opaque: Vec<OpaqueJs>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hwmodel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apsku: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    firmware_version_hint: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OpaqueJs {
+    id: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value_type: Option<u16>,
+    value: String,
 }
 
 /// PEM text as given, or decoded from base64 (the request format).

@@ -147,3 +147,34 @@ pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
         .map(|n| n as u32)
         .ok_or_else(|| invalid_argument(field, "an integer from 0 to 4294967295"))
 }
+
+/// Signature checks as `{publicKey, message, signature}` objects of `Uint8Array`s.
+pub(crate) fn checks_to_js(checks: &[crate::crypto::SignatureCheck]) -> js_sys::Array {
+    let out = js_sys::Array::new();
+    for check in checks {
+        let item = js_sys::Object::new();
+        let set = |name: &str, bytes: &[u8]| {
+            let _ = Reflect::set(&item, &name.into(), &Uint8Array::from(bytes).into());
+        };
+        set("publicKey", &check.public_key_sec1);
+        set("message", &check.message);
+        set("signature", &check.signature);
+        out.push(&item);
+    }
+    out
+}
+
+/// An array of booleans, one verdict per signature check.
+pub(crate) fn verdicts_arg(value: &JsValue, field: &str) -> Result<Vec<bool>, JsValue> {
+    if !js_sys::Array::is_array(value) {
+        return Err(invalid_argument(field, "an array of booleans"));
+    }
+    js_sys::Array::from(value)
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.as_bool()
+                .ok_or_else(|| invalid_argument(&alloc::format!("{field}[{i}]"), "a boolean"))
+        })
+        .collect()
+}

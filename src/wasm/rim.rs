@@ -135,15 +135,7 @@ impl PendingRimHandle {
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheckData[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
         let pending = self.inner.as_ref().ok_or_else(consumed)?;
-        let array = Array::new();
-        for check in pending.signature_checks() {
-            let item = Object::new();
-            set(&item, "publicKey", &bytes(&check.public_key_sec1))?;
-            set(&item, "message", &bytes(&check.message))?;
-            set(&item, "signature", &bytes(&check.signature))?;
-            array.push(&item);
-        }
-        Ok(array.into())
+        Ok(js::checks_to_js(pending.signature_checks()).into())
     }
 
     /// Completes verification with one boolean verdict per check; usable once.
@@ -151,17 +143,7 @@ impl PendingRimHandle {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<VerifiedRimHandle, JsValue> {
-        if !Array::is_array(&verdicts) {
-            return Err(invalid_argument("verdicts", "an array of booleans"));
-        }
-        let mut list = Vec::new();
-        for value in Array::from(&verdicts).iter() {
-            list.push(
-                value
-                    .as_bool()
-                    .ok_or_else(|| invalid_argument("verdicts", "an array of booleans"))?,
-            );
-        }
+        let list = js::verdicts_arg(&verdicts, "verdicts")?;
         let pending = self.inner.take().ok_or_else(consumed)?;
         let inner = pending.finish(&list).map_err(|e| to_js(&e))?;
         Ok(VerifiedRimHandle { inner })

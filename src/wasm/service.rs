@@ -1,8 +1,10 @@
 //! JS API for `crate::service`: the `AttestationService` class a host (the edge worker)
 //! creates once and asks to answer each request.
 
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -11,19 +13,29 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::error::{coded, invalid_argument, to_js};
 use super::js;
 use crate::chain::{TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
-use crate::crypto::SigningKey;
+use crate::crypto::{PublicKey, SigningKey};
 use crate::rim::{open_envelope, RimTrust};
-use crate::service::{KeyRing, Request, RimServiceState, Service, ServiceConfig};
+use crate::service::{
+    Exchange, KeyRing, Request, Response, RimServiceState, Service, ServiceConfig, Step,
+};
 use crate::token::Jwks;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SERVICE: &str = r#"
-/** Configuration of an AttestationService. */
+/** Configuration of an AttestationService: exactly one of signingKey and publicKey. */
 export interface AttestationServiceOptions {
-  /** The signing key: PKCS#8 PEM or a private JWK (JSON text). */
-  signingKey: string;
+  /** The signing key, held by the core: PKCS#8 PEM or a private JWK (JSON text). */
+  signingKey?: string;
+  /**
+   * The public half of a signing key the host keeps (a non-extractable WebCrypto key): a
+   * public JWK (JSON text) or SPKI PEM. The service then answers attestation requests only
+   * through begin() / handleRequest(), and the host signs.
+   */
+  publicKey?: string;
   /** Its kid; default: the RFC 7638 thumbprint. */
   kid?: string;
+  /** The key's certificate chain (PEM, leaf first), published in the JWKS as x5c. */
+  certificate?: string;
   /** Retired keys still published in the JWKS: a JWKS (JSON text). */
   retiredKeys?: string;
   /** The tokens' iss: the service's base URL. */
@@ -51,12 +63,28 @@ export interface ServiceResponse {
   headers: [string, string][];
   body: Uint8Array;
 }
+
+/** What a ServiceExchange needs next. */
+export type ServiceStep =
+  | { kind: 'verify'; checks: SignatureCheck[] }
+  | { kind: 'sign'; inputs: Uint8Array[] }
+  | { kind: 'respond'; response: ServiceResponse };
 "#;
 
 /// The attestation service (spec: attestation-service.md) as a JS class.
 #[wasm_bindgen]
 pub struct AttestationService {
-    inner: Service,
+    // Shared with the exchanges in progress, which read it at each round; JS is single
+    // threaded and no call re-enters, so a borrow never meets another.
+    inner: Rc<RefCell<Service>>,
+}
+
+/// One request in progress (see `crate::service::Exchange`): `step()` says what is needed,
+/// `verified()` / `signed()` give it. Free it when done.
+#[wasm_bindgen]
+pub struct ServiceExchange {
+    service: Rc<RefCell<Service>>,
+    exchange: Exchange,
 }
 
 #[wasm_bindgen]
@@ -69,15 +97,39 @@ impl AttestationService {
         if !options.is_object() {
             return Err(invalid_argument("options", "an object"));
         }
-        let key_text = js::required_string(&js::member(&options, "signingKey"), "signingKey")?;
-        let key = if key_text.trim_start().starts_with('{') {
-            SigningKey::from_jwk_json(key_text.as_bytes())
-        } else {
-            SigningKey::from_pkcs8_pem(&key_text)
-        }
-        .map_err(|error| to_js(&error))?;
         let kid = js::optional_string(&js::member(&options, "kid"), "kid")?;
-        let mut keys = KeyRing::new(key, kid);
+        let private = js::optional_string(&js::member(&options, "signingKey"), "signingKey")?;
+        let public = js::optional_string(&js::member(&options, "publicKey"), "publicKey")?;
+        let mut keys = match (private, public) {
+            (Some(text), None) => {
+                let key = if text.trim_start().starts_with('{') {
+                    SigningKey::from_jwk_json(text.as_bytes())
+                } else {
+                    SigningKey::from_pkcs8_pem(&text)
+                };
+                KeyRing::new(key.map_err(|error| to_js(&error))?, kid)
+            }
+            (None, Some(text)) => {
+                let key = if text.trim_start().starts_with('{') {
+                    PublicKey::from_jwk_json(text.as_bytes())
+                } else {
+                    PublicKey::from_spki_pem(&text)
+                };
+                KeyRing::external(key.map_err(|error| to_js(&error))?, kid)
+            }
+            _ => {
+                return Err(invalid_argument(
+                    "signingKey",
+                    "given, or publicKey given instead (exactly one of the two)",
+                ))
+            }
+        };
+        if let Some(pem) = js::optional_string(&js::member(&options, "certificate"), "certificate")?
+        {
+            keys = keys
+                .with_certificate_pem(&pem)
+                .map_err(|error| with_field(to_js(&error), "certificate"))?;
+        }
         if let Some(retired) =
             js::optional_string(&js::member(&options, "retiredKeys"), "retiredKeys")?
         {
@@ -120,7 +172,9 @@ impl AttestationService {
             RimTrust::from_store(rim_store),
             rim_anchors,
         );
-        Ok(Self { inner })
+        Ok(Self {
+            inner: Rc::new(RefCell::new(inner)),
+        })
     }
 
     /// Adds a RIM document: under `name` when it is a RIM id or an `<id>.xml` file name,
@@ -133,7 +187,7 @@ impl AttestationService {
     ) -> Result<(), JsValue> {
         let name: &str = &js::string_arg(&name, "name")?;
         let bytes = document_bytes(&xml)?;
-        self.inner
+        self.service_mut()?
             .rims_mut()
             .insert_named(name, bytes)
             .map_err(|error| to_js(&error))
@@ -150,14 +204,18 @@ impl AttestationService {
         let id: &str = &js::string_arg(&id, "id")?;
         let bytes = document_bytes(&body)?;
         let envelope = open_envelope(&bytes, id).map_err(|error| to_js(&error))?;
-        self.inner.rims_mut().insert(&envelope.id, envelope.rim);
+        self.service_mut()?
+            .rims_mut()
+            .insert(&envelope.id, envelope.rim);
         Ok(())
     }
 
     /// Number of RIM documents held.
     #[wasm_bindgen(getter, js_name = rimCount)]
     pub fn rim_count(&self) -> usize {
-        self.inner.rim_count()
+        self.inner
+            .try_borrow()
+            .map_or(0, |service| service.rim_count())
     }
 
     /// Records the remote RIM service's state for `/health`: `up`, `down` or `none`.
@@ -173,7 +231,7 @@ impl AttestationService {
             "none" => RimServiceState::NotConfigured,
             _ => return Err(invalid_argument("state", "\"up\", \"down\" or \"none\"")),
         };
-        self.inner.set_rim_service(state);
+        self.service_mut()?.set_rim_service(state);
         Ok(())
     }
 
@@ -184,40 +242,142 @@ impl AttestationService {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
     ) -> Result<Vec<String>, JsValue> {
-        Ok(self.inner.missing_rims(&request_of(&request)?))
+        Ok(self.service()?.missing_rims(&request_of(&request)?))
     }
 
-    /// Answers one request. `now` is Unix seconds (the host's clock); the token ids draw on
-    /// `crypto.getRandomValues`.
+    /// Answers one request with the software backend. `now` is Unix seconds (the host's
+    /// clock); the token ids draw on `crypto.getRandomValues`. A service made with
+    /// `publicKey` answers attestation requests 500 `ERR_SIGNING_KEY_EXTERNAL` here: use
+    /// `begin` (or the package's `handleRequest`).
     #[wasm_bindgen(unchecked_return_type = "ServiceResponse")]
     pub fn handle(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let now = js::number_arg(&now, "now")?;
-        if !now.is_finite() || !(0.0..=253_402_300_799.0).contains(&now) {
-            return Err(invalid_argument(
-                "now",
-                "Unix seconds from 0 to 253402300799",
-            ));
-        }
+        let now = now_arg(&now)?;
         let request = request_of(&request)?;
         let response = self
-            .inner
-            .handle(&request, now as u64, js::random_bytes::<32>()?);
-        let headers = Array::new();
-        for (name, value) in &response.headers {
-            headers.push(&Array::of2(&name.into(), &value.into()));
-        }
+            .service()?
+            .handle(&request, now, js::random_bytes::<32>()?);
+        response_js(&response)
+    }
+
+    /// Starts answering one request for a host that runs the ECDSA checks and signatures
+    /// (WebCrypto): drive the returned exchange until `step()` is `respond`.
+    pub fn begin(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+    ) -> Result<ServiceExchange, JsValue> {
+        let now = now_arg(&now)?;
+        let request = request_of(&request)?;
+        let exchange = self
+            .service()?
+            .begin(&request, now, js::random_bytes::<32>()?);
+        Ok(ServiceExchange {
+            service: Rc::clone(&self.inner),
+            exchange,
+        })
+    }
+
+    fn service(&self) -> Result<core::cell::Ref<'_, Service>, JsValue> {
+        self.inner.try_borrow().map_err(|_| busy())
+    }
+
+    fn service_mut(&self) -> Result<core::cell::RefMut<'_, Service>, JsValue> {
+        self.inner.try_borrow_mut().map_err(|_| busy())
+    }
+}
+
+#[wasm_bindgen]
+impl ServiceExchange {
+    /// What the exchange needs next: `{kind: 'verify', checks}` (answer with `verified`),
+    /// `{kind: 'sign', inputs}` (answer with `signed`) or `{kind: 'respond', response}`.
+    #[wasm_bindgen(unchecked_return_type = "ServiceStep")]
+    pub fn step(&self) -> Result<JsValue, JsValue> {
         let out = Object::new();
-        let set = |name: &str, value: &JsValue| Reflect::set(&out, &name.into(), value).map(|_| ());
-        set("status", &JsValue::from(response.status))
-            .and_then(|()| set("headers", &headers))
-            .and_then(|()| set("body", &Uint8Array::from(response.body.as_slice())))
-            .map_err(|_| coded("ERR_INTERNAL", "could not build the response object", None))?;
+        let (kind, name, value): (&str, &str, JsValue) = match self.exchange.step() {
+            Step::Verify(checks) => ("verify", "checks", js::checks_to_js(checks).into()),
+            Step::Sign(inputs) => {
+                let array = Array::new();
+                for input in inputs {
+                    array.push(&Uint8Array::from(input.as_bytes()));
+                }
+                ("sign", "inputs", array.into())
+            }
+            Step::Respond(response) => ("respond", "response", response_js(response)?),
+        };
+        Reflect::set(&out, &"kind".into(), &kind.into())
+            .and_then(|_| Reflect::set(&out, &name.into(), &value))
+            .map_err(|_| coded("ERR_INTERNAL", "could not build the step object", None))?;
         Ok(out.into())
     }
+
+    /// Answers a `verify` step: one boolean per check, in order.
+    pub fn verified(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
+    ) -> Result<(), JsValue> {
+        let verdicts = js::verdicts_arg(&verdicts, "verdicts")?;
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        self.exchange
+            .verified(&service, &verdicts)
+            .map_err(|error| to_js(&error))
+    }
+
+    /// Answers a `sign` step: one raw `r‖s` ES384 signature (96 bytes, as WebCrypto's
+    /// `sign` gives) per input, in order.
+    pub fn signed(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array[]")] signatures: JsValue,
+    ) -> Result<(), JsValue> {
+        if !Array::is_array(&signatures) {
+            return Err(invalid_argument("signatures", "an array of Uint8Array"));
+        }
+        let signatures = Array::from(&signatures)
+            .iter()
+            .enumerate()
+            .map(|(i, s)| js::bytes(&s, &alloc::format!("signatures[{i}]")))
+            .collect::<Result<Vec<Vec<u8>>, JsValue>>()?;
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        self.exchange
+            .signed(&service, &signatures)
+            .map_err(|error| to_js(&error))
+    }
+}
+
+fn busy() -> JsValue {
+    coded(
+        "ERR_SERVICE_BUSY",
+        "the service is in use by another call",
+        None,
+    )
+}
+
+fn now_arg(now: &JsValue) -> Result<u64, JsValue> {
+    let now = js::number_arg(now, "now")?;
+    if !now.is_finite() || !(0.0..=253_402_300_799.0).contains(&now) {
+        return Err(invalid_argument(
+            "now",
+            "Unix seconds from 0 to 253402300799",
+        ));
+    }
+    Ok(now as u64)
+}
+
+fn response_js(response: &Response) -> Result<JsValue, JsValue> {
+    let headers = Array::new();
+    for (name, value) in &response.headers {
+        headers.push(&Array::of2(&name.into(), &value.into()));
+    }
+    let out = Object::new();
+    let set = |name: &str, value: &JsValue| Reflect::set(&out, &name.into(), value).map(|_| ());
+    set("status", &JsValue::from(response.status))
+        .and_then(|()| set("headers", &headers))
+        .and_then(|()| set("body", &Uint8Array::from(response.body.as_slice())))
+        .map_err(|_| coded("ERR_INTERNAL", "could not build the response object", None))?;
+    Ok(out.into())
 }
 
 fn with_field(error: JsValue, field: &str) -> JsValue {

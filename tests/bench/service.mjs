@@ -1,10 +1,12 @@
-// Service benchmark through the edge worker in workerd (Miniflare), on loopback:
+// Service benchmark through the edge worker in workerd (Miniflare), on loopback, for each
+// crypto backend (EDGEATTEST_CRYPTO=webcrypto, the default, and software), in one run:
 //   1. V4 attestation, claims 3.0, of 1 GPU, 8 GPUs and 4 switches: median and p99 latency
-//      over sequential requests, beside the cost of one in-process verifyEvidence of the same
-//      devices (the unavoidable ECDSA work), measured in the same run;
+//      over sequential requests, and the workerd process's CPU time per request (user +
+//      system, from /proc, so it counts only the worker's work, not this client's);
 //   2. a bounded load run: a fixed number of mixed requests (valid, invalid, oversize) at
 //      concurrency 16; throughput, p50/p99 latency, status counts, errors.
 // Run after `bash pkg-config/build.sh`:  node tests/bench/service.mjs [requests=400]
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startWorker } from '../js/support/worker.mjs';
@@ -30,63 +32,96 @@ const bodies = {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-const worker = await startWorker();
-try {
-  const post = (path, body, headers = { 'content-type': 'application/json' }) =>
-    fetch(`${worker.origin}${path}`, { method: 'POST', headers, body });
-  console.log('| request | median ms | p99 ms | status |');
-  console.log('|---|---:|---:|---|');
-  for (const [name, [path, body]] of Object.entries(bodies)) {
-    for (let i = 0; i < 3; i++) await (await post(path, body)).arrayBuffer(); // warm up
-    const times = [];
-    let status;
-    for (let i = 0; i < 25; i++) {
-      const t = performance.now();
-      const response = await post(path, body);
-      await response.arrayBuffer();
-      times.push(performance.now() - t);
-      status = response.status;
-    }
-    times.sort((a, b) => a - b);
-    console.log(`| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${status} |`);
+/** The workerd processes under this one (Miniflare starts workerd as a child). */
+function workerdPids() {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .trim().split('\n').map((line) => line.trim().split(/\s+/));
+  const mine = new Set([String(process.pid)]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of rows) if (mine.has(ppid) && !mine.has(pid)) { mine.add(pid); grew = true; }
   }
-
-  // Bounded load: fixed count, mixed kinds, concurrency 16.
-  const kinds = [
-    () => post(...bodies['1 GPU']),
-    () => post('/v4/attest/gpu', '{"nonce":"bad"}'),
-    () => post('/v4/attest/gpu', 'x'.repeat(2 * 1024 * 1024 + 1)),
-    () => fetch(`${worker.origin}/health`),
-    () => fetch(`${worker.origin}/analytics/alerts/filter?rpp=50&page_number=3&sorting=timestamp[desc]`),
-  ];
-  const statuses = {};
-  const latencies = [];
-  let errors = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < total) {
-        const kind = kinds[next++ % kinds.length];
-        const t = performance.now();
-        try {
-          const response = await kind();
-          await response.arrayBuffer();
-          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        } catch {
-          errors += 1;
-        }
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const fivexx = Object.entries(statuses).filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
-  console.log(`\nload: ${total} requests, concurrency 16, ${(total / seconds).toFixed(1)} req/s, ` +
-    `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, ` +
-    `statuses ${JSON.stringify(statuses)}, 5xx ${fivexx}, connection errors ${errors}`);
-  if (fivexx > 0 || errors > 0) process.exitCode = 1;
-} finally {
-  await worker.stop();
+  return rows.filter(([pid, , comm]) => mine.has(pid) && /workerd/.test(comm)).map(([pid]) => pid);
 }
+
+/** CPU milliseconds (user + system) the workerd processes have used. */
+function workerdCpuMs(pids) {
+  const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) * tick; // utime, stime
+  }, 0);
+}
+
+const SEQUENTIAL = 25;
+const rows = [];
+/** Sequential requests, then the bounded load, against a worker with `backend`. */
+async function bench(backend) {
+  const worker = await startWorker({ bindings: { EDGEATTEST_CRYPTO: backend } });
+  try {
+    const post = (path, body, headers = { 'content-type': 'application/json' }) =>
+      fetch(`${worker.origin}${path}`, { method: 'POST', headers, body });
+    const pids = workerdPids();
+    for (const [name, [path, body]] of Object.entries(bodies)) {
+      for (let i = 0; i < 3; i++) await (await post(path, body)).arrayBuffer(); // warm up
+      const times = [];
+      let status;
+      const cpuBefore = workerdCpuMs(pids);
+      for (let i = 0; i < SEQUENTIAL; i++) {
+        const t = performance.now();
+        const response = await post(path, body);
+        await response.arrayBuffer();
+        times.push(performance.now() - t);
+        status = response.status;
+      }
+      const cpu = (workerdCpuMs(pids) - cpuBefore) / SEQUENTIAL;
+      times.sort((a, b) => a - b);
+      rows.push(`| ${backend} | ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${cpu.toFixed(1)} | ${status} |`);
+    }
+
+    // Bounded load: fixed count, mixed kinds, concurrency 16.
+    const kinds = [
+      () => post(...bodies['1 GPU']),
+      () => post('/v4/attest/gpu', '{"nonce":"bad"}'),
+      () => post('/v4/attest/gpu', 'x'.repeat(2 * 1024 * 1024 + 1)),
+      () => fetch(`${worker.origin}/health`),
+      () => fetch(`${worker.origin}/analytics/alerts/filter?rpp=50&page_number=3&sorting=timestamp[desc]`),
+    ];
+    const statuses = {};
+    const latencies = [];
+    let errors = 0;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < total) {
+          const kind = kinds[next++ % kinds.length];
+          const t = performance.now();
+          try {
+            const response = await kind();
+            await response.arrayBuffer();
+            statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+          } catch {
+            errors += 1;
+          }
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const fivexx = Object.entries(statuses).filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
+    rows.push(`load (${backend}): ${total} requests, concurrency 16, ${(total / seconds).toFixed(1)} req/s, ` +
+      `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, ` +
+      `statuses ${JSON.stringify(statuses)}, 5xx ${fivexx}, connection errors ${errors}`);
+    if (fivexx > 0 || errors > 0) process.exitCode = 1;
+  } finally {
+    await worker.stop();
+  }
+}
+
+for (const backend of ['webcrypto', 'software']) await bench(backend);
+console.log('| backend | request | median ms | p99 ms | workerd CPU ms/request | status |');
+console.log('|---|---|---:|---:|---:|---|');
+for (const row of rows.filter((r) => r.startsWith('|'))) console.log(row);
+for (const row of rows.filter((r) => !r.startsWith('|'))) console.log(row);

@@ -1,5 +1,6 @@
 // The wasm boundary under hostile values (issue 11): every function and class exported by the
-// wasm module of the built package (pkg/edgeattest.js) is called with wrong types, huge
+// two wasm modules of the built package (pkg/edgeattest.js, and pkg/client/edgeattest.js of
+// `edgeattest/client`) is called with wrong types, huge
 // strings, invalid UTF-8 bytes, lone surrogates, null, undefined, symbols, BigInts and
 // getters that throw. Properties:
 //   1. the instance keeps working after every call (a known-good request still validates);
@@ -13,6 +14,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import '../../pkg/index.js';
 import * as wasm from '../../pkg/edgeattest.js';
+import '../../pkg/client/index.js';
+import * as clientWasm from '../../pkg/client/edgeattest.js';
 
 const fixture = (path) => readFileSync(new URL(`../fixtures/nvidia/${path}`, import.meta.url), 'utf8');
 const goodBody = fixture('nras/teep/v3_1gpu_success_20260629_request.json');
@@ -41,10 +44,10 @@ const HOSTILE = {
   'numbers everywhere': [1, 2, 3, 4, 5],
 };
 
-function stillWorks() {
-  const request = wasm.validateAttestRequest('/v3/attest/gpu', goodBody);
+function stillWorks(module = wasm) {
+  const request = module.validateAttestRequest('/v3/attest/gpu', goodBody);
   assert.equal(request.devices.length, 1);
-  assert.match(wasm.generateNonce(), /^[0-9a-f]{64}$/);
+  assert.match(module.generateNonce(), /^[0-9a-f]{64}$/);
 }
 
 function call(name, fn, args) {
@@ -68,55 +71,69 @@ function call(name, fn, args) {
   }
 }
 
-const exports = Object.entries(wasm).filter(
-  ([name, fn]) => typeof fn === 'function' && name !== 'initSync' && name !== 'default',
-);
-// Static methods of the classes (P384PublicKey.fromSec1, ...), called as functions.
-for (const [name, cls] of [...exports]) {
-  if (!/^[A-Z]/.test(name)) continue;
-  for (const method of Object.getOwnPropertyNames(cls)) {
-    if (typeof cls[method] === 'function' && !method.startsWith('__')) {
-      exports.push([`${name}.${method}`, (...args) => cls[method](...args)]);
+/** The functions, classes and static methods a module exports. */
+function exportsOf(module) {
+  const exports = Object.entries(module).filter(
+    ([name, fn]) => typeof fn === 'function' && name !== 'initSync' && name !== 'default',
+  );
+  // Static methods of the classes (P384PublicKey.fromSec1, ...), called as functions.
+  for (const [name, cls] of [...exports]) {
+    if (!/^[A-Z]/.test(name)) continue;
+    for (const method of Object.getOwnPropertyNames(cls)) {
+      if (typeof cls[method] === 'function' && !method.startsWith('__')) {
+        exports.push([`${name}.${method}`, (...args) => cls[method](...args)]);
+      }
     }
   }
+  return exports;
 }
 
-test('the wasm module exports the functions under test', () => {
-  assert.ok(exports.length >= 40, `${exports.length} exports`);
-  stillWorks();
-});
+const MODULES = [
+  ['', wasm, 40],
+  ['client: ', clientWasm, 15],
+];
 
-for (const [name, fn] of exports) {
-  test(`${name}: the instance keeps working after every hostile call`, () => {
-    for (const [label, args] of Object.entries(HOSTILE)) {
-      call(name, fn, args);
-      assert.doesNotThrow(stillWorks, `${name}(${label}) broke the instance`);
-    }
+for (const [prefix, module, least] of MODULES) {
+  const exports = exportsOf(module);
+  const works = () => stillWorks(module);
+
+  test(`${prefix}the wasm module exports the functions under test`, () => {
+    assert.ok(exports.length >= least, `${exports.length} exports`);
+    works();
   });
 
-  test(`${name}: no hostile call traps`, () => {
-    const traps = [];
-    for (const [label, args] of Object.entries(HOSTILE)) {
-      const outcome = call(name, fn, args);
-      if (!outcome.ok && outcome.error instanceof WebAssembly.RuntimeError) {
-        traps.push(`${label}: ${outcome.error.message}`);
+  for (const [name, fn] of exports) {
+    test(`${prefix}${name}: the instance keeps working after every hostile call`, () => {
+      for (const [label, args] of Object.entries(HOSTILE)) {
+        call(name, fn, args);
+        assert.doesNotThrow(works, `${prefix}${name}(${label}) broke the instance`);
       }
-    }
-    assert.deepEqual(traps, [], `${name} traps:\n  ${traps.join('\n  ')}`);
-  });
+    });
 
-  test(`${name}: every refusal carries an ERR_* code`, () => {
-    const problems = [];
-    for (const [label, args] of Object.entries(HOSTILE)) {
-      const outcome = call(name, fn, args);
-      if (outcome.ok) continue;
-      const { error } = outcome;
-      if (!(error instanceof Error) || typeof error.code !== 'string' || !error.code.startsWith('ERR_')) {
-        problems.push(`${label}: ${error?.constructor?.name} without a code: ${String(error?.message).slice(0, 80)}`);
+    test(`${prefix}${name}: no hostile call traps`, () => {
+      const traps = [];
+      for (const [label, args] of Object.entries(HOSTILE)) {
+        const outcome = call(name, fn, args);
+        if (!outcome.ok && outcome.error instanceof WebAssembly.RuntimeError) {
+          traps.push(`${label}: ${outcome.error.message}`);
+        }
       }
-    }
-    assert.deepEqual(problems, [], `${name}:\n  ${problems.join('\n  ')}`);
-  });
+      assert.deepEqual(traps, [], `${prefix}${name} traps:\n  ${traps.join('\n  ')}`);
+    });
+
+    test(`${prefix}${name}: every refusal carries an ERR_* code`, () => {
+      const problems = [];
+      for (const [label, args] of Object.entries(HOSTILE)) {
+        const outcome = call(name, fn, args);
+        if (outcome.ok) continue;
+        const { error } = outcome;
+        if (!(error instanceof Error) || typeof error.code !== 'string' || !error.code.startsWith('ERR_')) {
+          problems.push(`${label}: ${error?.constructor?.name} without a code: ${String(error?.message).slice(0, 80)}`);
+        }
+      }
+      assert.deepEqual(problems, [], `${prefix}${name}:\n  ${problems.join('\n  ')}`);
+    });
+  }
 }
 
 test('hostile values inside otherwise valid options are refused with a code', () => {
@@ -192,9 +209,12 @@ test('a class parameter refuses an instance of another class, a look-alike and a
 });
 
 test('`new` on a class without a constructor throws a coded error naming the factories', () => {
-  const noConstructor = ['EvidenceBatch', 'ListTable', 'P384PrivateKey', 'P384PublicKey', 'PendingRim', 'TokenVerification', 'VerifiedRim'];
+  const noConstructor = ['EvidenceBatch', 'ListTable', 'P384PrivateKey', 'P384PublicKey', 'PendingRim', 'ServiceExchange', 'TokenVerification', 'VerifiedRim'];
   for (const name of noConstructor) {
     assertCoded(() => new wasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
+  }
+  for (const name of ['P384PrivateKey', 'P384PublicKey', 'TokenVerification']) {
+    assertCoded(() => new clientWasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
   }
   assertCoded(() => new wasm.P384PrivateKey(), undefined, /P384PrivateKey\.generate\(\)/);
   assertCoded(() => new wasm.ListTable(), undefined, /ListTable\.fromJson\(\)/);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../../pkg/index.js'; // instantiates the wasm module
 import {
-  verifyRim, prepareRim, openRimEnvelope, rimIds, compareGpuRims, compareSwitchRim,
+  verifyRim, prepareRim, openRimEnvelope, rimIds, compareGpuRims, compareSwitchRim, runtimeEvidence,
 } from '../../pkg/edgeattest.js';
 import { fixtureText, hexBytes } from './support/fixtures.mjs';
 
@@ -123,4 +123,34 @@ test('rimIds and openRimEnvelope', async () => {
   assert.equal(verifyRim(envelope.rim, { now: JUNE_2025 }).isTrusted, true);
   rejects(() => openRimEnvelope({ ...body, sha256: '00'.repeat(32) }, id), 'ERR_RIM_ENVELOPE_SHA256_MISMATCH');
   rejects(() => openRimEnvelope(body, 'NV_GPU_DRIVER_GH100_1.0'), 'ERR_RIM_ENVELOPE_ID_MISMATCH');
+});
+
+test('runtimeEvidence: the core reads the comparison values from a transcript', () => {
+  const hopper = runtimeEvidence({
+    evidence: fixtureText('evidence/hopper/nvat_hopper_580.159.03_report.hex').trim(),
+    evidenceEncoding: 'hex',
+    arch: 'HOPPER',
+    hwmodel: 'GH100',
+  });
+  assert.deepEqual(rimIds('HOPPER', hopper), { driver: 'NV_GPU_DRIVER_GH100_580.159.03', firmware: 'NV_GPU_VBIOS_1010_0205_862_9600740020' });
+  assert.equal(Object.keys(hopper.measurements).length, 64);
+  assert.equal(hopper.hwmodel, 'GH100');
+  assert.equal(hopper.apsku, undefined);
+
+  // The LS10 values compare as the hand-read blocks do: all 31 measurements match.
+  const path = 'evidence/switch/nvat_ls10_96.10.55.00.01_report.hex';
+  const ls10 = runtimeEvidence({ evidence: hexBytes(path), arch: 'LS10' });
+  assert.equal(ls10.vbiosVersion, '96.10.55.00.01');
+  assert.deepEqual(rimIds('LS10', ls10), { driver: null, firmware: 'NV_SWITCH_BIOS_5612_0002_890_9610550001' });
+  for (const [index, value] of Object.entries(blocks(path))) assert.equal(ls10.measurements[index], Buffer.from(value).toString('hex'), `block ${index}`);
+  const rim = verifyRim(LS10_RIM, { now: 1780272000 });
+  const comparison = compareSwitchRim(rim, ls10);
+  assert.equal(comparison.measres, 'success');
+  assert.equal(comparison.compared, 31);
+
+  rejects(() => runtimeEvidence({ evidence: 'zz', evidenceEncoding: 'hex', arch: 'HOPPER' }), 'ERR_INVALID_ARGUMENT');
+  rejects(() => runtimeEvidence({ evidence: hexBytes(path).subarray(0, 40), arch: 'LS10' }), 'ERR_EVIDENCE_TRUNCATED');
+  rejects(() => runtimeEvidence({ evidence: new Uint8Array(10), arch: 'HOPPER' }), 'ERR_EVIDENCE_UNEXPECTED_VALUE');
+  rejects(() => runtimeEvidence({ evidence: hexBytes(path), arch: 'AMPERE' }), 'ERR_INVALID_ARGUMENT');
+  rejects(() => runtimeEvidence(null), 'ERR_INVALID_ARGUMENT');
 });

@@ -4,6 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { buildAttestRequest, verifyAttestationResult, generateNonce } from '../../pkg/index.js';
 import { startWorker } from './support/worker.mjs';
 import { fixtureBytes, hopper, ls10 } from './support/fixtures.mjs';
@@ -157,4 +159,30 @@ test('error paths: 400 with the field, 404, 405 with Allow, 413, 415, preflight,
   const device = payload(result[1]['GPU-0']);
   assert.equal(device['x-nvidia-error-details'].code, 4010);
   assert.equal(payload(result[0][1])['x-nvidia-overall-att-result'], false);
+});
+
+test('a configured certificate chain is published as x5c; one for another key stops the service (503)', async () => {
+  const generated = (name) => readFileSync(new URL(`../fixtures/generated/${name}`, import.meta.url), 'utf8');
+  const chain = generated('token_signing_chain.pem');
+  const signed = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: generated('token_signing_key.pem'), EDGEATTEST_SIGNING_CERTIFICATE: chain } });
+  try {
+    const set = await (await fetch(`${signed.origin}/.well-known/jwks.json`)).json();
+    const ders = [...chain.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => m[1].replace(/\s+/g, ''));
+    assert.deepEqual(set.keys[0].x5c, ders);
+    // The leaf's key is the published key (checked independently with node:crypto).
+    const leaf = new X509Certificate(Buffer.from(ders[0], 'base64'));
+    const jwk = leaf.publicKey.export({ format: 'jwk' });
+    assert.equal(jwk.x, set.keys[0].x);
+    assert.equal(jwk.y, set.keys[0].y);
+  } finally {
+    await signed.stop();
+  }
+  const mismatched = await startWorker({ bindings: { EDGEATTEST_SIGNING_CERTIFICATE: chain } });
+  try {
+    const response = await fetch(`${mismatched.origin}/health`);
+    assert.equal(response.status, 503);
+    assert.equal((await response.json()).code, 'ERR_JWKS_INVALID');
+  } finally {
+    await mismatched.stop();
+  }
 });

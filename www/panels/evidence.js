@@ -4,7 +4,7 @@
 // WebCrypto running its ECDSA checks); this module lays the verdicts out in order.
 import {
   verifyEvidenceBatch, verifyCertificateChain, prepareRim, runSignatureChecks,
-  compareGpuRims, compareSwitchRim, rimIds,
+  compareGpuRims, compareSwitchRim, rimIds, runtimeEvidence,
 } from '../pkg/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
@@ -48,36 +48,6 @@ function evidenceInput() {
   const compact = raw.replace(/\s+/g, '');
   if (encoding === 'auto') encoding = /^(?:[0-9a-fA-F]{2})+$/.test(compact) ? 'hex' : 'base64';
   return { evidence: encoding === 'hex' ? compact : raw.trim(), encoding };
-}
-
-// ---- evidence values for the RIM comparison ---------------------------------------------
-
-const ascii = (hexText) => {
-  const bytes = hexText.match(/../g)?.map((h) => parseInt(h, 16)) ?? [];
-  return String.fromCharCode(...bytes.filter((b) => b !== 0)).trim();
-};
-
-/** The report's values in the shape rimIds / compare*Rim take. */
-export function runtimeEvidence(report) {
-  const measurements = {};
-  for (const m of report.measurements) measurements[String(m.index)] = m.value;
-  const opaque = new Map(report.opaque.map((o) => [o.tag, o.value]));
-  const text = (tag) => (opaque.has(tag) ? ascii(opaque.get(tag)) : undefined);
-  const nvdec0 = opaque.get(11);
-  return {
-    measurements,
-    driverVersion: report.driverVersion ?? undefined,
-    vbiosVersion: report.vbiosVersion ?? undefined,
-    project: text(17),
-    projectSku: text(18),
-    chipSku: text(15),
-    chipInfo: text(35),
-    nvdec0Status: nvdec0 && nvdec0.length === 2 ? parseInt(nvdec0, 16) : undefined,
-    hwmodel: report.hwmodel ?? undefined,
-    opaque: report.opaque
-      .filter((o) => o.valueType !== null && o.valueType !== undefined)
-      .map((o) => ({ id: o.tag, valueType: o.valueType, value: o.value })),
-  };
 }
 
 async function verifyRimDocument(id, now) {
@@ -213,7 +183,8 @@ export async function verifyEvidencePanel() {
   let rimsOk = true;
   if (result.ok) {
     const report = result.report;
-    const values = runtimeEvidence(report);
+    // The values the RIMs are compared with, read from the transcript by the core.
+    const values = runtimeEvidence({ evidence, evidenceEncoding: encoding, arch, hwmodel: report.hwmodelChip ?? undefined });
     try {
       const ids = rimIds(arch, values);
       items.push(check('info', 'RIMs this device needs', [ids.driver, ids.firmware].filter(Boolean).join(', ')));

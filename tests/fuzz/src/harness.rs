@@ -654,6 +654,153 @@ pub fn service_request(data: &[u8]) {
     }
 }
 
+/// The service with a key it does not hold (`KeyRing::external`): the host signs.
+fn external_service() -> &'static edgeattest::service::Service {
+    use edgeattest::service::{KeyRing, Service, ServiceConfig};
+    static SERVICE: OnceLock<Service> = OnceLock::new();
+    SERVICE.get_or_init(|| {
+        let public = token_signing_key().public_key();
+        let mut service = Service::new(
+            ServiceConfig::default(),
+            KeyRing::external(public, Some("fuzz-external".into())),
+            device_store(),
+            RimTrust::nvidia(),
+            1,
+        );
+        service
+            .rims_mut()
+            .insert_named(
+                "NV_SWITCH_BIOS_5612_0002_890_9610550001.xml",
+                include_bytes!(
+                    "../../fixtures/nvidia/rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml"
+                )
+                .to_vec(),
+            )
+            .expect("rim");
+        service
+    })
+}
+
+/// The exchange with a hostile host: `[endpoint, policy, body…]`. Two bits of the policy
+/// byte per round (at most four rounds) pick the answer: 0 the true one; 1 first wrong-count,
+/// wrong-kind and malformed answers (each refused, the exchange unchanged), then the true
+/// one; 2 every verdict false, or signatures by another key; 3 verdicts alternating from the
+/// body's length. Oracles: the exchange ends within 8 rounds with a JSON response; refused
+/// answers change nothing; when every answer was the true one, the result verifies with the
+/// JWKS.
+pub fn service_exchange(data: &[u8]) {
+    use edgeattest::service::{ExchangeError, Request, Step};
+    use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+    const PATHS: [&str; 7] = [
+        "/v1/attest/gpu",
+        "/v2/attest/gpu",
+        "/v3/attest/gpu",
+        "/v4/attest/gpu",
+        "/v2/attest/switch",
+        "/v3/attest/switch",
+        "/v4/attest/switch",
+    ];
+    let [endpoint, policy, body @ ..] = data else {
+        return;
+    };
+    let service = external_service();
+    let request = Request::new("POST", PATHS[usize::from(*endpoint) % PATHS.len()])
+        .header("content-type", "application/json")
+        .body(body.to_vec());
+    let mut exchange = service.begin(&request, NOW, [*policy; 32]);
+    let mut round = 0u32;
+    let mut next = || {
+        let choice = (u32::from(*policy) >> (2 * (round % 4))) & 3;
+        round += 1;
+        choice
+    };
+    let mut honest = true;
+    let key = token_signing_key();
+    for _ in 0..8 {
+        let choice = next();
+        match exchange.step() {
+            Step::Respond(response) => {
+                let json = edgeattest::json::parse(&response.body).expect("response body is JSON");
+                if response.status != 200 {
+                    assert!(response.status < 600, "status {}", response.status);
+                    let code = json
+                        .get("code")
+                        .and_then(|c| c.as_str())
+                        .unwrap_or_default();
+                    assert!(code.starts_with("ERR_"), "error without a code: {json}");
+                } else if honest {
+                    let jwks_response = service.handle(
+                        &Request::new("GET", "/.well-known/jwks.json"),
+                        NOW,
+                        [0; 32],
+                    );
+                    let jwks = Jwks::parse(&jwks_response.body).expect("jwks");
+                    verify_attestation_result(&response.body, &jwks, &VerifyOptions::new(), NOW)
+                        .expect("an honest exchange's result verifies");
+                }
+                return;
+            }
+            Step::Verify(checks) => {
+                let n = checks.len();
+                let truth: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
+                let answer: Vec<bool> = match choice {
+                    1 => {
+                        let error = exchange.verified(service, &vec![true; n + 1]).unwrap_err();
+                        assert!(
+                            matches!(error, ExchangeError::AnswerCount { .. }),
+                            "{error:?}"
+                        );
+                        check_code(&error);
+                        let error = exchange.signed(service, &[]).unwrap_err();
+                        check_code(&error);
+                        truth
+                    }
+                    2 => {
+                        honest = false;
+                        vec![false; n]
+                    }
+                    3 => {
+                        honest = false;
+                        (0..n).map(|i| (i + body.len()) % 2 == 0).collect()
+                    }
+                    _ => truth,
+                };
+                exchange
+                    .verified(service, &answer)
+                    .expect("a fitting answer is taken");
+            }
+            Step::Sign(inputs) => {
+                let inputs: Vec<String> = inputs.to_vec();
+                if choice == 1 {
+                    for bad in [vec![0u8; 96], vec![1u8; 95], Vec::new()] {
+                        let error = exchange
+                            .signed(service, &vec![bad; inputs.len()])
+                            .unwrap_err();
+                        assert!(matches!(error, ExchangeError::Signature(_)), "{error:?}");
+                        check_code(&error);
+                    }
+                    let error = exchange.verified(service, &[]).unwrap_err();
+                    check_code(&error);
+                }
+                let signer = if choice >= 2 {
+                    honest = false;
+                    fuzz_signing_key()
+                } else {
+                    key.clone()
+                };
+                let signatures: Vec<Vec<u8>> = inputs
+                    .iter()
+                    .map(|input| signer.sign(input.as_bytes()).to_vec())
+                    .collect();
+                exchange
+                    .signed(service, &signatures)
+                    .expect("well-formed signatures are taken");
+            }
+        }
+    }
+    panic!("the exchange did not finish in 8 rounds");
+}
+
 fn list_tables() -> &'static Vec<edgeattest::listing::Table> {
     static TABLES: OnceLock<Vec<edgeattest::listing::Table>> = OnceLock::new();
     TABLES.get_or_init(|| {
@@ -724,6 +871,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("access_keystore", access_keystore),
     ("deprecation_request", deprecation_request),
     ("service_request", service_request),
+    ("service_exchange", service_exchange),
     ("json_parse", json_parse),
     ("evidence_transcript", evidence_transcript),
     ("evidence_decode", evidence_decode),

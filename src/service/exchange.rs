@@ -1,0 +1,379 @@
+//! One request on its way through the service, with every ECDSA operation handed out as
+//! data: the host runs the verifications and signatures where it likes — the core's
+//! software backend ([`Service::handle`]), or WebCrypto in a worker, whose private key never
+//! enters the core.
+//!
+//! The rounds of an attestation: the evidence and certificate-path checks of every device;
+//! the RIM documents' checks (which RIMs depends on the verified evidence); the device
+//! tokens' signatures; the overall token's signature (it binds the device tokens' digests).
+//! Rounds with nothing to do are skipped, and the signing rounds are done inside the core
+//! when the service holds its key. Each round is one batch, so a host runs it in parallel.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::app::{finish_attest_response, Service};
+use super::device::{device_outcomes, device_stages, plan_evidence, DeviceStage, RimVerdicts};
+use super::error::ErrorBody;
+use super::http::Response;
+use super::mint::{MintPlan, Minted, Minter, OverallPending};
+use crate::attest::{Endpoint, ValidatedRequest};
+use crate::code::ErrorCode;
+use crate::crypto::{intern_check, SignatureCheck};
+use crate::evidence::BatchPlan;
+use crate::rim::{prepare_rim, PendingRim};
+use crate::token::TokenError;
+
+/// What an [`Exchange`] needs next.
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// Run these ECDSA P-384/SHA-384 checks; answer with one verdict each, in order, with
+    /// [`Exchange::verified`].
+    Verify(&'a [SignatureCheck]),
+    /// Sign each of these JWS signing inputs with the service's active key (ES384, raw
+    /// `r‖s`); answer with [`Exchange::signed`].
+    Sign(&'a [String]),
+    /// Send this response.
+    Respond(&'a Response),
+}
+
+/// A request in progress; see the module documentation. Made by [`Service::begin`].
+#[derive(Debug)]
+pub struct Exchange {
+    state: State,
+    now: u64,
+    entropy: [u8; 32],
+    endpoint: Option<Endpoint>,
+}
+
+#[derive(Debug)]
+enum State {
+    Evidence {
+        request: ValidatedRequest,
+        plan: BatchPlan,
+    },
+    Rims(RimRound),
+    DeviceTokens(MintPlan),
+    OverallToken(OverallPending),
+    Done(Response),
+}
+
+/// The RIM documents of the verified devices, prepared; their checks deduplicated (the RIM
+/// signing CAs are shared).
+#[derive(Debug)]
+struct RimRound {
+    request: ValidatedRequest,
+    stages: Vec<DeviceStage>,
+    /// Documents settled already: absent from the round's checks (unreadable, bad digest).
+    settled: RimVerdicts,
+    /// Each prepared document with the indices of its checks in `checks`.
+    pending: Vec<(String, PendingRim, Vec<usize>)>,
+    checks: Vec<SignatureCheck>,
+}
+
+/// A host's answer that does not fit the exchange.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExchangeError {
+    /// Verdicts when signatures are awaited, or the reverse, or anything once the response
+    /// is ready.
+    UnexpectedAnswer {
+        /// What the exchange waits for: `verdicts`, `signatures` or `nothing`.
+        awaiting: &'static str,
+    },
+    /// Not one answer per check or signing input.
+    AnswerCount {
+        /// Checks or inputs handed out.
+        expected: usize,
+        /// Answers given.
+        got: usize,
+    },
+    /// A signature that is not 96 bytes of `r‖s` with both in range.
+    Signature(TokenError),
+}
+
+impl fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnexpectedAnswer { awaiting } => {
+                write!(
+                    f,
+                    "the exchange is not waiting for this answer: it awaits {awaiting}"
+                )
+            }
+            Self::AnswerCount { expected, got } => {
+                write!(f, "expected {expected} answers, got {got}")
+            }
+            Self::Signature(error) => write!(f, "a signature is malformed: {error}"),
+        }
+    }
+}
+
+impl core::error::Error for ExchangeError {}
+
+impl ErrorCode for ExchangeError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::UnexpectedAnswer { .. } => "ERR_EXCHANGE_UNEXPECTED_ANSWER",
+            Self::AnswerCount { .. } => "ERR_EXCHANGE_ANSWER_COUNT",
+            Self::Signature(error) => error.code(),
+        }
+    }
+}
+
+impl Exchange {
+    /// An exchange whose response is known at once (every route but attestation, and
+    /// refused attestation requests).
+    pub(crate) fn respond(response: Response, now: u64) -> Self {
+        Self {
+            state: State::Done(response),
+            now,
+            entropy: [0; 32],
+            endpoint: None,
+        }
+    }
+
+    /// An attestation request, validated: its first round is the evidence checks.
+    pub(crate) fn attest(
+        service: &Service,
+        request: ValidatedRequest,
+        now: u64,
+        entropy: [u8; 32],
+    ) -> Self {
+        let plan = plan_evidence(&request, service.device_trust(), now);
+        let mut exchange = Self {
+            endpoint: Some(request.endpoint()),
+            state: State::Evidence { request, plan },
+            now,
+            entropy,
+        };
+        exchange.settle(service);
+        exchange
+    }
+
+    /// What the exchange needs next.
+    pub fn step(&self) -> Step<'_> {
+        match &self.state {
+            State::Evidence { plan, .. } => Step::Verify(plan.signature_checks()),
+            State::Rims(round) => Step::Verify(&round.checks),
+            State::DeviceTokens(plan) => Step::Sign(plan.signing_inputs()),
+            State::OverallToken(pending) => Step::Sign(pending.signing_inputs()),
+            State::Done(response) => Step::Respond(response),
+        }
+    }
+
+    /// The response, once [`Self::step`] is [`Step::Respond`].
+    pub fn into_response(self) -> Option<Response> {
+        match self.state {
+            State::Done(response) => Some(response),
+            _ => None,
+        }
+    }
+
+    /// Answers a [`Step::Verify`]: one verdict per check, in order. `service` is the one
+    /// that began the exchange.
+    ///
+    /// # Errors
+    /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
+    /// the exchange is then unchanged.
+    pub fn verified(&mut self, service: &Service, verdicts: &[bool]) -> Result<(), ExchangeError> {
+        let expected = match self.step() {
+            Step::Verify(checks) => checks.len(),
+            step => return Err(unexpected(&step)),
+        };
+        if verdicts.len() != expected {
+            return Err(ExchangeError::AnswerCount {
+                expected,
+                got: verdicts.len(),
+            });
+        }
+        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
+        self.state = match state {
+            State::Evidence { request, plan } => self.rim_round(service, request, plan, verdicts),
+            State::Rims(round) => self.mint(service, round, verdicts),
+            other => other,
+        };
+        self.settle(service);
+        Ok(())
+    }
+
+    /// Answers a [`Step::Sign`]: one raw `r‖s` ES384 signature (96 bytes) per signing
+    /// input, in order, made with the key of `service` (the one that began the exchange).
+    ///
+    /// # Errors
+    /// [`ExchangeError`] when the exchange awaits something else, the count is wrong or a
+    /// signature is malformed; the exchange is then unchanged.
+    pub fn signed(
+        &mut self,
+        service: &Service,
+        signatures: &[Vec<u8>],
+    ) -> Result<(), ExchangeError> {
+        let expected = match self.step() {
+            Step::Sign(inputs) => inputs.len(),
+            step => return Err(unexpected(&step)),
+        };
+        if signatures.len() != expected {
+            return Err(ExchangeError::AnswerCount {
+                expected,
+                got: signatures.len(),
+            });
+        }
+        let next = match &self.state {
+            State::DeviceTokens(plan) => match plan.devices_signed(signatures) {
+                Ok(Minted::Done(text)) => self.done(result_response(text)),
+                Ok(Minted::Overall(pending)) => State::OverallToken(pending),
+                Err(error) => return Err(ExchangeError::Signature(error)),
+            },
+            State::OverallToken(pending) => match pending.signed(signatures) {
+                Ok(text) => self.done(result_response(text)),
+                Err(error) => return Err(ExchangeError::Signature(error)),
+            },
+            _ => return Err(unexpected(&self.step())),
+        };
+        self.state = next;
+        self.settle(service);
+        Ok(())
+    }
+
+    /// Skips rounds with nothing to do, and signs in the core when the service holds its
+    /// key (its signatures are always well-formed, so the answers cannot be refused).
+    fn settle(&mut self, service: &Service) {
+        loop {
+            let progressed = match self.step() {
+                Step::Verify([]) => self.verified(service, &[]).is_ok(),
+                Step::Sign(inputs) => match service.keys().signing_key() {
+                    Some(key) => {
+                        let signatures: Vec<Vec<u8>> = inputs
+                            .iter()
+                            .map(|input| key.sign(input.as_bytes()).to_vec())
+                            .collect();
+                        if self.signed(service, &signatures).is_err() {
+                            self.state = self.done(token_failure());
+                        }
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// Completes the evidence round and prepares the RIMs the verified devices name.
+    fn rim_round(
+        &self,
+        service: &Service,
+        request: ValidatedRequest,
+        plan: BatchPlan,
+        verdicts: &[bool],
+    ) -> State {
+        let Ok(results) = plan.finish_detailed(verdicts) else {
+            // Unreachable: the count was checked against the same plan.
+            return self.done(token_failure());
+        };
+        let stages = device_stages(&request, results);
+        let mut round = RimRound {
+            request,
+            stages: Vec::new(),
+            settled: RimVerdicts::new(),
+            pending: Vec::new(),
+            checks: Vec::new(),
+        };
+        for id in stages.iter().flat_map(DeviceStage::rim_ids) {
+            let seen = round.settled.contains_key(id) || round.pending.iter().any(|p| p.0 == id);
+            let Some(xml) = service.rims().get(id).filter(|_| !seen) else {
+                continue;
+            };
+            match prepare_rim(xml, service.rim_trust(), self.now) {
+                Err(error) => {
+                    round.settled.insert(id.into(), Err(error));
+                }
+                Ok(pending) => {
+                    let indices = pending
+                        .signature_checks()
+                        .iter()
+                        .map(|check| intern_check(&mut round.checks, check))
+                        .collect();
+                    round.pending.push((id.into(), pending, indices));
+                }
+            }
+        }
+        round.stages = stages;
+        State::Rims(round)
+    }
+
+    /// Completes the RIM round, builds every device's outcome and plans the tokens.
+    fn mint(&self, service: &Service, round: RimRound, verdicts: &[bool]) -> State {
+        let RimRound {
+            request,
+            stages,
+            mut settled,
+            pending,
+            ..
+        } = round;
+        for (id, rim, indices) in pending {
+            let own: Vec<bool> = indices
+                .iter()
+                .map(|&i| verdicts.get(i).copied().unwrap_or(false))
+                .collect();
+            settled.insert(id, rim.finish(&own));
+        }
+        let outcomes = device_outcomes(&request, stages, &settled);
+        let config = service.config();
+        let minter = Minter::new(
+            service.keys().kid(),
+            &config.issuer,
+            config.token_lifetime,
+            i64::try_from(self.now).unwrap_or(i64::MAX),
+            self.entropy,
+        );
+        match minter.plan(
+            request.endpoint(),
+            request.claims_version(),
+            request.nonce(),
+            &outcomes,
+        ) {
+            Ok(plan) => State::DeviceTokens(plan),
+            Err(_) => self.done(token_failure()),
+        }
+    }
+
+    /// The final state: the response with the attest endpoint's headers.
+    fn done(&self, response: Response) -> State {
+        State::Done(match self.endpoint {
+            Some(endpoint) => finish_attest_response(response, endpoint, self.now),
+            None => response,
+        })
+    }
+}
+
+fn unexpected(step: &Step<'_>) -> ExchangeError {
+    ExchangeError::UnexpectedAnswer {
+        awaiting: match step {
+            Step::Verify(_) => "verdicts",
+            Step::Sign(_) => "signatures",
+            Step::Respond(_) => "nothing",
+        },
+    }
+}
+
+fn result_response(text: String) -> Response {
+    Response {
+        status: 200,
+        headers: Vec::from([("content-type".into(), "application/json".into())]),
+        body: text.into_bytes(),
+    }
+}
+
+fn token_failure() -> Response {
+    ErrorBody::new(
+        500,
+        "ERR_ATTESTATION_TOKEN_FAILURE",
+        "the attestation tokens could not be minted",
+    )
+    .into_response()
+}

@@ -1,0 +1,175 @@
+//! What can still be said of a device whose evidence did not verify, and the real service's
+//! error details (`x-nvidia-error-details`: code, field, message; notes: attestation §h).
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::device::REVOCATION_WARNING;
+use super::outcome::{
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+};
+use crate::attest::{DeviceKind, ValidatedRequest};
+use crate::chain::VerifiedChain;
+use crate::evidence::{FailedEvidence, Transcript, VerifyError};
+
+/// A device whose evidence did not verify: what can still be said about it.
+pub(super) fn failed_outcome(
+    failed: FailedEvidence,
+    evidence: &[u8],
+    request: &ValidatedRequest,
+) -> DeviceOutcome {
+    let FailedEvidence { error, chain } = failed;
+    let chain = chain.map(|boxed| *boxed);
+    let error = &error;
+    let kind = request.arch().device_kind();
+    let transcript = Transcript::parse(evidence).ok();
+    // Checks run in this order: parse, chain, signature, nonce, arch, opaque, FWID.
+    let stage = match error {
+        VerifyError::Parse(_) => 0,
+        VerifyError::Chain(_) => 1,
+        VerifyError::Signature => 2,
+        VerifyError::NonceMismatch => 3,
+        VerifyError::ArchMismatch { .. } => 4,
+        _ => 5,
+    };
+    let passed_stage = |s: u8| {
+        if stage > s {
+            Some(true)
+        } else if stage == s {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let opaque = transcript.as_ref().map(|t| &t.response.opaque);
+    let code = error.service_code();
+    DeviceOutcome {
+        arch_check: stage != 4,
+        report_parsed: transcript.is_some(),
+        signature_verified: passed_stage(2),
+        nonce_match: transcript
+            .as_ref()
+            .map(|t| &t.request.nonce == request.nonce().as_bytes()),
+        cert_chain: Some(match &chain {
+            Some(chain) if stage != 1 => ChainOutcome::from(chain),
+            _ => ChainOutcome {
+                status: CertStatus::Invalid,
+                ocsp: OcspStatus::Unknown,
+                earliest_expiry: None,
+                revocation_reason: None,
+            },
+        }),
+        fwid_match: passed_stage(5),
+        hwmodel: chain
+            .as_ref()
+            .and_then(VerifiedChain::hwmodel_chip)
+            .map(String::from),
+        ueid: chain.as_ref().map(VerifiedChain::ueid),
+        driver_version: opaque.and_then(|o| o.driver_version().ok().flatten()),
+        firmware_version: opaque.and_then(|o| o.vbios_version(kind).ok().flatten()),
+        error: Some(match error {
+            VerifyError::NonceMismatch => {
+                // The real service's exact wording, trailing space included (notes §h).
+                details(
+                    4010,
+                    "nonce",
+                    "NONCE_NOT_MATCHING",
+                    "Nonce from request is not matching with evidence nonce ",
+                )
+            }
+            VerifyError::Parse(_) => {
+                details(code, "evidence", message_of(code), &error.to_string())
+            }
+            VerifyError::ArchMismatch { .. } => {
+                details(code, "arch", message_of(code), &error.to_string())
+            }
+            _ => details(
+                code,
+                if stage == 2 {
+                    "evidence"
+                } else {
+                    "certificate"
+                },
+                message_of(code),
+                &error.to_string(),
+            ),
+        }),
+        ..unestablished(kind)
+    }
+}
+
+/// A device of which nothing is established yet: every check not run, and the warning every
+/// token carries until revocation is checked.
+pub(super) fn unestablished(kind: DeviceKind) -> DeviceOutcome {
+    DeviceOutcome {
+        kind,
+        evidence_verified: false,
+        arch_check: false,
+        report_parsed: false,
+        signature_verified: None,
+        nonce_match: None,
+        cert_chain: None,
+        fwid_match: None,
+        hwmodel: None,
+        ueid: None,
+        oemid: None,
+        driver_version: None,
+        firmware_version: None,
+        driver_rim: None,
+        firmware_rim: None,
+        index_no_conflict: None,
+        measurements: MeasurementOutcome::NotRun,
+        opaque_mismatches: Vec::new(),
+        attester_claims: BTreeMap::new(),
+        switch_pdis: None,
+        secure_boot: None,
+        debug_status: None,
+        warning: Some(REVOCATION_WARNING.into()),
+        error: None,
+    }
+}
+
+pub(super) fn details(code: u16, field: &str, message: &str, description: &str) -> ErrorDetails {
+    let http_status = if code >= 5000 {
+        "500 INTERNAL_SERVER_ERROR"
+    } else {
+        "400 BAD_REQUEST"
+    };
+    ErrorDetails {
+        code,
+        field_name: field.into(),
+        http_status: http_status.into(),
+        description: description.into(),
+        message: message.into(),
+    }
+}
+
+/// The real service's symbolic name of an error code (notes: attestation §h).
+pub(super) fn message_of(code: u16) -> &'static str {
+    match code {
+        4004 => "INVALID_GPU_ARCH",
+        4005 => "INVALID_EVIDENCE",
+        4006 => "INVALID_EVIDENCE_FORMAT",
+        4007 => "INVALID_CERTIFICATE_CHAIN",
+        4008 => "INVALID_GOLDEN_MEASUREMENT",
+        4009 => "DRIVER_AND_RIM_MEASUREMENT_SAME_INDEX",
+        4010 => "NONCE_NOT_MATCHING",
+        4011 => "CERTIFICATE_EXPIRED",
+        4013 => "INVALID_EVIDENCE_SIGNATURE",
+        4014 => "INVALID_ATTESTATION_CERTIFICATE_CHAIN",
+        4015 => "INVALID_RIM_CERTIFICATE_CHAIN",
+        4016 => "FWID_NOT_MATCHING",
+        4017 => "INVALID_SWITCH_ARCH",
+        4020 => "NO_RIM_META_ELEMENT_FOUND",
+        4021 => "PARSE_ERROR",
+        5009 => "RIM_BUNDLE_NOT_FOUND",
+        5010 => "ERROR_PARSING_RIM_CERTIFICATE",
+        5011 => "INVALID_RIM_CERTIFICATE",
+        5012 => "RIM_NOT_SIGNED",
+        5013 => "INVALID_RIM_SIGNATURE",
+        5014 => "FAIL_TO_VALIDATE_RIM_SIGNATURE",
+        5015 => "ERROR_ATTESTING_EVIDENCE",
+        _ => "INTERNAL_SERVER_ERROR",
+    }
+}

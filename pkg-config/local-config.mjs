@@ -110,6 +110,7 @@ export async function localBindings(env = process.env, log = console.log) {
     bindings.EDGEATTEST_CRYPTO = env.EDGEATTEST_CRYPTO;
   }
   if (env.EDGEATTEST_FIXED_TIME) bindings.EDGEATTEST_FIXED_TIME = env.EDGEATTEST_FIXED_TIME;
+  if (env.EDGEATTEST_BUNDLED_RIMS) bindings.EDGEATTEST_BUNDLED_RIMS = env.EDGEATTEST_BUNDLED_RIMS;
   if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');
   return { port: Number(port), bindings };
 }

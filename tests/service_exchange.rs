@@ -130,6 +130,10 @@ fn drive(service: &Service, mut exchange: Exchange, key: &SigningKey) -> (Respon
                 let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
                 exchange.verified(service, &verdicts).unwrap();
             }
+            Step::Fetch(ids) => {
+                rounds.push(format!("fetch {}", ids.len()));
+                exchange.fetched(service).unwrap();
+            }
             Step::Sign(inputs) => {
                 rounds.push(format!("sign {}", inputs.len()));
                 let signatures: Vec<Vec<u8>> = inputs
@@ -162,16 +166,28 @@ fn an_external_key_gives_the_same_bytes_as_handle() {
         assert_eq!(expected.status, 200);
         let (response, rounds) = drive(&external, external.begin(&request, now, [7; 32]), &key());
         assert_eq!(response, expected, "{}", request.path);
-        // The switch's RIM is held, so it has a RIM round; these GPUs' RIMs are not.
-        let (devices, rim_round) = if request.path.contains("switch") {
-            (1, 1)
+        // The switch's RIM is held: a RIM round. The GPUs' RIMs are not: the host is asked
+        // for them once the evidence verified, gets none, and no RIM round follows. Devices
+        // whose nonce does not match name no RIM: nothing is asked.
+        let kinds: Vec<&str> = rounds
+            .iter()
+            .map(|r| r.split(' ').next().unwrap())
+            .collect();
+        let expected: &[&str] = if request.path.contains("switch") {
+            &["verify", "verify", "sign", "sign"]
+        } else if now == recorded_time("v3_8gpu_success_20260629") {
+            &["verify", "fetch", "sign", "sign"]
         } else {
-            (8, 0)
+            &["verify", "sign", "sign"]
         };
-        assert_eq!(rounds.len(), 3 + rim_round, "{rounds:?}");
-        assert!(rounds[0].starts_with("verify "));
-        assert_eq!(rounds[1 + rim_round], format!("sign {devices}"));
-        assert_eq!(rounds[2 + rim_round], "sign 1");
+        assert_eq!(kinds, expected, "{rounds:?}");
+        let devices = if request.path.contains("switch") {
+            1
+        } else {
+            8
+        };
+        assert_eq!(rounds[rounds.len() - 2], format!("sign {devices}"));
+        assert_eq!(rounds[rounds.len() - 1], "sign 1");
     }
 }
 
@@ -313,6 +329,7 @@ fn until_signing(service: &Service) -> (Exchange, usize) {
                 let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
                 exchange.verified(service, &verdicts).unwrap();
             }
+            Step::Fetch(_) => exchange.fetched(service).unwrap(),
             Step::Sign(inputs) => {
                 let n = inputs.len();
                 return (exchange, n);
@@ -407,4 +424,74 @@ fn v2_results_keep_their_deprecation_headers_through_an_exchange() {
             response.headers
         );
     }
+}
+
+#[test]
+fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
+    let mut service = Service::new(
+        ServiceConfig::default(),
+        KeyRing::external(key().public_key(), None),
+        TrustStore::nvidia_device_identity().unwrap(),
+        RimTrust::nvidia(),
+        1,
+    );
+    // Verified evidence: the switch BIOS RIM is asked for; supplied, it is verified and used.
+    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    exchange.verify_in_core(&service).unwrap();
+    let ids = match exchange.step() {
+        Step::Fetch(ids) => ids.to_vec(),
+        step => panic!("{step:?}"),
+    };
+    assert_eq!(ids, ["NV_SWITCH_BIOS_5612_0002_890_9610550001"]);
+    assert_eq!(
+        exchange.verified(&service, &[]).unwrap_err().code(),
+        "ERR_EXCHANGE_UNEXPECTED_ANSWER"
+    );
+    service
+        .rims_mut()
+        .insert(&ids[0].clone(), fixture(SWITCH_RIM));
+    exchange.fetched(&service).unwrap();
+    assert!(matches!(exchange.step(), Step::Verify(checks) if !checks.is_empty()));
+    let (response, _) = drive(&service, exchange, &key());
+    let result: Value = serde_json::from_slice(&response.body).unwrap();
+    assert_eq!(
+        payload(result[1]["SWITCH-0"].as_str().unwrap())["measres"],
+        "success"
+    );
+
+    // Evidence that does not verify names nothing: no fetch, the device fails.
+    let service = Service::new(
+        ServiceConfig::default(),
+        KeyRing::external(key().public_key(), None),
+        TrustStore::nvidia_device_identity().unwrap(),
+        RimTrust::nvidia(),
+        1,
+    );
+    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let Step::Verify(checks) = exchange.step() else {
+        panic!()
+    };
+    let refused = vec![false; checks.len()];
+    exchange.verified(&service, &refused).unwrap();
+    assert!(
+        matches!(exchange.step(), Step::Sign(_)),
+        "{:?}",
+        exchange.step()
+    );
+    assert_eq!(
+        exchange.fetched(&service).unwrap_err().code(),
+        "ERR_EXCHANGE_UNEXPECTED_ANSWER"
+    );
+    // Without a host to ask, handle answers with what it holds: RIM_BUNDLE_NOT_FOUND.
+    let software = Service::new(
+        ServiceConfig::default(),
+        KeyRing::new(key(), None),
+        TrustStore::nvidia_device_identity().unwrap(),
+        RimTrust::nvidia(),
+        1,
+    );
+    let response = software.handle(&ls10_request(), JUNE_2026, [1; 32]);
+    let result: Value = serde_json::from_slice(&response.body).unwrap();
+    let device = payload(result[1]["SWITCH-0"].as_str().unwrap());
+    assert_eq!(device["x-nvidia-error-details"]["code"], 5009);
 }

@@ -11,7 +11,7 @@
 // EDGEATTEST_SIGNING_CERTIFICATE (its PEM chain, published as x5c),
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
-// EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
+// EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM.
 import { AttestationService, handleRequest, importSigningKey } from '../pkg/workerd.js';
@@ -22,6 +22,10 @@ import { SITE } from './site.js';
 
 /** How long a RIM id the RIM service does not have is not asked again, in milliseconds. */
 const RIM_NEGATIVE_CACHE_MS = 5 * 60 * 1000;
+/** Most ids remembered as missing; past it the oldest is forgotten first. */
+const RIM_MISSES_LIMIT = 4096;
+/** Most RIM documents fetched for one request (8 GPUs of one node need 2 to 16). */
+const RIM_FETCHES_PER_REQUEST = 16;
 /** Time allowed for one RIM service fetch. */
 const RIM_FETCH_TIMEOUT_MS = 10_000;
 /** The core's body limit (MAX_BODY_BYTES, 2 MiB). */
@@ -31,7 +35,12 @@ let service;
 let serviceError;
 /** The private CryptoKey when EDGEATTEST_CRYPTO is webcrypto. */
 let signingKey;
+/** Where the ECDSA checks run: EDGEATTEST_CRYPTO. */
+let backend;
+/** RIM id → until when the RIM service is not asked again (insertion order: oldest first). */
 const rimMisses = new Map();
+/** RIM id → the fetch in progress, shared by concurrent requests. */
+const rimFetches = new Map();
 const decoded = new Map();
 
 function json(status, value, headers = {}) {
@@ -70,11 +79,11 @@ const CRYPTO_BACKENDS = ['webcrypto', 'software'];
 
 /** The crypto backend the bindings choose; an unknown name is a configuration error. */
 function cryptoBackend(env) {
-  const backend = env.EDGEATTEST_CRYPTO || 'webcrypto';
-  if (!CRYPTO_BACKENDS.includes(backend)) {
-    throw Object.assign(new Error(`EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${backend}`), { code: 'ERR_CONFIG' });
+  const name = env.EDGEATTEST_CRYPTO || 'webcrypto';
+  if (!CRYPTO_BACKENDS.includes(name)) {
+    throw Object.assign(new Error(`EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${name}`), { code: 'ERR_CONFIG' });
   }
-  return backend;
+  return name;
 }
 
 /**
@@ -99,11 +108,11 @@ async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
     if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured'), { code: 'ERR_NO_SIGNING_KEY' });
-    const backend = cryptoBackend(env);
+    const chosen = cryptoBackend(env);
     now = clock(env);
     const keys = { signingKey: env.EDGEATTEST_SIGNING_KEY };
     let privateKey;
-    if (backend === 'webcrypto') {
+    if (chosen === 'webcrypto') {
       // The private key lives in WebCrypto only; the core gets the public half.
       const imported = await importSigningKey(env.EDGEATTEST_SIGNING_KEY);
       privateKey = imported.privateKey;
@@ -118,7 +127,11 @@ async function attestationService(env, url) {
       trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
       rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
     });
-    const documents = [...BUNDLED_RIMS, ...(env.EDGEATTEST_RIM_DOCUMENTS ? JSON.parse(env.EDGEATTEST_RIM_DOCUMENTS) : [])];
+    if (![undefined, '', 'on', 'off'].includes(env.EDGEATTEST_BUNDLED_RIMS)) {
+      throw Object.assign(new Error(`EDGEATTEST_BUNDLED_RIMS must be on or off, not ${env.EDGEATTEST_BUNDLED_RIMS}`), { code: 'ERR_CONFIG' });
+    }
+    const bundled = env.EDGEATTEST_BUNDLED_RIMS === 'off' ? [] : BUNDLED_RIMS;
+    const documents = [...bundled, ...(env.EDGEATTEST_RIM_DOCUMENTS ? JSON.parse(env.EDGEATTEST_RIM_DOCUMENTS) : [])];
     for (const { name, xml } of documents) {
       try {
         created.addRim(name, xml);
@@ -131,6 +144,7 @@ async function attestationService(env, url) {
     if (!service) {
       service = created;
       signingKey = privateKey;
+      backend = chosen;
     }
   } catch (error) {
     serviceError = error;
@@ -139,27 +153,56 @@ async function attestationService(env, url) {
   return service;
 }
 
-/** Fetches the RIM documents the core lacks for this request from the RIM service. */
-async function fetchMissingRims(env, svc, serviceRequest) {
+function rememberMiss(id, until) {
+  rimMisses.delete(id);
+  while (rimMisses.size >= RIM_MISSES_LIMIT) rimMisses.delete(rimMisses.keys().next().value);
+  rimMisses.set(id, until);
+}
+
+/** One RIM document from the RIM service into the service's store; a 404 is remembered. */
+async function fetchRim(env, svc, id) {
+  const url = new URL(`v1/rim/${encodeURIComponent(id)}`, env.EDGEATTEST_RIM_SERVICE_URL.replace(/\/?$/, '/'));
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(RIM_FETCH_TIMEOUT_MS) });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      rememberMiss(id, Date.now() + RIM_NEGATIVE_CACHE_MS);
+      svc.setRimServiceState('up');
+      return;
+    }
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    svc.addRimEnvelope(id, new Uint8Array(await response.arrayBuffer()));
+    svc.setRimServiceState('up');
+  } catch (error) {
+    svc.setRimServiceState('down');
+    console.warn(`RIM ${id} could not be fetched: ${error.code ?? ''} ${error.message}`);
+  }
+}
+
+/**
+ * The RIM documents verified devices need and the service lacks (the core names only those:
+ * a forged transcript cannot make the worker fetch), from the RIM service: at most
+ * RIM_FETCHES_PER_REQUEST per request, one fetch per id however many requests wait for it,
+ * misses not asked again for RIM_NEGATIVE_CACHE_MS.
+ */
+async function fetchRims(env, svc, ids) {
   if (!env.EDGEATTEST_RIM_SERVICE_URL) return;
   const now = Date.now();
-  const missing = svc.missingRims(serviceRequest).filter((id) => !(rimMisses.get(id) > now));
+  const wanted = ids.filter((id) => {
+    const until = rimMisses.get(id);
+    if (until === undefined) return true;
+    if (until > now) return false;
+    rimMisses.delete(id);
+    return true;
+  });
   await Promise.all(
-    missing.map(async (id) => {
-      const url = new URL(`v1/rim/${encodeURIComponent(id)}`, env.EDGEATTEST_RIM_SERVICE_URL.replace(/\/?$/, '/'));
-      try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(RIM_FETCH_TIMEOUT_MS) });
-        if (response.status === 404) {
-          rimMisses.set(id, now + RIM_NEGATIVE_CACHE_MS);
-          return;
-        }
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        svc.addRimEnvelope(id, new Uint8Array(await response.arrayBuffer()));
-        svc.setRimServiceState('up');
-      } catch (error) {
-        svc.setRimServiceState('down');
-        console.warn(`RIM ${id} could not be fetched: ${error.code ?? ''} ${error.message}`);
+    wanted.slice(0, RIM_FETCHES_PER_REQUEST).map((id) => {
+      let pending = rimFetches.get(id);
+      if (!pending) {
+        pending = fetchRim(env, svc, id).finally(() => rimFetches.delete(id));
+        rimFetches.set(id, pending);
       }
+      return pending;
     }),
   );
 }
@@ -171,11 +214,11 @@ async function fetchMissingRims(env, svc, serviceRequest) {
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
- * The request body, kept up to one byte past the core's limit (the core then answers 413);
- * the rest of an oversize body is read and dropped, never stored.
+ * The request body and its size in bytes. An oversize body is read and dropped, never kept
+ * (nor copied into wasm): its size alone makes the core answer 413.
  */
 async function readBody(request) {
-  if (!request.body) return undefined;
+  if (!request.body) return { body: undefined, size: 0 };
   const reader = request.body.getReader();
   const chunks = [];
   let size = 0;
@@ -183,20 +226,20 @@ async function readBody(request) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size <= MAX_BODY_BYTES + 1) chunks.push(value);
+    if (size <= MAX_BODY_BYTES) chunks.push(value);
     if (size > DRAIN_LIMIT_BYTES) {
       await reader.cancel();
       break;
     }
   }
-  if (size > MAX_BODY_BYTES) return new Uint8Array(MAX_BODY_BYTES + 1);
+  if (size > MAX_BODY_BYTES) return { body: undefined, size };
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return body;
+  return { body, size };
 }
 
 export default {
@@ -210,16 +253,15 @@ export default {
     if (!svc) {
       return errorResponse(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
     }
-    const serviceRequest = {
-      method: request.method,
-      path: url.pathname,
-      headers: [...request.headers],
-      body: await readBody(request),
-    };
-    if (request.method === 'POST') await fetchMissingRims(env, svc, serviceRequest);
-    const answer = signingKey
-      ? await handleRequest(svc, serviceRequest, { now: now(), signingKey })
-      : svc.handle(serviceRequest, now());
+    const { body, size } = await readBody(request);
+    // The core judges the size from content-length: give it the size actually received.
+    const headers = [...request.headers].filter(([name]) => name !== 'content-length');
+    if (body === undefined && size > 0) headers.push(['content-length', String(size)]);
+    const answer = await handleRequest(
+      svc,
+      { method: request.method, path: url.pathname, headers, body },
+      { now: now(), signingKey, backend, fetchRims: (ids) => fetchRims(env, svc, ids) },
+    );
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
       status: answer.status,
       headers: answer.headers,

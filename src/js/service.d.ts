@@ -20,6 +20,10 @@ export interface HandleRequestOptions {
   subtle?: SubtleCrypto;
   /** Imported verification keys kept across requests; default: one shared cache. */
   keyCache?: VerifyKeyCache;
+  /** Where the ECDSA checks run: crypto.subtle (default where it exists) or the wasm module. */
+  backend?: 'webcrypto' | 'software';
+  /** Called with the ids of RIM documents verified devices need and the service lacks. */
+  fetchRims?: (ids: string[]) => Promise<void>;
 }
 
 /** Answers one request with every ECDSA check and signature in WebCrypto. */

@@ -37,21 +37,30 @@ export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {
 const sharedKeyCache = createVerifyKeyCache();
 
 /**
- * Answers one request of an AttestationService with WebCrypto: the evidence, chain and RIM
- * checks run in crypto.subtle, and the tokens are signed there with `signingKey` (a private
- * CryptoKey, ECDSA P-384) when the service was made with `publicKey`; a service that holds
- * its key signs in the core. Resolves to the ServiceResponse.
+ * Answers one request of an AttestationService. With the `webcrypto` backend (the default
+ * where crypto.subtle exists) the evidence, chain and RIM checks run in crypto.subtle; with
+ * `software` in the wasm module. Tokens are signed with `signingKey` (a private CryptoKey,
+ * ECDSA P-384) when the service was made with `publicKey`; a service that holds its key
+ * signs in the core. `fetchRims(ids)` is awaited when verified devices need RIM documents the
+ * service lacks (add them with `service.addRimEnvelope`). Resolves to the ServiceResponse.
  */
 export async function handleRequest(service, request, options = {}) {
-  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache = sharedKeyCache } = options;
-  if (!subtle) throw coded('ERR_INVALID_ARGUMENT', 'crypto.subtle is not available', 'subtle');
+  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache = sharedKeyCache, fetchRims } = options;
+  const backend = options.backend ?? (subtle ? 'webcrypto' : 'software');
+  if (backend !== 'webcrypto' && backend !== 'software') throw coded('ERR_INVALID_ARGUMENT', "backend must be 'webcrypto' or 'software'", 'backend');
+  if (backend === 'webcrypto' && !subtle) throw coded('ERR_INVALID_ARGUMENT', 'crypto.subtle is not available', 'subtle');
+  if (fetchRims !== undefined && typeof fetchRims !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetchRims must be a function', 'fetchRims');
   const exchange = service.begin(request, now);
   try {
     for (;;) {
       const step = exchange.step();
       if (step.kind === 'respond') return step.response;
       if (step.kind === 'verify') {
-        exchange.verified(await runSignatureChecks(step.checks, subtle, keyCache));
+        if (backend === 'software') exchange.verifyInCore();
+        else exchange.verified(await runSignatureChecks(step.checks, subtle, keyCache));
+      } else if (step.kind === 'fetch') {
+        if (fetchRims) await fetchRims(step.ids);
+        exchange.fetched();
       } else {
         if (!signingKey) {
           throw coded('ERR_SIGNING_KEY_REQUIRED', 'the service publishes an external key: pass signingKey (a private CryptoKey)', 'signingKey');

@@ -103,9 +103,10 @@ impl Service {
         &self.config
     }
 
-    /// The RIM ids an attest request needs that the store lacks: a host with a RIM service
-    /// fetches them, adds them with [`RimStore::insert`], then calls [`Service::handle`].
-    /// Empty for anything that is not a valid attest request.
+    /// The RIM ids an attest request needs that the store lacks, read from its transcripts
+    /// before any verification — so a forged transcript names what it likes: a host that
+    /// fetches should rather answer the exchange's [`super::Step::Fetch`], which names only
+    /// the ids of verified devices. Empty for anything that is not a valid attest request.
     pub fn missing_rims(&self, request: &Request) -> Vec<String> {
         let Ok(Route::Attest(endpoint)) = route(request) else {
             return Vec::new();
@@ -138,9 +139,14 @@ impl Service {
         loop {
             match exchange.step() {
                 Step::Respond(_) => break,
-                Step::Verify(checks) => {
-                    let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
-                    if exchange.verified(self, &verdicts).is_err() {
+                Step::Verify(_) => {
+                    if exchange.verify_in_core(self).is_err() {
+                        break;
+                    }
+                }
+                // No I/O here: the documents held are all there is.
+                Step::Fetch(_) => {
+                    if exchange.fetched(self).is_err() {
                         break;
                     }
                 }

@@ -31,6 +31,12 @@ pub enum Step<'a> {
     /// Run these ECDSA P-384/SHA-384 checks; answer with one verdict each, in order, with
     /// [`Exchange::verified`].
     Verify(&'a [SignatureCheck]),
+    /// The verified devices name these RIM documents, which the service does not hold:
+    /// add what the host can get ([`crate::service::RimStore::insert`] through
+    /// [`Service::rims_mut`]), then answer with [`Exchange::fetched`]. Ids come only from
+    /// evidence whose signature and chain verified, so a forged transcript cannot make the
+    /// host fetch.
+    Fetch(&'a [String]),
     /// Sign each of these JWS signing inputs with the service's active key (ES384, raw
     /// `r‖s`); answer with [`Exchange::signed`].
     Sign(&'a [String]),
@@ -52,6 +58,11 @@ enum State {
     Evidence {
         request: ValidatedRequest,
         plan: BatchPlan,
+    },
+    Fetch {
+        request: ValidatedRequest,
+        stages: Vec<DeviceStage>,
+        missing: Vec<String>,
     },
     Rims(RimRound),
     DeviceTokens(MintPlan),
@@ -79,7 +90,8 @@ pub enum ExchangeError {
     /// Verdicts when signatures are awaited, or the reverse, or anything once the response
     /// is ready.
     UnexpectedAnswer {
-        /// What the exchange waits for: `verdicts`, `signatures` or `nothing`.
+        /// What the exchange waits for: `verdicts`, `RIM documents`, `signatures` or
+        /// `nothing`.
         awaiting: &'static str,
     },
     /// Not one answer per check or signing input.
@@ -156,6 +168,7 @@ impl Exchange {
     pub fn step(&self) -> Step<'_> {
         match &self.state {
             State::Evidence { plan, .. } => Step::Verify(plan.signature_checks()),
+            State::Fetch { missing, .. } => Step::Fetch(missing),
             State::Rims(round) => Step::Verify(&round.checks),
             State::DeviceTokens(plan) => Step::Sign(plan.signing_inputs()),
             State::OverallToken(pending) => Step::Sign(pending.signing_inputs()),
@@ -190,12 +203,46 @@ impl Exchange {
         }
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
-            State::Evidence { request, plan } => self.rim_round(service, request, plan, verdicts),
+            State::Evidence { request, plan } => {
+                self.after_evidence(service, request, plan, verdicts)
+            }
             State::Rims(round) => self.mint(service, round, verdicts),
             other => other,
         };
         self.settle(service);
         Ok(())
+    }
+
+    /// Answers a [`Step::Fetch`] once the host has added the documents it could get (none
+    /// is fine: a device whose RIM is missing fails with the real service's 5009).
+    ///
+    /// # Errors
+    /// [`ExchangeError::UnexpectedAnswer`] when the exchange awaits something else.
+    pub fn fetched(&mut self, service: &Service) -> Result<(), ExchangeError> {
+        if !matches!(self.state, State::Fetch { .. }) {
+            return Err(unexpected(&self.step()));
+        }
+        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
+        if let State::Fetch {
+            request, stages, ..
+        } = state
+        {
+            self.state = self.rim_round(service, request, stages);
+        }
+        self.settle(service);
+        Ok(())
+    }
+
+    /// Answers a [`Step::Verify`] with the software backend, in the core.
+    ///
+    /// # Errors
+    /// [`ExchangeError::UnexpectedAnswer`] when the exchange awaits something else.
+    pub fn verify_in_core(&mut self, service: &Service) -> Result<(), ExchangeError> {
+        let verdicts: Vec<bool> = match self.step() {
+            Step::Verify(checks) => checks.iter().map(|c| c.verify().is_ok()).collect(),
+            step => return Err(unexpected(&step)),
+        };
+        self.verified(service, &verdicts)
     }
 
     /// Answers a [`Step::Sign`]: one raw `r‖s` ES384 signature (96 bytes) per signing
@@ -263,8 +310,9 @@ impl Exchange {
         }
     }
 
-    /// Completes the evidence round and prepares the RIMs the verified devices name.
-    fn rim_round(
+    /// Completes the evidence round: the RIM documents the verified devices name that the
+    /// service lacks are asked of the host first, else the RIM round is prepared.
+    fn after_evidence(
         &self,
         service: &Service,
         request: ValidatedRequest,
@@ -276,6 +324,30 @@ impl Exchange {
             return self.done(token_failure());
         };
         let stages = device_stages(&request, results);
+        let mut missing: Vec<String> = Vec::new();
+        for id in stages.iter().flat_map(DeviceStage::rim_ids) {
+            if !service.rims().contains(id) && !missing.iter().any(|m| m == id) {
+                missing.push(id.into());
+            }
+        }
+        if missing.is_empty() {
+            self.rim_round(service, request, stages)
+        } else {
+            State::Fetch {
+                request,
+                stages,
+                missing,
+            }
+        }
+    }
+
+    /// Prepares the RIMs the verified devices name, from the documents the service holds.
+    fn rim_round(
+        &self,
+        service: &Service,
+        request: ValidatedRequest,
+        stages: Vec<DeviceStage>,
+    ) -> State {
         let mut round = RimRound {
             request,
             stages: Vec::new(),
@@ -355,6 +427,7 @@ fn unexpected(step: &Step<'_>) -> ExchangeError {
     ExchangeError::UnexpectedAnswer {
         awaiting: match step {
             Step::Verify(_) => "verdicts",
+            Step::Fetch(_) => "RIM documents",
             Step::Sign(_) => "signatures",
             Step::Respond(_) => "nothing",
         },

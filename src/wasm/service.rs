@@ -67,6 +67,7 @@ export interface ServiceResponse {
 /** What a ServiceExchange needs next. */
 export type ServiceStep =
   | { kind: 'verify'; checks: SignatureCheck[] }
+  | { kind: 'fetch'; ids: string[] }
   | { kind: 'sign'; inputs: Uint8Array[] }
   | { kind: 'respond'; response: ServiceResponse };
 "#;
@@ -235,8 +236,10 @@ impl AttestationService {
         Ok(())
     }
 
-    /// The RIM ids this request needs that the service does not hold: fetch them, add them
-    /// with `addRimEnvelope`, then call `handle`.
+    /// The RIM ids this request needs that the service does not hold, read from its
+    /// transcripts before any verification (a forged transcript names what it likes): a host
+    /// that fetches should answer the exchange's `fetch` step instead (`handleRequest`'s
+    /// `fetchRims`), which names only the RIMs of verified devices.
     #[wasm_bindgen(js_name = missingRims)]
     pub fn missing_rims(
         &self,
@@ -292,13 +295,22 @@ impl AttestationService {
 
 #[wasm_bindgen]
 impl ServiceExchange {
-    /// What the exchange needs next: `{kind: 'verify', checks}` (answer with `verified`),
+    /// What the exchange needs next: `{kind: 'verify', checks}` (answer with `verified`, or
+    /// `verifyInCore`), `{kind: 'fetch', ids}` (RIM documents of verified devices that the
+    /// service lacks: add what you can get with `addRimEnvelope`, then call `fetched`),
     /// `{kind: 'sign', inputs}` (answer with `signed`) or `{kind: 'respond', response}`.
     #[wasm_bindgen(unchecked_return_type = "ServiceStep")]
     pub fn step(&self) -> Result<JsValue, JsValue> {
         let out = Object::new();
         let (kind, name, value): (&str, &str, JsValue) = match self.exchange.step() {
             Step::Verify(checks) => ("verify", "checks", js::checks_to_js(checks).into()),
+            Step::Fetch(ids) => {
+                let array = Array::new();
+                for id in ids {
+                    array.push(&id.into());
+                }
+                ("fetch", "ids", array.into())
+            }
             Step::Sign(inputs) => {
                 let array = Array::new();
                 for input in inputs {
@@ -323,6 +335,23 @@ impl ServiceExchange {
         let service = self.service.try_borrow().map_err(|_| busy())?;
         self.exchange
             .verified(&service, &verdicts)
+            .map_err(|error| to_js(&error))
+    }
+
+    /// Answers a `verify` step with the software backend, inside the module.
+    #[wasm_bindgen(js_name = verifyInCore)]
+    pub fn verify_in_core(&mut self) -> Result<(), JsValue> {
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        self.exchange
+            .verify_in_core(&service)
+            .map_err(|error| to_js(&error))
+    }
+
+    /// Answers a `fetch` step, once the documents that could be had were added.
+    pub fn fetched(&mut self) -> Result<(), JsValue> {
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        self.exchange
+            .fetched(&service)
             .map_err(|error| to_js(&error))
     }
 

@@ -769,6 +769,15 @@ pub fn service_exchange(data: &[u8]) {
                     .verified(service, &answer)
                     .expect("a fitting answer is taken");
             }
+            Step::Fetch(ids) => {
+                // Ids of verified devices only; the fuzz service holds no RIM for them.
+                assert!(!ids.is_empty());
+                if choice == 1 {
+                    let error = exchange.verified(service, &[]).unwrap_err();
+                    check_code(&error);
+                }
+                exchange.fetched(service).expect("a fetch is answered");
+            }
             Step::Sign(inputs) => {
                 let inputs: Vec<String> = inputs.to_vec();
                 if choice == 1 {

@@ -5,9 +5,11 @@
 // Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
 // namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
 // development key set created on first use and printed to the log.
-import { devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
+import { ApiGateway, devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
 
 let developmentStore;
+/** The gateway over the configured (or development) key store, parsed once per store text. */
+let parsed;
 
 function json(status, value, headers = {}) {
   return new Response(JSON.stringify(value), {
@@ -35,17 +37,35 @@ async function keyStore(request, env) {
     const set = devKeySet(Math.floor(Date.now() / 1000));
     console.log('edgeattest gateway: no key store configured; development keys (30 days):');
     for (const key of set.keys) console.log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(',')}`);
-    developmentStore = set.keyStore;
+    developmentStore = JSON.stringify(set.keyStore);
   }
   return developmentStore;
 }
 
+function decide(input, store, now) {
+  // A KV lookup gives a one-record store per request; a configured store is parsed once.
+  if (typeof store !== 'string') return gatewayDecision(input, store, now);
+  if (parsed?.text !== store) {
+    const next = { text: store, gateway: new ApiGateway(store) };
+    parsed?.gateway.free();
+    parsed = next;
+  }
+  return parsed.gateway.decide(input, now);
+}
+
 export async function gateway(request, env, url) {
-  const decision = gatewayDecision(
-    { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined },
-    await keyStore(request, env),
-    Math.floor(Date.now() / 1000),
-  );
+  let decision;
+  try {
+    decision = decide(
+      { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined },
+      await keyStore(request, env),
+      Math.floor(Date.now() / 1000),
+    );
+  } catch (error) {
+    // A key store that does not parse is a configuration error, never an open gate.
+    console.error(`edgeattest gateway: the key store is not usable: ${error.code ?? ''} ${error.message}`);
+    return json(503, { code: error.code ?? 'ERR_GATEWAY_KEYSTORE', message: `the gateway's key store is not usable: ${error.message}`, status: 503 });
+  }
   if (!decision.allow) {
     const headers = new Headers(decision.headers);
     headers.set('access-control-allow-origin', '*');

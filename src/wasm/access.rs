@@ -124,7 +124,8 @@ export interface AccessRoute {
 "#;
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
-/// the key-store form), at `now` (Unix seconds).
+/// the key-store form), at `now` (Unix seconds). The store is parsed on every call: a host
+/// that decides many requests against one store keeps an `ApiGateway`.
 #[wasm_bindgen(js_name = gatewayDecision, unchecked_return_type = "GatewayDecision")]
 pub fn gateway_decision(
     #[wasm_bindgen(unchecked_param_type = "GatewayRequestInit")] request: JsValue,
@@ -135,28 +136,71 @@ pub fn gateway_decision(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
+    let store = key_store_from(&key_store, "keyStore")?;
+    let config = config_from(&options_value(options))?;
+    decide(&request, &store, &config, &now)
+}
+
+/// The gateway over one key store, parsed and checked once: `decide` is
+/// `gatewayDecision` without parsing the store again.
+#[wasm_bindgen]
+pub struct ApiGateway {
+    store: KeyStore,
+    config: GatewayConfig,
+}
+
+#[wasm_bindgen]
+impl ApiGateway {
+    /// Parses the key store (JSON text or object) and the options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
+        key_store: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: Option<
+            js_sys::Object,
+        >,
+    ) -> Result<ApiGateway, JsValue> {
+        Ok(Self {
+            store: key_store_from(&key_store, "keyStore")?,
+            config: config_from(&options_value(options))?,
+        })
+    }
+
+    /// The decision for one request at `now` (Unix seconds).
+    #[wasm_bindgen(unchecked_return_type = "GatewayDecision")]
+    pub fn decide(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "GatewayRequestInit")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        decide(&request, &self.store, &self.config, &now)
+    }
+}
+
+fn decide(
+    request: &JsValue,
+    store: &KeyStore,
+    config: &GatewayConfig,
+    now: &JsValue,
+) -> Result<JsValue, JsValue> {
     if !request.is_object() {
         return Err(invalid_argument("request", "an object"));
     }
-    let method = js::required_string(&js::member(&request, "method"), "request.method")?;
-    let url = js::required_string(&js::member(&request, "url"), "request.url")?;
+    let method = js::required_string(&js::member(request, "method"), "request.method")?;
+    let url = js::required_string(&js::member(request, "url"), "request.url")?;
     let authorization = js::optional_string(
-        &js::member(&request, "authorization"),
+        &js::member(request, "authorization"),
         "request.authorization",
     )?;
-    let store = key_store_from(&key_store, "keyStore")?;
-    let options = options_value(options);
-    let config = config_from(&options)?;
-    let now = unix_seconds(js::number_arg(&now, "now")?, "now")?;
-    let target = target_of(&url);
+    let now = unix_seconds(js::number_arg(now, "now")?, "now")?;
     let decision = authorize(
         &GatewayRequest {
             method: &method,
-            target,
+            target: target_of(&url),
             authorization: authorization.as_deref(),
         },
-        &store,
-        &config,
+        store,
+        config,
         now,
     );
     decision_to_js(&decision)

@@ -13,6 +13,7 @@ import {
   devKeySet,
   evaluateAccess,
   gatewayDecision,
+  ApiGateway,
   hashApiKey,
   parseApiKey,
   roleScopes,
@@ -113,6 +114,32 @@ test('gatewayDecision: RFC 6750 answers', () => {
   const realm = gatewayDecision({ method: 'GET', url: '/api/v3/images/' }, dev.keyStore, NOW, { realm: 'lab' });
   assert.equal(new Headers(realm.headers).get('www-authenticate'), 'Bearer realm="lab"');
   rejects(() => gatewayDecision({ method: 'GET', url: '/' }, dev.keyStore, NOW, { realm: 'a"b' }), 'ERR_ACCESS_INVALID_REALM', 'realm');
+});
+
+test('ApiGateway: the key store parsed once, the same decisions as gatewayDecision', () => {
+  const gate = new ApiGateway(JSON.stringify(dev.keyStore), { realm: 'lab' });
+  try {
+    const cases = [
+      [undefined, 'GET', '/api/v3/simulations/'],
+      [`Bearer ${key('dev-lab_user')}`, 'GET', 'https://sim.example/api/v3/simulations?limit=2'],
+      [`Bearer ${key('dev-lab_image_sharer')}`, 'DELETE', 'https://sim.example/api/v3/simulations/s1/'],
+      [`Bearer ${key('svc-other-service')}`, 'GET', '/api/v3/images/'],
+      ['Basic abc', 'GET', '/api/v3/images/'],
+    ];
+    for (const [authorization, method, url] of cases) {
+      assert.deepEqual(
+        gate.decide({ method, url, authorization }, NOW),
+        gatewayDecision({ method, url, authorization }, dev.keyStore, NOW, { realm: 'lab' }),
+        `${method} ${url} ${authorization}`,
+      );
+    }
+    rejects(() => gate.decide({ method: 'GET' }, NOW), 'ERR_INVALID_ARGUMENT', 'request.url');
+    rejects(() => gate.decide({ method: 'GET', url: '/' }, -1), 'ERR_INVALID_ARGUMENT', 'now');
+  } finally {
+    gate.free();
+  }
+  rejects(() => new ApiGateway('{"keys":['), 'ERR_KEYSTORE_MALFORMED_JSON');
+  rejects(() => new ApiGateway(dev.keyStore, { realm: 'a"b' }), 'ERR_ACCESS_INVALID_REALM', 'realm');
 });
 
 test('evaluateAccess: a key record, an API key or an Authorization value', () => {
@@ -300,4 +327,18 @@ test('the gateway reads key records from a KV key-store binding', async () => {
     assert.equal((await missing.json()).code, 'ERR_ACCESS_INVALID_TOKEN');
     assert.equal(seen.length, 1);
   });
+});
+
+test('the edge worker: a key store that does not parse closes the gateway with a coded 503, never opens it', async () => {
+  const { startWorker } = await import('./support/worker.mjs');
+  const worker = await startWorker({ bindings: { EDGEATTEST_API_KEYS: '{"keys":[', EDGEATTEST_SIM_UPSTREAM: 'http://127.0.0.1:9/' } });
+  try {
+    for (const authorization of [undefined, `Bearer ${key('dev-lab_user')}`]) {
+      const response = await fetch(`${worker.origin}/api/v3/simulations/`, { headers: authorization ? { authorization } : {} });
+      assert.equal(response.status, 503);
+      assert.equal((await response.json()).code, 'ERR_KEYSTORE_MALFORMED_JSON');
+    }
+  } finally {
+    await worker.stop();
+  }
 });

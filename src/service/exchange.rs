@@ -4,6 +4,7 @@
 //! enters the core.
 //!
 //! The rounds of an attestation: the evidence and certificate-path checks of every device;
+//! the RIM documents the verified devices need and the service lacks, for the host to fetch;
 //! the RIM documents' checks (which RIMs depends on the verified evidence); the device
 //! tokens' signatures; the overall token's signature (it binds the device tokens' digests).
 //! Rounds with nothing to do are skipped, and the signing rounds are done inside the core

@@ -1,0 +1,611 @@
+//! The oracle of `tests/access_matrix.rs`: the spec's role → scope mapping and the role ×
+//! endpoint matrix, written by hand from access-control.md §5 — not derived from the
+//! library's own tables.
+
+// The spec's "Role to scope mapping", copied by hand.
+pub(crate) const SPEC_ROLES: &[(&str, &[&str])] = &[
+    (
+        "lab_user",
+        &[
+            "lab:simulation_read",
+            "lab:simulation_create",
+            "lab:simulation_edit",
+            "lab:simulation_delete",
+            "lab:simulation_start_stop",
+            "lab:image_read",
+            "lab:marketplace_demo_write",
+        ],
+    ),
+    (
+        "lab_org_admin",
+        &[
+            "lab:simulation_read",
+            "lab:simulation_create",
+            "lab:simulation_edit",
+            "lab:simulation_delete",
+            "lab:simulation_start_stop",
+            "lab:image_read",
+            "lab:marketplace_demo_write",
+        ],
+    ),
+    ("lab_instructor", &["lab:training_instructor"]),
+    (
+        "lab_demo_manager",
+        &["lab:marketplace_demo_write", "lab:marketplace_demo_publish"],
+    ),
+    ("lab_image_uploader", &["lab:image_read", "lab:image_write"]),
+    (
+        "lab_image_publisher",
+        &["lab:image_read", "lab:image_write", "lab:image_publish"],
+    ),
+    ("lab_image_sharer", &["lab:image_sharing"]),
+    ("lab_image_claimer", &["lab:image_claiming"]),
+];
+
+// Who may call what, derived by hand from the table above.
+const USERS: &[&str] = &["lab_user", "lab_org_admin"];
+const IMAGE_READERS: &[&str] = &[
+    "lab_user",
+    "lab_org_admin",
+    "lab_image_uploader",
+    "lab_image_publisher",
+];
+const IMAGE_WRITERS: &[&str] = &["lab_image_uploader", "lab_image_publisher"];
+const IMAGE_PUBLISHERS: &[&str] = &["lab_image_publisher"];
+const SHARERS: &[&str] = &["lab_image_sharer"];
+const CLAIMERS: &[&str] = &["lab_image_claimer"];
+const SHARE_READERS: &[&str] = &["lab_image_sharer", "lab_image_claimer"];
+const DEMO_READERS: &[&str] = &["lab_user", "lab_org_admin", "lab_demo_manager"];
+const DEMO_WRITERS: &[&str] = &["lab_user", "lab_org_admin", "lab_demo_manager"];
+const DEMO_PUBLISHERS: &[&str] = &["lab_demo_manager"];
+const INSTRUCTORS: &[&str] = &["lab_instructor"];
+
+const READ: &[&str] = &["lab:simulation_read"];
+const CREATE: &[&str] = &["lab:simulation_create"];
+const EDIT: &[&str] = &["lab:simulation_edit"];
+const DELETE: &[&str] = &["lab:simulation_delete"];
+const POWER: &[&str] = &["lab:simulation_start_stop"];
+const IMG_READ: &[&str] = &["lab:image_read"];
+const IMG_WRITE: &[&str] = &["lab:image_write"];
+const IMG_PUBLISH: &[&str] = &["lab:image_publish"];
+const IMG_SHARE: &[&str] = &["lab:image_sharing"];
+const IMG_CLAIM: &[&str] = &["lab:image_claiming"];
+const SHARE_ANY: &[&str] = &["lab:image_sharing", "lab:image_claiming"];
+const DEMO_ANY: &[&str] = &[
+    "lab:simulation_read",
+    "lab:marketplace_demo_write",
+    "lab:marketplace_demo_publish",
+];
+const DEMO_WRITE: &[&str] = &["lab:marketplace_demo_write"];
+const DEMO_PUBLISH: &[&str] = &["lab:marketplace_demo_publish"];
+const TRAINING: &[&str] = &["lab:training_instructor"];
+
+/// (method, concrete path, required scopes, "all_of"/"any_of", roles allowed)
+pub(crate) type Row = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static [&'static str],
+);
+
+pub(crate) const MATRIX: &[Row] = &[
+    ("GET", "/api/v3/simulations/", READ, "all_of", USERS),
+    ("POST", "/api/v3/simulations/", CREATE, "all_of", USERS),
+    ("GET", "/api/v3/simulations/6b1c-42/", READ, "all_of", USERS),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/6b1c-42/",
+        DELETE,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/import/",
+        CREATE,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/parse/",
+        CREATE,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/clone/",
+        &["lab:simulation_read", "lab:simulation_create"],
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/6b1c-42/export/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/start/",
+        POWER,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/shutdown/",
+        POWER,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/rebuild/",
+        POWER,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/enable-auto-oob/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/disable-auto-oob/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/enable-auto-netq/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/disable-auto-netq/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/6b1c-42/nodes/bulk-assign/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/6b1c-42/nodes/bulk-reset/",
+        POWER,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/6b1c-42/nodes/bulk-rebuild/",
+        POWER,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/6b1c-42/ztp-script/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/6b1c-42/ztp-script/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/6b1c-42/ztp-script/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    ("GET", "/api/v3/simulations/nodes/", READ, "all_of", USERS),
+    ("POST", "/api/v3/simulations/nodes/", EDIT, "all_of", USERS),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/from-system-node/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/n-7/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/nodes/n-7/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/nodes/n-7/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/instructions/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/instructions/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/instructions/i-1/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/nodes/instructions/i-1/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/interfaces/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/swp1/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/nodes/interfaces/swp1/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/nodes/interfaces/swp1/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/interfaces/swp1/breakout/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/interfaces/swp1/revert-breakout/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/links/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/interfaces/links/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/links/l-2/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/nodes/interfaces/links/l-2/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/services/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "POST",
+        "/api/v3/simulations/nodes/interfaces/services/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/simulations/nodes/interfaces/services/ssh/",
+        READ,
+        "all_of",
+        USERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/simulations/nodes/interfaces/services/ssh/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/simulations/nodes/interfaces/services/ssh/",
+        EDIT,
+        "all_of",
+        USERS,
+    ),
+    ("GET", "/api/v3/images/", IMG_READ, "all_of", IMAGE_READERS),
+    (
+        "POST",
+        "/api/v3/images/",
+        IMG_WRITE,
+        "all_of",
+        IMAGE_WRITERS,
+    ),
+    (
+        "GET",
+        "/api/v3/images/cumulus-5.9/",
+        IMG_READ,
+        "all_of",
+        IMAGE_READERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/images/cumulus-5.9/",
+        IMG_WRITE,
+        "all_of",
+        IMAGE_WRITERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/images/cumulus-5.9/",
+        IMG_WRITE,
+        "all_of",
+        IMAGE_WRITERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/images/cumulus-5.9/clear-upload/",
+        IMG_WRITE,
+        "all_of",
+        IMAGE_WRITERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/images/cumulus-5.9/publish/",
+        IMG_PUBLISH,
+        "all_of",
+        IMAGE_PUBLISHERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/images/cumulus-5.9/unpublish/",
+        IMG_PUBLISH,
+        "all_of",
+        IMAGE_PUBLISHERS,
+    ),
+    (
+        "GET",
+        "/api/v3/images/shares/",
+        SHARE_ANY,
+        "any_of",
+        SHARE_READERS,
+    ),
+    (
+        "POST",
+        "/api/v3/images/shares/",
+        IMG_SHARE,
+        "all_of",
+        SHARERS,
+    ),
+    (
+        "GET",
+        "/api/v3/images/shares/s-9/",
+        SHARE_ANY,
+        "any_of",
+        SHARE_READERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/images/shares/s-9/",
+        IMG_SHARE,
+        "all_of",
+        SHARERS,
+    ),
+    (
+        "POST",
+        "/api/v3/images/claim-image-share/",
+        IMG_CLAIM,
+        "all_of",
+        CLAIMERS,
+    ),
+    (
+        "GET",
+        "/api/v3/marketplace/demos/",
+        DEMO_ANY,
+        "any_of",
+        DEMO_READERS,
+    ),
+    (
+        "POST",
+        "/api/v3/marketplace/demos/",
+        DEMO_WRITE,
+        "all_of",
+        DEMO_WRITERS,
+    ),
+    (
+        "GET",
+        "/api/v3/marketplace/demos/evpn/",
+        DEMO_ANY,
+        "any_of",
+        DEMO_READERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/marketplace/demos/evpn/",
+        DEMO_WRITE,
+        "all_of",
+        DEMO_WRITERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/marketplace/demos/evpn/",
+        DEMO_WRITE,
+        "all_of",
+        DEMO_WRITERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/marketplace/demos/evpn/publish/",
+        DEMO_PUBLISH,
+        "all_of",
+        DEMO_PUBLISHERS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/marketplace/demos/evpn/unpublish/",
+        DEMO_PUBLISH,
+        "all_of",
+        DEMO_PUBLISHERS,
+    ),
+    (
+        "POST",
+        "/api/v3/marketplace/demos/evpn/provision/",
+        CREATE,
+        "all_of",
+        USERS,
+    ),
+    (
+        "GET",
+        "/api/v3/marketplace/demos/tags/",
+        DEMO_ANY,
+        "any_of",
+        DEMO_READERS,
+    ),
+    (
+        "POST",
+        "/api/v3/marketplace/demos/tags/",
+        DEMO_WRITE,
+        "all_of",
+        DEMO_WRITERS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/marketplace/demos/tags/t-3/",
+        DEMO_WRITE,
+        "all_of",
+        DEMO_WRITERS,
+    ),
+    ("GET", "/api/v3/trainings/", TRAINING, "all_of", INSTRUCTORS),
+    (
+        "POST",
+        "/api/v3/trainings/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "GET",
+        "/api/v3/trainings/tr-5/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/trainings/tr-5/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "DELETE",
+        "/api/v3/trainings/tr-5/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/trainings/tr-5/attendees/add/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "PATCH",
+        "/api/v3/trainings/tr-5/attendees/remove/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+    (
+        "GET",
+        "/api/v3/trainings/tr-5/external-user-group/",
+        TRAINING,
+        "all_of",
+        INSTRUCTORS,
+    ),
+];

@@ -192,16 +192,7 @@ impl Exchange {
     /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
     /// the exchange is then unchanged.
     pub fn verified(&mut self, service: &Service, verdicts: &[bool]) -> Result<(), ExchangeError> {
-        let expected = match self.step() {
-            Step::Verify(checks) => checks.len(),
-            step => return Err(unexpected(&step)),
-        };
-        if verdicts.len() != expected {
-            return Err(ExchangeError::AnswerCount {
-                expected,
-                got: verdicts.len(),
-            });
-        }
+        self.fits(Answer::Verdicts, verdicts.len())?;
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
             State::Evidence { request, plan } => {
@@ -257,16 +248,7 @@ impl Exchange {
         service: &Service,
         signatures: &[Vec<u8>],
     ) -> Result<(), ExchangeError> {
-        let expected = match self.step() {
-            Step::Sign(inputs) => inputs.len(),
-            step => return Err(unexpected(&step)),
-        };
-        if signatures.len() != expected {
-            return Err(ExchangeError::AnswerCount {
-                expected,
-                got: signatures.len(),
-            });
-        }
+        self.fits(Answer::Signatures, signatures.len())?;
         let next = match &self.state {
             State::DeviceTokens(plan) => match plan.devices_signed(signatures) {
                 Ok(Minted::Done(text)) => self.done(result_response(text)),
@@ -282,6 +264,23 @@ impl Exchange {
         self.state = next;
         self.settle(service);
         Ok(())
+    }
+
+    /// Whether `count` answers of `kind` fit the current step.
+    fn fits(&self, kind: Answer, count: usize) -> Result<(), ExchangeError> {
+        let expected = match (self.step(), kind) {
+            (Step::Verify(checks), Answer::Verdicts) => checks.len(),
+            (Step::Sign(inputs), Answer::Signatures) => inputs.len(),
+            (step, _) => return Err(unexpected(&step)),
+        };
+        if count == expected {
+            Ok(())
+        } else {
+            Err(ExchangeError::AnswerCount {
+                expected,
+                got: count,
+            })
+        }
     }
 
     /// Skips rounds with nothing to do, and signs in the core when the service holds its
@@ -422,6 +421,13 @@ impl Exchange {
             None => response,
         })
     }
+}
+
+/// The kinds of answer a host gives.
+#[derive(Clone, Copy)]
+enum Answer {
+    Verdicts,
+    Signatures,
 }
 
 fn unexpected(step: &Step<'_>) -> ExchangeError {

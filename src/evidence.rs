@@ -13,6 +13,7 @@
 
 mod error;
 mod opaque;
+mod profile;
 mod reader;
 mod report;
 mod spdm;
@@ -21,6 +22,7 @@ mod verify;
 
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
+pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,

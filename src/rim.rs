@@ -15,7 +15,7 @@
 //!    checked against an algorithm allow-list; the `X509Data` chain against a [`RimTrust`]
 //!    (default: NVIDIA's RIM root) at `now`.
 //! 3. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
-//!    [`compare_switch`].
+//!    [`compare_gpu_firmware`] (Blackwell FSP), [`compare_switch`].
 //!
 //! ## Input interface (what the comparison and the RIM ids need from evidence)
 //!
@@ -55,8 +55,8 @@ mod trust;
 mod verify;
 
 pub use compare::{
-    compare_gpu, compare_switch, Comparison, MeasurementSource, MismatchRecord, Nvdec0Rule,
-    OpaqueMismatch, VersionCheck,
+    compare_gpu, compare_gpu_firmware, compare_switch, Comparison, MeasurementSource,
+    MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
 };
 pub use document::{
     GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, HASH_NS, MAX_ALTERNATIVES,

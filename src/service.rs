@@ -17,7 +17,7 @@ mod rims;
 mod router;
 
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
-pub use device::REVOCATION_WARNING;
+pub use device::{FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
 pub use exchange::{Exchange, ExchangeError, Step};
 pub use health::{Health, HealthInputs, RimServiceState};

@@ -4,7 +4,9 @@
 
 use edgeattest::attest::{Arch, Nonce};
 use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
-use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext, VerifyError};
+use edgeattest::evidence::{
+    verify_evidence, DeviceInput, FwidCheck, FwidPolicy, VerifyContext, VerifyError,
+};
 use edgeattest::ErrorCode;
 
 const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
@@ -29,6 +31,7 @@ fn run(
         now: 1_790_000_000,
         trust_store: store,
         chain_options: ChainOptions::default(),
+        fwid_policy: FwidPolicy::default(),
     };
     verify_evidence(
         DeviceInput {

@@ -38,7 +38,7 @@ fn service() -> Service {
         Some("test-kid".into()),
     );
     let config = ServiceConfig {
-        issuer: ISSUER.into(),
+        issuer: Some(ISSUER.into()),
         ..ServiceConfig::default()
     };
     let mut service = Service::new(

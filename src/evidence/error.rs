@@ -157,6 +157,19 @@ pub enum VerifyError {
     FwidMismatch,
     /// The evidence carries an FWID but the leaf has no readable DICE FWID (service 4016).
     FwidMissingInCertificate,
+    /// The evidence carries no FWID (opaque tag 20) although its firmware always reports
+    /// one (Blackwell GSP), or the caller requires it ([`super::FwidPolicy::Require`])
+    /// (service 4016).
+    FwidMissingInEvidence,
+    /// GSP evidence without a driver version (opaque tag 3): its driver RIM cannot be
+    /// named, and the VBIOS RIM alone does not judge the device (service 4005).
+    DriverVersionMissing,
+    /// The chain's `hwmodel` names the architecture but no firmware this verifier knows
+    /// (`GB100 A01 XSP BROM`): the rules for its evidence are unknown (service 4004).
+    UnknownProfile {
+        /// The `hwmodel` read from the chain.
+        hwmodel: Option<String>,
+    },
     /// The device is not of the requested architecture (service 4004/4017).
     ArchMismatch {
         /// The architecture the chain names (`GH100`…), if any.
@@ -172,8 +185,11 @@ impl VerifyError {
             Self::Chain(_) => 4014,
             Self::Signature => 4013,
             Self::NonceMismatch => 4010,
-            Self::FwidMismatch | Self::FwidMissingInCertificate => 4016,
-            Self::ArchMismatch { .. } => 4004,
+            Self::FwidMismatch | Self::FwidMissingInCertificate | Self::FwidMissingInEvidence => {
+                4016
+            }
+            Self::DriverVersionMissing => 4005,
+            Self::ArchMismatch { .. } | Self::UnknownProfile { .. } => 4004,
         }
     }
 }
@@ -201,6 +217,17 @@ impl fmt::Display for VerifyError {
             Self::FwidMissingInCertificate => {
                 f.write_str("the leaf certificate carries no FWID to compare")
             }
+            Self::FwidMissingInEvidence => {
+                f.write_str("the evidence carries no FWID to compare with the certificate's")
+            }
+            Self::DriverVersionMissing => {
+                f.write_str("the GPU evidence carries no driver version (opaque tag 3)")
+            }
+            Self::UnknownProfile { hwmodel } => write!(
+                f,
+                "the device firmware {:?} is not one this verifier knows",
+                hwmodel.as_deref().unwrap_or("")
+            ),
             Self::ArchMismatch { found } => match found {
                 Some(found) => write!(f, "the device is a {found}, not the requested arch"),
                 None => f.write_str("the device architecture is unknown"),
@@ -220,6 +247,9 @@ impl ErrorCode for VerifyError {
             Self::NonceMismatch => "ERR_EVIDENCE_NONCE_MISMATCH",
             Self::FwidMismatch => "ERR_EVIDENCE_FWID_MISMATCH",
             Self::FwidMissingInCertificate => "ERR_EVIDENCE_FWID_MISSING_IN_CERTIFICATE",
+            Self::FwidMissingInEvidence => "ERR_EVIDENCE_FWID_MISSING",
+            Self::DriverVersionMissing => "ERR_EVIDENCE_DRIVER_VERSION_MISSING",
+            Self::UnknownProfile { .. } => "ERR_EVIDENCE_UNKNOWN_FIRMWARE",
             Self::ArchMismatch { .. } => "ERR_EVIDENCE_ARCH_MISMATCH",
         }
     }

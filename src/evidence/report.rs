@@ -18,6 +18,9 @@ use crate::chain::OcspStatus;
 pub struct EvidenceReport {
     /// `HOPPER`, `BLACKWELL` or `LS10`.
     pub arch: &'static str,
+    /// The firmware that produced the evidence (`hopper-gsp`, `blackwell-gsp`,
+    /// `blackwell-fsp`, `ls10`): it decides which RIMs apply and whether an FWID is due.
+    pub profile: &'static str,
     /// CN of the leaf's issuer (`GH100 A01 GSP BROM`).
     pub hwmodel: Option<String>,
     /// The chip part of `hwmodel` (`GH100`).
@@ -36,7 +39,8 @@ pub struct EvidenceReport {
     pub signature_verified: bool,
     /// Always true for a verified device.
     pub arch_check: bool,
-    /// `matched` or `not-in-evidence`.
+    /// `matched`; `not-in-evidence` (firmware that may omit it did: passed, as NVIDIA's
+    /// verifiers do, but not compared); `not-applicable` (switches, Blackwell FSP).
     pub fwid: &'static str,
     /// The device chain.
     pub cert_chain: ChainReport,
@@ -104,6 +108,7 @@ impl VerifiedEvidence {
         let kind = self.arch().device_kind();
         EvidenceReport {
             arch: self.arch().as_str(),
+            profile: self.profile().as_str(),
             hwmodel: chain.hwmodel().map(String::from),
             hwmodel_chip: chain.hwmodel_chip().map(String::from),
             ueid: self.ueid(),
@@ -116,6 +121,7 @@ impl VerifiedEvidence {
             fwid: match self.fwid() {
                 FwidCheck::Matched => "matched",
                 FwidCheck::NotInEvidence => "not-in-evidence",
+                FwidCheck::NotApplicable => "not-applicable",
             },
             cert_chain: ChainReport {
                 status: chain.status().as_claim_str(),

@@ -7,6 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{ParseError, VerifyError};
+use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
 use crate::attest::{Arch, DeviceKind, Nonce};
 use crate::chain::{
@@ -37,6 +38,9 @@ pub struct VerifyContext<'a> {
     pub trust_store: &'a TrustStore,
     /// The chain profile (time reported, not enforced, by default).
     pub chain_options: ChainOptions,
+    /// What evidence that could carry an FWID but does not gets (default: as NVIDIA's
+    /// verifiers, passed with a warning).
+    pub fwid_policy: FwidPolicy,
 }
 
 /// The FWID binding between evidence and leaf certificate.
@@ -45,10 +49,13 @@ pub struct VerifyContext<'a> {
 pub enum FwidCheck {
     /// Opaque tag 20 equals the FWID of the leaf's DICE extension.
     Matched,
-    /// The evidence carries no FWID (switches; Blackwell FSP without opaque data): the
-    /// check passes, as in the real service; the evidence is still bound to the leaf by the
-    /// signature.
+    /// Firmware that may report an FWID did not (Hopper firmware from before FWID
+    /// reporting): the check passes, as in NVIDIA's verifiers, and every report and token
+    /// says so; the evidence is still bound to the leaf by the signature.
+    /// [`FwidPolicy::Require`] fails such a device instead.
     NotInEvidence,
+    /// The evidence format has no FWID (switches, Blackwell FSP): nothing to compare.
+    NotApplicable,
 }
 
 /// A device whose evidence verified: the proof type the claims and the RIM comparison
@@ -56,6 +63,7 @@ pub enum FwidCheck {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifiedEvidence {
     arch: Arch,
+    profile: EvidenceProfile,
     transcript: Transcript,
     chain: VerifiedChain,
     fwid: FwidCheck,
@@ -67,6 +75,11 @@ impl VerifiedEvidence {
     /// The architecture (checked against the chain).
     pub fn arch(&self) -> Arch {
         self.arch
+    }
+
+    /// The firmware that produced the evidence, as the chain names it.
+    pub fn profile(&self) -> EvidenceProfile {
+        self.profile
     }
 
     /// The parsed transcript: request, blocks, opaque data, signature.
@@ -182,6 +195,7 @@ struct Prepared {
 pub struct BatchPlan {
     arch: Arch,
     nonce: Nonce,
+    fwid_policy: FwidPolicy,
     devices: Vec<Result<Prepared, VerifyError>>,
     checks: Vec<SignatureCheck>,
 }
@@ -223,6 +237,7 @@ impl BatchPlan {
         Self {
             arch: context.arch,
             nonce: context.nonce,
+            fwid_policy: context.fwid_policy,
             devices: prepared,
             checks,
         }
@@ -265,12 +280,12 @@ impl BatchPlan {
                 got: verdicts.len(),
             }));
         }
-        let (arch, nonce) = (self.arch, self.nonce);
+        let (arch, nonce, fwid_policy) = (self.arch, self.nonce, self.fwid_policy);
         Ok(self
             .devices
             .into_iter()
             .map(|device| match device {
-                Ok(device) => complete(device, verdicts, arch, &nonce),
+                Ok(device) => complete(device, verdicts, arch, &nonce, fwid_policy),
                 Err(error) => Err(FailedEvidence { error, chain: None }),
             })
             .collect())
@@ -301,6 +316,7 @@ fn complete(
     verdicts: &[bool],
     arch: Arch,
     nonce: &Nonce,
+    fwid_policy: FwidPolicy,
 ) -> Result<VerifiedEvidence, FailedEvidence> {
     let verdict = |i: usize| verdicts.get(i).copied().unwrap_or(false);
     let link_verdicts: Vec<bool> = device.chain_checks.iter().map(|&i| verdict(i)).collect();
@@ -312,9 +328,17 @@ fn complete(
             chain: None,
         })?;
     let evidence_verified = verdict(device.evidence_check);
-    match checked(device.transcript, &chain, evidence_verified, arch, nonce) {
+    match checked(
+        device.transcript,
+        &chain,
+        evidence_verified,
+        arch,
+        nonce,
+        fwid_policy,
+    ) {
         Ok(checked) => Ok(VerifiedEvidence {
             arch,
+            profile: checked.profile,
             transcript: checked.transcript,
             chain,
             fwid: checked.fwid,
@@ -330,6 +354,7 @@ fn complete(
 
 /// What the checks after the certificate path establish.
 struct Checked {
+    profile: EvidenceProfile,
     transcript: Transcript,
     fwid: FwidCheck,
     driver_version: Option<String>,
@@ -337,13 +362,15 @@ struct Checked {
 }
 
 /// The checks after the path, in the real service's order: evidence signature, nonce,
-/// architecture, opaque data, FWID.
+/// architecture (and the firmware profile the chain names), opaque data, FWID, then what the
+/// profile requires of the opaque data.
 fn checked(
     transcript: Transcript,
     chain: &VerifiedChain,
     evidence_verified: bool,
     arch: Arch,
     nonce: &Nonce,
+    fwid_policy: FwidPolicy,
 ) -> Result<Checked, VerifyError> {
     if !evidence_verified {
         return Err(VerifyError::Signature);
@@ -356,12 +383,14 @@ fn checked(
             found: chain.hwmodel_chip().map(String::from),
         });
     }
+    let profile = EvidenceProfile::of_chain(chain).ok_or_else(|| VerifyError::UnknownProfile {
+        hwmodel: chain.hwmodel().map(String::from),
+    })?;
     let kind = arch.device_kind();
     let opaque = &transcript.response.opaque;
     opaque.validate(kind)?;
-    let fwid = match opaque.fwid()? {
-        None => FwidCheck::NotInEvidence,
-        Some(evidence_fwid) => {
+    let fwid = match (opaque.fwid()?, profile.fwid_rule()) {
+        (Some(evidence_fwid), _) => {
             let cert_fwid = match arch {
                 Arch::Blackwell => chain.fwid_tcb_info(),
                 _ => chain.fwid_dice(),
@@ -372,13 +401,24 @@ fn checked(
             }
             FwidCheck::Matched
         }
+        (None, FwidRule::NotCarried) => FwidCheck::NotApplicable,
+        (None, FwidRule::Optional) if fwid_policy == FwidPolicy::AsNvidia => {
+            FwidCheck::NotInEvidence
+        }
+        (None, _) => return Err(VerifyError::FwidMissingInEvidence),
     };
     let driver_version = match kind {
         DeviceKind::Gpu => opaque.driver_version()?,
         DeviceKind::Switch => None,
     };
+    // The profile, not the tag's presence, decides whether a driver RIM is compared: GSP
+    // evidence without a driver version would otherwise be judged by its VBIOS RIM alone.
+    if profile.requires_driver_version() && driver_version.as_deref().is_none_or(str::is_empty) {
+        return Err(VerifyError::DriverVersionMissing);
+    }
     let vbios_version = opaque.vbios_version(kind)?;
     Ok(Checked {
+        profile,
         transcript,
         fwid,
         driver_version,

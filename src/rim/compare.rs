@@ -215,6 +215,35 @@ pub fn compare_switch(
     firmware: &RimDocument,
     evidence: &RuntimeEvidence,
 ) -> Result<Comparison, CompareError> {
+    Ok(compare_firmware(
+        firmware,
+        evidence,
+        evidence.vbios_version.as_deref(),
+    ))
+}
+
+/// Compares GPU evidence that has no driver (Blackwell FSP) with its firmware RIM alone;
+/// the firmware version is the request's `firmware_version` hint, since the evidence
+/// carries none.
+///
+/// # Errors
+/// None today; the `Result` keeps the signature parallel to [`compare_gpu`].
+pub fn compare_gpu_firmware(
+    firmware: &RimDocument,
+    evidence: &RuntimeEvidence,
+) -> Result<Comparison, CompareError> {
+    Ok(compare_firmware(
+        firmware,
+        evidence,
+        firmware_evidence_version(evidence),
+    ))
+}
+
+fn compare_firmware(
+    firmware: &RimDocument,
+    evidence: &RuntimeEvidence,
+    evidence_version: Option<&str>,
+) -> Comparison {
     let mut result = Comparison {
         measurements_match: true,
         mismatches: Vec::new(),
@@ -223,14 +252,14 @@ pub fn compare_switch(
         compared: 0,
         nvdec0: Nvdec0Rule::NotApplicable,
         driver_version: None,
-        firmware_version: version_check(firmware, evidence.vbios_version.as_deref()),
+        firmware_version: version_check(firmware, evidence_version),
     };
     for golden in sorted_active(firmware) {
         compare_one(golden, MeasurementSource::Firmware, evidence, &mut result);
     }
     let floors: Vec<&OpaqueFloor> = firmware.active_floors().collect();
     compare_floors(&floors, evidence, &mut result);
-    Ok(result)
+    result
 }
 
 /// Blackwell FSP evidence has no VBIOS version; its firmware version is the request hint.

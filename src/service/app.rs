@@ -14,7 +14,7 @@ use super::router::{decorate, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
 use crate::chain::TrustStore;
 use crate::deprecation::{attest_deprecation_headers, Policy};
-use crate::evidence::{OpaqueFormat, Transcript};
+use crate::evidence::{FwidPolicy, OpaqueFormat, Transcript};
 use crate::rim::RimTrust;
 
 /// Token lifetime of the real service: one hour (notes: attestation §f).
@@ -23,18 +23,25 @@ pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
 /// What the host configures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceConfig {
-    /// The `iss` of every token: the service's base URL, without a trailing slash.
-    pub issuer: String,
+    /// The `iss` of every token: the service's base URL, without a trailing slash. `None`:
+    /// the origin of the request being answered ([`Request::origin`]) — never an earlier
+    /// request's. Production deployments set it: a request's origin comes from its `Host`,
+    /// which the client chooses.
+    pub issuer: Option<String>,
     /// Seconds from `iat` to `exp`.
     pub token_lifetime: i64,
     /// The text of `GET /`.
     pub documentation: String,
+    /// What a device whose firmware could report an FWID but did not gets (default: as
+    /// NVIDIA's verifiers, passed with a warning; [`FwidPolicy::Require`]: 4016).
+    pub fwid_policy: FwidPolicy,
 }
 
 impl Default for ServiceConfig {
     fn default() -> Self {
         Self {
-            issuer: String::from("http://127.0.0.1:8787"),
+            issuer: None,
+            fwid_policy: FwidPolicy::AsNvidia,
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
             documentation: String::from(
                 "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \
@@ -194,11 +201,16 @@ impl Service {
                     .into_response(),
             }),
             Ok(Route::Attest(endpoint)) => {
-                let refusal = match validate_request(endpoint, &request.body) {
-                    Err(error) => ErrorBody::from(&error).into_response(),
-                    Ok(validated) => match versioned_opaque_needs_4_0(&validated) {
+                let refusal = match (
+                    issuer_for(&self.config, request),
+                    validate_request(endpoint, &request.body),
+                ) {
+                    // The client's own mistakes first; a missing issuer is the host's.
+                    (_, Err(error)) => ErrorBody::from(&error).into_response(),
+                    (Err(refusal), _) => refusal,
+                    (Ok(issuer), Ok(validated)) => match versioned_opaque_needs_4_0(&validated) {
                         Some(refusal) => refusal,
-                        None => return Exchange::attest(self, validated, now, entropy),
+                        None => return Exchange::attest(self, validated, issuer, now, entropy),
                     },
                 };
                 Exchange::respond(finish_attest_response(refusal, endpoint, now), now)
@@ -231,6 +243,56 @@ impl Service {
             rim_service: self.rim_service,
         }
     }
+}
+
+/// Longest issuer accepted (a base URL).
+const MAX_ISSUER_LEN: usize = 256;
+
+/// The `iss` of this request's tokens: the configured issuer, else the request's own origin
+/// (never an earlier request's). Checked before any verification work.
+fn issuer_for(config: &ServiceConfig, request: &Request) -> Result<String, Response> {
+    match (&config.issuer, &request.origin) {
+        (Some(issuer), _) if usable_issuer(issuer) => Ok(issuer.clone()),
+        (Some(_), _) => Err(ErrorBody::new(
+            500,
+            "ERR_ISSUER_INVALID",
+            "the configured issuer is not an http(s) base URL",
+        )
+        .into_response()),
+        (None, Some(origin)) if usable_issuer(origin) => Ok(origin.clone()),
+        (None, Some(_)) => {
+            let mut body = ErrorBody::new(
+                400,
+                "ERR_REQUEST_ORIGIN_INVALID",
+                "the request's origin cannot name the token issuer",
+            );
+            body.field = Some("Host".into());
+            Err(body.into_response())
+        }
+        (None, None) => Err(ErrorBody::new(
+            500,
+            "ERR_NO_ISSUER",
+            "no issuer is configured and the host did not give the request's origin",
+        )
+        .into_response()),
+    }
+}
+
+/// An `http`/`https` origin or base URL without a trailing slash, query or fragment: what
+/// relying parties compare `iss` with byte for byte.
+fn usable_issuer(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"));
+    text.len() <= MAX_ISSUER_LEN
+        && rest.is_some_and(|rest| {
+            let host = rest.split('/').next().unwrap_or("");
+            !host.is_empty()
+                && !rest.ends_with('/')
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && !matches!(b, b'?' | b'#' | b'"' | b'\\'))
+        })
 }
 
 /// Spec §4 rule 3: evidence that carries opaque data in the versioned (NVDAOD) format must be

@@ -18,16 +18,22 @@ use super::outcome::{
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::{ChainOptions, TrustStore};
 use crate::evidence::{
-    BatchPlan, DeviceInput, FailedEvidence, FwidCheck, Transcript, VerifiedEvidence, VerifyContext,
+    BatchPlan, DeviceInput, FailedEvidence, FwidCheck, FwidPolicy, RimPath, Transcript,
+    VerifiedEvidence, VerifyContext,
 };
 use crate::rim::{
-    compare_gpu, compare_switch, driver_rim_id, firmware_rim_id, RimCertStatus, RimError,
-    RuntimeEvidence, VerifiedRim,
+    compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id,
+    RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
 pub const REVOCATION_WARNING: &str =
     "Certificate revocation (OCSP) was not checked by this verifier";
+
+/// The warning of a device whose firmware did not report an FWID: passed as NVIDIA's
+/// verifiers pass it, but never silently.
+pub const FWID_NOT_IN_EVIDENCE_WARNING: &str =
+    "The evidence carries no FWID, so the leaf certificate's FWID was not compared";
 
 /// The signature checks of every device of `request`, planned against `device_trust` at
 /// `now` (Unix seconds).
@@ -35,6 +41,7 @@ pub(crate) fn plan_evidence(
     request: &ValidatedRequest,
     device_trust: &TrustStore,
     now: u64,
+    fwid_policy: FwidPolicy,
 ) -> BatchPlan {
     let inputs: Vec<DeviceInput<'_>> = request
         .devices()
@@ -50,6 +57,7 @@ pub(crate) fn plan_evidence(
         now,
         trust_store: device_trust,
         chain_options: ChainOptions::default(),
+        fwid_policy,
     };
     BatchPlan::new(&inputs, &context)
 }
@@ -66,7 +74,8 @@ pub(crate) enum DeviceStage {
         evidence: VerifiedEvidence,
         runtime: RuntimeEvidence,
         firmware_rim: Option<String>,
-        /// `None` where no driver RIM applies (switches, FSP evidence without a driver).
+        /// `None` where no driver RIM applies (switches, FSP evidence): the evidence
+        /// profile decides, never whether a tag is present.
         driver_rim: Option<Option<String>>,
     },
     /// The evidence did not verify.
@@ -108,10 +117,8 @@ pub(crate) fn device_stages(
                 let chip = evidence.chain().hwmodel_chip().map(String::from);
                 let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
                 let firmware_rim = firmware_rim_id(arch, &runtime).ok();
-                let driver_rim = match arch.device_kind() {
-                    DeviceKind::Gpu if runtime.driver_version.is_some() => {
-                        Some(driver_rim_id(arch, &runtime).ok())
-                    }
+                let driver_rim = match evidence.profile().rim_path() {
+                    RimPath::DriverAndFirmware => Some(driver_rim_id(arch, &runtime).ok()),
                     _ => None,
                 };
                 DeviceStage::Verified {
@@ -180,22 +187,31 @@ fn verified_outcome(
 ) -> DeviceOutcome {
     let kind = arch.device_kind();
     let chain = ChainOutcome::from(verified.chain());
+    // A verified device's FWID check passed: matched, or passed as NVIDIA's verifiers pass
+    // it (the warning then says it was not compared), or not part of the evidence format.
+    let fwid_warning = match verified.fwid() {
+        FwidCheck::NotInEvidence => Some(FWID_NOT_IN_EVIDENCE_WARNING),
+        _ => None,
+    };
+    let base = unestablished(kind);
+    let warning = match (base.warning, fwid_warning) {
+        (Some(first), Some(second)) => Some(alloc::format!("{first}; {second}")),
+        (first, second) => first.or(second.map(String::from)),
+    };
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
         arch_check: true,
         report_parsed: true,
         signature_verified: Some(true),
         nonce_match: Some(true),
-        fwid_match: Some(matches!(
-            verified.fwid(),
-            FwidCheck::Matched | FwidCheck::NotInEvidence
-        )),
+        fwid_match: Some(true),
         hwmodel: verified.chain().hwmodel_chip().map(String::from),
         ueid: Some(verified.ueid()),
         driver_version: verified.driver_version().map(String::from),
         firmware_version: verified.vbios_version().map(String::from),
         cert_chain: Some(chain.clone()),
-        ..unestablished(kind)
+        warning,
+        ..base
     };
     if chain.status != CertStatus::Valid {
         outcome.error = Some(details(
@@ -222,12 +238,15 @@ fn verified_outcome(
         }
     }
 
-    let comparison = match (&driver, &firmware.verified) {
-        (Some(driver), Some(firmware)) => driver
+    let comparison = match (verified.profile().rim_path(), &driver, &firmware.verified) {
+        (RimPath::DriverAndFirmware, Some(driver), Some(firmware)) => driver
             .verified
             .as_ref()
             .map(|d| compare_gpu(d.document(), firmware.document(), runtime)),
-        (None, Some(firmware)) => Some(compare_switch(firmware.document(), runtime)),
+        (RimPath::FirmwareOnly, _, Some(firmware)) => {
+            Some(compare_gpu_firmware(firmware.document(), runtime))
+        }
+        (RimPath::Switch, _, Some(firmware)) => Some(compare_switch(firmware.document(), runtime)),
         _ => None,
     };
     match comparison {

@@ -49,6 +49,8 @@ pub enum Step<'a> {
 #[derive(Debug)]
 pub struct Exchange {
     state: State,
+    /// The tokens' `iss`, settled when the request was accepted.
+    issuer: String,
     now: u64,
     entropy: [u8; 32],
     endpoint: Option<Endpoint>,
@@ -141,6 +143,7 @@ impl Exchange {
     pub(crate) fn respond(response: Response, now: u64) -> Self {
         Self {
             state: State::Done(response),
+            issuer: String::new(),
             now,
             entropy: [0; 32],
             endpoint: None,
@@ -151,13 +154,20 @@ impl Exchange {
     pub(crate) fn attest(
         service: &Service,
         request: ValidatedRequest,
+        issuer: String,
         now: u64,
         entropy: [u8; 32],
     ) -> Self {
-        let plan = plan_evidence(&request, service.device_trust(), now);
+        let plan = plan_evidence(
+            &request,
+            service.device_trust(),
+            now,
+            service.config().fwid_policy,
+        );
         let mut exchange = Self {
             endpoint: Some(request.endpoint()),
             state: State::Evidence { request, plan },
+            issuer,
             now,
             entropy,
         };
@@ -398,7 +408,7 @@ impl Exchange {
         let config = service.config();
         let minter = Minter::new(
             service.keys().kid(),
-            &config.issuer,
+            &self.issuer,
             config.token_lifetime,
             i64::try_from(self.now).unwrap_or(i64::MAX),
             self.entropy,

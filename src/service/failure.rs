@@ -24,13 +24,15 @@ pub(super) fn failed_outcome(
     let error = &error;
     let kind = request.arch().device_kind();
     let transcript = Transcript::parse(evidence).ok();
-    // Checks run in this order: parse, chain, signature, nonce, arch, opaque, FWID.
+    // Checks run in this order: parse, chain, signature, nonce, arch (and the firmware
+    // profile), opaque and FWID, then what the profile requires of the opaque data.
     let stage = match error {
         VerifyError::Parse(_) => 0,
         VerifyError::Chain(_) => 1,
         VerifyError::Signature => 2,
         VerifyError::NonceMismatch => 3,
-        VerifyError::ArchMismatch { .. } => 4,
+        VerifyError::ArchMismatch { .. } | VerifyError::UnknownProfile { .. } => 4,
+        VerifyError::DriverVersionMissing => 6,
         _ => 5,
     };
     let passed_stage = |s: u8| {
@@ -78,7 +80,7 @@ pub(super) fn failed_outcome(
                     "Nonce from request is not matching with evidence nonce ",
                 )
             }
-            VerifyError::Parse(_) => {
+            VerifyError::Parse(_) | VerifyError::DriverVersionMissing => {
                 details(code, "evidence", message_of(code), &error.to_string())
             }
             VerifyError::ArchMismatch { .. } => {

@@ -17,6 +17,9 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The body bytes.
     pub body: Vec<u8>,
+    /// The origin the request was addressed to (`https://attest.example.com`), as the host
+    /// received it: the tokens' `iss` when the service configures no issuer.
+    pub origin: Option<String>,
 }
 
 impl Request {
@@ -32,6 +35,12 @@ impl Request {
     /// Adds a header.
     pub fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Sets the origin the request was addressed to.
+    pub fn origin(mut self, origin: &str) -> Self {
+        self.origin = Some(origin.into());
         self
     }
 

@@ -14,8 +14,8 @@ use super::js;
 use crate::attest::{Arch, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
-    decode_generation1, decode_generation2, BatchPlan, DeviceInput, Transcript, VerifiedEvidence,
-    VerifyContext, VerifyError,
+    decode_generation1, decode_generation2, BatchPlan, DeviceInput, FwidPolicy, Transcript,
+    VerifiedEvidence, VerifyContext, VerifyError,
 };
 use crate::rim::RuntimeEvidence;
 
@@ -41,6 +41,12 @@ export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
   /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
   trustAnchors?: string;
   evidenceEncoding?: EvidenceEncoding;
+  /**
+   * Fail evidence that could carry an FWID but does not (Hopper firmware from before FWID
+   * reporting) with ERR_EVIDENCE_FWID_MISSING (service code 4016). Default false: passed, as
+   * NVIDIA's verifiers do, and reported as `fwid: "not-in-evidence"`.
+   */
+  requireFwid?: boolean;
 }
 
 export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evidence" | "certificate"> {
@@ -51,10 +57,13 @@ export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evi
 export interface SignatureCheck { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array; }
 
 export interface EvidenceReport {
-  arch: string; hwmodel: string | null; hwmodelChip: string | null; ueid: string;
+  arch: string;
+  /** The firmware that produced the evidence: it decides which RIMs apply and whether an FWID is due. */
+  profile: "hopper-gsp" | "blackwell-gsp" | "blackwell-fsp" | "ls10";
+  hwmodel: string | null; hwmodelChip: string | null; ueid: string;
   driverVersion: string | null; vbiosVersion: string | null;
   reportParsed: boolean; nonceMatch: boolean; signatureVerified: boolean; archCheck: boolean;
-  fwid: "matched" | "not-in-evidence";
+  fwid: "matched" | "not-in-evidence" | "not-applicable";
   certChain: { status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked"; subjects: string[] };
   nonce: string; responderNonce: string; opaqueFormat: "legacy" | "nvdaod";
   measurements: { index: number; valueType: number; representation: "digest" | "raw"; value: string }[];
@@ -244,6 +253,7 @@ struct Common {
     now: u64,
     anchors: Option<String>,
     encoding: Option<String>,
+    fwid_policy: FwidPolicy,
 }
 
 impl Common {
@@ -273,6 +283,13 @@ impl Common {
                 &js::member(options, "evidenceEncoding"),
                 "evidenceEncoding",
             )?,
+            fwid_policy: match js::optional_bool(
+                &js::member(options, "requireFwid"),
+                "requireFwid",
+            )? {
+                Some(true) => FwidPolicy::Require,
+                _ => FwidPolicy::AsNvidia,
+            },
         })
     }
 
@@ -290,6 +307,7 @@ impl Common {
             now: self.now,
             trust_store: store,
             chain_options: ChainOptions::default(),
+            fwid_policy: self.fwid_policy,
         }
     }
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use base64::Engine;
 use edgeattest::attest::{Arch, Nonce};
 use edgeattest::chain::{ChainOptions, TrustStore};
-use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::evidence::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
 
 const NOW: u64 = 1_790_000_000;
 
@@ -65,6 +65,7 @@ fn plan<'a>(set: &'a Set, store: &'a TrustStore) -> BatchPlan {
         now: NOW,
         trust_store: store,
         chain_options: ChainOptions::default(),
+        fwid_policy: FwidPolicy::default(),
     };
     BatchPlan::new(&inputs, &context)
 }

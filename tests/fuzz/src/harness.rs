@@ -16,7 +16,7 @@ use edgeattest::attest::{validate_request, Arch, Endpoint, Nonce};
 use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
 use edgeattest::crypto::{PublicKey, SigningKey};
 use edgeattest::evidence::{
-    decode_generation1, decode_generation2, verify_evidence, DeviceInput, Transcript,
+    decode_generation1, decode_generation2, verify_evidence, DeviceInput, FwidPolicy, Transcript,
     VerifyContext, SIGNATURE_LEN,
 };
 use edgeattest::rim::{canonical_forms, open_envelope, verify_rim, RimTrust};
@@ -205,6 +205,7 @@ pub fn evidence_verify(data: &[u8]) {
         now: NOW,
         trust_store: &store,
         chain_options: ChainOptions::default(),
+        fwid_policy: FwidPolicy::default(),
     };
     let result = verify_evidence(
         DeviceInput {
@@ -238,6 +239,7 @@ pub fn evidence_signed(data: &[u8]) {
         now: NOW,
         trust_store: &store,
         chain_options: ChainOptions::default(),
+        fwid_policy: FwidPolicy::default(),
     };
     let result = verify_evidence(
         DeviceInput {

@@ -17,7 +17,10 @@ fn service() -> &'static edgeattest::service::Service {
             Some("fuzz-kid".into()),
         );
         let mut service = Service::new(
-            ServiceConfig::default(),
+            ServiceConfig {
+                issuer: Some("https://fuzz.edgeattest.test".into()),
+                ..ServiceConfig::default()
+            },
             keys,
             device_store(),
             RimTrust::nvidia(),
@@ -89,7 +92,10 @@ fn external_service() -> &'static edgeattest::service::Service {
     SERVICE.get_or_init(|| {
         let public = token_signing_key().public_key();
         let mut service = Service::new(
-            ServiceConfig::default(),
+            ServiceConfig {
+                issuer: Some("https://fuzz.edgeattest.test".into()),
+                ..ServiceConfig::default()
+            },
             KeyRing::external(public, Some("fuzz-external".into())),
             device_store(),
             RimTrust::nvidia(),

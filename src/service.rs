@@ -17,9 +17,9 @@ mod rims;
 mod router;
 
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
-pub use device::{FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
+pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
-pub use exchange::{Exchange, ExchangeError, Step};
+pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
 pub use health::{Health, HealthInputs, RimServiceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};

@@ -9,7 +9,9 @@
 // CryptoKey and every ECDSA operation runs in crypto.subtle; "software": all in wasm),
 // EDGEATTEST_FIXED_TIME (replays only: answer as at this RFC 3339 time or Unix second),
 // EDGEATTEST_SIGNING_CERTIFICATE (its PEM chain, published as x5c),
-// EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER, EDGEATTEST_TRUST_ANCHORS,
+// EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER (the tokens' iss; unset: each request's
+// own origin — set it in production), EDGEATTEST_REQUIRE_FWID ("on": fail Hopper evidence
+// without an FWID with 4016), EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
 // EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
@@ -103,7 +105,14 @@ function clock(env) {
 
 let now;
 
-/** The service, created on the first request from the bindings; a configuration error is kept and reported. */
+/** Host names whose origins are development ones: no warning about an unset issuer there. */
+const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The service, created on the first request from the bindings; a configuration error is
+ * kept and reported. Nothing of that first request is kept: without EDGEATTEST_ISSUER every
+ * request's tokens name that request's own origin.
+ */
 async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
@@ -123,14 +132,15 @@ async function attestationService(env, url) {
       ...keys,
       certificate: env.EDGEATTEST_SIGNING_CERTIFICATE,
       retiredKeys: env.EDGEATTEST_RETIRED_KEYS,
-      issuer: env.EDGEATTEST_ISSUER ?? url.origin,
+      issuer: env.EDGEATTEST_ISSUER || undefined,
+      requireFwid: onOff(env, 'EDGEATTEST_REQUIRE_FWID', false),
       trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
       rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
     });
-    if (![undefined, '', 'on', 'off'].includes(env.EDGEATTEST_BUNDLED_RIMS)) {
-      throw Object.assign(new Error(`EDGEATTEST_BUNDLED_RIMS must be on or off, not ${env.EDGEATTEST_BUNDLED_RIMS}`), { code: 'ERR_CONFIG' });
+    if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
+      console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');
     }
-    const bundled = env.EDGEATTEST_BUNDLED_RIMS === 'off' ? [] : BUNDLED_RIMS;
+    const bundled = onOff(env, 'EDGEATTEST_BUNDLED_RIMS', true) ? BUNDLED_RIMS : [];
     const documents = [...bundled, ...(env.EDGEATTEST_RIM_DOCUMENTS ? JSON.parse(env.EDGEATTEST_RIM_DOCUMENTS) : [])];
     for (const { name, xml } of documents) {
       try {
@@ -151,6 +161,14 @@ async function attestationService(env, url) {
     console.error(`the attestation service is not available: ${error.code ?? ''} ${error.message}`);
   }
   return service;
+}
+
+/** An on/off binding: unset or empty gives `fallback`; anything but on/off is a configuration error. */
+function onOff(env, name, fallback) {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw Object.assign(new Error(`${name} must be on or off, not ${value}`), { code: 'ERR_CONFIG' });
 }
 
 function rememberMiss(id, until) {
@@ -259,7 +277,7 @@ export default {
     if (body === undefined && size > 0) headers.push(['content-length', String(size)]);
     const answer = await handleRequest(
       svc,
-      { method: request.method, path: url.pathname, headers, body },
+      { method: request.method, path: url.pathname, origin: url.origin, headers, body },
       { now: now(), signingKey, backend, fetchRims: (ids) => fetchRims(env, svc, ids) },
     );
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {

@@ -135,30 +135,79 @@ pub(crate) fn device_stages(
 /// The RIM documents of one request, by the id asked for: only ids the store holds.
 pub(crate) type RimVerdicts = BTreeMap<String, Result<VerifiedRim, RimError>>;
 
-/// The outcome of every device, in request order.
+/// The outcome of every device, in request order. A device sent again in the same request
+/// (the same evidence bytes, or the same `ueid`) fails every repeat, so one GPU cannot count
+/// as several passing devices — a deliberate difference from the real service, which
+/// attests each item as if it were alone.
 pub(crate) fn device_outcomes(
     request: &ValidatedRequest,
     stages: Vec<DeviceStage>,
     rims: &RimVerdicts,
 ) -> Vec<DeviceOutcome> {
+    let repeats = repeated_devices(request, &stages);
     request
         .devices()
         .iter()
         .zip(stages)
-        .map(|(device, stage)| match stage {
-            DeviceStage::Verified {
-                evidence,
-                runtime,
-                firmware_rim,
-                driver_rim,
-            } => verified_outcome(
-                &evidence,
-                request.arch(),
-                &runtime,
-                (driver_rim, firmware_rim),
-                rims,
-            ),
-            DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
+        .zip(repeats)
+        .map(|((device, stage), repeat_of)| {
+            let mut outcome = match stage {
+                DeviceStage::Verified {
+                    evidence,
+                    runtime,
+                    firmware_rim,
+                    driver_rim,
+                } => verified_outcome(
+                    &evidence,
+                    request.arch(),
+                    &runtime,
+                    (driver_rim, firmware_rim),
+                    rims,
+                ),
+                DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
+            };
+            if let Some(first) = repeat_of {
+                outcome.error = Some(details(
+                    DUPLICATE_DEVICE_CODE,
+                    "evidence",
+                    "DUPLICATE_DEVICE",
+                    &alloc::format!(
+                        "The device was already attested as item {first} of this request"
+                    ),
+                ));
+                outcome.secure_boot = None;
+                outcome.debug_status = None;
+            }
+            outcome
+        })
+        .collect()
+}
+
+/// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
+/// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx
+/// sequence as far as it is known (notes: attestation §h).
+pub const DUPLICATE_DEVICE_CODE: u16 = 4090;
+
+/// For each device, the index of the earlier device it repeats: identical evidence bytes,
+/// or the same `ueid` (leaf serial of a chain that validated, even if the device failed
+/// later). O(n log n).
+fn repeated_devices(request: &ValidatedRequest, stages: &[DeviceStage]) -> Vec<Option<usize>> {
+    let mut by_evidence: BTreeMap<&[u8], usize> = BTreeMap::new();
+    let mut by_ueid: BTreeMap<String, usize> = BTreeMap::new();
+    request
+        .devices()
+        .iter()
+        .zip(stages)
+        .enumerate()
+        .map(|(index, (device, stage))| {
+            let ueid = match stage {
+                DeviceStage::Verified { evidence, .. } => Some(evidence.ueid()),
+                DeviceStage::Failed(failed) => failed.chain.as_ref().map(|chain| chain.ueid()),
+            };
+            let by_bytes = *by_evidence.entry(device.evidence()).or_insert(index);
+            let by_serial = ueid.map(|ueid| *by_ueid.entry(ueid).or_insert(index));
+            let first = by_serial.map_or(by_bytes, |serial| serial.min(by_bytes));
+            (first != index).then_some(first)
         })
         .collect()
 }

@@ -26,6 +26,13 @@ use crate::evidence::BatchPlan;
 use crate::rim::{prepare_rim, PendingRim};
 use crate::token::TokenError;
 
+/// Most distinct evidence and certificate-path signature checks one request may need.
+/// Real devices share their provisioner and identity CAs, so a device adds three (leaf,
+/// BROM, evidence): 64 devices under 32 distinct provisioner CAs fit. Chains made up to
+/// path-build but not to verify add up to ten each (640 for 64 items); past the budget the
+/// request is refused (400 `ERR_REQUEST_SIGNATURE_BUDGET`) before any check runs.
+pub const MAX_SIGNATURE_CHECKS: usize = 256;
+
 /// What an [`Exchange`] needs next.
 #[derive(Debug)]
 pub enum Step<'a> {
@@ -150,7 +157,9 @@ impl Exchange {
         }
     }
 
-    /// An attestation request, validated: its first round is the evidence checks.
+    /// An attestation request, validated: its first round is the evidence checks — unless
+    /// it asks for more distinct ones than [`MAX_SIGNATURE_CHECKS`], when it is refused
+    /// before any is run.
     pub(crate) fn attest(
         service: &Service,
         request: ValidatedRequest,
@@ -164,6 +173,23 @@ impl Exchange {
             now,
             service.config().fwid_policy,
         );
+        let planned = plan.signature_checks().len();
+        if planned > MAX_SIGNATURE_CHECKS {
+            let mut body = ErrorBody::new(
+                400,
+                "ERR_REQUEST_SIGNATURE_BUDGET",
+                alloc::format!(
+                    "the request needs {planned} distinct signature checks; at most \
+                     {MAX_SIGNATURE_CHECKS} are run for one request"
+                ),
+            );
+            body.field = Some(request.endpoint().evidence_field().into());
+            let endpoint = request.endpoint();
+            return Self::respond(
+                finish_attest_response(body.into_response(), endpoint, now),
+                now,
+            );
+        }
         let mut exchange = Self {
             endpoint: Some(request.endpoint()),
             state: State::Evidence { request, plan },

@@ -14,6 +14,7 @@ use super::error::{coded, invalid_argument, to_js};
 use super::js;
 use crate::chain::{TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
 use crate::crypto::{PublicKey, SigningKey};
+use crate::evidence::FwidPolicy;
 use crate::rim::{open_envelope, RimTrust};
 use crate::service::{
     Exchange, KeyRing, Request, Response, RimServiceState, Service, ServiceConfig, Step,
@@ -38,8 +39,18 @@ export interface AttestationServiceOptions {
   certificate?: string;
   /** Retired keys still published in the JWKS: a JWKS (JSON text). */
   retiredKeys?: string;
-  /** The tokens' iss: the service's base URL. */
+  /**
+   * The tokens' iss: the service's base URL. Default: the origin of the request being
+   * answered (ServiceRequest.origin), which the client chooses through Host — set it in
+   * production.
+   */
   issuer?: string;
+  /**
+   * Fail devices whose firmware could report an FWID but did not (Hopper firmware from
+   * before FWID reporting) with 4016. Default false: passed as NVIDIA's verifiers do, with
+   * a warning claim naming it.
+   */
+  requireFwid?: boolean;
   /** Token lifetime in seconds (default 3600). */
   tokenLifetime?: number;
   /** Extra device root certificates (PEM), trusted besides the NVIDIA device root. */
@@ -53,6 +64,8 @@ export interface ServiceRequest {
   method: string;
   /** The path without the query string. */
   path: string;
+  /** The origin the request was addressed to (`new URL(request.url).origin`): the tokens' iss when no issuer is configured. */
+  origin?: string;
   headers?: [string, string][] | Record<string, string>;
   body?: Uint8Array | string;
 }
@@ -137,9 +150,12 @@ impl AttestationService {
             let set = Jwks::parse(retired.as_bytes()).map_err(|error| to_js(&error))?;
             keys = keys.with_retired(set.keys().to_vec());
         }
-        let mut config = ServiceConfig::default();
-        if let Some(issuer) = js::optional_string(&js::member(&options, "issuer"), "issuer")? {
-            config.issuer = issuer;
+        let mut config = ServiceConfig {
+            issuer: js::optional_string(&js::member(&options, "issuer"), "issuer")?,
+            ..ServiceConfig::default()
+        };
+        if js::optional_bool(&js::member(&options, "requireFwid"), "requireFwid")? == Some(true) {
+            config.fwid_policy = FwidPolicy::Require;
         }
         let lifetime = js::member(&options, "tokenLifetime");
         if !lifetime.is_undefined() {
@@ -432,6 +448,7 @@ fn request_of(value: &JsValue) -> Result<Request, JsValue> {
     let method = js::required_string(&js::member(value, "method"), "request.method")?;
     let path = js::required_string(&js::member(value, "path"), "request.path")?;
     let mut request = Request::new(&method, &path);
+    request.origin = js::optional_string(&js::member(value, "origin"), "request.origin")?;
     let headers = js::member(value, "headers");
     if Array::is_array(&headers) {
         for pair in Array::from(&headers).iter() {

@@ -186,3 +186,25 @@ test('a configured certificate chain is published as x5c; one for another key st
     await mismatched.stop();
   }
 });
+
+test('without EDGEATTEST_ISSUER each token names its own request origin, never an earlier one', async () => {
+  const { request: httpRequest } = await import('node:http');
+  const nonce = Buffer.from(ls10.evidence.slice(4, 36)).toString('hex');
+  const body = JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/switch', arch: 'LS10', nonce, evidence: [ls10] }));
+  const { port } = new URL(worker.origin);
+  const issuedTo = (host) => new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/v4/attest/switch', method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const result = JSON.parse(Buffer.concat(chunks));
+        resolve(payload(result[0][1]).iss);
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  assert.equal(await issuedTo('first.example'), 'http://first.example');
+  assert.equal(await issuedTo('second.example:8443'), 'http://second.example:8443');
+  assert.equal(await issuedTo(new URL(worker.origin).host), worker.origin);
+});

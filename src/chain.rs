@@ -28,7 +28,9 @@
 //!   duplicate and unknown critical extensions, name chaining (byte-equal DER names), key
 //!   identifiers (AKI on every non-root, SKI on every CA, AKI = SKI between links), issuer
 //!   basicConstraints critical cA TRUE, keyCertSign when keyUsage is present, pathLen
-//!   (self-issued excepted), leaf not a CA, path length, validity, each link's signature.
+//!   (self-issued excepted), leaf not a CA, the leaf's keyUsage / extendedKeyUsage for its
+//!   [`Purpose`] ([`ChainOptions::purpose`]: device leaf, RIM signer, OCSP responder), path
+//!   length, validity, each link's signature.
 //!   The anchor's own signature is not checked (it is trusted); its profile is.
 //! * Revocation (OCSP, CRL) is not checked and reported as such.
 
@@ -36,6 +38,7 @@ mod cert;
 mod dice;
 mod error;
 mod path;
+mod purpose;
 mod store;
 mod verified;
 
@@ -43,6 +46,7 @@ use alloc::vec::Vec;
 
 pub use error::{CertPosition, ChainError};
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
+pub use purpose::Purpose;
 pub use store::{
     parse_pem_chain, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
 };

@@ -20,10 +20,18 @@
 //! `ERR_JWS_SIGNATURE_MALFORMED`, `ERR_JWS_SIGNATURE_VERIFICATION_FAILED`, `ERR_JWT_INVALID`,
 //! `ERR_JWT_EXPIRED`, `ERR_JWT_CLAIM_VALIDATION_FAILED`, `ERR_EAT_NONCE_MISMATCH`,
 //! `ERR_JWKS_INVALID`, `ERR_JWK_*` / `ERR_KEY_*` (keys), `ERR_JWKS_NO_MATCHING_KEY`,
-//! `ERR_JWKS_MULTIPLE_MATCHING_KEYS`, `ERR_EAT_RESULT_INVALID`, `ERR_EAT_TOO_MANY_DEVICES`,
+//! `ERR_JWKS_MULTIPLE_MATCHING_KEYS`, `ERR_EAT_RESULT_INVALID`, `ERR_EAT_FORMAT_MISMATCH`,
+//! `ERR_EAT_V1_TOKEN_INVALID`, `ERR_EAT_NO_DEVICES`, `ERR_EAT_TOO_MANY_DEVICES`,
 //! `ERR_EAT_SUBMOD_INVALID`, `ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED`,
 //! `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_DEVICE_MISSING`, `ERR_EAT_DEVICE_UNEXPECTED`,
 //! `ERR_VERDICT_COUNT`.
+//!
+//! Result shape: the caller names the shape it expects ([`VerifyOptions::result_format`],
+//! default [`ResultFormat::Detached`]; [`ResultFormat::for_endpoint`] from the endpoint
+//! called); a result of the other shape is refused, never re-read. A V1 token must look like
+//! one (no `submods`, a boolean `x-nvidia-overall-att-result`), and a detached result must
+//! bind at least one device, so that neither a re-wrapped overall token nor a device token
+//! passes as V1 and no result reads as a pass with zero devices.
 //!
 //! Minting: [`sign_jwt`] (header exactly `{"kid":…,"alg":"ES384"}`, as the real service),
 //! [`create_detached_eat`], [`create_v1_result`]; the `*_signing_input` / `assemble_*` pairs

@@ -104,9 +104,12 @@ fn run(case: &Value) -> Result<(), String> {
     // Limbo's default time is "now"; its generated certificates span 1970–2969.
     let now = case["validation_time"].as_str().map_or(1_790_000_000, unix);
     let id = case["id"].as_str().unwrap();
+    // Limbo's leaves are TLS leaves (extendedKeyUsage serverAuth): the path rules are what
+    // is tested here; the leaf usage rule has its own tests (tests/chain_purpose.rs).
     let mut options = ChainOptions::default()
         .with_time(TimeCheck::Enforce)
-        .with_ca_leaf(CA_LEAF_PROFILE.contains(&id));
+        .with_ca_leaf(CA_LEAF_PROFILE.contains(&id))
+        .without_usage_check();
     if let Some(depth) = case["max_chain_depth"].as_u64() {
         options = options.with_max_intermediates(usize::try_from(depth).unwrap());
     }

@@ -16,11 +16,12 @@ use der::{Decode, Encode, Reader, SliceReader};
 use spki::AlgorithmIdentifierOwned;
 use x509_cert::certificate::{TbsCertificate, Version};
 use x509_cert::ext::pkix::{
-    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, KeyUsage,
-    SubjectKeyIdentifier,
+    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage,
+    KeyUsage, SubjectKeyIdentifier,
 };
 
 use super::error::{CertPosition, ChainError};
+use super::purpose;
 
 /// ecdsa-with-SHA384 (RFC 5758 §3.2).
 pub(crate) const ECDSA_WITH_SHA384: ObjectIdentifier =
@@ -35,6 +36,7 @@ const KEY_USAGE: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.15");
 const SUBJECT_KEY_ID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.14");
 const AUTHORITY_KEY_ID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.35");
 const AUTHORITY_INFO_ACCESS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.1.1");
+const EXTENDED_KEY_USAGE: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.37");
 /// TCG DICE attestation extension of Hopper and LS10 leaves (FWID = its SHA-384 digest).
 pub(crate) const TCG_DICE_FWID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.23.133.5.4.1");
 /// TCG DICE TcbInfo extension of Blackwell leaves (FWID = first entry of field `[6]`).
@@ -42,16 +44,17 @@ pub(crate) const TCG_DICE_TCB_INFO: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("2.23.133.5.4.1.1");
 
 /// Extensions that are processed, or carry no constraint a verifier of this profile must
-/// enforce, so that a critical one is not refused: subjectAltName, extendedKeyUsage,
-/// certificatePolicies, cRLDistributionPoints and the two TCG DICE extensions.
+/// enforce, so that a critical one is not refused: subjectAltName, certificatePolicies,
+/// cRLDistributionPoints and the two TCG DICE extensions (extendedKeyUsage is processed:
+/// [`super::purpose`]).
 const UNDERSTOOD: [ObjectIdentifier; 10] = [
     BASIC_CONSTRAINTS,
     KEY_USAGE,
     SUBJECT_KEY_ID,
     AUTHORITY_KEY_ID,
     AUTHORITY_INFO_ACCESS,
+    EXTENDED_KEY_USAGE,
     ObjectIdentifier::new_unwrap("2.5.29.17"),
-    ObjectIdentifier::new_unwrap("2.5.29.37"),
     ObjectIdentifier::new_unwrap("2.5.29.32"),
     TCG_DICE_FWID,
     TCG_DICE_TCB_INFO,
@@ -100,6 +103,7 @@ pub(crate) struct Cert {
     pub(crate) public_key: Option<Vec<u8>>,
     pub(crate) constraints: Option<Constraints>,
     pub(crate) key_usage: Option<KeyUsageBits>,
+    pub(crate) extended_key_usage: Option<purpose::ExtendedKeyUsage>,
     pub(crate) subject_key_id: Option<Vec<u8>>,
     pub(crate) authority_key_id: Option<AuthorityKeyId>,
     /// The extension values of the TCG DICE extensions, when present.
@@ -232,6 +236,7 @@ impl Cert {
             public_key,
             constraints: None,
             key_usage: None,
+            extended_key_usage: None,
             subject_key_id: None,
             authority_key_id: None,
             dice_fwid: None,
@@ -266,6 +271,14 @@ impl Cert {
                         });
                     }
                     Err(_) => note(invalid()),
+                },
+                // RFC 5280 §4.2.1.12: at least one purpose.
+                EXTENDED_KEY_USAGE => match ExtendedKeyUsage::from_der(value) {
+                    Ok(eku) if !eku.0.is_empty() => {
+                        cert.extended_key_usage =
+                            Some(purpose::ExtendedKeyUsage { purposes: eku.0 });
+                    }
+                    _ => note(invalid()),
                 },
                 // RFC 5280 §4.2.1.2 / §4.2.1.1: both MUST be non-critical.
                 SUBJECT_KEY_ID => match SubjectKeyIdentifier::from_der(value) {

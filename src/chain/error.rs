@@ -3,6 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
+use super::Purpose;
 use crate::ErrorCode;
 
 /// Where a certificate sits: in the supplied chain (0 = leaf) or in the trust store.
@@ -133,6 +134,22 @@ pub enum ChainError {
     BuildBudgetExhausted,
     /// The leaf is a CA (basicConstraints cA TRUE) or asserts keyCertSign.
     LeafIsCa,
+    /// The leaf's keyUsage does not allow `digitalSignature`, which its purpose needs
+    /// (RFC 5280 §4.2.1.3).
+    KeyUsage {
+        /// The certificate.
+        at: CertPosition,
+        /// What it was to be used for.
+        purpose: Purpose,
+    },
+    /// The leaf's extendedKeyUsage (critical or not) does not allow its purpose, or an OCSP
+    /// responder lacks `id-kp-OCSPSigning` (RFC 5280 §4.2.1.12, RFC 6960 §4.2.2.2).
+    ExtendedKeyUsage {
+        /// The certificate.
+        at: CertPosition,
+        /// What it was to be used for.
+        purpose: Purpose,
+    },
     /// An authority or subject key identifier is missing where RFC 5280 §4.2.1.1/§4.2.1.2
     /// requires it, or a root's authority key identifier does not match its own key.
     KeyIdentifier {
@@ -207,6 +224,18 @@ impl fmt::Display for ChainError {
             Self::KeyIdentifier { at } => {
                 write!(f, "{at} has a missing or inconsistent key identifier")
             }
+            Self::KeyUsage { at, purpose } => {
+                write!(
+                    f,
+                    "the keyUsage of {at} does not allow digitalSignature ({purpose})"
+                )
+            }
+            Self::ExtendedKeyUsage { at, purpose } => {
+                write!(
+                    f,
+                    "the extendedKeyUsage of {at} does not allow its use as {purpose}"
+                )
+            }
             Self::SignatureInvalid { at } => write!(f, "the signature of {at} does not verify"),
             Self::Expired { at, not_after } => write!(f, "{at} expired at {not_after}"),
             Self::NotYetValid { at, not_before } => {
@@ -245,6 +274,8 @@ impl ErrorCode for ChainError {
             Self::BuildBudgetExhausted => "ERR_CHAIN_BUILD_BUDGET",
             Self::LeafIsCa => "ERR_CHAIN_LEAF_IS_CA",
             Self::KeyIdentifier { .. } => "ERR_CHAIN_KEY_IDENTIFIER",
+            Self::KeyUsage { .. } => "ERR_CHAIN_KEY_USAGE",
+            Self::ExtendedKeyUsage { .. } => "ERR_CHAIN_EXTENDED_KEY_USAGE",
             Self::SignatureInvalid { .. } => "ERR_CHAIN_SIGNATURE_INVALID",
             Self::Expired { .. } => "ERR_CHAIN_EXPIRED",
             Self::NotYetValid { .. } => "ERR_CHAIN_NOT_YET_VALID",

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 
 use super::cert::Cert;
 use super::error::{CertPosition, ChainError};
+use super::purpose::Purpose;
 use super::store::TrustStore;
 use super::verified::{ChainCertificate, ChainStatus, VerifiedChain};
 use super::MAX_CHAIN_CERTIFICATES;
@@ -45,6 +46,11 @@ pub struct ChainOptions {
     /// Accept a leaf with basicConstraints cA TRUE (plain RFC 5280); default `false`: a leaf
     /// that signs evidence or documents must not be a CA (webpki profile).
     pub allow_ca_leaf: bool,
+    /// What the leaf is used for: its keyUsage / extendedKeyUsage must allow it
+    /// ([`Purpose`]); default `Some(`[`Purpose::DeviceLeaf`]`)`. `None` is path validation
+    /// alone (RFC 5280 §6.1 leaves usage to the application): only for test suites of other
+    /// profiles (x509-limbo's TLS leaves), never for evidence, RIMs or OCSP.
+    pub purpose: Option<Purpose>,
 }
 
 impl Default for ChainOptions {
@@ -53,6 +59,7 @@ impl Default for ChainOptions {
             time: TimeCheck::Report,
             max_intermediates: 6,
             allow_ca_leaf: false,
+            purpose: Some(Purpose::DeviceLeaf),
         }
     }
 }
@@ -67,6 +74,18 @@ impl ChainOptions {
     /// The profile with [`Self::allow_ca_leaf`] set.
     pub const fn with_ca_leaf(mut self, allow: bool) -> Self {
         self.allow_ca_leaf = allow;
+        self
+    }
+
+    /// The profile for a leaf used as `purpose`.
+    pub const fn with_purpose(mut self, purpose: Purpose) -> Self {
+        self.purpose = Some(purpose);
+        self
+    }
+
+    /// The profile without the leaf usage check (see [`Self::purpose`]).
+    pub const fn without_usage_check(mut self) -> Self {
+        self.purpose = None;
         self
     }
 
@@ -216,6 +235,9 @@ impl Builder<'_> {
         let cert_sign = leaf.key_usage.is_some_and(|ku| ku.key_cert_sign);
         if (leaf.claims_ca() && !self.options.allow_ca_leaf) || (cert_sign && !leaf.claims_ca()) {
             return Err(ChainError::LeafIsCa);
+        }
+        if let Some(purpose) = self.options.purpose {
+            leaf.check_purpose(purpose, at)?;
         }
         self.check_time(leaf, at)?;
         let mut path = Vec::from([leaf_node]);

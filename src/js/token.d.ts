@@ -1,5 +1,6 @@
 // Token API (ES384 JWS/JWT, JWKS, detached EAT): types of token.js.
 import type {
+  AttestEndpoint,
   KeySet,
   P384PrivateKey,
   P384PublicKey,
@@ -63,6 +64,18 @@ export interface VerifyTokenOptions {
   currentDate?: Date;
   /** Signature backend for this call. */
   backend?: TokenBackend;
+  /**
+   * verifyAttestationResult only: the result shape expected — 'detached' (V2–V4, the
+   * default) or 'v1' ({"eat": token}). A result of the other shape is refused with
+   * ERR_EAT_FORMAT_MISMATCH.
+   */
+  format?: 'detached' | 'v1';
+  /**
+   * verifyAttestationResult only: the attest endpoint the request went to; the expected shape
+   * is the one it answers with ('/v1/attest/gpu' → 'v1', the others → 'detached'). Must agree
+   * with `format` when both are given.
+   */
+  endpoint?: AttestEndpoint;
 }
 
 export interface SignOptions {

@@ -161,6 +161,8 @@ function coreOptions(options = {}) {
     requiredClaims: options.requiredClaims,
     typ: options.typ,
     crit,
+    format: options.format,
+    endpoint: options.endpoint,
   };
 }
 
@@ -182,7 +184,10 @@ export async function verifyJwt(token, jwks, options = {}) {
 /**
  * Verifies an attestation result — the detached EAT [["JWT", overall], {label: token}] or the
  * V1 {"eat": token} — as JSON text, bytes or the parsed value. Every signature, every submods
- * digest, the device set, the nonce and the times are checked. Resolves to
+ * digest, the device set, the nonce and the times are checked. The shape is never guessed:
+ * options.format ('detached', the default, or 'v1') or options.endpoint (the attest path
+ * called, e.g. '/v1/attest/gpu') names it, and a result of the other shape is refused
+ * (ERR_EAT_FORMAT_MISMATCH). Resolves to
  * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult };
  * rejects with the first failure, whose `field` names the device concerned and whose
  * `verdicts` give every token's verdict (once the overall token is well formed).

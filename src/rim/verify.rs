@@ -16,7 +16,7 @@ use super::dsig;
 use super::error::RimError;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
 use super::{MAX_RIM_BYTES, MAX_XML_DEPTH};
-use crate::chain::{ChainError, ChainOptions, ChainPlan};
+use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
 use crate::crypto::SignatureCheck;
 
 const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
@@ -97,7 +97,12 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim,
         })?;
     let key = signer_key(signer)?;
     let chain = match trust.store() {
-        Some(store) => ChainPlan::new(&checked.certificates, store, now, &ChainOptions::default()),
+        Some(store) => ChainPlan::new(
+            &checked.certificates,
+            store,
+            now,
+            &ChainOptions::default().with_purpose(Purpose::RimSigner),
+        ),
         None => Err(ChainError::Empty),
     };
     let mut checks = alloc::vec![dsig::signature_check(&checked, key)];

@@ -71,11 +71,16 @@ impl VerifiedAttestationResult {
         self.devices.iter().find(|d| d.label == label)
     }
 
-    /// The service's verdict, `x-nvidia-overall-att-result`, when the overall token has it.
+    /// The service's verdict, `x-nvidia-overall-att-result`, when the overall token has it
+    /// (a V1 token always does). Never `true` for a detached result without devices
+    /// (verification refuses one with [`TokenError::NoDevices`]; this guards the proof type).
     pub fn overall_result(&self) -> Option<bool> {
-        self.overall
+        let verdict = self
+            .overall
             .claim("x-nvidia-overall-att-result")
-            .and_then(Value::as_bool)
+            .and_then(Value::as_bool)?;
+        let vacuous = self.format == ResultFormat::Detached && self.devices.is_empty();
+        Some(verdict && !vacuous)
     }
 }
 
@@ -207,14 +212,16 @@ struct PreparedDevice {
     prepared: Result<PreparedJwt, TokenError>,
 }
 
-/// Phase one of result verification: parse the result, then [`super::prepare_jwt`] on the
-/// overall token and on each device token. Device tokens use the same options, except that
+/// Phase one of result verification: parse the result, check that it has the shape
+/// `options.result_format` names and (detached) at least one device token, then
+/// [`super::prepare_jwt`] on the overall token and on each device token. Device tokens use the same options, except that
 /// required claims apply to the overall token only and `eat_nonce` is checked only where
 /// present (failed devices carry none; they are bound to the overall token by digest). A
 /// device token that fails here gets its verdict in the report; it has no signature check.
 ///
 /// # Errors
-/// As [`AttestationResult::parse`]; the overall token's structural errors.
+/// As [`AttestationResult::parse`]; [`TokenError::FormatMismatch`],
+/// [`TokenError::NoDevices`]; the overall token's structural errors.
 pub fn prepare_attestation_result(
     result: &[u8],
     jwks: &Jwks,
@@ -222,6 +229,15 @@ pub fn prepare_attestation_result(
     now: u64,
 ) -> Result<PreparedAttestationResult, TokenError> {
     let (format, overall, devices) = AttestationResult::parse(result)?.into_parts();
+    if format != options.result_format {
+        return Err(TokenError::FormatMismatch {
+            expected: options.result_format,
+            found: format,
+        });
+    }
+    if format == ResultFormat::Detached && devices.is_empty() {
+        return Err(TokenError::NoDevices { field: "result[1]" });
+    }
     let overall = prepare(&overall, jwks, options, now, NonceRule::Required, true)?;
     let devices = devices
         .into_iter()
@@ -278,7 +294,13 @@ impl PreparedAttestationResult {
             });
         };
         let mut device_verdicts = verdicts.iter().skip(1);
-        let overall = self.overall.finish(*overall_valid);
+        let overall = self
+            .overall
+            .finish(*overall_valid)
+            .and_then(|overall| match self.format {
+                ResultFormat::V1 => check_v1_token(&overall).map(|()| overall),
+                _ => Ok(overall),
+            });
         let submods = match (&overall, self.format) {
             (Ok(overall), ResultFormat::Detached) => submod_digests(overall).map(Some),
             _ => Ok(None),
@@ -371,6 +393,25 @@ impl PreparedAttestationResult {
             },
         }
     }
+}
+
+/// What makes the token of a V1 result a V1 token rather than a part of a detached result
+/// re-wrapped as `{"eat": token}`: no `submods` (the overall token of a detached result
+/// has them) and the boolean `x-nvidia-overall-att-result` (device tokens lack it; the V1
+/// token is a GPU's token that also carries the service's verdict, notes §e).
+fn check_v1_token(token: &VerifiedJwt) -> Result<(), TokenError> {
+    if token.claim("submods").is_some() {
+        return Err(TokenError::V1TokenInvalid { claim: "submods" });
+    }
+    if !token
+        .claim("x-nvidia-overall-att-result")
+        .is_some_and(Value::is_boolean)
+    {
+        return Err(TokenError::V1TokenInvalid {
+            claim: "x-nvidia-overall-att-result",
+        });
+    }
+    Ok(())
 }
 
 /// Verifies an attestation result (either shape) with the software backend.

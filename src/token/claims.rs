@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
-use super::{ClaimReason, TokenError};
+use super::{ClaimReason, ResultFormat, TokenError};
 
 /// What a verifier requires of a token besides a valid signature. Everything is opt-in
 /// except the time claims, which are always checked when present.
@@ -43,6 +43,10 @@ pub struct VerifyOptions {
     pub typ: Option<String>,
     /// Header extensions the caller understands, allowed in `crit`.
     pub crit: Vec<String>,
+    /// The shape an attestation result must have (results only; single JWTs ignore it).
+    /// Default [`ResultFormat::Detached`], what V2–V4 serve; V1 is opt-in, e.g.
+    /// `ResultFormat::for_endpoint(endpoint)` with the endpoint the request went to.
+    pub result_format: ResultFormat,
 }
 
 impl VerifyOptions {
@@ -104,6 +108,13 @@ impl VerifyOptions {
     #[must_use]
     pub fn typ(mut self, typ: &str) -> Self {
         self.typ = Some(typ.into());
+        self
+    }
+
+    /// Sets the expected attestation-result shape.
+    #[must_use]
+    pub fn result_format(mut self, format: ResultFormat) -> Self {
+        self.result_format = format;
         self
     }
 

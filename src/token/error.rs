@@ -5,6 +5,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use core::fmt;
 
+use super::ResultFormat;
 use crate::crypto::KeyError;
 use crate::json::JsonError;
 use crate::ErrorCode;
@@ -125,6 +126,26 @@ pub enum TokenError {
         /// The member (`result`, `result[0]`, `result[1].GPU-0`, ...).
         field: String,
     },
+    /// The result does not have the shape the caller expects
+    /// ([`super::VerifyOptions::result_format`]).
+    FormatMismatch {
+        /// The expected shape.
+        expected: ResultFormat,
+        /// The shape received.
+        found: ResultFormat,
+    },
+    /// The token of a V1 result does not look like a V1 token: it carries `submods` (it is
+    /// the overall token of a detached result) or lacks the boolean
+    /// `x-nvidia-overall-att-result` (it is a device token).
+    V1TokenInvalid {
+        /// `submods` or `x-nvidia-overall-att-result`.
+        claim: &'static str,
+    },
+    /// A detached result binds no device: its device map or its `submods` is empty.
+    NoDevices {
+        /// `result[1]` or `submods`.
+        field: &'static str,
+    },
     /// More device tokens than [`super::MAX_DEVICES`].
     TooManyDevices {
         /// The cap.
@@ -213,6 +234,21 @@ impl fmt::Display for TokenError {
             Self::ResultInvalid { field } => {
                 write!(f, "not an attestation result ({field})")
             }
+            Self::FormatMismatch { expected, found } => write!(
+                f,
+                "expected a {} attestation result, got a {} one",
+                expected.as_str(),
+                found.as_str()
+            ),
+            Self::V1TokenInvalid { claim: "submods" } => f.write_str(
+                "the V1 token carries submods: it is the overall token of a detached result",
+            ),
+            Self::V1TokenInvalid { claim } => {
+                write!(f, "the V1 token lacks a boolean {claim:?}")
+            }
+            Self::NoDevices { field } => {
+                write!(f, "the detached result binds no device ({field} is empty)")
+            }
             Self::TooManyDevices { limit } => {
                 write!(
                     f,
@@ -269,6 +305,9 @@ impl ErrorCode for TokenError {
             Self::NoMatchingKey { .. } => "ERR_JWKS_NO_MATCHING_KEY",
             Self::MultipleMatchingKeys => "ERR_JWKS_MULTIPLE_MATCHING_KEYS",
             Self::ResultInvalid { .. } => "ERR_EAT_RESULT_INVALID",
+            Self::FormatMismatch { .. } => "ERR_EAT_FORMAT_MISMATCH",
+            Self::V1TokenInvalid { .. } => "ERR_EAT_V1_TOKEN_INVALID",
+            Self::NoDevices { .. } => "ERR_EAT_NO_DEVICES",
             Self::TooManyDevices { .. } => "ERR_EAT_TOO_MANY_DEVICES",
             Self::SubmodInvalid { .. } => "ERR_EAT_SUBMOD_INVALID",
             Self::DigestAlgorithmUnsupported { .. } => "ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED",
@@ -294,6 +333,9 @@ impl ErrorCode for TokenError {
             Self::JwksInvalid { field } | Self::Key { field, .. } => Some(field),
             Self::NoMatchingKey { .. } | Self::MultipleMatchingKeys => Some("kid"),
             Self::ResultInvalid { field } => Some(field),
+            Self::FormatMismatch { .. } => Some("result"),
+            Self::V1TokenInvalid { claim } => Some(claim),
+            Self::NoDevices { field } => Some(field),
             Self::SubmodInvalid { label }
             | Self::DigestAlgorithmUnsupported { label }
             | Self::DigestMismatch { label }

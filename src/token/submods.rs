@@ -47,11 +47,14 @@ pub(crate) fn submod_digests(
     let submods = overall
         .claim("submods")
         .and_then(Value::as_object)
-        // A detached EAT bundle carries at least one digest (RFC 9711 §5).
-        .filter(|submods| !submods.is_empty())
         .ok_or_else(|| TokenError::SubmodInvalid {
             label: "submods".into(),
         })?;
+    // A detached EAT bundle binds at least one device (RFC 9711 §5); an empty one would
+    // vouch for nothing.
+    if submods.is_empty() {
+        return Err(TokenError::NoDevices { field: "submods" });
+    }
     submods
         .iter()
         .map(|(label, entry)| {

@@ -31,6 +31,10 @@ export interface CoreVerifyOptions {
   requiredClaims?: string[];
   typ?: string;
   crit?: string[];
+  /** Results only: the expected shape (default "detached"). */
+  format?: "detached" | "v1";
+  /** Results only: the attest endpoint called; its shape is expected. */
+  endpoint?: AttestEndpoint;
 }
 
 /** A verified JWT. */
@@ -50,7 +54,9 @@ export interface VerifiedDeviceResult extends VerifiedJwtResult {
 export interface VerifiedAttestationResultData {
   format: "detached" | "v1";
   overall: VerifiedJwtResult;
+  /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
   devices: VerifiedDeviceResult[];
+  /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
   overallResult: boolean | null;
 }
 

@@ -48,7 +48,8 @@ function capture(name) {
   };
 }
 
-async function verifyResult(page, { result, jwks, nonce = '', at }) {
+async function verifyResult(page, { result, jwks, nonce = '', at, format = 'detached' }) {
+  await page.selectOption('#result-format', format);
   await page.fill('#result-text', result);
   await page.fill('#jwks-text', jwks);
   await page.fill('#result-nonce', nonce);
@@ -200,7 +201,7 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
 
   // A V1 result: one token, no submods.
   const v1 = createV1Result(await signJwt({ ...claims, 'x-nvidia-overall-att-result': true }, privateKey, { kid }));
-  await verifyResult(page, { result: JSON.stringify(v1), jwks, nonce });
+  await verifyResult(page, { result: JSON.stringify(v1), jwks, nonce, format: 'v1' });
   assert.match(await page.textContent('#result-summary'), /^verified.*\(v1 result, 0 devices\)/i);
   assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => [r[0], r.at(-1)]), [['Overall', 'verified']]);
 

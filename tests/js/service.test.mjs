@@ -108,7 +108,7 @@ test('every attest endpoint answers a built request with the shape of its versio
     assert.equal(response.status, 200, endpoint);
     assert.equal(response.headers.get('deprecation') !== null, endpoint.startsWith('/v2/'), `${endpoint} Deprecation header`);
     const result = await response.json();
-    const verified = await verifyAttestationResult(result, set, { nonce });
+    const verified = await verifyAttestationResult(result, set, { nonce, endpoint });
     const version = endpoint.startsWith('/v1/') ? verified.overall.payload['x-nvidia-ver'] : verified.overall.payload['x-nvidia-ver'];
     const expected = { 1: '1.0', 2: '1.0', 3: '2.0', 4: '3.0' }[endpoint[2]];
     assert.equal(version, expected, endpoint);

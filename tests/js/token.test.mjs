@@ -185,10 +185,52 @@ for (const backend of BACKENDS) {
       assert.equal(verified.overallResult, true);
     }
     assert.deepEqual(createV1Result(token), { eat: token });
-    const v1 = await verifyAttestationResult(createV1Result(token), jwks, { backend, now: NOW });
+    // A V1 token carries the service's verdict; V1 is verified only when asked for.
+    const v1Token = await signJwt({ ...claims, 'x-nvidia-overall-att-result': true }, privateKey, { kid: 'k1' });
+    const v1 = await verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW, format: 'v1' });
     assert.equal(v1.format, 'v1');
+    assert.equal(v1.overallResult, true);
+    await rejectsWith(verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
+    await rejectsWith(verifyAttestationResult(createV1Result(token), jwks, { backend, now: NOW, format: 'v1' }), 'ERR_EAT_V1_TOKEN_INVALID', 'x-nvidia-overall-att-result');
   });
 }
+
+test('the result shape is named by the caller (format or endpoint), never guessed', async () => {
+  for (const name of CAPTURES) {
+    const c = capture(name);
+    const at = { now: c.iat };
+    const overall = c.response[0][1];
+    // The overall token re-wrapped as V1: refused by default, and as a V1 token.
+    await rejectsWith(verifyAttestationResult({ eat: overall }, c.jwks, at), 'ERR_EAT_FORMAT_MISMATCH', 'result');
+    await rejectsWith(verifyAttestationResult({ eat: overall }, c.jwks, { ...at, format: 'v1' }), 'ERR_EAT_V1_TOKEN_INVALID', 'submods');
+    await rejectsWith(verifyAttestationResult({ eat: overall }, c.jwks, { ...at, endpoint: '/v1/attest/gpu' }), 'ERR_EAT_V1_TOKEN_INVALID', 'submods');
+    // A device token as V1.
+    for (const device of Object.values(c.response[1])) {
+      await rejectsWith(verifyAttestationResult({ eat: device }, c.jwks, { ...at, format: 'v1' }), 'ERR_EAT_V1_TOKEN_INVALID', 'x-nvidia-overall-att-result');
+    }
+    // The detached result: refused when V1 is expected, verified for its own endpoint.
+    await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, format: 'v1' }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
+    await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v1/attest/gpu' }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
+    const verified = await verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v3/attest/gpu', format: 'detached' });
+    assert.equal(verified.format, 'detached');
+    assert.ok(verified.devices.length > 0);
+  }
+  const c = capture(CAPTURES[0]);
+  const at = { now: c.iat };
+  await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, format: 'v1', endpoint: '/v3/attest/gpu' }), 'ERR_INVALID_ARGUMENT', 'format');
+  await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, format: 'V1' }), 'ERR_INVALID_ARGUMENT', 'format');
+  await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v9/attest/gpu' }), 'ERR_INVALID_ARGUMENT', 'endpoint');
+});
+
+test('a detached result with zero devices is never a pass', async () => {
+  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid: 'k0' });
+  const jwks = createJwks([{ kid: 'k0', key: publicJwk }]);
+  const claims = { iss: ISS, iat: NOW, exp: NOW + 3600, eat_nonce: NONCE, 'x-nvidia-overall-att-result': true };
+  const empty = await signJwt({ ...claims, submods: {} }, privateKey, { kid: 'k0' });
+  await rejectsWith(verifyAttestationResult([['JWT', empty], {}], jwks, { now: NOW }), 'ERR_EAT_NO_DEVICES', 'result[1]');
+  const device = await signJwt(claims, privateKey, { kid: 'k0' });
+  await rejectsWith(verifyAttestationResult([['JWT', empty], { 'GPU-0': device }], jwks, { now: NOW }), 'ERR_EAT_NO_DEVICES', 'submods');
+});
 
 test('ES384 tokens minted by jose verify with ours, on both backends', async () => {
   const { privateKey, publicKey } = await jose.generateKeyPair('ES384');

@@ -12,6 +12,7 @@ use wasm_bindgen::JsValue;
 use super::super::error::{coded, invalid_argument, to_js};
 use super::super::js;
 use super::keys::KeySet;
+use crate::attest::Endpoint;
 use crate::token::{
     prepare_attestation_result, prepare_jwt, AttestationReport, PreparedAttestationResult,
     PreparedJwt, ResultFormat, TokenError, VerifiedJwt, VerifyOptions,
@@ -125,11 +126,7 @@ impl TokenVerification {
                     .map(|device| jwt_json(device.token(), Some((device.label(), device.digest()))))
                     .collect();
                 let mut out = Map::new();
-                let format = match verified.format() {
-                    ResultFormat::V1 => "v1",
-                    _ => "detached",
-                };
-                out.insert("format".into(), format.into());
+                out.insert("format".into(), verified.format().as_str().into());
                 out.insert("overall".into(), jwt_json(verified.overall(), None));
                 out.insert("devices".into(), Value::Array(devices));
                 out.insert(
@@ -294,7 +291,33 @@ fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
     if !crit.is_undefined() && !crit.is_null() {
         out.crit = strings(&crit, "crit")?;
     }
+    out.result_format = result_format(options)?;
     Ok((out, now))
+}
+
+/// The expected result shape: `format` ('v1' or 'detached'), or the shape of `endpoint`
+/// (the attest path the request went to); both must agree; neither means detached.
+fn result_format(options: &JsValue) -> Result<ResultFormat, JsValue> {
+    let format = js::optional_string(&js::member(options, "format"), "format")?
+        .map(|text| {
+            ResultFormat::parse(&text)
+                .ok_or_else(|| invalid_argument("format", "'v1' or 'detached'"))
+        })
+        .transpose()?;
+    let endpoint = js::optional_string(&js::member(options, "endpoint"), "endpoint")?
+        .map(|path| {
+            Endpoint::from_path(&path)
+                .map(ResultFormat::for_endpoint)
+                .ok_or_else(|| invalid_argument("endpoint", "an attest endpoint path"))
+        })
+        .transpose()?;
+    match (format, endpoint) {
+        (Some(format), Some(of_endpoint)) if format != of_endpoint => Err(invalid_argument(
+            "format",
+            "the shape the endpoint answers with",
+        )),
+        (format, endpoint) => Ok(format.or(endpoint).unwrap_or_default()),
+    }
 }
 
 /// A non-negative whole number of seconds (fractions dropped), or absent.

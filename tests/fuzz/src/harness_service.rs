@@ -123,8 +123,9 @@ fn external_service() -> &'static edgeattest::service::Service {
 /// answers change nothing; when every answer was the true one, the result verifies with the
 /// JWKS.
 pub fn service_exchange(data: &[u8]) {
+    use edgeattest::attest::Endpoint;
     use edgeattest::service::{ExchangeError, Request, Step};
-    use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+    use edgeattest::token::{verify_attestation_result, Jwks, ResultFormat, VerifyOptions};
     const PATHS: [&str; 7] = [
         "/v1/attest/gpu",
         "/v2/attest/gpu",
@@ -138,7 +139,12 @@ pub fn service_exchange(data: &[u8]) {
         return;
     };
     let service = external_service();
-    let request = Request::new("POST", PATHS[usize::from(*endpoint) % PATHS.len()])
+    let path = PATHS[usize::from(*endpoint) % PATHS.len()];
+    // The verifier is told the shape the endpoint answers with (V1 or detached).
+    let options = Endpoint::from_path(path).map_or_else(VerifyOptions::new, |endpoint| {
+        VerifyOptions::new().result_format(ResultFormat::for_endpoint(endpoint))
+    });
+    let request = Request::new("POST", path)
         .header("content-type", "application/json")
         .body(body.to_vec());
     let mut exchange = service.begin(&request, NOW, [*policy; 32]);
@@ -169,7 +175,7 @@ pub fn service_exchange(data: &[u8]) {
                         [0; 32],
                     );
                     let jwks = Jwks::parse(&jwks_response.body).expect("jwks");
-                    verify_attestation_result(&response.body, &jwks, &VerifyOptions::new(), NOW)
+                    verify_attestation_result(&response.body, &jwks, &options, NOW)
                         .expect("an honest exchange's result verifies");
                 }
                 return;

@@ -318,7 +318,7 @@ fn service() -> Service {
         Some("svc".into()),
     );
     let config = ServiceConfig {
-        issuer: ISS.into(),
+        issuer: Some(ISS.into()),
         ..ServiceConfig::default()
     };
     Service::new(

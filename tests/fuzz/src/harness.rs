@@ -514,6 +514,7 @@ pub fn access_gateway(data: &[u8]) {
         method: &method,
         target: &target,
         authorization,
+        headers: &[],
     };
     let decision = authorize(&request, store, &GatewayConfig::default(), NOW);
     // A decision is always well-formed: allowed and forwarded, or answered with a status

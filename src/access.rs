@@ -10,7 +10,8 @@
 //! - [`ROUTES`]: the endpoint → scope table, every route once, every inference explained
 //!   ([`endpoint_table`] renders it).
 //! - [`authorize`]: the pure decision for one request, RFC 6750 statuses, challenges and JSON
-//!   bodies; the host forwards or answers as told.
+//!   bodies; the host forwards or answers as told, sending upstream exactly the target and
+//!   headers of the decision's [`Forward`] ([`forward`] says what is stripped).
 //!
 //! ```
 //! use edgeattest::access::{authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest};
@@ -23,9 +24,13 @@
 //!     method: "GET",
 //!     target: "/api/v3/simulations/",
 //!     authorization: Some(&bearer),
+//!     headers: &[("Accept", "application/json"), ("X-HTTP-Method-Override", "DELETE")],
 //! };
 //! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
 //! assert!(decision.allow);
+//! // The override never reaches the upstream: the decision was made for GET.
+//! let forward = decision.forward.unwrap();
+//! assert!(forward.headers.iter().all(|(name, _)| name != "X-HTTP-Method-Override"));
 //! let request = GatewayRequest { method: "POST", target: "/api/v3/trainings/", ..request };
 //! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
 //! assert_eq!(decision.status, 403);
@@ -33,10 +38,12 @@
 
 mod credential;
 mod decision;
+mod denial;
 mod digest;
 mod endpoint;
 pub mod endpoint_table;
 mod error;
+pub mod forward;
 mod issue;
 mod key;
 mod path;
@@ -56,6 +63,7 @@ pub use endpoint::{
     RouteMatch, API_PREFIX, ROUTES,
 };
 pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
+pub use forward::{HeaderBudget, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 pub use issue::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
 pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};

@@ -68,6 +68,7 @@ impl Fixture {
             method,
             target,
             authorization,
+            headers: &[],
         };
         authorize(&request, &self.store, &GatewayConfig::default(), now)
     }
@@ -350,7 +351,7 @@ fn service_keys_hold_exactly_their_chosen_scopes() {
 }
 
 #[test]
-fn clone_needs_both_create_and_read() {
+fn clone_and_provision_need_both_create_and_read() {
     let create_only = IssuedKey::service(
         "create-only",
         ScopeSet::of(&[Scope::SimulationCreate]),
@@ -365,6 +366,7 @@ fn clone_needs_both_create_and_read() {
                 method: "POST",
                 target,
                 authorization: Some(&auth),
+                headers: &[],
             },
             &store,
             &GatewayConfig::default(),
@@ -372,16 +374,22 @@ fn clone_needs_both_create_and_read() {
         )
     };
     assert!(ask("/api/v3/simulations/import/").allow);
-    let d = ask("/api/v3/simulations/clone/");
-    assert_eq!(d.status, 403);
-    assert_eq!(body(&d)["missing_scopes"], json!(["lab:simulation_read"]));
-    assert_eq!(
-        d.header("WWW-Authenticate")
-            .unwrap()
-            .rsplit("scope=")
-            .next(),
-        Some(r#""lab:simulation_read lab:simulation_create""#)
-    );
+    // Both copy a source the key could not otherwise read: a simulation, a demo.
+    for target in [
+        "/api/v3/simulations/clone/",
+        "/api/v3/marketplace/demos/evpn/provision/",
+    ] {
+        let d = ask(target);
+        assert_eq!(d.status, 403, "{target}");
+        assert_eq!(body(&d)["missing_scopes"], json!(["lab:simulation_read"]));
+        assert_eq!(
+            d.header("WWW-Authenticate")
+                .unwrap()
+                .rsplit("scope=")
+                .next(),
+            Some(r#""lab:simulation_read lab:simulation_create""#)
+        );
+    }
 }
 
 #[test]
@@ -479,6 +487,7 @@ fn realm_is_configurable_and_validated() {
             method: "GET",
             target: SIMS,
             authorization: None,
+            headers: &[],
         },
         &f.store,
         &config,
@@ -496,6 +505,7 @@ fn realm_is_configurable_and_validated() {
             method: "GET",
             target: SIMS,
             authorization: Some(&f.bearer("dev-lab_user")),
+            headers: &[],
         },
         &f.store,
         &other,

@@ -61,6 +61,7 @@ fn every_role_against_every_endpoint() {
                 method,
                 target: path,
                 authorization: Some(&auth),
+                headers: &[],
             };
             let decision = authorize(&request, &store, &config, NOW);
             let expect_allow = allowed.contains(role);
@@ -116,6 +117,7 @@ fn the_matrix_covers_every_route_exactly_once() {
             method,
             target: path,
             authorization: Some(&auth),
+            headers: &[],
         };
         let decision = authorize(&request, &store, &GatewayConfig::default(), NOW);
         let route = decision
@@ -141,6 +143,7 @@ fn head_is_authorized_as_get() {
             method: "HEAD",
             target: "/api/v3/simulations/",
             authorization: Some(&auth),
+            headers: &[],
         };
         let decision = authorize(&request, &store, &GatewayConfig::default(), NOW);
         assert_eq!(decision.allow, allowed, "{role}");
@@ -164,6 +167,7 @@ fn personal_key_scopes_are_the_union_of_the_users_roles_and_follow_role_changes(
             method,
             target,
             authorization: Some(&auth),
+            headers: &[],
         };
         authorize(&request, store, &GatewayConfig::default(), NOW).allow
     };
@@ -182,6 +186,7 @@ fn personal_key_scopes_are_the_union_of_the_users_roles_and_follow_role_changes(
         method: "GET",
         target: "/api/v3/trainings/",
         authorization: Some(&auth),
+        headers: &[],
     };
     let decision = authorize(&request, &none, &GatewayConfig::default(), NOW);
     assert_eq!(decision.status, 403);

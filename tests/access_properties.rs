@@ -40,7 +40,7 @@ proptest! {
     ) {
         let keys = dev_key_set(&[1; 32], NOW);
         let store = store_of(&keys).unwrap();
-        let request = GatewayRequest { method: &method, target: &target, authorization: auth.as_deref() };
+        let request = GatewayRequest { method: &method, target: &target, authorization: auth.as_deref(), headers: &[] };
         let decision = authorize(&request, &store, &GatewayConfig::default(), NOW);
         if decision.allow {
             prop_assert_eq!(decision.status, 0);

@@ -1,6 +1,11 @@
 // The edge gateway in front of the simulation service (spec: access-control.md): every
 // /api/v3/… request is authenticated and authorized by the wasm core (gatewayDecision) and,
-// when allowed, forwarded to EDGEATTEST_SIM_UPSTREAM with the key's identity in headers.
+// when allowed, forwarded to EDGEATTEST_SIM_UPSTREAM. What goes upstream is the core's
+// decision.forward alone — its target (query without method overrides) and its header list
+// (the client's minus stripped ones, plus the key's identity); this file adds no header rule.
+//
+// Error bodies never carry text from the key store, the upstream or the runtime: the details
+// go to the log (never the key), the client gets a code.
 //
 // Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
 // namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
@@ -57,14 +62,14 @@ export async function gateway(request, env, url) {
   let decision;
   try {
     decision = decide(
-      { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined },
+      { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined, headers: request.headers },
       await keyStore(request, env),
       Math.floor(Date.now() / 1000),
     );
   } catch (error) {
     // A key store that does not parse is a configuration error, never an open gate.
     console.error(`edgeattest gateway: the key store is not usable: ${error.code ?? ''} ${error.message}`);
-    return json(503, { code: error.code ?? 'ERR_GATEWAY_KEYSTORE', message: `the gateway's key store is not usable: ${error.message}`, status: 503 });
+    return json(503, { code: error.code ?? 'ERR_GATEWAY_KEYSTORE', message: "the gateway's key store is not usable", status: 503 });
   }
   if (!decision.allow) {
     const headers = new Headers(decision.headers);
@@ -74,16 +79,16 @@ export async function gateway(request, env, url) {
   if (!env.EDGEATTEST_SIM_UPSTREAM) {
     return json(502, { code: 'ERR_GATEWAY_NO_UPSTREAM', message: 'EDGEATTEST_SIM_UPSTREAM is not configured', status: 502 });
   }
-  const target = new URL(decision.forward.path + url.search, env.EDGEATTEST_SIM_UPSTREAM);
-  const headers = new Headers(request.headers);
-  for (const name of decision.forward.removeHeaders) headers.delete(name);
-  for (const [name, value] of decision.forward.setHeaders) headers.set(name, value);
+  const target = new URL(decision.forward.target, env.EDGEATTEST_SIM_UPSTREAM);
+  const headers = new Headers(decision.forward.headers);
   const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
   let response;
   try {
     response = await fetch(target, { method: request.method, headers, body, redirect: 'manual' });
   } catch (error) {
-    return json(502, { code: 'ERR_GATEWAY_UPSTREAM_UNREACHABLE', message: `the upstream did not answer: ${error.message}`, status: 502 });
+    // The runtime's text can name internal hosts and addresses: logged, not answered.
+    console.error(`edgeattest gateway: the upstream did not answer ${request.method} ${decision.forward.path} (key ${decision.audit.keyId}): ${error.message}`);
+    return json(502, { code: 'ERR_GATEWAY_UPSTREAM_UNREACHABLE', message: 'the upstream did not answer', status: 502 });
   }
   const out = new Response(response.body, response);
   out.headers.set('access-control-allow-origin', '*');

@@ -39,7 +39,9 @@ export async function lists(request, env, url) {
   try {
     rows = await table(url.pathname, env);
   } catch (error) {
-    const body = { code: error.code ?? 'ERR_LIST_SOURCE', message: error.message, status: 502 };
+    // The source's or the runtime's text can name internal hosts: logged, not answered.
+    console.error(`edgeattest lists: the list source for ${url.pathname} is not usable: ${error.code ?? ''} ${error.message}`);
+    const body = { code: error.code ?? 'ERR_LIST_SOURCE', message: 'the list source is not usable', status: 502 };
     return new Response(JSON.stringify(body), { status: 502, headers });
   }
   const answer = rows.respond(url.search.replace(/^\?/, ''));

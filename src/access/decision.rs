@@ -11,12 +11,18 @@
 //! | no route for the path | 404 | — | `ERR_ACCESS_UNKNOWN_ROUTE` |
 //! | route exists, method does not | 405 (`Allow`) | — | `ERR_ACCESS_METHOD_NOT_ALLOWED` |
 //! | scope missing | 403 | `error="insufficient_scope"`, `scope="…"` | `ERR_ACCESS_INSUFFICIENT_SCOPE` |
+//! | more headers, or larger, than the caps | 431 | — | `ERR_ACCESS_TOO_MANY_HEADERS`, `ERR_ACCESS_HEADERS_TOO_LARGE` |
+//! | query longer than its cap | 414 | — | `ERR_ACCESS_QUERY_TOO_LONG` |
 //!
 //! The four invalid-key cases produce byte-identical answers, so a caller cannot tell an
 //! unknown key from a revoked one; only the decision's `audit` (for the host's logs, never
 //! sent) says which. Credentials are checked before the path, so an anonymous caller
 //! learns nothing about routes. `OPTIONS` (CORS preflight) is answered without credentials,
-//! since browsers never send them on a preflight.
+//! since browsers never send them on a preflight. The caps are checked first, before any
+//! work on the request.
+//!
+//! An allowed request's [`Forward`] is exactly what to send upstream: the target with the
+//! cleaned query and the header list (see [`super::forward`] for what is stripped and why).
 
 use alloc::borrow::ToOwned;
 use alloc::string::String;
@@ -25,9 +31,13 @@ use alloc::{format, vec};
 
 use serde::Serialize;
 
-use super::credential::{bearer_token, CredentialError, Malformation};
+use super::credential::{bearer_token, CredentialError};
+pub use super::denial::Denial;
 use super::endpoint::{match_route, Requirement, Route, RouteMatch};
 use super::error::GatewayConfigError;
+use super::forward::{clean_query, forward_headers, HeaderBudget, MAX_QUERY_LEN};
+#[cfg(doc)]
+use super::forward::{MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 use super::key::ApiKey;
 use super::path::{split_target, CanonicalPath, Method};
 use super::record::{KeyRecord, KeyStatus, SIMULATION_SERVICE};
@@ -109,99 +119,26 @@ pub struct GatewayRequest<'a> {
     pub method: &'a str,
     /// The request target: the path, optionally followed by `?query`.
     pub target: &'a str,
-    /// The `Authorization` header value, if present.
+    /// The `Authorization` header value, if present (several joined by `, `, as Fetch's
+    /// `Headers.get` does, so that two credentials are refused).
     pub authorization: Option<&'a str>,
+    /// Every client header, name and value, in order (an `Authorization` among them is never
+    /// forwarded). At most [`MAX_REQUEST_HEADERS`] and [`MAX_REQUEST_HEADER_BYTES`].
+    pub headers: &'a [(&'a str, &'a str)],
 }
 
-/// Why a request was denied. Its [`ErrorCode`] is the body's `code`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Denial {
-    /// No bearer credential (401).
-    NoCredentials,
-    /// A malformed credential (400 `invalid_request`).
-    InvalidRequest(Malformation),
-    /// Key text that is not a key (401 `invalid_token`).
-    MalformedKey,
-    /// Unknown, revoked, expired, or not for this service (401 `invalid_token`).
-    InvalidToken,
-    /// Path outside the canonical form (400).
-    InvalidPath,
-    /// No route (404).
-    UnknownRoute,
-    /// No row for the method (405).
-    MethodNotAllowed,
-    /// A scope is missing (403 `insufficient_scope`).
-    InsufficientScope,
-}
-
-impl Denial {
-    /// The HTTP status.
-    pub const fn status(self) -> u16 {
-        match self {
-            Self::NoCredentials | Self::MalformedKey | Self::InvalidToken => 401,
-            Self::InvalidRequest(_) | Self::InvalidPath => 400,
-            Self::UnknownRoute => 404,
-            Self::MethodNotAllowed => 405,
-            Self::InsufficientScope => 403,
+impl GatewayRequest<'_> {
+    /// The caps, checked before any work on the request.
+    fn check_budget(&self) -> Result<(), Denial> {
+        let mut budget = HeaderBudget::new();
+        for (name, value) in self.headers {
+            budget.admit(name.len(), value.len())?;
         }
-    }
-
-    /// The RFC 6750 §3.1 error code, where one applies.
-    pub const fn oauth_error(self) -> Option<&'static str> {
-        match self {
-            Self::InvalidRequest(_) => Some("invalid_request"),
-            Self::MalformedKey | Self::InvalidToken => Some("invalid_token"),
-            Self::InsufficientScope => Some("insufficient_scope"),
-            _ => None,
+        let (_, query) = split_target(self.target);
+        if query.is_some_and(|q| q.len() > MAX_QUERY_LEN) {
+            return Err(Denial::QueryTooLong);
         }
-    }
-
-    const fn challenges(self) -> bool {
-        matches!(
-            self,
-            Self::NoCredentials
-                | Self::InvalidRequest(_)
-                | Self::MalformedKey
-                | Self::InvalidToken
-                | Self::InsufficientScope
-        )
-    }
-}
-
-impl core::fmt::Display for Denial {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::NoCredentials => f.write_str("The request carries no bearer API key"),
-            Self::InvalidRequest(problem) => f.write_str(problem.description()),
-            Self::MalformedKey => {
-                f.write_str("The API key is malformed or its checksum does not match")
-            }
-            Self::InvalidToken => f.write_str("The API key is not valid"),
-            Self::InvalidPath => f.write_str("The request path is not in canonical form"),
-            Self::UnknownRoute => f.write_str("No endpoint has this path"),
-            Self::MethodNotAllowed => f.write_str("The endpoint does not accept this method"),
-            Self::InsufficientScope => {
-                f.write_str("The API key lacks a scope this endpoint requires")
-            }
-        }
-    }
-}
-
-impl core::error::Error for Denial {}
-
-impl ErrorCode for Denial {
-    fn code(&self) -> &'static str {
-        match self {
-            Self::NoCredentials => "ERR_ACCESS_NO_CREDENTIALS",
-            Self::InvalidRequest(_) => "ERR_ACCESS_INVALID_REQUEST",
-            Self::MalformedKey => "ERR_ACCESS_MALFORMED_KEY",
-            Self::InvalidToken => "ERR_ACCESS_INVALID_TOKEN",
-            Self::InvalidPath => "ERR_ACCESS_INVALID_PATH",
-            Self::UnknownRoute => "ERR_ACCESS_UNKNOWN_ROUTE",
-            Self::MethodNotAllowed => "ERR_ACCESS_METHOD_NOT_ALLOWED",
-            Self::InsufficientScope => "ERR_ACCESS_INSUFFICIENT_SCOPE",
-        }
+        Ok(())
     }
 }
 
@@ -237,16 +174,24 @@ pub struct ErrorBody {
     pub allowed_methods: Option<Vec<&'static str>>,
 }
 
-/// A forwarded request's changes: the canonical path, and headers to set and remove.
+/// What to send upstream for an allowed request: `target` and `headers` are the whole of
+/// it; the host copies them and adds nothing but the method and the body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Forward {
-    /// The canonical path to request upstream (append the original query, if any).
+    /// The canonical path, without the query.
     pub path: String,
-    /// Headers to set (replacing any the client sent under the same names).
+    /// The canonical path and the query without method overrides: what to request upstream.
+    pub target: String,
+    /// The headers to send: the client's that survive stripping, in order, then the
+    /// gateway's own ([`Self::set_headers`]), each of those exactly once.
+    pub headers: Vec<(String, String)>,
+    /// The gateway's own headers (also in [`Self::headers`]).
     pub set_headers: Vec<(&'static str, String)>,
-    /// Headers to remove: the key itself never travels upstream.
-    pub remove_headers: Vec<&'static str>,
+    /// The client's header names stripped, `Authorization` always first: for hosts that
+    /// edit the incoming headers (delete these, then set [`Self::set_headers`]) instead of
+    /// sending [`Self::headers`].
+    pub remove_headers: Vec<String>,
 }
 
 /// What the host's logs should record; never sent to the client.
@@ -313,6 +258,18 @@ impl Decision {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+
+    /// The answer to a request over a cap ([`Denial::TooManyHeaders`],
+    /// [`Denial::HeadersTooLarge`], [`Denial::QueryTooLong`]), for hosts that meet the cap
+    /// while converting the request (see [`HeaderBudget`]).
+    pub fn over_budget(config: &GatewayConfig, denial: Denial) -> Self {
+        let reason = match denial {
+            Denial::TooManyHeaders => "too_many_headers",
+            Denial::HeadersTooLarge => "headers_too_large",
+            _ => "query_too_long",
+        };
+        deny(config, denial, reason, None)
+    }
 }
 
 /// Decides a request against a key store: credential, key, path, route, scope.
@@ -322,6 +279,9 @@ pub fn authorize(
     config: &GatewayConfig,
     now: u64,
 ) -> Decision {
+    if let Err(denial) = request.check_budget() {
+        return Decision::over_budget(config, denial);
+    }
     let (raw_path, query) = split_target(request.target);
     let method = Method::parse(request.method);
     if method == Method::Options {
@@ -350,11 +310,12 @@ pub fn authorize(
     let Some(record) = store.find(&key.digest()) else {
         return deny(config, Denial::InvalidToken, "unknown_key", None);
     };
-    decide_for_record(record, method, request.target, config, now)
+    decide(record, method, request.target, request.headers, config, now)
 }
 
 /// Decides a request made with the key of `record`, already authenticated: lifecycle,
-/// service, path, route, scope. `target` is the path, optionally with `?query`.
+/// service, path, route, scope. `target` is the path, optionally with `?query`. The request
+/// has no client headers: its [`Forward::headers`] are the gateway's alone.
 pub fn decide_for_record(
     record: &KeyRecord,
     method: Method,
@@ -362,7 +323,27 @@ pub fn decide_for_record(
     config: &GatewayConfig,
     now: u64,
 ) -> Decision {
-    let (raw_path, _) = split_target(target);
+    let request = GatewayRequest {
+        method: method.as_str(),
+        target,
+        authorization: None,
+        headers: &[],
+    };
+    if let Err(denial) = request.check_budget() {
+        return Decision::over_budget(config, denial);
+    }
+    decide(record, method, target, &[], config, now)
+}
+
+fn decide(
+    record: &KeyRecord,
+    method: Method,
+    target: &str,
+    headers: &[(&str, &str)],
+    config: &GatewayConfig,
+    now: u64,
+) -> Decision {
+    let (raw_path, query) = split_target(target);
     let key_id = Some(String::from(record.id()));
     let invalid = |reason| {
         let mut decision = deny(config, Denial::InvalidToken, reason, None);
@@ -411,6 +392,22 @@ pub fn decide_for_record(
             Some((route, granted)),
         ));
     }
+    let set_headers = vec![
+        (FORWARD_KEY_ID, record.id().into()),
+        (FORWARD_KEY_TYPE, record.key_type().as_str().into()),
+        (FORWARD_SCOPES, format!("{granted}")),
+    ];
+    let (forwarded, stripped) = forward_headers(headers, &set_headers);
+    let mut remove_headers = vec![String::from("Authorization")];
+    remove_headers.extend(
+        stripped
+            .into_iter()
+            .filter(|name| !name.eq_ignore_ascii_case("authorization")),
+    );
+    let target = match query.and_then(clean_query) {
+        Some(query) => format!("{}?{query}", path.as_str()),
+        None => path.as_str().into(),
+    };
     Decision {
         allow: true,
         status: 0,
@@ -418,12 +415,10 @@ pub fn decide_for_record(
         body: None,
         forward: Some(Forward {
             path: path.as_str().into(),
-            set_headers: vec![
-                (FORWARD_KEY_ID, record.id().into()),
-                (FORWARD_KEY_TYPE, record.key_type().as_str().into()),
-                (FORWARD_SCOPES, format!("{granted}")),
-            ],
-            remove_headers: vec!["Authorization"],
+            target,
+            headers: forwarded,
+            set_headers,
+            remove_headers,
         }),
         audit: Audit {
             reason: "allowed",

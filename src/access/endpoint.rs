@@ -505,8 +505,12 @@ pub static ROUTES: &[Route] = &[
         "'Publish demos to the marketplace'."),
     row(PATCH, "/api/v3/marketplace/demos/{id}/unpublish/", R::MarketplaceDemo, DEMO_PUBLISH,
         I, "Withdrawing a demo is the inverse of publishing and needs the same authority."),
-    row(POST, "/api/v3/marketplace/demos/{id}/provision/", R::MarketplaceDemo, SIM_CREATE, I,
-        "Provisioning creates a simulation from the demo."),
+    row(POST, "/api/v3/marketplace/demos/{id}/provision/", R::MarketplaceDemo,
+        all(&[S::SimulationRead, S::SimulationCreate]), I,
+        "Provisioning creates a simulation from the demo, so it needs create and, as for \
+         clone, read of the source: else a create-only key could read any demo by \
+         provisioning it (the answer is a copy of it). Of the scopes that may browse demos, simulation_read is \
+         the one that also reads the simulation made."),
     row(GET, "/api/v3/marketplace/demos/tags/", R::MarketplaceDemo, DEMO_READ, I, DEMO_BROWSE),
     row(POST, "/api/v3/marketplace/demos/tags/", R::MarketplaceDemo, DEMO_WRITE, I,
         "Tags are demo content."),

@@ -17,7 +17,7 @@ export type {
   GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RuntimeEvidenceOptions,
   RimComparison,
   RimEnvelopeJson, AccessErrorBody, AccessRoute, CreateApiKeyOptions, CreatedApiKey, DevKey,
-  DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayOptions, GatewayRequestInit,
+  DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayForward, GatewayOptions, GatewayRequestInit,
   KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
   DeprecationNotice, DeprecationOptions, DeprecationQueryCheck, DeprecationRow, P384Jwk,
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult,

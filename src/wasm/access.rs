@@ -6,14 +6,14 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, invalid_argument, to_js};
 use super::js;
 use crate::access::{
     authorize, decide_for_record, dev_key_set, route_table_json, store_of, ApiKey, Decision,
-    GatewayConfig, GatewayRequest, IssuedKey, KeyStore, KeyType, Method, Role, Scope, ScopeSet,
-    SIMULATION_SERVICE,
+    GatewayConfig, GatewayRequest, HeaderBudget, IssuedKey, KeyStore, KeyType, Method, Role, Scope,
+    ScopeSet, SIMULATION_SERVICE,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -51,8 +51,15 @@ export interface GatewayRequestInit {
   method: string;
   /** The path with optional ?query, or a full URL (only its path and query are used). */
   url: string;
-  /** The Authorization header value, if any. */
+  /** The Authorization header value, if any (`headers.get("authorization")`). */
   authorization?: string | null;
+  /**
+   * Every client header: a `Headers` object or [name, value] pairs. The decision's
+   * `forward.headers` is built from them; without them it holds the gateway's headers only.
+   * At most 128 headers and 64 KiB (431 `ERR_ACCESS_TOO_MANY_HEADERS`,
+   * `ERR_ACCESS_HEADERS_TOO_LARGE`).
+   */
+  headers?: Iterable<[string, string]> | null;
 }
 
 export interface GatewayOptions {
@@ -75,6 +82,20 @@ export interface AccessErrorBody {
   allowed_methods?: string[];
 }
 
+/** Exactly what to send upstream: request `target` with `headers`, the method and the body. */
+export interface GatewayForward {
+  /** The canonical path, without the query. */
+  path: string;
+  /** The canonical path and the query without method overrides (`_method`). */
+  target: string;
+  /** The client's headers that survive stripping, then the gateway's own, each once. */
+  headers: [string, string][];
+  /** The gateway's own X-Edgeattest-* headers (also in `headers`). */
+  setHeaders: [string, string][];
+  /** The client's header names that were stripped, "Authorization" first. */
+  removeHeaders: string[];
+}
+
 /** What the gateway must do: forward (allow) or answer with status, headers and body. */
 export interface GatewayDecision {
   allow: boolean;
@@ -83,7 +104,7 @@ export interface GatewayDecision {
   /** [name, value] pairs for the answer (usable with `new Headers(...)`). */
   headers: [string, string][];
   body: AccessErrorBody | null;
-  forward: { path: string; setHeaders: [string, string][]; removeHeaders: string[] } | null;
+  forward: GatewayForward | null;
   /** For the host's logs only; never send it to the client. */
   audit: { reason: string; keyId?: string; route?: string };
 }
@@ -193,11 +214,20 @@ fn decide(
         "request.authorization",
     )?;
     let now = unix_seconds(js::number_arg(now, "now")?, "now")?;
+    let headers = match headers_from(&js::member(request, "headers"))? {
+        Ok(headers) => headers,
+        Err(denial) => return decision_to_js(&Decision::over_budget(config, denial)),
+    };
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .collect();
     let decision = authorize(
         &GatewayRequest {
             method: &method,
             target: target_of(&url),
             authorization: authorization.as_deref(),
+            headers: &pairs,
         },
         store,
         config,
@@ -239,6 +269,7 @@ pub fn evaluate_access(
                 method,
                 target,
                 authorization: Some(&authorization),
+                headers: &[],
             },
             &store,
             &config,
@@ -444,6 +475,41 @@ fn target_of(url: &str) -> &str {
         Some(start) => after.get(start..).unwrap_or("/"),
         None => "/",
     }
+}
+
+/// Client headers from a `Headers` object or an iterable of [name, value] pairs, each
+/// admitted by the core's budget before it is copied (a JS string's UTF-16 length is at
+/// most its UTF-8 length); the inner error is the budget's refusal.
+fn headers_from(
+    value: &JsValue,
+) -> Result<Result<Vec<(String, String)>, crate::access::Denial>, JsValue> {
+    let mut headers = Vec::new();
+    if value.is_undefined() || value.is_null() {
+        return Ok(Ok(headers));
+    }
+    let expected = "a Headers object or an iterable of [name, value] pairs";
+    let iter = js_sys::try_iter(value)
+        .ok()
+        .flatten()
+        .ok_or_else(|| invalid_argument("request.headers", expected))?;
+    let mut budget = HeaderBudget::new();
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        let field = alloc::format!("request.headers[{i}]");
+        let (name, value) = (js::member(&item, "0"), js::member(&item, "1"));
+        let units = |v: &JsValue| v.dyn_ref::<js_sys::JsString>().map(|s| s.length() as usize);
+        let (Some(name_units), Some(value_units)) = (units(&name), units(&value)) else {
+            return Err(invalid_argument(&field, "a [name, value] pair of strings"));
+        };
+        if let Err(denial) = budget.admit(name_units, value_units) {
+            return Ok(Err(denial));
+        }
+        headers.push((
+            js::required_string(&name, &field)?,
+            js::required_string(&value, &field)?,
+        ));
+    }
+    Ok(Ok(headers))
 }
 
 fn key_store_from(value: &JsValue, field: &str) -> Result<KeyStore, JsValue> {

@@ -533,7 +533,7 @@ pub(crate) const MATRIX: &[Row] = &[
     (
         "POST",
         "/api/v3/marketplace/demos/evpn/provision/",
-        CREATE,
+        &["lab:simulation_read", "lab:simulation_create"],
         "all_of",
         USERS,
     ),

@@ -116,6 +116,40 @@ test('gatewayDecision: RFC 6750 answers', () => {
   rejects(() => gatewayDecision({ method: 'GET', url: '/' }, dev.keyStore, NOW, { realm: 'a"b' }), 'ERR_ACCESS_INVALID_REALM', 'realm');
 });
 
+test('gatewayDecision: forward.target and forward.headers are exactly what goes upstream', () => {
+  const authorization = `Bearer ${key('dev-lab_user')}`;
+  const client = [
+    ['authorization', authorization],
+    ['x-http-method-override', 'DELETE'],
+    ['x_edgeattest_scopes', 'lab:image_publish'],
+    ['connection', 'x-hop'],
+    ['x-hop', '1'],
+    ['x-forwarded-for', '10.0.0.1'],
+    ['accept', 'application/json'],
+    ['x-request-id', 'r1'],
+  ];
+  const ours = (forward) => forward.headers.filter(([name]) => !name.toLowerCase().startsWith('x-edgeattest-'));
+  for (const headers of [client, new Headers(client)]) {
+    const decision = gatewayDecision({ method: 'GET', url: 'https://sim.example/api/v3/simulations?a=1&_method=DELETE', authorization, headers }, dev.keyStore, NOW);
+    assert.equal(decision.allow, true);
+    assert.equal(decision.forward.target, '/api/v3/simulations/?a=1');
+    assert.deepEqual(ours(decision.forward), [['accept', 'application/json'], ['x-request-id', 'r1']]);
+    assert.deepEqual(decision.forward.headers.slice(-3), decision.forward.setHeaders);
+    assert.equal(decision.forward.setHeaders[0][1], 'dev-lab_user');
+  }
+  // Without headers: the gateway's own only, as before.
+  const bare = gatewayDecision({ method: 'GET', url: '/api/v3/simulations/', authorization }, dev.keyStore, NOW);
+  assert.deepEqual(bare.forward.headers, bare.forward.setHeaders);
+  // The caps, with their own codes, before any copying.
+  const many = Array.from({ length: 129 }, (_, i) => [`x-h${i}`, '1']);
+  const tooMany = gatewayDecision({ method: 'GET', url: '/api/v3/simulations/', authorization, headers: many }, dev.keyStore, NOW);
+  assert.deepEqual([tooMany.status, tooMany.body.code], [431, 'ERR_ACCESS_TOO_MANY_HEADERS']);
+  const large = gatewayDecision({ method: 'GET', url: '/api/v3/simulations/', authorization, headers: [['x-big', 'v'.repeat(65_537)]] }, dev.keyStore, NOW);
+  assert.deepEqual([large.status, large.body.code], [431, 'ERR_ACCESS_HEADERS_TOO_LARGE']);
+  rejects(() => gatewayDecision({ method: 'GET', url: '/', headers: { accept: 'x' } }, dev.keyStore, NOW), 'ERR_INVALID_ARGUMENT', 'request.headers');
+  rejects(() => gatewayDecision({ method: 'GET', url: '/', headers: [['accept', 1]] }, dev.keyStore, NOW), 'ERR_INVALID_ARGUMENT', 'request.headers[0]');
+});
+
 test('ApiGateway: the key store parsed once, the same decisions as gatewayDecision', () => {
   const gate = new ApiGateway(JSON.stringify(dev.keyStore), { realm: 'lab' });
   try {
@@ -195,7 +229,7 @@ export default {
     const url = new URL(request.url);
     if (!url.pathname.startsWith('/api/v3/')) return new Response('not the gateway', { status: 404 });
     const decision = gatewayDecision(
-      { method: request.method, url: request.url, authorization: request.headers.get('authorization') },
+      { method: request.method, url: request.url, authorization: request.headers.get('authorization'), headers: request.headers },
       await keyStore(request, env),
       Math.floor(Date.now() / 1000),
     );
@@ -204,10 +238,9 @@ export default {
       headers.set('access-control-allow-origin', '*');
       return new Response(decision.body ? JSON.stringify(decision.body) : null, { status: decision.status, headers });
     }
-    const target = new URL(decision.forward.path + url.search, env.EDGEATTEST_SIM_UPSTREAM);
-    const headers = new Headers(request.headers);
-    for (const name of decision.forward.removeHeaders) headers.delete(name);
-    for (const [name, value] of decision.forward.setHeaders) headers.set(name, value);
+    // Exactly what the decision says: its target and its headers.
+    const target = new URL(decision.forward.target, env.EDGEATTEST_SIM_UPSTREAM);
+    const headers = new Headers(decision.forward.headers);
     const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
     const response = await fetch(target, { method: request.method, headers, body });
     const out = new Response(response.body, response);
@@ -336,7 +369,8 @@ test('the edge worker: a key store that does not parse closes the gateway with a
     for (const authorization of [undefined, `Bearer ${key('dev-lab_user')}`]) {
       const response = await fetch(`${worker.origin}/api/v3/simulations/`, { headers: authorization ? { authorization } : {} });
       assert.equal(response.status, 503);
-      assert.equal((await response.json()).code, 'ERR_KEYSTORE_MALFORMED_JSON');
+      // The code, not the parser's text about the configuration: that goes to the log.
+      assert.deepEqual(await response.json(), { code: 'ERR_KEYSTORE_MALFORMED_JSON', message: "the gateway's key store is not usable", status: 503 });
     }
   } finally {
     await worker.stop();

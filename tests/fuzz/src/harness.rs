@@ -489,7 +489,8 @@ fn dev_keys() -> &'static (
 }
 
 /// `access_gateway`: the gateway decision for a fuzzed request. Input: selector byte, then
-/// `method SEP target SEP authorization`. Selector bit 0 replaces the authorization by a
+/// `method SEP target SEP authorization SEP headers` (headers: `name:value` lines). Selector
+/// bit 0 replaces the authorization by a
 /// real dev key of the user picked by bits 1–3 (so that routes and scopes see fuzzed
 /// methods and paths with a valid credential); bit 4 drops the header.
 pub fn access_gateway(data: &[u8]) {
@@ -499,8 +500,14 @@ pub fn access_gateway(data: &[u8]) {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let parts = split(rest, 3);
+    let parts = split(rest, 4);
     let (method, target, header) = (text(parts[0]), text(parts[1]), text(parts[2]));
+    let header_text = text(parts[3]);
+    let headers: Vec<(&str, &str)> = header_text
+        .split('\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| line.split_once(':').unwrap_or((line, "")))
+        .collect();
     let (keys, store) = dev_keys();
     let real;
     let authorization = if selector & 16 != 0 {
@@ -516,12 +523,39 @@ pub fn access_gateway(data: &[u8]) {
         method: &method,
         target: &target,
         authorization,
+        headers: &headers,
     };
     let decision = authorize(&request, store, &GatewayConfig::default(), NOW);
     // A decision is always well-formed: allowed and forwarded, or answered with a status
     // (4xx for a denial, 204 for a preflight), never a server error.
     if decision.allow {
-        assert!(decision.forward.is_some(), "{decision:?}");
+        let forward = decision
+            .forward
+            .as_ref()
+            .expect("an allowed request is forwarded");
+        // Only the gateway speaks for the key, once per header; the target is what was
+        // authorized, without method overrides.
+        let ours = forward
+            .headers
+            .iter()
+            .filter(|(n, _)| {
+                n.to_ascii_lowercase()
+                    .replace('_', "-")
+                    .starts_with("x-edgeattest-")
+            })
+            .count();
+        assert_eq!(ours, forward.set_headers.len(), "{forward:?}");
+        assert!(forward.target.starts_with(&forward.path), "{forward:?}");
+        let query = forward.target.get(forward.path.len()..).unwrap_or("");
+        let mut names = query.trim_start_matches('?').split(['&', ';']);
+        assert!(
+            names.all(|pair| !pair
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .eq_ignore_ascii_case("_method")),
+            "{forward:?}"
+        );
     } else if decision.status == 204 {
         // A CORS preflight, answered by the gateway.
         assert!(decision.code().is_none(), "{decision:?}");

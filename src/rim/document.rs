@@ -3,13 +3,15 @@
 //! `Resource` per measurement slot, plus the newer opaque-data records (minimum-SVN floors)
 //! of the NVIDIA `ns3` namespace (`docs.nvidia.com/attestation/specs/latest/opaque-data.html`).
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use roxmltree::Node;
+use roxmltree::{ExpandedName, Node};
 use serde::Serialize;
 
+use super::budget::Budget;
 use super::error::RimError;
 
 /// SWID tag namespace (ISO/IEC 19770-2:2015).
@@ -128,20 +130,28 @@ fn hex_list<S: serde::Serializer>(values: &[Vec<u8>], serializer: S) -> Result<S
     seq.end()
 }
 
-/// Reads the SWID content from the parsed tree.
-pub(crate) fn read(root: Node<'_, '_>) -> Result<RimDocument, RimError> {
+/// Reads the SWID content from the parsed tree. Linear in the document: each `Payload` child
+/// and each attribute is looked at a bounded number of times, and indices are checked for
+/// repeats in a set (`O(r log r)` for `r` records).
+pub(crate) fn read(root: Node<'_, '_>, budget: &mut Budget) -> Result<RimDocument, RimError> {
     if !root.has_tag_name((SWID_NS, "SoftwareIdentity")) {
         return Err(RimError::schema(
             "SoftwareIdentity",
             "document element is not a SWID SoftwareIdentity",
         ));
     }
-    let name = required(root, "SoftwareIdentity", "name")?.to_string();
-    let meta_node = single_child(root, "Meta", |n| n.has_attribute("colloquialVersion"))?;
-    let payload = single_child(root, "Payload", |_| true)?;
+    let name = required(root, "SoftwareIdentity", "name", budget)?.to_string();
+    let meta_node = single_child(
+        root,
+        "Meta",
+        |n| n.has_attribute("colloquialVersion"),
+        budget,
+    )?;
+    let payload = single_child(root, "Payload", |_| true, budget)?;
 
+    budget.spend_usize(meta_node.attributes().len().saturating_mul(6))?;
     let meta = RimMeta {
-        colloquial_version: required(meta_node, "Meta", "colloquialVersion")?.to_string(),
+        colloquial_version: required(meta_node, "Meta", "colloquialVersion", budget)?.to_string(),
         edition: meta_node.attribute("edition").map(String::from),
         product: meta_node.attribute("product").map(String::from),
         revision: meta_node.attribute("revision").map(String::from),
@@ -155,64 +165,79 @@ pub(crate) fn read(root: Node<'_, '_>) -> Result<RimDocument, RimError> {
 
     let mut measurements: Vec<GoldenMeasurement> = Vec::new();
     let mut opaque_floors: Vec<OpaqueFloor> = Vec::new();
-    for resource in payload
-        .children()
-        .filter(|n| n.is_element() && n.has_tag_name((SWID_NS, "Resource")))
-    {
+    // Measurement and opaque records share one index space.
+    let mut indices: BTreeSet<u32> = BTreeSet::new();
+    for resource in payload.children() {
+        budget.spend(1)?;
+        if !(resource.is_element() && resource.has_tag_name((SWID_NS, "Resource"))) {
+            continue;
+        }
+        budget.spend_usize(resource.attributes().len())?;
         let is_opaque = resource
             .attributes()
             .any(|a| a.namespace() == Some(OPAQUE_NS));
-        if is_opaque {
-            let floor = opaque_floor(resource)?;
-            if opaque_floors.iter().any(|f| f.index == floor.index)
-                || measurements.iter().any(|m| m.index == floor.index)
-            {
-                return Err(RimError::DuplicateIndex { index: floor.index });
-            }
+        let index = if is_opaque {
+            let floor = opaque_floor(resource, budget)?;
+            let index = floor.index;
             opaque_floors.push(floor);
-        } else if resource.attribute("type") == Some("Measurement") {
-            let measurement = measurement(resource)?;
-            if measurements.iter().any(|m| m.index == measurement.index)
-                || opaque_floors.iter().any(|f| f.index == measurement.index)
-            {
-                return Err(RimError::DuplicateIndex {
-                    index: measurement.index,
-                });
-            }
+            index
+        } else if attribute(resource, "type", budget)? == Some("Measurement") {
+            let measurement = measurement(resource, budget)?;
+            let index = measurement.index;
             measurements.push(measurement);
+            index
+        } else {
+            // Other SWID resource types carry no reference values.
+            continue;
+        };
+        budget.spend_lookup(indices.len())?;
+        if !indices.insert(index) {
+            return Err(RimError::DuplicateIndex { index });
         }
-        // Other SWID resource types carry no reference values.
     }
 
     Ok(RimDocument {
         name,
-        tag_id: root.attribute("tagId").map(String::from),
-        version: root.attribute("version").map(String::from),
+        tag_id: attribute(root, "tagId", budget)?.map(String::from),
+        version: attribute(root, "version", budget)?.map(String::from),
         meta,
         measurements,
         opaque_floors,
     })
 }
 
-fn measurement(node: Node<'_, '_>) -> Result<GoldenMeasurement, RimError> {
-    let index = decimal_u32(node, "index")?;
+fn measurement(node: Node<'_, '_>, budget: &mut Budget) -> Result<GoldenMeasurement, RimError> {
+    let index = decimal_u32(node, "index", budget)?;
     let at = |attr: &str| format!("Resource[{index}]@{attr}");
-    let active = boolean(node, "active", index)?;
-    let alternatives = decimal_u32(node, "alternatives")?;
+    let active = boolean(node, "active", index, budget)?;
+    let alternatives = decimal_u32(node, "alternatives", budget)?;
     if alternatives == 0 || alternatives > MAX_ALTERNATIVES {
         return Err(RimError::schema(at("alternatives"), "must be 1 to 64"));
     }
-    let size = usize::try_from(decimal_u32(node, "size")?)
+    let size = usize::try_from(decimal_u32(node, "size", budget)?)
         .ok()
         .filter(|s| *s > 0 && *s <= MAX_MEASUREMENT_SIZE)
         .ok_or_else(|| RimError::schema(at("size"), "must be 1 to 1024"))?;
-    let name = node.attribute("name").unwrap_or_default().to_string();
+    let name = attribute(node, "name", budget)?
+        .unwrap_or_default()
+        .to_string();
+    // `Hash0` … `HashN-1` in one pass over the attributes (looking each name up would be
+    // alternatives × attributes).
+    let mut texts: Vec<Option<&str>> = alloc::vec![None; alternatives as usize];
+    budget.spend_usize(node.attributes().len())?;
+    for attr in node.attributes() {
+        if attr.namespace() != Some(HASH_NS) {
+            continue;
+        }
+        if let Some(slot) = hash_alternative(attr.name()).and_then(|i| texts.get_mut(i)) {
+            *slot = Some(attr.value());
+        }
+    }
     let mut values = Vec::new();
-    for alt in 0..alternatives {
+    for (alt, text) in texts.into_iter().enumerate() {
         let attr = format!("Hash{alt}");
-        let text = node
-            .attribute((HASH_NS, attr.as_str()))
-            .ok_or_else(|| RimError::schema(at(&attr), "missing hash alternative"))?;
+        let text = text.ok_or_else(|| RimError::schema(at(&attr), "missing hash alternative"))?;
+        budget.spend_usize(text.len())?;
         let value =
             hex::decode(text).map_err(|_| RimError::schema(at(&attr), "not hexadecimal"))?;
         if value.len() != size {
@@ -229,8 +254,21 @@ fn measurement(node: Node<'_, '_>) -> Result<GoldenMeasurement, RimError> {
     })
 }
 
-fn opaque_floor(node: Node<'_, '_>) -> Result<OpaqueFloor, RimError> {
-    let index = decimal_u32(node, "index")?;
+/// `N` of an attribute named exactly `HashN` (decimal, no sign, no leading zero).
+fn hash_alternative(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("Hash")?;
+    if digits.is_empty()
+        || digits.len() > 3
+        || (digits.len() > 1 && digits.starts_with('0'))
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn opaque_floor(node: Node<'_, '_>, budget: &mut Budget) -> Result<OpaqueFloor, RimError> {
+    let index = decimal_u32(node, "index", budget)?;
     let at = |attr: &str| format!("Resource[{index}]@{attr}");
     let id = index
         .checked_sub(OPAQUE_INDEX_BASE)
@@ -238,21 +276,21 @@ fn opaque_floor(node: Node<'_, '_>) -> Result<OpaqueFloor, RimError> {
         .ok_or_else(|| {
             RimError::schema(at("index"), "opaque record outside the opaque index range")
         })?;
-    let active = match node.attribute("active") {
-        Some(_) => boolean(node, "active", index)?,
+    let active = match attribute(node, "active", budget)? {
+        Some(_) => boolean(node, "active", index, budget)?,
         None => true,
     };
     // A floor this verifier cannot read must not be skipped silently: refuse the document.
-    let min_svn_text = node
-        .attribute((OPAQUE_NS, "minSvn"))
+    let min_svn_text = attribute(node, (OPAQUE_NS, "minSvn"), budget)?
         .ok_or_else(|| RimError::schema(at("ns3:minSvn"), "opaque record without minSvn"))?;
     let min_svn = parse_decimal(min_svn_text)
         .ok_or_else(|| RimError::schema(at("ns3:minSvn"), "not a decimal number"))?;
-    let include_in_result = match node.attribute((OPAQUE_NS, "includeInResult")) {
+    let include_in_result = match attribute(node, (OPAQUE_NS, "includeInResult"), budget)? {
         None => false,
         Some(text) => parse_bool(text)
             .ok_or_else(|| RimError::schema(at("ns3:includeInResult"), "not True or False"))?,
     };
+    budget.spend_usize(node.attributes().len())?;
     if node.attributes().any(|a| {
         a.namespace() == Some(OPAQUE_NS) && !matches!(a.name(), "minSvn" | "includeInResult")
     }) {
@@ -264,44 +302,77 @@ fn opaque_floor(node: Node<'_, '_>) -> Result<OpaqueFloor, RimError> {
     Ok(OpaqueFloor {
         id,
         index,
-        name: node.attribute("name").unwrap_or_default().to_string(),
+        name: attribute(node, "name", budget)?
+            .unwrap_or_default()
+            .to_string(),
         active,
         min_svn,
         include_in_result,
     })
 }
 
+/// An attribute's value, its lookup (a linear search of the element's attributes) charged.
+fn attribute<'a, 'n, 'm>(
+    node: Node<'a, '_>,
+    name: impl Into<ExpandedName<'n, 'm>>,
+    budget: &mut Budget,
+) -> Result<Option<&'a str>, RimError> {
+    budget.spend_usize(node.attributes().len().saturating_add(1))?;
+    Ok(node.attribute(name))
+}
+
 fn single_child<'a, 'input>(
     parent: Node<'a, 'input>,
     local: &'static str,
     wanted: impl Fn(Node<'a, 'input>) -> bool,
+    budget: &mut Budget,
 ) -> Result<Node<'a, 'input>, RimError> {
-    let mut found = parent
-        .children()
-        .filter(|n| n.is_element() && n.has_tag_name((SWID_NS, local)) && wanted(*n));
-    let first = found
-        .next()
-        .ok_or_else(|| RimError::schema(local, "element missing"))?;
-    if found.next().is_some() {
-        return Err(RimError::schema(local, "element repeated"));
+    let mut found = None;
+    for child in parent.children() {
+        budget.spend(1)?;
+        if !(child.is_element() && child.has_tag_name((SWID_NS, local))) {
+            continue;
+        }
+        budget.spend_usize(child.attributes().len())?;
+        if !wanted(child) {
+            continue;
+        }
+        if found.is_some() {
+            return Err(RimError::schema(local, "element repeated"));
+        }
+        found = Some(child);
     }
-    Ok(first)
+    found.ok_or_else(|| RimError::schema(local, "element missing"))
 }
 
-fn required<'a>(node: Node<'a, '_>, element: &str, attr: &str) -> Result<&'a str, RimError> {
-    node.attribute(attr)
+fn required<'a>(
+    node: Node<'a, '_>,
+    element: &str,
+    attr: &str,
+    budget: &mut Budget,
+) -> Result<&'a str, RimError> {
+    attribute(node, attr, budget)?
         .ok_or_else(|| RimError::schema(format!("{element}@{attr}"), "attribute missing"))
 }
 
-fn decimal_u32(node: Node<'_, '_>, attr: &'static str) -> Result<u32, RimError> {
-    let text = required(node, "Resource", attr)?;
+fn decimal_u32(
+    node: Node<'_, '_>,
+    attr: &'static str,
+    budget: &mut Budget,
+) -> Result<u32, RimError> {
+    let text = required(node, "Resource", attr, budget)?;
     parse_decimal(text)
         .and_then(|v| u32::try_from(v).ok())
         .ok_or_else(|| RimError::schema(format!("Resource@{attr}"), "not a decimal number"))
 }
 
-fn boolean(node: Node<'_, '_>, attr: &'static str, index: u32) -> Result<bool, RimError> {
-    let text = required(node, "Resource", attr)?;
+fn boolean(
+    node: Node<'_, '_>,
+    attr: &'static str,
+    index: u32,
+    budget: &mut Budget,
+) -> Result<bool, RimError> {
+    let text = required(node, "Resource", attr, budget)?;
     parse_bool(text)
         .ok_or_else(|| RimError::schema(format!("Resource[{index}]@{attr}"), "not True or False"))
 }

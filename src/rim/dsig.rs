@@ -22,6 +22,7 @@ use roxmltree::{Document, Node};
 use sha2::{Digest, Sha384};
 use subtle::ConstantTimeEq;
 
+use super::budget::Budget;
 use super::c14n;
 use super::error::RimError;
 use crate::crypto::{SignatureCheck, SIGNATURE_LEN};
@@ -51,8 +52,16 @@ pub(crate) struct CheckedSignature {
 
 /// Finds the enveloped signature, checks its structure and algorithms, and verifies the
 /// reference digest over the canonical document without the signature.
-pub(crate) fn check_reference(doc: &Document<'_>) -> Result<CheckedSignature, RimError> {
+///
+/// Linear in the document: passes over its nodes find the signature and any XML-DSig
+/// element outside it (by counting, not by walking each one's ancestors), the signature's
+/// parts are visited at most twice, and the canonicalisations are linear (`c14n`).
+pub(crate) fn check_reference(
+    doc: &Document<'_>,
+    budget: &mut Budget,
+) -> Result<CheckedSignature, RimError> {
     let root = doc.root_element();
+    budget.spend_usize(doc.descendants().len())?;
     let mut signatures = doc
         .descendants()
         .filter(|n| n.is_element() && n.has_tag_name((DSIG_NS, "Signature")));
@@ -65,37 +74,41 @@ pub(crate) fn check_reference(doc: &Document<'_>) -> Result<CheckedSignature, Ri
             "ds:Signature is not a child of the document element",
         ));
     }
-    // Any other XML-DSig element outside the signature would be an unsigned look-alike.
-    if root
-        .descendants()
-        .filter(|n| n.is_element() && n.tag_name().namespace() == Some(DSIG_NS))
-        .any(|n| !n.ancestors().any(|a| a == signature))
+    // Any other XML-DSig element outside the signature would be an unsigned look-alike: the
+    // signature's subtree lies within the document element's, so there is one exactly when
+    // the document element has more of them.
+    let is_dsig = |n: &Node<'_, '_>| n.is_element() && n.tag_name().namespace() == Some(DSIG_NS);
+    budget.spend_usize(root.descendants().len())?;
+    if root.descendants().filter(is_dsig).count() != signature.descendants().filter(is_dsig).count()
     {
         return Err(structure("XML-DSig element outside ds:Signature"));
     }
 
+    // The structure checks below visit each node of the signature at most twice.
+    budget.spend_usize(signature.descendants().len().saturating_mul(2))?;
     let [signed_info, signature_value, key_info] =
         children::<3>(signature, &["SignedInfo", "SignatureValue", "KeyInfo"])?;
 
     let reference = check_signed_info(signed_info)?;
-    let expected_digest = decode_base64(text(reference.digest_value))
+    let expected_digest = decode_base64(text(reference.digest_value), budget)?
         .filter(|d| d.len() == DIGEST_LEN)
         .ok_or_else(|| structure("DigestValue is not base64 of 48 bytes"))?;
 
-    let signature_bytes = decode_base64(text(signature_value))
+    let signature_bytes = decode_base64(text(signature_value), budget)?
         .filter(|s| s.len() == SIGNATURE_LEN)
         .ok_or_else(|| structure("SignatureValue is not base64 of a 96-byte r||s value"))?;
 
-    let certificates = x509_certificates(key_info)?;
+    let certificates = x509_certificates(key_info, budget)?;
 
-    let canonical = c14n::document_without(doc, signature.id())?;
+    let canonical = c14n::document_without(doc, signature.id(), budget)?;
+    budget.spend_usize(canonical.len())?;
     let digest = Sha384::digest(&canonical);
     if !bool::from(digest.as_slice().ct_eq(&expected_digest)) {
         return Err(RimError::DigestMismatch);
     }
 
     Ok(CheckedSignature {
-        signed_info_c14n: c14n::subtree(signed_info)?,
+        signed_info_c14n: c14n::subtree(signed_info, budget)?,
         signature: signature_bytes,
         certificates,
     })
@@ -143,7 +156,10 @@ fn check_signed_info<'a, 'input>(
     Ok(ReferenceParts { digest_value })
 }
 
-fn x509_certificates(key_info: Node<'_, '_>) -> Result<Vec<Vec<u8>>, RimError> {
+fn x509_certificates(
+    key_info: Node<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Vec<Vec<u8>>, RimError> {
     let [x509_data] = children::<1>(key_info, &["X509Data"])?;
     let mut certificates = Vec::new();
     for (index, child) in element_children(x509_data).enumerate() {
@@ -152,7 +168,7 @@ fn x509_certificates(key_info: Node<'_, '_>) -> Result<Vec<Vec<u8>>, RimError> {
                 "X509Data holds an element other than X509Certificate",
             ));
         }
-        let der = decode_base64(text(child)).ok_or(RimError::Certificate {
+        let der = decode_base64(text(child), budget)?.ok_or(RimError::Certificate {
             index,
             problem: "not base64",
         })?;
@@ -219,22 +235,27 @@ fn expect_algorithm(
     }
 }
 
-fn text<'a>(node: Node<'a, '_>) -> impl Iterator<Item = &'a str> {
+fn text<'a>(node: Node<'a, '_>) -> impl Iterator<Item = &'a str> + Clone {
     node.children()
         .filter(|c| c.is_text())
         .filter_map(|c| c.text())
 }
 
 /// XML-DSig base64 (`ds:CryptoBinary`, `base64Binary`): standard alphabet, padding, and
-/// whitespace between characters allowed (XML Schema base64Binary lexical space).
-fn decode_base64<'a>(parts: impl Iterator<Item = &'a str>) -> Option<Vec<u8>> {
+/// whitespace between characters allowed (XML Schema base64Binary lexical space). `None`
+/// when not base64; the bytes read are charged to `budget` first.
+fn decode_base64<'a>(
+    parts: impl Iterator<Item = &'a str> + Clone,
+    budget: &mut Budget,
+) -> Result<Option<Vec<u8>>, RimError> {
+    budget.spend_usize(parts.clone().map(str::len).fold(0, usize::saturating_add))?;
     let compact: Vec<u8> = parts
         .flat_map(str::bytes)
         .filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
         .collect();
-    base64::engine::general_purpose::STANDARD
+    Ok(base64::engine::general_purpose::STANDARD
         .decode(compact)
-        .ok()
+        .ok())
 }
 
 fn structure(problem: &'static str) -> RimError {

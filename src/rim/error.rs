@@ -28,6 +28,24 @@ pub enum RimError {
     },
     /// Elements nest deeper than [`super::MAX_XML_DEPTH`].
     TooDeep,
+    /// An element has more than [`super::MAX_XML_ATTRIBUTES`] attributes (counted on the
+    /// raw text, before parsing).
+    TooManyAttributes {
+        /// The limit per element.
+        limit: usize,
+    },
+    /// The document has more than [`super::MAX_XML_NAMESPACES`] namespace declarations
+    /// (counted on the raw text, before parsing).
+    TooManyNamespaces {
+        /// The limit per document.
+        limit: usize,
+    },
+    /// Preparing the document would take more than [`super::MAX_RIM_WORK`] units of work
+    /// (counted, not timed) before its signature is checked.
+    WorkBudgetExceeded {
+        /// The budget in units.
+        limit: u64,
+    },
     /// Well-formed XML that is not a SWID RIM as NVIDIA writes them: a required element or
     /// attribute is missing, repeated or malformed.
     Schema {
@@ -87,6 +105,8 @@ impl RimError {
             Self::SignatureStructure { .. } | Self::UnsupportedAlgorithm { .. } => 5014,
             Self::Certificate { .. } => 5010,
             Self::Schema { field, .. } if field.starts_with("Meta") => 4020,
+            // Size, syntax, the XML limits (attributes, namespaces, work) and content: the
+            // service's INVALID_GOLDEN_MEASUREMENT, as for a RIM it cannot read.
             _ => 4008,
         }
     }
@@ -117,6 +137,9 @@ impl ErrorCode for RimError {
             Self::TooLarge { .. } => "ERR_RIM_TOO_LARGE",
             Self::Xml { .. } => "ERR_RIM_MALFORMED_XML",
             Self::TooDeep => "ERR_RIM_TOO_DEEP",
+            Self::TooManyAttributes { .. } => "ERR_RIM_TOO_MANY_ATTRIBUTES",
+            Self::TooManyNamespaces { .. } => "ERR_RIM_TOO_MANY_NAMESPACES",
+            Self::WorkBudgetExceeded { .. } => "ERR_RIM_WORK_BUDGET",
             Self::Schema { .. } => "ERR_RIM_SCHEMA",
             Self::DuplicateIndex { .. } => "ERR_RIM_DUPLICATE_INDEX",
             Self::NotSigned => "ERR_RIM_NOT_SIGNED",
@@ -145,6 +168,15 @@ impl fmt::Display for RimError {
             }
             Self::Xml { detail } => write!(f, "RIM is not well-formed XML: {detail}"),
             Self::TooDeep => write!(f, "RIM elements nest deeper than {}", super::MAX_XML_DEPTH),
+            Self::TooManyAttributes { limit } => {
+                write!(f, "RIM element has more than {limit} attributes")
+            }
+            Self::TooManyNamespaces { limit } => {
+                write!(f, "RIM has more than {limit} namespace declarations")
+            }
+            Self::WorkBudgetExceeded { limit } => {
+                write!(f, "RIM needs more than {limit} units of work to check")
+            }
             Self::Schema { field, problem } => write!(f, "RIM {field}: {problem}"),
             Self::DuplicateIndex { index } => {
                 write!(f, "RIM has two measurement records at index {index}")

@@ -11,11 +11,13 @@ use der::Decode;
 use serde::Serialize;
 use x509_cert::Certificate;
 
+use super::budget::Budget;
 use super::document::{self, RimDocument};
 use super::dsig;
 use super::error::RimError;
+use super::scan;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
-use super::{MAX_RIM_BYTES, MAX_XML_DEPTH};
+use super::{MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES};
 use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
 use crate::crypto::SignatureCheck;
 
@@ -33,6 +35,7 @@ pub struct PendingRim {
     certificates: Vec<Vec<u8>>,
     checks: Vec<SignatureCheck>,
     chain: Result<ChainPlan, ChainError>,
+    work: u64,
 }
 
 /// A RIM whose signature verified; its chain status says whether the signer is trusted.
@@ -50,9 +53,11 @@ pub struct VerifiedRim {
 /// and plans the `X509Data` certificate path to `trust` at `now` (Unix seconds).
 ///
 /// # Errors
-/// [`RimError`]: malformed XML, not a SWID RIM, not signed, an algorithm outside the
-/// allow-list, a digest mismatch, or a signer certificate that is not EC P-384. A chain
-/// that does not validate is not an error: it is reported in [`VerifiedRim::cert_chain`].
+/// [`RimError`]: malformed XML, an XML limit exceeded (size, attributes per element,
+/// namespace declarations, nodes, depth, the work budget), not a SWID RIM, not signed, an
+/// algorithm outside the allow-list, a digest mismatch, or a signer certificate that is not
+/// EC P-384. A chain that does not validate is not an error: it is reported in
+/// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim, RimError> {
     if xml.len() > MAX_RIM_BYTES {
         return Err(RimError::TooLarge {
@@ -63,32 +68,10 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim,
     let text = core::str::from_utf8(xml).map_err(|_| RimError::Xml {
         detail: "not UTF-8".into(),
     })?;
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: MAX_NODES,
-        ..roxmltree::ParsingOptions::default()
-    };
-    let doc =
-        roxmltree::Document::parse_with_options(text, options).map_err(|e| RimError::Xml {
-            detail: alloc::format!("{e}"),
-        })?;
-    // Depth by parent, in one document-order pass: O(n) even for hostile nesting (node ids
-    // are dense indices, parents come before children).
-    let mut depths: Vec<usize> = alloc::vec![0; doc.descendants().count()];
-    for node in doc.descendants() {
-        let depth = node
-            .parent()
-            .and_then(|p| depths.get(p.id().get_usize()).copied())
-            .map_or(0, |d| d.saturating_add(1));
-        if depth > MAX_XML_DEPTH {
-            return Err(RimError::TooDeep);
-        }
-        if let Some(slot) = depths.get_mut(node.id().get_usize()) {
-            *slot = depth;
-        }
-    }
-    let content = document::read(doc.root_element())?;
-    let checked = dsig::check_reference(&doc)?;
+    let mut budget = Budget::new(MAX_RIM_WORK);
+    let doc = parse_document(text, &mut budget)?;
+    let content = document::read(doc.root_element(), &mut budget)?;
+    let checked = dsig::check_reference(&doc, &mut budget)?;
     let signer = checked
         .certificates
         .first()
@@ -114,7 +97,63 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim,
         certificates: checked.certificates,
         checks,
         chain,
+        work: budget.spent(),
     })
+}
+
+/// Parses a RIM's text within the XML limits, each checked before the work it protects: the
+/// pre-scan's caps on attributes per element and namespace declarations
+/// ([`MAX_XML_ATTRIBUTES`], [`MAX_XML_NAMESPACES`]), the parser's cost estimated from the
+/// pre-scan's counts and charged to `budget`, the parser's node limit, and the nesting depth.
+/// The pre-scan also refuses a repeated `xmlns` on one element, which is not well-formed
+/// but which the parser would accept.
+pub(crate) fn parse_document<'input>(
+    text: &'input str,
+    budget: &mut Budget,
+) -> Result<roxmltree::Document<'input>, RimError> {
+    budget.spend_usize(text.len())?;
+    let counts =
+        scan::count(text, MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES).map_err(
+            |refused| match refused {
+                scan::Refused::Attributes => RimError::TooManyAttributes {
+                    limit: MAX_XML_ATTRIBUTES,
+                },
+                scan::Refused::Declarations => RimError::TooManyNamespaces {
+                    limit: MAX_XML_NAMESPACES,
+                },
+                scan::Refused::RepeatedDeclaration => RimError::Xml {
+                    detail: "an element repeats its xmlns or xmlns:xml attribute".into(),
+                },
+            },
+        )?;
+    budget.spend(counts.parse_cost)?;
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: MAX_NODES,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc =
+        roxmltree::Document::parse_with_options(text, options).map_err(|e| RimError::Xml {
+            detail: alloc::format!("{e}"),
+        })?;
+    // Depth by parent, in one document-order pass: O(n) even for hostile nesting (node ids
+    // are dense indices, parents come before children).
+    let nodes = doc.descendants().len();
+    budget.spend_usize(nodes)?;
+    let mut depths: Vec<usize> = alloc::vec![0; nodes];
+    for node in doc.descendants() {
+        let depth = node
+            .parent()
+            .and_then(|p| depths.get(p.id().get_usize()).copied())
+            .map_or(0, |d| d.saturating_add(1));
+        if depth > MAX_XML_DEPTH {
+            return Err(RimError::TooDeep);
+        }
+        if let Some(slot) = depths.get_mut(node.id().get_usize()) {
+            *slot = depth;
+        }
+    }
+    Ok(doc)
 }
 
 /// Verifies a RIM completely with the software signature backend: [`prepare_rim`], the
@@ -142,6 +181,13 @@ impl PendingRim {
     /// The `X509Data` certificates (DER), signer first.
     pub fn certificates(&self) -> &[Vec<u8>] {
         &self.certificates
+    }
+
+    /// The units of work preparing this document spent before any signature check, out of
+    /// [`MAX_RIM_WORK`] (a count of operations, not a time: the same document always costs
+    /// the same). Exposed so that tests can show the cost grows linearly with the document.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The document's content, before its signature is known to verify: for display only.

@@ -415,6 +415,9 @@ fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
                     | RimError::Xml { .. }
                     | RimError::TooDeep
                     | RimError::TooLarge { .. }
+                    | RimError::TooManyAttributes { .. }
+                    | RimError::TooManyNamespaces { .. }
+                    | RimError::WorkBudgetExceeded { .. }
             );
             RimResult {
                 summary: RimOutcome {

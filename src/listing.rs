@@ -115,7 +115,7 @@ mod response;
 mod schema;
 mod schemas;
 mod table;
-mod urlencoded;
+pub(crate) mod urlencoded;
 
 pub use engine::PageRows;
 pub use error::{ErrorBody, ListError, TableError};

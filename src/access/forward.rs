@@ -29,6 +29,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::denial::Denial;
+use crate::listing::urlencoded;
 
 /// Most client headers the gateway takes (Cloudflare and browsers send a few dozen).
 pub const MAX_REQUEST_HEADERS: usize = 128;
@@ -210,37 +211,13 @@ fn is_override_parameter(pair: &str) -> bool {
     if name.len() > 3 * 32 {
         return false;
     }
-    let Some(decoded) = percent_decode(name) else {
+    // A name that does not decode (a stray `%`, not UTF-8) cannot spell an override: every
+    // override name is ASCII letters and `-`/`_`.
+    let Some(decoded) = urlencoded::decode(name) else {
         return false;
     };
     let decoded = normalize_header_name(&decoded);
     STRIPPED_PARAMETERS.contains(&decoded.as_str()) || METHOD_OVERRIDES.contains(&decoded.as_str())
-}
-
-/// `%XX` decoded, `+` as space (form encoding); `None` when the result is not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = |at: usize| bytes.get(at).and_then(|c| char::from(*c).to_digit(16));
-        match (b, hex(i + 1), hex(i + 2)) {
-            (b'%', Some(hi), Some(lo)) => {
-                // Two hex digits fit in a byte.
-                out.push(u8::try_from(hi * 16 + lo).unwrap_or(0));
-                i += 3;
-            }
-            (b'+', _, _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// RFC 9110 §5.6.2 `token`.

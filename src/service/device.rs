@@ -170,7 +170,7 @@ pub(crate) fn device_outcomes(
                 outcome.error = Some(details(
                     DUPLICATE_DEVICE_CODE,
                     "evidence",
-                    "DUPLICATE_DEVICE",
+                    message_of(DUPLICATE_DEVICE_CODE),
                     &alloc::format!(
                         "The device was already attested as item {first} of this request"
                     ),
@@ -242,10 +242,9 @@ fn verified_outcome(
         FwidCheck::NotInEvidence => Some(FWID_NOT_IN_EVIDENCE_WARNING),
         _ => None,
     };
-    let base = unestablished(kind);
-    let warning = match (base.warning, fwid_warning) {
-        (Some(first), Some(second)) => Some(alloc::format!("{first}; {second}")),
-        (first, second) => first.or(second.map(String::from)),
+    let warning = match fwid_warning {
+        Some(fwid) => alloc::format!("{REVOCATION_WARNING}; {fwid}"),
+        None => REVOCATION_WARNING.into(),
     };
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
@@ -259,8 +258,8 @@ fn verified_outcome(
         driver_version: verified.driver_version().map(String::from),
         firmware_version: verified.vbios_version().map(String::from),
         cert_chain: Some(chain.clone()),
-        warning,
-        ..base
+        warning: Some(warning),
+        ..unestablished(kind)
     };
     if chain.status != CertStatus::Valid {
         outcome.error = Some(details(

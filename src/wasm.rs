@@ -21,6 +21,8 @@ mod js;
 #[cfg(feature = "js-full")]
 pub mod listing;
 #[cfg(feature = "js-full")]
+pub mod ocsp;
+#[cfg(feature = "js-full")]
 pub mod rim;
 #[cfg(feature = "js-full")]
 pub mod service;

@@ -7,7 +7,7 @@ export {
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
-  ListTable, generateDataset, listPage, listSchemas, listLimits,
+  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
@@ -22,10 +22,13 @@ export type {
   DeprecationNotice, DeprecationOptions, DeprecationQueryCheck, DeprecationRow, P384Jwk,
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
+  OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
+  OcspCertificateStatus, OcspChainStatus,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
 export * from './service.js';
+export * from './ocsp.js';
 
 /** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
 export interface EdgeAttestError extends Error {

@@ -12,8 +12,9 @@ export {
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
-  ListTable, generateDataset, listPage, listSchemas, listLimits,
+  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './evidence.js';
 export * from './service.js';
+export * from './ocsp.js';

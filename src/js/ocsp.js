@@ -1,0 +1,68 @@
+// OCSP over HTTP for any host with fetch (browsers, Node, Deno, workerd): the wasm core
+// builds the requests and checks the answers; this module only POSTs them, each with a
+// timeout, all of a chain's requests at once (at most 4 per chain).
+import { ocspRequests, checkOcspResponses } from './edgeattest.js';
+
+/** NVIDIA's OCSP responder (plain RFC 6960 over HTTP POST). */
+export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
+/** Largest response body read (the core refuses larger ones too). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+function coded(code, message, field) {
+  const error = new Error(message);
+  error.name = 'EdgeAttestError';
+  error.code = code;
+  if (field) error.field = field;
+  return error;
+}
+
+/**
+ * Asks `url` about the certificates of `chainPem` that NVIDIA's verifiers ask about and
+ * resolves to the chain's status (checkOcspResponses). Network failures are not thrown:
+ * they make the certificate's status `failed` with ERR_OCSP_UNAVAILABLE (service code 5001).
+ */
+export async function fetchOcspStatus(chainPem, options = {}) {
+  const { kind = 'device', url = NVIDIA_OCSP_URL, timeoutMs = 10_000, allowHold = false, now, nonces } = options;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  if (typeof fetchFn !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function', 'fetch');
+  if (typeof url !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'url must be a string', 'url');
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw coded('ERR_INVALID_ARGUMENT', 'timeoutMs must be a positive number', 'timeoutMs');
+  const requests = ocspRequests(chainPem, { kind, nonces });
+  const answers = await Promise.all(requests.map((r) => fetchAnswer(fetchFn, url, r, timeoutMs)));
+  return checkOcspResponses(chainPem, kind, answers, now, { allowHold });
+}
+
+/** One POST; resolves to an OcspAnswer, never rejects. */
+async function fetchAnswer(fetchFn, url, request, timeoutMs) {
+  const controller = new AbortController();
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ error: 'timeout' });
+    }, timeoutMs);
+  });
+  const attempt = (async () => {
+    try {
+      const response = await fetchFn(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
+        body: request.request,
+        signal: controller.signal,
+      });
+      if (response.status !== 200) return { error: 'status', status: response.status };
+      const declared = Number(response.headers?.get?.('content-length'));
+      if (declared > MAX_RESPONSE_BYTES) return { error: 'too-large' };
+      const body = new Uint8Array(await response.arrayBuffer());
+      if (body.length > MAX_RESPONSE_BYTES) return { error: 'too-large' };
+      return { body, nonce: request.nonce };
+    } catch {
+      return controller.signal.aborted ? { error: 'timeout' } : { error: 'unreachable' };
+    }
+  })();
+  try {
+    return await Promise.race([attempt, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

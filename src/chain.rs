@@ -44,6 +44,7 @@ mod verified;
 
 use alloc::vec::Vec;
 
+pub(crate) use cert::Cert;
 pub use error::{CertPosition, ChainError};
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
 pub use purpose::Purpose;

@@ -22,13 +22,14 @@
 //!   `thisUpdate ≤ now + skew` and `now < nextUpdate + skew` ([`OCSP_CLOCK_SKEW`]); the
 //!   nonce, when echoed, equal to the request's. Each failure is its own [`OcspError`] with
 //!   a stable `ERR_OCSP_*` code.
-//! * The RFC 6960 types are defined here with `der` 0.8 derives (`asn1.rs` says why not
-//!   `x509-ocsp`); SHA-1 is used for one thing only, `ResponderID byKey`, whose hash RFC
-//!   6960 fixes.
+//! * The RFC 6960 request types are defined here with `der` 0.8 derives (`asn1.rs` says why
+//!   not `x509-ocsp`); responses are read with `der`'s reader primitives (`parse.rs` says
+//!   why). SHA-1 is used for one thing only, `ResponderID byKey`, whose hash RFC 6960 fixes.
 
 mod asn1;
 mod error;
 mod fold;
+mod parse;
 mod request;
 mod responder;
 mod response;

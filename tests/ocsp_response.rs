@@ -91,6 +91,15 @@ fn good_signed_by_the_issuing_ca_by_name_and_by_key() {
 }
 
 #[test]
+fn cert_id_hash_parameters_absent_or_null() {
+    // Assembled TLV by TLV by generate.py: id-sha384 without NULL parameters (RFC 5754).
+    let checked = check("params_absent.der").expect("the other SHA-2 AlgorithmIdentifier form");
+    assert_eq!(checked.status, CertRevocation::Good);
+    assert_eq!(checked.nonce, NonceCheck::Matched);
+    assert_eq!(checked.this_update, T);
+}
+
+#[test]
 fn statuses_of_every_certificate_the_test_pki_asks_about() {
     let revoked = |reason| CertRevocation::Revoked {
         reason: Some(reason),

@@ -1,188 +1,136 @@
-//! The RFC 6960 ASN.1 types a client needs, defined with `der` 0.8 derives.
+//! The RFC 6960 request (§4.1.1) and its `CertID`, written as DER by hand.
 //!
-//! Hand-written rather than taken from RustCrypto's `x509-ocsp`: its 0.2 release targets
-//! `der` 0.7 / `x509-cert` 0.2 while the crate uses 0.8 / 0.3, and two `der` versions would
-//! both land in the wasm module. Only what a client encodes (the request) or reads (the
-//! response) is here; `BasicOCSPResponse` itself is split by hand in `response.rs` to keep
-//! the exact signed bytes of `tbsResponseData`.
+//! Not RustCrypto's `x509-ocsp`: its 0.2 release targets `der` 0.7 / `x509-cert` 0.2 while the
+//! crate uses 0.8 / 0.3, and two `der` versions would both land in the wasm module. Not types
+//! derived with `der` 0.8 either: the request is a fixed shape of a dozen TLVs, and the
+//! derived encoders cost about 10 KB of wasm (measured) in a module at its size budget.
+//! Responses are read with `der`'s reader (`parse.rs`).
 
 use alloc::vec::Vec;
 
 use const_oid::ObjectIdentifier;
-use der::asn1::{AnyRef, GeneralizedTime, Int, Null, OctetString};
-use der::{Choice, Enumerated, Sequence};
-use spki::AlgorithmIdentifierOwned;
-use x509_cert::ext::pkix::CrlReason;
-use x509_cert::ext::Extensions;
-use x509_cert::name::Name;
 
-/// id-sha384 (RFC 5754 §2.3): the CertID hash of every request (as NVIDIA's verifiers do).
-pub(crate) const ID_SHA384: ObjectIdentifier =
-    ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.2");
-/// id-pkix-ocsp-basic (RFC 6960 §4.2.1).
-pub(crate) const ID_PKIX_OCSP_BASIC: ObjectIdentifier =
-    ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.1");
-/// id-pkix-ocsp-nonce (RFC 6960 §4.4.1).
-pub(crate) const ID_PKIX_OCSP_NONCE: ObjectIdentifier =
-    ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.2");
+/// id-sha384 (RFC 5754 §2.3), content octets: the CertID hash of every request.
+const ID_SHA384: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
+/// id-pkix-ocsp-nonce (RFC 6960 §4.4.1), content octets.
+pub(crate) const ID_PKIX_OCSP_NONCE: &[u8] =
+    &[0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x02];
 
-/// `CertID` (RFC 6960 §4.1.1): which certificate a request or a SingleResponse is about.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
+const SEQUENCE: u8 = 0x30;
+const OCTET_STRING: u8 = 0x04;
+const INTEGER: u8 = 0x02;
+const OID: u8 = 0x06;
+const NULL: &[u8] = &[0x05, 0x00];
+/// `[2]` EXPLICIT, constructed: TBSRequest's requestExtensions.
+const REQUEST_EXTENSIONS: u8 = 0xa2;
+
+/// `CertID` (RFC 6960 §4.1.1) with SHA-384: which certificate a request is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CertId {
-    hash_algorithm: AlgorithmIdentifierOwned,
-    issuer_name_hash: OctetString,
-    issuer_key_hash: OctetString,
-    serial_number: Int,
+    issuer_name_hash: Vec<u8>,
+    issuer_key_hash: Vec<u8>,
+    serial: Vec<u8>,
 }
 
 impl CertId {
+    /// `serial`: the content octets of the certificate's DER serialNumber (minimal, as a
+    /// decoded certificate gives them).
     pub(crate) fn new(
-        hash_algorithm: AlgorithmIdentifierOwned,
-        issuer_name_hash: OctetString,
-        issuer_key_hash: OctetString,
-        serial_number: Int,
+        issuer_name_hash: Vec<u8>,
+        issuer_key_hash: Vec<u8>,
+        serial: Vec<u8>,
     ) -> Self {
         Self {
-            hash_algorithm,
             issuer_name_hash,
             issuer_key_hash,
-            serial_number,
+            serial,
         }
     }
 
-    /// The hash algorithm's OID (always id-sha384 in requests built here).
+    /// The hash algorithm: id-sha384.
     pub fn hash_algorithm(&self) -> ObjectIdentifier {
-        self.hash_algorithm.oid
+        ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.2")
     }
 
     /// Hash of the issuer's subject name (DER).
     pub fn issuer_name_hash(&self) -> &[u8] {
-        self.issuer_name_hash.as_bytes()
+        &self.issuer_name_hash
     }
 
     /// Hash of the issuer's public key (the subjectPublicKey BIT STRING's contents).
     pub fn issuer_key_hash(&self) -> &[u8] {
-        self.issuer_key_hash.as_bytes()
+        &self.issuer_key_hash
     }
 
     /// The certificate's serial number (content octets, big-endian two's complement).
     pub fn serial(&self) -> &[u8] {
-        self.serial_number.as_bytes()
+        &self.serial
     }
 
-    /// Same certificate: same hash algorithm (its parameters absent or NULL: both
-    /// encodings of a SHA-2 AlgorithmIdentifier occur) and byte-equal hashes and serial.
-    pub(crate) fn same_certificate(&self, other: &Self) -> bool {
-        let params_ok =
-            |a: &AlgorithmIdentifierOwned| a.parameters.as_ref().is_none_or(|p| p.is_null());
-        self.hash_algorithm.oid == other.hash_algorithm.oid
-            && params_ok(&self.hash_algorithm)
-            && params_ok(&other.hash_algorithm)
-            && self.issuer_name_hash == other.issuer_name_hash
-            && self.issuer_key_hash == other.issuer_key_hash
-            && self.serial_number == other.serial_number
+    /// The DER `CertID`; `null_parameters`: the hash AlgorithmIdentifier with NULL
+    /// parameters (as OpenSSL and NVIDIA's verifier send it) or without (RFC 5754's form).
+    pub(crate) fn der(&self, null_parameters: bool) -> Vec<u8> {
+        let oid = tlv(OID, &[ID_SHA384]);
+        let parameters: &[u8] = if null_parameters { NULL } else { &[] };
+        tlv(
+            SEQUENCE,
+            &[
+                &tlv(SEQUENCE, &[&oid, parameters]),
+                &tlv(OCTET_STRING, &[&self.issuer_name_hash]),
+                &tlv(OCTET_STRING, &[&self.issuer_key_hash]),
+                &tlv(INTEGER, &[&self.serial]),
+            ],
+        )
     }
 }
 
-/// `OCSPRequest` without `optionalSignature` (never sent: responders do not require it).
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct OcspRequestAsn1 {
-    pub(crate) tbs_request: TbsRequest,
+/// `OCSPRequest` about one certificate, without requestorName or signature, with the nonce
+/// extension (non-critical; extnValue = OCTET STRING holding the nonce, RFC 8954).
+pub(crate) fn ocsp_request(cert_id: &CertId, nonce: &[u8]) -> Vec<u8> {
+    let request = tlv(SEQUENCE, &[&cert_id.der(true)]);
+    let nonce_value = tlv(OCTET_STRING, &[nonce]);
+    let extension = tlv(
+        SEQUENCE,
+        &[
+            &tlv(OID, &[ID_PKIX_OCSP_NONCE]),
+            &tlv(OCTET_STRING, &[&nonce_value]),
+        ],
+    );
+    let extensions = tlv(REQUEST_EXTENSIONS, &[&tlv(SEQUENCE, &[&extension])]);
+    let tbs_request = tlv(SEQUENCE, &[&tlv(SEQUENCE, &[&request]), &extensions]);
+    tlv(SEQUENCE, &[&tbs_request])
 }
 
-/// `TBSRequest` with version v1 (the DEFAULT, so absent) and no requestorName.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct TbsRequest {
-    pub(crate) request_list: Vec<Request>,
-    #[asn1(context_specific = "2", optional = "true")]
-    pub(crate) request_extensions: Option<Extensions>,
+/// One DER TLV of `tag` holding the concatenation of `parts` (definite length, minimal).
+fn tlv(tag: u8, parts: &[&[u8]]) -> Vec<u8> {
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    let mut out = Vec::with_capacity(len.saturating_add(6));
+    out.push(tag);
+    if len < 0x80 {
+        out.push(len as u8);
+    } else {
+        let bytes = len.to_be_bytes();
+        let skip = bytes.iter().take_while(|&&b| b == 0).count();
+        let significant = bytes.get(skip..).unwrap_or_default();
+        out.push(0x80 | significant.len() as u8);
+        out.extend_from_slice(significant);
+    }
+    for part in parts {
+        out.extend_from_slice(part);
+    }
+    out
 }
 
-/// `Request` without singleRequestExtensions.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct Request {
-    pub(crate) req_cert: CertId,
-}
+#[cfg(test)]
+mod tests {
+    use super::tlv;
 
-/// `OCSPResponseStatus` (RFC 6960 §4.2.1); unknown values fail decoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Enumerated)]
-#[repr(u32)]
-pub(crate) enum ResponseStatusAsn1 {
-    Successful = 0,
-    MalformedRequest = 1,
-    InternalError = 2,
-    TryLater = 3,
-    SigRequired = 5,
-    Unauthorized = 6,
-}
-
-/// `OCSPResponse`.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct OcspResponseAsn1 {
-    pub(crate) response_status: ResponseStatusAsn1,
-    #[asn1(context_specific = "0", optional = "true")]
-    pub(crate) response_bytes: Option<ResponseBytes>,
-}
-
-/// `ResponseBytes`.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct ResponseBytes {
-    pub(crate) response_type: ObjectIdentifier,
-    pub(crate) response: OctetString,
-}
-
-/// `ResponseData`. `responses` is kept raw and read one SingleResponse at a time, so that
-/// the count is capped before anything is decoded ([`super::MAX_SINGLE_RESPONSES`]).
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct ResponseData<'a> {
-    /// `[0] EXPLICIT Version DEFAULT v1`: read as optional so that an explicit v1 (BER
-    /// habit of some responders) is not refused; any other value is.
-    #[asn1(context_specific = "0", optional = "true")]
-    pub(crate) version: Option<u8>,
-    pub(crate) responder_id: ResponderId,
-    pub(crate) produced_at: GeneralizedTime,
-    pub(crate) responses: AnyRef<'a>,
-    #[asn1(context_specific = "1", optional = "true")]
-    pub(crate) response_extensions: Option<Extensions>,
-}
-
-/// `ResponderID` (the module uses EXPLICIT tags).
-#[derive(Clone, Debug, PartialEq, Eq, Choice)]
-pub(crate) enum ResponderId {
-    #[asn1(context_specific = "1", tag_mode = "EXPLICIT", constructed = "true")]
-    ByName(Name),
-    /// SHA-1 of the responder's subjectPublicKey contents (RFC 6960 §4.2.2.3).
-    #[asn1(context_specific = "2", tag_mode = "EXPLICIT", constructed = "true")]
-    ByKey(OctetString),
-}
-
-/// `SingleResponse`.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct SingleResponse {
-    pub(crate) cert_id: CertId,
-    pub(crate) cert_status: CertStatus,
-    pub(crate) this_update: GeneralizedTime,
-    #[asn1(context_specific = "0", optional = "true")]
-    pub(crate) next_update: Option<GeneralizedTime>,
-    #[asn1(context_specific = "1", optional = "true")]
-    pub(crate) single_extensions: Option<Extensions>,
-}
-
-/// `CertStatus` (IMPLICIT tags: `good` and `unknown` are `[n] NULL`).
-#[derive(Clone, Debug, PartialEq, Eq, Choice)]
-pub(crate) enum CertStatus {
-    #[asn1(context_specific = "0", tag_mode = "IMPLICIT")]
-    Good(Null),
-    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", constructed = "true")]
-    Revoked(RevokedInfo),
-    #[asn1(context_specific = "2", tag_mode = "IMPLICIT")]
-    Unknown(Null),
-}
-
-/// `RevokedInfo`.
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-pub(crate) struct RevokedInfo {
-    pub(crate) revocation_time: GeneralizedTime,
-    #[asn1(context_specific = "0", optional = "true")]
-    pub(crate) revocation_reason: Option<CrlReason>,
+    #[test]
+    fn lengths_are_minimal_definite() {
+        assert_eq!(tlv(0x04, &[]), [0x04, 0x00]);
+        assert_eq!(tlv(0x04, &[&[7; 0x7f]])[..2], [0x04, 0x7f]);
+        assert_eq!(tlv(0x04, &[&[7; 0x80]])[..3], [0x04, 0x81, 0x80]);
+        assert_eq!(tlv(0x04, &[&[7; 0x100]])[..4], [0x04, 0x82, 0x01, 0x00]);
+        assert_eq!(tlv(0x30, &[&[1], &[2, 3]]), [0x30, 0x03, 1, 2, 3]);
+    }
 }

@@ -3,21 +3,11 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use const_oid::ObjectIdentifier;
-use der::asn1::{Any, Int, OctetString};
-use der::{Decode, Encode};
 use sha2::{Digest, Sha384};
-use spki::AlgorithmIdentifierOwned;
-use x509_cert::ext::Extension;
-use x509_cert::Certificate;
 
-use super::asn1::{CertId, OcspRequestAsn1, Request, TbsRequest, ID_PKIX_OCSP_NONCE, ID_SHA384};
+use super::asn1::{self, CertId};
 use super::error::OcspError;
-
-/// id-ecPublicKey (RFC 5480 §2.1.1).
-const ID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
-/// secp384r1 (RFC 5480 §2.1.1.1).
-const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
+use crate::chain::{Cert, CertPosition};
 
 /// Length of the request nonce: 32 bytes, as RFC 8954 recommends and NVIDIA's verifier sends.
 pub const NONCE_LEN: usize = 32;
@@ -26,44 +16,28 @@ pub const NONCE_LEN: usize = 32;
 pub(crate) struct IssuerFacts {
     /// The subject name, DER.
     pub(crate) subject: Vec<u8>,
-    /// The subjectPublicKey BIT STRING's contents (what issuerKeyHash and byKey hash).
-    pub(crate) key_bits: Vec<u8>,
-    /// The same key as SEC1 when it is a named-curve P-384 key (the only kind that may
-    /// sign a response).
-    pub(crate) p384_key: Option<Vec<u8>>,
+    /// The P-384 key, SEC1: the subjectPublicKey BIT STRING's contents, which issuerKeyHash
+    /// and ResponderID byKey hash.
+    pub(crate) key: Vec<u8>,
 }
 
 impl IssuerFacts {
+    /// # Errors
+    /// [`OcspError::InvalidCertificate`] when `der` is not a certificate with a named-curve
+    /// P-384 key (the only keys this profile has).
     pub(crate) fn parse(der: &[u8]) -> Result<Self, OcspError> {
-        let invalid = || OcspError::InvalidCertificate { which: "issuer" };
-        let cert = Certificate::from_der(der).map_err(|_| invalid())?;
-        let tbs = cert.tbs_certificate();
-        let subject = tbs.subject().to_der().map_err(|_| invalid())?;
-        let spki = tbs.subject_public_key_info();
-        let key_bits = spki
-            .subject_public_key
-            .as_bytes()
-            .ok_or_else(invalid)?
-            .to_vec();
-        let named_p384 = spki.algorithm.oid == ID_EC_PUBLIC_KEY
-            && spki
-                .algorithm
-                .parameters
-                .as_ref()
-                .and_then(|p| p.decode_as::<ObjectIdentifier>().ok())
-                == Some(SECP384R1);
-        let p384_key = (named_p384 && p384::PublicKey::from_sec1_bytes(&key_bits).is_ok())
-            .then(|| key_bits.clone());
+        let invalid = OcspError::InvalidCertificate { which: "issuer" };
+        let cert = Cert::parse(der, CertPosition::Anchor(0)).map_err(|_| invalid.clone())?;
+        let key = cert.public_key.ok_or(invalid)?;
         Ok(Self {
-            subject,
-            key_bits,
-            p384_key,
+            subject: cert.subject,
+            key,
         })
     }
 
     /// SHA-384 of the key, the CertID issuerKeyHash.
     pub(crate) fn key_hash(&self) -> Vec<u8> {
-        Sha384::digest(&self.key_bits).to_vec()
+        Sha384::digest(&self.key).to_vec()
     }
 }
 
@@ -73,6 +47,9 @@ pub struct OcspRequest {
     der: Vec<u8>,
     nonce: [u8; NONCE_LEN],
     cert_id: CertId,
+    /// The CertID's DER as sent and with the hash parameters absent (compared with the
+    /// responses' bytes).
+    cert_id_der: [Vec<u8>; 2],
 }
 
 impl OcspRequest {
@@ -83,8 +60,8 @@ impl OcspRequest {
     /// (`id-pkix-ocsp-nonce`, extnValue = OCTET STRING holding OCTET STRING, RFC 8954).
     ///
     /// # Errors
-    /// [`OcspError::InvalidCertificate`] when either is not a DER certificate or the
-    /// subject's issuer name is not the issuer's subject.
+    /// [`OcspError::InvalidCertificate`] when either is not a DER certificate, the issuer's
+    /// key is not P-384, or the subject's issuer name is not the issuer's subject.
     pub fn new(
         subject_der: &[u8],
         issuer_der: &[u8],
@@ -92,43 +69,23 @@ impl OcspRequest {
     ) -> Result<Self, OcspError> {
         let invalid_subject = || OcspError::InvalidCertificate { which: "subject" };
         let issuer = IssuerFacts::parse(issuer_der)?;
-        let subject = Certificate::from_der(subject_der).map_err(|_| invalid_subject())?;
-        let tbs = subject.tbs_certificate();
-        let issuer_name = tbs.issuer().to_der().map_err(|_| invalid_subject())?;
-        if issuer_name != issuer.subject {
+        let subject =
+            Cert::parse(subject_der, CertPosition::Chain(0)).map_err(|_| invalid_subject())?;
+        if subject.issuer != issuer.subject {
             return Err(invalid_subject());
         }
-        let octets = |bytes: Vec<u8>| OctetString::new(bytes).map_err(|_| invalid_subject());
         let cert_id = CertId::new(
-            AlgorithmIdentifierOwned {
-                oid: ID_SHA384,
-                parameters: Some(Any::null()),
-            },
-            octets(Sha384::digest(&issuer_name).to_vec())?,
-            octets(issuer.key_hash())?,
-            Int::new(tbs.serial_number().as_bytes()).map_err(|_| invalid_subject())?,
+            Sha384::digest(&subject.issuer).to_vec(),
+            issuer.key_hash(),
+            subject.serial,
         );
-        let encoded_nonce = OctetString::new(nonce.as_slice())
-            .and_then(|n| n.to_der())
-            .and_then(OctetString::new)
-            .map_err(|_| invalid_subject())?;
-        let request = OcspRequestAsn1 {
-            tbs_request: TbsRequest {
-                request_list: Vec::from([Request {
-                    req_cert: cert_id.clone(),
-                }]),
-                request_extensions: Some(Vec::from([Extension {
-                    extn_id: ID_PKIX_OCSP_NONCE,
-                    critical: false,
-                    extn_value: encoded_nonce,
-                }])),
-            },
-        };
-        let der = request.to_der().map_err(|_| invalid_subject())?;
+        let der = asn1::ocsp_request(&cert_id, &nonce);
+        let cert_id_der = [cert_id.der(true), cert_id.der(false)];
         Ok(Self {
             der,
             nonce,
             cert_id,
+            cert_id_der,
         })
     }
 
@@ -146,6 +103,11 @@ impl OcspRequest {
     /// The certificate asked about.
     pub fn cert_id(&self) -> &CertId {
         &self.cert_id
+    }
+
+    /// Whether `der` (a CertID TLV of a response) names the certificate asked about.
+    pub(crate) fn names(&self, der: &[u8]) -> bool {
+        self.cert_id_der.iter().any(|own| own.as_slice() == der)
     }
 
     /// A stable key for a host's response cache, the same for every request about this

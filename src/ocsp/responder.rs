@@ -10,14 +10,12 @@
 
 use alloc::vec::Vec;
 
-use der::{Decode, Encode};
 use sha1::{Digest, Sha1};
-use x509_cert::Certificate;
 
-use super::asn1::ResponderId;
 use super::error::{OcspError, ResponderProblem};
+use super::parse::ResponderRef;
 use super::request::IssuerFacts;
-use crate::chain::{ChainOptions, ChainPlan, Purpose, TimeCheck, TrustStore};
+use crate::chain::{Cert, CertPosition, ChainOptions, ChainPlan, Purpose, TimeCheck, TrustStore};
 
 /// The key that signed a response, and how it is authorised.
 pub(crate) enum Signer {
@@ -28,40 +26,28 @@ pub(crate) enum Signer {
     Delegated(Vec<u8>, ChainPlan),
 }
 
-/// Identifies the signer named by `responder_id` among the issuing CA and `certs`.
+/// Identifies the signer named by `responder` among the issuing CA and `certs`.
 ///
 /// # Errors
-/// [`OcspError::UnauthorizedResponder`], [`OcspError::SignatureAlgorithm`] for a CA key
-/// that is not P-384, [`OcspError::Malformed`] for a certificate in `certs` that is not DER.
+/// [`OcspError::UnauthorizedResponder`], [`OcspError::Malformed`] for a certificate in
+/// `certs` that is not DER.
 pub(crate) fn identify(
-    responder_id: &ResponderId,
+    responder: &ResponderRef<'_>,
     issuer: &IssuerFacts,
     issuer_der: &[u8],
     certs: &[&[u8]],
     now: u64,
 ) -> Result<Signer, OcspError> {
-    if names(responder_id, &issuer.subject, &issuer.key_bits) {
-        return issuer
-            .p384_key
-            .clone()
-            .map(Signer::Issuer)
-            .ok_or(OcspError::SignatureAlgorithm);
+    if names(responder, &issuer.subject, &issuer.key) {
+        return Ok(Signer::Issuer(issuer.key.clone()));
     }
     let mut named = None;
-    for der in certs {
-        let cert = Certificate::from_der(der).map_err(|_| OcspError::Malformed {
+    for (i, der) in certs.iter().enumerate() {
+        let cert = Cert::parse(der, CertPosition::Chain(i)).map_err(|_| OcspError::Malformed {
             problem: "a certificate in certs is not DER X.509",
         })?;
-        let tbs = cert.tbs_certificate();
-        let subject = tbs.subject().to_der().map_err(|_| OcspError::Malformed {
-            problem: "a certificate in certs is not DER X.509",
-        })?;
-        let key = tbs
-            .subject_public_key_info()
-            .subject_public_key
-            .as_bytes()
-            .unwrap_or_default();
-        if names(responder_id, &subject, key) {
+        let key = cert.public_key.as_deref().unwrap_or_default();
+        if names(responder, &cert.subject, key) {
             named = Some(*der);
             break;
         }
@@ -82,11 +68,11 @@ pub(crate) fn identify(
     ))
 }
 
-/// Whether `responder_id` names the certificate with this subject and key: byName is the
-/// DER name, byKey the SHA-1 of the subjectPublicKey contents (RFC 6960 §4.2.2.3).
-fn names(responder_id: &ResponderId, subject: &[u8], key_bits: &[u8]) -> bool {
-    match responder_id {
-        ResponderId::ByName(name) => name.to_der().is_ok_and(|n| n == subject),
-        ResponderId::ByKey(hash) => hash.as_bytes() == Sha1::digest(key_bits).as_slice(),
+/// Whether `responder` names the certificate with this subject and key: byName is the DER
+/// name, byKey the SHA-1 of the subjectPublicKey contents (RFC 6960 §4.2.2.3).
+fn names(responder: &ResponderRef<'_>, subject: &[u8], key: &[u8]) -> bool {
+    match responder {
+        ResponderRef::ByName(name) => *name == subject,
+        ResponderRef::ByKey(hash) => !key.is_empty() && *hash == Sha1::digest(key).as_slice(),
     }
 }

@@ -1,7 +1,5 @@
 //! What a verified response says about one certificate.
 
-use x509_cert::ext::pkix::CrlReason;
-
 /// A certificate's revocation status, as a verified response gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CertRevocation {
@@ -70,23 +68,6 @@ impl RevocationReason {
             Self::RemoveFromCrl => "removeFromCRL",
             Self::PrivilegeWithdrawn => "privilegeWithdrawn",
             Self::AaCompromise => "aACompromise",
-        }
-    }
-}
-
-impl From<CrlReason> for RevocationReason {
-    fn from(reason: CrlReason) -> Self {
-        match reason {
-            CrlReason::Unspecified => Self::Unspecified,
-            CrlReason::KeyCompromise => Self::KeyCompromise,
-            CrlReason::CaCompromise => Self::CaCompromise,
-            CrlReason::AffiliationChanged => Self::AffiliationChanged,
-            CrlReason::Superseded => Self::Superseded,
-            CrlReason::CessationOfOperation => Self::CessationOfOperation,
-            CrlReason::CertificateHold => Self::CertificateHold,
-            CrlReason::RemoveFromCRL => Self::RemoveFromCrl,
-            CrlReason::PrivilegeWithdrawn => Self::PrivilegeWithdrawn,
-            CrlReason::AaCompromise => Self::AaCompromise,
         }
     }
 }

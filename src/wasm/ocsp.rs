@@ -9,12 +9,10 @@ use alloc::vec::Vec;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
-use x509_cert::der::Decode;
-use x509_cert::Certificate;
 
 use super::error::{invalid_argument, to_js};
 use super::js;
-use crate::chain::parse_pem_chain;
+use crate::chain::{parse_pem_chain, Cert, CertPosition};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
     CheckedOcsp, FetchFailure, NonceCheck, OcspError, OcspRequest, NONCE_LEN,
@@ -334,14 +332,11 @@ fn read_now(value: &JsValue) -> Result<u64, JsValue> {
 
 /// The subject's commonName, or its whole subject when it has none.
 fn subject_name(chain: &[Vec<u8>], i: usize) -> String {
-    let Some(cert) = chain.get(i).and_then(|d| Certificate::from_der(d).ok()) else {
-        return String::new();
-    };
-    let subject = cert.tbs_certificate().subject();
-    match subject.common_name() {
-        Ok(Some(cn)) => String::from(cn),
-        _ => subject.to_string(),
-    }
+    chain
+        .get(i)
+        .and_then(|der| Cert::parse(der, CertPosition::Chain(i)).ok())
+        .map(|cert| cert.common_name.unwrap_or(cert.subject_text))
+        .unwrap_or_default()
 }
 
 fn seconds(value: u64) -> JsValue {

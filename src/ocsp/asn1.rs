@@ -1,4 +1,5 @@
-//! The RFC 6960 request (§4.1.1) and its `CertID`, written as DER by hand.
+//! The RFC 6960 request (§4.1.1) and its `CertID`, written as DER by hand (the rest of the
+//! crate encodes DER with the `der` crate).
 //!
 //! Not RustCrypto's `x509-ocsp`: its 0.2 release targets `der` 0.7 / `x509-cert` 0.2 while the
 //! crate uses 0.8 / 0.3, and two `der` versions would both land in the wasm module. Not types

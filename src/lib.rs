@@ -34,6 +34,7 @@ pub mod chain;
 pub mod deprecation;
 pub mod evidence;
 pub mod listing;
+pub mod ocsp;
 pub mod rim;
 pub mod service;
 pub mod token;

@@ -1,0 +1,109 @@
+//! Certificate revocation by OCSP (RFC 6960), as NVIDIA's verifiers check device and RIM
+//! chains (notes: attestation §c) — without I/O: the caller passes `now`, the nonces and the
+//! response bytes; the host does the HTTP POSTs and the caching.
+//!
+//! # API
+//!
+//! ```text
+//! ocsp_targets(chain_len, ChainKind::Device | Rim) -> Range<usize>    // which certificates
+//! OcspRequest::new(subject_der, issuer_der, nonce)?  .der() / .nonce() / .cache_key()
+//! chain_requests(&chain, kind, entropy)? -> Vec<OcspRequest>           // one per target
+//! check_response(response_der, &request, nonce, issuer_der, now)? -> PendingOcsp
+//!     .signature_checks() / .finish(&verdicts)? / .verify_in_core()? -> CheckedOcsp
+//! fold_chain(&results, allow_hold) -> ChainRevocation                  // one status per chain
+//! ```
+//!
+//! * Requests: CertID with SHA-384 as NVIDIA's verifiers send them, and a 32-byte nonce.
+//! * Responses: at most [`MAX_RESPONSE_LEN`] bytes of DER; `responseStatus` successful;
+//!   `id-pkix-ocsp-basic`; ecdsa-with-SHA384 by a P-384 key (allow-list); signed by the
+//!   issuing CA or by a responder certificate it issued with `id-kp-OCSPSigning`, valid at
+//!   `now` (`responder.rs`); exactly one SingleResponse about the certificate asked about
+//!   among at most [`MAX_SINGLE_RESPONSES`], at most [`MAX_RESPONSE_CERTS`] certificates;
+//!   `thisUpdate ≤ now + skew` and `now < nextUpdate + skew` ([`OCSP_CLOCK_SKEW`]); the
+//!   nonce, when echoed, equal to the request's. Each failure is its own [`OcspError`] with
+//!   a stable `ERR_OCSP_*` code.
+//! * The RFC 6960 types are defined here with `der` 0.8 derives (`asn1.rs` says why not
+//!   `x509-ocsp`); SHA-1 is used for one thing only, `ResponderID byKey`, whose hash RFC
+//!   6960 fixes.
+
+mod asn1;
+mod error;
+mod fold;
+mod request;
+mod responder;
+mod response;
+mod status;
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+pub use asn1::CertId;
+pub use error::{FetchFailure, OcspError, ResponderProblem, ResponseStatus};
+pub use fold::{fold_chain, ChainRevocation};
+pub use request::{OcspRequest, NONCE_LEN};
+pub use response::{check_response, PendingOcsp};
+pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason};
+
+/// Clock tolerance, in seconds, on both ends of a response's validity window: host clocks
+/// and responder clocks drift, and NVIDIA's responder signs with thisUpdate = now.
+pub const OCSP_CLOCK_SKEW: u64 = 300;
+
+/// How long a response without nextUpdate stays current after its thisUpdate (7 days);
+/// such a response is never cached ([`CheckedOcsp::cache_until`] = 0).
+pub const MAX_AGE_WITHOUT_NEXT_UPDATE: u64 = 7 * 24 * 3600;
+
+/// The longest a host may cache a response (1 day), whatever its nextUpdate.
+pub const MAX_CACHE_SECONDS: u64 = 24 * 3600;
+
+/// Largest response accepted (64 KiB; NVIDIA's are about 1.5 KiB with a responder
+/// certificate).
+pub const MAX_RESPONSE_LEN: usize = 64 * 1024;
+
+/// Most SingleResponses read from one response (a request asks about one certificate).
+pub const MAX_SINGLE_RESPONSES: usize = 16;
+
+/// Most certificates accepted in a response's `certs` (a delegated responder sends one).
+pub const MAX_RESPONSE_CERTS: usize = 4;
+
+/// Which certificates of a chain are asked about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChainKind {
+    /// A device identity chain: from the certificate below the root down to index 1 — the
+    /// leaf is not asked about (NVIDIA's verifiers do not; its issuer is the device's BROM).
+    Device,
+    /// A RIM signing chain: from the certificate below the root down to the signer.
+    Rim,
+}
+
+/// The indices of the certificates to ask about in a chain of `chain_len` certificates,
+/// leaf first and root last (`VerifiedChain::certificates` order). Certificate `i`'s issuer
+/// is `i + 1`. Device chains: `1 .. len-1`; RIM chains: `0 .. len-1`; the root never.
+pub fn ocsp_targets(chain_len: usize, kind: ChainKind) -> Range<usize> {
+    let first = match kind {
+        ChainKind::Device => 1,
+        ChainKind::Rim => 0,
+    };
+    let end = chain_len.saturating_sub(1);
+    first.min(end)..end
+}
+
+/// One request per [`ocsp_targets`] certificate of `chain` (DER, leaf first, root last),
+/// each with a fresh nonce from `entropy`, in chain order.
+///
+/// # Errors
+/// [`OcspError::InvalidCertificate`] as [`OcspRequest::new`].
+pub fn chain_requests<C: AsRef<[u8]>>(
+    chain: &[C],
+    kind: ChainKind,
+    mut entropy: impl FnMut() -> [u8; NONCE_LEN],
+) -> Result<Vec<OcspRequest>, OcspError> {
+    ocsp_targets(chain.len(), kind)
+        .map(|i| {
+            let (Some(subject), Some(issuer)) = (chain.get(i), chain.get(i.saturating_add(1)))
+            else {
+                return Err(OcspError::InvalidCertificate { which: "subject" });
+            };
+            OcspRequest::new(subject.as_ref(), issuer.as_ref(), entropy())
+        })
+        .collect()
+}

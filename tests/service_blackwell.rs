@@ -291,7 +291,12 @@ fn blackwell_fsp_passes_with_its_firmware_rim_alone() {
     let id = manifest("blackwell_fsp", "vbios");
     assert_eq!(manifest("blackwell_fsp", "hint"), FSP_HINT);
     // Only the firmware RIM named by hwmodel, APSKU and the hint is asked for: no driver RIM.
+    // A host prefetching from the transcripts alone (before verification) names the same.
     let empty = service(nvidia_devices(), &[]);
+    assert_eq!(
+        empty.missing_rims(&request("BLACKWELL", "3.0", &[fsp(Some(FSP_HINT))])),
+        std::slice::from_ref(&id)
+    );
     assert_eq!(
         attest(&empty, "BLACKWELL", "3.0", &[fsp(Some(FSP_HINT))]).fetched,
         std::slice::from_ref(&id)

@@ -262,18 +262,7 @@ fn verified_outcome(
             RimPath::FirmwareOnly => runtime.firmware_version_hint.clone(),
             _ => verified.vbios_version().map(String::from),
         },
-        switch_pdis: (kind == DeviceKind::Gpu)
-            .then(|| {
-                verified
-                    .transcript()
-                    .response
-                    .opaque
-                    .switch_pdis()
-                    .ok()
-                    .flatten()
-            })
-            .flatten()
-            .map(|pdis| switch_pdis_claim(&pdis)),
+        switch_pdis: verified.switch_pdis().map(|pdis| switch_pdis_claim(&pdis)),
         cert_chain: Some(chain.clone()),
         warning: Some(warning),
         ..unestablished(kind)

@@ -10,6 +10,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::claims::switch_pdis_claim;
 use super::failure::{details, failed_outcome, message_of, unestablished};
 use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
@@ -23,7 +24,7 @@ use crate::evidence::{
 };
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id,
-    RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
+    firmware_rim_id_of, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
@@ -116,7 +117,7 @@ pub(crate) fn device_stages(
                 let hint = device.firmware_version().map(|v| v.as_str().to_string());
                 let chip = evidence.chain().hwmodel_chip().map(String::from);
                 let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
-                let firmware_rim = firmware_rim_id(arch, &runtime).ok();
+                let firmware_rim = firmware_rim_id_of(evidence.profile(), &runtime).ok();
                 let driver_rim = match evidence.profile().rim_path() {
                     RimPath::DriverAndFirmware => Some(driver_rim_id(arch, &runtime).ok()),
                     _ => None,
@@ -256,7 +257,12 @@ fn verified_outcome(
         hwmodel: verified.chain().hwmodel_chip().map(String::from),
         ueid: Some(verified.ueid()),
         driver_version: verified.driver_version().map(String::from),
-        firmware_version: verified.vbios_version().map(String::from),
+        // FSP evidence reports no firmware version: its RIM was named and checked by the hint.
+        firmware_version: match verified.profile().rim_path() {
+            RimPath::FirmwareOnly => runtime.firmware_version_hint.clone(),
+            _ => verified.vbios_version().map(String::from),
+        },
+        switch_pdis: verified.switch_pdis().map(|pdis| switch_pdis_claim(&pdis)),
         cert_chain: Some(chain.clone()),
         warning: Some(warning),
         ..unestablished(kind)

@@ -22,7 +22,7 @@ use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::evidence::Transcript;
 use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
-use edgeattest::service::{KeyRing, Request, Service, ServiceConfig, Step};
+use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use serde_json::{json, Map, Value};
 
@@ -152,9 +152,12 @@ fn attest(service: &Service, arch: &str, claims_version: &str, items: &[Item]) -
         match exchange.step() {
             Step::Respond(_) => break,
             Step::Verify(_) => exchange.verify_in_core(service).unwrap(),
-            Step::Fetch(ids) => {
-                fetched.extend(ids.iter().cloned());
-                exchange.fetched(service).unwrap();
+            Step::Fetch(resources) => {
+                fetched.extend(resources.iter().filter_map(|resource| match resource {
+                    Resource::Rim { id, .. } => Some(id.clone()),
+                    _ => None,
+                }));
+                exchange.fetched_nothing(service).unwrap();
             }
             Step::Sign(_) => panic!("the service holds its key"),
         }

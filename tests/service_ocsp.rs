@@ -15,7 +15,6 @@
 )] // tests: fail loudly, use std
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -28,10 +27,6 @@ use edgeattest::service::{
     CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
 use serde_json::{json, Map, Value};
-
-fn ocsp_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated/ocsp")
-}
 
 fn read(path: &str) -> String {
     let full = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -47,164 +42,9 @@ fn now() -> u64 {
         .as_secs()
 }
 
-/// How the stand-in responder answers.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mode {
-    /// Each CA's own delegated responder, as NVIDIA's.
-    Normal,
-    /// Signed by a certificate the ICA issued without id-kp-OCSPSigning.
-    Rogue,
-    /// Signed by a responder another CA issued.
-    Foreign,
-    /// The answer for another certificate (the identity CA's) to every request.
-    OtherCertificate,
-    /// The HTTP side failed: connection refused.
-    Down,
-    /// The answer of an earlier request (its nonce) for the same certificate.
-    Replay,
-}
-
-/// `openssl ocsp` answering one DER request as the responder of the CA whose key hash the
-/// request names.
-struct Responder {
-    manifest: Map<String, Value>,
-    mode: Mode,
-    work: tempdir::Dir,
-    earlier: std::cell::RefCell<std::collections::BTreeMap<String, Vec<u8>>>,
-}
-
-mod tempdir {
-    use std::path::PathBuf;
-
-    /// A directory removed when dropped.
-    pub(crate) struct Dir(pub(crate) PathBuf);
-
-    impl Dir {
-        pub(crate) fn new(name: &str) -> Self {
-            let path = std::env::temp_dir().join(format!(
-                "edgeattest-{name}-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            std::fs::create_dir_all(&path).unwrap();
-            Self(path)
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-impl Responder {
-    fn new(mode: Mode) -> Self {
-        let manifest: Value = serde_json::from_str(
-            &std::fs::read_to_string(ocsp_dir().join("responders.json")).unwrap(),
-        )
-        .unwrap();
-        Self {
-            manifest: manifest.as_object().unwrap().clone(),
-            mode,
-            work: tempdir::Dir::new(&format!("{mode:?}")),
-            earlier: std::cell::RefCell::default(),
-        }
-    }
-
-    fn answer(&self, request: &[u8], cache_key: &str) -> Fetched {
-        if self.mode == Mode::Down {
-            return Fetched::Failed(FetchFailure::Unreachable);
-        }
-        let (ca, entry) = self
-            .manifest
-            .iter()
-            .find(|(_, entry)| {
-                let hash =
-                    hex::decode(entry["issuer_key_hash"]["sha384"].as_str().unwrap()).unwrap();
-                request.windows(hash.len()).any(|w| w == hash.as_slice())
-            })
-            .unwrap_or_else(|| panic!("no CA of the test PKI is named by {cache_key}"));
-        let file = |name: &str| ocsp_dir().join(entry[name].as_str().unwrap());
-        let (signer, key) = match self.mode {
-            Mode::Rogue => (
-                ocsp_dir().join("rogue_responder.pem"),
-                ocsp_dir().join("rogue_responder_key.pem"),
-            ),
-            Mode::Foreign => (
-                ocsp_dir().join("foreign_responder.pem"),
-                ocsp_dir().join("foreign_responder_key.pem"),
-            ),
-            _ => (file("responder"), file("responder_key")),
-        };
-        let request_path = self.work.0.join(format!("{ca}.req"));
-        let response_path = self.work.0.join(format!("{ca}.resp"));
-        let request = if self.mode == Mode::OtherCertificate {
-            // openssl builds a request for the identity CA (issued by the root) instead.
-            let status = Command::new("openssl")
-                .args(["ocsp", "-sha384", "-no_nonce", "-issuer"])
-                .arg(ocsp_dir().join("root.pem"))
-                .arg("-cert")
-                .arg(ocsp_dir().join("identity.pem"))
-                .arg("-reqout")
-                .arg(&request_path)
-                .output()
-                .unwrap();
-            assert!(status.status.success(), "{status:?}");
-            return self.respond_with(
-                &request_path,
-                &response_path,
-                &self.manifest["root"],
-                (
-                    ocsp_dir().join("responder_root.pem"),
-                    ocsp_dir().join("responder_root_key.pem"),
-                ),
-            );
-        } else {
-            request
-        };
-        std::fs::write(&request_path, request).unwrap();
-        let answer = self.respond_with(&request_path, &response_path, entry, (signer, key));
-        if self.mode == Mode::Replay {
-            let mut earlier = self.earlier.borrow_mut();
-            if let Fetched::Body(body) = &answer {
-                if let Some(old) = earlier.insert(cache_key.into(), body.clone()) {
-                    return Fetched::Body(old);
-                }
-            }
-        }
-        answer
-    }
-
-    fn respond_with(
-        &self,
-        request: &std::path::Path,
-        response: &std::path::Path,
-        entry: &Value,
-        (signer, key): (PathBuf, PathBuf),
-    ) -> Fetched {
-        let file = |name: &str| ocsp_dir().join(entry[name].as_str().unwrap());
-        let output = Command::new("openssl")
-            .arg("ocsp")
-            .arg("-index")
-            .arg(file("index"))
-            .arg("-CA")
-            .arg(file("ca"))
-            .arg("-rsigner")
-            .arg(signer)
-            .arg("-rkey")
-            .arg(key)
-            .args(["-rmd", "sha384", "-resp_key_id", "-ndays", "1"])
-            .arg("-reqin")
-            .arg(request)
-            .arg("-respout")
-            .arg(response)
-            .output()
-            .expect("openssl is installed (pkg-config/setup.sh)");
-        assert!(output.status.success(), "{output:?}");
-        Fetched::Body(std::fs::read(response).unwrap())
-    }
-}
+#[path = "common/ocsp_responder.rs"]
+mod ocsp_responder;
+use ocsp_responder::{Mode, Responder};
 
 /// The real Hopper 550.90.07 transcript re-signed with the leaf of `status`'s device.
 fn device(status: &str) -> (Vec<u8>, String) {
@@ -607,5 +447,122 @@ fn devices_share_the_queries_of_their_cas() {
             &json!("unknown"),
             &json!("revoked")
         ]
+    );
+}
+
+/// A service holding the OCSP test RIMs (550.90.07 driver and VBIOS), trusting the test RIM
+/// root; `revoked_driver_signer`: the driver RIM signed by the revoked signer instead.
+fn service_with_rims(revoked_driver_signer: bool) -> Service {
+    let mut service = Service::new(
+        ServiceConfig {
+            rim_service_url: None,
+            issuer: Some("https://attest.example".into()),
+            ..ServiceConfig::default()
+        },
+        KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),
+        TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
+        RimTrust::from_store(TrustStore::from_pem(&read("generated/ocsp/rim_root.pem")).unwrap()),
+        1,
+    );
+    let manifest: Value = serde_json::from_str(&read("generated/ocsp/rims/manifest.json")).unwrap();
+    for kind in ["driver", "vbios"] {
+        let id = manifest[kind].as_str().unwrap();
+        let file = if kind == "driver" && revoked_driver_signer {
+            format!("generated/ocsp/rims/{id}_revoked_signer.xml")
+        } else {
+            format!("generated/ocsp/rims/{id}.xml")
+        };
+        service.rims_mut().insert(id, read(&file).into_bytes());
+    }
+    service
+}
+
+/// Whether `claims` has every member of `policy` (objects compared member by member), as
+/// NVIDIA's relying-party policy examples are read: each listed claim must equal its value.
+fn satisfies(claims: &Value, policy: &Value, path: &str, failures: &mut Vec<String>) {
+    match policy {
+        Value::Object(members) => {
+            for (name, expected) in members {
+                satisfies(&claims[name], expected, &format!("{path}.{name}"), failures);
+            }
+        }
+        expected if claims != expected => failures.push(format!("{path}: {claims} != {expected}")),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_passing_device_with_every_chain_good_meets_nvidias_remote_v4_policy() {
+    let service = service_with_rims(false);
+    let (response, cacheable, asked) = attest_with(
+        &service,
+        &request(&[device("good")], false),
+        &Responder::new(Mode::Normal),
+    );
+    // Device chain: BROM, ICA, Identity; RIM chain (shared by both RIMs): signer, L3, CA.
+    assert_eq!((asked, cacheable.len()), (6, 6));
+    let (overall, devices) = tokens(&response);
+    assert_eq!(overall["x-nvidia-overall-att-result"], true, "{devices:?}");
+    let gpu = &devices[0];
+    // Nothing left unchecked, so no warning (claims 3.0 write the member as null).
+    assert_eq!(gpu["x-nvidia-attestation-warning"], Value::Null, "{gpu:?}");
+    for chain in [
+        "x-nvidia-gpu-attestation-report-cert-chain",
+        "x-nvidia-gpu-driver-rim-cert-chain",
+        "x-nvidia-gpu-vbios-rim-cert-chain",
+    ] {
+        assert_eq!(gpu[chain]["x-nvidia-cert-ocsp-status"], "good", "{chain}");
+    }
+    let policy: Value = serde_json::from_str(&read(
+        "nvidia/policies/nvtrust/remote_v4_NVGPURemotePolicyExample.json",
+    ))
+    .unwrap();
+    let rules = &policy["authorization-rules"];
+    let mut failures = Vec::new();
+    satisfies(
+        &Value::Object(overall),
+        &rules["overall-claims"],
+        "overall",
+        &mut failures,
+    );
+    satisfies(
+        &Value::Object(gpu.clone()),
+        &rules["detached-claims"],
+        "GPU-0",
+        &mut failures,
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+
+    // The same policy refuses what revocation refused: a RIM signed by a revoked signer.
+    let service = service_with_rims(true);
+    let (response, _, _) = attest_with(
+        &service,
+        &request(&[device("good")], false),
+        &Responder::new(Mode::Normal),
+    );
+    let (overall, devices) = tokens(&response);
+    assert_eq!(overall["x-nvidia-overall-att-result"], false);
+    let rim_chain = &devices[0]["x-nvidia-gpu-driver-rim-cert-chain"];
+    assert_eq!(
+        rim_chain["x-nvidia-cert-ocsp-status"], "revoked",
+        "{rim_chain}"
+    );
+    assert_eq!(rim_chain["x-nvidia-cert-status"], "revoked");
+    let details = &devices[0]["x-nvidia-error-details"];
+    assert_eq!(
+        (&details["code"], &details["fieldName"]),
+        (&json!(5002), &json!("rim")),
+        "{details}"
+    );
+    let mut failures = Vec::new();
+    satisfies(
+        &Value::Object(devices[0].clone()),
+        &rules["detached-claims"],
+        "GPU-0",
+        &mut failures,
+    );
+    assert!(
+        failures.iter().any(|f| f.contains("driver-rim-cert-chain")),
+        "{failures:?}"
     );
 }

@@ -1,0 +1,175 @@
+//! `openssl ocsp` as the responder of the OCSP test PKI
+//! (`tests/fixtures/generated/generate_ocsp.py`), answering the core's own DER requests
+//! offline (`-reqin` / `-respout`): a real responder's answers, made now, signed the way
+//! NVIDIA's responder signs (a delegated responder per CA, ResponderID by key hash,
+//! ecdsa-with-SHA384, its certificate embedded).
+#![allow(dead_code)] // each test binary uses a part
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use edgeattest::service::{FetchFailure, Fetched};
+use serde_json::{Map, Value};
+
+pub(crate) fn ocsp_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated/ocsp")
+}
+
+/// How the stand-in responder answers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    /// Each CA's own delegated responder, as NVIDIA's.
+    Normal,
+    /// Signed by a certificate the ICA issued without id-kp-OCSPSigning.
+    Rogue,
+    /// Signed by a responder another CA issued.
+    Foreign,
+    /// The answer for another certificate (the identity CA's) to every request.
+    OtherCertificate,
+    /// The HTTP side failed: connection refused.
+    Down,
+    /// The answer of an earlier request (its nonce) for the same certificate.
+    Replay,
+}
+
+/// `openssl ocsp` answering one DER request as the responder of the CA whose key hash the
+/// request names.
+pub(crate) struct Responder {
+    manifest: Map<String, Value>,
+    mode: Mode,
+    work: tempdir::Dir,
+    earlier: std::cell::RefCell<std::collections::BTreeMap<String, Vec<u8>>>,
+}
+
+mod tempdir {
+    use std::path::PathBuf;
+
+    /// A directory removed when dropped.
+    pub(crate) struct Dir(pub(crate) PathBuf);
+
+    impl Dir {
+        pub(crate) fn new(name: &str) -> Self {
+            let path = std::env::temp_dir().join(format!(
+                "edgeattest-{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::create_dir_all(&path).unwrap();
+            Self(path)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl Responder {
+    pub(crate) fn new(mode: Mode) -> Self {
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(ocsp_dir().join("responders.json")).unwrap(),
+        )
+        .unwrap();
+        Self {
+            manifest: manifest.as_object().unwrap().clone(),
+            mode,
+            work: tempdir::Dir::new(&format!("{mode:?}")),
+            earlier: std::cell::RefCell::default(),
+        }
+    }
+
+    pub(crate) fn answer(&self, request: &[u8], cache_key: &str) -> Fetched {
+        if self.mode == Mode::Down {
+            return Fetched::Failed(FetchFailure::Unreachable);
+        }
+        let (ca, entry) = self
+            .manifest
+            .iter()
+            .find(|(_, entry)| {
+                let hash =
+                    hex::decode(entry["issuer_key_hash"]["sha384"].as_str().unwrap()).unwrap();
+                request.windows(hash.len()).any(|w| w == hash.as_slice())
+            })
+            .unwrap_or_else(|| panic!("no CA of the test PKI is named by {cache_key}"));
+        let file = |name: &str| ocsp_dir().join(entry[name].as_str().unwrap());
+        let (signer, key) = match self.mode {
+            Mode::Rogue => (
+                ocsp_dir().join("rogue_responder.pem"),
+                ocsp_dir().join("rogue_responder_key.pem"),
+            ),
+            Mode::Foreign => (
+                ocsp_dir().join("foreign_responder.pem"),
+                ocsp_dir().join("foreign_responder_key.pem"),
+            ),
+            _ => (file("responder"), file("responder_key")),
+        };
+        let request_path = self.work.0.join(format!("{ca}.req"));
+        let response_path = self.work.0.join(format!("{ca}.resp"));
+        let request = if self.mode == Mode::OtherCertificate {
+            // openssl builds a request for the identity CA (issued by the root) instead.
+            let status = Command::new("openssl")
+                .args(["ocsp", "-sha384", "-no_nonce", "-issuer"])
+                .arg(ocsp_dir().join("root.pem"))
+                .arg("-cert")
+                .arg(ocsp_dir().join("identity.pem"))
+                .arg("-reqout")
+                .arg(&request_path)
+                .output()
+                .unwrap();
+            assert!(status.status.success(), "{status:?}");
+            return self.respond_with(
+                &request_path,
+                &response_path,
+                &self.manifest["root"],
+                (
+                    ocsp_dir().join("responder_root.pem"),
+                    ocsp_dir().join("responder_root_key.pem"),
+                ),
+            );
+        } else {
+            request
+        };
+        std::fs::write(&request_path, request).unwrap();
+        let answer = self.respond_with(&request_path, &response_path, entry, (signer, key));
+        if self.mode == Mode::Replay {
+            let mut earlier = self.earlier.borrow_mut();
+            if let Fetched::Body(body) = &answer {
+                if let Some(old) = earlier.insert(cache_key.into(), body.clone()) {
+                    return Fetched::Body(old);
+                }
+            }
+        }
+        answer
+    }
+
+    fn respond_with(
+        &self,
+        request: &Path,
+        response: &Path,
+        entry: &Value,
+        (signer, key): (PathBuf, PathBuf),
+    ) -> Fetched {
+        let file = |name: &str| ocsp_dir().join(entry[name].as_str().unwrap());
+        let output = Command::new("openssl")
+            .arg("ocsp")
+            .arg("-index")
+            .arg(file("index"))
+            .arg("-CA")
+            .arg(file("ca"))
+            .arg("-rsigner")
+            .arg(signer)
+            .arg("-rkey")
+            .arg(key)
+            .args(["-rmd", "sha384", "-resp_key_id", "-ndays", "1"])
+            .arg("-reqin")
+            .arg(request)
+            .arg("-respout")
+            .arg(response)
+            .output()
+            .expect("openssl is installed (pkg-config/setup.sh)");
+        assert!(output.status.success(), "{output:?}");
+        Fetched::Body(std::fs::read(response).unwrap())
+    }
+}

@@ -14,53 +14,20 @@
     clippy::std_instead_of_alloc
 )] // tests: fail loudly, use std
 
-use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::rim::RimTrust;
 use edgeattest::service::{
-    FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service, ServiceConfig, Step,
+    FetchFailure, Fetched, KeyRing, Request, Resource, Service, ServiceConfig, Step,
     CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
 use serde_json::{json, Map, Value};
 
-fn read(path: &str) -> String {
-    let full = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(path);
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
-
 #[path = "common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{Mode, Responder};
-
-/// The real Hopper 550.90.07 transcript re-signed with the leaf of `status`'s device.
-fn device(status: &str) -> (Vec<u8>, String) {
-    let report =
-        hex::decode(read("nvidia/evidence/hopper/nvtrust_hopper_550.90.07_report.hex").trim())
-            .unwrap();
-    let key = SigningKey::from_pkcs8_pem(&read(&format!("generated/ocsp/leaf_{status}_key.pem")))
-        .unwrap();
-    let mut evidence = report[..report.len() - 96].to_vec();
-    let signature = key.sign(&evidence);
-    evidence.extend_from_slice(&signature);
-    (
-        evidence,
-        read(&format!("generated/ocsp/chain_{status}.pem")),
-    )
-}
+use ocsp_responder::{attest_with, device, now, read, tokens, Mode, Responder};
 
 fn service(config: ServiceConfig) -> Service {
     Service::new(
@@ -92,71 +59,6 @@ fn request(devices: &[(Vec<u8>, String)], allow_hold: bool) -> Request {
         request = request.header("X-NVIDIA-OCSP-ALLOW-CERT-HOLD", "true");
     }
     request
-}
-
-/// Drives an exchange as a host does, answering OCSP requests with `responder` (RIMs are
-/// not fetched). Returns the response and the exchange's cacheable answers.
-fn attest_with(
-    service: &Service,
-    request: &Request,
-    responder: &Responder,
-) -> (Response, Vec<edgeattest::service::OcspCacheEntry>, usize) {
-    let mut exchange = service.begin(request, now(), [9; 32]);
-    let mut asked = 0;
-    loop {
-        match exchange.step() {
-            Step::Respond(_) => break,
-            Step::Verify(_) => exchange.verify_in_core(service).unwrap(),
-            Step::Fetch(resources) => {
-                let answers: Vec<Fetched> = resources
-                    .iter()
-                    .map(|resource| match resource {
-                        Resource::Ocsp {
-                            url,
-                            request,
-                            cache_key,
-                        } => {
-                            assert_eq!(url, "https://ocsp.ndis.nvidia.com/");
-                            asked += 1;
-                            responder.answer(request, cache_key)
-                        }
-                        _ => Fetched::Failed(FetchFailure::NotFetched),
-                    })
-                    .collect();
-                exchange.fetched(service, &answers).unwrap();
-            }
-            Step::Sign(_) => panic!("the service holds its key"),
-        }
-    }
-    let cacheable = exchange.cacheable().to_vec();
-    (exchange.into_response().unwrap(), cacheable, asked)
-}
-
-fn claims(token: &str) -> Map<String, Value> {
-    serde_json::from_slice(
-        &URL_SAFE_NO_PAD
-            .decode(token.split('.').nth(1).unwrap())
-            .unwrap(),
-    )
-    .unwrap()
-}
-
-/// The overall claims and the device claims of a response.
-fn tokens(response: &Response) -> (Map<String, Value>, Vec<Map<String, Value>>) {
-    assert_eq!(
-        response.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&response.body)
-    );
-    let result: Value = serde_json::from_slice(&response.body).unwrap();
-    let devices = result[1].as_object().unwrap();
-    (
-        claims(result[0][1].as_str().unwrap()),
-        (0..devices.len())
-            .map(|i| claims(devices[&format!("GPU-{i}")].as_str().unwrap()))
-            .collect(),
-    )
 }
 
 fn chain_claim(device: &Map<String, Value>) -> &Value {
@@ -447,122 +349,5 @@ fn devices_share_the_queries_of_their_cas() {
             &json!("unknown"),
             &json!("revoked")
         ]
-    );
-}
-
-/// A service holding the OCSP test RIMs (550.90.07 driver and VBIOS), trusting the test RIM
-/// root; `revoked_driver_signer`: the driver RIM signed by the revoked signer instead.
-fn service_with_rims(revoked_driver_signer: bool) -> Service {
-    let mut service = Service::new(
-        ServiceConfig {
-            rim_service_url: None,
-            issuer: Some("https://attest.example".into()),
-            ..ServiceConfig::default()
-        },
-        KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),
-        TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
-        RimTrust::from_store(TrustStore::from_pem(&read("generated/ocsp/rim_root.pem")).unwrap()),
-        1,
-    );
-    let manifest: Value = serde_json::from_str(&read("generated/ocsp/rims/manifest.json")).unwrap();
-    for kind in ["driver", "vbios"] {
-        let id = manifest[kind].as_str().unwrap();
-        let file = if kind == "driver" && revoked_driver_signer {
-            format!("generated/ocsp/rims/{id}_revoked_signer.xml")
-        } else {
-            format!("generated/ocsp/rims/{id}.xml")
-        };
-        service.rims_mut().insert(id, read(&file).into_bytes());
-    }
-    service
-}
-
-/// Whether `claims` has every member of `policy` (objects compared member by member), as
-/// NVIDIA's relying-party policy examples are read: each listed claim must equal its value.
-fn satisfies(claims: &Value, policy: &Value, path: &str, failures: &mut Vec<String>) {
-    match policy {
-        Value::Object(members) => {
-            for (name, expected) in members {
-                satisfies(&claims[name], expected, &format!("{path}.{name}"), failures);
-            }
-        }
-        expected if claims != expected => failures.push(format!("{path}: {claims} != {expected}")),
-        _ => {}
-    }
-}
-
-#[test]
-fn a_passing_device_with_every_chain_good_meets_nvidias_remote_v4_policy() {
-    let service = service_with_rims(false);
-    let (response, cacheable, asked) = attest_with(
-        &service,
-        &request(&[device("good")], false),
-        &Responder::new(Mode::Normal),
-    );
-    // Device chain: BROM, ICA, Identity; RIM chain (shared by both RIMs): signer, L3, CA.
-    assert_eq!((asked, cacheable.len()), (6, 6));
-    let (overall, devices) = tokens(&response);
-    assert_eq!(overall["x-nvidia-overall-att-result"], true, "{devices:?}");
-    let gpu = &devices[0];
-    // Nothing left unchecked, so no warning (claims 3.0 write the member as null).
-    assert_eq!(gpu["x-nvidia-attestation-warning"], Value::Null, "{gpu:?}");
-    for chain in [
-        "x-nvidia-gpu-attestation-report-cert-chain",
-        "x-nvidia-gpu-driver-rim-cert-chain",
-        "x-nvidia-gpu-vbios-rim-cert-chain",
-    ] {
-        assert_eq!(gpu[chain]["x-nvidia-cert-ocsp-status"], "good", "{chain}");
-    }
-    let policy: Value = serde_json::from_str(&read(
-        "nvidia/policies/nvtrust/remote_v4_NVGPURemotePolicyExample.json",
-    ))
-    .unwrap();
-    let rules = &policy["authorization-rules"];
-    let mut failures = Vec::new();
-    satisfies(
-        &Value::Object(overall),
-        &rules["overall-claims"],
-        "overall",
-        &mut failures,
-    );
-    satisfies(
-        &Value::Object(gpu.clone()),
-        &rules["detached-claims"],
-        "GPU-0",
-        &mut failures,
-    );
-    assert!(failures.is_empty(), "{failures:#?}");
-
-    // The same policy refuses what revocation refused: a RIM signed by a revoked signer.
-    let service = service_with_rims(true);
-    let (response, _, _) = attest_with(
-        &service,
-        &request(&[device("good")], false),
-        &Responder::new(Mode::Normal),
-    );
-    let (overall, devices) = tokens(&response);
-    assert_eq!(overall["x-nvidia-overall-att-result"], false);
-    let rim_chain = &devices[0]["x-nvidia-gpu-driver-rim-cert-chain"];
-    assert_eq!(
-        rim_chain["x-nvidia-cert-ocsp-status"], "revoked",
-        "{rim_chain}"
-    );
-    assert_eq!(rim_chain["x-nvidia-cert-status"], "revoked");
-    let details = &devices[0]["x-nvidia-error-details"];
-    assert_eq!(
-        (&details["code"], &details["fieldName"]),
-        (&json!(5002), &json!("rim")),
-        "{details}"
-    );
-    let mut failures = Vec::new();
-    satisfies(
-        &Value::Object(devices[0].clone()),
-        &rules["detached-claims"],
-        "GPU-0",
-        &mut failures,
-    );
-    assert!(
-        failures.iter().any(|f| f.contains("driver-rim-cert-chain")),
-        "{failures:?}"
     );
 }

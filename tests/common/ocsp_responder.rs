@@ -7,8 +7,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use edgeattest::service::{FetchFailure, Fetched};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use edgeattest::crypto::SigningKey;
+use edgeattest::service::{
+    FetchFailure, Fetched, OcspCacheEntry, Request, Resource, Response, Service, Step,
+};
 use serde_json::{Map, Value};
 
 pub(crate) fn ocsp_dir() -> PathBuf {
@@ -172,4 +178,110 @@ impl Responder {
         assert!(output.status.success(), "{output:?}");
         Fetched::Body(std::fs::read(response).unwrap())
     }
+}
+
+pub(crate) fn read(path: &str) -> String {
+    let full = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+pub(crate) fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The real Hopper 550.90.07 transcript re-signed with the leaf of `status`'s device.
+pub(crate) fn device(status: &str) -> (Vec<u8>, String) {
+    let report =
+        hex::decode(read("nvidia/evidence/hopper/nvtrust_hopper_550.90.07_report.hex").trim())
+            .unwrap();
+    let key = SigningKey::from_pkcs8_pem(&read(&format!("generated/ocsp/leaf_{status}_key.pem")))
+        .unwrap();
+    let mut evidence = report[..report.len() - 96].to_vec();
+    let signature = key.sign(&evidence);
+    evidence.extend_from_slice(&signature);
+    (
+        evidence,
+        read(&format!("generated/ocsp/chain_{status}.pem")),
+    )
+}
+
+/// Drives an exchange as a host does, answering OCSP requests with `responder` (RIMs are
+/// not fetched). Returns the response and the exchange's cacheable answers.
+pub(crate) fn attest_with(
+    service: &Service,
+    request: &Request,
+    responder: &Responder,
+) -> (Response, Vec<OcspCacheEntry>, usize) {
+    let mut exchange = service.begin(request, now(), [9; 32]);
+    let mut asked = 0;
+    loop {
+        match exchange.step() {
+            Step::Respond(_) => break,
+            Step::Verify(_) => exchange.verify_in_core(service).unwrap(),
+            Step::Fetch(resources) => {
+                let answers: Vec<Fetched> = resources
+                    .iter()
+                    .map(|resource| match resource {
+                        Resource::Ocsp {
+                            url,
+                            request,
+                            cache_key,
+                        } => {
+                            assert_eq!(url, "https://ocsp.ndis.nvidia.com/");
+                            asked += 1;
+                            responder.answer(request, cache_key)
+                        }
+                        _ => Fetched::Failed(FetchFailure::NotFetched),
+                    })
+                    .collect();
+                exchange.fetched(service, &answers).unwrap();
+            }
+            Step::Sign(_) => panic!("the service holds its key"),
+        }
+    }
+    let cacheable = exchange.cacheable().to_vec();
+    (exchange.into_response().unwrap(), cacheable, asked)
+}
+
+pub(crate) fn claims(token: &str) -> Map<String, Value> {
+    serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(token.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+/// The overall claims and the device claims of a response.
+pub(crate) fn tokens(response: &Response) -> (Map<String, Value>, Vec<Map<String, Value>>) {
+    assert_eq!(
+        response.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&response.body)
+    );
+    let result: Value = serde_json::from_slice(&response.body).unwrap();
+    // `GPU-0`, `GPU-1`, … or `SWITCH-0`, …, in index order.
+    let mut devices: Vec<(usize, &str)> = result[1]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(label, token)| {
+            let index = label.rsplit('-').next().unwrap().parse().unwrap();
+            (index, token.as_str().unwrap())
+        })
+        .collect();
+    devices.sort_unstable();
+    (
+        claims(result[0][1].as_str().unwrap()),
+        devices
+            .into_iter()
+            .map(|(_, token)| claims(token))
+            .collect(),
+    )
 }

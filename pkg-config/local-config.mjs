@@ -6,10 +6,15 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodS
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { developmentCertificateChain } from './dev-certificate.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-/** Where the development signing key is kept (git-ignored). */
-export const DEV_KEY_PATH = join(repo, '.edgeattest', 'dev-signing-key.pem');
+/** Where the development key, its certificate chain and the API keys are kept (git-ignored). */
+export const DEV_STATE_DIR = join(repo, '.edgeattest');
+/** Where the development signing key is kept. */
+export const DEV_KEY_PATH = join(DEV_STATE_DIR, 'dev-signing-key.pem');
+/** The name, in the state folder, of the development key's certificate chain (leaf, root). */
+export const DEV_CHAIN_FILE = 'dev-signing-certificate.pem';
 
 function readConfigFile(variable, env) {
   const path = env[variable];
@@ -27,32 +32,34 @@ function pem(label, der) {
 }
 
 /** The development signing key: created on first start with WebCrypto, then reused. */
-export async function developmentSigningKey(log = () => {}) {
-  if (existsSync(DEV_KEY_PATH)) return readFileSync(DEV_KEY_PATH, 'utf8');
+export async function developmentSigningKey(log = () => {}, dir = DEV_STATE_DIR) {
+  const path = join(dir, 'dev-signing-key.pem');
+  if (existsSync(path)) return readFileSync(path, 'utf8');
   const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
   const text = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
-  mkdirSync(join(repo, '.edgeattest'), { recursive: true });
-  writeFileSync(DEV_KEY_PATH, text, { mode: 0o600 });
-  chmodSync(DEV_KEY_PATH, 0o600);
-  log(`created a development signing key in ${DEV_KEY_PATH}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  log(`created a development signing key in ${path}`);
   return text;
 }
 
 /** Where the development API keys are kept (git-ignored; 30-day keys, renewed when expired). */
-export const DEV_API_KEYS_PATH = join(repo, '.edgeattest', 'dev-api-keys.json');
+export const DEV_API_KEYS_PATH = join(DEV_STATE_DIR, 'dev-api-keys.json');
 
 /** The gateway's development key set: one personal key per role and a few service keys. */
-async function developmentApiKeys(log) {
+async function developmentApiKeys(log, dir) {
+  const path = join(dir, 'dev-api-keys.json');
   const now = Math.floor(Date.now() / 1000);
-  if (existsSync(DEV_API_KEYS_PATH)) {
-    const saved = JSON.parse(readFileSync(DEV_API_KEYS_PATH, 'utf8'));
+  if (existsSync(path)) {
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
     if (saved.keys.every((key) => key.expiresAt > now + 3600)) return saved;
   }
   const { devKeySet } = await import('../pkg/index.js');
   const set = devKeySet(now);
-  mkdirSync(join(repo, '.edgeattest'), { recursive: true });
-  writeFileSync(DEV_API_KEYS_PATH, JSON.stringify(set, null, 1), { mode: 0o600 });
-  log(`created development API keys in ${DEV_API_KEYS_PATH}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path, JSON.stringify(set, null, 1), { mode: 0o600 });
+  log(`created development API keys in ${path}`);
   return set;
 }
 
@@ -70,19 +77,31 @@ function rimFolder(dir) {
 }
 
 /**
- * The worker bindings for the local run.
- * @returns {Promise<Record<string, string>>}
+ * The worker bindings for the local run. `dir`: where the development key, its certificate
+ * chain and the API keys are kept; `now`: Unix seconds, the clock the chain is checked and
+ * made with (both for tests).
+ * @returns {Promise<{ port: number, bindings: Record<string, string> }>}
  */
-export async function localBindings(env = process.env, log = console.log) {
+export async function localBindings(env = process.env, log = console.log, { dir = DEV_STATE_DIR, now } = {}) {
   const port = env.EDGEATTEST_PORT ?? '8787';
   if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
     throw new Error(`EDGEATTEST_PORT must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
   }
-  const bindings = {
-    EDGEATTEST_SIGNING_KEY: readConfigFile('EDGEATTEST_SIGNING_KEY', env) ?? (await developmentSigningKey(log)),
-  };
+  const configuredKey = readConfigFile('EDGEATTEST_SIGNING_KEY', env);
+  const bindings = { EDGEATTEST_SIGNING_KEY: configuredKey ?? (await developmentSigningKey(log, dir)) };
   const certificate = readConfigFile('EDGEATTEST_SIGNING_CERTIFICATE', env);
-  if (certificate) bindings.EDGEATTEST_SIGNING_CERTIFICATE = certificate;
+  if (certificate) {
+    bindings.EDGEATTEST_SIGNING_CERTIFICATE = certificate;
+  } else if (configuredKey === undefined) {
+    // The development key gets a development chain, so the JWKS carries x5c as NVIDIA's
+    // SDKs require (pkg-config/dev-certificate.mjs). A configured key without a certificate
+    // is published without x5c: we cannot certify someone else's key.
+    bindings.EDGEATTEST_SIGNING_CERTIFICATE = developmentCertificateChain(bindings.EDGEATTEST_SIGNING_KEY, {
+      path: join(dir, DEV_CHAIN_FILE),
+      ...(now !== undefined && { now }),
+      log,
+    });
+  }
   const trust = readConfigFile('EDGEATTEST_TRUST_ANCHORS', env);
   if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);
@@ -96,7 +115,7 @@ export async function localBindings(env = process.env, log = console.log) {
   if (apiKeys) {
     bindings.EDGEATTEST_API_KEYS = apiKeys;
   } else {
-    const set = await developmentApiKeys(log);
+    const set = await developmentApiKeys(log, dir);
     bindings.EDGEATTEST_API_KEYS = JSON.stringify(set.keyStore);
     log('development API keys for the gateway at /api/v3/ (Authorization: Bearer <key>):');
     for (const key of set.keys) log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(', ')}`);

@@ -72,7 +72,7 @@ pub use document::{
 pub use dsig::{C14N11, DSIG_NS, ECDSA_SHA384, ENVELOPED_SIGNATURE, SHA384};
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
-pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, RimKind};
+pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimKind};
 pub use input::{
     OpaqueValue, RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
 };

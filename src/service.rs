@@ -3,16 +3,19 @@
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
 mod app;
+mod appraisal;
 pub mod claims;
 mod device;
 mod error;
 mod exchange;
 mod failure;
+mod fetch;
 mod health;
 mod http;
 mod keys;
 mod mint;
 mod outcome;
+mod revocation;
 mod rims;
 mod router;
 
@@ -20,12 +23,17 @@ pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
 pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
-pub use health::{Health, HealthInputs, RimServiceState};
+pub use fetch::{
+    is_source_url, FetchFailure, Fetched, OcspCacheEntry, Resource, MAX_FETCHED_BYTES,
+    NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL,
+};
+pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
+pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
 pub use router::{decorate, route, strip_body_for_head, Route};

@@ -14,7 +14,9 @@ use base64::Engine;
 use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::rim::RimTrust;
-use edgeattest::service::{KeyRing, Request, Response, Service, ServiceConfig, REVOCATION_WARNING};
+use edgeattest::service::{
+    KeyRing, Request, Response, Service, ServiceConfig, Source, SourceState, REVOCATION_WARNING,
+};
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use serde_json::{json, Map, Value};
 
@@ -458,6 +460,56 @@ fn service_errors_and_auxiliary_endpoints() {
     assert_eq!(health["overallStatus"], "UP");
     assert_eq!(
         health["rimServiceHealth"]["checks"]["localDocuments"],
+        "2 documents"
+    );
+
+    // Each source as the host last saw it, and where the key is.
+    assert_eq!(health["ocspServiceHealth"]["overallStatus"], "UNKNOWN");
+    assert_eq!(
+        health["ocspServiceHealth"]["service"]["responder"],
+        "https://ocsp.ndis.nvidia.com/"
+    );
+    assert_eq!(
+        health["ocspServiceHealth"]["service"]["signingKey"],
+        "IN_CORE"
+    );
+    assert_eq!(health["ocspServiceHealth"]["service"]["kid"], "test-kid");
+    let mut down = service.clone();
+    down.set_source_state(
+        Source::Ocsp,
+        SourceState {
+            reachable: Some(false),
+            last_error: Some("timeout".into()),
+            cached_entries: 3,
+        },
+    );
+    down.set_source_state(
+        Source::RimService,
+        SourceState {
+            reachable: Some(true),
+            last_error: None,
+            cached_entries: 2,
+        },
+    );
+    let health: Value = serde_json::from_slice(
+        &down
+            .handle(&Request::new("GET", "/health"), 0, [0; 32])
+            .body,
+    )
+    .unwrap();
+    assert_eq!(health["overallStatus"], "DEGRADED", "{health}");
+    let ocsp = &health["ocspServiceHealth"];
+    assert_eq!(
+        (
+            &ocsp["overallStatus"],
+            &ocsp["service"]["lastError"],
+            &ocsp["service"]["cachedResponses"]
+        ),
+        (&json!("DOWN"), &json!("timeout"), &json!(3))
+    );
+    assert_eq!(health["rimServiceHealth"]["checks"]["rimService"], "UP");
+    assert_eq!(
+        health["rimServiceHealth"]["checks"]["cachedDocuments"],
         "2 documents"
     );
 

@@ -17,7 +17,8 @@ use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::rim::RimTrust;
 use edgeattest::service::{
-    Exchange, ExchangeError, KeyRing, Request, Response, Service, ServiceConfig, Step,
+    Exchange, ExchangeError, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
+    ServiceConfig, Step,
 };
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use edgeattest::ErrorCode;
@@ -40,8 +41,11 @@ fn key() -> SigningKey {
 }
 
 fn service(keys: KeyRing) -> Service {
+    // Revocation off: these tests are about the verify and sign rounds (the fetch rounds of
+    // OCSP are tested in service_ocsp.rs).
     let config = ServiceConfig {
         issuer: Some("https://edgeattest.test".into()),
+        ocsp_url: None,
         ..ServiceConfig::default()
     };
     let mut service = Service::new(
@@ -132,9 +136,9 @@ fn drive(service: &Service, mut exchange: Exchange, key: &SigningKey) -> (Respon
                 let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
                 exchange.verified(service, &verdicts).unwrap();
             }
-            Step::Fetch(ids) => {
-                rounds.push(format!("fetch {}", ids.len()));
-                exchange.fetched(service).unwrap();
+            Step::Fetch(resources) => {
+                rounds.push(format!("fetch {}", resources.len()));
+                exchange.fetched_nothing(service).unwrap();
             }
             Step::Sign(inputs) => {
                 rounds.push(format!("sign {}", inputs.len()));
@@ -331,7 +335,7 @@ fn until_signing(service: &Service) -> (Exchange, usize) {
                 let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
                 exchange.verified(service, &verdicts).unwrap();
             }
-            Step::Fetch(_) => exchange.fetched(service).unwrap(),
+            Step::Fetch(_) => exchange.fetched_nothing(service).unwrap(),
             Step::Sign(inputs) => {
                 let n = inputs.len();
                 return (exchange, n);
@@ -430,7 +434,7 @@ fn v2_results_keep_their_deprecation_headers_through_an_exchange() {
 
 #[test]
 fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
-    let mut service = Service::new(
+    let service = Service::new(
         ServiceConfig::default(),
         KeyRing::external(key().public_key(), None),
         TrustStore::nvidia_device_identity().unwrap(),
@@ -440,19 +444,56 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
     // Verified evidence: the switch BIOS RIM is asked for; supplied, it is verified and used.
     let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
     exchange.verify_in_core(&service).unwrap();
-    let ids = match exchange.step() {
-        Step::Fetch(ids) => ids.to_vec(),
+    let resources = match exchange.step() {
+        Step::Fetch(resources) => resources.to_vec(),
         step => panic!("{step:?}"),
     };
-    assert_eq!(ids, ["NV_SWITCH_BIOS_5612_0002_890_9610550001"]);
+    let rims: Vec<(&str, &str)> = resources
+        .iter()
+        .filter_map(|resource| match resource {
+            Resource::Rim { id, url } => Some((id.as_str(), url.as_str())),
+            _ => None,
+        })
+        .collect();
+    let id = "NV_SWITCH_BIOS_5612_0002_890_9610550001";
+    assert_eq!(
+        rims,
+        [(
+            id,
+            &*format!("https://rim.attestation.nvidia.com/v1/rim/{id}")
+        )]
+    );
     assert_eq!(
         exchange.verified(&service, &[]).unwrap_err().code(),
         "ERR_EXCHANGE_UNEXPECTED_ANSWER"
     );
-    service
-        .rims_mut()
-        .insert(&ids[0].clone(), fixture(SWITCH_RIM));
-    exchange.fetched(&service).unwrap();
+    assert_eq!(
+        exchange.fetched(&service, &[]).unwrap_err().code(),
+        "ERR_EXCHANGE_ANSWER_COUNT"
+    );
+    // The RIM service's envelope for the RIM; nothing for the OCSP queries.
+    let envelope = serde_json::json!({
+        "id": id,
+        "rim": STANDARD.encode(fixture(SWITCH_RIM)),
+    })
+    .to_string();
+    let answers: Vec<Fetched> = resources
+        .iter()
+        .map(|resource| match resource {
+            Resource::Rim { .. } => Fetched::Body(envelope.clone().into_bytes()),
+            _ => Fetched::Failed(FetchFailure::NotFetched),
+        })
+        .collect();
+    exchange.fetched(&service, &answers).unwrap();
+    // Once the RIM is known, its chain is asked about: signer, L3 and CA, not the root.
+    let Step::Fetch(rim_chain) = exchange.step() else {
+        panic!("{:?}", exchange.step())
+    };
+    assert_eq!(rim_chain.len(), 3, "{rim_chain:?}");
+    assert!(rim_chain.iter().all(
+        |r| matches!(r, Resource::Ocsp { url, .. } if url == "https://ocsp.ndis.nvidia.com/")
+    ));
+    exchange.fetched_nothing(&service).unwrap();
     assert!(matches!(exchange.step(), Step::Verify(checks) if !checks.is_empty()));
     let (response, _) = drive(&service, exchange, &key());
     let result: Value = serde_json::from_slice(&response.body).unwrap();
@@ -481,7 +522,7 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
         exchange.step()
     );
     assert_eq!(
-        exchange.fetched(&service).unwrap_err().code(),
+        exchange.fetched_nothing(&service).unwrap_err().code(),
         "ERR_EXCHANGE_UNEXPECTED_ANSWER"
     );
     // Without a host to ask, handle answers with what it holds: RIM_BUNDLE_NOT_FOUND.

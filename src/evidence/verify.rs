@@ -151,6 +151,16 @@ impl VerifiedEvidence {
     pub fn vbios_version(&self) -> Option<&str> {
         self.vbios_version.as_deref()
     }
+
+    /// PDIs of the switches a GPU is linked to (GPU opaque tag 22), as stored; `None` for
+    /// switches and for GPUs that report none. Verification validated the tag, so its
+    /// decoding cannot fail here.
+    pub fn switch_pdis(&self) -> Option<Vec<[u8; 8]>> {
+        match self.arch.device_kind() {
+            DeviceKind::Gpu => self.transcript.response.opaque.switch_pdis().ok().flatten(),
+            DeviceKind::Switch => None,
+        }
+    }
 }
 
 /// The architecture a chain's `hwmodel` names (`GH100…`, `GB100…`, `LS_10…`).

@@ -186,7 +186,8 @@ pub fn compare_gpu(
         compared: 0,
         nvdec0,
         driver_version: Some(version_check(driver, evidence.driver_version.as_deref())),
-        firmware_version: version_check(firmware, firmware_evidence_version(evidence)),
+        // GSP evidence reports its VBIOS version; a request's hint never stands in for it.
+        firmware_version: version_check(firmware, evidence.vbios_version.as_deref()),
     };
     for (rim, source) in [
         (driver, MeasurementSource::Driver),
@@ -222,9 +223,9 @@ pub fn compare_switch(
     ))
 }
 
-/// Compares GPU evidence that has no driver (Blackwell FSP) with its firmware RIM alone;
-/// the firmware version is the request's `firmware_version` hint, since the evidence
-/// carries none.
+/// Compares GPU evidence that has no driver (Blackwell FSP) with its firmware RIM alone.
+/// The RIM's version is checked against the request's `firmware_version` hint — the
+/// version its id was built from — whatever opaque tags the evidence carries.
 ///
 /// # Errors
 /// None today; the `Result` keeps the signature parallel to [`compare_gpu`].
@@ -235,7 +236,7 @@ pub fn compare_gpu_firmware(
     Ok(compare_firmware(
         firmware,
         evidence,
-        firmware_evidence_version(evidence),
+        evidence.firmware_version_hint.as_deref(),
     ))
 }
 
@@ -260,14 +261,6 @@ fn compare_firmware(
     let floors: Vec<&OpaqueFloor> = firmware.active_floors().collect();
     compare_floors(&floors, evidence, &mut result);
     result
-}
-
-/// Blackwell FSP evidence has no VBIOS version; its firmware version is the request hint.
-fn firmware_evidence_version(evidence: &RuntimeEvidence) -> Option<&str> {
-    evidence
-        .vbios_version
-        .as_deref()
-        .or(evidence.firmware_version_hint.as_deref())
 }
 
 fn version_check(rim: &RimDocument, evidence_version: Option<&str>) -> VersionCheck {
@@ -349,5 +342,60 @@ fn compare_floors(floors: &[&OpaqueFloor], evidence: &RuntimeEvidence, result: &
                 runtime_value: runtime,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rim::RimMeta;
+
+    fn rim(version: &str) -> RimDocument {
+        RimDocument {
+            name: "GB100".into(),
+            tag_id: None,
+            version: None,
+            meta: RimMeta {
+                colloquial_version: version.into(),
+                edition: Some("GPU".into()),
+                product: None,
+                revision: None,
+                firmware_manufacturer_id: None,
+                platform_model: None,
+            },
+            measurements: Vec::new(),
+            opaque_floors: Vec::new(),
+        }
+    }
+
+    /// Each path checks the firmware RIM against its own source of the version, whichever
+    /// other value the evidence or the request carries.
+    #[test]
+    fn each_path_checks_its_own_firmware_version() {
+        let hint = "01.00.00.00.01";
+        let evidence = RuntimeEvidence {
+            driver_version: Some("575.32".into()),
+            firmware_version_hint: Some(hint.into()),
+            ..RuntimeEvidence::default()
+        };
+        // GSP evidence without a VBIOS version: the request's hint does not stand in for it.
+        let gsp = compare_gpu(&rim("575.32"), &rim(hint), &evidence).unwrap();
+        assert_eq!(gsp.firmware_version.evidence_version, None);
+        assert!(!gsp.firmware_version.matches);
+
+        // FSP evidence carrying a VBIOS tag: its RIM is named by the hint, checked by it.
+        let evidence = RuntimeEvidence {
+            vbios_version: Some("97.00.88.00.0F".into()),
+            ..evidence
+        };
+        let fsp = compare_gpu_firmware(&rim(hint), &evidence).unwrap();
+        assert_eq!(fsp.firmware_version.evidence_version.as_deref(), Some(hint));
+        assert!(fsp.all_match());
+        assert!(
+            !compare_gpu_firmware(&rim("97.00.88.00.0F"), &evidence)
+                .unwrap()
+                .firmware_version
+                .matches
+        );
     }
 }

@@ -14,6 +14,7 @@ use alloc::string::String;
 use super::error::RimIdError;
 use super::input::RuntimeEvidence;
 use crate::attest::Arch;
+use crate::evidence::{EvidenceProfile, RimPath};
 
 /// Which of a device's RIMs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,42 +52,71 @@ pub fn driver_rim_id(arch: Arch, evidence: &RuntimeEvidence) -> Result<String, R
     }
 }
 
-/// The firmware RIM id of a GPU or switch.
+/// The firmware RIM id of a GPU or switch, from its transcript alone (before verification:
+/// a host prefetching, the wasm `rimIds`).
 ///
-/// A Blackwell report without `PROJECT` but with an `APSKU` is FSP evidence: its id is built
-/// from the chip name, the APSKU and the request's `firmware_version` hint.
+/// Without a verified chain the evidence's kind is not known yet, so a Blackwell report
+/// without `PROJECT` but with an `APSKU` is taken for FSP evidence. Verified evidence is
+/// named by its profile instead ([`firmware_rim_id_of`]).
 ///
 /// # Errors
 /// [`RimIdError::Missing`] or [`RimIdError::Invalid`] for an absent or unusable input.
 pub fn firmware_rim_id(arch: Arch, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
     match arch {
-        Arch::Ls10 => {
-            let bios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
-            Ok(format!("{LS10_PREFIX}{}", undotted_upper(bios)))
-        }
+        Arch::Ls10 => switch_bios_id(evidence),
         Arch::Blackwell if evidence.project.is_none() && evidence.apsku.is_some() => {
-            let hwmodel = component(evidence.hwmodel.as_deref(), "hwmodel")?;
-            let apsku = evidence.apsku.unwrap_or_default();
-            let hint = component(
-                evidence.firmware_version_hint.as_deref(),
-                "firmware_version_hint",
-            )?;
-            Ok(format!(
-                "NV_GPU_VBIOS_{hwmodel}_{apsku:04X}_{}",
-                undotted_upper(hint)
-            ))
+            fsp_firmware_id(evidence)
         }
-        Arch::Hopper | Arch::Blackwell => {
-            let project = component(evidence.project.as_deref(), "project")?;
-            let project_sku = component(evidence.project_sku.as_deref(), "project_sku")?;
-            let chip_sku = component(evidence.chip_sku.as_deref(), "chip_sku")?;
-            let vbios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
-            Ok(format!(
-                "NV_GPU_VBIOS_{project}_{project_sku}_{chip_sku}_{}",
-                undotted_upper(vbios)
-            ))
-        }
+        Arch::Hopper | Arch::Blackwell => vbios_id(evidence),
     }
+}
+
+/// The firmware RIM id of verified evidence, chosen by its profile — never by which tags
+/// the transcript carries: FSP evidence is always named by chip, `APSKU` and the request's
+/// `firmware_version` hint, GSP evidence always by its board and VBIOS version.
+///
+/// # Errors
+/// [`RimIdError::Missing`] or [`RimIdError::Invalid`] for an absent or unusable input.
+pub fn firmware_rim_id_of(
+    profile: EvidenceProfile,
+    evidence: &RuntimeEvidence,
+) -> Result<String, RimIdError> {
+    match profile.rim_path() {
+        RimPath::FirmwareOnly => fsp_firmware_id(evidence),
+        RimPath::Switch => switch_bios_id(evidence),
+        _ => vbios_id(evidence),
+    }
+}
+
+fn switch_bios_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+    let bios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
+    Ok(format!("{LS10_PREFIX}{}", undotted_upper(bios)))
+}
+
+fn fsp_firmware_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+    let hwmodel = component(evidence.hwmodel.as_deref(), "hwmodel")?;
+    let apsku = evidence
+        .apsku
+        .ok_or(RimIdError::Missing { field: "apsku" })?;
+    let hint = component(
+        evidence.firmware_version_hint.as_deref(),
+        "firmware_version_hint",
+    )?;
+    Ok(format!(
+        "NV_GPU_VBIOS_{hwmodel}_{apsku:04X}_{}",
+        undotted_upper(hint)
+    ))
+}
+
+fn vbios_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+    let project = component(evidence.project.as_deref(), "project")?;
+    let project_sku = component(evidence.project_sku.as_deref(), "project_sku")?;
+    let chip_sku = component(evidence.chip_sku.as_deref(), "chip_sku")?;
+    let vbios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
+    Ok(format!(
+        "NV_GPU_VBIOS_{project}_{project_sku}_{chip_sku}_{}",
+        undotted_upper(vbios)
+    ))
 }
 
 /// The `APSKU` of a Blackwell FSP device-identifier block (SPDM block 52): the 16-bit

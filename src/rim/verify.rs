@@ -183,6 +183,12 @@ impl PendingRim {
         &self.certificates
     }
 
+    /// Whether a certificate path to a trusted root was built (its signatures are among the
+    /// checks): only then is revocation of the chain worth asking about.
+    pub fn chain_planned(&self) -> bool {
+        self.chain.is_ok()
+    }
+
     /// The units of work preparing this document spent before any signature check, out of
     /// [`MAX_RIM_WORK`] (a count of operations, not a time: the same document always costs
     /// the same). Exposed so that tests can show the cost grows linearly with the document.

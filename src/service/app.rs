@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 use super::device::rim_ids;
 use super::error::ErrorBody;
 use super::exchange::{Exchange, Step};
-use super::health::{Health, HealthInputs, RimServiceState};
+use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
+use super::health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 use super::http::{Request, Response};
 use super::keys::KeyRing;
 use super::rims::RimStore;
@@ -35,6 +36,13 @@ pub struct ServiceConfig {
     /// What a device whose firmware could report an FWID but did not gets (default: as
     /// NVIDIA's verifiers, passed with a warning; [`FwidPolicy::Require`]: 4016).
     pub fwid_policy: FwidPolicy,
+    /// The RIM service the host fetches missing RIM documents from (default: NVIDIA's,
+    /// [`NVIDIA_RIM_SERVICE_URL`]); `None`: only the documents the service holds.
+    pub rim_service_url: Option<String>,
+    /// The OCSP responder the host asks about device and RIM certificates (default:
+    /// NVIDIA's, [`NVIDIA_OCSP_URL`]); `None`: revocation is not checked, and every token
+    /// says so in `x-nvidia-attestation-warning`.
+    pub ocsp_url: Option<String>,
 }
 
 impl Default for ServiceConfig {
@@ -42,6 +50,8 @@ impl Default for ServiceConfig {
         Self {
             issuer: None,
             fwid_policy: FwidPolicy::AsNvidia,
+            rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
+            ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
             documentation: String::from(
                 "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \
@@ -65,7 +75,8 @@ pub struct Service {
     rim_trust: RimTrust,
     rim_anchors: usize,
     rims: RimStore,
-    rim_service: RimServiceState,
+    rim_service: SourceState,
+    ocsp: SourceState,
 }
 
 impl Service {
@@ -86,7 +97,8 @@ impl Service {
             rim_trust,
             rim_anchors,
             rims: RimStore::new(),
-            rim_service: RimServiceState::NotConfigured,
+            rim_service: SourceState::default(),
+            ocsp: SourceState::default(),
         }
     }
 
@@ -100,9 +112,12 @@ impl Service {
         self.rims.len()
     }
 
-    /// Records whether the remote RIM service is configured and answering (for `/health`).
-    pub fn set_rim_service(&mut self, state: RimServiceState) {
-        self.rim_service = state;
+    /// Records what the host last saw of a remote source (for `/health`).
+    pub fn set_source_state(&mut self, source: Source, state: SourceState) {
+        match source {
+            Source::RimService => self.rim_service = state,
+            Source::Ocsp => self.ocsp = state,
+        }
     }
 
     /// The configuration.
@@ -151,9 +166,10 @@ impl Service {
                         break;
                     }
                 }
-                // No I/O here: the documents held are all there is.
+                // No I/O here: the documents held are all there is, and revocation is
+                // left unchecked (the tokens say so).
                 Step::Fetch(_) => {
-                    if exchange.fetched(self).is_err() {
+                    if exchange.fetched_nothing(self).is_err() {
                         break;
                     }
                 }
@@ -210,7 +226,12 @@ impl Service {
                     (Err(refusal), _) => refusal,
                     (Ok(issuer), Ok(validated)) => match versioned_opaque_needs_4_0(&validated) {
                         Some(refusal) => refusal,
-                        None => return Exchange::attest(self, validated, issuer, now, entropy),
+                        None => {
+                            let allow_hold = allows_certificate_hold(request);
+                            return Exchange::attest(
+                                self, validated, allow_hold, issuer, now, entropy,
+                            );
+                        }
                     },
                 };
                 Exchange::respond(finish_attest_response(refusal, endpoint, now), now)
@@ -236,11 +257,20 @@ impl Service {
 
     fn health_inputs(&self) -> HealthInputs {
         HealthInputs {
-            signing_key: true,
+            signing_key: Some(if self.keys.signing_key().is_some() {
+                KeyLocation::InCore
+            } else {
+                KeyLocation::External
+            }),
+            kid: self.keys.kid().into(),
             device_anchors: self.device_trust.len(),
             rim_anchors: self.rim_anchors,
             rim_documents: self.rims.len(),
-            rim_service: self.rim_service,
+            rim_service: (
+                self.config.rim_service_url.clone(),
+                self.rim_service.clone(),
+            ),
+            ocsp: (self.config.ocsp_url.clone(), self.ocsp.clone()),
         }
     }
 }
@@ -333,4 +363,12 @@ pub(super) fn finish_attest_response(
         }
     }
     decorate(response)
+}
+
+/// Whether the request accepts certificates on hold: `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`
+/// (case-insensitive), as NVIDIA's clients send it.
+fn allows_certificate_hold(request: &Request) -> bool {
+    request
+        .header_value("x-nvidia-ocsp-allow-cert-hold")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))
 }

@@ -23,7 +23,7 @@ mod overall;
 mod switch;
 
 pub use common::{CertChainClaim, ErrorOnlyClaims, TokenTimes};
-pub use gpu::{GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuCommonClaims};
+pub use gpu::{switch_pdis_claim, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuCommonClaims};
 pub use gpu_v1::{GpuClaimsV1, GpuDetailedResultV1, GpuSingleTokenV1};
 pub use overall::OverallClaims;
 pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3, SwitchCommonClaims};

@@ -10,11 +10,14 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::appraisal::RevocationVerdicts;
+use super::claims::switch_pdis_claim;
 use super::failure::{details, failed_outcome, message_of, unestablished};
 use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
+use super::revocation::ChainVerdict;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::{ChainOptions, TrustStore};
 use crate::evidence::{
@@ -23,7 +26,7 @@ use crate::evidence::{
 };
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id,
-    RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
+    firmware_rim_id_of, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
@@ -116,7 +119,7 @@ pub(crate) fn device_stages(
                 let hint = device.firmware_version().map(|v| v.as_str().to_string());
                 let chip = evidence.chain().hwmodel_chip().map(String::from);
                 let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
-                let firmware_rim = firmware_rim_id(arch, &runtime).ok();
+                let firmware_rim = firmware_rim_id_of(evidence.profile(), &runtime).ok();
                 let driver_rim = match evidence.profile().rim_path() {
                     RimPath::DriverAndFirmware => Some(driver_rim_id(arch, &runtime).ok()),
                     _ => None,
@@ -143,6 +146,8 @@ pub(crate) fn device_outcomes(
     request: &ValidatedRequest,
     stages: Vec<DeviceStage>,
     rims: &RimVerdicts,
+    download_errors: &BTreeMap<String, String>,
+    revocation: &RevocationVerdicts,
 ) -> Vec<DeviceOutcome> {
     let repeats = repeated_devices(request, &stages);
     request
@@ -150,7 +155,8 @@ pub(crate) fn device_outcomes(
         .iter()
         .zip(stages)
         .zip(repeats)
-        .map(|((device, stage), repeat_of)| {
+        .enumerate()
+        .map(|(index, ((device, stage), repeat_of))| {
             let mut outcome = match stage {
                 DeviceStage::Verified {
                     evidence,
@@ -162,7 +168,15 @@ pub(crate) fn device_outcomes(
                     request.arch(),
                     &runtime,
                     (driver_rim, firmware_rim),
-                    rims,
+                    &RimSources {
+                        rims,
+                        download_errors,
+                        revocation,
+                    },
+                    revocation
+                        .devices
+                        .get(index)
+                        .unwrap_or(&ChainVerdict::NotChecked),
                 ),
                 DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
             };
@@ -227,25 +241,30 @@ pub(crate) fn rim_ids(
     (driver, firmware_rim_id(arch, &runtime).ok())
 }
 
+/// What the RIM outcomes are read from.
+struct RimSources<'a> {
+    rims: &'a RimVerdicts,
+    download_errors: &'a BTreeMap<String, String>,
+    revocation: &'a RevocationVerdicts,
+}
+
 fn verified_outcome(
     verified: &VerifiedEvidence,
     arch: Arch,
     runtime: &RuntimeEvidence,
     (driver_id, firmware_id): (Option<Option<String>>, Option<String>),
-    rims: &RimVerdicts,
+    sources: &RimSources<'_>,
+    revocation: &ChainVerdict,
 ) -> DeviceOutcome {
     let kind = arch.device_kind();
-    let chain = ChainOutcome::from(verified.chain());
+    let mut chain = ChainOutcome::from(verified.chain());
+    let revoked = revocation.apply(&mut chain, "certificate");
+    let mut warnings: Vec<&'static str> = revoked.warning.into_iter().collect();
     // A verified device's FWID check passed: matched, or passed as NVIDIA's verifiers pass
     // it (the warning then says it was not compared), or not part of the evidence format.
-    let fwid_warning = match verified.fwid() {
-        FwidCheck::NotInEvidence => Some(FWID_NOT_IN_EVIDENCE_WARNING),
-        _ => None,
-    };
-    let warning = match fwid_warning {
-        Some(fwid) => alloc::format!("{REVOCATION_WARNING}; {fwid}"),
-        None => REVOCATION_WARNING.into(),
-    };
+    if verified.fwid() == FwidCheck::NotInEvidence {
+        warnings.push(FWID_NOT_IN_EVIDENCE_WARNING);
+    }
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
         arch_check: true,
@@ -256,12 +275,16 @@ fn verified_outcome(
         hwmodel: verified.chain().hwmodel_chip().map(String::from),
         ueid: Some(verified.ueid()),
         driver_version: verified.driver_version().map(String::from),
-        firmware_version: verified.vbios_version().map(String::from),
+        // FSP evidence reports no firmware version: its RIM was named and checked by the hint.
+        firmware_version: match verified.profile().rim_path() {
+            RimPath::FirmwareOnly => runtime.firmware_version_hint.clone(),
+            _ => verified.vbios_version().map(String::from),
+        },
+        switch_pdis: verified.switch_pdis().map(|pdis| switch_pdis_claim(&pdis)),
         cert_chain: Some(chain.clone()),
-        warning: Some(warning),
         ..unestablished(kind)
     };
-    if chain.status != CertStatus::Valid {
+    if chain.status != CertStatus::Valid && chain.status != CertStatus::Revoked {
         outcome.error = Some(details(
             4011,
             "certificate",
@@ -269,9 +292,18 @@ fn verified_outcome(
             "Device certificate chain is not valid at the time of verification",
         ));
     }
+    if outcome.error.is_none() {
+        outcome.error = revoked.error;
+    }
 
-    let firmware = rim_outcome(firmware_id, rims);
-    let driver = driver_id.map(|id| rim_outcome(id, rims));
+    let firmware = rim_outcome(firmware_id, sources);
+    let driver = driver_id.map(|id| rim_outcome(id, sources));
+    for rim in driver.iter().chain(core::iter::once(&firmware)) {
+        if let Some(warning) = rim.warning.filter(|w| !warnings.contains(w)) {
+            warnings.push(warning);
+        }
+    }
+    outcome.warning = (!warnings.is_empty()).then(|| warnings.join("; "));
     outcome.firmware_rim = Some(firmware.summary.clone());
     outcome.driver_rim = driver.as_ref().map(|d| d.summary.clone());
     outcome.oemid = driver
@@ -349,18 +381,26 @@ struct RimResult {
     summary: RimOutcome,
     verified: Option<VerifiedRim>,
     error: Option<ErrorDetails>,
+    warning: Option<&'static str>,
 }
 
-fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
+fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
     let not_found = |what: &str| RimResult {
         summary: RimOutcome::default(),
         verified: None,
         error: Some(details(5009, "rim", "RIM_BUNDLE_NOT_FOUND", what)),
+        warning: None,
     };
     let Some(id) = id else {
         return not_found("The evidence does not name a reference measurement document");
     };
-    let Some(result) = rims.get(&id).cloned() else {
+    let Some(result) = sources.rims.get(&id).cloned() else {
+        if let Some(problem) = sources.download_errors.get(&id) {
+            return RimResult {
+                error: Some(details(5008, "rim", "ERROR_DURING_RIM_DOWNLOAD", problem)),
+                ..not_found("")
+            };
+        }
         return not_found(&alloc::format!(
             "No reference measurement document {id} is available"
         ));
@@ -373,8 +413,15 @@ fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
                 RimCertStatus::Expired => CertStatus::Expired,
                 _ => CertStatus::Invalid,
             };
+            let mut cert_chain = ChainOutcome {
+                status,
+                ocsp: OcspStatus::Unknown,
+                earliest_expiry: chain.expiration,
+                revocation_reason: None,
+            };
+            let revoked = sources.revocation.rim(&id).apply(&mut cert_chain, "rim");
             let error = match status {
-                CertStatus::Valid => None,
+                CertStatus::Valid => revoked.error,
                 CertStatus::Expired => Some(details(
                     4011,
                     "rim",
@@ -393,18 +440,14 @@ fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
                 summary: RimOutcome {
                     fetched: true,
                     schema_validated: Some(true),
-                    cert_chain: Some(ChainOutcome {
-                        status,
-                        ocsp: OcspStatus::Unknown,
-                        earliest_expiry: chain.expiration,
-                        revocation_reason: None,
-                    }),
+                    cert_chain: Some(cert_chain),
                     signature_verified: Some(true),
                     version_match: None,
                     measurements_available: Some(measurements_available),
                 },
                 verified: Some(verified),
                 error,
+                warning: revoked.warning,
             }
         }
         Err(error) => {
@@ -432,6 +475,7 @@ fn rim_outcome(id: Option<String>, rims: &RimVerdicts) -> RimResult {
                     message_of(error.service_code()),
                     &error.to_string(),
                 )),
+                warning: None,
             }
         }
     }

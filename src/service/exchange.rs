@@ -4,26 +4,29 @@
 //! enters the core.
 //!
 //! The rounds of an attestation: the evidence and certificate-path checks of every device;
-//! the RIM documents the verified devices need and the service lacks, for the host to fetch;
-//! the RIM documents' checks (which RIMs depends on the verified evidence); the device
-//! tokens' signatures; the overall token's signature (it binds the device tokens' digests).
+//! the fetches the verified devices need — RIM documents the service lacks and OCSP answers
+//! for their chains; the OCSP answers for the RIMs' own chains (known once the RIMs are);
+//! the RIM documents' and the OCSP responses' checks; the device tokens' signatures; the
+//! overall token's signature (it binds the device tokens' digests).
 //! Rounds with nothing to do are skipped, and the signing rounds are done inside the core
 //! when the service holds its key. Each round is one batch, so a host runs it in parallel.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use super::app::{finish_attest_response, Service};
-use super::device::{device_outcomes, device_stages, plan_evidence, DeviceStage, RimVerdicts};
+use super::appraisal::{Appraisal, Target};
+use super::device::{device_stages, plan_evidence};
 use super::error::ErrorBody;
+use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use crate::attest::{Endpoint, ValidatedRequest};
 use crate::code::ErrorCode;
-use crate::crypto::{intern_check, SignatureCheck};
+use crate::crypto::SignatureCheck;
 use crate::evidence::BatchPlan;
-use crate::rim::{prepare_rim, PendingRim};
 use crate::token::TokenError;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
@@ -39,12 +42,11 @@ pub enum Step<'a> {
     /// Run these ECDSA P-384/SHA-384 checks; answer with one verdict each, in order, with
     /// [`Exchange::verified`].
     Verify(&'a [SignatureCheck]),
-    /// The verified devices name these RIM documents, which the service does not hold:
-    /// add what the host can get ([`crate::service::RimStore::insert`] through
-    /// [`Service::rims_mut`]), then answer with [`Exchange::fetched`]. Ids come only from
-    /// evidence whose signature and chain verified, so a forged transcript cannot make the
-    /// host fetch.
-    Fetch(&'a [String]),
+    /// Fetch these resources — RIM documents the verified devices need and the service
+    /// lacks, OCSP requests for their certificate chains — and answer with one [`Fetched`]
+    /// each, in order, with [`Exchange::fetched`]. Only evidence whose signature and chain
+    /// verified names anything here, so a forged transcript cannot make the host fetch.
+    Fetch(&'a [Resource]),
     /// Sign each of these JWS signing inputs with the service's active key (ES384, raw
     /// `r‖s`); answer with [`Exchange::signed`].
     Sign(&'a [String]),
@@ -61,6 +63,8 @@ pub struct Exchange {
     now: u64,
     entropy: [u8; 32],
     endpoint: Option<Endpoint>,
+    /// The OCSP answers that verified, for the host's cache (known once the checks ran).
+    cacheable: Vec<OcspCacheEntry>,
 }
 
 #[derive(Debug)]
@@ -68,29 +72,23 @@ enum State {
     Evidence {
         request: ValidatedRequest,
         plan: BatchPlan,
+        allow_hold: bool,
     },
-    Fetch {
-        request: ValidatedRequest,
-        stages: Vec<DeviceStage>,
-        missing: Vec<String>,
-    },
-    Rims(RimRound),
+    Fetch(Box<FetchRound>),
+    Checks(Box<Appraisal>),
     DeviceTokens(MintPlan),
     OverallToken(OverallPending),
     Done(Response),
 }
 
-/// The RIM documents of the verified devices, prepared; their checks deduplicated (the RIM
-/// signing CAs are shared).
+/// A round of fetches, and what each answer is for.
 #[derive(Debug)]
-struct RimRound {
-    request: ValidatedRequest,
-    stages: Vec<DeviceStage>,
-    /// Documents settled already: absent from the round's checks (unreadable, bad digest).
-    settled: RimVerdicts,
-    /// Each prepared document with the indices of its checks in `checks`.
-    pending: Vec<(String, PendingRim, Vec<usize>)>,
-    checks: Vec<SignatureCheck>,
+struct FetchRound {
+    appraisal: Appraisal,
+    resources: Vec<Resource>,
+    targets: Vec<Target>,
+    /// The first round (RIM documents, device chains) or the second (RIM chains).
+    rims_prepared: bool,
 }
 
 /// A host's answer that does not fit the exchange.
@@ -154,15 +152,17 @@ impl Exchange {
             now,
             entropy: [0; 32],
             endpoint: None,
+            cacheable: Vec::new(),
         }
     }
 
     /// An attestation request, validated: its first round is the evidence checks — unless
     /// it asks for more distinct ones than [`MAX_SIGNATURE_CHECKS`], when it is refused
-    /// before any is run.
+    /// before any is run. `allow_hold`: the request accepts certificates on hold.
     pub(crate) fn attest(
         service: &Service,
         request: ValidatedRequest,
+        allow_hold: bool,
         issuer: String,
         now: u64,
         entropy: [u8; 32],
@@ -192,10 +192,15 @@ impl Exchange {
         }
         let mut exchange = Self {
             endpoint: Some(request.endpoint()),
-            state: State::Evidence { request, plan },
+            state: State::Evidence {
+                request,
+                plan,
+                allow_hold,
+            },
             issuer,
             now,
             entropy,
+            cacheable: Vec::new(),
         };
         exchange.settle(service);
         exchange
@@ -205,8 +210,8 @@ impl Exchange {
     pub fn step(&self) -> Step<'_> {
         match &self.state {
             State::Evidence { plan, .. } => Step::Verify(plan.signature_checks()),
-            State::Fetch { missing, .. } => Step::Fetch(missing),
-            State::Rims(round) => Step::Verify(&round.checks),
+            State::Fetch(round) => Step::Fetch(&round.resources),
+            State::Checks(appraisal) => Step::Verify(appraisal.checks()),
             State::DeviceTokens(plan) => Step::Sign(plan.signing_inputs()),
             State::OverallToken(pending) => Step::Sign(pending.signing_inputs()),
             State::Done(response) => Step::Respond(response),
@@ -221,6 +226,13 @@ impl Exchange {
         }
     }
 
+    /// The OCSP answers of this exchange that verified, for the host's cache (each until
+    /// its `nextUpdate`, at most a day): known once the last round of checks ran, so only
+    /// answers the core accepted are ever cached.
+    pub fn cacheable(&self) -> &[OcspCacheEntry] {
+        &self.cacheable
+    }
+
     /// Answers a [`Step::Verify`]: one verdict per check, in order. `service` is the one
     /// that began the exchange.
     ///
@@ -231,34 +243,61 @@ impl Exchange {
         self.fits(Answer::Verdicts, verdicts.len())?;
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
-            State::Evidence { request, plan } => {
-                self.after_evidence(service, request, plan, verdicts)
-            }
-            State::Rims(round) => self.mint(service, round, verdicts),
+            State::Evidence {
+                request,
+                plan,
+                allow_hold,
+            } => self.after_evidence(service, request, plan, allow_hold, verdicts),
+            State::Checks(appraisal) => self.mint(service, *appraisal, verdicts),
             other => other,
         };
         self.settle(service);
         Ok(())
     }
 
-    /// Answers a [`Step::Fetch`] once the host has added the documents it could get (none
-    /// is fine: a device whose RIM is missing fails with the real service's 5009).
+    /// Answers a [`Step::Fetch`]: one [`Fetched`] per resource, in order
+    /// ([`Fetched::Failed`] with [`FetchFailure::NotFetched`] for what the host does not
+    /// fetch: a missing RIM then fails with the real service's 5009, an unasked OCSP
+    /// query leaves revocation unchecked, with the warning claim).
+    ///
+    /// # Errors
+    /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
+    /// the exchange is then unchanged.
+    pub fn fetched(&mut self, service: &Service, answers: &[Fetched]) -> Result<(), ExchangeError> {
+        self.fits(Answer::Fetched, answers.len())?;
+        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
+        self.state = match state {
+            State::Fetch(round) => {
+                let FetchRound {
+                    mut appraisal,
+                    targets,
+                    rims_prepared,
+                    ..
+                } = *round;
+                appraisal.answer(&targets, answers, self.now);
+                if rims_prepared {
+                    State::Checks(Box::new(appraisal))
+                } else {
+                    self.after_rim_fetch(service, appraisal)
+                }
+            }
+            other => other,
+        };
+        self.settle(service);
+        Ok(())
+    }
+
+    /// Answers a [`Step::Fetch`] as a host without network access: nothing fetched.
     ///
     /// # Errors
     /// [`ExchangeError::UnexpectedAnswer`] when the exchange awaits something else.
-    pub fn fetched(&mut self, service: &Service) -> Result<(), ExchangeError> {
-        if !matches!(self.state, State::Fetch { .. }) {
-            return Err(unexpected(&self.step()));
-        }
-        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
-        if let State::Fetch {
-            request, stages, ..
-        } = state
-        {
-            self.state = self.rim_round(service, request, stages);
-        }
-        self.settle(service);
-        Ok(())
+    pub fn fetched_nothing(&mut self, service: &Service) -> Result<(), ExchangeError> {
+        let count = match self.step() {
+            Step::Fetch(resources) => resources.len(),
+            step => return Err(unexpected(&step)),
+        };
+        let answers = alloc::vec![Fetched::Failed(FetchFailure::NotFetched); count];
+        self.fetched(service, &answers)
     }
 
     /// Answers a [`Step::Verify`] with the software backend, in the core.
@@ -306,6 +345,7 @@ impl Exchange {
     fn fits(&self, kind: Answer, count: usize) -> Result<(), ExchangeError> {
         let expected = match (self.step(), kind) {
             (Step::Verify(checks), Answer::Verdicts) => checks.len(),
+            (Step::Fetch(resources), Answer::Fetched) => resources.len(),
             (Step::Sign(inputs), Answer::Signatures) => inputs.len(),
             (step, _) => return Err(unexpected(&step)),
         };
@@ -325,6 +365,7 @@ impl Exchange {
         loop {
             let progressed = match self.step() {
                 Step::Verify([]) => self.verified(service, &[]).is_ok(),
+                Step::Fetch([]) => self.fetched(service, &[]).is_ok(),
                 Step::Sign(inputs) => match service.keys().signing_key() {
                     Some(key) => {
                         let signatures: Vec<Vec<u8>> = inputs
@@ -346,13 +387,14 @@ impl Exchange {
         }
     }
 
-    /// Completes the evidence round: the RIM documents the verified devices name that the
-    /// service lacks are asked of the host first, else the RIM round is prepared.
+    /// Completes the evidence round: the RIM documents the verified devices need and the
+    /// OCSP queries of their chains are asked of the host.
     fn after_evidence(
         &self,
         service: &Service,
         request: ValidatedRequest,
         plan: BatchPlan,
+        allow_hold: bool,
         verdicts: &[bool],
     ) -> State {
         let Ok(results) = plan.finish_detailed(verdicts) else {
@@ -360,77 +402,37 @@ impl Exchange {
             return self.done(token_failure());
         };
         let stages = device_stages(&request, results);
-        let mut missing: Vec<String> = Vec::new();
-        for id in stages.iter().flat_map(DeviceStage::rim_ids) {
-            if !service.rims().contains(id) && !missing.iter().any(|m| m == id) {
-                missing.push(id.into());
-            }
-        }
-        if missing.is_empty() {
-            self.rim_round(service, request, stages)
+        let appraisal = Appraisal::new(service, request, stages, allow_hold, self.entropy);
+        let (resources, targets) = appraisal.first_fetches(service);
+        State::Fetch(Box::new(FetchRound {
+            appraisal,
+            resources,
+            targets,
+            rims_prepared: false,
+        }))
+    }
+
+    /// After the first fetches: the RIMs are prepared, and their chains' OCSP queries
+    /// asked (a second fetch round) when there are any.
+    fn after_rim_fetch(&self, service: &Service, mut appraisal: Appraisal) -> State {
+        let (resources, targets) = appraisal.prepare_rims(service, self.now);
+        if resources.is_empty() {
+            State::Checks(Box::new(appraisal))
         } else {
-            State::Fetch {
-                request,
-                stages,
-                missing,
-            }
+            State::Fetch(Box::new(FetchRound {
+                appraisal,
+                resources,
+                targets,
+                rims_prepared: true,
+            }))
         }
     }
 
-    /// Prepares the RIMs the verified devices name, from the documents the service holds.
-    fn rim_round(
-        &self,
-        service: &Service,
-        request: ValidatedRequest,
-        stages: Vec<DeviceStage>,
-    ) -> State {
-        let mut round = RimRound {
-            request,
-            stages: Vec::new(),
-            settled: RimVerdicts::new(),
-            pending: Vec::new(),
-            checks: Vec::new(),
-        };
-        for id in stages.iter().flat_map(DeviceStage::rim_ids) {
-            let seen = round.settled.contains_key(id) || round.pending.iter().any(|p| p.0 == id);
-            let Some(xml) = service.rims().get(id).filter(|_| !seen) else {
-                continue;
-            };
-            match prepare_rim(xml, service.rim_trust(), self.now) {
-                Err(error) => {
-                    round.settled.insert(id.into(), Err(error));
-                }
-                Ok(pending) => {
-                    let indices = pending
-                        .signature_checks()
-                        .iter()
-                        .map(|check| intern_check(&mut round.checks, check))
-                        .collect();
-                    round.pending.push((id.into(), pending, indices));
-                }
-            }
-        }
-        round.stages = stages;
-        State::Rims(round)
-    }
-
-    /// Completes the RIM round, builds every device's outcome and plans the tokens.
-    fn mint(&self, service: &Service, round: RimRound, verdicts: &[bool]) -> State {
-        let RimRound {
-            request,
-            stages,
-            mut settled,
-            pending,
-            ..
-        } = round;
-        for (id, rim, indices) in pending {
-            let own: Vec<bool> = indices
-                .iter()
-                .map(|&i| verdicts.get(i).copied().unwrap_or(false))
-                .collect();
-            settled.insert(id, rim.finish(&own));
-        }
-        let outcomes = device_outcomes(&request, stages, &settled);
+    /// Completes the last round of checks, builds every device's outcome and plans the
+    /// tokens.
+    fn mint(&mut self, service: &Service, appraisal: Appraisal, verdicts: &[bool]) -> State {
+        let (request, outcomes, cacheable) = appraisal.finish(verdicts);
+        self.cacheable = cacheable;
         let config = service.config();
         let minter = Minter::new(
             service.keys().kid(),
@@ -463,6 +465,7 @@ impl Exchange {
 #[derive(Clone, Copy)]
 enum Answer {
     Verdicts,
+    Fetched,
     Signatures,
 }
 
@@ -470,7 +473,7 @@ fn unexpected(step: &Step<'_>) -> ExchangeError {
     ExchangeError::UnexpectedAnswer {
         awaiting: match step {
             Step::Verify(_) => "verdicts",
-            Step::Fetch(_) => "RIM documents",
+            Step::Fetch(_) => "fetched resources",
             Step::Sign(_) => "signatures",
             Step::Respond(_) => "nothing",
         },

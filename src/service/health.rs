@@ -14,31 +14,54 @@ use serde::Serialize;
 
 use super::http::Response;
 
-/// Whether a remote RIM service is configured and answered its last fetch.
+/// What the host last saw of a remote source (the RIM service, the OCSP responder).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceState {
+    /// Whether its last fetch got an answer (`None`: not asked yet).
+    pub reachable: Option<bool>,
+    /// The last failure, e.g. `timeout` or `HTTP 503` (never a secret: URLs only).
+    pub last_error: Option<String>,
+    /// Answers held in the host's cache.
+    pub cached_entries: u64,
+}
+
+/// The remote sources a host fetches from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum RimServiceState {
-    /// No RIM service URL configured.
-    NotConfigured,
-    /// Configured; the last fetch succeeded (or none was needed yet).
-    Up,
-    /// Configured; the last fetch failed.
-    Down,
+pub enum Source {
+    /// The RIM service.
+    RimService,
+    /// The OCSP responder.
+    Ocsp,
+}
+
+/// Where the signing key is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum KeyLocation {
+    /// Held by the core (software signing).
+    InCore,
+    /// Held by the host (a WebCrypto key); the core has its public half.
+    External,
 }
 
 /// The state the health answer reflects; the host knows it and passes it in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HealthInputs {
-    /// A signing key is loaded.
-    pub signing_key: bool,
+    /// A signing key is loaded, and where.
+    pub signing_key: Option<KeyLocation>,
+    /// The active key's `kid`.
+    pub kid: String,
     /// Device trust anchors loaded.
     pub device_anchors: usize,
     /// RIM trust anchors loaded.
     pub rim_anchors: usize,
-    /// RIM documents available without the network (bundled, folder, cache).
+    /// RIM documents available without the network (bundled, folder).
     pub rim_documents: usize,
-    /// The remote RIM service.
-    pub rim_service: RimServiceState,
+    /// The RIM service URL (`None`: off) and what the host last saw of it.
+    pub rim_service: (Option<String>, SourceState),
+    /// The OCSP responder URL (`None`: off) and what the host last saw of it.
+    pub ocsp: (Option<String>, SourceState),
 }
 
 /// The health object.
@@ -68,7 +91,8 @@ pub struct RimServiceHealth {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OcspServiceHealth {
-    /// `NOT_CHECKED`: revocation is not checked in this release.
+    /// The responder: `UP` (its last answer came), `DOWN` (its last fetch failed),
+    /// `UNKNOWN` (not asked yet) or `NOT_CONFIGURED` (revocation is not checked).
     pub overall_status: &'static str,
     /// The parts.
     pub service: OcspServiceParts,
@@ -80,18 +104,44 @@ pub struct OcspServiceHealth {
 pub struct OcspServiceParts {
     /// The signing key store (the real service's HSM): `UP` when a key is loaded.
     pub hsm_status: &'static str,
-    /// `NOT_CONFIGURED`: no revocation database.
+    /// Where the signing key is held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signing_key: Option<KeyLocation>,
+    /// The active key's `kid`.
+    pub kid: String,
+    /// The responder's URL, when configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub responder: Option<String>,
+    /// The responder's last failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    /// OCSP answers held in the host's cache.
+    pub cached_responses: u64,
+    /// Kept from the real service's shape: `NOT_CONFIGURED` (no revocation database; the
+    /// responder is asked instead).
     pub db_status: &'static str,
+}
+
+/// `UP`, `DOWN`, `UNKNOWN` or `NOT_CONFIGURED` for a source.
+fn source_status(source: &(Option<String>, SourceState)) -> &'static str {
+    match (&source.0, source.1.reachable) {
+        (None, _) => "NOT_CONFIGURED",
+        (Some(_), None) => "UNKNOWN",
+        (Some(_), Some(true)) => "UP",
+        (Some(_), Some(false)) => "DOWN",
+    }
 }
 
 impl Health {
     /// The health object for `inputs`.
     pub fn new(inputs: &HealthInputs) -> Self {
         let up_down = |up: bool| if up { "UP" } else { "DOWN" };
-        let rims_usable = inputs.rim_documents > 0 || inputs.rim_service == RimServiceState::Up;
-        let overall_status = if !inputs.signing_key || inputs.device_anchors == 0 {
+        let rim_service = source_status(&inputs.rim_service);
+        let ocsp = source_status(&inputs.ocsp);
+        let rims_usable = inputs.rim_documents > 0 || matches!(rim_service, "UP" | "UNKNOWN");
+        let overall_status = if inputs.signing_key.is_none() || inputs.device_anchors == 0 {
             "DOWN"
-        } else if !rims_usable || inputs.rim_anchors == 0 {
+        } else if !rims_usable || inputs.rim_anchors == 0 || ocsp == "DOWN" {
             "DEGRADED"
         } else {
             "UP"
@@ -102,14 +152,17 @@ impl Health {
             format!("{} documents", inputs.rim_documents),
         );
         checks.insert("rimTrustAnchors", format!("{} anchors", inputs.rim_anchors));
-        checks.insert(
-            "rimService",
-            String::from(match inputs.rim_service {
-                RimServiceState::NotConfigured => "NOT_CONFIGURED",
-                RimServiceState::Up => "UP",
-                RimServiceState::Down => "DOWN",
-            }),
-        );
+        checks.insert("rimService", String::from(rim_service));
+        if let Some(url) = &inputs.rim_service.0 {
+            checks.insert("rimServiceUrl", url.clone());
+            checks.insert(
+                "cachedDocuments",
+                format!("{} documents", inputs.rim_service.1.cached_entries),
+            );
+        }
+        if let Some(error) = &inputs.rim_service.1.last_error {
+            checks.insert("rimServiceLastError", error.clone());
+        }
         Self {
             overall_status,
             database_status: up_down(inputs.rim_documents > 0),
@@ -118,9 +171,14 @@ impl Health {
                 checks,
             },
             ocsp_service_health: OcspServiceHealth {
-                overall_status: "NOT_CHECKED",
+                overall_status: ocsp,
                 service: OcspServiceParts {
-                    hsm_status: up_down(inputs.signing_key),
+                    hsm_status: up_down(inputs.signing_key.is_some()),
+                    signing_key: inputs.signing_key,
+                    kid: inputs.kid.clone(),
+                    responder: inputs.ocsp.0.clone(),
+                    last_error: inputs.ocsp.1.last_error.clone(),
+                    cached_responses: inputs.ocsp.1.cached_entries,
                     db_status: "NOT_CONFIGURED",
                 },
             },
@@ -142,13 +200,22 @@ impl Health {
 mod tests {
     use super::*;
 
+    fn up() -> SourceState {
+        SourceState {
+            reachable: Some(true),
+            ..SourceState::default()
+        }
+    }
+
     fn inputs() -> HealthInputs {
         HealthInputs {
-            signing_key: true,
+            signing_key: Some(KeyLocation::External),
+            kid: "kid-1".into(),
             device_anchors: 1,
             rim_anchors: 1,
             rim_documents: 36,
-            rim_service: RimServiceState::NotConfigured,
+            rim_service: (None, SourceState::default()),
+            ocsp: (Some("https://ocsp.example/".into()), up()),
         }
     }
 
@@ -173,24 +240,62 @@ mod tests {
             assert!(value.get(key).is_some(), "{key}");
         }
         assert_eq!(value["ocspServiceHealth"]["service"]["hsmStatus"], "UP");
+        assert_eq!(
+            value["ocspServiceHealth"]["service"]["signingKey"],
+            "EXTERNAL"
+        );
+        assert_eq!(value["ocspServiceHealth"]["overallStatus"], "UP");
 
         let no_rims = Health::new(&HealthInputs {
             rim_documents: 0,
-            rim_service: RimServiceState::Down,
+            rim_service: (
+                Some("https://rim.example/".into()),
+                SourceState {
+                    reachable: Some(false),
+                    last_error: Some("timeout".into()),
+                    cached_entries: 0,
+                },
+            ),
             ..inputs()
         });
         assert_eq!(
             (no_rims.overall_status, no_rims.rim_service_health.status),
             ("DEGRADED", "DOWN")
         );
+        assert_eq!(
+            no_rims.rim_service_health.checks["rimServiceLastError"],
+            "timeout"
+        );
         let remote = Health::new(&HealthInputs {
             rim_documents: 0,
-            rim_service: RimServiceState::Up,
+            rim_service: (Some("https://rim.example/".into()), up()),
             ..inputs()
         });
         assert_eq!(remote.overall_status, "UP");
+        let responder_down = Health::new(&HealthInputs {
+            ocsp: (
+                Some("https://ocsp.example/".into()),
+                SourceState {
+                    reachable: Some(false),
+                    ..SourceState::default()
+                },
+            ),
+            ..inputs()
+        });
+        assert_eq!(
+            (
+                responder_down.overall_status,
+                responder_down.ocsp_service_health.overall_status
+            ),
+            ("DEGRADED", "DOWN")
+        );
+        let off = Health::new(&HealthInputs {
+            ocsp: (None, SourceState::default()),
+            ..inputs()
+        });
+        assert_eq!(off.ocsp_service_health.overall_status, "NOT_CONFIGURED");
         let no_key = Health::new(&HealthInputs {
-            signing_key: false,
+            signing_key: None,
             ..inputs()
         });
         assert_eq!(no_key.overall_status, "DOWN");

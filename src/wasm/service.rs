@@ -17,7 +17,8 @@ use crate::crypto::{PublicKey, SigningKey};
 use crate::evidence::FwidPolicy;
 use crate::rim::{open_envelope, RimTrust};
 use crate::service::{
-    Exchange, KeyRing, Request, Response, RimServiceState, Service, ServiceConfig, Step,
+    is_source_url, Exchange, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
+    ServiceConfig, Source, SourceState, Step, MAX_FETCHED_BYTES,
 };
 use crate::token::Jwks;
 
@@ -57,6 +58,18 @@ export interface AttestationServiceOptions {
   trustAnchors?: string;
   /** Extra RIM root certificates (PEM), trusted besides the NVIDIA RIM root. */
   rimTrustAnchors?: string;
+  /**
+   * The RIM service missing RIM documents are fetched from (the exchange's fetch step names
+   * `<url><id>`). Default: NVIDIA's, https://rim.attestation.nvidia.com/v1/rim/; null: off
+   * (only the documents added with addRim / addRimEnvelope).
+   */
+  rimServiceUrl?: string | null;
+  /**
+   * The OCSP responder asked about device and RIM certificates. Default: NVIDIA's,
+   * https://ocsp.ndis.nvidia.com/; null: off (revocation not checked; every token says so in
+   * x-nvidia-attestation-warning).
+   */
+  ocspUrl?: string | null;
 }
 
 /** An HTTP request as the host received it. */
@@ -77,10 +90,46 @@ export interface ServiceResponse {
   body: Uint8Array;
 }
 
+/** Something a ServiceExchange asks its host to fetch. */
+export type FetchResource =
+  /** GET url: the RIM service's envelope for RIM `id`. */
+  | { kind: 'rim'; id: string; url: string }
+  /** POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about. */
+  | { kind: 'ocsp'; url: string; request: Uint8Array; cacheKey: string };
+
+/**
+ * The host's answer for one FetchResource: the body fetched now; an OCSP response from the
+ * host's cache with the nonce that fetched it; or why there is none ('not-fetched': the
+ * host does not fetch this — a missing RIM then fails with 5009, an unasked OCSP query
+ * leaves revocation unchecked with the warning claim).
+ */
+export type FetchAnswer =
+  | { body: Uint8Array }
+  | { body: Uint8Array; nonce: Uint8Array }
+  | { error: 'unreachable' | 'timeout' | 'status' | 'too-large' | 'not-fetched'; status?: number };
+
+/** An OCSP response that verified, for the host's cache, until `until` (Unix seconds). */
+export interface OcspCacheEntry {
+  cacheKey: string;
+  body: Uint8Array;
+  nonce: Uint8Array;
+  until: number;
+}
+
+/** What the host last saw of a remote source, for /health. */
+export interface SourceState {
+  /** Whether its last fetch got an answer (undefined: not asked yet). */
+  reachable?: boolean;
+  /** The last failure, e.g. 'timeout' or 'HTTP 503'. */
+  lastError?: string;
+  /** Answers held in the host's cache. */
+  cachedEntries?: number;
+}
+
 /** What a ServiceExchange needs next. */
 export type ServiceStep =
   | { kind: 'verify'; checks: SignatureCheck[] }
-  | { kind: 'fetch'; ids: string[] }
+  | { kind: 'fetch'; resources: FetchResource[] }
   | { kind: 'sign'; inputs: Uint8Array[] }
   | { kind: 'respond'; response: ServiceResponse };
 "#;
@@ -154,6 +203,8 @@ impl AttestationService {
             issuer: js::optional_string(&js::member(&options, "issuer"), "issuer")?,
             ..ServiceConfig::default()
         };
+        config.rim_service_url = source_option(&options, "rimServiceUrl", config.rim_service_url)?;
+        config.ocsp_url = source_option(&options, "ocspUrl", config.ocsp_url)?;
         if js::optional_bool(&js::member(&options, "requireFwid"), "requireFwid")? == Some(true) {
             config.fwid_policy = FwidPolicy::Require;
         }
@@ -235,20 +286,35 @@ impl AttestationService {
             .map_or(0, |service| service.rim_count())
     }
 
-    /// Records the remote RIM service's state for `/health`: `up`, `down` or `none`.
-    #[wasm_bindgen(js_name = setRimServiceState)]
-    pub fn set_rim_service_state(
+    /// Records what the host last saw of a remote source, for `/health`: `kind` is `rim`
+    /// (the RIM service) or `ocsp` (the OCSP responder).
+    #[wasm_bindgen(js_name = setSourceState)]
+    pub fn set_source_state(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "'rim' | 'ocsp'")] kind: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SourceState")] state: JsValue,
     ) -> Result<(), JsValue> {
-        let state: &str = &js::string_arg(&state, "state")?;
-        let state = match state {
-            "up" => RimServiceState::Up,
-            "down" => RimServiceState::Down,
-            "none" => RimServiceState::NotConfigured,
-            _ => return Err(invalid_argument("state", "\"up\", \"down\" or \"none\"")),
+        let source = match js::string_arg(&kind, "kind")?.as_str() {
+            "rim" => Source::RimService,
+            "ocsp" => Source::Ocsp,
+            _ => return Err(invalid_argument("kind", "\"rim\" or \"ocsp\"")),
         };
-        self.service_mut()?.set_rim_service(state);
+        if !state.is_object() {
+            return Err(invalid_argument("state", "an object"));
+        }
+        let cached = js::member(&state, "cachedEntries");
+        let cached_entries = if cached.is_undefined() {
+            0
+        } else {
+            u64::from(js::u32_arg(&cached, "state.cachedEntries")?)
+        };
+        let state = SourceState {
+            reachable: js::optional_bool(&js::member(&state, "reachable"), "state.reachable")?,
+            last_error: js::optional_string(&js::member(&state, "lastError"), "state.lastError")?
+                .map(|text| text.chars().take(200).collect()),
+            cached_entries,
+        };
+        self.service_mut()?.set_source_state(source, state);
         Ok(())
     }
 
@@ -312,21 +378,15 @@ impl AttestationService {
 #[wasm_bindgen]
 impl ServiceExchange {
     /// What the exchange needs next: `{kind: 'verify', checks}` (answer with `verified`, or
-    /// `verifyInCore`), `{kind: 'fetch', ids}` (RIM documents of verified devices that the
-    /// service lacks: add what you can get with `addRimEnvelope`, then call `fetched`),
+    /// `verifyInCore`), `{kind: 'fetch', resources}` (RIM documents of verified devices that
+    /// the service lacks, OCSP requests for their chains: answer with `fetched`),
     /// `{kind: 'sign', inputs}` (answer with `signed`) or `{kind: 'respond', response}`.
     #[wasm_bindgen(unchecked_return_type = "ServiceStep")]
     pub fn step(&self) -> Result<JsValue, JsValue> {
         let out = Object::new();
         let (kind, name, value): (&str, &str, JsValue) = match self.exchange.step() {
             Step::Verify(checks) => ("verify", "checks", js::checks_to_js(checks).into()),
-            Step::Fetch(ids) => {
-                let array = Array::new();
-                for id in ids {
-                    array.push(&id.into());
-                }
-                ("fetch", "ids", array.into())
-            }
+            Step::Fetch(resources) => ("fetch", "resources", resources_js(resources)?.into()),
             Step::Sign(inputs) => {
                 let array = Array::new();
                 for input in inputs {
@@ -363,12 +423,35 @@ impl ServiceExchange {
             .map_err(|error| to_js(&error))
     }
 
-    /// Answers a `fetch` step, once the documents that could be had were added.
-    pub fn fetched(&mut self) -> Result<(), JsValue> {
+    /// Answers a `fetch` step: one answer per resource, in order.
+    pub fn fetched(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "FetchAnswer[]")] answers: JsValue,
+    ) -> Result<(), JsValue> {
+        let answers = fetch_answers(&answers)?;
         let service = self.service.try_borrow().map_err(|_| busy())?;
         self.exchange
-            .fetched(&service)
+            .fetched(&service, &answers)
             .map_err(|error| to_js(&error))
+    }
+
+    /// The OCSP answers of this exchange that verified, for the host's cache (known once
+    /// the exchange has reached its tokens or its response).
+    #[wasm_bindgen(unchecked_return_type = "OcspCacheEntry[]")]
+    pub fn cacheable(&self) -> Result<JsValue, JsValue> {
+        let array = Array::new();
+        for entry in self.exchange.cacheable() {
+            let out = Object::new();
+            let set =
+                |name: &str, value: &JsValue| Reflect::set(&out, &name.into(), value).map(|_| ());
+            set("cacheKey", &entry.cache_key.as_str().into())
+                .and_then(|()| set("body", &Uint8Array::from(entry.body.as_slice())))
+                .and_then(|()| set("nonce", &Uint8Array::from(entry.nonce.as_slice())))
+                .and_then(|()| set("until", &JsValue::from(entry.until as f64)))
+                .map_err(|_| coded("ERR_INTERNAL", "could not build the cache entry", None))?;
+            array.push(&out);
+        }
+        Ok(array.into())
     }
 
     /// Answers a `sign` step: one raw `r‖s` ES384 signature (96 bytes, as WebCrypto's
@@ -390,6 +473,110 @@ impl ServiceExchange {
             .signed(&service, &signatures)
             .map_err(|error| to_js(&error))
     }
+}
+
+/// A source URL option: absent keeps the default, `null` (or `"off"`) switches it off.
+fn source_option(
+    options: &JsValue,
+    name: &str,
+    default: Option<String>,
+) -> Result<Option<String>, JsValue> {
+    let value = js::member(options, name);
+    if value.is_undefined() {
+        return Ok(default);
+    }
+    if value.is_null() {
+        return Ok(None);
+    }
+    match value.as_string() {
+        Some(text) if text == "off" => Ok(None),
+        Some(text) if is_source_url(&text) => Ok(Some(text)),
+        _ => Err(invalid_argument(
+            name,
+            "an http(s) URL, or null (or \"off\") to switch the source off",
+        )),
+    }
+}
+
+fn resources_js(resources: &[Resource]) -> Result<Array, JsValue> {
+    let array = Array::new();
+    for resource in resources {
+        let out = Object::new();
+        let set = |name: &str, value: &JsValue| Reflect::set(&out, &name.into(), value).map(|_| ());
+        let made = match resource {
+            Resource::Rim { id, url } => set("kind", &"rim".into())
+                .and_then(|()| set("id", &id.as_str().into()))
+                .and_then(|()| set("url", &url.as_str().into())),
+            Resource::Ocsp {
+                url,
+                request,
+                cache_key,
+            } => set("kind", &"ocsp".into())
+                .and_then(|()| set("url", &url.as_str().into()))
+                .and_then(|()| set("request", &Uint8Array::from(request.as_slice())))
+                .and_then(|()| set("cacheKey", &cache_key.as_str().into())),
+        };
+        made.map_err(|_| coded("ERR_INTERNAL", "could not build the fetch step", None))?;
+        array.push(&out);
+    }
+    Ok(array)
+}
+
+/// The host's answers to a fetch step.
+fn fetch_answers(value: &JsValue) -> Result<Vec<Fetched>, JsValue> {
+    if !Array::is_array(value) {
+        return Err(invalid_argument("answers", "an array of fetch answers"));
+    }
+    Array::from(value)
+        .iter()
+        .enumerate()
+        .map(|(i, answer)| {
+            let field = alloc::format!("answers[{i}]");
+            if !answer.is_object() {
+                return Err(invalid_argument(&field, "an object"));
+            }
+            let body = js::member(&answer, "body");
+            if !body.is_undefined() {
+                let body = js::bytes(&body, &alloc::format!("{field}.body"))?;
+                if body.len() > MAX_FETCHED_BYTES {
+                    return Ok(Fetched::Failed(FetchFailure::TooLarge));
+                }
+                let nonce = js::member(&answer, "nonce");
+                return Ok(if nonce.is_undefined() {
+                    Fetched::Body(body)
+                } else {
+                    Fetched::Cached {
+                        body,
+                        nonce: js::bytes(&nonce, &alloc::format!("{field}.nonce"))?,
+                    }
+                });
+            }
+            let error = js::required_string(
+                &js::member(&answer, "error"),
+                &alloc::format!("{field}.error"),
+            )?;
+            let failure = match error.as_str() {
+                "unreachable" => FetchFailure::Unreachable,
+                "timeout" => FetchFailure::Timeout,
+                "too-large" => FetchFailure::TooLarge,
+                "not-fetched" => FetchFailure::NotFetched,
+                "status" => {
+                    let status = js::u32_arg(
+                        &js::member(&answer, "status"),
+                        &alloc::format!("{field}.status"),
+                    )?;
+                    FetchFailure::HttpStatus(u16::try_from(status).unwrap_or(u16::MAX))
+                }
+                _ => {
+                    return Err(invalid_argument(
+                        &alloc::format!("{field}.error"),
+                        "'unreachable', 'timeout', 'status', 'too-large' or 'not-fetched'",
+                    ))
+                }
+            };
+            Ok(Fetched::Failed(failure))
+        })
+        .collect()
 }
 
 fn busy() -> JsValue {

@@ -1,5 +1,6 @@
 //! GPU device claims, versions 1.0 to 4.0 (notes: attestation §e, "Per-device GPU claims").
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -43,6 +44,22 @@ pub(super) fn mismatches(outcome: &DeviceOutcome) -> Option<Vec<MismatchRecord>>
         MeasurementOutcome::Mismatch(records) => Some(records.clone()),
         _ => None,
     }
+}
+
+/// `x-nvidia-gpu-switch-pdis` from the PDIs of opaque tag 22, as NVIDIA's verifier writes
+/// them: each PDI's bytes reversed (the order in which a switch reports its own PDI, so a
+/// relying party can match the two), upper-case hex, sorted, without repeats (a GPU lists
+/// each switch once per link).
+pub fn switch_pdis_claim(pdis: &[[u8; 8]]) -> Vec<String> {
+    let unique: BTreeSet<String> = pdis
+        .iter()
+        .map(|pdi| {
+            let mut reversed = *pdi;
+            reversed.reverse();
+            hex::encode_upper(reversed)
+        })
+        .collect();
+    unique.into_iter().collect()
 }
 
 /// The claims GPU claims 2.0, 3.0 and 4.0 share (notes: attestation §e).

@@ -209,14 +209,16 @@ pub fn service_exchange(data: &[u8]) {
                     .verified(service, &answer)
                     .expect("a fitting answer is taken");
             }
-            Step::Fetch(ids) => {
-                // Ids of verified devices only; the fuzz service holds no RIM for them.
-                assert!(!ids.is_empty());
+            Step::Fetch(resources) => {
+                // Resources of verified devices only; the fuzz host fetches nothing.
+                assert!(!resources.is_empty());
                 if choice == 1 {
                     let error = exchange.verified(service, &[]).unwrap_err();
                     check_code(&error);
                 }
-                exchange.fetched(service).expect("a fetch is answered");
+                exchange
+                    .fetched_nothing(service)
+                    .expect("a fetch is answered");
             }
             Step::Sign(inputs) => {
                 let inputs: Vec<String> = inputs.to_vec();

@@ -1,0 +1,299 @@
+//! The part of an attestation between the evidence checks and the tokens: what the verified
+//! devices need fetched (RIM documents, OCSP answers for their chains and the RIMs' chains),
+//! the RIM documents prepared, and the last round of checks (RIM signatures and the OCSP
+//! responses' signatures), deduplicated because devices share their CAs and RIMs.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::app::Service;
+use super::device::{device_outcomes, DeviceStage, RimVerdicts};
+use super::fetch::{rim_url, FetchFailure, Fetched, OcspCacheEntry, Resource};
+use super::outcome::DeviceOutcome;
+use super::revocation::{ChainQueries, ChainVerdict, Revocation};
+use crate::attest::ValidatedRequest;
+use crate::crypto::{intern_check, SignatureCheck};
+use crate::ocsp::ChainKind;
+use crate::rim::{open_envelope, prepare_rim, PendingRim};
+
+/// One attestation after its evidence round.
+#[derive(Debug)]
+pub(crate) struct Appraisal {
+    pub(crate) request: ValidatedRequest,
+    stages: Vec<DeviceStage>,
+    /// `None` when revocation is not checked (no responder configured).
+    revocation: Option<Revocation>,
+    /// Each device's chain queries (`None`: the evidence did not verify).
+    device_chains: Vec<Option<ChainQueries>>,
+    /// RIM documents fetched for this request, by id.
+    fetched_rims: BTreeMap<String, Vec<u8>>,
+    /// Why a RIM could not be had from the RIM service (not 404): the real service's 5008.
+    download_errors: BTreeMap<String, String>,
+    /// Documents settled without signature checks (unreadable, bad digest).
+    settled: RimVerdicts,
+    /// Each prepared document with the indices of its checks.
+    pending: Vec<(String, PendingRim, Vec<usize>)>,
+    rim_chains: BTreeMap<String, ChainQueries>,
+    /// The last round's checks: RIM signatures and OCSP response signatures.
+    checks: Vec<SignatureCheck>,
+}
+
+/// Each device's and each RIM's revocation verdict, for the outcomes.
+#[derive(Debug)]
+pub(crate) struct RevocationVerdicts {
+    /// Per device, in request order.
+    pub(crate) devices: Vec<ChainVerdict>,
+    /// Per RIM id.
+    pub(crate) rims: BTreeMap<String, ChainVerdict>,
+}
+
+impl RevocationVerdicts {
+    /// The verdict of RIM `id` (not checked when unknown).
+    pub(crate) fn rim(&self, id: &str) -> ChainVerdict {
+        self.rims
+            .get(id)
+            .cloned()
+            .unwrap_or(ChainVerdict::NotChecked)
+    }
+}
+
+impl Appraisal {
+    /// The devices' stages after the evidence round; their chains' queries are added when
+    /// the service checks revocation.
+    pub(crate) fn new(
+        service: &Service,
+        request: ValidatedRequest,
+        stages: Vec<DeviceStage>,
+        allow_hold: bool,
+        entropy: [u8; 32],
+    ) -> Self {
+        let mut revocation = service
+            .config()
+            .ocsp_url
+            .clone()
+            .map(|url| Revocation::new(url, allow_hold, entropy));
+        let device_chains = stages
+            .iter()
+            .map(|stage| match (stage, revocation.as_mut()) {
+                (DeviceStage::Verified { evidence, .. }, Some(revocation)) => {
+                    let ders: Vec<&[u8]> = evidence
+                        .chain()
+                        .certificates()
+                        .iter()
+                        .map(|c| c.der.as_slice())
+                        .collect();
+                    Some(revocation.add_chain(&ders, ChainKind::Device))
+                }
+                _ => None,
+            })
+            .collect();
+        Self {
+            request,
+            stages,
+            revocation,
+            device_chains,
+            fetched_rims: BTreeMap::new(),
+            download_errors: BTreeMap::new(),
+            settled: RimVerdicts::new(),
+            pending: Vec::new(),
+            rim_chains: BTreeMap::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    /// The first fetches: RIM documents the service lacks (when a RIM service is
+    /// configured) and every OCSP query so far (the devices' chains).
+    pub(crate) fn first_fetches(&self, service: &Service) -> (Vec<Resource>, Vec<Target>) {
+        let mut resources = Vec::new();
+        let mut targets = Vec::new();
+        if let Some(base) = &service.config().rim_service_url {
+            for id in self.stages.iter().flat_map(DeviceStage::rim_ids) {
+                let asked = targets
+                    .iter()
+                    .any(|t| matches!(t, Target::Rim(a) if a == id));
+                if !service.rims().contains(id) && !asked {
+                    resources.push(Resource::Rim {
+                        id: id.into(),
+                        url: rim_url(base, id),
+                    });
+                    targets.push(Target::Rim(id.into()));
+                }
+            }
+        }
+        self.push_ocsp_from(0, &mut resources, &mut targets);
+        (resources, targets)
+    }
+
+    /// Records the host's answers, one per target.
+    pub(crate) fn answer(&mut self, targets: &[Target], answers: &[Fetched], now: u64) {
+        for (target, answer) in targets.iter().zip(answers) {
+            match target {
+                Target::Rim(id) => self.answer_rim(id, answer),
+                Target::Ocsp(index) => {
+                    if let Some(revocation) = self.revocation.as_mut() {
+                        revocation.answer(*index, answer, now, &mut self.checks);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Prepares the RIM documents the verified devices name, from the service's store and
+    /// this request's fetches, and adds their chains' OCSP queries. Returns the new fetches
+    /// (the RIM chains' queries), empty when there are none.
+    pub(crate) fn prepare_rims(
+        &mut self,
+        service: &Service,
+        now: u64,
+    ) -> (Vec<Resource>, Vec<Target>) {
+        let asked_before = self.revocation.as_ref().map_or(0, Revocation::len);
+        let ids: Vec<String> = self
+            .stages
+            .iter()
+            .flat_map(DeviceStage::rim_ids)
+            .map(String::from)
+            .collect();
+        for id in ids {
+            let seen = self.settled.contains_key(&id) || self.pending.iter().any(|p| p.0 == id);
+            let xml = service
+                .rims()
+                .get(&id)
+                .or_else(|| self.fetched_rims.get(&id).map(Vec::as_slice));
+            let Some(xml) = xml.filter(|_| !seen) else {
+                continue;
+            };
+            match prepare_rim(xml, service.rim_trust(), now) {
+                Err(error) => {
+                    self.settled.insert(id, Err(error));
+                }
+                Ok(pending) => {
+                    if let (Some(revocation), true) =
+                        (self.revocation.as_mut(), pending.chain_planned())
+                    {
+                        let queries = revocation.add_chain(pending.certificates(), ChainKind::Rim);
+                        self.rim_chains.insert(id.clone(), queries);
+                    }
+                    let indices = pending
+                        .signature_checks()
+                        .iter()
+                        .map(|check| intern_check(&mut self.checks, check))
+                        .collect();
+                    self.pending.push((id, pending, indices));
+                }
+            }
+        }
+        let mut resources = Vec::new();
+        let mut targets = Vec::new();
+        self.push_ocsp_from(asked_before, &mut resources, &mut targets);
+        (resources, targets)
+    }
+
+    /// The last round's checks.
+    pub(crate) fn checks(&self) -> &[SignatureCheck] {
+        &self.checks
+    }
+
+    /// Completes the last round and builds every device's outcome; also returns the OCSP
+    /// answers the host may cache.
+    pub(crate) fn finish(
+        self,
+        verdicts: &[bool],
+    ) -> (ValidatedRequest, Vec<DeviceOutcome>, Vec<OcspCacheEntry>) {
+        let Self {
+            request,
+            stages,
+            mut revocation,
+            device_chains,
+            download_errors,
+            mut settled,
+            pending,
+            rim_chains,
+            ..
+        } = self;
+        for (id, rim, indices) in pending {
+            let own: Vec<bool> = indices
+                .iter()
+                .map(|&i| verdicts.get(i).copied().unwrap_or(false))
+                .collect();
+            settled.insert(id, rim.finish(&own));
+        }
+        let (verdicts_by_chain, cacheable) = match revocation.as_mut() {
+            Some(revocation) => {
+                revocation.finish(verdicts);
+                let devices = device_chains
+                    .iter()
+                    .map(|chain| match chain {
+                        Some(chain) => revocation.verdict(chain),
+                        None => ChainVerdict::NotChecked,
+                    })
+                    .collect();
+                let rims = rim_chains
+                    .iter()
+                    .map(|(id, chain)| (id.clone(), revocation.verdict(chain)))
+                    .collect();
+                (RevocationVerdicts { devices, rims }, revocation.cacheable())
+            }
+            None => (
+                RevocationVerdicts {
+                    devices: Vec::new(),
+                    rims: BTreeMap::new(),
+                },
+                Vec::new(),
+            ),
+        };
+        let outcomes = device_outcomes(
+            &request,
+            stages,
+            &settled,
+            &download_errors,
+            &verdicts_by_chain,
+        );
+        (request, outcomes, cacheable)
+    }
+
+    fn answer_rim(&mut self, id: &str, answer: &Fetched) {
+        match answer {
+            Fetched::Body(body) | Fetched::Cached { body, .. } => match open_envelope(body, id) {
+                Ok(envelope) => {
+                    self.fetched_rims.insert(id.into(), envelope.rim);
+                }
+                Err(error) => {
+                    self.download_errors.insert(
+                        id.into(),
+                        alloc::format!("The RIM service's answer for {id} is unusable: {error}"),
+                    );
+                }
+            },
+            // Not found, or not fetched: the real service's 5009, as for any missing RIM.
+            Fetched::Failed(FetchFailure::HttpStatus(404) | FetchFailure::NotFetched) => {}
+            Fetched::Failed(failure) => {
+                self.download_errors.insert(
+                    id.into(),
+                    alloc::format!("RIM {id} could not be fetched from the RIM service: {failure}"),
+                );
+            }
+        }
+    }
+
+    fn push_ocsp_from(
+        &self,
+        from: usize,
+        resources: &mut Vec<Resource>,
+        targets: &mut Vec<Target>,
+    ) {
+        if let Some(revocation) = &self.revocation {
+            for (index, resource) in revocation.resources_from(from) {
+                resources.push(resource);
+                targets.push(Target::Ocsp(index));
+            }
+        }
+    }
+}
+
+/// What one fetched resource is for.
+#[derive(Debug)]
+pub(crate) enum Target {
+    Rim(String),
+    Ocsp(usize),
+}

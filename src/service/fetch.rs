@@ -1,0 +1,108 @@
+//! What an [`super::Exchange`] asks its host to fetch, and the host's answers. The core does
+//! no I/O: it names each resource (the configured RIM service and OCSP responder, never a
+//! URL read from a certificate or a document) and the host fetches, with its own timeouts,
+//! concurrency and caches.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use crate::ocsp::FetchFailure;
+
+/// NVIDIA's RIM service: `GET <url><id>` answers the envelope `{id, rim, sha256, …}`.
+pub const NVIDIA_RIM_SERVICE_URL: &str = "https://rim.attestation.nvidia.com/v1/rim/";
+
+/// NVIDIA's OCSP responder for device and RIM certificates (RFC 6960 over HTTP POST).
+pub const NVIDIA_OCSP_URL: &str = "https://ocsp.ndis.nvidia.com/";
+
+/// Largest answer the core reads: a RIM service envelope (a RIM is at most 1 MiB, base64 in
+/// JSON) or an OCSP response. Hosts should stop reading past it and answer
+/// [`FetchFailure::TooLarge`].
+pub const MAX_FETCHED_BYTES: usize = 2 * 1024 * 1024;
+
+/// One thing to fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Resource {
+    /// `GET url`: a RIM document from the RIM service; answer with the envelope body.
+    Rim {
+        /// The RIM id, e.g. `NV_GPU_DRIVER_GH100_550.90.07`.
+        id: String,
+        /// The configured RIM service URL with the id appended.
+        url: String,
+    },
+    /// `POST request` to `url` with `content-type: application/ocsp-request`; answer with
+    /// the response body, or from a cache with the nonce that fetched the cached bytes.
+    Ocsp {
+        /// The configured responder.
+        url: String,
+        /// The DER `OCSPRequest`.
+        request: Vec<u8>,
+        /// The certificate asked about, for the host's cache:
+        /// `sha384:<issuer key hash>:<serial>`, both hex.
+        cache_key: String,
+    },
+}
+
+/// The host's answer for one [`Resource`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Fetched {
+    /// The body fetched now, for this resource's request.
+    Body(Vec<u8>),
+    /// An OCSP response from the host's cache, with the nonce of the request that fetched
+    /// it (a cached answer cannot echo this request's nonce; it must echo its own).
+    Cached {
+        /// The response.
+        body: Vec<u8>,
+        /// The nonce sent when it was fetched.
+        nonce: Vec<u8>,
+    },
+    /// No body.
+    Failed(FetchFailure),
+}
+
+/// An OCSP response that verified, for the host's cache.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OcspCacheEntry {
+    /// [`Resource::Ocsp::cache_key`].
+    pub cache_key: String,
+    /// The response.
+    pub body: Vec<u8>,
+    /// The nonce of the request that fetched it.
+    pub nonce: Vec<u8>,
+    /// Unix seconds until which it may be used: its `nextUpdate`, at most a day.
+    pub until: u64,
+}
+
+/// The URL of RIM `id` at the RIM service `base` (which ends in `/`, as
+/// [`NVIDIA_RIM_SERVICE_URL`]). RIM ids are `[A-Za-z0-9._-]`; anything else is escaped.
+pub(crate) fn rim_url(base: &str, id: &str) -> String {
+    let mut url = String::from(base);
+    if !url.ends_with('/') {
+        url.push('/');
+    }
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-') {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&alloc::format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
+/// Whether `url` can name a source: `http://` or `https://` with a host, at most 2048
+/// characters, no whitespace or control characters (it goes into a fetch unchanged).
+pub fn is_source_url(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    let Some(rest) = rest else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    url.len() <= 2048
+        && !host.is_empty()
+        && !host.contains('@')
+        && url.bytes().all(|b| b.is_ascii_graphic())
+}

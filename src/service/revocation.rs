@@ -1,0 +1,360 @@
+//! Revocation (OCSP) of one request's certificate chains, as NVIDIA's verifiers check it
+//! (notes: attestation §c): which certificates are asked about, one query per certificate
+//! however many chains share it (eight GPUs of a node share their ICA and Identity CA), the
+//! answers the host fetched, and each chain's folded status.
+//!
+//! The core never fetches: it names the responder (the configured URL, never one read from
+//! a certificate) and the DER request; the host POSTs it, or answers from its cache with the
+//! nonce that fetched the cached bytes.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha384};
+
+use super::device::REVOCATION_WARNING;
+use super::failure::details;
+use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
+use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
+use crate::code::ErrorCode;
+use crate::crypto::{intern_check, SignatureCheck};
+use crate::ocsp::{
+    check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
+    OcspRequest, PendingOcsp,
+};
+
+/// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
+/// RIM chains add three each. Past it the rest are reported as not checked.
+pub const MAX_OCSP_QUERIES: usize = 256;
+
+/// The queries of one request and their answers.
+#[derive(Debug)]
+pub(crate) struct Revocation {
+    url: String,
+    allow_hold: bool,
+    entropy: [u8; 32],
+    queries: Vec<Query>,
+}
+
+/// The query indices of one chain's certificates, in chain order (leaf side first).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ChainQueries {
+    indices: Vec<usize>,
+    /// A certificate was left unasked (over [`MAX_OCSP_QUERIES`], or no request could be made).
+    incomplete: bool,
+}
+
+#[derive(Debug)]
+struct Query {
+    request: OcspRequest,
+    issuer: Vec<u8>,
+    state: QueryState,
+}
+
+#[derive(Debug)]
+enum QueryState {
+    /// Handed to the host, not yet answered.
+    Asked,
+    /// Answered; the response's signature checks are at these indices of the round's checks.
+    Checking {
+        pending: Box<PendingOcsp>,
+        indices: Vec<usize>,
+        body: Vec<u8>,
+        nonce: Vec<u8>,
+    },
+    /// The host did not fetch (an offline host): left unchecked, as with OCSP off.
+    NotFetched,
+    Done {
+        result: Result<CheckedOcsp, OcspError>,
+        /// The bytes and nonce, kept for the host's cache when the answer verified.
+        cache: Option<(Vec<u8>, Vec<u8>)>,
+    },
+}
+
+/// One chain's revocation verdict, for the claims.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ChainVerdict {
+    /// OCSP is off, or some certificate was not asked or not fetched.
+    NotChecked,
+    /// The folded status of every certificate asked about.
+    Checked(ChainRevocation),
+}
+
+impl Revocation {
+    /// Queries for the responder at `url`; nonces derive from the request's `entropy`.
+    pub(crate) fn new(url: String, allow_hold: bool, entropy: [u8; 32]) -> Self {
+        Self {
+            url,
+            allow_hold,
+            entropy,
+            queries: Vec::new(),
+        }
+    }
+
+    /// Adds the certificates of `chain` (DER, leaf first, anchor last) that `kind` asks
+    /// about, reusing the query of a certificate already asked about.
+    pub(crate) fn add_chain<C: AsRef<[u8]>>(
+        &mut self,
+        chain: &[C],
+        kind: ChainKind,
+    ) -> ChainQueries {
+        let mut queries = ChainQueries::default();
+        for subject in ocsp_targets(chain.len(), kind) {
+            let (Some(cert), Some(issuer)) = (chain.get(subject), chain.get(subject + 1)) else {
+                queries.incomplete = true;
+                continue;
+            };
+            let (cert, issuer) = (cert.as_ref(), issuer.as_ref());
+            let nonce = self.nonce(self.queries.len());
+            let Ok(request) = OcspRequest::new(cert, issuer, nonce) else {
+                queries.incomplete = true;
+                continue;
+            };
+            let key = request.cache_key();
+            if let Some(index) = self
+                .queries
+                .iter()
+                .position(|q| q.request.cache_key() == key)
+            {
+                queries.indices.push(index);
+            } else if self.queries.len() < MAX_OCSP_QUERIES {
+                queries.indices.push(self.queries.len());
+                self.queries.push(Query {
+                    request,
+                    issuer: issuer.to_vec(),
+                    state: QueryState::Asked,
+                });
+            } else {
+                queries.incomplete = true;
+            }
+        }
+        queries
+    }
+
+    /// The resources of the queries not yet handed out since `from`, with their indices.
+    pub(crate) fn resources_from(&self, from: usize) -> Vec<(usize, Resource)> {
+        self.queries
+            .iter()
+            .enumerate()
+            .skip(from)
+            .map(|(index, query)| {
+                (
+                    index,
+                    Resource::Ocsp {
+                        url: self.url.clone(),
+                        request: query.request.der().to_vec(),
+                        cache_key: query.request.cache_key(),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Number of queries so far.
+    pub(crate) fn len(&self) -> usize {
+        self.queries.len()
+    }
+
+    /// Records the host's answer to query `index` and plans its signature checks into
+    /// `checks` (shared with the round's other checks, deduplicated).
+    pub(crate) fn answer(
+        &mut self,
+        index: usize,
+        answer: &Fetched,
+        now: u64,
+        checks: &mut Vec<SignatureCheck>,
+    ) {
+        let Some(query) = self.queries.get_mut(index) else {
+            return;
+        };
+        let (body, nonce) = match answer {
+            Fetched::Body(body) => (body, query.request.nonce().to_vec()),
+            Fetched::Cached { body, nonce } => (body, nonce.clone()),
+            Fetched::Failed(FetchFailure::NotFetched) => {
+                query.state = QueryState::NotFetched;
+                return;
+            }
+            Fetched::Failed(failure) => {
+                query.state = QueryState::Done {
+                    result: Err(OcspError::Unavailable(*failure)),
+                    cache: None,
+                };
+                return;
+            }
+        };
+        query.state = match check_response(body, &query.request, &nonce, &query.issuer, now) {
+            Ok(pending) => {
+                let indices = pending
+                    .signature_checks()
+                    .iter()
+                    .map(|check| intern_check(checks, check))
+                    .collect();
+                QueryState::Checking {
+                    pending: Box::new(pending),
+                    indices,
+                    body: body.clone(),
+                    nonce,
+                }
+            }
+            Err(error) => QueryState::Done {
+                result: Err(error),
+                cache: None,
+            },
+        };
+    }
+
+    /// Completes every answered query with the verdicts of the round's checks.
+    pub(crate) fn finish(&mut self, verdicts: &[bool]) {
+        for query in &mut self.queries {
+            let state = core::mem::replace(&mut query.state, QueryState::Asked);
+            query.state = match state {
+                QueryState::Checking {
+                    pending,
+                    indices,
+                    body,
+                    nonce,
+                } => {
+                    let own: Vec<bool> = indices
+                        .iter()
+                        .map(|&i| verdicts.get(i).copied().unwrap_or(false))
+                        .collect();
+                    let result = pending.finish(&own);
+                    let cache = result.is_ok().then_some((body, nonce));
+                    QueryState::Done { result, cache }
+                }
+                // Asked but never answered: the host skipped it.
+                QueryState::Asked => QueryState::NotFetched,
+                other => other,
+            };
+        }
+    }
+
+    /// The folded verdict of one chain.
+    pub(crate) fn verdict(&self, chain: &ChainQueries) -> ChainVerdict {
+        if chain.incomplete || chain.indices.is_empty() {
+            return ChainVerdict::NotChecked;
+        }
+        let mut results = Vec::with_capacity(chain.indices.len());
+        for &index in &chain.indices {
+            match self.queries.get(index).map(|q| &q.state) {
+                Some(QueryState::Done { result, .. }) => results.push(result.clone()),
+                _ => return ChainVerdict::NotChecked,
+            }
+        }
+        ChainVerdict::Checked(fold_chain(&results, self.allow_hold))
+    }
+
+    /// The answers that verified, for the host's cache.
+    pub(crate) fn cacheable(&self) -> Vec<OcspCacheEntry> {
+        self.queries
+            .iter()
+            .filter_map(|query| match &query.state {
+                QueryState::Done {
+                    result: Ok(checked),
+                    cache: Some((body, nonce)),
+                } if checked.cache_until > 0 => Some(OcspCacheEntry {
+                    cache_key: query.request.cache_key(),
+                    body: body.clone(),
+                    nonce: nonce.clone(),
+                    until: checked.cache_until,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The nonce of query `index`: SHA-384 over the request's entropy and the index, so the
+    /// nonces are as unpredictable as the entropy and distinct within the request.
+    fn nonce(&self, index: usize) -> [u8; 32] {
+        let digest = Sha384::new()
+            .chain_update(b"edgeattest OCSP nonce\0")
+            .chain_update(self.entropy)
+            .chain_update((index as u64).to_be_bytes())
+            .finalize();
+        let mut nonce = [0u8; 32];
+        nonce.copy_from_slice(&digest[..32]);
+        nonce
+    }
+}
+
+/// The warning of a chain whose certificate is on hold, accepted because the request said
+/// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`.
+pub const CERTIFICATE_HOLD_WARNING: &str =
+    "A certificate of the chain is on hold (certificateHold); accepted because the request \
+     allowed it (X-NVIDIA-OCSP-ALLOW-CERT-HOLD)";
+
+/// What a chain's revocation verdict adds to a device's outcome.
+pub(crate) struct Applied {
+    /// The warning the token carries, when something was left unchecked or accepted.
+    pub(crate) warning: Option<&'static str>,
+    /// The failure, as the real service reports it (5001, 5002, 5003).
+    pub(crate) error: Option<ErrorDetails>,
+}
+
+impl ChainVerdict {
+    /// Writes the verdict into `chain` (`x-nvidia-cert-ocsp-status`,
+    /// `x-nvidia-cert-revocation-reason`, `x-nvidia-cert-status: revoked`) and says what
+    /// the device gets from it. `field`: `certificate` (device chain) or `rim`.
+    pub(crate) fn apply(&self, chain: &mut ChainOutcome, field: &str) -> Applied {
+        let none = Applied {
+            warning: None,
+            error: None,
+        };
+        match self {
+            Self::NotChecked => {
+                chain.ocsp = OcspStatus::Unknown;
+                Applied {
+                    warning: Some(REVOCATION_WARNING),
+                    ..none
+                }
+            }
+            Self::Checked(ChainRevocation::Good { held }) => {
+                chain.ocsp = OcspStatus::Good;
+                Applied {
+                    warning: held.then_some(CERTIFICATE_HOLD_WARNING),
+                    ..none
+                }
+            }
+            Self::Checked(ChainRevocation::Revoked { reason }) => {
+                chain.ocsp = OcspStatus::Revoked;
+                chain.status = CertStatus::Revoked;
+                chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
+                let reason = reason.map_or("unspecified", |r| r.as_str());
+                Applied {
+                    error: Some(details(
+                        5002,
+                        field,
+                        "CERTIFICATE_STATUS_REVOKED",
+                        &alloc::format!("A certificate of the chain is revoked ({reason})"),
+                    )),
+                    ..none
+                }
+            }
+            Self::Checked(ChainRevocation::Unknown) => {
+                chain.ocsp = OcspStatus::Unknown;
+                Applied {
+                    error: Some(details(
+                        5003,
+                        field,
+                        "CERTIFICATE_STATUS_UNKNOWN",
+                        "The OCSP responder does not know a certificate of the chain",
+                    )),
+                    ..none
+                }
+            }
+            Self::Checked(ChainRevocation::Failed(error)) => {
+                chain.ocsp = OcspStatus::Unknown;
+                Applied {
+                    error: Some(details(
+                        5001,
+                        field,
+                        "ERROR_DURING_OCSP_QUERY",
+                        &alloc::format!("{} ({})", error, error.code()),
+                    )),
+                    ..none
+                }
+            }
+        }
+    }
+}

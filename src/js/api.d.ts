@@ -12,6 +12,7 @@ export {
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse, ServiceStep,
+  FetchResource, FetchAnswer, OcspCacheEntry, SourceState,
   EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,
   SignatureCheck, EvidenceReport, DeviceResult, ChainReportJs, RimOptions, RimCertChain,
   GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RuntimeEvidenceOptions,

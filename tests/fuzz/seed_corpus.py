@@ -129,6 +129,11 @@ def main():
         seed("rim_envelope", name, bytes([sel]) + json.dumps(env).encode())
     seed("rim_envelope", "small", bytes([2]) + b'{"id":"","rim":"PGEvPg==","sha256":null}')
 
+    # OCSP responses: the static responses of the OCSP tests (good, revoked, hold, unknown,
+    # delegated and CA-signed, and every refused shape).
+    for p in sorted((FIX / "generated/ocsp/responses").glob("*.der")):
+        seed("ocsp_response", p.stem, p.read_bytes())
+
 
     # Gateway requests: routes of the access table with and without a real dev key.
     routes = sorted(set(re.findall(r'row\((\w+), "(/api/v3/[^"]*)"', (HERE.parent.parent / "src/access/endpoint.rs").read_text())))

@@ -32,6 +32,11 @@ use std::sync::OnceLock;
 mod service;
 pub use service::{service_exchange, service_request};
 
+// OCSP responses (a hostile responder, network or cache).
+#[path = "harness_ocsp.rs"]
+mod ocsp;
+pub use ocsp::ocsp_response;
+
 /// Separates the documents of a multi-document input.
 pub const SEP: &[u8] = b"\n%%\n";
 
@@ -706,4 +711,5 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("attest_request", attest_request),
     ("rim_verify", rim_verify),
     ("rim_envelope", rim_envelope),
+    ("ocsp_response", ocsp_response),
 ];

@@ -1,0 +1,60 @@
+//! Fuzz target body for OCSP responses: bytes a hostile responder, network or cache gives for
+//! one request of the test PKI. Part of `harness.rs`.
+
+use std::sync::OnceLock;
+
+use edgeattest::chain::parse_pem_chain;
+use edgeattest::ocsp::{check_response, fold_chain, ChainRevocation, OcspRequest};
+
+use super::check;
+
+/// When the committed seeds (the static responses of `tests/fixtures/generated/ocsp/responses`)
+/// are current.
+const NOW: u64 = 1_795_476_747;
+
+/// The nonce those responses echo for `brom_good`: SHA-256 of
+/// `edgeattest ocsp fixture brom_good` (tests/common/ocsp_fixtures.rs).
+const NONCE: &str = "fe0333dc529628f3d821bd81ed4eafebb3cae382527d3750aafaf855aa386516";
+
+fn der(pem: &str) -> Vec<u8> {
+    parse_pem_chain(pem)
+        .expect("PEM")
+        .into_iter()
+        .next()
+        .expect("a certificate")
+}
+
+fn request() -> &'static (OcspRequest, Vec<u8>) {
+    static REQUEST: OnceLock<(OcspRequest, Vec<u8>)> = OnceLock::new();
+    REQUEST.get_or_init(|| {
+        let subject = der(include_str!("../../fixtures/generated/ocsp/brom_good.pem"));
+        let issuer = der(include_str!("../../fixtures/generated/ocsp/ica.pem"));
+        let nonce: [u8; 32] = hex::decode(NONCE).expect("hex").try_into().expect("32 bytes");
+        (
+            OcspRequest::new(&subject, &issuer, nonce).expect("request"),
+            issuer,
+        )
+    })
+}
+
+/// `ocsp_response`: a DER OCSPResponse for the test PKI's `brom_good` request. Checking it
+/// must never panic, refusals carry `ERR_OCSP_*` codes, and an answer counts as good only
+/// when every signature verified.
+pub fn ocsp_response(data: &[u8]) {
+    let (request, issuer) = request();
+    let pending = check_response(data, request, request.nonce(), issuer, NOW);
+    check(&pending);
+    let Ok(pending) = pending else {
+        return;
+    };
+    let refused = vec![false; pending.signature_checks().len()];
+    let forged = pending.clone().finish(&refused);
+    assert!(forged.is_err(), "an answer whose signatures fail is refused");
+    check(&forged);
+    let checked = pending.verify_in_core();
+    check(&checked);
+    let folded = fold_chain(&[checked.clone()], false);
+    if checked.is_err() {
+        assert!(matches!(folded, ChainRevocation::Failed(_)), "{folded:?}");
+    }
+}

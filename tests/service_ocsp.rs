@@ -20,14 +20,13 @@ use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::rim::RimTrust;
 use edgeattest::service::{
-    FetchFailure, Fetched, KeyRing, Request, Resource, Service, ServiceConfig, Step,
-    CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
+    Fetched, KeyRing, Request, Service, ServiceConfig, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
 use serde_json::{json, Map, Value};
 
 #[path = "common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{attest_with, device, now, read, tokens, Mode, Responder};
+use ocsp_responder::{attest_answering, attest_with, device, now, read, tokens, Mode, Responder};
 
 fn service(config: ServiceConfig) -> Service {
     Service::new(
@@ -215,25 +214,13 @@ fn a_replayed_answer_is_refused_for_its_nonce() {
         "good"
     );
     // Another request (other entropy, so other nonces) gets the first request's answers.
-    let mut exchange = service.begin(&request(&[device("good")], false), now(), [10; 32]);
-    exchange.verify_in_core(&service).unwrap();
-    let Step::Fetch(resources) = exchange.step() else {
-        panic!()
-    };
-    let answers: Vec<Fetched> = resources
-        .iter()
-        .map(|r| match r {
-            Resource::Ocsp {
-                request, cache_key, ..
-            } => responder.answer(request, cache_key),
-            _ => Fetched::Failed(FetchFailure::NotFetched),
-        })
-        .collect();
-    exchange.fetched(&service, &answers).unwrap();
-    while let Step::Verify(_) = exchange.step() {
-        exchange.verify_in_core(&service).unwrap();
-    }
-    let (_, devices) = tokens(&exchange.into_response().unwrap());
+    let (response, _) = attest_answering(
+        &service,
+        &request(&[device("good")], false),
+        [10; 32],
+        |der, key| responder.answer(der, key),
+    );
+    let (_, devices) = tokens(&response);
     let details = &devices[0]["x-nvidia-error-details"];
     assert_eq!(details["code"], 5001, "{details}");
     assert!(
@@ -254,36 +241,23 @@ fn cached_answers_are_used_with_the_nonce_that_fetched_them() {
         &Responder::new(Mode::Normal),
     );
     let answer_from_cache = |wrong_nonce: bool| {
-        let mut exchange = service.begin(&request(&[device("good")], false), now(), [11; 32]);
-        exchange.verify_in_core(&service).unwrap();
-        let Step::Fetch(resources) = exchange.step() else {
-            panic!()
-        };
-        let answers: Vec<Fetched> = resources
-            .iter()
-            .map(|r| match r {
-                Resource::Ocsp { cache_key, .. } => {
-                    let entry = cacheable
-                        .iter()
-                        .find(|e| &e.cache_key == cache_key)
-                        .unwrap();
-                    let mut nonce = entry.nonce.clone();
-                    if wrong_nonce {
-                        nonce[0] ^= 1;
-                    }
-                    Fetched::Cached {
-                        body: entry.body.clone(),
-                        nonce,
-                    }
+        let (response, _) = attest_answering(
+            &service,
+            &request(&[device("good")], false),
+            [11; 32],
+            |_, key| {
+                let entry = cacheable.iter().find(|e| e.cache_key == key).unwrap();
+                let mut nonce = entry.nonce.clone();
+                if wrong_nonce {
+                    nonce[0] ^= 1;
                 }
-                _ => Fetched::Failed(FetchFailure::NotFetched),
-            })
-            .collect();
-        exchange.fetched(&service, &answers).unwrap();
-        while let Step::Verify(_) = exchange.step() {
-            exchange.verify_in_core(&service).unwrap();
-        }
-        tokens(&exchange.into_response().unwrap()).1.remove(0)
+                Fetched::Cached {
+                    body: entry.body.clone(),
+                    nonce,
+                }
+            },
+        );
+        tokens(&response).1.remove(0)
     };
     let device = answer_from_cache(false);
     assert_eq!(chain_claim(&device)["x-nvidia-cert-ocsp-status"], "good");

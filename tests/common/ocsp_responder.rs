@@ -210,15 +210,16 @@ pub(crate) fn device(status: &str) -> (Vec<u8>, String) {
     )
 }
 
-/// Drives an exchange as a host does, answering OCSP requests with `responder` (RIMs are
-/// not fetched). Returns the response and the exchange's cacheable answers.
-pub(crate) fn attest_with(
+/// Drives an exchange as a host does, with `entropy`, answering each OCSP resource with
+/// `answer(request, cache_key)` (RIMs are not fetched). Returns the response and the
+/// exchange's cacheable answers.
+pub(crate) fn attest_answering(
     service: &Service,
     request: &Request,
-    responder: &Responder,
-) -> (Response, Vec<OcspCacheEntry>, usize) {
-    let mut exchange = service.begin(request, now(), [9; 32]);
-    let mut asked = 0;
+    entropy: [u8; 32],
+    mut answer: impl FnMut(&[u8], &str) -> Fetched,
+) -> (Response, Vec<OcspCacheEntry>) {
+    let mut exchange = service.begin(request, now(), entropy);
     loop {
         match exchange.step() {
             Step::Respond(_) => break,
@@ -233,8 +234,7 @@ pub(crate) fn attest_with(
                             cache_key,
                         } => {
                             assert_eq!(url, "https://ocsp.ndis.nvidia.com/");
-                            asked += 1;
-                            responder.answer(request, cache_key)
+                            answer(request, cache_key)
                         }
                         _ => Fetched::Failed(FetchFailure::NotFetched),
                     })
@@ -245,7 +245,21 @@ pub(crate) fn attest_with(
         }
     }
     let cacheable = exchange.cacheable().to_vec();
-    (exchange.into_response().unwrap(), cacheable, asked)
+    (exchange.into_response().unwrap(), cacheable)
+}
+
+/// [`attest_answering`] with `responder`; also returns how many OCSP requests it answered.
+pub(crate) fn attest_with(
+    service: &Service,
+    request: &Request,
+    responder: &Responder,
+) -> (Response, Vec<OcspCacheEntry>, usize) {
+    let mut asked = 0;
+    let (response, cacheable) = attest_answering(service, request, [9; 32], |der, key| {
+        asked += 1;
+        responder.answer(der, key)
+    });
+    (response, cacheable, asked)
 }
 
 pub(crate) fn claims(token: &str) -> Map<String, Value> {

@@ -29,7 +29,10 @@ fn request() -> &'static (OcspRequest, Vec<u8>) {
     REQUEST.get_or_init(|| {
         let subject = der(include_str!("../../fixtures/generated/ocsp/brom_good.pem"));
         let issuer = der(include_str!("../../fixtures/generated/ocsp/ica.pem"));
-        let nonce: [u8; 32] = hex::decode(NONCE).expect("hex").try_into().expect("32 bytes");
+        let nonce: [u8; 32] = hex::decode(NONCE)
+            .expect("hex")
+            .try_into()
+            .expect("32 bytes");
         (
             OcspRequest::new(&subject, &issuer, nonce).expect("request"),
             issuer,
@@ -49,11 +52,14 @@ pub fn ocsp_response(data: &[u8]) {
     };
     let refused = vec![false; pending.signature_checks().len()];
     let forged = pending.clone().finish(&refused);
-    assert!(forged.is_err(), "an answer whose signatures fail is refused");
+    assert!(
+        forged.is_err(),
+        "an answer whose signatures fail is refused"
+    );
     check(&forged);
     let checked = pending.verify_in_core();
     check(&checked);
-    let folded = fold_chain(&[checked.clone()], false);
+    let folded = fold_chain(std::slice::from_ref(&checked), false);
     if checked.is_err() {
         assert!(matches!(folded, ChainRevocation::Failed(_)), "{folded:?}");
     }

@@ -319,20 +319,9 @@ fn read_store(options: &JsValue) -> Result<TrustStore, JsValue> {
     }
 }
 
-/// `now` in Unix seconds; the host clock when absent (the binding is the host side).
+/// `options.now` in Unix seconds; the host clock when absent.
 fn read_now(options: &JsValue) -> Result<u64, JsValue> {
-    let value = js::member(options, "now");
-    let seconds = if value.is_undefined() || value.is_null() {
-        js_sys::Date::now() / 1000.0
-    } else {
-        value
-            .as_f64()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .ok_or_else(|| invalid_argument("now", "a non-negative number of Unix seconds"))?
-    };
-    // Saturating float-to-int conversion: no panic on any value.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(seconds.floor() as u64)
+    js::now_or_clock(&js::member(options, "now"))
 }
 
 /// One device's transcript bytes and PEM text.

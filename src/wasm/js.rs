@@ -189,3 +189,67 @@ pub(crate) fn verdicts_arg(value: &JsValue, field: &str) -> Result<Vec<bool>, Js
         })
         .collect()
 }
+
+/// A host's answer for one fetched resource (a `FetchAnswer` / `OcspAnswer`): `{body}`
+/// fetched now, `{body, nonce}` from a cache with the nonce that fetched it, or
+/// `{error, status?}`.
+pub(crate) fn fetch_answer(
+    value: &JsValue,
+    field: &str,
+) -> Result<crate::service::Fetched, JsValue> {
+    use crate::service::{FetchFailure, Fetched};
+    if !value.is_object() {
+        return Err(invalid_argument(field, "an object"));
+    }
+    let error = optional_string(&member(value, "error"), &alloc::format!("{field}.error"))?;
+    let Some(error) = error else {
+        let body = bytes(&member(value, "body"), &alloc::format!("{field}.body"))?;
+        let nonce = member(value, "nonce");
+        return Ok(if nonce.is_undefined() || nonce.is_null() {
+            Fetched::Body(body)
+        } else {
+            Fetched::Cached {
+                body,
+                nonce: bytes(&nonce, &alloc::format!("{field}.nonce"))?,
+            }
+        });
+    };
+    let failure = match error.as_str() {
+        "unreachable" => FetchFailure::Unreachable,
+        "timeout" => FetchFailure::Timeout,
+        "too-large" => FetchFailure::TooLarge,
+        "not-fetched" => FetchFailure::NotFetched,
+        "status" => FetchFailure::HttpStatus(
+            member(value, "status")
+                .as_f64()
+                .filter(|s| s.fract() == 0.0 && (100.0..=599.0).contains(s))
+                .map(|s| s as u16)
+                .ok_or_else(|| {
+                    invalid_argument(&alloc::format!("{field}.status"), "an HTTP status")
+                })?,
+        ),
+        _ => {
+            return Err(invalid_argument(
+                &alloc::format!("{field}.error"),
+                "\"unreachable\", \"timeout\", \"status\", \"too-large\" or \"not-fetched\"",
+            ))
+        }
+    };
+    Ok(Fetched::Failed(failure))
+}
+
+/// `now` in Unix seconds from a JS value; the host clock when absent (the binding is the
+/// host side).
+pub(crate) fn now_or_clock(value: &JsValue) -> Result<u64, JsValue> {
+    let seconds = if value.is_undefined() || value.is_null() {
+        js_sys::Date::now() / 1000.0
+    } else {
+        value
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 0.0)
+            .ok_or_else(|| invalid_argument("now", "a non-negative number of Unix seconds"))?
+    };
+    // Saturating float-to-int conversion: no panic on any value.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(seconds.floor() as u64)
+}

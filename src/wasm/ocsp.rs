@@ -15,8 +15,9 @@ use super::js;
 use crate::chain::{parse_pem_chain, Cert, CertPosition};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
-    CheckedOcsp, FetchFailure, NonceCheck, OcspError, OcspRequest, NONCE_LEN,
+    CheckedOcsp, NonceCheck, OcspError, OcspRequest, NONCE_LEN,
 };
+use crate::service::Fetched;
 use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -138,7 +139,7 @@ pub fn check_ocsp_responses(
 ) -> Result<JsValue, JsValue> {
     let chain = read_chain(&chain_pem)?;
     let kind = read_kind(&kind, "kind")?;
-    let now = read_now(&now)?;
+    let now = js::now_or_clock(&now)?;
     let allow_hold =
         js::optional_bool(&js::member(&options, "allowHold"), "allowHold")?.unwrap_or(false);
     if !Array::is_array(&answers) {
@@ -186,42 +187,10 @@ fn check_one(
     field: &str,
     now: u64,
 ) -> Result<Result<CheckedOcsp, OcspError>, JsValue> {
-    if !answer.is_object() {
-        return Err(invalid_argument(field, "an object"));
-    }
-    let error = js::optional_string(
-        &js::member(answer, "error"),
-        &alloc::format!("{field}.error"),
-    )?;
-    if let Some(error) = error {
-        let status = js::member(answer, "status").as_f64();
-        let failure =
-            match error.as_str() {
-                "unreachable" => FetchFailure::Unreachable,
-                "timeout" => FetchFailure::Timeout,
-                "too-large" => FetchFailure::TooLarge,
-                "not-fetched" => FetchFailure::NotFetched,
-                "status" => FetchFailure::HttpStatus(
-                    status
-                        .filter(|s| s.fract() == 0.0 && (0.0..=999.0).contains(s))
-                        .map(|s| s as u16)
-                        .ok_or_else(|| {
-                            invalid_argument(&alloc::format!("{field}.status"), "an HTTP status")
-                        })?,
-                ),
-                _ => return Err(invalid_argument(
-                    &alloc::format!("{field}.error"),
-                    "\"unreachable\", \"timeout\", \"status\", \"too-large\" or \"not-fetched\"",
-                )),
-            };
-        return Ok(Err(OcspError::Unavailable(failure)));
-    }
-    let body = js::bytes(&js::member(answer, "body"), &alloc::format!("{field}.body"))?;
-    let nonce_value = js::member(answer, "nonce");
-    let nonce = if nonce_value.is_undefined() || nonce_value.is_null() {
-        Vec::new()
-    } else {
-        js::bytes(&nonce_value, &alloc::format!("{field}.nonce"))?
+    let (body, nonce) = match js::fetch_answer(answer, field)? {
+        Fetched::Failed(failure) => return Ok(Err(OcspError::Unavailable(failure))),
+        Fetched::Body(body) => (body, Vec::new()),
+        Fetched::Cached { body, nonce } => (body, nonce),
     };
     // The request only names the certificate here: the nonce compared is the answer's.
     let request = build(chain, i, [0; NONCE_LEN])?;
@@ -313,21 +282,6 @@ fn read_nonces(value: &JsValue, count: usize) -> Result<Option<Vec<[u8; NONCE_LE
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
-}
-
-/// `now` in Unix seconds; the host clock when absent.
-fn read_now(value: &JsValue) -> Result<u64, JsValue> {
-    let seconds = if value.is_undefined() || value.is_null() {
-        js_sys::Date::now() / 1000.0
-    } else {
-        value
-            .as_f64()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .ok_or_else(|| invalid_argument("now", "a non-negative number of Unix seconds"))?
-    };
-    // Saturating float-to-int conversion: no panic on any value.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(seconds.floor() as u64)
 }
 
 /// The subject's commonName, or its whole subject when it has none.

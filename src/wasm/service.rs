@@ -522,7 +522,7 @@ fn resources_js(resources: &[Resource]) -> Result<Array, JsValue> {
     Ok(array)
 }
 
-/// The host's answers to a fetch step.
+/// The host's answers to a fetch step; a body over [`MAX_FETCHED_BYTES`] counts as too large.
 fn fetch_answers(value: &JsValue) -> Result<Vec<Fetched>, JsValue> {
     if !Array::is_array(value) {
         return Err(invalid_argument("answers", "an array of fetch answers"));
@@ -531,50 +531,16 @@ fn fetch_answers(value: &JsValue) -> Result<Vec<Fetched>, JsValue> {
         .iter()
         .enumerate()
         .map(|(i, answer)| {
-            let field = alloc::format!("answers[{i}]");
-            if !answer.is_object() {
-                return Err(invalid_argument(&field, "an object"));
-            }
-            let body = js::member(&answer, "body");
-            if !body.is_undefined() {
-                let body = js::bytes(&body, &alloc::format!("{field}.body"))?;
-                if body.len() > MAX_FETCHED_BYTES {
-                    return Ok(Fetched::Failed(FetchFailure::TooLarge));
-                }
-                let nonce = js::member(&answer, "nonce");
-                return Ok(if nonce.is_undefined() {
-                    Fetched::Body(body)
-                } else {
-                    Fetched::Cached {
-                        body,
-                        nonce: js::bytes(&nonce, &alloc::format!("{field}.nonce"))?,
+            Ok(
+                match js::fetch_answer(&answer, &alloc::format!("answers[{i}]"))? {
+                    Fetched::Body(body) | Fetched::Cached { body, .. }
+                        if body.len() > MAX_FETCHED_BYTES =>
+                    {
+                        Fetched::Failed(FetchFailure::TooLarge)
                     }
-                });
-            }
-            let error = js::required_string(
-                &js::member(&answer, "error"),
-                &alloc::format!("{field}.error"),
-            )?;
-            let failure = match error.as_str() {
-                "unreachable" => FetchFailure::Unreachable,
-                "timeout" => FetchFailure::Timeout,
-                "too-large" => FetchFailure::TooLarge,
-                "not-fetched" => FetchFailure::NotFetched,
-                "status" => {
-                    let status = js::u32_arg(
-                        &js::member(&answer, "status"),
-                        &alloc::format!("{field}.status"),
-                    )?;
-                    FetchFailure::HttpStatus(u16::try_from(status).unwrap_or(u16::MAX))
-                }
-                _ => {
-                    return Err(invalid_argument(
-                        &alloc::format!("{field}.error"),
-                        "'unreachable', 'timeout', 'status', 'too-large' or 'not-fetched'",
-                    ))
-                }
-            };
-            Ok(Fetched::Failed(failure))
+                    answer => answer,
+                },
+            )
         })
         .collect()
 }

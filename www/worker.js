@@ -13,23 +13,18 @@
 // own origin — set it in production), EDGEATTEST_REQUIRE_FWID ("on": fail Hopper evidence
 // without an FWID with 4016), EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
-// EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL; the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
+// EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL (default
+// NVIDIA's https://rim.attestation.nvidia.com/v1/rim/; "off": only the RIMs held),
+// EDGEATTEST_OCSP_URL (default NVIDIA's https://ocsp.ndis.nvidia.com/; "off": revocation not
+// checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM.
-import { AttestationService, handleRequest, importSigningKey } from '../pkg/workerd.js';
+import { AttestationService, createFetchCache, handleRequest, importSigningKey } from '../pkg/workerd.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { BUNDLED_RIMS } from './rims.js';
 import { SITE } from './site.js';
 
-/** How long a RIM id the RIM service does not have is not asked again, in milliseconds. */
-const RIM_NEGATIVE_CACHE_MS = 5 * 60 * 1000;
-/** Most ids remembered as missing; past it the oldest is forgotten first. */
-const RIM_MISSES_LIMIT = 4096;
-/** Most RIM documents fetched for one request (8 GPUs of one node need 2 to 16). */
-const RIM_FETCHES_PER_REQUEST = 16;
-/** Time allowed for one RIM service fetch. */
-const RIM_FETCH_TIMEOUT_MS = 10_000;
 /** The core's body limit (MAX_BODY_BYTES, 2 MiB). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -39,10 +34,8 @@ let serviceError;
 let signingKey;
 /** Where the ECDSA checks run: EDGEATTEST_CRYPTO. */
 let backend;
-/** RIM id → until when the RIM service is not asked again (insertion order: oldest first). */
-const rimMisses = new Map();
-/** RIM id → the fetch in progress, shared by concurrent requests. */
-const rimFetches = new Map();
+/** Fetched RIM envelopes and verified OCSP answers: memory in front of the Cache API. */
+let fetchCache;
 const decoded = new Map();
 
 function json(status, value, headers = {}) {
@@ -136,6 +129,8 @@ async function attestationService(env, url) {
       requireFwid: onOff(env, 'EDGEATTEST_REQUIRE_FWID', false),
       trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
       rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
+      rimServiceUrl: rimServiceUrl(env),
+      ocspUrl: sourceUrl(env, 'EDGEATTEST_OCSP_URL'),
     });
     if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
       console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');
@@ -149,7 +144,6 @@ async function attestationService(env, url) {
         console.warn(`RIM ${name} not loaded: ${error.code} ${error.message}`);
       }
     }
-    created.setRimServiceState(env.EDGEATTEST_RIM_SERVICE_URL ? 'up' : 'none');
     // Set together, after every await: concurrent first requests see all or nothing.
     if (!service) {
       service = created;
@@ -171,58 +165,66 @@ function onOff(env, name, fallback) {
   throw Object.assign(new Error(`${name} must be on or off, not ${value}`), { code: 'ERR_CONFIG' });
 }
 
-function rememberMiss(id, until) {
-  rimMisses.delete(id);
-  while (rimMisses.size >= RIM_MISSES_LIMIT) rimMisses.delete(rimMisses.keys().next().value);
-  rimMisses.set(id, until);
+/** A source URL binding: unset keeps the core's default (NVIDIA's), `off` switches it off. */
+function sourceUrl(env, name) {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  return value === 'off' ? null : value;
 }
 
-/** One RIM document from the RIM service into the service's store; a 404 is remembered. */
-async function fetchRim(env, svc, id) {
-  const url = new URL(`v1/rim/${encodeURIComponent(id)}`, env.EDGEATTEST_RIM_SERVICE_URL.replace(/\/?$/, '/'));
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(RIM_FETCH_TIMEOUT_MS) });
-    if (response.status === 404) {
-      await response.body?.cancel();
-      rememberMiss(id, Date.now() + RIM_NEGATIVE_CACHE_MS);
-      svc.setRimServiceState('up');
-      return;
-    }
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    svc.addRimEnvelope(id, new Uint8Array(await response.arrayBuffer()));
-    svc.setRimServiceState('up');
-  } catch (error) {
-    svc.setRimServiceState('down');
-    console.warn(`RIM ${id} could not be fetched: ${error.code ?? ''} ${error.message}`);
-  }
+/** The RIM service: a base without `/rim/` (e.g. `https://rim.example/`) gets `v1/rim/`. */
+function rimServiceUrl(env) {
+  const url = sourceUrl(env, 'EDGEATTEST_RIM_SERVICE_URL');
+  if (!url) return url;
+  return /\/rim\/?$/.test(url) ? url.replace(/\/?$/, '/') : new URL('v1/rim/', url.replace(/\/?$/, '/')).toString();
 }
 
 /**
- * The RIM documents verified devices need and the service lacks (the core names only those:
- * a forged transcript cannot make the worker fetch), from the RIM service: at most
- * RIM_FETCHES_PER_REQUEST per request, one fetch per id however many requests wait for it,
- * misses not asked again for RIM_NEGATIVE_CACHE_MS.
+ * The fetch cache: an in-memory layer (per isolate) in front of the Cache API, which in
+ * workerd and Cloudflare Workers is shared by every isolate of a location. Entries are kept
+ * until the time the core gives (an OCSP answer's nextUpdate, at most a day; a RIM envelope a
+ * day; a RIM service 404 five minutes); the nonce an OCSP answer was fetched with travels in
+ * a header, as the core checks a cached answer against it.
  */
-async function fetchRims(env, svc, ids) {
-  if (!env.EDGEATTEST_RIM_SERVICE_URL) return;
-  const now = Date.now();
-  const wanted = ids.filter((id) => {
-    const until = rimMisses.get(id);
-    if (until === undefined) return true;
-    if (until > now) return false;
-    rimMisses.delete(id);
-    return true;
-  });
-  await Promise.all(
-    wanted.slice(0, RIM_FETCHES_PER_REQUEST).map((id) => {
-      let pending = rimFetches.get(id);
-      if (!pending) {
-        pending = fetchRim(env, svc, id).finally(() => rimFetches.delete(id));
-        rimFetches.set(id, pending);
+function createWorkerCache() {
+  const memory = createFetchCache();
+  const shared = globalThis.caches?.default;
+  const urlOf = (key) => `https://edgeattest.cache/${encodeURIComponent(key)}`;
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const unhex = (text) => Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16));
+  return {
+    async get(key, now) {
+      const hit = memory.get(key, now);
+      if (hit || !shared) return hit;
+      try {
+        const response = await shared.match(urlOf(key));
+        if (!response) return undefined;
+        const until = Number(response.headers.get('x-edgeattest-until'));
+        const status = response.headers.get('x-edgeattest-status');
+        const nonce = response.headers.get('x-edgeattest-nonce');
+        const value = status
+          ? { error: 'status', status: Number(status) }
+          : { body: new Uint8Array(await response.arrayBuffer()), ...(nonce ? { nonce: unhex(nonce) } : {}) };
+        memory.put(key, value, until, now);
+        return memory.get(key, now);
+      } catch {
+        return undefined;
       }
-      return pending;
-    }),
-  );
+    },
+    async put(key, value, until, now) {
+      memory.put(key, value, until, now);
+      const seconds = Math.floor(until - now);
+      if (!shared || seconds <= 0) return;
+      const headers = { 'cache-control': `max-age=${seconds}`, 'x-edgeattest-until': String(until) };
+      if (value.nonce) headers['x-edgeattest-nonce'] = hex(value.nonce);
+      if (value.error) headers['x-edgeattest-status'] = String(value.status);
+      try {
+        await shared.put(urlOf(key), new Response(value.body ?? null, { headers }));
+      } catch (error) {
+        console.warn(`the Cache API refused an entry: ${error.message}`);
+      }
+    },
+  };
 }
 
 /**
@@ -260,6 +262,12 @@ async function readBody(request) {
   return { body, size };
 }
 
+/** EDGEATTEST_OCSP_TIMEOUT_MS: time allowed for one OCSP request (default 5000, at most 30000). */
+function timeoutMs(env) {
+  const value = Number(env.EDGEATTEST_OCSP_TIMEOUT_MS || 5000);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 30_000) : 5000;
+}
+
 export default {
   async fetch(request, env = {}) {
     const url = new URL(request.url);
@@ -278,7 +286,7 @@ export default {
     const answer = await handleRequest(
       svc,
       { method: request.method, path: url.pathname, origin: url.origin, headers, body },
-      { now: now(), signingKey, backend, fetchRims: (ids) => fetchRims(env, svc, ids) },
+      { now: now(), signingKey, backend, cache: (fetchCache ??= createWorkerCache()), ocspTimeoutMs: timeoutMs(env) },
     );
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
       status: answer.status,

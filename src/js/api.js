@@ -17,4 +17,5 @@ export {
 export * from './token.js';
 export * from './evidence.js';
 export * from './service.js';
+export { createFetchCache } from './fetch.js';
 export * from './ocsp.js';

@@ -3,6 +3,7 @@
 // crypto.subtle, in parallel batches, and the private key can stay a non-extractable
 // CryptoKey that never enters wasm memory.
 import { runSignatureChecks } from './webcrypto.js';
+import { answerFetchStep, cacheVerified } from './fetch.js';
 
 const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
@@ -38,29 +39,40 @@ const sharedKeyCache = createVerifyKeyCache();
 
 /**
  * Answers one request of an AttestationService. With the `webcrypto` backend (the default
- * where crypto.subtle exists) the evidence, chain and RIM checks run in crypto.subtle; with
- * `software` in the wasm module. Tokens are signed with `signingKey` (a private CryptoKey,
- * ECDSA P-384) when the service was made with `publicKey`; a service that holds its key
- * signs in the core. `fetchRims(ids)` is awaited when verified devices need RIM documents the
- * service lacks (add them with `service.addRimEnvelope`). Resolves to the ServiceResponse.
+ * where crypto.subtle exists) the evidence, chain, RIM and OCSP checks run in crypto.subtle;
+ * with `software` in the wasm module. Tokens are signed with `signingKey` (a private
+ * CryptoKey, ECDSA P-384) when the service was made with `publicKey`; a service that holds
+ * its key signs in the core. What the verified devices need — RIM documents the service
+ * lacks, OCSP answers for their chains and their RIMs' chains — is fetched with `fetch`
+ * (default globalThis.fetch; `false` for a host without network access: revocation is then
+ * left unchecked, with the warning claim), with timeouts, a 2 MiB cap, 8 fetches at once and
+ * `cache` (default one shared in-memory cache; see createFetchCache). The sources' state is
+ * recorded on the service for /health. Resolves to the ServiceResponse.
  */
 export async function handleRequest(service, request, options = {}) {
-  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache = sharedKeyCache, fetchRims } = options;
+  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache = sharedKeyCache } = options;
   const backend = options.backend ?? (subtle ? 'webcrypto' : 'software');
   if (backend !== 'webcrypto' && backend !== 'software') throw coded('ERR_INVALID_ARGUMENT', "backend must be 'webcrypto' or 'software'", 'backend');
   if (backend === 'webcrypto' && !subtle) throw coded('ERR_INVALID_ARGUMENT', 'crypto.subtle is not available', 'subtle');
-  if (fetchRims !== undefined && typeof fetchRims !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetchRims must be a function', 'fetchRims');
+  if (options.fetch !== undefined && options.fetch !== false && typeof options.fetch !== 'function') {
+    throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function or false', 'fetch');
+  }
+  const fetching = { fetch: options.fetch, cache: options.cache, ocspTimeoutMs: options.ocspTimeoutMs, rimTimeoutMs: options.rimTimeoutMs, concurrency: options.concurrency, now, seen: {} };
+  for (const key of Object.keys(fetching)) if (fetching[key] === undefined) delete fetching[key];
   const exchange = service.begin(request, now);
   try {
     for (;;) {
       const step = exchange.step();
-      if (step.kind === 'respond') return step.response;
+      if (step.kind === 'respond') {
+        await cacheVerified(exchange.cacheable(), now, fetching.cache);
+        for (const [kind, seen] of Object.entries(fetching.seen)) service.setSourceState(kind, seen);
+        return step.response;
+      }
       if (step.kind === 'verify') {
         if (backend === 'software') exchange.verifyInCore();
         else exchange.verified(await runSignatureChecks(step.checks, subtle, keyCache));
       } else if (step.kind === 'fetch') {
-        if (fetchRims) await fetchRims(step.ids);
-        exchange.fetched();
+        exchange.fetched(await answerFetchStep(step.resources, fetching));
       } else {
         if (!signingKey) {
           throw coded('ERR_SIGNING_KEY_REQUIRED', 'the service publishes an external key: pass signingKey (a private CryptoKey)', 'signingKey');

@@ -21,8 +21,10 @@ const request = {
   body: JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/switch', arch: 'LS10', nonce, evidence: [ls10] })),
 };
 
+// Sources off: these tests are about the crypto rounds (the fetch step is tested with a
+// loopback responder in service-ocsp.test.mjs), and tests never reach the internet.
 function service(keys) {
-  const svc = new AttestationService({ ...keys, issuer: 'https://edgeattest.test' });
+  const svc = new AttestationService({ ...keys, issuer: 'https://edgeattest.test', rimServiceUrl: null, ocspUrl: null });
   svc.addRim('NV_SWITCH_BIOS_5612_0002_890_9610550001.xml', LS10_RIM);
   return svc;
 }

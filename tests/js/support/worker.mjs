@@ -11,8 +11,17 @@ export async function freshSigningKeyPem() {
   return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END PRIVATE KEY-----\n`;
 }
 
+/**
+ * Tests never reach the internet: the RIM service and the OCSP responder (NVIDIA's by
+ * default) are off unless a test points them at loopback.
+ */
 export async function startWorker({ bindings = {}, ...extra } = {}) {
-  const all = { EDGEATTEST_SIGNING_KEY: await freshSigningKeyPem(), ...bindings };
+  const all = {
+    EDGEATTEST_SIGNING_KEY: await freshSigningKeyPem(),
+    EDGEATTEST_RIM_SERVICE_URL: 'off',
+    EDGEATTEST_OCSP_URL: 'off',
+    ...bindings,
+  };
   const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: 0, bindings: all, ...extra }));
   const url = await mf.ready;
   return { mf, origin: url.origin, stop: () => mf.dispose() };

@@ -1,0 +1,156 @@
+// The host side of an exchange's fetch step: the core names each resource (a RIM from the
+// RIM service, an OCSP request for the configured responder) and this module fetches it —
+// with timeouts, a body cap, bounded concurrency, one fetch per resource however many
+// requests wait for it, and a cache — and answers in the core's FetchAnswer shape. Only OCSP
+// answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
+// documents the core verifies on every use, so they are cached as fetched.
+
+/** The core's cap on a fetched body (MAX_FETCHED_BYTES, 2 MiB). */
+export const MAX_FETCHED_BYTES = 2 * 1024 * 1024;
+const RIM_TIMEOUT_MS = 10_000;
+const OCSP_TIMEOUT_MS = 5_000;
+/** How long a RIM envelope and a RIM service 404 are kept. */
+const RIM_CACHE_SECONDS = 24 * 3600;
+const RIM_MISS_SECONDS = 5 * 60;
+const CONCURRENCY = 8;
+
+/**
+ * An in-memory cache of fetch answers: at most `limit` entries, each until its own time
+ * (Unix seconds, on the clock of the requests that use it: `now`), the oldest dropped first.
+ */
+export function createFetchCache({ limit = 4096 } = {}) {
+  const entries = new Map();
+  const clock = () => Math.floor(Date.now() / 1000);
+  return {
+    get(key, now = clock()) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.until <= now) {
+        entries.delete(key);
+        return undefined;
+      }
+      return entry.value;
+    },
+    put(key, value, until, now = clock()) {
+      if (!(until > now)) return;
+      entries.delete(key);
+      while (entries.size >= limit) entries.delete(entries.keys().next().value);
+      entries.set(key, { value, until });
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+const sharedCache = createFetchCache();
+/** Fetches in flight by cache key, shared by concurrent requests. */
+const inFlight = new Map();
+
+/** The cache key of a resource. */
+function keyOf(resource) {
+  return resource.kind === 'ocsp' ? `ocsp:${resource.cacheKey}` : `rim:${resource.url}`;
+}
+
+async function readCapped(response) {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > MAX_FETCHED_BYTES) {
+    await response.body?.cancel();
+    return null;
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  return body.byteLength > MAX_FETCHED_BYTES ? null : body;
+}
+
+/** One resource from the network, as a FetchAnswer. */
+async function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
+  const ocsp = resource.kind === 'ocsp';
+  const init = ocsp
+    ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
+    : { method: 'GET', headers: { accept: 'application/json' } };
+  let response;
+  try {
+    response = await fetch(resource.url, {
+      ...init,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ocsp ? ocspTimeoutMs : rimTimeoutMs),
+    });
+  } catch (error) {
+    return { error: error?.name === 'TimeoutError' ? 'timeout' : 'unreachable', detail: String(error?.message ?? error) };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { error: 'status', status: response.status };
+  }
+  try {
+    const body = await readCapped(response);
+    return body ? { body } : { error: 'too-large' };
+  } catch (error) {
+    return { error: error?.name === 'TimeoutError' ? 'timeout' : 'unreachable', detail: String(error?.message ?? error) };
+  }
+}
+
+/** What a host last saw of each source, for the service's /health. */
+function noteSource(seen, resource, answer) {
+  const kind = resource.kind === 'ocsp' ? 'ocsp' : 'rim';
+  const reached = !('error' in answer) || answer.error === 'status';
+  seen[kind] = {
+    reachable: reached && !(answer.status >= 500),
+    lastError: 'error' in answer ? (answer.error === 'status' ? `HTTP ${answer.status}` : answer.error) : seen[kind]?.lastError,
+  };
+}
+
+/**
+ * Answers one fetch step: one FetchAnswer per resource, in order. `options.fetch === false`
+ * answers every resource `not-fetched` (a host without network access).
+ */
+export async function answerFetchStep(resources, options = {}) {
+  const {
+    fetch = globalThis.fetch,
+    cache = sharedCache,
+    ocspTimeoutMs = OCSP_TIMEOUT_MS,
+    rimTimeoutMs = RIM_TIMEOUT_MS,
+    concurrency = CONCURRENCY,
+    now = Math.floor(Date.now() / 1000),
+    seen = {},
+  } = options;
+  if (fetch === false || typeof fetch !== 'function') return resources.map(() => ({ error: 'not-fetched' }));
+  const answers = new Array(resources.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < resources.length) {
+      const index = next++;
+      const resource = resources[index];
+      const key = keyOf(resource);
+      const cached = await cache.get(key, now);
+      if (cached) {
+        answers[index] = cached;
+        continue;
+      }
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      const answer = await pending;
+      noteSource(seen, resource, answer);
+      if (resource.kind === 'ocsp') {
+        // Fetched now: the core checks it against this request's nonce.
+        answers[index] = 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
+      } else {
+        if ('body' in answer) await cache.put(key, { body: answer.body }, now + RIM_CACHE_SECONDS, now);
+        if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + RIM_MISS_SECONDS, now);
+        answers[index] = 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, resources.length)) }, worker));
+  return answers;
+}
+
+/** Stores the OCSP answers the core verified (`exchange.cacheable()`). */
+export async function cacheVerified(entries, now, cache = sharedCache) {
+  for (const { cacheKey, body, nonce, until } of entries) {
+    await cache.put(`ocsp:${cacheKey}`, { body, nonce }, until, now);
+  }
+}

@@ -107,10 +107,12 @@ export async function localBindings(env = process.env, log = console.log, { dir 
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);
   if (rimTrust) bindings.EDGEATTEST_RIM_TRUST_ANCHORS = rimTrust;
   if (env.EDGEATTEST_RIM_DIR) bindings.EDGEATTEST_RIM_DOCUMENTS = JSON.stringify(rimFolder(env.EDGEATTEST_RIM_DIR));
-  if (env.EDGEATTEST_RIM_SERVICE_URL) {
-    const url = new URL(env.EDGEATTEST_RIM_SERVICE_URL); // throws on a malformed URL
-    bindings.EDGEATTEST_RIM_SERVICE_URL = url.toString();
+  // The sources: NVIDIA's RIM service and OCSP responder unless set; `off` switches one off.
+  for (const name of ['EDGEATTEST_RIM_SERVICE_URL', 'EDGEATTEST_OCSP_URL']) {
+    if (!env[name]) continue;
+    bindings[name] = env[name] === 'off' ? 'off' : new URL(env[name]).toString(); // throws on a malformed URL
   }
+  if (env.EDGEATTEST_OCSP_TIMEOUT_MS) bindings.EDGEATTEST_OCSP_TIMEOUT_MS = env.EDGEATTEST_OCSP_TIMEOUT_MS;
   const apiKeys = readConfigFile('EDGEATTEST_API_KEYS', env);
   if (apiKeys) {
     bindings.EDGEATTEST_API_KEYS = apiKeys;

@@ -17,12 +17,14 @@ export PATH="$CARGO_BIN:$PATH"
 log() { printf '[setup] %s\n' "$*"; }
 SECONDS=0
 
-# 1. Debian: headless Chromium and its driver (browser tests, wasm-bindgen browser runner).
+# 1. Debian: headless Chromium and its driver (browser tests, wasm-bindgen browser runner), and
+#    openssl (its `ocsp` command is the OCSP responder of the revocation tests).
 if [[ "${SKIP_APT:-0}" != 1 ]]; then
   missing=()
   for pkg in chromium chromium-driver; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
+  command -v openssl >/dev/null || missing+=(openssl)
   if ((${#missing[@]})); then
     SUDO=""; [[ "$(id -u)" -eq 0 ]] || SUDO="sudo"
     log "apt-get install ${missing[*]}"

@@ -112,7 +112,7 @@ export async function localBindings(env = process.env, log = console.log, { dir 
     if (!env[name]) continue;
     bindings[name] = env[name] === 'off' ? 'off' : new URL(env[name]).toString(); // throws on a malformed URL
   }
-  if (env.EDGEATTEST_OCSP_TIMEOUT_MS) bindings.EDGEATTEST_OCSP_TIMEOUT_MS = env.EDGEATTEST_OCSP_TIMEOUT_MS;
+  for (const name of ['EDGEATTEST_OCSP_TIMEOUT_MS', 'EDGEATTEST_FETCH_CACHE']) if (env[name]) bindings[name] = env[name];
   const apiKeys = readConfigFile('EDGEATTEST_API_KEYS', env);
   if (apiKeys) {
     bindings.EDGEATTEST_API_KEYS = apiKeys;

@@ -16,7 +16,8 @@
 // EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL (default
 // NVIDIA's https://rim.attestation.nvidia.com/v1/rim/; "off": only the RIMs held),
 // EDGEATTEST_OCSP_URL (default NVIDIA's https://ocsp.ndis.nvidia.com/; "off": revocation not
-// checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
+// checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000),
+// EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM.
 import { AttestationService, createFetchCache, handleRequest, importSigningKey } from '../pkg/workerd.js';
@@ -262,6 +263,14 @@ async function readBody(request) {
   return { body, size };
 }
 
+/** A cache that keeps nothing: every attestation asks the sources again (fresh OCSP nonces). */
+const NO_CACHE = { get: () => undefined, put: () => {} };
+
+/** EDGEATTEST_FETCH_CACHE: `off` asks the sources for every attestation. */
+function fetchCacheOf(env) {
+  return onOff(env, 'EDGEATTEST_FETCH_CACHE', true) ? (fetchCache ??= createWorkerCache()) : NO_CACHE;
+}
+
 /** EDGEATTEST_OCSP_TIMEOUT_MS: time allowed for one OCSP request (default 5000, at most 30000). */
 function timeoutMs(env) {
   const value = Number(env.EDGEATTEST_OCSP_TIMEOUT_MS || 5000);
@@ -286,7 +295,7 @@ export default {
     const answer = await handleRequest(
       svc,
       { method: request.method, path: url.pathname, origin: url.origin, headers, body },
-      { now: now(), signingKey, backend, cache: (fetchCache ??= createWorkerCache()), ocspTimeoutMs: timeoutMs(env) },
+      { now: now(), signingKey, backend, cache: fetchCacheOf(env), ocspTimeoutMs: timeoutMs(env) },
     );
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
       status: answer.status,

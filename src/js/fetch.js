@@ -52,14 +52,55 @@ function keyOf(resource) {
   return resource.kind === 'ocsp' ? `ocsp:${resource.cacheKey}` : `rim:${resource.url}`;
 }
 
+/**
+ * The body, read as it streams and abandoned past MAX_FETCHED_BYTES (null then): a source
+ * that sends no content-length cannot make the host buffer more than the cap.
+ */
 async function readCapped(response) {
   const declared = Number(response.headers.get('content-length'));
   if (declared > MAX_FETCHED_BYTES) {
     await response.body?.cancel();
     return null;
   }
-  const body = new Uint8Array(await response.arrayBuffer());
-  return body.byteLength > MAX_FETCHED_BYTES ? null : body;
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_FETCHED_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+// id-pkix-ocsp-nonce (1.3.6.1.5.5.7.48.1.2) in DER, then its extnValue as the core writes it
+// (RFC 8954): an OCTET STRING of 34 bytes holding an OCTET STRING of 32.
+const NONCE_PREFIX = [0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x02, 0x04, 0x22, 0x04, 0x20];
+
+/**
+ * The nonce of one of the core's OCSP requests: a request that shares another's fetch must
+ * answer `{body, nonce}` with it, as the response echoes the nonce of the request that
+ * fetched it. A byte search rather than a DER parser: the core writes this one layout.
+ * Undefined when absent (that request's fetch is then not shared).
+ */
+function requestNonce(der) {
+  search: for (let i = 0; i + NONCE_PREFIX.length + 32 <= der.length; i++) {
+    for (let j = 0; j < NONCE_PREFIX.length; j++) if (der[i + j] !== NONCE_PREFIX[j]) continue search;
+    return der.slice(i + NONCE_PREFIX.length, i + NONCE_PREFIX.length + 32);
+  }
+  return undefined;
 }
 
 /** One resource from the network, as a FetchAnswer. */
@@ -127,16 +168,29 @@ export async function answerFetchStep(resources, options = {}) {
         answers[index] = cached;
         continue;
       }
-      let pending = inFlight.get(key);
-      if (!pending) {
-        pending = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+      // One fetch per resource and source however many requests wait; an OCSP fetch is
+      // shared only when its nonce is known, since the sharers must answer with it.
+      const flight = `${key} ${resource.url}`;
+      let pending = inFlight.get(flight);
+      let nonce = pending?.nonce;
+      if (!pending || (resource.kind === 'ocsp' && !nonce)) {
+        nonce = resource.kind === 'ocsp' ? requestNonce(resource.request) : undefined;
+        const fetched = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs });
+        pending = { answer: fetched, nonce, owner: true };
+        const entry = { answer: fetched, nonce };
+        if (resource.kind === 'rim' || nonce) {
+          inFlight.set(flight, entry);
+          fetched.finally(() => inFlight.get(flight) === entry && inFlight.delete(flight));
+        }
       }
-      const answer = await pending;
+      const answer = await pending.answer;
       noteSource(seen, resource, answer);
       if (resource.kind === 'ocsp') {
-        // Fetched now: the core checks it against this request's nonce.
-        answers[index] = 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
+        // Fetched now for this request: checked against its own nonce; fetched for another
+        // request: checked against that one's.
+        answers[index] = 'error' in answer
+          ? { error: answer.error, status: answer.status }
+          : pending.owner ? { body: answer.body } : { body: answer.body, nonce };
       } else {
         if ('body' in answer) await cache.put(key, { body: answer.body }, now + RIM_CACHE_SECONDS, now);
         if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + RIM_MISS_SECONDS, now);

@@ -37,6 +37,8 @@ let signingKey;
 let backend;
 /** Fetched RIM envelopes and verified OCSP answers: memory in front of the Cache API. */
 let fetchCache;
+/** EDGEATTEST_OCSP_TIMEOUT_MS, read with the other bindings. */
+let ocspTimeoutMs;
 const decoded = new Map();
 
 function json(status, value, headers = {}) {
@@ -122,6 +124,7 @@ async function attestationService(env, url) {
       keys.signingKey = undefined;
       keys.publicKey = imported.publicJwk;
     }
+    const timeout = timeoutMs(env);
     const created = new AttestationService({
       ...keys,
       certificate: env.EDGEATTEST_SIGNING_CERTIFICATE,
@@ -150,6 +153,7 @@ async function attestationService(env, url) {
       service = created;
       signingKey = privateKey;
       backend = chosen;
+      ocspTimeoutMs = timeout;
     }
   } catch (error) {
     serviceError = error;
@@ -212,20 +216,29 @@ function createWorkerCache() {
         return undefined;
       }
     },
-    async put(key, value, until, now) {
+    /** `defer`: the request's ctx.waitUntil, so that the Cache API write ends after the response. */
+    put(key, value, until, now, defer) {
       memory.put(key, value, until, now);
       const seconds = Math.floor(until - now);
-      if (!shared || seconds <= 0) return;
+      if (!shared || seconds <= 0) return undefined;
       const headers = { 'cache-control': `max-age=${seconds}`, 'x-edgeattest-until': String(until) };
       if (value.nonce) headers['x-edgeattest-nonce'] = hex(value.nonce);
       if (value.error) headers['x-edgeattest-status'] = String(value.status);
-      try {
-        await shared.put(urlOf(key), new Response(value.body ?? null, { headers }));
-      } catch (error) {
+      const stored = shared.put(urlOf(key), new Response(value.body ?? null, { headers })).catch((error) => {
         console.warn(`the Cache API refused an entry: ${error.message}`);
-      }
+      });
+      if (!defer) return stored;
+      defer(stored);
+      return undefined;
     },
+    count: (prefix, now) => memory.count(prefix, now),
   };
+}
+
+/** The fetch cache for one request: its Cache API writes handed to the request's waitUntil. */
+function requestCache(cache, ctx) {
+  const defer = typeof ctx?.waitUntil === 'function' ? (promise) => ctx.waitUntil(promise) : undefined;
+  return { get: cache.get, put: (key, value, until, now) => cache.put(key, value, until, now, defer), count: cache.count };
 }
 
 /**
@@ -273,12 +286,16 @@ function fetchCacheOf(env) {
 
 /** EDGEATTEST_OCSP_TIMEOUT_MS: time allowed for one OCSP request (default 5000, at most 30000). */
 function timeoutMs(env) {
-  const value = Number(env.EDGEATTEST_OCSP_TIMEOUT_MS || 5000);
-  return Number.isFinite(value) && value > 0 ? Math.min(value, 30_000) : 5000;
+  const value = env.EDGEATTEST_OCSP_TIMEOUT_MS;
+  if (value === undefined || value === '') return 5000;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 30_000) {
+    throw Object.assign(new Error(`EDGEATTEST_OCSP_TIMEOUT_MS must be milliseconds from 1 to 30000, not ${value}`), { code: 'ERR_CONFIG' });
+  }
+  return Number(value);
 }
 
 export default {
-  async fetch(request, env = {}) {
+  async fetch(request, env = {}, ctx) {
     const url = new URL(request.url);
     if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
     if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
@@ -295,7 +312,7 @@ export default {
     const answer = await handleRequest(
       svc,
       { method: request.method, path: url.pathname, origin: url.origin, headers, body },
-      { now: now(), signingKey, backend, cache: fetchCacheOf(env), ocspTimeoutMs: timeoutMs(env) },
+      { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(env), ctx), ocspTimeoutMs },
     );
     return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
       status: answer.status,

@@ -37,6 +37,12 @@ export function createFetchCache({ limit = 4096 } = {}) {
       while (entries.size >= limit) entries.delete(entries.keys().next().value);
       entries.set(key, { value, until });
     },
+    /** Live entries holding a body under `prefix` (`ocsp:`, `rim:`): /health's cached entries. */
+    count(prefix, now = clock()) {
+      let count = 0;
+      for (const [key, entry] of entries) if (entry.until > now && entry.value.body && key.startsWith(prefix)) count += 1;
+      return count;
+    },
     get size() {
       return entries.size;
     },
@@ -44,6 +50,8 @@ export function createFetchCache({ limit = 4096 } = {}) {
 }
 
 const sharedCache = createFetchCache();
+/** The cache handleRequest uses when given none (its entries are counted for /health). */
+export { sharedCache as defaultFetchCache };
 /** Fetches in flight by cache key, shared by concurrent requests. */
 const inFlight = new Map();
 

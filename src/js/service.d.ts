@@ -46,6 +46,8 @@ export interface HandleRequestOptions {
 export interface FetchCache {
   get(key: string, now: number): FetchAnswerLike | undefined | Promise<FetchAnswerLike | undefined>;
   put(key: string, value: FetchAnswerLike, until: number, now: number): void | Promise<void>;
+  /** Optional: the live entries holding a body under `prefix` (`ocsp:`, `rim:`), reported in /health. */
+  count?(prefix: string, now?: number): number;
 }
 
 /** What a cache holds: a body (with the nonce that fetched an OCSP answer) or a RIM service 404. */

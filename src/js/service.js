@@ -3,7 +3,7 @@
 // crypto.subtle, in parallel batches, and the private key can stay a non-extractable
 // CryptoKey that never enters wasm memory.
 import { runSignatureChecks } from './webcrypto.js';
-import { answerFetchStep, cacheVerified } from './fetch.js';
+import { answerFetchStep, cacheVerified, defaultFetchCache } from './fetch.js';
 
 const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
@@ -65,7 +65,12 @@ export async function handleRequest(service, request, options = {}) {
       const step = exchange.step();
       if (step.kind === 'respond') {
         await cacheVerified(exchange.cacheable(), now, fetching.cache);
-        for (const [kind, seen] of Object.entries(fetching.seen)) service.setSourceState(kind, seen);
+        for (const [kind, seen] of Object.entries(fetching.seen)) {
+          // A cache that can count (createFetchCache, the worker's) reports its entries.
+          const cached = fetching.cache ?? defaultFetchCache;
+          const cachedEntries = typeof cached.count === 'function' ? cached.count(`${kind}:`, now) : undefined;
+          service.setSourceState(kind, Number.isSafeInteger(cachedEntries) ? { ...seen, cachedEntries } : seen);
+        }
         return step.response;
       }
       if (step.kind === 'verify') {

@@ -1,7 +1,8 @@
 // The fetching host under the conditions the single-request tests (service-ocsp) do not
 // reach: concurrent attestations sharing each fetch (a shared OCSP answer echoes the nonce
-// of the request that fetched it), a new worker isolate answered from the Cache API, and a
-// source streaming more than the 2 MiB cap without a content-length.
+// of the request that fetched it), /health counting what is cached, a new worker isolate
+// answered from the Cache API, a source streaming more than the 2 MiB cap without a
+// content-length, and a malformed timeout binding.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -107,6 +108,10 @@ test('worker: concurrent attestations in one isolate share each fetch, and every
     const results = await Promise.all([1, 2, 3].map(() => worker.attest()));
     results.forEach((claims, i) => assertGood(claims, `request ${i}`));
     assert.equal(responder.served() - before, 6, 'BROM, ICA, Identity; RIM signer, L3, CA: once each');
+    // /health counts what the isolate holds.
+    const health = await worker.health();
+    assert.equal(health.ocspServiceHealth.service.cachedResponses, 6, JSON.stringify(health.ocspServiceHealth));
+    assert.equal(health.rimServiceHealth.checks.cachedDocuments, '2 documents');
   } finally {
     await worker.stop();
   }
@@ -153,5 +158,20 @@ test('handleRequest: a source streaming past the 2 MiB cap without a content-len
   } finally {
     flood.closeAllConnections?.();
     await new Promise((resolve) => flood.close(resolve));
+  }
+});
+
+test('worker: a malformed EDGEATTEST_OCSP_TIMEOUT_MS is a configuration error, not a silent default', async () => {
+  for (const value of ['5s', '0', '60000']) {
+    const worker = await startWorker({ bindings: { EDGEATTEST_OCSP_TIMEOUT_MS: value } });
+    try {
+      const response = await fetch(`${worker.origin}/health`);
+      assert.equal(response.status, 503, value);
+      const body = await response.json();
+      assert.equal(body.code, 'ERR_CONFIG', value);
+      assert.match(body.message, /EDGEATTEST_OCSP_TIMEOUT_MS/);
+    } finally {
+      await worker.stop();
+    }
   }
 });

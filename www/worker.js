@@ -23,6 +23,7 @@
 import { AttestationService, createFetchCache, handleRequest, importSigningKey } from '../pkg/workerd.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
+import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { BUNDLED_RIMS } from './rims.js';
 import { SITE } from './site.js';
 
@@ -300,6 +301,7 @@ export default {
     if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
     if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
     if (isListPath(url.pathname)) return lists(request, env, url);
+    if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);
 
     const svc = await attestationService(env, url);
     if (!svc) {

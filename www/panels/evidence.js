@@ -11,6 +11,7 @@ import {
   serializedEvidence,
 } from './ui.js';
 import { serviceClaims, serviceClaimsView } from './service-claims.js';
+import { revocationCheck } from './revocation.js';
 
 let samples = [];
 let rims = new Map(); // id → { title, kind, xml, source }
@@ -159,7 +160,7 @@ export async function verifyEvidencePanel() {
   STAGES.forEach(([stage, title], i) => {
     if (i < failedAt) {
       let detail = '';
-      if (stage === 'chain' && chainReport) detail = `${chainReport.status}; ${chainReport.subjects.join(' → ')}; OCSP not checked (offline)`;
+      if (stage === 'chain' && chainReport) detail = `${chainReport.status}; ${chainReport.subjects.join(' → ')}`;
       if (stage === 'arch' && result.ok) detail = `${result.report.arch} (${result.report.hwmodel ?? 'no hwmodel'})`;
       if (stage === 'nonce' && result.ok) detail = result.report.nonce;
       if (stage === 'fwid' && result.ok && result.report.fwid !== 'matched') {
@@ -177,6 +178,13 @@ export async function verifyEvidencePanel() {
   if (!result.ok && failedStage !== 'chain' && chainReport) {
     // The chain is checked on its own too, so that its status shows whatever failed.
     items.splice(1, 1, check('pass', STAGES[1][1], `${chainReport.status}; ${chainReport.subjects.join(' → ')}`));
+  }
+
+  // Revocation: asked once the chain validated, shown after the evidence's own checks.
+  let revocation = null;
+  if (chainReport && (result.ok || failedStage !== 'chain')) {
+    revocation = await revocationCheck(certificate, now);
+    items.push(check(revocation.state, revocation.title, ...revocation.detail));
   }
 
   let comparison = null;
@@ -240,14 +248,20 @@ export async function verifyEvidencePanel() {
 
   $('evidence-checks').replaceChildren(...items);
   const summary = $('evidence-summary');
-  const allGood = result.ok && rimsOk && comparison?.allMatch;
+  // A revoked, unknown or unconfirmable chain fails the device, as the service fails it.
+  const revoked = revocation?.state === 'fail';
+  const ok = result.ok && !revoked;
+  const allGood = ok && rimsOk && comparison?.allMatch;
+  const unchecked = revocation?.status === 'not-checked' ? ' Revocation (OCSP) not checked.' : '';
   summary.replaceChildren(
-    result.ok ? badge(allGood ? 'pass' : 'warn', allGood ? 'verified' : 'partly verified') : badge('fail', 'failed'),
-    result.ok
-      ? ` Evidence authentic and fresh${allGood ? ', measurements match trusted RIMs' : '; see the RIM checks below'} — checked at ${isoSeconds(now)}.`
-      : ` ${result.error.code}: ${result.error.message}.`,
+    ok ? badge(allGood ? 'pass' : 'warn', allGood ? 'verified' : 'partly verified') : badge('fail', 'failed'),
+    ok
+      ? ` Evidence authentic and fresh${allGood ? ', measurements match trusted RIMs' : '; see the RIM checks below'} — checked at ${isoSeconds(now)}.${unchecked}`
+      : revoked
+        ? ` revocation: the certificate chain is ${revocation.status} — see the OCSP answers below.`
+        : ` ${result.error.code}: ${result.error.message}.`,
   );
-  summary.className = `summary ${result.ok ? (allGood ? 'good' : 'warn') : 'bad'}`;
+  summary.className = `summary ${ok ? (allGood ? 'good' : 'warn') : 'bad'}`;
   summary.hidden = false;
   return result.ok;
 }

@@ -93,24 +93,6 @@ async function readCapped(response) {
   return body;
 }
 
-// id-pkix-ocsp-nonce (1.3.6.1.5.5.7.48.1.2) in DER, then its extnValue as the core writes it
-// (RFC 8954): an OCTET STRING of 34 bytes holding an OCTET STRING of 32.
-const NONCE_PREFIX = [0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x02, 0x04, 0x22, 0x04, 0x20];
-
-/**
- * The nonce of one of the core's OCSP requests: a request that shares another's fetch must
- * answer `{body, nonce}` with it, as the response echoes the nonce of the request that
- * fetched it. A byte search rather than a DER parser: the core writes this one layout.
- * Undefined when absent (that request's fetch is then not shared).
- */
-function requestNonce(der) {
-  search: for (let i = 0; i + NONCE_PREFIX.length + 32 <= der.length; i++) {
-    for (let j = 0; j < NONCE_PREFIX.length; j++) if (der[i + j] !== NONCE_PREFIX[j]) continue search;
-    return der.slice(i + NONCE_PREFIX.length, i + NONCE_PREFIX.length + 32);
-  }
-  return undefined;
-}
-
 /** One resource from the network, as a FetchAnswer. */
 async function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
   const ocsp = resource.kind === 'ocsp';
@@ -176,21 +158,18 @@ export async function answerFetchStep(resources, options = {}) {
         answers[index] = cached;
         continue;
       }
-      // One fetch per resource and source however many requests wait; an OCSP fetch is
-      // shared only when its nonce is known, since the sharers must answer with it.
+      // One fetch per resource and source however many requests wait; the sharers of an
+      // OCSP fetch answer with the nonce of the request that fetched (the core names it).
       const flight = `${key} ${resource.url}`;
       let pending = inFlight.get(flight);
-      let nonce = pending?.nonce;
-      if (!pending || (resource.kind === 'ocsp' && !nonce)) {
-        nonce = resource.kind === 'ocsp' ? requestNonce(resource.request) : undefined;
+      if (!pending) {
         const fetched = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs });
-        pending = { answer: fetched, nonce, owner: true };
-        const entry = { answer: fetched, nonce };
-        if (resource.kind === 'rim' || nonce) {
-          inFlight.set(flight, entry);
-          fetched.finally(() => inFlight.get(flight) === entry && inFlight.delete(flight));
-        }
+        const entry = { answer: fetched, nonce: resource.nonce };
+        pending = { ...entry, owner: true };
+        inFlight.set(flight, entry);
+        fetched.finally(() => inFlight.get(flight) === entry && inFlight.delete(flight));
       }
+      const { nonce } = pending;
       const answer = await pending.answer;
       noteSource(seen, resource, answer);
       if (resource.kind === 'ocsp') {

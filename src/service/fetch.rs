@@ -37,6 +37,9 @@ pub enum Resource {
         url: String,
         /// The DER `OCSPRequest`.
         request: Vec<u8>,
+        /// Its nonce: a host that answers another request from this fetch answers
+        /// [`Fetched::Cached`] with it, as the response echoes it.
+        nonce: Vec<u8>,
         /// The certificate asked about, for the host's cache:
         /// `sha384:<issuer key hash>:<serial>`, both hex.
         cache_key: String,

@@ -144,6 +144,7 @@ impl Revocation {
                     Resource::Ocsp {
                         url: self.url.clone(),
                         request: query.request.der().to_vec(),
+                        nonce: query.request.nonce().to_vec(),
                         cache_key: query.request.cache_key(),
                     },
                 )

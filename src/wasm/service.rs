@@ -95,7 +95,7 @@ export type FetchResource =
   /** GET url: the RIM service's envelope for RIM `id`. */
   | { kind: 'rim'; id: string; url: string }
   /** POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about. */
-  | { kind: 'ocsp'; url: string; request: Uint8Array; cacheKey: string };
+  | { kind: 'ocsp'; url: string; request: Uint8Array; nonce: Uint8Array; cacheKey: string };
 
 /**
  * The host's answer for one FetchResource: the body fetched now; an OCSP response from the
@@ -510,10 +510,12 @@ fn resources_js(resources: &[Resource]) -> Result<Array, JsValue> {
             Resource::Ocsp {
                 url,
                 request,
+                nonce,
                 cache_key,
             } => set("kind", &"ocsp".into())
                 .and_then(|()| set("url", &url.as_str().into()))
                 .and_then(|()| set("request", &Uint8Array::from(request.as_slice())))
+                .and_then(|()| set("nonce", &Uint8Array::from(nonce.as_slice())))
                 .and_then(|()| set("cacheKey", &cache_key.as_str().into())),
         };
         made.map_err(|_| coded("ERR_INTERNAL", "could not build the fetch step", None))?;

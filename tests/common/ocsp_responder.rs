@@ -232,6 +232,7 @@ pub(crate) fn attest_answering(
                             url,
                             request,
                             cache_key,
+                            ..
                         } => {
                             assert_eq!(url, "https://ocsp.ndis.nvidia.com/");
                             answer(request, cache_key)

@@ -27,11 +27,12 @@ if ! flock -n 9; then
 fi
 
 # The inputs: every file whose content reaches pkg/ or target/worker/. pkg-config/ counts but
-# for the scripts that only run, serve or test the build (a change there needs no rebuild).
+# for the scripts that only run, serve or test the build (a change there needs no rebuild)
+# and its dot files (pkg-config/.dev.vars, wrangler dev's secrets).
 inputs_hash() {
   {
     find src www Cargo.toml Cargo.lock package-lock.json README.md LICENSE \
-      tests/fixtures/nvidia/rims pkg-config -type f \
+      tests/fixtures/nvidia/rims pkg-config -type f ! -path 'pkg-config/.*' \
       ! -path pkg-config/start.sh ! -path pkg-config/setup.sh ! -path pkg-config/test.sh \
       ! -path pkg-config/serve.mjs ! -path pkg-config/local-config.mjs \
       ! -path pkg-config/dev-certificate.mjs ! -path pkg-config/dev-vars.mjs \

@@ -87,7 +87,8 @@ cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts
    target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts "$PKG"/client/
 node pkg-config/harden-glue.mjs "$PKG"/client/edgeattest.js
 cp src/js/index.js src/js/index.d.ts src/js/workerd.js src/js/workerd.d.ts \
-   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts "$PKG"/client/
+   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts \
+   src/js/error.js src/js/error.d.ts src/js/claims.d.ts "$PKG"/client/
 cp pkg-config/npm/package.json README.md LICENSE "$PKG"/
 
 # The bundle copies target/api-docs/ as it is now (a step making it comes before this line).

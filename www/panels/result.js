@@ -218,7 +218,7 @@ export async function verifyResult() {
   try {
     // The shape is the one the endpoint called answers with, never guessed from the text.
     const format = $('result-format').value;
-    const verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer, format });
+    const verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer, format, allowFailedResult: true });
     const verdicts = [
       { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
       ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),

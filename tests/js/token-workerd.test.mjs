@@ -30,7 +30,8 @@ export default {
     const { privateKey, publicJwk } = await generateKeyPair({ kid: 'edge' });
     const keys = createJwks([{ kid: 'edge', key: publicJwk }]);
     const result = await createDetachedEat({ iat: 10, exp: 100 }, { 'GPU-0': { iat: 10 } }, privateKey, { kid: 'edge' });
-    const minted = await verifyAttestationResult(result, keys, { now: 50, backend: 'software' });
+    // Minted without a verdict: read, not refused.
+    const minted = await verifyAttestationResult(result, keys, { now: 50, backend: 'software', allowFailedResult: true });
     out.minted = [privateKey.extractable, minted.devices[0].label];
     out.forged = await verifyJwt(result[1]['GPU-0'].slice(0, -2) + 'AA', keys, { now: 50 })
       .then(() => null, (error) => error.code);

@@ -212,7 +212,7 @@ test('the result shape is named by the caller (format or endpoint), never guesse
     // The detached result: refused when V1 is expected, verified for its own endpoint.
     await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, format: 'v1' }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
     await rejectsWith(verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v1/attest/gpu' }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
-    const verified = await verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v3/attest/gpu', format: 'detached' });
+    const verified = await verifyAttestationResult(c.response, c.jwks, { ...at, endpoint: '/v3/attest/gpu', format: 'detached', allowFailedResult: true });
     assert.equal(verified.format, 'detached');
     assert.ok(verified.devices.length > 0);
   }

@@ -68,6 +68,10 @@ before(async () => {
     const path = join(project.dir, decodeURIComponent(new URL(request.url, 'http://x').pathname));
     let body;
     try { body = statSync(path).isFile() ? readFileSync(path) : undefined; } catch { body = undefined; }
+    if (request.url === '/favicon.ico') {
+      response.writeHead(204).end(); // Chromium asks for it on its own
+      return;
+    }
     if (!body) {
       notFound.push(request.url);
       response.writeHead(404).end();
@@ -119,7 +123,7 @@ function checkApp({ out, problems, notFound: missing }, label) {
     assert.deepEqual(out[module].devices, ['GPU-0'], `${label} ${module}`);
     assert.equal(out[module].overall, true);
     assert.deepEqual(out[module].requestDevices, ['GPU-0']);
-    assert.match(out[module].tampered, /^ERR_JWT_/);
+    assert.equal(out[module].tampered, 'ERR_EAT_DIGEST_MISMATCH'); // a device token changed after the overall token signed its digest
   }
 }
 
@@ -127,7 +131,7 @@ const wasmFiles = (dir) => readdirSync(join(project.dir, dir), { recursive: true
 
 test('Vite: the wasm files are emitted and found by init() without arguments', async () => {
   const { build } = await import('vite');
-  await build({ root: project.dir, configFile: false, logLevel: 'error', build: { outDir: 'dist-vite', emptyOutDir: true } });
+  await build({ root: project.dir, base: './', configFile: false, logLevel: 'error', build: { outDir: 'dist-vite', emptyOutDir: true } });
   assert.equal(wasmFiles('dist-vite').length, 2);
   checkApp(await runApp('dist-vite'), 'vite');
 });

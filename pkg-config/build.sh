@@ -6,6 +6,7 @@
 # pkg/ = wasm-bindgen output (--target web) + the hand-written entry modules in src/js/ +
 # pkg-config/npm/package.json. target/worker/ = www/ (worker and page) + pkg/ + site.js, a
 # generated module holding the page's files so that workerd serves them without a file system.
+# Then target/npm/edgeattest-<version>.tgz (npm pack of pkg/) and target/api-docs/ (typedoc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # node_modules/.bin first: wasm-pack takes the first wasm-opt on PATH, and it must be npm's.

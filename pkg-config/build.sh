@@ -14,6 +14,7 @@
 # built. Concurrent runs: a build holds target/build.lock (flock), so a second one waits; it
 # builds into target/build-tmp.*/ and renames each output into place, so that a reader of
 # pkg/ or target/worker/ (a test, a running server) never sees a half-written directory.
+# Then target/npm/edgeattest-<version>.tgz (npm pack of pkg/) and target/api-docs/ (typedoc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # node_modules/.bin first: wasm-pack takes the first wasm-opt on PATH, and it must be npm's.
@@ -31,7 +32,7 @@ fi
 # and its dot files (pkg-config/.dev.vars, wrangler dev's secrets).
 inputs_hash() {
   {
-    find src www Cargo.toml Cargo.lock package-lock.json README.md LICENSE \
+    find src www Cargo.toml Cargo.lock package-lock.json README.md LICENSE CHANGELOG.md SECURITY.md \
       tests/fixtures/nvidia/rims pkg-config -type f ! -path 'pkg-config/.*' \
       ! -path pkg-config/start.sh ! -path pkg-config/setup.sh ! -path pkg-config/test.sh \
       ! -path pkg-config/serve.mjs ! -path pkg-config/local-config.mjs \
@@ -81,17 +82,32 @@ cp target/wasm-pack/edgeattest.js target/wasm-pack/edgeattest.d.ts \
    target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts "$PKG"/
 # The glue's own refusals (wrong class instance, `new` without constructor) get codes.
 node pkg-config/harden-glue.mjs "$PKG"/edgeattest.js
+node pkg-config/portable-types.mjs "$PKG"/edgeattest.d.ts
 cp src/js/*.js src/js/*.d.ts "$PKG"/
 mkdir -p "$PKG"/client
 cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts \
    target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts "$PKG"/client/
 node pkg-config/harden-glue.mjs "$PKG"/client/edgeattest.js
-cp src/js/index.js src/js/index.d.ts src/js/workerd.js src/js/workerd.d.ts \
-   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts \
-   src/js/error.js src/js/error.d.ts src/js/claims.d.ts "$PKG"/client/
-cp pkg-config/npm/package.json README.md LICENSE "$PKG"/
+node pkg-config/portable-types.mjs "$PKG"/client/edgeattest.d.ts
+for name in index browser node workerd init token error; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
+cp src/js/claims.d.ts "$PKG"/client/
+cp src/js/client/*.js src/js/client/*.d.ts "$PKG"/client/
+# The users' README (not the developers'), the licence, the changelog and the security policy.
+cp pkg-config/npm/package.json LICENSE CHANGELOG.md SECURITY.md "$PKG"/
+cp pkg-config/npm/README.md "$PKG"/README.md
 
-# The bundle copies target/api-docs/ as it is now (a step making it comes before this line).
+# The npm tarball users install (target/npm/edgeattest-<version>.tgz) and the API reference
+# generated from the published types (target/api-docs/, served at /docs/).
+mkdir -p "$tmp/npm"
+npm pack "./$PKG" --pack-destination "$tmp/npm" --silent >/dev/null
+rm -rf target/api-docs
+# typedoc reads the package being built, not pkg/ (which may be absent or older).
+printf '{"extends": "%s/pkg-config/tsconfig.docs.json", "files": ["%s/index.d.ts", "%s/client/index.d.ts"]}\n' \
+  "$PWD" "$PWD/$PKG" "$PWD/$PKG" >"$tmp/tsconfig.docs.json"
+typedoc --options pkg-config/typedoc.json --tsconfig "$tmp/tsconfig.docs.json" --logLevel Warn \
+  --entryPoints "$PKG/index.d.ts" --entryPoints "$PKG/client/index.d.ts"
+
+# The bundle copies target/api-docs/ as it is now.
 docs=$(docs_hash)
 node pkg-config/bundle-worker.mjs "$PKG" "$tmp/worker"
 
@@ -115,5 +131,6 @@ PY
 }
 replace "$tmp/worker" target/worker
 replace "$PKG" pkg
+replace "$tmp/npm" target/npm
 echo "$sources docs:$docs" >target/build-stamp
-echo "build: built in $((SECONDS - started)) s; pkg/ and target/worker/ replaced"
+echo "build: built in $((SECONDS - started)) s; pkg/, target/worker/ and target/npm/ replaced"

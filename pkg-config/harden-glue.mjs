@@ -12,6 +12,9 @@
 //   3. the runtime's own refusals (`throw_str`: a null pointer from a freed or empty
 //      instance, a borrowed or moved object): now ERR_INVALID_ARGUMENT. The crate's code
 //      never calls `throw_str`; its errors are built in src/wasm/error.rs.
+//   4. any call before the module is loaded (the browser entry loads it in `init()`, not at
+//      import): a TypeError on `undefined`. Now ERR_NOT_INITIALIZED: until then `wasm` is a
+//      stand-in whose every member access throws it.
 //
 // Rust cannot do this itself: a `&JsValue` parameter cannot be borrowed as an exported class
 // without reading the raw pointer, and a Rust constructor would make the TypeScript
@@ -90,5 +93,20 @@ replace(
   /(__wbg___wbindgen_throw_\w+: function\(arg0, arg1\) \{\n\s*)throw new Error\(getStringFromWasm0\(arg0, arg1\)\);/,
   '$1throw _edgeattestError(getStringFromWasm0(arg0, arg1));',
 );
+
+// 4. Calls before init(): the glue's `wasm` starts as a throwing stand-in instead of
+// `undefined`, and its "already loaded" checks compare with the stand-in.
+replace(
+  /^let wasmModule, wasmInstance, wasm;$/m,
+  `const _edgeattestNotLoaded = new Proxy({}, {
+    get() {
+        const error = _edgeattestError('edgeattest is not initialised: call \`await init()\` (exported by the package) once before any other function; the browser entry does not load its wasm module at import');
+        error.code = 'ERR_NOT_INITIALIZED';
+        throw error;
+    },
+});
+let wasmModule, wasmInstance, wasm = _edgeattestNotLoaded;`,
+);
+replace(/if \(wasm !== undefined\) return wasm;/, 'if (wasm !== _edgeattestNotLoaded) return wasm;', { min: 2, max: 2 });
 
 writeFileSync(path, glue);

@@ -1,15 +1,10 @@
-// Entry for browsers, Node and Deno. The wasm module is instantiated once, at import (top-level
-// await), so every exported function is ready to call. Cloudflare Workers/workerd resolve the
-// package to workerd.js instead, where a .wasm import is a compiled WebAssembly.Module.
-import init, { initSync } from './edgeattest.js';
+// Default entry (no bundler condition matched; also what a plain <script type="module"> or a
+// CDN imports by path): the wasm module is instantiated at import with top-level await, so
+// every exported function is ready to call. Bundlers pick browser.js (explicit init()),
+// Node and Deno node.js, workerd and Cloudflare Workers workerd.js.
+import { init } from './init.js';
 
-const wasmUrl = new URL('./edgeattest_bg.wasm', import.meta.url);
-if (wasmUrl.protocol === 'file:') {
-  // Node and Deno: fetch() cannot read file: URLs in Node.
-  const { readFile } = await import('node:fs/promises');
-  initSync({ module: await readFile(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
-}
+await init();
 
 export * from './api.js';
+export { init };

@@ -39,7 +39,8 @@ export interface OcspRequestJs {
   index: number;
   /** Names the certificate, not the request: "sha384:<issuerKeyHash hex>:<serial hex>". */
   cacheKey: string;
-  request: Uint8Array;
+  /** A fresh buffer (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a fetch body. */
+  request: Uint8Array & { readonly buffer: ArrayBuffer };
   nonce: Uint8Array;
 }
 

@@ -87,7 +87,8 @@ export interface ServiceRequest {
 export interface ServiceResponse {
   status: number;
   headers: [string, string][];
-  body: Uint8Array;
+  /** A fresh buffer: the type says so (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a Response body. */
+  body: Uint8Array & { readonly buffer: ArrayBuffer };
 }
 
 /** Something a ServiceExchange asks its host to fetch. */
@@ -95,7 +96,7 @@ export type FetchResource =
   /** GET url: the RIM service's envelope for RIM `id`. */
   | { kind: 'rim'; id: string; url: string }
   /** POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about. */
-  | { kind: 'ocsp'; url: string; request: Uint8Array; nonce: Uint8Array; cacheKey: string };
+  | { kind: 'ocsp'; url: string; request: Uint8Array & { readonly buffer: ArrayBuffer }; nonce: Uint8Array; cacheKey: string };
 
 /**
  * The host's answer for one FetchResource: the body fetched now; an OCSP response from the

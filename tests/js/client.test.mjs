@@ -16,7 +16,8 @@ const list = (text, pattern) => [...text.matchAll(pattern)].flatMap((m) => m[1].
 
 test('the package declares the client entry for every runtime condition', () => {
   assert.deepEqual(manifest.exports['./client'], {
-    types: './client/index.d.ts', workerd: './client/workerd.js', worker: './client/workerd.js', default: './client/index.js',
+    types: './client/index.d.ts', workerd: './client/workerd.js', worker: './client/workerd.js',
+    deno: './client/node.js', node: './client/node.js', browser: './client/browser.js', default: './client/index.js',
   });
 });
 

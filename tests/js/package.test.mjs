@@ -23,12 +23,19 @@ test('package metadata matches the crate', () => {
   assert.equal(manifest.name, 'edgeattest');
   assert.equal(manifest.version, /^version = "(.+)"$/m.exec(cargo)[1]);
   assert.equal(manifest.type, 'module');
-  assert.equal(manifest.exports['.'].workerd, './workerd.js');
-  for (const file of manifest.files) {
-    // A folder entry ships the folder: it must exist and hold the client module.
-    const path = file.endsWith('/') ? `${file}edgeattest_bg.wasm` : file;
-    assert.doesNotThrow(() => readFileSync(new URL(`../../pkg/${path}`, import.meta.url)), file);
-  }
+  // The order is the priority: workerd and Cloudflare's bundler first, then Deno and Node
+  // (instantiated at import, no top-level await), then bundlers for browsers (explicit init).
+  assert.deepEqual(manifest.exports['.'], {
+    types: './index.d.ts', workerd: './workerd.js', worker: './workerd.js', deno: './node.js',
+    node: './node.js', browser: './browser.js', default: './index.js',
+  });
+  assert.equal(manifest.repository.url, 'git+https://github.com/edgeattest/edgeattest.git');
+  assert.equal(/^repository = "(.+)"$/m.exec(cargo)[1], 'https://github.com/edgeattest/edgeattest');
+  assert.equal(manifest.bugs.url, 'https://github.com/edgeattest/edgeattest/issues');
+  assert.match(manifest.homepage, /^https:\/\/github\.com\/edgeattest\/edgeattest/);
+  // Only the entries that instantiate the wasm module at import have side effects.
+  assert.deepEqual(manifest.sideEffects.toSorted(), ['./client/index.js', './client/node.js', './client/workerd.js', './index.js', './node.js', './workerd.js']);
+  // (What the tarball holds, and that it is self-contained: tests/js/npm-pack.test.mjs.)
 });
 
 test('exports the request API and nothing of the wasm plumbing', () => {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => `${repo}node_modules/.bin/${name}`;
@@ -31,5 +32,80 @@ test('the published TypeScript types compile against typed usage (tsc --strict)'
     execFileSync(bin('tsc'), ['-p', 'tests/js/support/tsconfig.json'], { cwd: repo, encoding: 'utf8' });
   } catch (error) {
     assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
+  }
+});
+
+// The packed tarball installed in a scratch project (tests/js/support/packed.mjs), as users
+// get it: Deno resolves `edgeattest` from node_modules through the `deno` condition, and a
+// user's `tsc --strict` with TypeScript's default libraries (no `lib: esnext`) accepts the
+// package's types, including a ServiceResponse body given to `new Response()`.
+import { scratchProject } from './support/packed.mjs';
+
+test('Deno: the installed tarball, both entries, through the deno condition', () => {
+  const project = scratchProject({
+    'main.mjs': `
+      import * as full from 'edgeattest';
+      import * as client from 'edgeattest/client';
+      const out = { runtime: 'deno ' + Deno.version.deno, resolved: import.meta.resolve('edgeattest') };
+      for (const [name, api] of [['full', full], ['client', client]]) {
+        await api.init();
+        const nonce = api.generateNonce();
+        let code = null;
+        try { api.validateAttestRequest('/v4/attest/gpu', '{'); } catch (e) { code = e.code; }
+        out[name] = { nonce, code, init: typeof api.init };
+      }
+      console.log(JSON.stringify(out));`,
+  }, 'edgeattest-deno');
+  try {
+    const out = JSON.parse(project.run(deno, ['run', '--no-prompt', '--allow-read', 'main.mjs'], { env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } }).trim().split('\n').pop());
+    assert.match(out.runtime, /^deno 2\./);
+    assert.match(out.resolved, /node_modules\/edgeattest\/node\.js$/);
+    for (const name of ['full', 'client']) {
+      assert.match(out[name].nonce, /^[0-9a-f]{64}$/);
+      assert.equal(out[name].code, 'ERR_REQUEST_MALFORMED_JSON');
+    }
+  } finally {
+    project.close();
+  }
+});
+
+test('tsc --strict with the default libraries accepts the installed package\'s types', () => {
+  const usage = `
+    import { init, generateNonce, handleRequest, AttestationService, type InitInput, type ServiceResponse, type FetchResource, type OcspRequestJs } from 'edgeattest';
+    import * as client from 'edgeattest/client';
+    import wasmUrl from 'edgeattest/edgeattest_bg.wasm';
+    const inputs: InitInput[] = [wasmUrl, new URL(wasmUrl, 'https://example.com/'), new Uint8Array(0), new ArrayBuffer(0), fetch(wasmUrl)];
+    await init(inputs[0]);
+    await client.init();
+    export async function serve(service: AttestationService, request: Request): Promise<Response> {
+      const answer: ServiceResponse = await handleRequest(service, { method: request.method, path: new URL(request.url).pathname, body: new Uint8Array(await request.arrayBuffer()) });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    }
+    export async function ask(resource: FetchResource, ocsp: OcspRequestJs): Promise<Response[]> {
+      const fetched = resource.kind === 'ocsp' ? [await fetch(resource.url, { method: 'POST', body: resource.request })] : [];
+      return [...fetched, await fetch('https://ocsp.example/', { method: 'POST', body: ocsp.request })];
+    }
+    export const nonce: string = generateNonce() + client.generateNonce();
+    // @ts-expect-error: no null (WebAssembly.Module's type is empty, so most objects pass tsc; init() checks at run time)
+    await init(null);
+  `;
+  const project = scratchProject({
+    'usage.ts': usage,
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: false, types: [] },
+      files: ['usage.ts'],
+    }),
+  }, 'edgeattest-tsc');
+  try {
+    project.run(bin('tsc'), ['-p', '.']);
+    // The same file with the pre-fix body type fails: the test can tell.
+    const types = `${project.dir}/node_modules/edgeattest/edgeattest.d.ts`;
+    project.write('node_modules/edgeattest/edgeattest.d.ts', readFileSync(types, 'utf8').replace(/body: Uint8Array & \{ readonly buffer: ArrayBuffer \};/, 'body: Uint8Array;'));
+    assert.throws(() => project.run(bin('tsc'), ['-p', '.']), (error) => /usage\.ts.*TS2345.*BodyInit/s.test(error.stdout));
+  } catch (error) {
+    if (error.stdout !== undefined) assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
+    throw error;
+  } finally {
+    project.close();
   }
 });

@@ -1,0 +1,16 @@
+// Makes wasm-bindgen's generated declarations (pkg/edgeattest.d.ts) compile under
+// TypeScript's default libraries: the generated classes declare `[Symbol.dispose](): void`,
+// which needs the esnext.disposable library, so a user's `tsc --strict` without
+// `lib: ["esnext"]` fails inside the package. The member is dropped from the types only; at
+// run time it is still set where the host has Symbol.dispose (`free()` is the documented way).
+// The hand-declared classes (src/wasm/token.rs) already omit it.
+//
+//   node pkg-config/portable-types.mjs pkg/edgeattest.d.ts     (run by pkg-config/build.sh)
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const path = process.argv[2];
+if (!path) throw new Error('usage: node pkg-config/portable-types.mjs <edgeattest.d.ts>');
+const types = readFileSync(path, 'utf8');
+const portable = types.replace(/^ +\[Symbol\.dispose\]\(\): void;\n/gm, '');
+if (/^[^/]*\[Symbol\.dispose\]/m.test(portable)) throw new Error(`portable-types: an unexpected Symbol.dispose form is left in ${path}`);
+writeFileSync(path, portable);

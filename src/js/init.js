@@ -1,0 +1,78 @@
+// Loading the wasm module: `init(input?)`, shared by every entry. The browser entry
+// (browser.js) does nothing at import — bundlers can tree-shake it and `require()` it — so its
+// users call `await init()` once; the other entries instantiate at import and init() resolves
+// at once. Before the module is loaded every API throws ERR_NOT_INITIALIZED (the glue's
+// guard, pkg-config/harden-glue.mjs).
+import loadGlue, { initSync } from './edgeattest.js';
+
+let loaded = false;
+let pending;
+
+function coded(code, message, field, cause) {
+  const error = new Error(message, cause === undefined ? undefined : { cause });
+  error.name = 'EdgeAttestError';
+  error.code = code;
+  if (field !== undefined) error.field = field;
+  return error;
+}
+
+// Node reads file: URLs from disk (its fetch cannot); no static `node:` import, so bundlers
+// and browsers never see one. Deno's fetch reads file: URLs itself.
+function readFileUrl(url) {
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs');
+  return fs ? fs.readFileSync(url) : undefined;
+}
+
+function isSource(input) {
+  return typeof input === 'string' || input instanceof URL
+    || (typeof Request === 'function' && input instanceof Request)
+    || (typeof Response === 'function' && input instanceof Response)
+    || input instanceof ArrayBuffer || ArrayBuffer.isView(input)
+    || input instanceof WebAssembly.Module
+    || (typeof input?.then === 'function'); // a Promise<Response>, e.g. fetch(url)
+}
+
+async function load(input) {
+  let source = input;
+  let where = 'the given source';
+  if (source === undefined) {
+    try {
+      // The pattern Vite and webpack 5 recognise: they emit the file and rewrite the URL.
+      source = new URL('./edgeattest_bg.wasm', import.meta.url);
+    } catch (cause) {
+      throw coded('ERR_WASM_LOAD', 'the wasm module\'s URL is unknown here (no import.meta.url, e.g. an IIFE bundle): pass it to init(), e.g. init(\'/assets/edgeattest_bg.wasm\')', 'input', cause);
+    }
+  }
+  if (typeof source === 'string' || source instanceof URL) {
+    where = String(source);
+    if (where.startsWith('file:')) source = readFileUrl(source) ?? source;
+  }
+  try {
+    await loadGlue({ module_or_path: source });
+  } catch (cause) {
+    throw coded('ERR_WASM_LOAD', `could not load the edgeattest wasm module from ${where}: ${cause?.message ?? cause} (serve edgeattest_bg.wasm from the package, or pass its URL, bytes or a WebAssembly.Module to init())`, 'input', cause);
+  }
+}
+
+/**
+ * Loads the wasm module, once: later calls return the same promise (and ignore `input`);
+ * after a failure the next call tries again. `input`: the .wasm file's URL (default: next to
+ * this module), a Response or a promise of one, its bytes, or a compiled WebAssembly.Module.
+ */
+export function init(input) {
+  if (loaded) return Promise.resolve();
+  if (input !== undefined && (input === null || !isSource(input))) {
+    return Promise.reject(coded('ERR_INVALID_ARGUMENT', 'input must be a URL, a Response, a BufferSource or a WebAssembly.Module', 'input'));
+  }
+  pending ??= load(input).then(
+    () => { loaded = true; },
+    (error) => { pending = undefined; throw error; },
+  );
+  return pending;
+}
+
+/** For the entries that instantiate at import: bytes or a compiled module, synchronously. */
+export function initNow(module) {
+  initSync({ module });
+  loaded = true;
+}

@@ -101,11 +101,7 @@ cp pkg-config/npm/README.md "$PKG"/README.md
 mkdir -p "$tmp/npm"
 npm pack "./$PKG" --pack-destination "$tmp/npm" --silent >/dev/null
 rm -rf target/api-docs
-# typedoc reads the package being built, not pkg/ (which may be absent or older).
-printf '{"extends": "%s/pkg-config/tsconfig.docs.json", "files": ["%s/index.d.ts", "%s/client/index.d.ts"]}\n' \
-  "$PWD" "$PWD/$PKG" "$PWD/$PKG" >"$tmp/tsconfig.docs.json"
-typedoc --options pkg-config/typedoc.json --tsconfig "$tmp/tsconfig.docs.json" --logLevel Warn \
-  --entryPoints "$PKG/index.d.ts" --entryPoints "$PKG/client/index.d.ts"
+node pkg-config/api-docs.mjs "$PKG" target/api-docs
 
 # The bundle copies target/api-docs/ as it is now.
 docs=$(docs_hash)

@@ -7,7 +7,8 @@
 // same files: the page embedded in the worker as a generated base64 module (site.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -117,6 +118,51 @@ test('the configuration with the KV namespace of the API keys uncommented valida
   const refused = dryRun(broken, join(tmp, 'out-broken'));
   assert.notEqual(refused.status, 0, refused.output);
   assert.match(refused.output, /kv_namespaces/);
+});
+
+test('wrangler dev works at once: the build command writes .dev.vars from the development key, and the service is UP', { timeout: 900_000 }, async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'edgeattest-wrangler-dev-'));
+  // The configuration in a fresh folder, so that its .dev.vars does not exist yet.
+  const config = configCopy(tmp, (text) => {
+    assert.match(text, /--wrangler-build"/);
+    return text.replace('--wrangler-build"', `--wrangler-build --dir ${tmp}"`);
+  });
+  const dev = spawn(process.execPath, [WRANGLER, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', '0'], {
+    cwd: repo,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+  });
+  const exited = once(dev, 'exit');
+  t.after(async () => {
+    if (dev.exitCode === null && dev.signalCode === null) {
+      process.kill(-dev.pid, 'SIGTERM');
+      await exited;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  let output = '';
+  const ready = new Promise((resolve, reject) => {
+    const look = (chunk) => {
+      output += chunk;
+      const match = /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (match) resolve(match[1]);
+    };
+    dev.stdout.setEncoding('utf8').on('data', look);
+    dev.stderr.setEncoding('utf8').on('data', look);
+    exited.then(([code]) => reject(new Error(`wrangler dev ended (${code}):\n${output}`)));
+  });
+  const origin = await ready;
+  assert.match(output, /wrote .*\.dev\.vars \(EDGEATTEST_SIGNING_KEY, EDGEATTEST_SIGNING_CERTIFICATE, EDGEATTEST_API_KEYS\)/);
+  assert.match(output, /Using secrets defined in .*\.dev\.vars/);
+  const health = await fetch(`${origin}/health`);
+  assert.equal(health.status, 200);
+  assert.equal((await health.json()).overallStatus, 'UP');
+  // The development key with its chain (x5c), as the main job publishes it.
+  const { keys } = await (await fetch(`${origin}/.well-known/jwks.json`)).json();
+  assert.equal(keys[0].crv, 'P-384');
+  assert.ok(keys[0].x5c?.length >= 2, 'the JWKS key has its development chain');
+  assert.match(await (await fetch(`${origin}/ui/`)).text(), /<title>edgeattest/);
 });
 
 test('.dev.vars: values verbatim for dotenv, `$` escaped against expansion, a single quote refused', () => {

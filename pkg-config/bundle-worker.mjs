@@ -10,7 +10,8 @@
 //                   package's browser modules and wasm in assets/ui/pkg/), assets/docs/ the API
 //                   reference (target/api-docs/, when it was built).
 //
-//   node pkg-config/bundle-worker.mjs [PKG_DIR [OUT_DIR]]     (defaults: pkg, target/worker)
+//   node pkg-config/bundle-worker.mjs [PKG_DIR [OUT_DIR [DOCS_DIR]]]
+//   (defaults: pkg, target/worker, target/api-docs)
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = resolve(root, process.argv[2] ?? 'pkg');
 const out = resolve(root, process.argv[3] ?? join('target', 'worker'));
 const www = join(root, 'www');
-const apiDocs = join(root, 'target', 'api-docs');
+const apiDocs = resolve(root, process.argv[4] ?? join('target', 'api-docs'));
 
 /** The worker's own modules: not page files. */
 const WORKER_MODULE = (name) => /^worker[^/]*\.js$/.test(name);
@@ -59,4 +60,4 @@ for (const name of readdirSync(pkg)) {
   if ((name.endsWith('.js') && name !== 'workerd.js') || name === 'edgeattest_bg.wasm') cpSync(join(pkg, name), join(ui, 'pkg', name));
 }
 if (existsSync(apiDocs)) cpSync(apiDocs, join(out, 'assets', 'docs'), { recursive: true });
-else console.log('bundle-worker: no target/api-docs/, so no API reference at /docs/');
+else console.log(`bundle-worker: no ${apiDocs}, so no API reference at /docs/`);

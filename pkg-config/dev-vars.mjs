@@ -4,14 +4,21 @@
 // on first use), and whatever EDGEATTEST_* variables are set. So `wrangler dev` serves tokens
 // signed by the key the main job uses, instead of 503 ERR_NO_SIGNING_KEY.
 //
-//   node pkg-config/dev-vars.mjs [--force]      (an existing .dev.vars is kept without --force)
+//   node pkg-config/dev-vars.mjs [--force] [--dir DIR]
+//   (an existing .dev.vars is kept without --force; DIR: where the wrangler config is, default pkg-config/)
+//
+// pkg-config/wrangler.toml's build command runs it with --wrangler-build: it then acts only for
+// `wrangler dev` (WRANGLER_COMMAND=dev), so that `wrangler dev` works at once and a deploy
+// makes no development key.
 //
 // Needs pkg/ (bash pkg-config/build.sh): the API keys are made by the package.
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localBindings } from './local-config.mjs';
 
-export const DEV_VARS_PATH = fileURLToPath(new URL('.dev.vars', import.meta.url));
+/** Wrangler reads .dev.vars beside its configuration file. */
+const CONFIG_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The bindings as a dotenv file. Values are single-quoted: wrangler's dotenv reads them
@@ -30,14 +37,18 @@ export function devVarsText(bindings) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (existsSync(DEV_VARS_PATH) && !process.argv.includes('--force')) {
-    console.log(`${DEV_VARS_PATH} exists; kept (--force writes it again)`);
+  const dirAt = process.argv.indexOf('--dir');
+  const path = join(dirAt > 0 ? process.argv[dirAt + 1] : CONFIG_DIR, '.dev.vars');
+  if (process.argv.includes('--wrangler-build') && process.env.WRANGLER_COMMAND !== 'dev') {
+    // a deploy or a dry run: no development secrets
+  } else if (existsSync(path) && !process.argv.includes('--force')) {
+    console.log(`${path} exists; kept (--force writes it again)`);
   } else {
     try {
       const { bindings } = await localBindings(process.env, () => {});
-      writeFileSync(DEV_VARS_PATH, devVarsText(bindings), { mode: 0o600 });
-      chmodSync(DEV_VARS_PATH, 0o600);
-      console.log(`wrote ${DEV_VARS_PATH} (${Object.keys(bindings).join(', ')}) for wrangler dev`);
+      writeFileSync(path, devVarsText(bindings), { mode: 0o600 });
+      chmodSync(path, 0o600);
+      console.log(`wrote ${path} (${Object.keys(bindings).join(', ')}) for wrangler dev`);
     } catch (error) {
       console.error(`dev-vars: ${error.message}`);
       process.exit(2);

@@ -139,6 +139,49 @@ test('verdict: authentic tokens of failed devices — red first with the reason,
   await page.close();
 });
 
+test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per device, the claims first', async () => {
+  const { page, problems } = await open();
+  // Eight GPUs whose driver RIM signer chain has expired, as the newcomer saw: authentic
+  // tokens, verdict false; the appraisal object is the documented contract's shape.
+  const chain = { 'x-nvidia-cert-status': 'expired', 'x-nvidia-cert-ocsp-status': 'good', 'x-nvidia-cert-expiration-date': '2025-06-26T06:10:12Z' };
+  const devices = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`GPU-${i}`, {
+    measres: 'fail', 'x-nvidia-gpu-driver-rim-cert-chain': chain, 'x-nvidia-gpu-arch-check': true,
+  }]));
+  const m = await minted({ 'x-nvidia-overall-att-result': false }, devices);
+  const message = "the driver RIM's signing certificate chain has expired";
+  const appraisal = {
+    passed: false,
+    overallResult: false,
+    devices: Object.keys(devices).map((label) => ({
+      label, passed: false, reasons: [{ claim: 'x-nvidia-gpu-driver-rim-cert-chain', value: chain, message }],
+    })),
+  };
+  const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal }) => {
+    const { verifyAttestationResult } = await import('./pkg/index.js');
+    const { showVerified } = await import('./panels/result.js');
+    const now = Math.floor(Date.now() / 1000);
+    const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true });
+    return showVerified({ ...verified, appraisal }, { nonce, now, text });
+  }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal });
+  assert.deepEqual(shown, { authentic: true, passed: false });
+  assert.match(await page.textContent('#result-verdict'), /^attestation failed The service's overall verdict is false: 8 of 8 devices failed\./);
+  const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));
+  assert.deepEqual(reasons, [`GPU-0, GPU-1, GPU-2, GPU-3, GPU-4, GPU-5, GPU-6, GPU-7: ${message} (claim x-nvidia-gpu-driver-rim-cert-chain)`]);
+  const rows = await tableRows(page, '#result-tokens');
+  for (const row of rows.slice(1)) assert.equal(row[1], `failed ${message}`);
+  assert.deepEqual(await greenBadges(page, '#result'), []);
+  // In each device's claims the named claim comes first, with the reason; nothing else is.
+  const gpu3 = await failedRows(page, '#result-claims details:nth-of-type(5)');
+  assert.deepEqual(gpu3, ['x-nvidia-gpu-driver-rim-cert-chain']);
+  const firstRow = await page.$eval('#result-claims details:nth-of-type(5) tbody tr', (tr) => tr.textContent);
+  assert.match(firstRow, new RegExp(`^x-nvidia-gpu-driver-rim-cert-chain.*expired.*why ${message.replace(/'/g, '.')}`));
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await page.$eval('#result-claims details:nth-of-type(5)', (d) => d.scrollIntoView());
+  await shot(page, '#result-output', 'device-failed-reasons');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('verdict: the send step is red when the service says false', async () => {
   const { page, problems } = await open();
   await page.click('#add-sample'); // the sample's RIM signer has expired: the worker says false

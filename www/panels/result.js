@@ -352,16 +352,28 @@ export async function verifyResult() {
       return { authentic: false, passed: false };
     }
   }
+  return showVerified(verified, { ...context, now, text });
+}
+
+/**
+ * Lays out authentic verified data (verifyAttestationResult's, with the core's `appraisal`)
+ * of the result `text`:
+ * the device verdict first, then the authenticity, the tokens and the claims. Resolves to
+ * `{ authentic: true, passed }`.
+ */
+export function showVerified(verified, { nonce, issuer, now, text }) {
+  clear();
+  const tokens = tokensOf(parseResult(text));
   const appraisal = appraisalOf(verified);
   const verdicts = [
     { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
     ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),
   ];
   const count = verified.devices.length;
-  render(verdicts, tokens, { ...context, appraisal }, [
+  render(verdicts, tokens, { nonce, issuer, appraisal }, [
     verdictBlock(appraisal, count),
     el('p', { class: 'authenticity' }, badge(appraisal.passed ? 'pass' : 'info', 'tokens authentic'),
-      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked ${at} (${verified.format} result, ${plural(count, 'device')}):`,
+      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)} (${verified.format} result, ${plural(count, 'device')}):`,
       ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.passed ? 'good' : 'bad');
   return { authentic: true, passed: appraisal.passed };

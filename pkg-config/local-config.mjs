@@ -102,6 +102,9 @@ export async function localBindings(env = process.env, log = console.log, { dir 
       log,
     });
   }
+  // Keys rotated out stay published until every token they signed has expired.
+  const retired = readConfigFile('EDGEATTEST_RETIRED_KEYS', env);
+  if (retired) bindings.EDGEATTEST_RETIRED_KEYS = retired;
   const trust = readConfigFile('EDGEATTEST_TRUST_ANCHORS', env);
   if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);

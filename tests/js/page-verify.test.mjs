@@ -330,11 +330,13 @@ test('panel 2: go-nvtrust 545.00 matches the nvtrust test RIMs in 2024; now thei
   await page.click('#ev-now');
   await verifyEvidence(page);
   // A RIM that can no longer be trusted fails the device, as the service fails it: red.
-  assert.match(await page.textContent('#evidence-summary'), /^failed 2 problems .*the driver RIM's signing certificate chain is expired/);
+  assert.match(await page.textContent('#evidence-summary'), /^failed the device fails on 2 points .*the driver RIM's signing certificate chain is expired/);
   assert.equal(await page.getAttribute('#evidence-summary', 'class'), 'summary bad');
   list = await checks(page);
   const expired = list.filter((c) => c.state === 'fail' && /RIM: .*signer chain is expired .*it expired 2025-06/.test(c.text));
   assert.equal(expired.length, 2, JSON.stringify(list));
+  // The measurements still match those RIMs, but a match against an untrusted RIM is no pass.
+  assert.ok(list.some((c) => c.state === 'warn' && /Measurements against the RIMs: success .*the match does not count/.test(c.text)), JSON.stringify(list));
   // The service would refuse the measurements now: its claims say why, highlighted.
   assert.match(await page.textContent('#service-verdict'), /would give: false/);
   const flagged = await page.$$eval('#evidence-claims .table-wrap.claims tr.failed th', (t) => t.map((x) => x.textContent));

@@ -81,8 +81,10 @@ function rimCheck(label, outcome, now) {
 
 // The comparison as the core returns it: `measurementsMatch` and `mismatches` decide the
 // measurements, `allMatch` adds the versions; the page only words them.
-function comparisonChecks(comparison, partial) {
+function comparisonChecks(comparison, partial, untrusted) {
   const items = [];
+  // A match against a RIM that is not trusted now is no pass: said, in amber.
+  if (untrusted && comparison.measurementsMatch) partial = [partial, 'against a RIM whose signer is not trusted at this time: the match does not count'].filter(Boolean).join('; ');
   const mismatches = comparison.mismatches.map((m) =>
     `index ${m.index} (${m.measurementSource}): evidence ${m.runtimeValue.slice(0, 24)}… ≠ RIM ${m.goldenValue.slice(0, 24)}…`);
   const count = comparison.mismatches.length;
@@ -239,13 +241,13 @@ export async function verifyEvidencePanel() {
     try {
       if (arch !== 'LS10' && good('driver') && good('firmware')) {
         comparison = compareGpuRims(outcomes.driver.verified, outcomes.firmware.verified, values);
-        items.push(...comparisonChecks(comparison));
+        items.push(...comparisonChecks(comparison, '', !outcomes.driver.verified.isTrusted || !outcomes.firmware.verified.isTrusted));
         failures.push(...comparisonFailures(comparison));
       } else if (good('firmware')) {
         comparison = compareSwitchRim(outcomes.firmware.verified, values);
         // A GPU compared with its firmware RIM alone is only partly checked.
         if (arch !== 'LS10') unchecked.push('the driver measurements (no driver RIM)');
-        items.push(...comparisonChecks(comparison, arch === 'LS10' ? '' : 'firmware RIM only: the driver measurements were not compared'));
+        items.push(...comparisonChecks(comparison, arch === 'LS10' ? '' : 'firmware RIM only: the driver measurements were not compared', !outcomes.firmware.verified.isTrusted));
         failures.push(...comparisonFailures(comparison));
       } else {
         unchecked.push('the measurements (no RIM)');
@@ -279,7 +281,7 @@ export async function verifyEvidencePanel() {
   if (failures.length) {
     // Red, first, in words: never "partly verified" when something failed.
     summary.replaceChildren(
-      el('p', {}, badge('fail', 'failed'), ` ${failures.length === 1 ? failures[0] : `${failures.length} problems`} — ${at}.`),
+      el('p', {}, badge('fail', 'failed'), ` ${failures.length === 1 ? failures[0] : `the device fails on ${failures.length} points`} — ${at}.`),
       failures.length > 1 ? el('ul', { class: 'reasons' }, failures.map((f) => el('li', { text: f }))) : '',
       result.ok ? el('p', { class: 'muted', text: 'The evidence itself is authentic and fresh (signature, chain, nonce); the device fails on the points above.' }) : '',
     );

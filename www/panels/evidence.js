@@ -283,7 +283,7 @@ export async function verifyEvidencePanel() {
     summary.replaceChildren(
       el('p', {}, badge('fail', 'failed'), ` ${failures.length === 1 ? failures[0] : `the device fails on ${failures.length} points`} — ${at}.`),
       failures.length > 1 ? el('ul', { class: 'reasons' }, failures.map((f) => el('li', { text: f }))) : '',
-      result.ok ? el('p', { class: 'muted', text: 'The evidence itself is authentic and fresh (signature, chain, nonce); the device fails on the points above.' }) : '',
+      result.ok ? el('p', { class: 'muted', text: `The evidence itself is authentic and fresh (signature, chain, nonce); the device fails on ${failures.length === 1 ? 'this point' : 'these points'}.` }) : '',
     );
     summary.className = 'summary bad';
   } else if (unchecked.length) {

@@ -70,9 +70,17 @@ const column = (rows, label, index) => rows.find((r) => r[0] === label)?.[index]
  */
 async function expectedFlags(text, jwks, options) {
   const verified = await verifyAttestationResult(text, jwks, { ...options, allowFailedResult: true });
-  const names = verified.overallResult === true ? [] : ['x-nvidia-overall-att-result'];
-  for (const device of verified.appraisal?.devices ?? []) {
-    for (const r of device.reasons) names.push(r.claim.split(/[.[]/)[0]);
+  const tokens = [{ label: null, payload: verified.overall.payload }, ...verified.devices];
+  const labels = new Set(verified.devices.map((d) => d.label));
+  const names = [];
+  for (const { label, payload } of tokens) {
+    const mine = new Set(label === null && verified.overallResult !== true ? ['x-nvidia-overall-att-result'] : []);
+    for (const device of verified.appraisal?.devices ?? []) {
+      const owner = labels.has(device.label) ? device.label : null;
+      if (owner !== label) continue;
+      for (const r of device.reasons) mine.add(r.claim.split(/[.[]/)[0]);
+    }
+    names.push(...[...mine].filter((name) => name in payload));
   }
   return names.sort();
 }

@@ -1,15 +1,74 @@
 #!/usr/bin/env bash
-# Builds the release npm package into pkg/ and the edge worker bundle into target/worker/.
+# Builds the release npm package into pkg/ and the edge worker bundle into target/worker/,
+# when one of their inputs changed since the last build.
 #
-#   bash pkg-config/build.sh
+#   bash pkg-config/build.sh                      # EDGEATTEST_REBUILD=1: build even if nothing changed
 #
 # pkg/ = wasm-bindgen output (--target web) + the hand-written entry modules in src/js/ +
-# pkg-config/npm/package.json. target/worker/ = www/ (worker and page) + pkg/ + site.js, a
-# generated module holding the page's files so that workerd serves them without a file system.
+# pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
+# generated www/rims.js), pkg/, and assets/: the files Workers static assets serve (the page
+# at assets/ui/, the API reference at assets/docs/), see pkg-config/bundle-worker.mjs.
+#
+# Incremental: a SHA-256 over the inputs (names and contents of the files below, and the tool
+# versions) is kept in target/build-stamp; when it matches and both outputs exist, nothing is
+# built. Concurrent runs: a build holds target/build.lock (flock), so a second one waits; it
+# builds into target/build-tmp.*/ and renames each output into place, so that a reader of
+# pkg/ or target/worker/ (a test, a running server) never sees a half-written directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # node_modules/.bin first: wasm-pack takes the first wasm-opt on PATH, and it must be npm's.
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+mkdir -p target
+exec 9>target/build.lock
+if ! flock -n 9; then
+  echo "build: another build holds target/build.lock; waiting for it to finish" >&2
+  flock 9
+fi
+
+# The inputs: every file whose content reaches pkg/ or target/worker/. pkg-config/ counts but
+# for the scripts that only run, serve or test the build (a change there needs no rebuild)
+# and its dot files (pkg-config/.dev.vars, wrangler dev's secrets).
+inputs_hash() {
+  {
+    find src www Cargo.toml Cargo.lock package-lock.json README.md LICENSE \
+      tests/fixtures/nvidia/rims pkg-config -type f ! -path 'pkg-config/.*' \
+      ! -path pkg-config/start.sh ! -path pkg-config/setup.sh ! -path pkg-config/test.sh \
+      ! -path pkg-config/serve.mjs ! -path pkg-config/local-config.mjs \
+      ! -path pkg-config/dev-certificate.mjs ! -path pkg-config/dev-vars.mjs \
+      ! -path pkg-config/worker-options.mjs ! -path pkg-config/wrangler.toml \
+      ! -path pkg-config/fuzz-smoke.sh ! -path pkg-config/size-report.mjs \
+      ! -path pkg-config/requirements-test.txt ! -path pkg-config/webdriver.json \
+      -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    rustc -V
+    wasm-pack --version
+    wasm-bindgen --version
+    node --version
+  } | sha256sum | cut -c1-16
+}
+# The API reference (target/api-docs/, made by typedoc) is served at /docs/ when it exists:
+# its state is part of the stamp, taken when the bundle copies it (a build step may make it).
+docs_hash() {
+  if [[ -d target/api-docs ]]; then
+    (cd target/api-docs && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+  else
+    echo none
+  fi
+}
+sources=$(inputs_hash)
+stamp="$sources docs:$(docs_hash)"
+if [[ -z ${EDGEATTEST_REBUILD:-} && -d pkg && -d target/worker && "$(cat target/build-stamp 2>/dev/null)" == "$stamp" ]]; then
+  echo "build: up to date (inputs $stamp); pkg/ and target/worker/ kept"
+  exit 0
+fi
+echo "build: building (inputs $stamp)"
+started=$SECONDS
+
+# Left by an interrupted build (we hold the lock: no build is using them).
+rm -rf target/build-tmp.*
+tmp=$(mktemp -d target/build-tmp.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+PKG=$tmp/pkg
 
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack --out-name edgeattest >/dev/null
@@ -17,19 +76,44 @@ wasm-pack --quiet --log-level warn build --release --target web --no-pack \
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std >/dev/null
 
-rm -rf pkg
-mkdir -p pkg
+mkdir -p "$PKG"
 cp target/wasm-pack/edgeattest.js target/wasm-pack/edgeattest.d.ts \
-   target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts pkg/
+   target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts "$PKG"/
 # The glue's own refusals (wrong class instance, `new` without constructor) get codes.
-node pkg-config/harden-glue.mjs pkg/edgeattest.js
-cp src/js/*.js src/js/*.d.ts pkg/
-mkdir -p pkg/client
+node pkg-config/harden-glue.mjs "$PKG"/edgeattest.js
+cp src/js/*.js src/js/*.d.ts "$PKG"/
+mkdir -p "$PKG"/client
 cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts \
-   target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts pkg/client/
-node pkg-config/harden-glue.mjs pkg/client/edgeattest.js
+   target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts "$PKG"/client/
+node pkg-config/harden-glue.mjs "$PKG"/client/edgeattest.js
 cp src/js/index.js src/js/index.d.ts src/js/workerd.js src/js/workerd.d.ts \
-   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts pkg/client/
-cp pkg-config/npm/package.json README.md LICENSE pkg/
+   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts \
+   src/js/error.js src/js/error.d.ts src/js/claims.d.ts "$PKG"/client/
+cp pkg-config/npm/package.json README.md LICENSE "$PKG"/
 
-node pkg-config/bundle-worker.mjs
+# The bundle copies target/api-docs/ as it is now (a step making it comes before this line).
+docs=$(docs_hash)
+node pkg-config/bundle-worker.mjs "$PKG" "$tmp/worker"
+
+# replace NEW DEST: DEST becomes NEW in one step. rename(2) cannot replace a non-empty
+# directory, so an existing one is swapped with renameat2(RENAME_EXCHANGE) (Linux, through
+# Python's ctypes); without it, two renames (a reader may find DEST missing for an instant).
+replace() {
+  local new=$1 dest=$2
+  if [[ ! -e $dest ]]; then mv -T "$new" "$dest"; return; fi
+  if ! python3 - "$new" "$dest" 2>/dev/null <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+if libc.renameat2(AT_FDCWD, os.fsencode(sys.argv[1]), AT_FDCWD, os.fsencode(sys.argv[2]), RENAME_EXCHANGE) != 0:
+    sys.exit(1)
+PY
+  then
+    mv -T "$dest" "$new.old" && mv -T "$new" "$dest" && mv -T "$new.old" "$new"
+  fi
+  rm -rf "$new"   # now the previous DEST
+}
+replace "$tmp/worker" target/worker
+replace "$PKG" pkg
+echo "$sources docs:$docs" >target/build-stamp
+echo "build: built in $((SECONDS - started)) s; pkg/ and target/worker/ replaced"

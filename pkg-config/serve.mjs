@@ -1,9 +1,11 @@
 // Serves the edge worker locally in workerd (through Miniflare) on 127.0.0.1:EDGEATTEST_PORT
-// (default 8787): the attestation service at / and the verification page at /ui/.
+// (default 8787): the attestation service at /, the verification page at /ui/ and, when
+// built, the API reference at /docs/ (static assets from target/worker/assets/).
 // Configuration: environment variables (README; pkg-config/local-config.mjs).
 // Run by pkg-config/start.sh after the build; stops on Ctrl-C.
+import { closeSync, existsSync } from 'node:fs';
 import { Miniflare } from 'miniflare';
-import { workerOptions } from './worker-options.mjs';
+import { WORKER_ROOT, workerOptions } from './worker-options.mjs';
 import { localBindings } from './local-config.mjs';
 
 let config;
@@ -13,12 +15,16 @@ try {
   console.error(`edgeattest: ${error.message}`);
   process.exit(2);
 }
+// start.sh's lock (target/start.lock), held until the development key and chain exist; let go
+// before workerd starts, so that it does not inherit the lock.
+if (process.env.EDGEATTEST_START_LOCK_FD) closeSync(Number(process.env.EDGEATTEST_START_LOCK_FD));
 const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: config.port, bindings: config.bindings }));
 const url = await mf.ready;
 // The first request creates the service; make it now so configuration errors show at start.
 const health = await mf.dispatchFetch(`${url.origin}/health`);
 console.log(`edgeattest service: ${url.origin}/  (health: ${(await health.json()).overallStatus ?? health.status})`);
 console.log(`verification page:  ${url.origin}/ui/`);
+if (existsSync(`${WORKER_ROOT}assets/docs`)) console.log(`API reference:      ${url.origin}/docs/`);
 const stop = async () => {
   await mf.dispose();
   process.exit(0);

@@ -24,7 +24,13 @@
 //! `ERR_EAT_V1_TOKEN_INVALID`, `ERR_EAT_NO_DEVICES`, `ERR_EAT_TOO_MANY_DEVICES`,
 //! `ERR_EAT_SUBMOD_INVALID`, `ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED`,
 //! `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_DEVICE_MISSING`, `ERR_EAT_DEVICE_UNEXPECTED`,
-//! `ERR_VERDICT_COUNT`.
+//! `ERR_VERDICT_COUNT`, `ERR_ATTESTATION_FAILED`, `ERR_ATTESTATION_RESULT_MISSING`.
+//!
+//! Verdict: authentic tokens are not a pass. A result whose service verdict
+//! (`x-nvidia-overall-att-result`) is `false` or absent, or whose device token says it failed,
+//! is refused ([`TokenError::AttestationFailed`], [`TokenError::AttestationResultMissing`])
+//! unless [`VerifyOptions::allow_failed_result`]; either way the [`Appraisal`] (per device,
+//! the failed claims in words, from every claims version) says why.
 //!
 //! Result shape: the caller names the shape it expects ([`VerifyOptions::result_format`],
 //! default [`ResultFormat::Detached`]; [`ResultFormat::for_endpoint`] from the endpoint
@@ -40,6 +46,7 @@
 //! Spec: `attestation-service.md` §2 (attestation result); RFC 7515, 7517, 7518, 7519,
 //! RFC 9711 §4.2.18 (submods, detached digests).
 
+mod appraisal;
 mod attestation;
 mod claims;
 mod error;
@@ -50,6 +57,7 @@ mod mint;
 mod result;
 mod submods;
 
+pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal, V1_DEVICE_LABEL};
 pub use attestation::{
     prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
     PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,

@@ -120,7 +120,11 @@ fn recorded_v3_exchanges_replay_with_the_same_device_claims() {
             .as_str()
             .unwrap()
             .to_string();
-        let options = VerifyOptions::new().issuer(ISSUER).nonce(&nonce);
+        // The replay has no RIMs, so some verdicts are false: read them, do not refuse them.
+        let options = VerifyOptions::new()
+            .issuer(ISSUER)
+            .nonce(&nonce)
+            .allow_failed_result(true);
         let verified =
             verify_attestation_result(&response.body, &jwks(&service), &options, now).unwrap();
         assert_eq!(

@@ -1,7 +1,7 @@
 // The edgeattest edge worker: a module worker (fetch handler) for workerd and Cloudflare
-// Workers. It serves the attestation service (decided by the wasm core) and the verification
-// page at /ui/. This file only moves bytes: it reads the request, fetches RIM documents the
-// core asks for, and writes the core's response.
+// Workers. It serves the attestation service (decided by the wasm core), the verification
+// page at /ui/ and the API reference at /docs/ (static assets). This file only moves bytes:
+// it reads the request, fetches RIM documents the core asks for, and writes the core's response.
 //
 // Bindings (local: from environment variables, see pkg-config/local-config.mjs; Cloudflare:
 // pkg-config/wrangler.toml): EDGEATTEST_SIGNING_KEY (PKCS#8 PEM or private JWK),
@@ -19,13 +19,12 @@
 // checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000),
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
-// EDGEATTEST_LIST_UPSTREAM.
+// EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
 import { AttestationService, createFetchCache, handleRequest, importSigningKey } from '../pkg/workerd.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { BUNDLED_RIMS } from './rims.js';
-import { SITE } from './site.js';
 
 /** The core's body limit (MAX_BODY_BYTES, 2 MiB). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -40,7 +39,6 @@ let backend;
 let fetchCache;
 /** EDGEATTEST_OCSP_TIMEOUT_MS, read with the other bindings. */
 let ocspTimeoutMs;
-const decoded = new Map();
 
 function json(status, value, headers = {}) {
   return new Response(JSON.stringify(value), {
@@ -53,25 +51,33 @@ function errorResponse(status, code, message) {
   return json(status, { code, message, status });
 }
 
-function asset(path) {
-  const file = SITE[path];
-  if (!file) return null;
-  let body = decoded.get(path);
-  if (!body) {
-    body = Uint8Array.from(atob(file.body), (c) => c.charCodeAt(0));
-    decoded.set(path, body);
-  }
-  return new Response(body, {
-    headers: { 'content-type': file.type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
-  });
-}
-
-function serveUi(request, url) {
-  if (url.pathname === '/ui') return Response.redirect(new URL('/ui/', url).toString(), 308);
+/**
+ * A static file: the page at /ui/, the API reference at /docs/. They live in the ASSETS
+ * binding (Workers static assets: target/worker/assets/, by URL path), which the worker asks
+ * itself so that every answer keeps the service's conventions (JSON errors, nosniff). The
+ * binding runs with html_handling "none": a directory's index.html is named here.
+ */
+async function serveStatic(request, env, url, prefix) {
+  if (url.pathname === prefix) return Response.redirect(new URL(`${prefix}/`, url).toString(), 308);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return json(405, { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}`, status: 405 }, { allow: 'GET, HEAD' });
   }
-  return asset(url.pathname) ?? errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
+  if (!env.ASSETS) return errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}: this worker has no ASSETS binding`);
+  const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
+  const headers = new Headers();
+  for (const name of ['if-none-match', 'if-modified-since', 'range']) if (request.headers.has(name)) headers.set(name, request.headers.get(name));
+  const found = await env.ASSETS.fetch(new URL(path, url), { method: request.method, headers });
+  if (found.status === 404) return errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
+  const answer = new Response(found.body, found);
+  answer.headers.set('cache-control', 'no-cache');
+  answer.headers.set('x-content-type-options', 'nosniff');
+  return answer;
+}
+
+/** The path prefix of a static file tree, or null. */
+function staticPrefix(pathname) {
+  for (const prefix of ['/ui', '/docs']) if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return prefix;
+  return null;
 }
 
 const CRYPTO_BACKENDS = ['webcrypto', 'software'];
@@ -298,7 +304,8 @@ function timeoutMs(env) {
 export default {
   async fetch(request, env = {}, ctx) {
     const url = new URL(request.url);
-    if (url.pathname === '/ui' || url.pathname.startsWith('/ui/')) return serveUi(request, url);
+    const prefix = staticPrefix(url.pathname);
+    if (prefix) return serveStatic(request, env, url, prefix);
     // The target of the Link rel="deprecation" the service sends (/deprecations#<row id>): the
     // page's deprecation panel, which opens its registry at the row (the fragment is kept).
     if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);

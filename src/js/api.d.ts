@@ -21,7 +21,7 @@ export type {
   DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayForward, GatewayOptions, GatewayRequestInit,
   KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
   DeprecationNotice, DeprecationOptions, DeprecationQueryCheck, DeprecationRow, P384Jwk,
-  CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult,
+  CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
   OcspCertificateStatus, OcspChainStatus,
@@ -31,11 +31,6 @@ export * from './evidence.js';
 export * from './service.js';
 export * from './ocsp.js';
 
-/** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
-export interface EdgeAttestError extends Error {
-  name: 'EdgeAttestError';
-  /** Stable machine-readable code, e.g. `ERR_REQUEST_INVALID_NONCE`. Never renamed. */
-  code: string;
-  /** The input member concerned, e.g. `evidence_list[2].certificate`, when there is one. */
-  field?: string;
-}
+export { EdgeAttestError } from './error.js';
+export type { EdgeAttestErrorCode, VerdictErrorCode } from './error.js';
+export type * from './claims.js';

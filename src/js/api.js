@@ -19,3 +19,4 @@ export * from './evidence.js';
 export * from './service.js';
 export { createFetchCache } from './fetch.js';
 export * from './ocsp.js';
+export { EdgeAttestError } from './error.js';

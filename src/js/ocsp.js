@@ -2,19 +2,13 @@
 // builds the requests and checks the answers; this module only POSTs them, each with a
 // timeout, all of a chain's requests at once (at most 4 per chain).
 import { ocspRequests, checkOcspResponses } from './edgeattest.js';
+import { coded } from './error.js';
 
 /** NVIDIA's OCSP responder (plain RFC 6960 over HTTP POST). */
 export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
 /** Largest response body read (the core refuses larger ones too). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-function coded(code, message, field) {
-  const error = new Error(message);
-  error.name = 'EdgeAttestError';
-  error.code = code;
-  if (field) error.field = field;
-  return error;
-}
 
 /**
  * Asks `url` about the certificates of `chainPem` that NVIDIA's verifiers ask about and

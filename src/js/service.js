@@ -4,19 +4,13 @@
 // CryptoKey that never enters wasm memory.
 import { runSignatureChecks } from './webcrypto.js';
 import { answerFetchStep, cacheVerified, defaultFetchCache } from './fetch.js';
+import { coded } from './error.js';
 
 const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
 /** Imported verification keys kept across requests (device and RIM CAs recur). */
 const KEY_CACHE_LIMIT = 512;
 
-function coded(code, message, field) {
-  const error = new Error(message);
-  error.name = 'EdgeAttestError';
-  error.code = code;
-  if (field) error.field = field;
-  return error;
-}
 
 /** A bounded cache of imported public keys, by SEC1 hex: the oldest entry goes first. */
 export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {

@@ -8,7 +8,9 @@ import type {
   SignatureCheckData,
   VerifiedJwtResult,
   VerifiedAttestationResultData,
+  Appraisal,
 } from './edgeattest.js';
+import type { EdgeAttestError, VerdictErrorCode } from './error.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey } from './edgeattest.js';
 export type {
@@ -17,7 +19,23 @@ export type {
   VerifiedJwtResult,
   VerifiedDeviceResult,
   VerifiedAttestationResultData,
+  Appraisal,
+  DeviceAppraisal,
+  AppraisalReason,
 } from './edgeattest.js';
+
+/**
+ * The rejection of verifyAttestationResult when every token is authentic but the verdict is
+ * not a pass (ERR_ATTESTATION_FAILED) or absent (ERR_ATTESTATION_RESULT_MISSING). Its message
+ * names the first failed device and its first reason.
+ */
+export interface AttestationVerdictError extends EdgeAttestError {
+  code: VerdictErrorCode;
+  /** Why: the verdict and each device's reasons. */
+  appraisal: Appraisal;
+  /** The verified (authentic) result, as verifyAttestationResult would have resolved it. */
+  result: VerifiedAttestationResultData;
+}
 
 /**
  * One token's verdict. When verifyAttestationResult rejects, the error (code and field of
@@ -76,6 +94,20 @@ export interface VerifyTokenOptions {
    * with `format` when both are given.
    */
   endpoint?: AttestEndpoint;
+  /**
+   * verifyAttestationResult only. By default an authentic result is refused when its verdict
+   * is not a pass: the service's `x-nvidia-overall-att-result` is false, or a device token
+   * says it failed (ERR_ATTESTATION_FAILED), or the verdict is absent
+   * (ERR_ATTESTATION_RESULT_MISSING). A signature only proves who wrote the result, not that
+   * the GPU passed, and a resolved promise must never read as a pass — the way jose's
+   * jwtVerify refuses a well-signed token whose claims fail their checks instead of leaving
+   * the checks to the caller. The rejection (AttestationVerdictError) still carries
+   * `appraisal` and the verified `result`.
+   *
+   * `true` resolves with a failed result instead, for tools that display failures (the
+   * verification page, diagnostics); the caller must then read `appraisal.passed`.
+   */
+  allowFailedResult?: boolean;
 }
 
 export interface SignOptions {

@@ -21,6 +21,7 @@ import {
   createV1Result as createV1ResultText,
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
+import { EdgeAttestError } from './error.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
 
@@ -32,11 +33,7 @@ const subtle = globalThis.crypto?.subtle;
 let defaultBackend = subtle ? 'webcrypto' : 'software';
 
 function argumentError(field, message) {
-  const error = new Error(`${field} ${message}`);
-  error.name = 'EdgeAttestError';
-  error.code = 'ERR_INVALID_ARGUMENT';
-  error.field = field;
-  return error;
+  return new EdgeAttestError('ERR_INVALID_ARGUMENT', `${field} ${message}`, { field });
 }
 
 /** The backend used when an operation names none: 'webcrypto' where crypto.subtle exists. */
@@ -163,6 +160,7 @@ function coreOptions(options = {}) {
     crit,
     format: options.format,
     endpoint: options.endpoint,
+    allowFailedResult: options.allowFailedResult,
   };
 }
 
@@ -188,9 +186,16 @@ export async function verifyJwt(token, jwks, options = {}) {
  * options.format ('detached', the default, or 'v1') or options.endpoint (the attest path
  * called, e.g. '/v1/attest/gpu') names it, and a result of the other shape is refused
  * (ERR_EAT_FORMAT_MISMATCH). Resolves to
- * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult };
+ * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult,
+ *   appraisal: { passed, overallResult, devices: [{ label, passed, reasons: [{ claim, value, message }] }] } };
  * rejects with the first failure, whose `field` names the device concerned and whose
  * `verdicts` give every token's verdict (once the overall token is well formed).
+ *
+ * Authentic is not a pass: when every token verifies but the service's verdict
+ * (x-nvidia-overall-att-result) is false, or a device token says it failed, it rejects with
+ * ERR_ATTESTATION_FAILED; when the verdict is absent, with ERR_ATTESTATION_RESULT_MISSING.
+ * Both errors carry `appraisal` (why) and `result` (the verified data). options.allowFailedResult
+ * (true) resolves instead, for tools that show failures; the caller then reads appraisal.passed.
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
   const backend = backendOf(options);

@@ -9,11 +9,12 @@ use alloc::vec::Vec;
 
 use serde_json::Value;
 
+use super::appraisal::OVERALL_CLAIM;
 use super::claims::NonceRule;
 use super::jwt::{prepare, PreparedJwt, VerifiedJwt};
 use super::result::{AttestationResult, ResultFormat};
 use super::submods::submod_digests;
-use super::{Jwks, TokenError, VerifyOptions};
+use super::{Appraisal, Jwks, TokenError, VerifyOptions};
 use crate::crypto::SignatureCheck;
 
 /// One device of a verified result.
@@ -75,13 +76,34 @@ impl VerifiedAttestationResult {
     /// (a V1 token always does). Never `true` for a detached result without devices
     /// (verification refuses one with [`TokenError::NoDevices`]; this guards the proof type).
     pub fn overall_result(&self) -> Option<bool> {
-        let verdict = self
-            .overall
-            .claim("x-nvidia-overall-att-result")
-            .and_then(Value::as_bool)?;
+        let verdict = self.overall.claim(OVERALL_CLAIM).and_then(Value::as_bool)?;
         let vacuous = self.format == ResultFormat::Detached && self.devices.is_empty();
         Some(verdict && !vacuous)
     }
+
+    /// The appraisal: the service's verdict and, per device, why it failed.
+    pub fn appraisal(&self) -> Appraisal {
+        Appraisal::of(self)
+    }
+}
+
+/// The verdict rule: an authentic result that is not a pass is refused unless allowed.
+fn check_verdict(
+    result: VerifiedAttestationResult,
+    allow_failed: bool,
+) -> Result<VerifiedAttestationResult, TokenError> {
+    if allow_failed {
+        return Ok(result);
+    }
+    let appraisal = Appraisal::of(&result);
+    if appraisal.passed() {
+        return Ok(result);
+    }
+    let (appraisal, result) = (Box::new(appraisal), Box::new(result));
+    Err(match appraisal.overall_result() {
+        None => TokenError::AttestationResultMissing { appraisal, result },
+        Some(_) => TokenError::AttestationFailed { appraisal, result },
+    })
 }
 
 /// The verdict on one device token.
@@ -112,10 +134,12 @@ impl DeviceVerdict {
 
 /// Every token's verdict. [`Self::into_verified`] turns it into the proof type, or the first
 /// failure in this order: the overall token, `submods`, devices `submods` names but the
-/// result lacks, then each device in document order.
+/// result lacks, then each device in document order; then the verdict rule
+/// ([`VerifyOptions::allow_failed_result`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttestationReport {
     format: ResultFormat,
+    allow_failed: bool,
     overall: Result<VerifiedJwt, TokenError>,
     submods: Result<(), TokenError>,
     devices: Vec<DeviceVerdict>,
@@ -138,7 +162,8 @@ impl AttestationReport {
         &self.devices
     }
 
-    /// The first failure, if any (see the type's order).
+    /// The first token failure, if any (see the type's order). The verdict rule is not a
+    /// token failure: [`Self::into_verified`] applies it after.
     pub fn first_error(&self) -> Option<TokenError> {
         if let Err(error) = &self.overall {
             return Some(error.clone());
@@ -166,10 +191,12 @@ impl AttestationReport {
             })
     }
 
-    /// The proof type when every verdict is good.
+    /// The proof type when every token verdict is good and the service's verdict is a pass
+    /// (or [`VerifyOptions::allow_failed_result`] was set).
     ///
     /// # Errors
-    /// The first failure (see [`Self::first_error`]).
+    /// The first failure (see [`Self::first_error`]), then
+    /// [`TokenError::AttestationFailed`] or [`TokenError::AttestationResultMissing`].
     pub fn into_verified(self) -> Result<VerifiedAttestationResult, TokenError> {
         if let Some(error) = self.first_error() {
             return Err(error);
@@ -187,11 +214,12 @@ impl AttestationReport {
                 _ => None,
             })
             .collect();
-        Ok(VerifiedAttestationResult {
+        let verified = VerifiedAttestationResult {
             format: self.format,
             overall,
             devices,
-        })
+        };
+        check_verdict(verified, self.allow_failed)
     }
 }
 
@@ -201,6 +229,7 @@ impl AttestationReport {
 #[derive(Clone, Debug)]
 pub struct PreparedAttestationResult {
     format: ResultFormat,
+    allow_failed: bool,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
 }
@@ -252,6 +281,7 @@ pub fn prepare_attestation_result(
         .collect();
     Ok(PreparedAttestationResult {
         format,
+        allow_failed: options.allow_failed_result,
         overall,
         devices,
     })
@@ -356,6 +386,7 @@ impl PreparedAttestationResult {
         }
         Ok(AttestationReport {
             format: self.format,
+            allow_failed: self.allow_failed,
             overall,
             submods: submods.map(|_| ()),
             devices,
@@ -387,6 +418,7 @@ impl PreparedAttestationResult {
             // Unreachable: the verdicts are one per check by construction.
             Err(error) => AttestationReport {
                 format: ResultFormat::Detached,
+                allow_failed: false,
                 overall: Err(error),
                 submods: Ok(()),
                 devices: Vec::new(),
@@ -403,10 +435,7 @@ fn check_v1_token(token: &VerifiedJwt) -> Result<(), TokenError> {
     if token.claim("submods").is_some() {
         return Err(TokenError::V1TokenInvalid { claim: "submods" });
     }
-    if !token
-        .claim("x-nvidia-overall-att-result")
-        .is_some_and(Value::is_boolean)
-    {
+    if !token.claim(OVERALL_CLAIM).is_some_and(Value::is_boolean) {
         return Err(TokenError::V1TokenInvalid {
             claim: "x-nvidia-overall-att-result",
         });
@@ -414,11 +443,13 @@ fn check_v1_token(token: &VerifiedJwt) -> Result<(), TokenError> {
     Ok(())
 }
 
-/// Verifies an attestation result (either shape) with the software backend.
+/// Verifies an attestation result (either shape) with the software backend. An authentic
+/// result whose verdict is not a pass is refused unless [`VerifyOptions::allow_failed_result`].
 ///
 /// # Errors
 /// Any [`TokenError`]; see [`prepare_attestation_result`] and
-/// [`PreparedAttestationResult::finish`].
+/// [`PreparedAttestationResult::finish`]; [`TokenError::AttestationFailed`],
+/// [`TokenError::AttestationResultMissing`].
 pub fn verify_attestation_result(
     result: &[u8],
     jwks: &Jwks,

@@ -47,6 +47,13 @@ pub struct VerifyOptions {
     /// Default [`ResultFormat::Detached`], what V2–V4 serve; V1 is opt-in, e.g.
     /// `ResultFormat::for_endpoint(endpoint)` with the endpoint the request went to.
     pub result_format: ResultFormat,
+    /// Results only: return an authentic result whose verdict is not a pass instead of
+    /// refusing it. Default `false`: a result whose `x-nvidia-overall-att-result` is `false`
+    /// (or absent), or whose device token says it failed, is refused with
+    /// [`TokenError::AttestationFailed`] (or [`TokenError::AttestationResultMissing`]), as a
+    /// JWT whose claims fail their checks is refused: a verified failure must never read as a
+    /// pass. Diagnostic tools set it and read [`super::Appraisal`].
+    pub allow_failed_result: bool,
 }
 
 impl VerifyOptions {
@@ -115,6 +122,14 @@ impl VerifyOptions {
     #[must_use]
     pub fn result_format(mut self, format: ResultFormat) -> Self {
         self.result_format = format;
+        self
+    }
+
+    /// Returns authentic results whose verdict is not a pass instead of refusing them (see
+    /// [`Self::allow_failed_result`]).
+    #[must_use]
+    pub fn allow_failed_result(mut self, allow: bool) -> Self {
+        self.allow_failed_result = allow;
         self
     }
 

@@ -5,7 +5,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use core::fmt;
 
-use super::ResultFormat;
+use super::{Appraisal, ResultFormat, VerifiedAttestationResult};
 use crate::crypto::KeyError;
 use crate::json::JsonError;
 use crate::ErrorCode;
@@ -184,6 +184,25 @@ pub enum TokenError {
         /// What was wrong with it.
         error: Box<TokenError>,
     },
+    /// Every token is authentic, but the service's verdict (`x-nvidia-overall-att-result`) is
+    /// `false`, or a device token says the device failed. Refused unless
+    /// [`super::VerifyOptions::allow_failed_result`]; the appraisal says why and the verified
+    /// result is kept for the caller to read.
+    AttestationFailed {
+        /// Why: the verdict and each device's reasons.
+        appraisal: Box<Appraisal>,
+        /// The verified (authentic) result.
+        result: Box<VerifiedAttestationResult>,
+    },
+    /// Every token is authentic, but the overall token carries no boolean
+    /// `x-nvidia-overall-att-result`: no verdict, so no pass. Refused unless
+    /// [`super::VerifyOptions::allow_failed_result`].
+    AttestationResultMissing {
+        /// What the device tokens say.
+        appraisal: Box<Appraisal>,
+        /// The verified (authentic) result.
+        result: Box<VerifiedAttestationResult>,
+    },
     /// A backend returned a different number of verdicts than there were checks.
     VerdictCount {
         /// Checks handed out.
@@ -278,6 +297,8 @@ impl fmt::Display for TokenError {
             Self::VerdictCount { expected, got } => {
                 write!(f, "expected {expected} signature verdicts, got {got}")
             }
+            Self::AttestationFailed { appraisal, .. }
+            | Self::AttestationResultMissing { appraisal, .. } => f.write_str(&appraisal.summary()),
         }
     }
 }
@@ -316,6 +337,8 @@ impl ErrorCode for TokenError {
             Self::DeviceUnexpected { .. } => "ERR_EAT_DEVICE_UNEXPECTED",
             Self::Device { error, .. } => error.code(),
             Self::VerdictCount { .. } => "ERR_VERDICT_COUNT",
+            Self::AttestationFailed { .. } => "ERR_ATTESTATION_FAILED",
+            Self::AttestationResultMissing { .. } => "ERR_ATTESTATION_RESULT_MISSING",
         }
     }
 
@@ -342,12 +365,26 @@ impl ErrorCode for TokenError {
             | Self::DeviceMissing { label }
             | Self::DeviceUnexpected { label }
             | Self::Device { label, .. } => Some(label),
+            Self::AttestationFailed { appraisal, .. }
+            | Self::AttestationResultMissing { appraisal, .. } => {
+                appraisal.first_failure().map(|(device, _)| device.label())
+            }
             Self::TooManyDevices { .. } | Self::VerdictCount { .. } => None,
         }
     }
 }
 
 impl TokenError {
+    /// For a refused verdict ([`Self::AttestationFailed`], [`Self::AttestationResultMissing`]),
+    /// the appraisal and the verified result.
+    pub fn refused_result(&self) -> Option<(&Appraisal, &VerifiedAttestationResult)> {
+        match self {
+            Self::AttestationFailed { appraisal, result }
+            | Self::AttestationResultMissing { appraisal, result } => Some((appraisal, result)),
+            _ => None,
+        }
+    }
+
     /// For a [`Self::Device`] error, the error of the device token itself; otherwise `self`.
     pub fn innermost(&self) -> &Self {
         match self {

@@ -12,6 +12,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOKEN: &str = r#"
+import type { DeviceClaims, OverallTokenClaims } from './claims.js';
+
 /** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
 export interface SignatureCheckData {
   publicKey: Uint8Array;
@@ -35,6 +37,8 @@ export interface CoreVerifyOptions {
   format?: "detached" | "v1";
   /** Results only: the attest endpoint called; its shape is expected. */
   endpoint?: AttestEndpoint;
+  /** Results only: resolve with an authentic result whose verdict is not a pass. */
+  allowFailedResult?: boolean;
 }
 
 /** A verified JWT. */
@@ -48,16 +52,49 @@ export interface VerifiedJwtResult {
 export interface VerifiedDeviceResult extends VerifiedJwtResult {
   label: string;
   digest: string;
+  /** The device token's claims: one of the service's claim sets, or unknown claims. */
+  payload: DeviceClaims;
+}
+
+/** One reason a device failed: the claim, its value, and what it means as a sentence. */
+export interface AppraisalReason {
+  claim: string;
+  value: unknown;
+  message: string;
+}
+
+/** One device's appraisal. */
+export interface DeviceAppraisal {
+  /** The device label ("GPU-0"; a V1 result's one GPU is "GPU-0"). */
+  label: string;
+  /** false when a claim says a check failed, true when `measres` says success and nothing
+   * failed, null when the token says neither. */
+  passed: boolean | null;
+  /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
+   * measurement comparison, the platform state). */
+  reasons: AppraisalReason[];
+}
+
+/** What a verified attestation result says: the service's verdict and each device's. */
+export interface Appraisal {
+  /** True only when `overallResult` is true and no device says it failed. */
+  passed: boolean;
+  /** The service's `x-nvidia-overall-att-result`, null when absent. */
+  overallResult: boolean | null;
+  devices: DeviceAppraisal[];
 }
 
 /** A verified attestation result. */
 export interface VerifiedAttestationResultData {
   format: "detached" | "v1";
-  overall: VerifiedJwtResult;
+  /** The overall token (V1: the GPU's single token). */
+  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
   /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
   devices: VerifiedDeviceResult[];
   /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
   overallResult: boolean | null;
+  /** Why the result passed or failed, per device. */
+  appraisal: Appraisal;
 }
 
 // The classes are declared here rather than generated: wasm-bindgen's generated class types

@@ -95,7 +95,8 @@ for (const backend of BACKENDS) {
   test(`recorded service results verify at their time and expire an hour later (${backend})`, async () => {
     for (const name of CAPTURES) {
       const c = capture(name);
-      const options = { backend, issuer: 'https://nras.attestation.nvidia.com', nonce: c.nonce, now: c.iat };
+      // The failed capture is refused by default (verdict.test.mjs); read it here.
+      const options = { backend, issuer: 'https://nras.attestation.nvidia.com', nonce: c.nonce, now: c.iat, allowFailedResult: true };
       const verified = await verifyAttestationResult(c.response, c.jwks, options);
       assert.equal(verified.format, 'detached');
       assert.equal(verified.overallResult, !name.includes('mismatch'));

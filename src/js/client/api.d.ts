@@ -3,15 +3,10 @@ export { generateNonce, buildAttestRequest, validateAttestRequest } from './edge
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, P384Jwk, CoreVerifyOptions, SignatureCheckData,
-  VerifiedAttestationResultData, VerifiedDeviceResult, VerifiedJwtResult,
+  VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason, VerifiedJwtResult,
 } from './edgeattest.js';
 export * from './token.js';
 
-/** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
-export interface EdgeAttestError extends Error {
-  name: 'EdgeAttestError';
-  /** Stable machine-readable code, e.g. `ERR_REQUEST_INVALID_NONCE`. Never renamed. */
-  code: string;
-  /** The input member concerned, e.g. `evidence_list[2].certificate`, when there is one. */
-  field?: string;
-}
+export { EdgeAttestError } from './error.js';
+export type { EdgeAttestErrorCode, VerdictErrorCode } from './error.js';
+export type * from './claims.js';

@@ -14,8 +14,9 @@ use super::super::js;
 use super::keys::KeySet;
 use crate::attest::Endpoint;
 use crate::token::{
-    prepare_attestation_result, prepare_jwt, AttestationReport, PreparedAttestationResult,
-    PreparedJwt, ResultFormat, TokenError, VerifiedJwt, VerifyOptions,
+    prepare_attestation_result, prepare_jwt, Appraisal, AttestationReport,
+    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerifiedAttestationResult,
+    VerifiedJwt, VerifyOptions,
 };
 use crate::ErrorCode;
 
@@ -119,21 +120,24 @@ impl TokenVerification {
                     let _ = Reflect::set(&js_error, &"verdicts".into(), &verdicts);
                     return Err(js_error);
                 }
-                let verified = report.into_verified().map_err(|error| to_js(&error))?;
-                let devices: Vec<Value> = verified
-                    .devices()
-                    .iter()
-                    .map(|device| jwt_json(device.token(), Some((device.label(), device.digest()))))
-                    .collect();
-                let mut out = Map::new();
-                out.insert("format".into(), verified.format().as_str().into());
-                out.insert("overall".into(), jwt_json(verified.overall(), None));
-                out.insert("devices".into(), Value::Array(devices));
-                out.insert(
-                    "overallResult".into(),
-                    verified.overall_result().map_or(Value::Null, Value::Bool),
-                );
-                js::parse_json(&Value::Object(out).to_string())
+                match report.into_verified() {
+                    Ok(verified) => {
+                        js::parse_json(&result_json(&verified, &verified.appraisal()).to_string())
+                    }
+                    Err(error) => {
+                        // A refused verdict: the tokens are authentic, so the error carries the
+                        // appraisal and the verified result for the caller to read.
+                        let js_error = to_js(&error);
+                        if let Some((appraisal, verified)) = error.refused_result() {
+                            let data =
+                                js::parse_json(&result_json(verified, appraisal).to_string())?;
+                            let appraisal = Reflect::get(&data, &"appraisal".into())?;
+                            let _ = Reflect::set(&js_error, &"appraisal".into(), &appraisal);
+                            let _ = Reflect::set(&js_error, &"result".into(), &data);
+                        }
+                        Err(js_error)
+                    }
+                }
             }
             None => Err(consumed()),
         }
@@ -208,6 +212,63 @@ fn set(target: &Object, name: &str, value: &JsValue) -> Result<(), JsValue> {
     Reflect::set(target, &name.into(), value)
         .map(|_| ())
         .map_err(|_| coded("ERR_INTERNAL", "cannot build a result object", None))
+}
+
+/// `{format, overall, devices, overallResult, appraisal}`.
+fn result_json(verified: &VerifiedAttestationResult, appraisal: &Appraisal) -> Value {
+    let devices: Vec<Value> = verified
+        .devices()
+        .iter()
+        .map(|device| jwt_json(device.token(), Some((device.label(), device.digest()))))
+        .collect();
+    let mut out = Map::new();
+    out.insert("format".into(), verified.format().as_str().into());
+    out.insert("overall".into(), jwt_json(verified.overall(), None));
+    out.insert("devices".into(), Value::Array(devices));
+    out.insert(
+        "overallResult".into(),
+        verified.overall_result().map_or(Value::Null, Value::Bool),
+    );
+    out.insert("appraisal".into(), appraisal_json(appraisal));
+    Value::Object(out)
+}
+
+/// The appraisal in the JS shape: `{passed, overallResult, devices: [{label, passed,
+/// reasons: [{claim, value, message}]}]}`.
+fn appraisal_json(appraisal: &Appraisal) -> Value {
+    let devices = appraisal
+        .devices()
+        .iter()
+        .map(|device| {
+            let reasons = device
+                .reasons()
+                .iter()
+                .map(|reason| {
+                    let mut out = Map::new();
+                    out.insert("claim".into(), reason.claim().into());
+                    out.insert("value".into(), reason.value().clone());
+                    out.insert("message".into(), reason.message().into());
+                    Value::Object(out)
+                })
+                .collect();
+            let mut out = Map::new();
+            out.insert("label".into(), device.label().into());
+            out.insert(
+                "passed".into(),
+                device.passed().map_or(Value::Null, Value::Bool),
+            );
+            out.insert("reasons".into(), Value::Array(reasons));
+            Value::Object(out)
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("passed".into(), appraisal.passed().into());
+    out.insert(
+        "overallResult".into(),
+        appraisal.overall_result().map_or(Value::Null, Value::Bool),
+    );
+    out.insert("devices".into(), Value::Array(devices));
+    Value::Object(out)
 }
 
 fn jwt_json(jwt: &VerifiedJwt, device: Option<(&str, &str)>) -> Value {
@@ -292,6 +353,11 @@ fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
         out.crit = strings(&crit, "crit")?;
     }
     out.result_format = result_format(options)?;
+    out.allow_failed_result = js::optional_bool(
+        &js::member(options, "allowFailedResult"),
+        "allowFailedResult",
+    )?
+    .unwrap_or(false);
     Ok((out, now))
 }
 

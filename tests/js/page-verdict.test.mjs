@@ -126,15 +126,19 @@ test('verdict: authentic tokens of failed devices — red first with the reason,
 
   // The core's appraisal names each failed device and its claim; the page shows them all.
   const verified = await verifyAttestationResult(text, jwks, { now: iat, nonce, allowFailedResult: true });
-  if (verified.appraisal) {
-    const failedDevices = verified.appraisal.devices.filter((d) => d.passed === false);
-    assert.ok(failedDevices.length > 0);
-    const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));
-    for (const device of failedDevices) {
-      for (const r of device.reasons) assert.ok(reasons.some((t) => t.includes(device.label) && t.includes(r.message)), `${device.label}: ${r.message}`);
-      assert.match((rows.find((row) => row[0] === device.label) ?? [])[1] ?? '', /^failed/);
-    }
+  const failedDevices = verified.appraisal.devices.filter((d) => d.passed === false);
+  assert.equal(failedDevices.length, 8);
+  const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));
+  for (const device of failedDevices) {
+    for (const r of device.reasons) assert.ok(reasons.some((t) => t.includes(device.label) && t.includes(r.message)), `${device.label}: ${r.message}`);
+    assert.match((rows.find((row) => row[0] === device.label) ?? [])[1] ?? '', /^failed /);
   }
+  // Each device's claims table opens on the claim the appraisal names, with its reason.
+  for (let i = 0; i < 8; i += 1) {
+    const named = await failedRows(page, `#result-claims details:nth-of-type(${i + 2})`);
+    assert.deepEqual(named, [...new Set(failedDevices[i].reasons.map((r) => r.claim))]);
+  }
+  assert.match(await page.textContent('#result-verdict'), /8 of 8 devices failed/);
   await page.setViewportSize({ width: 1280, height: 1400 });
   await shot(page, '#result', 'device-failed');
   assert.deepEqual(problems, []);
@@ -194,8 +198,12 @@ test('verdict: the send step is red when the service says false', async () => {
   assert.match(await page.textContent('#send-status'), /answered 200: attestation FAILED — the service's verdict is false \(its tokens are authentic\)/);
   assert.equal(await page.getAttribute('#result-summary', 'class'), 'summary bad');
   assert.match(await page.textContent('#result-verdict'), /^attestation failed/);
+  // The core's reason, in words, in the summary: the sample's RIM signer chain has expired.
+  assert.match(await page.textContent('#result-verdict ul.reasons'), /GPU-0: .*expired/);
   assert.deepEqual(await greenBadges(page, '#result-summary'), []);
   await shot(page, '#send-status', 'send-failed');
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await shot(page, '#result-output', 'send-failed-result');
   assert.deepEqual(problems, []);
   await page.close();
 });

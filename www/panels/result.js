@@ -88,20 +88,6 @@ function parseResult(text) {
 // appraisal of the verified claims)? The page decides neither; it lays out both, a failure
 // first, in red, with its reasons in words.
 
-/**
- * The core's appraisal of verified data. Until every build carries `appraisal`, a stand-in
- * that says only what the service's own overall verdict says (no reasons of its own).
- */
-function appraisalOf(verified) {
-  if (verified.appraisal) return verified.appraisal;
-  const overallResult = typeof verified.overallResult === 'boolean' ? verified.overallResult : null;
-  return {
-    passed: overallResult === true,
-    overallResult,
-    devices: verified.devices.map((d) => ({ label: d.label, passed: null, reasons: [] })),
-  };
-}
-
 /** The appraisal's reasons for one token (label null: the overall token), by claim name. */
 function reasonsFor(appraisal, label) {
   const reasons = new Map();
@@ -364,7 +350,8 @@ export async function verifyResult() {
 export function showVerified(verified, { nonce, issuer, now, text }) {
   clear();
   const tokens = tokensOf(parseResult(text));
-  const appraisal = appraisalOf(verified);
+  // The core's appraisal decides whether the devices passed; the page only lays it out.
+  const { appraisal } = verified;
   const verdicts = [
     { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
     ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),

@@ -49,21 +49,12 @@ export async function serviceClaims({ evidence, encoding, certificate, nonce, ar
       label: device.label,
       claims: device.payload,
       overallResult: verified.overallResult,
-      appraisal: verified.appraisal ?? null,
+      appraisal: verified.appraisal,
       missing,
     };
   } finally {
     service.free();
   }
-}
-
-// Until the core's appraisal is in every build: the claims that report a failure by their
-// own value (false, a certificate chain not valid, error details). Used only without it.
-function legacyFlag(name, value) {
-  if (value === false) return true;
-  if (value && typeof value === 'object' && 'x-nvidia-cert-status' in value) return value['x-nvidia-cert-status'] !== 'valid';
-  if (typeof value === 'string' && /^(fail|false|invalid|expired|revoked|mismatch)/i.test(value)) return true;
-  return /error/i.test(name) && value !== null && value !== undefined;
 }
 
 /** Claim name → the appraisal's messages about it, for the one device. */
@@ -85,10 +76,9 @@ export function serviceClaimsView(outcome, claimsNote) {
   }
   const flags = appraisalFlags(outcome.appraisal);
   const rows = Object.entries(outcome.claims).map(([name, value]) => {
-    const messages = outcome.appraisal ? flags.get(name) ?? [] : [];
-    const flagged = outcome.appraisal ? messages.length > 0 : legacyFlag(name, value);
+    const messages = flags.get(name) ?? [];
     return {
-      class: flagged ? 'failed' : undefined,
+      class: messages.length ? 'failed' : undefined,
       cells: [name, [claimCell(name, value), messages.length ? el('div', { class: 'why' }, ...messages.map((m) => el('div', {}, badge('fail', 'why'), ` ${m}`))) : '']],
     };
   });

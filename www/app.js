@@ -20,10 +20,11 @@ async function main() {
   // a blocked file) then gives a message instead of a page that says "Loading" forever.
   const [
     { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
-    { initScopesPanel }, { initAlertsPanel }, { initDeprecationsPanel },
+    { initScopesPanel }, { initListsPanel }, { initDeprecationsPanel }, { initHealthPanel },
   ] = await Promise.all([
     import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
-    import('./panels/scopes.js'), import('./panels/alerts.js'), import('./panels/deprecations.js'),
+    import('./panels/scopes.js'), import('./panels/lists.js'), import('./panels/deprecations.js'),
+    import('./panels/health.js'),
   ]);
   const failures = [];
   const start = (name, errorBox, init) => {
@@ -49,8 +50,9 @@ async function main() {
   start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
   start('Panel 3', 'build-error', () => initRequestPanel(evidence));
   start('Panel 4', 'scopes-error', initScopesPanel);
-  start('Panel 5', 'alerts-error', initAlertsPanel);
+  start('Panel 5', 'alerts-error', initListsPanel);
   start('Panel 6', 'deprecations-error', initDeprecationsPanel);
+  start('Panel 7', 'health-output', initHealthPanel);
   if (failures.length) setStatus(`Verifier ready, except: ${failures.join(', ')} (see the panel's message).`, 'failed');
   else setStatus('Verifier ready: everything runs locally in this browser.', 'ready');
 }

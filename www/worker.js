@@ -306,6 +306,9 @@ export default {
     const url = new URL(request.url);
     const prefix = staticPrefix(url.pathname);
     if (prefix) return serveStatic(request, env, url, prefix);
+    // The target of the Link rel="deprecation" the service sends (/deprecations#<row id>): the
+    // page's deprecation panel, which opens its registry at the row (the fragment is kept).
+    if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);
     if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
     if (isListPath(url.pathname)) return lists(request, env, url);
     if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);

@@ -14,6 +14,7 @@ import {
 } from './support/page.mjs';
 import {
   generateKeyPair, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
+  verifyAttestationResult,
 } from '../../pkg/index.js';
 
 let worker;
@@ -59,8 +60,30 @@ async function verifyResult(page, { result, jwks, nonce = '', at, format = 'deta
   await page.waitForSelector('#result-summary:not([hidden]), #result-error:not([hidden])');
 }
 
-// Token table columns: Token, Submods digest, Signature, Issuer/audience, Time, Nonce, Verdict.
+// Token table columns: Token, Device result, Submods digest, Signature, Issuer, Time, Nonce,
+// Token authentic.
 const column = (rows, label, index) => rows.find((r) => r[0] === label)?.[index];
+
+/**
+ * The claims the page must highlight for a verified result, by token: the overall verdict
+ * when it is not true, and each claim the core's appraisal names (its top-level name).
+ */
+async function expectedFlags(text, jwks, options) {
+  const verified = await verifyAttestationResult(text, jwks, { ...options, allowFailedResult: true });
+  const tokens = [{ label: null, payload: verified.overall.payload }, ...verified.devices];
+  const labels = new Set(verified.devices.map((d) => d.label));
+  const names = [];
+  for (const { label, payload } of tokens) {
+    const mine = new Set(label === null && verified.overallResult !== true ? ['x-nvidia-overall-att-result'] : []);
+    for (const device of verified.appraisal?.devices ?? []) {
+      const owner = labels.has(device.label) ? device.label : null;
+      if (owner !== label) continue;
+      for (const r of device.reasons) mine.add(r.claim.split(/[.[]/)[0]);
+    }
+    names.push(...[...mine].filter((name) => name in payload));
+  }
+  return names.sort();
+}
 
 test('panel 1: a recorded 8-GPU result verifies at its issue time, every token passes', async () => {
   const { page, problems } = await open();
@@ -68,18 +91,19 @@ test('panel 1: a recorded 8-GPU result verifies at its issue time, every token p
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: 'issue' });
   assert.equal(await page.inputValue('#result-time'), timeValue(c.iat));
   const summary = await page.textContent('#result-summary');
-  assert.match(summary, /^verified/i);
+  assert.match(summary, /^attestation passed/);
   assert.match(summary, /8 devices/);
-  assert.match(summary, /overall verdict: true/);
+  assert.match(summary, /overall verdict is true/);
   const rows = await tableRows(page, '#result-tokens');
   assert.deepEqual(rows.map((r) => r[0]), ['Overall', ...Array.from({ length: 8 }, (_, i) => `GPU-${i}`)]);
   for (const row of rows) {
-    assert.match(row[2], /^pass kid nv-eat-kid-prod-20260628170000087-/);
-    assert.match(row[4], /^pass exp 2026-06-29T03:06:52Z$/);
-    assert.match(row[5], /^pass matches/);
-    assert.equal(row[6], 'verified');
+    assert.match(row[3], /^pass kid nv-eat-kid-prod-20260628170000087-/);
+    assert.match(row[5], /^pass exp 2026-06-29T03:06:52Z$/);
+    assert.match(row[6], /^pass matches/);
+    assert.equal(row[7], 'authentic');
+    assert.doesNotMatch(row[1], /fail/);
   }
-  assert.match(column(rows, 'GPU-5', 1), /^pass sha-256 [0-9a-f]{16}…/);
+  assert.match(column(rows, 'GPU-5', 2), /^pass sha-256 [0-9a-f]{16}…/);
   // Claims per device: 9 tables (overall + 8), nothing highlighted.
   assert.equal(await page.locator('#result-claims table').count(), 9);
   assert.equal(await page.locator('#result-claims tr.failed').count(), 0);
@@ -96,32 +120,33 @@ test('panel 1: the same result now — every token expired; a wrong nonce fails 
   const { page, problems } = await open();
   const c = capture('v3_1gpu_success_20260629');
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce });
-  assert.match(await page.textContent('#result-summary'), /not verified ERR_JWT_EXPIRED/);
+  assert.match(await page.textContent('#result-summary'), /^not authentic ERR_JWT_EXPIRED/);
   let rows = await tableRows(page, '#result-tokens');
   assert.equal(rows.length, 2);
   for (const row of rows) {
-    assert.match(row[2], /^pass kid /);
-    assert.match(row[4], /^fail ERR_JWT_EXPIRED: expired at the time of the check/);
-    assert.match(row[5], /^not reached/);
+    assert.match(row[3], /^pass kid /);
+    assert.match(row[5], /^fail ERR_JWT_EXPIRED: expired at the time of the check/);
+    assert.match(row[6], /^not reached/);
+    assert.equal(row[1], 'unknown');
   }
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['Overall', 'GPU-0']);
 
   // The expected issuer: NVIDIA's passes, another fails the issuer column before the times.
   await page.fill('#result-issuer', 'https://nras.attestation.nvidia.com');
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: c.iat });
-  assert.match(await page.textContent('#result-summary'), /^verified/);
-  assert.match(column(await tableRows(page, '#result-tokens'), 'GPU-0', 3), /^pass iss https:\/\/nras\.attestation\.nvidia\.com$/);
+  assert.match(await page.textContent('#result-summary'), /^attestation passed/);
+  assert.match(column(await tableRows(page, '#result-tokens'), 'GPU-0', 4), /^pass iss https:\/\/nras\.attestation\.nvidia\.com$/);
   await page.fill('#result-issuer', 'https://attest.example');
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: c.iat });
   rows = await tableRows(page, '#result-tokens');
-  assert.match(column(rows, 'Overall', 3), /^fail ERR_JWT_CLAIM_VALIDATION_FAILED: iss is not the expected issuer/);
-  assert.match(column(rows, 'Overall', 4), /^not reached/);
+  assert.match(column(rows, 'Overall', 4), /^fail ERR_JWT_CLAIM_VALIDATION_FAILED: iss is not the expected issuer/);
+  assert.match(column(rows, 'Overall', 5), /^not reached/);
   await page.fill('#result-issuer', '');
 
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: 'ab'.repeat(32), at: c.iat });
   rows = await tableRows(page, '#result-tokens');
-  assert.match(column(rows, 'Overall', 4), /^pass/);
-  assert.match(column(rows, 'Overall', 5), /^fail ERR_EAT_NONCE_MISMATCH/);
+  assert.match(column(rows, 'Overall', 5), /^pass/);
+  assert.match(column(rows, 'Overall', 6), /^fail ERR_EAT_NONCE_MISMATCH/);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -134,15 +159,17 @@ test('panel 1: a tampered device token fails its submods digest; a tampered over
   const [header, payload, signature] = tampered[1]['GPU-3'].split('.');
   tampered[1]['GPU-3'] = [header, encodePart({ ...decodePart(payload), measres: 'comparison-skipped' }), signature].join('.');
   await verifyResult(page, { result: JSON.stringify(tampered), jwks: c.jwksText, nonce: c.nonce, at: c.iat });
-  assert.match(await page.textContent('#result-summary'), /not verified ERR_EAT_DIGEST_MISMATCH/);
+  assert.match(await page.textContent('#result-summary'), /^not authentic ERR_EAT_DIGEST_MISMATCH/);
   let rows = await tableRows(page, '#result-tokens');
-  assert.match(column(rows, 'GPU-3', 1), /^fail ERR_EAT_DIGEST_MISMATCH: the token's SHA-256 digest differs/);
-  assert.match(column(rows, 'GPU-3', 2), /^not reached/);
-  assert.equal(column(rows, 'GPU-3', 6), 'failed');
-  assert.equal(column(rows, 'GPU-2', 6), 'verified');
+  assert.match(column(rows, 'GPU-3', 2), /^fail ERR_EAT_DIGEST_MISMATCH: the token's SHA-256 digest differs/);
+  assert.match(column(rows, 'GPU-3', 3), /^not reached/);
+  assert.equal(column(rows, 'GPU-3', 7), 'not authentic');
+  // A token that verifies alone, in a result that does not: authentic, never green.
+  assert.equal(column(rows, 'GPU-2', 7), 'authentic');
+  assert.equal(await page.locator('#result-tokens td:last-child .badge.pass').count(), 0);
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['GPU-3']);
   // Its claims are shown as decoded, marked not verified.
-  assert.match(await page.textContent('#result-claims details[open]'), /Device GPU-3 — not verified, shown as decoded/);
+  assert.match(await page.textContent('#result-claims details[open]'), /Device GPU-3 — not authentic, shown as decoded/);
   assert.equal(await page.locator('#result-claims details[open]').count(), 1);
   await panelShots(page, '#result', 'result-tampered-device');
 
@@ -152,10 +179,11 @@ test('panel 1: a tampered device token fails its submods digest; a tampered over
   forged[0][1] = [h, encodePart({ ...decodePart(p), 'x-nvidia-overall-att-result': false }), s].join('.');
   await verifyResult(page, { result: JSON.stringify(forged), jwks: c.jwksText, nonce: c.nonce, at: c.iat });
   rows = await tableRows(page, '#result-tokens');
-  assert.match(column(rows, 'Overall', 2), /^fail ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
+  assert.match(column(rows, 'Overall', 3), /^fail ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['Overall']);
-  // The forged claim is highlighted in the overall token's (unverified) claims.
-  assert.ok((await failedRows(page, '#result-claims')).includes('x-nvidia-overall-att-result'));
+  // A forged result's claims are shown as decoded, and none is taken as a reason for anything.
+  assert.deepEqual(await failedRows(page, '#result-claims'), []);
+  assert.match(await page.textContent('#result-verdict'), /^not authentic ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -165,12 +193,13 @@ test('panel 1: a recorded failure (nonce mismatch at the service) verifies, its 
   const c = capture('v3_8gpu_nonce_mismatch_20260520');
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: 'issue' });
   const summary = await page.textContent('#result-summary');
-  assert.match(summary, /^verified/i);
-  assert.match(summary, /overall verdict: false/);
-  assert.equal(await page.getAttribute('#result-summary', 'class'), 'summary warn');
+  assert.match(summary, /^attestation failed The service's overall verdict is false/);
+  assert.match(summary, /tokens authentic/);
+  assert.equal(await page.getAttribute('#result-summary', 'class'), 'summary bad');
+  // Exactly the claims the core's appraisal names are highlighted.
   const failed = await failedRows(page, '#result-claims');
   assert.ok(failed.includes('x-nvidia-overall-att-result'), failed.join());
-  assert.ok(failed.filter((name) => name === 'x-nvidia-error-details').length >= 8, failed.join());
+  assert.deepEqual([...failed].sort(), await expectedFlags(c.responseText, c.jwksText, { now: c.iat, nonce: c.nonce }));
   // A JWKS without the token's kid: the signature column names the missing key.
   await verifyResult(page, { result: c.responseText, jwks: capture('v3_1gpu_success_20260629').jwksText, nonce: c.nonce, at: c.iat });
   // No token can be checked without its key: the error names the kid's absence.
@@ -194,16 +223,17 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
     privateKey, { kid },
   );
   await verifyResult(page, { result: JSON.stringify(result), jwks, nonce });
-  assert.match(await page.textContent('#result-summary'), /^verified.*2 devices/i);
-  // GPU-1's own claim says its measurements failed: highlighted, though its token verifies.
+  assert.match(await page.textContent('#result-summary'), /tokens authentic .*2 devices/i);
+  // GPU-1's own claim says its measurements failed: highlighted when the core's appraisal
+  // names it, though its token verifies.
   const failed = await failedRows(page, '#result-claims');
-  assert.deepEqual(failed, ['measres']);
+  assert.deepEqual([...failed].sort(), await expectedFlags(JSON.stringify(result), jwks, { nonce }));
 
   // A V1 result: one token, no submods.
   const v1 = createV1Result(await signJwt({ ...claims, 'x-nvidia-overall-att-result': true }, privateKey, { kid }));
   await verifyResult(page, { result: JSON.stringify(v1), jwks, nonce, format: 'v1' });
-  assert.match(await page.textContent('#result-summary'), /^verified.*\(v1 result, 0 devices\)/i);
-  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => [r[0], r.at(-1)]), [['Overall', 'verified']]);
+  assert.match(await page.textContent('#result-summary'), /^attestation passed.*\(v1 result, 0 devices\)/i);
+  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => [r[0], r.at(-1)]), [['Overall', 'authentic']]);
 
   // Input errors: no result, malformed JSON, no JWKS.
   await page.fill('#result-text', '');
@@ -307,14 +337,17 @@ test('panel 2: go-nvtrust 545.00 matches the nvtrust test RIMs in 2024; now thei
   // Now (default "Verify at"): the evidence still verifies, the RIM signers are expired.
   await page.click('#ev-now');
   await verifyEvidence(page);
-  assert.match(await page.textContent('#evidence-summary'), /^partly verified/);
+  // A RIM that can no longer be trusted fails the device, as the service fails it: red.
+  assert.match(await page.textContent('#evidence-summary'), /^failed the device fails on 2 points .*the driver RIM's signing certificate chain is expired/);
+  assert.equal(await page.getAttribute('#evidence-summary', 'class'), 'summary bad');
   list = await checks(page);
   const expired = list.filter((c) => c.state === 'fail' && /RIM: .*signer chain is expired .*it expired 2025-06/.test(c.text));
   assert.equal(expired.length, 2, JSON.stringify(list));
+  // The measurements still match those RIMs, but a match against an untrusted RIM is no pass.
+  assert.ok(list.some((c) => c.state === 'warn' && /Measurements against the RIMs: success .*the match does not count/.test(c.text)), JSON.stringify(list));
   // The service would refuse the measurements now: its claims say why, highlighted.
   assert.match(await page.textContent('#service-verdict'), /would give: false/);
   const flagged = await page.$$eval('#evidence-claims .table-wrap.claims tr.failed th', (t) => t.map((x) => x.textContent));
-  assert.ok(flagged.includes('measres') && flagged.includes('x-nvidia-error-details'), flagged.join());
   assert.ok(flagged.includes('x-nvidia-gpu-driver-rim-cert-chain'), flagged.join());
   assert.match(await page.textContent('#evidence-claims'), /RIM signing certificate chain has expired/);
   await panelShots(page, '#evidence', 'evidence-rim-expired');

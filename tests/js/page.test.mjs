@@ -119,22 +119,24 @@ test('request builder: Send posts the body and verifies the answer in panel 1', 
   await page.click('#build-request');
   await page.fill('#send-url', 'http://service.test');
   await page.click('#send-request');
-  await page.waitForFunction(() => /verified in panel 1|NOT verified/.test(document.getElementById('send-status').textContent));
-  assert.match(await page.textContent('#send-status'), /answered 200; the result is verified in panel 1/);
+  await page.waitForFunction(() => /PASSED|FAILED|NOT authentic/.test(document.getElementById('send-status').textContent));
+  assert.match(await page.textContent('#send-status'), /answered 200: attestation PASSED, the tokens are authentic/);
+  assert.equal(await page.getAttribute('#send-status', 'class'), 'summary good');
   assert.equal(received.length, 1);
   assert.equal(received[0].url, 'http://service.test/v4/attest/gpu');
   assert.equal(await page.inputValue('#result-nonce'), received[0].body.nonce);
-  assert.match(await page.textContent('#result-summary'), /^verified.*1 device/i);
-  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => r.at(-1)), ['verified', 'verified']);
+  assert.match(await page.textContent('#result-summary'), /^attestation passed.*1 device/i);
+  assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => r.at(-1)), ['authentic', 'authentic']);
 
   // The local worker's attestation service: its signed answer verifies in panel 1 with the
   // JWKS it publishes (the sample's RIM signer has expired, so its verdict is false).
   await page.fill('#send-url', worker.origin);
   await page.click('#send-request');
-  await page.waitForFunction(() => /verified in panel 1|NOT verified|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
-  assert.match(await page.textContent('#send-status'), new RegExp(`^${worker.origin}/v4/attest/gpu answered 200; the result is verified in panel 1`));
+  await page.waitForFunction(() => /PASSED|FAILED|NOT authentic|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
+  assert.match(await page.textContent('#send-status'), new RegExp(`^${worker.origin}/v4/attest/gpu answered 200: attestation FAILED`));
+  assert.equal(await page.getAttribute('#send-status', 'class'), 'summary bad');
   assert.match(await page.inputValue('#jwks-text'), /"keys"/);
-  assert.match(await page.textContent('#result-summary'), /^verified .*1 device\). The service's overall verdict: false/);
+  assert.match(await page.textContent('#result-summary'), /^attestation failed The service's overall verdict is false.*tokens authentic .*1 device\)/);
 
   // A service that refuses the request: its status, error code and field are shown.
   await page.route('http://refusing.test/**', (route) => route.fulfill(route.request().method() === 'OPTIONS'
@@ -171,12 +173,12 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
   const order = [];
-  for (let i = 0; i < 12; i += 1) {
+  for (let i = 0; i < 13; i += 1) {
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('href')));
   }
-  assert.deepEqual(order.slice(0, 6), ['#result', '#evidence', '#build', '#scopes', '#alerts', '#deprecations']);
-  assert.deepEqual(order.slice(6, 12), ['result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text', 'result-nonce']);
+  assert.deepEqual(order.slice(0, 7), ['#result', '#evidence', '#build', '#scopes', '#alerts', '#deprecations', '#health']);
+  assert.deepEqual(order.slice(7, 13), ['result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text', 'result-nonce']);
 
   // Keyboard only: load a sample and verify it in panel 2.
   await page.focus('#ev-sample');
@@ -210,7 +212,7 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
     await page.click('#check-access');
     assert.match(await page.textContent('#access-output'), /allowed|denied/);
     await page.click('#page-next');
-    assert.match(await page.textContent('#page-info'), /^Page 2 of/);
+    await page.waitForFunction(() => /^Page 2 of/.test(document.getElementById('page-info').textContent));
     await page.click('#dep-now');
     assert.match(await page.textContent('#deprecations-output'), /notices as returned/);
   } finally {

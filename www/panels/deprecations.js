@@ -1,11 +1,52 @@
-// Panel 6: the deprecation registry's notices as the API returns them on a given day (the
-// notice text changes at takeActionBy; notices disappear one release cycle later).
-import { deprecationRegistry, deprecationNotices } from '../pkg/index.js';
-import { $, el, table, showError, timeControl, fromInputValue, isoSeconds } from './ui.js';
+// Panel 6: the deprecation convention — how the service announces a deprecated attribute,
+// query parameter or endpoint (notice objects; Deprecation, Sunset and Link headers) and
+// refuses it from its take-action date (400, with a body naming the item and its
+// replacement). The request rules are the core's (checkDeprecatedRequest/Query); the headers
+// come from the running worker's deprecated V2 endpoint, asked as a client would.
+import {
+  deprecationRegistry, deprecationNotices, checkDeprecatedRequest, checkDeprecatedQuery,
+} from '../pkg/index.js';
+import {
+  $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dateText,
+} from './ui.js';
 
 let registry = [];
 
 const itemOf = (n) => (n.attribute ? `attribute ${n.attribute}` : n.queryParam ? `query parameter ${n.queryParam}` : `endpoint ${n.endpoint}`);
+
+// Requests a client could send to the infrastructure API, each checked by the core's rules.
+const EXAMPLES = [
+  ['Deprecated attribute alone', 'MachineInstanceType {"id":"m1"}', (now) => checkDeprecatedRequest('MachineInstanceType', { id: 'm1' }, now)],
+  ['Deprecated attribute and its replacement', 'MachineInstanceType {"id":"m1","machineId":"m1"}', (now) => checkDeprecatedRequest('MachineInstanceType', { id: 'm1', machineId: 'm1' }, now)],
+  ['Replacement only', 'MachineInstanceType {"machineId":"m1"}', (now) => checkDeprecatedRequest('MachineInstanceType', { machineId: 'm1' }, now)],
+  ['Ignored attribute', 'OperatingSystem {"name":"u","isCloudInit":true,"userData":""}', (now) => checkDeprecatedRequest('OperatingSystem', { name: 'u', isCloudInit: true, userData: '' }, now)],
+  ['Deprecated query parameter', 'GET /instance?infrastructureProviderId=p1', (now) => checkDeprecatedQuery('GET /instance', 'infrastructureProviderId=p1', now)],
+];
+
+const pre = (value, label) => el('pre', { class: 'json', 'aria-label': label, text: JSON.stringify(value, null, 2) });
+
+function rulesTable(now) {
+  const rows = EXAMPLES.map(([what, request, run]) => {
+    const answer = run(now);
+    const status = answer.ok ? 200 : answer.status;
+    const notes = answer.ok
+      ? [...(answer.used ?? []).map((n) => `used: ${n.notice}`), ...(answer.ignored ?? []).map((n) => `ignored: ${n.notice}`)]
+      : [];
+    return {
+      class: answer.ok ? undefined : 'failed',
+      cells: [
+        what,
+        el('code', { text: request }),
+        answer.ok ? badge('pass', `${status} accepted`) : badge('fail', `${status} refused`),
+        answer.ok
+          ? [notes.length ? el('ul', {}, notes.map((n) => el('li', { text: n }))) : 'no deprecated item used',
+            answer.headers?.length ? pre(Object.fromEntries(answer.headers), 'Response headers') : '']
+          : pre(answer.body, `The 400 body for: ${what}`),
+      ],
+    };
+  });
+  return table(`The request rules on ${isoSeconds(now)}`, ['Request', 'Sent', 'Answer', 'Body or notes'], rows, 'stack');
+}
 
 export function renderDeprecations() {
   showError('deprecations-error', null);
@@ -28,24 +69,97 @@ export function renderDeprecations() {
         });
       }
     }
+    $('dep-rules').replaceChildren(rulesTable(now));
   } catch (error) {
     showError('deprecations-error', error);
     return null;
   }
-  const registryRows = registry.map((row) => [
-    row.resource, itemOf(row), row.replacedBy ?? '—', row.takeActionBy ?? 'not given',
-    `${row.listing}, ${row.handling}${row.api === 'attestation' ? ' (attestation API)' : ''}`,
-  ]);
+  // Each row is the target of the Link rel="deprecation" the service sends (/deprecations#id).
+  const registryRows = registry.map((row) => ({
+    id: row.id,
+    cells: [
+      row.resource, itemOf(row), row.replacedBy ?? '—', row.takeActionBy ?? 'not given',
+      `${row.listing}, ${row.handling}${row.api === 'attestation' ? ' (attestation API)' : ''}${row.detail ? `. ${row.detail}` : ''}`,
+    ],
+  }));
   $('deprecations-summary').textContent = `${rows.length} notice${rows.length === 1 ? '' : 's'} returned on ${isoSeconds(now)}.`;
   $('deprecations-output').replaceChildren(
     rows.length
       ? table(`${rows.length} notices as returned on ${isoSeconds(now)}`, ['Returned with', 'Deprecated', 'Replaced by', 'Take action by', 'Notice'], rows)
       : el('p', { text: `No deprecation notice is returned on ${isoSeconds(now)}.` }),
-    el('details', {},
+    el('details', { id: 'dep-registry' },
       el('summary', { text: `The registry (${registry.length} entries, including removed ones)` }),
       table('', ['Resource', 'Item', 'Replaced by', 'Take action by', 'Listing, handling'], registryRows)),
   );
+  showTarget();
   return rows.length;
+}
+
+/** Opens the registry at the row a Link rel="deprecation" points at (/deprecations#id). */
+function showTarget() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (!id || !registry.some((row) => row.id === id)) return;
+  $('dep-registry').open = true;
+  document.getElementById(id)?.scrollIntoView({ block: 'center' });
+}
+
+/** `<a>; rel="x", <b>; rel="y"` as [{ target, rel }]. */
+function parseLinks(header) {
+  return [...(header ?? '').matchAll(/<([^>]*)>\s*;\s*rel="?([^",;]+)"?/g)].map(([, target, rel]) => ({ target, rel }));
+}
+
+/** POSTs to the worker's deprecated V2 endpoint and shows its status, headers and body. */
+export async function callDeprecatedEndpoint() {
+  const out = $('dep-worker');
+  const path = '/v2/attest/gpu';
+  out.replaceChildren(el('p', { class: 'muted', text: `POST ${path} …` }));
+  let response;
+  let body;
+  try {
+    response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const text = await response.text();
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  } catch (error) {
+    out.replaceChildren(el('p', { class: 'error' }, el('code', { text: 'ERR_FETCH_FAILED' }), ` the worker could not be reached: ${error.message}`));
+    return null;
+  }
+  const get = (name) => response.headers.get(name);
+  const links = parseLinks(get('link'));
+  // Each documentation target, asked as a client following it would (redirects followed);
+  // a successor-version is an endpoint to POST to, named and not called.
+  const targets = await Promise.all(links.map(async (link) => {
+    if (link.rel !== 'deprecation') return { ...link, status: 'endpoint' };
+    const url = new URL(link.target, location.origin);
+    try {
+      const answer = await fetch(url, { method: 'GET' });
+      return { ...link, status: answer.status, landed: answer.url };
+    } catch (error) {
+      return { ...link, status: null, problem: error.message };
+    }
+  }));
+  const deprecation = get('deprecation');
+  const since = /^@(\d+)$/.exec(deprecation ?? '');
+  const headerRows = [
+    ['Deprecation', deprecation ? `${deprecation}${since ? ` = ${dateText(Number(since[1]))}` : ''}` : 'absent'],
+    ['Sunset', get('sunset') ?? 'absent (no take-action date is set for this endpoint)'],
+    ['Link', el('ul', {}, targets.map((t) => el('li', {},
+      el('a', { href: t.target, text: t.target }), ` rel="${t.rel}" — `,
+      t.status === 'endpoint' ? 'the endpoint to use instead'
+        : t.status === 200 ? [badge('pass', 'answers 200')] : badge('fail', `answers ${t.status ?? 'nothing'}`),
+      t.landed && t.landed !== new URL(t.target, location.origin).href ? ` (redirected to ${new URL(t.landed).pathname}${new URL(t.target, location.origin).hash}: the registry below)` : '')))],
+  ];
+  out.replaceChildren(
+    el('p', { id: 'dep-worker-status' }, badge(response.ok ? 'pass' : 'fail', `HTTP ${response.status}`),
+      ` POST ${path} with the body {} — the endpoint is deprecated, so every answer carries the headers below, errors included.`),
+    el('div', { class: 'table-wrap' }, table('Deprecation headers of the answer', ['Header', 'Value'], headerRows, 'kv')),
+    el('h4', { text: 'Body' }),
+    pre(body, 'Response body'),
+  );
+  return { status: response.status, links: targets };
 }
 
 export function initDeprecationsPanel() {
@@ -57,5 +171,7 @@ export function initDeprecationsPanel() {
     e.preventDefault();
     renderDeprecations();
   });
+  $('dep-call').addEventListener('click', callDeprecatedEndpoint);
+  window.addEventListener('hashchange', showTarget);
   renderDeprecations();
 }

@@ -79,13 +79,20 @@ function rimCheck(label, outcome, now) {
   return check(state, `${label} RIM: ${json.document.meta.colloquialVersion} (${outcome.rim.title})`, why);
 }
 
-function comparisonChecks(comparison, partial) {
+// The comparison as the core returns it: `measurementsMatch` and `mismatches` decide the
+// measurements, `allMatch` adds the versions; the page only words them.
+function comparisonChecks(comparison, partial, untrusted) {
   const items = [];
+  // A match against a RIM that is not trusted now is no pass: said, in amber.
+  if (untrusted && comparison.measurementsMatch) partial = [partial, 'against a RIM whose signer is not trusted at this time: the match does not count'].filter(Boolean).join('; ');
   const mismatches = comparison.mismatches.map((m) =>
     `index ${m.index} (${m.measurementSource}): evidence ${m.runtimeValue.slice(0, 24)}… ≠ RIM ${m.goldenValue.slice(0, 24)}…`);
+  const count = comparison.mismatches.length;
   items.push(check(
     comparison.measurementsMatch ? (partial ? 'warn' : 'pass') : 'fail',
-    `Measurements against the RIMs: ${comparison.measres}`,
+    comparison.measurementsMatch
+      ? `Measurements against the RIMs: ${comparison.measres}`
+      : `Measurements against the RIMs: ${comparison.measres} — ${count} measurement${count === 1 ? '' : 's'} differ from the RIM`,
     `${comparison.compared} active measurements compared${partial ? `; ${partial}` : ''}.`,
     mismatches.length ? el('ul', {}, mismatches.map((m) => el('li', { text: m }))) : null,
     comparison.nvdec0 !== 'not-applicable' ? el('div', { text: `NVDEC0: ${comparison.nvdec0}` }) : null,
@@ -98,6 +105,18 @@ function comparisonChecks(comparison, partial) {
     items.push(check('fail', `${m.name}: evidence ${m.runtimeValue ?? 'absent'} below the RIM's minimum ${m.goldenValue}`));
   }
   return items;
+}
+
+/** Why a comparison fails the device, in words (empty: it does not). */
+function comparisonFailures(comparison) {
+  const out = [];
+  const count = comparison.mismatches.length;
+  if (!comparison.measurementsMatch) out.push(`${count} measurement${count === 1 ? '' : 's'} differ${count === 1 ? 's' : ''} from the RIM (indexes ${comparison.mismatches.map((m) => m.index).join(', ')})`);
+  for (const [label, version] of [['driver', comparison.driverVersion], ['firmware', comparison.firmwareVersion]]) {
+    if (version && !version.matches) out.push(`the ${label} version ${version.evidenceVersion ?? '(absent)'} is not the RIM's ${version.rimVersion}`);
+  }
+  for (const m of comparison.opaqueMismatches) out.push(`${m.name} is below the RIM's minimum`);
+  return out;
 }
 
 function factsTable(report, comparison) {
@@ -188,7 +207,12 @@ export async function verifyEvidencePanel() {
   }
 
   let comparison = null;
-  let rimsOk = true;
+  // Failures (each in words) and what was left unchecked: every verdict is the core's
+  // (the evidence result, the chain status, the RIM trust, the comparison); the page adds up.
+  const failures = [];
+  const unchecked = [];
+  if (!result.ok) failures.push(`${result.error.code}: ${result.error.message}`);
+  if (revocation?.state === 'fail') failures.push(`revocation: the certificate chain is ${revocation.status} (see the OCSP answers below)`);
   if (result.ok) {
     const report = result.report;
     // The values the RIMs are compared with, read from the transcript by the core.
@@ -209,24 +233,28 @@ export async function verifyEvidencePanel() {
         outcomes[kind] = { rim: rims.get(chosen[kind]), error };
       }
       items.push(rimCheck(kind === 'driver' ? 'Driver' : 'Firmware', outcomes[kind], now));
-      rimsOk &&= !outcomes[kind].error && outcomes[kind].verified.isTrusted;
+      const o = outcomes[kind];
+      if (o.error) failures.push(`the ${kind} RIM: ${o.error.code}: ${o.error.message}`);
+      else if (!o.verified.isTrusted) failures.push(`the ${kind} RIM's signing certificate chain is ${o.verified.toJSON().certChain.status} at ${isoSeconds(now)}`);
     }
     const good = (kind) => outcomes[kind] && !outcomes[kind].error;
     try {
       if (arch !== 'LS10' && good('driver') && good('firmware')) {
         comparison = compareGpuRims(outcomes.driver.verified, outcomes.firmware.verified, values);
-        items.push(...comparisonChecks(comparison));
+        items.push(...comparisonChecks(comparison, '', !outcomes.driver.verified.isTrusted || !outcomes.firmware.verified.isTrusted));
+        failures.push(...comparisonFailures(comparison));
       } else if (good('firmware')) {
         comparison = compareSwitchRim(outcomes.firmware.verified, values);
         // A GPU compared with its firmware RIM alone is only partly checked.
-        if (arch !== 'LS10') rimsOk = false;
-        items.push(...comparisonChecks(comparison, arch === 'LS10' ? '' : 'firmware RIM only: the driver measurements were not compared'));
+        if (arch !== 'LS10') unchecked.push('the driver measurements (no driver RIM)');
+        items.push(...comparisonChecks(comparison, arch === 'LS10' ? '' : 'firmware RIM only: the driver measurements were not compared', !outcomes.firmware.verified.isTrusted));
+        failures.push(...comparisonFailures(comparison));
       } else {
-        rimsOk = false;
+        unchecked.push('the measurements (no RIM)');
         items.push(check('skip', 'Measurements against the RIMs', 'pick the driver and firmware RIMs (a bundled sample selects its matching ones when there are any)'));
       }
     } catch (error) {
-      rimsOk = false;
+      failures.push(`the RIM comparison: ${error.code}: ${error.message}`);
       items.push(check('fail', 'Measurements against the RIMs', el('code', { text: error.code }), ` ${error.message}`));
     }
     for (const o of Object.values(outcomes)) o.verified?.free();
@@ -248,22 +276,27 @@ export async function verifyEvidencePanel() {
 
   $('evidence-checks').replaceChildren(...items);
   const summary = $('evidence-summary');
-  // A revoked, unknown or unconfirmable chain fails the device, as the service fails it.
-  const revoked = revocation?.state === 'fail';
-  const ok = result.ok && !revoked;
-  const allGood = ok && rimsOk && comparison?.allMatch;
-  const unchecked = revocation?.status === 'not-checked' ? ' Revocation (OCSP) not checked.' : '';
-  summary.replaceChildren(
-    ok ? badge(allGood ? 'pass' : 'warn', allGood ? 'verified' : 'partly verified') : badge('fail', 'failed'),
-    ok
-      ? ` Evidence authentic and fresh${allGood ? ', measurements match trusted RIMs' : '; see the RIM checks below'} — checked at ${isoSeconds(now)}.${unchecked}`
-      : revoked
-        ? ` revocation: the certificate chain is ${revocation.status} — see the OCSP answers below.`
-        : ` ${result.error.code}: ${result.error.message}.`,
-  );
-  summary.className = `summary ${ok ? (allGood ? 'good' : 'warn') : 'bad'}`;
+  // As the service: revocation not checked is said, and does not fail the device.
+  const at = `checked at ${isoSeconds(now)}${revocation?.status === 'not-checked' ? '; revocation (OCSP) not checked' : ''}`;
+  if (failures.length) {
+    // Red, first, in words: never "partly verified" when something failed.
+    summary.replaceChildren(
+      el('p', {}, badge('fail', 'failed'), ` ${failures.length === 1 ? failures[0] : `the device fails on ${failures.length} points`} — ${at}.`),
+      failures.length > 1 ? el('ul', { class: 'reasons' }, failures.map((f) => el('li', { text: f }))) : '',
+      result.ok ? el('p', { class: 'muted', text: `The evidence itself is authentic and fresh (signature, chain, nonce); the device fails on ${failures.length === 1 ? 'this point' : 'these points'}.` }) : '',
+    );
+    summary.className = 'summary bad';
+  } else if (unchecked.length) {
+    summary.replaceChildren(el('p', {}, badge('warn', 'partly verified'),
+      ` Evidence authentic and fresh, nothing failed; not checked: ${unchecked.join(', ')} — ${at}.`));
+    summary.className = 'summary warn';
+  } else {
+    summary.replaceChildren(el('p', {}, badge('pass', 'verified'),
+      ` Evidence authentic and fresh, measurements match trusted RIMs — ${at}.`));
+    summary.className = 'summary good';
+  }
   summary.hidden = false;
-  return result.ok;
+  return failures.length === 0;
 }
 
 function loadSample() {

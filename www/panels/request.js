@@ -132,8 +132,11 @@ async function send() {
     document.getElementById('result').scrollIntoView();
     return;
   }
-  const ok = await verifyResult();
-  sendStatus(`${url} answered ${response.status}; the result is ${ok ? 'verified' : 'NOT verified'} in panel 1.`, ok ? 'good' : 'bad');
+  // Green only for a pass: authentic tokens that say the device failed are a failure.
+  const { authentic, passed } = await verifyResult();
+  if (passed) sendStatus(`${url} answered ${response.status}: attestation PASSED, the tokens are authentic — see panel 1.`, 'good');
+  else if (authentic) sendStatus(`${url} answered ${response.status}: attestation FAILED — the service's verdict is false (its tokens are authentic); the reasons are in panel 1.`, 'bad');
+  else sendStatus(`${url} answered ${response.status}: the result is NOT authentic — see panel 1.`, 'bad');
   $('result-title').scrollIntoView();
 }
 

@@ -4,7 +4,7 @@
 import { verifyAttestationResult } from '../pkg/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
-  dropZone, claimText,
+  dropZone, claimCell,
 } from './ui.js';
 
 // Where a failure code belongs: the core checks a token in this order — its binding in the
@@ -82,15 +82,94 @@ function parseResult(text) {
   }
 }
 
-// One row per token: [label, digest, signature, claims, time, nonce] cells.
+// ---- the verdict -------------------------------------------------------------------------
+// Two questions, answered apart: are the tokens authentic (signatures, JWKS, submods digests,
+// times, nonce: the core's token verification), and did the devices pass (the core's
+// appraisal of the verified claims)? The page decides neither; it lays out both, a failure
+// first, in red, with its reasons in words.
+
+/** The appraisal's reasons for one token (label null: the overall token), by claim name. */
+function reasonsFor(appraisal, label) {
+  const reasons = new Map();
+  if (!appraisal) return reasons;
+  const labels = new Set(appraisal.devices.map((d) => d.label));
+  for (const device of appraisal.devices) {
+    // Reasons of a device the result has no token for belong to the overall token.
+    const mine = label === null ? !labels.has(device.label) || device.label === null : device.label === label;
+    if (!mine) continue;
+    for (const r of device.reasons ?? []) {
+      const list = reasons.get(r.claim) ?? [];
+      list.push(r.message);
+      reasons.set(r.claim, list);
+    }
+  }
+  if (label === null && appraisal.overallResult !== true) {
+    reasons.set('x-nvidia-overall-att-result', [appraisal.overallResult === false
+      ? "the service's overall verdict is false"
+      : 'the result carries no overall verdict']);
+  }
+  return reasons;
+}
+
+/** The messages that flag claim `name` (a reason may name a member: `claim.member`). */
+function flagsOf(reasons, name) {
+  const out = [];
+  for (const [claim, messages] of reasons) {
+    if (claim === name || claim.startsWith(`${name}.`) || claim.startsWith(`${name}[`)) out.push(...messages);
+  }
+  return out;
+}
+
+/** The failure reasons of an appraisal, grouped: [{ message, claim, labels[] }]. */
+function groupedReasons(appraisal) {
+  const groups = new Map();
+  for (const device of appraisal.devices) {
+    for (const r of device.reasons ?? []) {
+      const key = `${r.message}\u0000${r.claim}`;
+      const group = groups.get(key) ?? { message: r.message, claim: r.claim, labels: [] };
+      group.labels.push(device.label ?? 'overall');
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()];
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The device-verdict block of the summary: red first when anything failed. */
+function verdictBlock(appraisal, deviceCount) {
+  if (appraisal.passed) {
+    return el('p', { class: 'verdict-line', id: 'result-verdict' }, badge('pass', 'attestation passed'),
+      ` The service's overall verdict is true${deviceCount ? ` and ${deviceCount === 1 ? 'the device' : `all ${deviceCount} devices`} passed` : ''}.`);
+  }
+  const failed = appraisal.devices.filter((d) => d.passed === false);
+  const of = failed.length ? `${failed.length} of ${plural(appraisal.devices.length, 'device')} failed` : '';
+  let headline;
+  if (appraisal.overallResult === null) headline = ' The result carries no overall verdict (x-nvidia-overall-att-result): it is not a pass.';
+  else if (appraisal.overallResult) headline = ` The service's overall verdict is true, but ${of || 'the core does not pass it'}.`;
+  else headline = ` The service's overall verdict is false${of ? `: ${of}` : ''}.`;
+  const reasons = groupedReasons(appraisal);
+  return el('div', { class: 'verdict-line', id: 'result-verdict' },
+    el('p', {}, badge('fail', 'attestation failed'), headline),
+    reasons.length
+      ? el('ul', { class: 'reasons', 'aria-label': 'Why it failed' }, reasons.map((r) => el('li', {},
+        el('strong', { text: `${r.labels.join(', ')}: ` }), r.message, ' ',
+        el('span', { class: 'muted' }, '(claim ', el('code', { text: r.claim }), ')'))))
+      : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }));
+}
+
+// One row per token: [label, device result, digest, signature, claims, time, nonce, authentic].
 function tokenRow(verdict, token, context) {
   const { header, payload: decoded } = decodeToken(token);
   const payload = verdict.payload ?? decoded;
   const failedStage = verdict.verified ? null : stageOf(verdict.code, verdict.field);
   const failedAt = failedStage ? STAGES.indexOf(failedStage) : STAGES.length;
+  // A check that held is green only in a result that passed: elsewhere it is grey, so that
+  // a failed result never reads as a page of green.
+  const held = context.appraisal?.passed ? 'pass' : 'info';
   const cell = (stage, passText, skipText = 'not reached') => {
     const i = STAGES.indexOf(stage);
-    if (i < failedAt) return [badge('pass'), passText ? ` ${passText}` : ''];
+    if (i < failedAt) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
     if (i === failedAt) return [badge('fail'), ` ${verdict.code}: ${reason(verdict.code, verdict.field)}`];
     return [badge('skip', skipText)];
   };
@@ -104,51 +183,69 @@ function tokenRow(verdict, token, context) {
   const nonce = context.nonce
     ? cell('nonce', 'matches')
     : [badge('skip', 'no nonce given'), payload?.eat_nonce ? ` token: ${String(payload.eat_nonce).slice(0, 16)}…` : ''];
+  const { appraisal } = context;
+  let result;
+  let deviceFailed = false;
+  if (!appraisal) {
+    result = [badge('skip', 'unknown')]; // the summary says why: the result is not authentic
+  } else if (!isDevice) {
+    deviceFailed = appraisal.overallResult !== true;
+    result = appraisal.overallResult === null
+      ? [badge('fail', 'no verdict')]
+      : [badge(appraisal.overallResult ? 'pass' : 'fail', appraisal.overallResult ? 'verdict true' : 'verdict false')];
+  } else {
+    const device = appraisal.devices.find((d) => d.label === verdict.label);
+    deviceFailed = device?.passed === false;
+    if (device?.passed === true) result = [badge('pass', 'passed')];
+    else if (deviceFailed) result = [badge('fail', 'failed'), device.reasons?.length ? ` ${device.reasons[0].message}${device.reasons.length > 1 ? ` (+${device.reasons.length - 1} more)` : ''}` : ''];
+    else result = [badge('skip', 'not stated'), ' see the overall verdict'];
+  }
+  // Green only where the whole result is authentic and passed: "authentic" is never a pass.
+  const authentic = verdict.verified
+    ? badge(appraisal?.passed ? 'pass' : 'info', 'authentic')
+    : badge('fail', 'not authentic');
   return {
-    class: verdict.verified ? undefined : 'failed',
+    class: verdict.verified && !deviceFailed ? undefined : 'failed',
     cells: [
       verdict.label ?? 'Overall',
+      result,
       digest,
       cell('signature', kid),
       cell('claims', context.issuer ? `iss ${payload?.iss ?? ''}` : 'no issuer required'),
       cell('time', times),
       nonce,
-      verdict.verified ? badge('pass', 'verified') : badge('fail', 'failed'),
+      authentic,
     ],
   };
 }
 
-// A claim is highlighted when it reports a failure: false, "fail…", a certificate chain that
-// is not valid, or error details.
-export function claimFailed(name, value) {
-  if (value === false) return true;
-  // A certificate-chain claim whose status is anything but valid.
-  if (value && typeof value === 'object' && 'x-nvidia-cert-status' in value) return value['x-nvidia-cert-status'] !== 'valid';
-  if (typeof value === 'string' && /^(fail|false|invalid|expired|revoked|mismatch)/i.test(value)) return true;
-  return /error/i.test(name) && value !== null && value !== undefined;
-}
-
-// One collapsible table per token, open when the token failed or a claim reports a failure.
-function claimsTable(title, payload, verified) {
-  const rows = Object.entries(payload ?? {}).map(([name, value]) => ({
-    class: claimFailed(name, value) ? 'failed' : undefined,
-    cells: [name, el('span', { class: 'claim', text: claimText(value) })],
-  }));
+// One collapsible table per token, open when the token is not authentic or the appraisal
+// names one of its claims; the claims it names come first, each with the reason.
+function claimsTable(title, payload, verified, reasons) {
+  const rows = Object.entries(payload ?? {}).map(([name, value]) => {
+    const flags = verified ? flagsOf(reasons, name) : [];
+    return {
+      class: flags.length ? 'failed' : undefined,
+      cells: [name, [claimCell(name, value), flags.length ? el('div', { class: 'why' }, ...flags.map((m) => el('div', {}, badge('fail', 'why'), ` ${m}`))) : '']],
+    };
+  });
+  rows.sort((a, b) => (b.class ? 1 : 0) - (a.class ? 1 : 0));
   const flagged = rows.filter((r) => r.class).length;
-  const heading = `${title}${verified ? '' : ' — not verified, shown as decoded'}`;
+  const heading = `${title}${verified ? '' : ' — not authentic, shown as decoded'}`;
   return el('details', { class: 'claims', open: !verified || flagged > 0 },
     el('summary', {}, `${heading}: ${rows.length} claims`,
-      flagged ? [' — ', badge('fail', `${flagged} flagged`)] : ''),
+      flagged ? [' — ', badge('fail', `${flagged} caused the failure`)] : ''),
     el('div', { class: 'table-wrap' }, table(heading, ['Claim', 'Value'], rows)));
 }
 
-function render(verdicts, tokens, context, summary) {
+function render(verdicts, tokens, context, summary, state) {
   const byLabel = new Map(tokens.map((t) => [t.label, t.token]));
   $('result-summary').replaceChildren(...summary);
+  $('result-summary').className = `summary ${state}`;
   $('result-summary').hidden = false;
   $('result-tokens').replaceChildren(table(
     'Every token of the result',
-    ['Token', 'Submods digest', 'Signature', 'Issuer', 'Time', 'Nonce', 'Verdict'],
+    ['Token', 'Device result', 'Submods digest', 'Signature', 'Issuer', 'Time', 'Nonce', 'Token authentic'],
     verdicts.map((v) => tokenRow(v, byLabel.get(v.label), context)),
     'stack',
   ));
@@ -158,6 +255,7 @@ function render(verdicts, tokens, context, summary) {
       v.label ? `Device ${v.label}` : 'Overall token',
       v.payload ?? decodeToken(byLabel.get(v.label)).payload,
       v.verified,
+      reasonsFor(context.appraisal, v.label),
     )),
   );
 }
@@ -190,61 +288,82 @@ export async function fetchJwks(baseUrl) {
   return text;
 }
 
-/** Runs the verification with the panel's inputs; resolves to true when every token passed. */
+/**
+ * Runs the verification with the panel's inputs; resolves to `{ authentic, passed }`: whether
+ * the tokens verified, and whether the core's appraisal passed the devices.
+ */
 export async function verifyResult() {
   clear();
   const text = $('result-text').value.trim();
   const jwks = $('jwks-text').value.trim();
   if (!text) {
     showError('result-error', { code: 'ERR_INVALID_ARGUMENT', message: 'Paste an attestation result first.', field: 'result' });
-    return false;
+    return { authentic: false, passed: false };
   }
   if (!jwks) {
     showError('result-error', { code: 'ERR_INVALID_ARGUMENT', message: 'Give the JWKS: paste it or fetch it from the service URL.', field: 'jwks' });
-    return false;
+    return { authentic: false, passed: false };
   }
   let now;
   try {
     now = fromInputValue($('result-time'));
   } catch (error) {
     showError('result-error', error);
-    return false;
+    return { authentic: false, passed: false };
   }
   const nonce = $('result-nonce').value.trim() || undefined;
   const issuer = $('result-issuer').value.trim() || undefined;
   const context = { nonce, issuer };
   const tokens = tokensOf(parseResult(text));
   const at = `at ${isoSeconds(now)}`;
+  const format = $('result-format').value;
+  let verified;
   try {
     // The shape is the one the endpoint called answers with, never guessed from the text.
-    const format = $('result-format').value;
-    const verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer, format, allowFailedResult: true });
-    const verdicts = [
-      { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
-      ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),
-    ];
-    const overall = verified.overallResult;
-    render(verdicts, tokens, context, [
-      badge('pass', 'verified'),
-      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked ${at} (${verified.format} result, ${verified.devices.length} device${verified.devices.length === 1 ? '' : 's'}).`,
-      overall === null ? '' : [' The service\'s overall verdict: ', overall ? badge('pass', 'true') : badge('fail', 'false'), '.'],
-    ].flat());
-    $('result-summary').className = `summary ${overall === false ? 'warn' : 'good'}`;
-    return true;
+    // A failed device is a verdict to show, not an error: allowFailedResult.
+    verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer, format, allowFailedResult: true });
   } catch (error) {
-    if (Array.isArray(error.verdicts)) {
-      render(error.verdicts, tokens, context, [
-        badge('fail', 'not verified'),
-        ` ${error.code}: ${error.message}`,
-        error.field ? ` (field: ${error.field})` : '',
-        ` — checked ${at}.`,
-      ]);
-      $('result-summary').className = 'summary bad';
+    if (error.result && error.appraisal) {
+      verified = { ...error.result, appraisal: error.appraisal }; // authentic, failed
+    } else if (Array.isArray(error.verdicts)) {
+      render(error.verdicts, tokens, { ...context, appraisal: null }, [
+        el('p', { class: 'verdict-line', id: 'result-verdict' }, badge('fail', 'not authentic'),
+          ` ${error.code}: ${error.message}${error.field ? ` (field: ${error.field})` : ''}.`,
+          ' Nothing in this result can be trusted, its verdict included: whether the devices passed is unknown.'),
+        el('p', { class: 'authenticity muted', text: `Checked ${at}.` }),
+      ], 'bad');
+      return { authentic: false, passed: false };
     } else {
       showError('result-error', error);
+      return { authentic: false, passed: false };
     }
-    return false;
   }
+  return showVerified(verified, { ...context, now, text });
+}
+
+/**
+ * Lays out authentic verified data (verifyAttestationResult's, with the core's `appraisal`)
+ * of the result `text`:
+ * the device verdict first, then the authenticity, the tokens and the claims. Resolves to
+ * `{ authentic: true, passed }`.
+ */
+export function showVerified(verified, { nonce, issuer, now, text }) {
+  clear();
+  const tokens = tokensOf(parseResult(text));
+  // The core's appraisal decides whether the devices passed; the page only lays it out.
+  const { appraisal } = verified;
+  const verdicts = [
+    { label: null, verified: true, code: null, field: null, digest: null, payload: verified.overall.payload },
+    ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),
+  ];
+  const count = verified.devices.length;
+  render(verdicts, tokens, { nonce, issuer, appraisal }, [
+    verdictBlock(appraisal, count),
+    el('p', { class: 'authenticity' }, badge(appraisal.passed ? 'pass' : 'info', 'tokens authentic'),
+      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)} (${verified.format} result, ${plural(count, 'device')}):`,
+      ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
+  ], appraisal.passed ? 'good' : 'bad');
+  return { authentic: true, passed: appraisal.passed };
 }
 
 export function initResultPanel() {

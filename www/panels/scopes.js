@@ -5,6 +5,12 @@ import { $, el, badge, table, showError } from './ui.js';
 
 let routes = [];
 
+// The route table's basis, in words: quoted from a scope's description, or reasoned.
+const BASIS = {
+  direct: 'the quoted words are the scope\'s own description',
+  inferred: 'reasoned from what the endpoint does; no scope names it',
+};
+
 // A concrete path for a route template: parameters become a sample value.
 const concrete = (path) => path.replace(/\{[^}]+\}|:[A-Za-z_]\w*/g, 'example-1');
 
@@ -63,7 +69,7 @@ export function checkAccess() {
       ['Granted to this key', list(granted)],
       { class: body.missing_scopes?.length ? 'failed' : undefined, cells: ['Missing', list(body.missing_scopes)] },
       ['Reason', body.error_description ?? (decision.allow ? 'the key holds the required scopes' : decision.audit.reason)],
-      ['Why this route needs it', `${route.rationale} (${route.basis})`],
+      ['Why this route needs it', `${route.rationale} (${BASIS[route.basis] ?? route.basis})`],
     ], 'kv')),
   );
   return decision;

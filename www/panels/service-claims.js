@@ -1,10 +1,12 @@
 // Panel 2's last part: the claims the attestation service would issue for the evidence —
 // computed by the service's own code (AttestationService, the same the worker runs) inside
 // this page, with the RIMs the user chose. Its tokens are signed by a throwaway key made
-// here: only the claims are shown.
-import { AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8 } from '../pkg/index.js';
-import { el, badge, table, claimText } from './ui.js';
-import { claimFailed } from './result.js';
+// here: only the claims are shown, with the core's appraisal of them (which claims failed
+// the device, and why), had by verifying the answer against the service's own JWKS.
+import {
+  AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8, verifyAttestationResult,
+} from '../pkg/index.js';
+import { el, badge, table, claimCell } from './ui.js';
 
 let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
 
@@ -36,15 +38,35 @@ export async function serviceClaims({ evidence, encoding, certificate, nonce, ar
     const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
     const missing = service.missingRims(request);
     const response = service.handle(request, now);
-    const answer = JSON.parse(new TextDecoder().decode(response.body));
+    const text = new TextDecoder().decode(response.body);
+    const answer = JSON.parse(text);
     if (response.status !== 200) return { status: response.status, error: answer, missing };
-    const [[, overall], devices] = answer;
-    const decode = (token) => JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-    const [[label, token]] = Object.entries(devices);
-    return { status: 200, label, claims: decode(token), overall: decode(overall), missing };
+    const jwks = service.handle({ method: 'GET', path: '/.well-known/jwks.json', headers: {} }, now);
+    const verified = await verifyAttestationResult(text, new TextDecoder().decode(jwks.body), { now, nonce, allowFailedResult: true });
+    const [device] = verified.devices;
+    return {
+      status: 200,
+      label: device.label,
+      claims: device.payload,
+      overallResult: verified.overallResult,
+      appraisal: verified.appraisal,
+      missing,
+    };
   } finally {
     service.free();
   }
+}
+
+/** Claim name → the appraisal's messages about it, for the one device. */
+function appraisalFlags(appraisal) {
+  const flags = new Map();
+  for (const device of appraisal?.devices ?? []) {
+    for (const r of device.reasons ?? []) {
+      const name = r.claim.split(/[.[]/)[0];
+      flags.set(name, [...(flags.get(name) ?? []), r.message]);
+    }
+  }
+  return flags;
 }
 
 export function serviceClaimsView(outcome, claimsNote) {
@@ -52,16 +74,23 @@ export function serviceClaimsView(outcome, claimsNote) {
     const e = outcome.error.error ?? outcome.error;
     return el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`);
   }
-  const rows = Object.entries(outcome.claims).map(([name, value]) => ({
-    class: claimFailed(name, value) ? 'failed' : undefined,
-    cells: [name, el('span', { class: 'claim', text: claimText(value) })],
-  }));
-  const verdict = outcome.overall['x-nvidia-overall-att-result'];
+  const flags = appraisalFlags(outcome.appraisal);
+  const rows = Object.entries(outcome.claims).map(([name, value]) => {
+    const messages = flags.get(name) ?? [];
+    return {
+      class: messages.length ? 'failed' : undefined,
+      cells: [name, [claimCell(name, value), messages.length ? el('div', { class: 'why' }, ...messages.map((m) => el('div', {}, badge('fail', 'why'), ` ${m}`))) : '']],
+    };
+  });
+  rows.sort((a, b) => (b.class ? 1 : 0) - (a.class ? 1 : 0));
+  const verdict = outcome.overallResult === true;
+  const reasons = [...new Set([...flags.values()].flat())];
   return el('div', {},
     el('h3', { text: `Claims the service would issue for ${outcome.label}` }),
     el('p', { class: 'hint' }, claimsNote,
       outcome.missing.length ? ` RIMs it would have to fetch: ${outcome.missing.join(', ')}.` : ''),
-    el('p', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
-      'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
+    el('div', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
+      el('p', {}, 'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
+      reasons.length ? el('ul', { class: 'reasons' }, reasons.map((m) => el('li', { text: m }))) : null),
     el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
 }

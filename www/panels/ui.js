@@ -37,7 +37,8 @@ export function badge(state, text) {
 }
 
 /**
- * A table from column titles and rows of cells (nodes or text); rows may carry a class.
+ * A table from column titles and rows of cells (nodes or text); rows may carry a class and
+ * an id.
  * Cells carry their column title (data-label) so that a `stack` table reads as cards on a
  * phone.
  */
@@ -47,7 +48,7 @@ export function table(caption, headers, rows, className) {
     el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col', text: h })))),
     el('tbody', {}, rows.map((row) => {
       const cells = Array.isArray(row) ? row : row.cells;
-      return el('tr', { class: Array.isArray(row) ? undefined : row.class },
+      return el('tr', Array.isArray(row) ? {} : { class: row.class, id: row.id },
         cells.map((cell, i) => (i === 0
           ? el('th', { scope: 'row', 'data-label': headers[i] }, cell)
           : el('td', { 'data-label': headers[i] }, cell))));
@@ -121,6 +122,27 @@ export function dropZone(zone, onFiles) {
 /** Text of a value for a claims table: strings as they are, the rest as JSON. */
 export function claimText(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+// Claims that hold Unix seconds: the JWT times, and NVIDIA's dated claims by their names.
+const TIME_CLAIMS = new Set(['iat', 'nbf', 'exp']);
+const TIME_NAME = /(^|[-_])(time|timestamp|date|expiration|expires|issued)([-_]|$)/i;
+
+/** Unix seconds as "ISO (local time)", for a person reading a claim. */
+export function dateText(seconds) {
+  const date = new Date(seconds * 1000);
+  const local = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return `${isoSeconds(seconds)} (${local} your time)`;
+}
+
+/** A claim's value for display: Unix-seconds claims carry their date beside the number. */
+export function claimCell(name, value) {
+  const seconds = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 2 ** 37;
+  if (seconds && (TIME_CLAIMS.has(name) || TIME_NAME.test(name))) {
+    return el('span', { class: 'claim' }, String(value), ' ',
+      el('time', { class: 'date', datetime: isoSeconds(value), text: `= ${dateText(value)}` }));
+  }
+  return el('span', { class: 'claim', text: claimText(value) });
 }
 
 /** Hex text of bytes. */

@@ -38,3 +38,6 @@ export async function failedRows(page, selector) {
 /** base64url JSON of a JWS part. */
 export const decodePart = (part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 export const encodePart = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Waits until the list panel's last query has been answered (it asks the worker). */
+export const listSettled = (page) => page.waitForFunction(() => !document.getElementById('alerts').dataset.busy);

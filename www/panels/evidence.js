@@ -276,8 +276,10 @@ export async function verifyEvidencePanel() {
 
   $('evidence-checks').replaceChildren(...items);
   const summary = $('evidence-summary');
-  // As the service: revocation not checked is said, and does not fail the device.
-  const at = `checked at ${isoSeconds(now)}${revocation?.status === 'not-checked' ? '; revocation (OCSP) not checked' : ''}`;
+  // Revocation not checked does not fail the device (as in the service), but it is not a
+  // full pass either: amber, named among what was not checked.
+  if (revocation?.status === 'not-checked') unchecked.push('revocation (OCSP)');
+  const at = `checked at ${isoSeconds(now)}`;
   if (failures.length) {
     // Red, first, in words: never "partly verified" when something failed.
     summary.replaceChildren(

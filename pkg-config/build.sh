@@ -29,7 +29,8 @@ cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts
    target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts pkg/client/
 node pkg-config/harden-glue.mjs pkg/client/edgeattest.js
 cp src/js/index.js src/js/index.d.ts src/js/workerd.js src/js/workerd.d.ts \
-   src/js/token.js src/js/token.d.ts src/js/client/api.js src/js/client/api.d.ts pkg/client/
+   src/js/token.js src/js/token.d.ts src/js/jwks.js src/js/jwks.d.ts \
+   src/js/client/api.js src/js/client/api.d.ts pkg/client/
 cp pkg-config/npm/package.json README.md LICENSE pkg/
 
 node pkg-config/bundle-worker.mjs

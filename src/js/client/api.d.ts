@@ -2,10 +2,11 @@
 export { generateNonce, buildAttestRequest, validateAttestRequest } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
-  ValidatedAttestRequest, P384Jwk, CoreVerifyOptions, SignatureCheckData,
+  ValidatedAttestRequest, EvidenceEncoding, P384Jwk, CoreVerifyOptions, SignatureCheckData,
   VerifiedAttestationResultData, VerifiedDeviceResult, VerifiedJwtResult,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './jwks.js';
 
 /** Every error this package throws is an `Error` named `EdgeAttestError` with these members. */
 export interface EdgeAttestError extends Error {

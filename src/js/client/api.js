@@ -5,3 +5,4 @@
 // the full package; tests/js/client.test.mjs checks both.
 export { generateNonce, buildAttestRequest, validateAttestRequest } from './edgeattest.js';
 export * from './token.js';
+export * from './jwks.js';

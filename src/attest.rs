@@ -26,6 +26,7 @@
 
 mod body;
 mod builder;
+mod encoding;
 mod endpoint;
 mod error;
 mod firmware_version;
@@ -34,6 +35,7 @@ mod validate;
 
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
 pub use builder::{AttestRequestBuilder, EvidenceInput};
+pub use encoding::{decode_evidence_text, EvidenceEncoding, EvidenceEncodingError};
 pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration};
 pub use error::RequestError;
 pub use firmware_version::FirmwareVersion;

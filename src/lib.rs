@@ -45,4 +45,4 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use code::ErrorCode;
+pub use code::{ErrorBody, ErrorCode};

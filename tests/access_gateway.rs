@@ -166,8 +166,12 @@ fn every_malformed_header_is_400_invalid_request() {
         assert_eq!(d.status, 400, "{header:?}");
         assert_eq!(d.audit.reason, reason, "{header:?}");
         let b = body(&d);
-        assert_eq!(b["error"], "invalid_request");
         assert_eq!(b["code"], "ERR_ACCESS_INVALID_REQUEST");
+        assert_eq!(b["field"], "Authorization");
+        assert!(
+            b.get("error").is_none(),
+            "RFC 6750 members stay in the header"
+        );
         let challenge = d.header("WWW-Authenticate").unwrap();
         assert!(
             challenge.starts_with(
@@ -193,7 +197,13 @@ fn a_key_in_the_url_is_refused_even_with_a_header() {
             let d = f.ask("GET", &target, header.as_deref());
             assert_eq!(d.status, 400, "{target}");
             assert_eq!(d.audit.reason, "token_in_query");
-            assert_eq!(body(&d)["error"], "invalid_request");
+            assert_eq!(body(&d)["code"], "ERR_ACCESS_INVALID_REQUEST");
+            assert_eq!(body(&d)["field"], "access_token");
+            let challenge = d.header("WWW-Authenticate").unwrap();
+            assert!(
+                challenge.contains(r#"error="invalid_request""#),
+                "{challenge}"
+            );
         }
     }
     // Other query parameters are fine and do not change the authorized path.
@@ -234,8 +244,8 @@ fn unknown_revoked_expired_and_foreign_keys_get_one_identical_401() {
     );
     assert_eq!(
         body(first),
-        json!({"error": "invalid_token", "error_description": "The API key is not valid",
-               "code": "ERR_ACCESS_INVALID_TOKEN", "status": 401})
+        json!({"code": "ERR_ACCESS_INVALID_TOKEN", "message": "The API key is not valid",
+               "field": "Authorization", "status": 401})
     );
     for (decision, reason) in &answers {
         assert_eq!(decision.status, first.status, "{reason}");
@@ -263,8 +273,11 @@ fn a_mistyped_key_is_rejected_before_lookup_as_invalid_token() {
         assert_eq!(d.status, 401, "{header}");
         assert_eq!(d.audit.reason, "malformed_key");
         let b = body(&d);
-        assert_eq!(b["error"], "invalid_token");
         assert_eq!(b["code"], "ERR_ACCESS_MALFORMED_KEY");
+        assert!(d
+            .header("WWW-Authenticate")
+            .unwrap()
+            .contains(r#"error="invalid_token""#));
     }
 }
 
@@ -302,15 +315,15 @@ fn insufficient_scope_names_required_granted_and_missing() {
     assert_eq!(
         body(&d),
         json!({
-            "error": "insufficient_scope",
-            "error_description": "The API key lacks a scope this endpoint requires",
             "code": "ERR_ACCESS_INSUFFICIENT_SCOPE",
+            "message": "The API key lacks a scope this endpoint requires",
+            "field": "Authorization",
             "status": 403,
             "route": "/api/v3/simulations/{id}/",
             "requirement": "all_of",
-            "required_scopes": ["lab:simulation_delete"],
-            "granted_scopes": ["lab:simulation_read", "lab:image_read"],
-            "missing_scopes": ["lab:simulation_delete"]
+            "requiredScopes": ["lab:simulation_delete"],
+            "grantedScopes": ["lab:simulation_read", "lab:image_read"],
+            "missingScopes": ["lab:simulation_delete"]
         })
     );
     assert_eq!(d.audit.key_id.as_deref(), Some("svc-ci-readonly"));
@@ -345,7 +358,7 @@ fn service_keys_hold_exactly_their_chosen_scopes() {
     assert_eq!(d.status, 403);
     assert_eq!(body(&d)["requirement"], "any_of");
     assert_eq!(
-        body(&d)["missing_scopes"],
+        body(&d)["missingScopes"],
         json!(["lab:image_sharing", "lab:image_claiming"])
     );
 }
@@ -381,7 +394,7 @@ fn clone_and_provision_need_both_create_and_read() {
     ] {
         let d = ask(target);
         assert_eq!(d.status, 403, "{target}");
-        assert_eq!(body(&d)["missing_scopes"], json!(["lab:simulation_read"]));
+        assert_eq!(body(&d)["missingScopes"], json!(["lab:simulation_read"]));
         assert_eq!(
             d.header("WWW-Authenticate")
                 .unwrap()
@@ -422,7 +435,7 @@ fn paths_are_checked_after_credentials() {
     let b = body(&d);
     assert_eq!(b["code"], "ERR_ACCESS_METHOD_NOT_ALLOWED");
     assert_eq!(
-        b["allowed_methods"],
+        b["allowedMethods"],
         json!(["GET", "HEAD", "PATCH", "DELETE"])
     );
     assert_eq!(f.ask("get", SIMS, Some(&user)).status, 405);

@@ -79,15 +79,18 @@ fn every_role_against_every_endpoint() {
             denied_count += 1;
             assert_eq!(decision.status, 403, "{role} {method} {path}");
             let body: Value = serde_json::from_str(&decision.body_json()).unwrap();
-            assert_eq!(body["error"], "insufficient_scope");
+            assert!(decision
+                .header("WWW-Authenticate")
+                .unwrap()
+                .contains(r#"error="insufficient_scope""#));
             assert_eq!(body["code"], "ERR_ACCESS_INSUFFICIENT_SCOPE");
             assert_eq!(body["requirement"], *mode, "{method} {path}");
             assert_eq!(
-                names(&body["required_scopes"]),
+                names(&body["requiredScopes"]),
                 set(required),
                 "{method} {path}"
             );
-            assert_eq!(names(&body["granted_scopes"]), set(role_scopes), "{role}");
+            assert_eq!(names(&body["grantedScopes"]), set(role_scopes), "{role}");
             let challenge = decision.header("WWW-Authenticate").unwrap();
             let scope_attr = challenge
                 .split("scope=\"")
@@ -191,5 +194,5 @@ fn personal_key_scopes_are_the_union_of_the_users_roles_and_follow_role_changes(
     let decision = authorize(&request, &none, &GatewayConfig::default(), NOW);
     assert_eq!(decision.status, 403);
     let body: Value = serde_json::from_str(&decision.body_json()).unwrap();
-    assert_eq!(body["granted_scopes"], serde_json::json!([]));
+    assert_eq!(body["grantedScopes"], serde_json::json!([]));
 }

@@ -15,8 +15,9 @@ mod samples;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use edgeattest::attest::{
-    validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceInput, Nonce, RequestError,
-    MAX_BODY_BYTES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
+    validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceEncoding,
+    EvidenceEncodingError, EvidenceInput, Nonce, RequestError, MAX_BODY_BYTES, MAX_EVIDENCE_BYTES,
+    MAX_EVIDENCE_ITEMS,
 };
 use edgeattest::ErrorCode;
 use samples::{body_json, error, hopper, input, switch, v4_gpu};
@@ -291,13 +292,17 @@ fn generation_one_errors() {
     );
     // Raw bytes where hex text is expected.
     v2["evidences"][0]["evidence"] = json!(STANDARD.encode(&gpu.evidence));
+    // Named as such: the encoding expected and the one found (ERR_EVIDENCE_ENCODING).
     let err = error(Endpoint::GpuV2, &v2);
     assert_eq!(
         err,
-        RequestError::InvalidEvidenceHex {
-            field: "evidences[0].evidence".into()
-        }
+        RequestError::EvidenceEncoding(EvidenceEncodingError {
+            field: "evidences[0].evidence".into(),
+            expected: Some(EvidenceEncoding::Base64Hex),
+            found: Some(EvidenceEncoding::Base64),
+        })
     );
+    assert_eq!(err.code(), "ERR_EVIDENCE_ENCODING");
     assert_eq!(err.service_code(), 4006);
     // Odd-length hex.
     v2["evidences"][0]["evidence"] = json!(STANDARD.encode("abc"));

@@ -60,6 +60,7 @@ fn both_names_together_are_refused_with_the_new_one_preferred() {
         json!({
             "code": "ERR_DEPRECATED_BOTH_PRESENT",
             "message": "The request names both 'ResourceTypeID' and its replacement 'resourceTypeId'; the new attribute 'resourceTypeId' is preferred: send only 'resourceTypeId'",
+            "field": "ResourceTypeID",
             "status": 400,
             "deprecation": {
                 "attribute": "ResourceTypeID",

@@ -1,6 +1,10 @@
 //! The gateway's decision for one request: forward it, or answer it with an RFC 6750
 //! status, challenge and JSON body. Pure: the host applies the decision.
 //!
+//! Every body has the shape of all the service's error bodies ([`crate::ErrorBody`]:
+//! `code`, `message`, `field`, `status`, then [`ErrorBody`]'s details); the RFC 6750 members
+//! are in the challenge only.
+//!
 //! | situation | status | `WWW-Authenticate` (after `Bearer realm="…"`) | body `code` |
 //! |---|---|---|---|
 //! | no `Authorization`, or another scheme | 401 | nothing more (RFC 6750 §3.1) | `ERR_ACCESS_NO_CREDENTIALS` |
@@ -142,18 +146,20 @@ impl GatewayRequest<'_> {
     }
 }
 
-/// The JSON body of a denial. Absent members are omitted.
+/// The JSON body of a denial: the members of every error body of the service
+/// ([`crate::ErrorBody`]: `code`, `message`, `field`, `status`), then the details of a 403 or
+/// 405. Absent members are omitted.
+///
+/// The RFC 6750 members (`error`, `error_description`, `scope`) are in the
+/// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
+/// the challenge's `error_description`, and `field` names the `Authorization` header (or the
+/// `access_token` query parameter) for credential refusals.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
-    /// The RFC 6750 error code, when one applies.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<&'static str>,
-    /// A sentence for people.
-    pub error_description: String,
-    /// The stable `ERR_ACCESS_*` code.
-    pub code: &'static str,
-    /// The HTTP status, repeated for clients that only keep the body.
-    pub status: u16,
+    /// `code` (`ERR_ACCESS_*`), `message`, `field`, `status`.
+    #[serde(flatten)]
+    pub error: crate::ErrorBody,
     /// The route pattern, once resolved (403, 405).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub route: Option<String>,
@@ -473,9 +479,9 @@ fn deny(
     reason: &'static str,
     scope: Option<(&'static Route, ScopeSet)>,
 ) -> Decision {
-    let description = alloc::string::ToString::to_string(&denial);
     let mut headers = Vec::new();
     if denial.challenges() {
+        let description = alloc::string::ToString::to_string(&denial);
         headers.push((
             "WWW-Authenticate",
             challenge(config, denial, &description, scope),
@@ -485,10 +491,7 @@ fn deny(
     headers.push(("Cache-Control", "no-store".into()));
     headers.push(("Access-Control-Expose-Headers", EXPOSE_HEADERS.into()));
     let mut body = ErrorBody {
-        error: denial.oauth_error(),
-        error_description: description,
-        code: denial.code(),
-        status: denial.status(),
+        error: crate::ErrorBody::of(denial.status(), &denial),
         route: None,
         requirement: None,
         required_scopes: None,

@@ -117,4 +117,18 @@ impl ErrorCode for Denial {
             Self::QueryTooLong => "ERR_ACCESS_QUERY_TOO_LONG",
         }
     }
+
+    /// Where the credential is at fault: the `Authorization` header, or the `access_token`
+    /// query parameter that must not carry it. Other denials concern no single input.
+    fn field(&self) -> Option<&str> {
+        match self {
+            Self::InvalidRequest(Malformation::TokenInQuery) => Some("access_token"),
+            Self::NoCredentials
+            | Self::InvalidRequest(_)
+            | Self::MalformedKey
+            | Self::InvalidToken
+            | Self::InsufficientScope => Some("Authorization"),
+            _ => None,
+        }
+    }
 }

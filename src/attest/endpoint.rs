@@ -122,6 +122,16 @@ pub enum EvidenceGeneration {
     Gen2,
 }
 
+impl EvidenceGeneration {
+    /// The encoding of the `evidence` member.
+    pub const fn encoding(self) -> super::EvidenceEncoding {
+        match self {
+            Self::Gen1 => super::EvidenceEncoding::Base64Hex,
+            Self::Gen2 => super::EvidenceEncoding::Base64,
+        }
+    }
+}
+
 /// One attest endpoint: a generation (`v1`…`v4`) and a device kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

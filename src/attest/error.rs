@@ -29,6 +29,9 @@ pub enum RequestError {
         /// `evidences` or `evidence_list`.
         field: String,
     },
+    /// An `evidence` member in another of the evidence encodings than its generation's
+    /// (`ERR_EVIDENCE_ENCODING`, the code of every entry that decodes evidence).
+    EvidenceEncoding(super::EvidenceEncodingError),
     /// A member is not standard base64 (RFC 4648 §4; padding optional, no whitespace).
     InvalidBase64 {
         /// The member.
@@ -128,6 +131,7 @@ impl RequestError {
                 super::DeviceKind::Switch => 4017,
             },
             Self::InvalidBase64 { .. }
+            | Self::EvidenceEncoding(_)
             | Self::InvalidEvidenceHex { .. }
             | Self::InvalidCertificateText { .. } => 4006,
             Self::InvalidClaimsVersion { .. } => 4019,
@@ -142,6 +146,7 @@ impl ErrorCode for RequestError {
         match self {
             Self::BodyTooLarge { .. } => "ERR_REQUEST_TOO_LARGE",
             Self::EmptyBody => "ERR_REQUEST_EMPTY",
+            Self::EvidenceEncoding(error) => error.code(),
             Self::EmptyEvidenceList { .. } => "ERR_REQUEST_EMPTY_EVIDENCE_LIST",
             Self::InvalidBase64 { .. } => "ERR_REQUEST_INVALID_BASE64",
             Self::InvalidCertificateText { .. } => "ERR_REQUEST_INVALID_CERTIFICATE_TEXT",
@@ -176,6 +181,7 @@ impl ErrorCode for RequestError {
             | Self::TooManyEvidenceItems { field, .. }
             | Self::UnexpectedField { field }
             | Self::WrongType { field, .. } => Some(field),
+            Self::EvidenceEncoding(error) => error.field(),
             Self::InvalidArch { .. } => Some("arch"),
             Self::InvalidClaimsVersion { .. } => Some("claims_version"),
             Self::InvalidNonce { .. } => Some("nonce"),
@@ -195,6 +201,7 @@ impl fmt::Display for RequestError {
                 )
             }
             Self::EmptyBody => f.write_str("request body is empty"),
+            Self::EvidenceEncoding(error) => write!(f, "{error}"),
             Self::EmptyEvidenceList { field } => write!(f, "{field} must hold at least one item"),
             Self::InvalidBase64 { field } => write!(f, "{field} is not valid base64"),
             Self::InvalidCertificateText { field } => {

@@ -25,6 +25,7 @@ use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine};
 use serde_json::{Map, Value};
 
+use super::encoding::decode_evidence_text;
 use super::endpoint::{Arch, ClaimsVersion, Endpoint, EvidenceGeneration};
 use super::error::RequestError;
 use super::firmware_version::FirmwareVersion;
@@ -289,21 +290,25 @@ fn decode_evidence(
         EvidenceGeneration::Gen1 => MAX_EVIDENCE_BYTES * 2 + 2,
         EvidenceGeneration::Gen2 => MAX_EVIDENCE_BYTES,
     };
-    let decoded = decode_base64(text, field, limit, MAX_EVIDENCE_BYTES)?;
-    let bytes = match generation {
-        EvidenceGeneration::Gen2 => decoded,
-        EvidenceGeneration::Gen1 => {
-            let hex_text = decoded.trim_ascii();
-            if hex_text.len() % 2 != 0 || !hex_text.iter().all(u8::is_ascii_hexdigit) {
-                return Err(RequestError::InvalidEvidenceHex {
-                    field: field.into(),
-                });
-            }
-            hex::decode(hex_text).map_err(|_| RequestError::InvalidEvidenceHex {
+    if text.len() > limit.div_ceil(3) * 4 {
+        return Err(RequestError::ItemTooLarge {
+            field: field.into(),
+            limit: MAX_EVIDENCE_BYTES,
+        });
+    }
+    // The field's encoding is fixed (spec §2): text in another is named as such; text in
+    // none keeps the codes it always had.
+    let bytes = decode_evidence_text(text, Some(generation.encoding()), field).map_err(
+        |error| match error.found {
+            Some(found) if found != generation.encoding() => RequestError::EvidenceEncoding(error),
+            _ if BASE64.decode(text).is_err() => RequestError::InvalidBase64 {
                 field: field.into(),
-            })?
-        }
-    };
+            },
+            _ => RequestError::InvalidEvidenceHex {
+                field: field.into(),
+            },
+        },
+    )?;
     if bytes.len() > MAX_EVIDENCE_BYTES {
         return Err(RequestError::ItemTooLarge {
             field: field.into(),

@@ -72,8 +72,9 @@ impl DeprecationError {
         400
     }
 
-    /// The JSON error body: code, message, status, and the row's notice object (which names
-    /// the item and its replacement).
+    /// The JSON error body: the service's one error shape ([`crate::ErrorBody`]: code,
+    /// message, field — the deprecated item — and status), then the row's notice object
+    /// (which names the item and its replacement).
     pub fn body(&self, now: u64, policy: &Policy) -> ErrorBody {
         // The notice is shown even past the retention window: the caller needs it now.
         let forever = Policy {
@@ -81,9 +82,7 @@ impl DeprecationError {
             doc_url: policy.doc_url.clone(),
         };
         ErrorBody {
-            code: self.code(),
-            message: alloc::string::ToString::to_string(self),
-            status: 400,
+            error: crate::ErrorBody::of(self.status(), self),
             deprecation: self.row().and_then(|row| row.notice(now, &forever)),
         }
     }
@@ -149,15 +148,14 @@ impl ErrorCode for DeprecationError {
     }
 }
 
-/// The JSON body of a refusal.
+/// The JSON body of a refusal: the members of every error body ([`crate::ErrorBody`]; its
+/// `message` names the item and its replacement, `field` the item, `status` is 400), then
+/// the row's notice object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ErrorBody {
-    /// The stable code.
-    pub code: &'static str,
-    /// A sentence naming the item and its replacement.
-    pub message: String,
-    /// 400.
-    pub status: u16,
+    /// `code`, `message`, `field`, `status`.
+    #[serde(flatten)]
+    pub error: crate::ErrorBody,
     /// The row's notice object.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<Notice>,

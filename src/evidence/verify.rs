@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::error::{ParseError, VerifyError};
 use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
-use crate::attest::{Arch, DeviceKind, Nonce};
+use crate::attest::{Arch, DeviceKind, EvidenceEncoding, Nonce};
 use crate::chain::{
     parse_pem_chain, ChainError, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore,
     VerifiedChain,
@@ -437,13 +437,13 @@ fn checked(
 }
 
 /// Decodes generation-1 evidence text: base64 of the hex text of the transcript (ASCII
-/// whitespace around the hex is ignored, as SDK files end in a newline).
+/// whitespace around the hex is ignored, as SDK files end in a newline). The core's one rule
+/// ([`crate::attest::decode_evidence_text`]); its error says which encoding the text is in.
 ///
 /// # Errors
 /// [`ParseError::Encoding`].
 pub fn decode_generation1(text: &str) -> Result<Vec<u8>, ParseError> {
-    let hex_text = decode_base64(text)?;
-    hex::decode(hex_text.trim_ascii()).map_err(|_| ParseError::Encoding)
+    decode_as(text, EvidenceEncoding::Base64Hex)
 }
 
 /// Decodes generation-2 evidence text: base64 of the transcript bytes.
@@ -451,16 +451,10 @@ pub fn decode_generation1(text: &str) -> Result<Vec<u8>, ParseError> {
 /// # Errors
 /// [`ParseError::Encoding`].
 pub fn decode_generation2(text: &str) -> Result<Vec<u8>, ParseError> {
-    decode_base64(text)
+    decode_as(text, EvidenceEncoding::Base64)
 }
 
-fn decode_base64(text: &str) -> Result<Vec<u8>, ParseError> {
-    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-    use base64::engine::DecodePaddingMode;
-    use base64::{alphabet, Engine};
-    const BASE64: GeneralPurpose = GeneralPurpose::new(
-        &alphabet::STANDARD,
-        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-    );
-    BASE64.decode(text).map_err(|_| ParseError::Encoding)
+fn decode_as(text: &str, encoding: EvidenceEncoding) -> Result<Vec<u8>, ParseError> {
+    crate::attest::decode_evidence_text(text, Some(encoding), "evidence")
+        .map_err(|_| ParseError::Encoding)
 }

@@ -27,6 +27,7 @@ export type {
   OcspCertificateStatus, OcspChainStatus,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';
 export * from './ocsp.js';

@@ -15,6 +15,7 @@ export {
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';
 export { createFetchCache } from './fetch.js';

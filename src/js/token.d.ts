@@ -55,7 +55,12 @@ export interface TokenVerdict {
 export type TokenBackend = 'webcrypto' | 'software';
 
 /** A JWKS as JSON text, bytes, a plain object, or a parsed KeySet. */
-export type JwksInput = string | Uint8Array | { keys: object[] } | KeySet;
+export type JwksInput = string | Uint8Array | { keys: object[] } | KeySet | KeySetResolver;
+/**
+ * A function giving the key set (createRemoteJWKSet's): asked with `{}`, then — when the set
+ * holds no key for the token — once more with `{ unknownKey: true }`.
+ */
+export type KeySetResolver = (hint: { unknownKey?: boolean }) => Promise<string | Uint8Array | { keys: object[] } | KeySet>;
 
 export interface VerifyTokenOptions {
   /** Accepted `iss` value(s). */
@@ -119,7 +124,7 @@ export type SigningKeyInput = CryptoKey | P384PrivateKey;
 
 export function getTokenBackend(): TokenBackend;
 export function setTokenBackend(backend?: TokenBackend): void;
-export function createKeySet(jwks: JwksInput): KeySet;
+export function createKeySet(jwks: Exclude<JwksInput, KeySetResolver>): KeySet;
 export function verifyChecksWebCrypto(checks: SignatureCheckData[]): Promise<boolean[]>;
 export function verifyChecksSoftware(checks: SignatureCheckData[]): boolean[];
 export function verifyJwt(token: string, jwks: JwksInput, options?: VerifyTokenOptions): Promise<VerifiedJwtResult>;

@@ -164,11 +164,25 @@ function coreOptions(options = {}) {
   };
 }
 
+// A key-set resolver (createRemoteJWKSet, or any function returning a JWKS or KeySet) is asked
+// for its set; when the set holds no key for the token, it is asked once more with
+// { unknownKey: true }, so that it may fetch a rotated set (its cooldown decides).
+async function withResolver(resolve, verify) {
+  try {
+    return await verify(await resolve({}));
+  } catch (error) {
+    if (error?.code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
+    return verify(await resolve({ unknownKey: true }));
+  }
+}
+
 /**
- * Verifies a compact ES384 JWT against a JWKS (object, JSON text or KeySet).
+ * Verifies a compact ES384 JWT against a JWKS (object, JSON text, KeySet, or a resolver such
+ * as createRemoteJWKSet's).
  * Resolves to { payload, protectedHeader, kid }; rejects with an EdgeAttestError (code, field).
  */
 export async function verifyJwt(token, jwks, options = {}) {
+  if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyJwt(token, keys, options));
   const backend = backendOf(options);
   const core = coreOptions(options);
   const [keySet, owned] = keySetOf(jwks);
@@ -198,6 +212,7 @@ export async function verifyJwt(token, jwks, options = {}) {
  * (true) resolves instead, for tools that show failures; the caller then reads appraisal.passed.
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
+  if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyAttestationResult(result, keys, options));
   const backend = backendOf(options);
   const core = coreOptions(options);
   const [keySet, owned] = keySetOf(jwks);

@@ -3,8 +3,6 @@
 use alloc::string::String;
 use core::fmt;
 
-use serde::Serialize;
-
 use crate::json::JsonError;
 use crate::ErrorCode;
 
@@ -118,31 +116,14 @@ impl ListError {
 
     /// The JSON error body: stable code, message, the parameter concerned and the status.
     pub fn body(&self) -> ErrorBody {
-        ErrorBody {
-            code: self.code(),
-            message: alloc::string::ToString::to_string(self),
-            field: self.field().map(String::from),
-            status: self.status(),
-        }
+        ErrorBody::of(self.status(), self)
     }
 }
 
-/// The body of a 400 (or 404) list response, in the shape of every error body of the
-/// service (`crate::service::ErrorBody`): `{"code","message","field","status"}`, where
-/// `field` names the query parameter at fault.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ErrorBody {
-    /// The stable `ERR_LIST_*` code.
-    pub code: &'static str,
-    /// A sentence for humans.
-    pub message: String,
-    /// The query parameter at fault (`page_number`, `rpp`, `filter`, `sorting`, or an
-    /// unknown parameter's name); absent for an unknown path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// The HTTP status, repeated for clients that only keep the body.
-    pub status: u16,
-}
+/// The body of a 400 (or 404) list response: the service's one error shape
+/// ([`crate::ErrorBody`]), where `field` names the query parameter at fault (`page_number`,
+/// `rpp`, `filter`, `sorting`, or an unknown parameter's name; absent for an unknown path).
+pub use crate::ErrorBody;
 
 impl ErrorCode for ListError {
     fn code(&self) -> &'static str {

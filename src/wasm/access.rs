@@ -69,17 +69,25 @@ export interface GatewayOptions {
   service?: string;
 }
 
+/**
+ * A denial's body: the members of every error body of the service (`code`, `message`,
+ * `field`, `status`), then the details of a 403 or 405. The RFC 6750 `error`,
+ * `error_description` and `scope` are in the `WWW-Authenticate` header only.
+ */
 export interface AccessErrorBody {
-  error?: "invalid_request" | "invalid_token" | "insufficient_scope";
-  error_description: string;
+  /** `ERR_ACCESS_*`. */
   code: string;
+  /** The sentence of the challenge's `error_description`. */
+  message: string;
+  /** "Authorization" (or "access_token") for credential refusals. */
+  field?: string;
   status: number;
   route?: string;
   requirement?: "all_of" | "any_of";
-  required_scopes?: Scope[];
-  granted_scopes?: Scope[];
-  missing_scopes?: Scope[];
-  allowed_methods?: string[];
+  requiredScopes?: Scope[];
+  grantedScopes?: Scope[];
+  missingScopes?: Scope[];
+  allowedMethods?: string[];
 }
 
 /** Exactly what to send upstream: request `target` with `headers`, the method and the body. */

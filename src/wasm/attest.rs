@@ -11,8 +11,8 @@ use wasm_bindgen::JsValue;
 use super::error::{invalid_argument, to_js};
 use super::js;
 use crate::attest::{
-    validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, EvidenceInput, Nonce,
-    RequestError,
+    decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
+    EvidenceEncoding, EvidenceInput, Nonce, RequestError,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -24,9 +24,19 @@ export type AttestEndpoint =
 export type Arch = "HOPPER" | "BLACKWELL" | "LS10";
 export type ClaimsVersion = "1.0" | "2.0" | "3.0" | "4.0";
 
+/**
+ * How a string `evidence` is written: base64 of the bytes (generation 2: V3/V4 requests,
+ * NVIDIA's SDKs), base64 of their hex text (generation 1: V1/V2 requests), or hex text.
+ */
+export type EvidenceEncoding = "base64" | "base64-hex" | "hex";
+
 /** One device for buildAttestRequest. */
 export interface EvidenceInput {
-  /** The raw SPDM transcript: bytes, or its hex text. */
+  /**
+   * The raw SPDM transcript: bytes, or a string — hex, base64, or base64 of hex text,
+   * recognised from the text (or as `evidenceEncoding` says). The request carries it in the
+   * endpoint's own encoding whatever it came in.
+   */
   evidence: Uint8Array | ArrayBuffer | string;
   /** The certificate chain as PEM text, leaf first. */
   certificate: string;
@@ -43,6 +53,11 @@ export interface AttestRequestOptions {
   /** V4 only; absent means the endpoint's default (3.0 on V4). */
   claimsVersion?: ClaimsVersion;
   evidence: EvidenceInput[];
+  /**
+   * The encoding every string `evidence` must be in; text in another is refused with
+   * ERR_EVIDENCE_ENCODING. Default: recognised from the text.
+   */
+  evidenceEncoding?: EvidenceEncoding;
 }
 
 /** A request body as sent to the service (shape depends on the endpoint). */
@@ -115,14 +130,16 @@ pub fn build_attest_request(
     if !js_sys::Array::is_array(&list) {
         return Err(invalid_argument("evidence", "an array"));
     }
+    let encoding = evidence_encoding(&options)?;
     let mut owned: Vec<(Vec<u8>, String, Option<String>)> = Vec::new();
     for (i, item) in js_sys::Array::from(&list).iter().enumerate() {
         let path = alloc::format!("evidence[{i}]");
         if !item.is_object() {
             return Err(invalid_argument(&path, "an object"));
         }
-        let evidence = js::bytes(
+        let evidence = evidence_bytes(
             &js::member(&item, "evidence"),
+            encoding,
             &alloc::format!("{path}.evidence"),
         )?;
         let certificate = js::required_string(
@@ -212,4 +229,28 @@ struct DeviceSummary {
     evidence_bytes: usize,
     certificate_bytes: usize,
     firmware_version: Option<String>,
+}
+
+/// Option `evidenceEncoding` of `options`: `None` when absent (recognised from the text).
+pub(super) fn evidence_encoding(options: &JsValue) -> Result<Option<EvidenceEncoding>, JsValue> {
+    match js::optional_string(&js::member(options, "evidenceEncoding"), "evidenceEncoding")? {
+        None => Ok(None),
+        Some(name) => EvidenceEncoding::parse(&name).map(Some).ok_or_else(|| {
+            invalid_argument("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
+        }),
+    }
+}
+
+/// Evidence given to any entry (buildAttestRequest, verifyEvidence, prepareEvidence,
+/// runtimeEvidence): bytes as they are, text by the core's one rule
+/// ([`decode_evidence_text`]); a mismatch throws `ERR_EVIDENCE_ENCODING` naming `field`.
+pub(super) fn evidence_bytes(
+    value: &JsValue,
+    encoding: Option<EvidenceEncoding>,
+    field: &str,
+) -> Result<Vec<u8>, JsValue> {
+    match value.as_string() {
+        Some(text) => decode_evidence_text(&text, encoding, field).map_err(|e| to_js(&e)),
+        None => js::bytes(value, field),
+    }
 }

@@ -40,9 +40,12 @@ export interface DeprecationOptions {
   docUrl?: string;
 }
 
+/** The members of every error body of the service, then the notice. */
 export interface DeprecationErrorBody {
   code: string;
   message: string;
+  /** The deprecated attribute or query parameter. */
+  field?: string;
   status: 400;
   deprecation?: DeprecationNotice;
 }

@@ -9,24 +9,25 @@ use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::attest::{evidence_bytes, evidence_encoding};
 use super::error::{coded, invalid_argument, to_js};
 use super::js;
-use crate::attest::{Arch, Nonce, RequestError};
+use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
-    decode_generation1, decode_generation2, BatchPlan, DeviceInput, FwidPolicy, Transcript,
-    VerifiedEvidence, VerifyContext, VerifyError,
+    decode_generation2, BatchPlan, DeviceInput, FwidPolicy, Transcript, VerifiedEvidence,
+    VerifyContext, VerifyError,
 };
 use crate::rim::RuntimeEvidence;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE: &str = r#"
-/** How a string `evidence` is encoded (bytes are taken as the raw transcript). */
-export type EvidenceEncoding = "base64" | "base64-hex" | "hex";
-
 /** One device: its transcript and its certificate chain. */
 export interface DeviceEvidenceInput {
-  /** Raw transcript bytes, or a string in `evidenceEncoding` (default "base64", generation 2). */
+  /**
+   * Raw transcript bytes, or a string: hex, base64 (generation 2, NVIDIA's SDKs) or base64 of
+   * hex text (generation 1) — recognised from the text, or as `evidenceEncoding` says.
+   */
   evidence: Uint8Array | ArrayBuffer | string;
   /** PEM chain text (leaf first), or base64 of it as in requests. */
   certificate: string;
@@ -40,6 +41,7 @@ export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
   now?: number;
   /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
   trustAnchors?: string;
+  /** The encoding every string `evidence` must be in; default: recognised from the text. */
   evidenceEncoding?: EvidenceEncoding;
   /**
    * Fail evidence that could carry an FWID but does not (Hopper firmware from before FWID
@@ -78,8 +80,9 @@ export type DeviceResult =
 
 /** Options of runtimeEvidence. */
 export interface RuntimeEvidenceOptions {
-  /** Raw transcript bytes, or a string in `evidenceEncoding` (default "base64"). */
+  /** Raw transcript bytes, or a string (hex, base64, base64 of hex text). */
   evidence: Uint8Array | ArrayBuffer | string;
+  /** The encoding a string `evidence` must be in; default: recognised from the text. */
   evidenceEncoding?: EvidenceEncoding;
   arch: "HOPPER" | "BLACKWELL" | "LS10";
   /** The chip name the device certificate gives (`hwmodelChip` of an EvidenceReport). */
@@ -100,7 +103,7 @@ pub fn verify_evidence(
     #[wasm_bindgen(unchecked_param_type = "VerifyEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let common = Common::read(&options)?;
-    let device = read_device(&options, "", common.encoding.as_deref())?;
+    let device = read_device(&options, "", common.encoding)?;
     let store = common.store()?;
     let context = common.context(&store);
     let input = DeviceInput {
@@ -140,7 +143,7 @@ pub fn prepare_evidence(
         owned.push(read_device(
             &item,
             &alloc::format!("devices[{i}]."),
-            common.encoding.as_deref(),
+            common.encoding,
         )?);
     }
     let inputs: Vec<DeviceInput<'_>> = owned
@@ -252,7 +255,7 @@ struct Common {
     arch: Arch,
     now: u64,
     anchors: Option<String>,
-    encoding: Option<String>,
+    encoding: Option<EvidenceEncoding>,
     fwid_policy: FwidPolicy,
 }
 
@@ -279,10 +282,7 @@ impl Common {
             arch,
             now: read_now(options)?,
             anchors: js::optional_string(&js::member(options, "trustAnchors"), "trustAnchors")?,
-            encoding: js::optional_string(
-                &js::member(options, "evidenceEncoding"),
-                "evidenceEncoding",
-            )?,
+            encoding: evidence_encoding(options)?,
             fwid_policy: match js::optional_bool(
                 &js::member(options, "requireFwid"),
                 "requireFwid",
@@ -328,7 +328,7 @@ fn read_now(options: &JsValue) -> Result<u64, JsValue> {
 fn read_device(
     item: &JsValue,
     prefix: &str,
-    encoding: Option<&str>,
+    encoding: Option<EvidenceEncoding>,
 ) -> Result<(Vec<u8>, String), JsValue> {
     let evidence = read_evidence(item, prefix, encoding)?;
     let certificate_field = alloc::format!("{prefix}certificate");
@@ -336,25 +336,17 @@ fn read_device(
     Ok((evidence, certificate_text(&text)?))
 }
 
-/// Member `evidence` of `item`: bytes, or a string in `encoding` (default base64).
-fn read_evidence(item: &JsValue, prefix: &str, encoding: Option<&str>) -> Result<Vec<u8>, JsValue> {
-    let evidence_field = alloc::format!("{prefix}evidence");
-    let value = js::member(item, "evidence");
-    Ok(match (value.as_string(), encoding.unwrap_or("base64")) {
-        (Some(text), "base64") => {
-            decode_generation2(&text).map_err(|e| field_error(&e, &evidence_field))?
-        }
-        (Some(text), "base64-hex") => {
-            decode_generation1(&text).map_err(|e| field_error(&e, &evidence_field))?
-        }
-        (Some(_), "hex") | (None, _) => js::bytes(&value, &evidence_field)?,
-        (Some(_), _) => {
-            return Err(invalid_argument(
-                "evidenceEncoding",
-                "\"base64\", \"base64-hex\" or \"hex\"",
-            ))
-        }
-    })
+/// Member `evidence` of `item`: bytes, or text decoded by the core's one rule.
+fn read_evidence(
+    item: &JsValue,
+    prefix: &str,
+    encoding: Option<EvidenceEncoding>,
+) -> Result<Vec<u8>, JsValue> {
+    evidence_bytes(
+        &js::member(item, "evidence"),
+        encoding,
+        &alloc::format!("{prefix}evidence"),
+    )
 }
 
 /// The values of one device's transcript that `rimIds`, `compareGpuRims` and
@@ -367,11 +359,7 @@ pub fn runtime_evidence(
     if !options.is_object() {
         return Err(invalid_argument("options", "an object"));
     }
-    let encoding = js::optional_string(
-        &js::member(&options, "evidenceEncoding"),
-        "evidenceEncoding",
-    )?;
-    let bytes = read_evidence(&options, "", encoding.as_deref())?;
+    let bytes = read_evidence(&options, "", evidence_encoding(&options)?)?;
     let arch = js::required_string(&js::member(&options, "arch"), "arch")?;
     let arch =
         Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;

@@ -93,7 +93,9 @@ test('gatewayDecision: RFC 6750 answers', () => {
   assert.equal(new Headers(none.headers).get('access-control-expose-headers'), 'WWW-Authenticate');
   const malformed = ask(`Bearer ${key('dev-lab_user')}, Bearer ${key('dev-lab_user')}`);
   assert.equal(malformed.status, 400);
-  assert.equal(malformed.body.error, 'invalid_request');
+  assert.equal(malformed.body.code, 'ERR_ACCESS_INVALID_REQUEST');
+  assert.equal(malformed.body.error, undefined, 'RFC 6750 members are in the challenge only');
+  assert.match(new Headers(malformed.headers).get('www-authenticate'), /error="invalid_request"/);
   const revoked = ask(`Bearer ${createApiKey({ type: 'personal', id: 'x', roles: [] }).key}`);
   const foreign = ask(`Bearer ${key('svc-other-service')}`);
   assert.equal(revoked.status, 401);
@@ -101,8 +103,8 @@ test('gatewayDecision: RFC 6750 answers', () => {
   assert.deepEqual(foreign.headers, revoked.headers);
   const denied = ask(`Bearer ${key('dev-lab_image_sharer')}`, 'DELETE', 'https://sim.example/api/v3/simulations/s1/');
   assert.equal(denied.status, 403);
-  assert.deepEqual(denied.body.required_scopes, ['lab:simulation_delete']);
-  assert.deepEqual(denied.body.granted_scopes, ['lab:image_sharing']);
+  assert.deepEqual(denied.body.requiredScopes, ['lab:simulation_delete']);
+  assert.deepEqual(denied.body.grantedScopes, ['lab:image_sharing']);
   assert.match(new Headers(denied.headers).get('www-authenticate'), /error="insufficient_scope".*scope="lab:simulation_delete"$/);
   const allowed = ask(`Bearer ${key('dev-lab_user')}`, 'GET', 'https://sim.example/api/v3/simulations?limit=2');
   assert.equal(allowed.allow, true);
@@ -182,7 +184,7 @@ test('evaluateAccess: a key record, an API key or an Authorization value', () =>
   assert.equal(byRecord.allow, true);
   const byRecordDenied = evaluateAccess(record, 'GET', '/api/v3/simulations/', { now: NOW });
   assert.equal(byRecordDenied.allow, false);
-  assert.deepEqual(byRecordDenied.body.missing_scopes, ['lab:simulation_read']);
+  assert.deepEqual(byRecordDenied.body.missingScopes, ['lab:simulation_read']);
   assert.equal(evaluateAccess({ ...record, revokedAt: NOW - 1 }, 'GET', '/api/v3/images/', { now: NOW }).audit.reason, 'revoked');
   const bare = evaluateAccess(key('dev-lab_instructor'), 'POST', '/api/v3/trainings/', { keyStore: dev.keyStore, now: NOW });
   assert.equal(bare.allow, true);
@@ -316,8 +318,8 @@ test('the gateway in workerd forwards allowed requests and answers the others it
     const forbidden = await fetch('/api/v3/images/i1/publish/', { method: 'PATCH', headers: { authorization: `Bearer ${secret('dev-lab_image_uploader')}` } });
     assert.equal(forbidden.status, 403);
     const body = await forbidden.json();
-    assert.deepEqual(body.required_scopes, ['lab:image_publish']);
-    assert.deepEqual(body.granted_scopes, ['lab:image_read', 'lab:image_write']);
+    assert.deepEqual(body.requiredScopes, ['lab:image_publish']);
+    assert.deepEqual(body.grantedScopes, ['lab:image_read', 'lab:image_write']);
 
     const bad = await fetch('/api/v3/simulations/', { headers: { authorization: 'Bearer' } });
     assert.equal(bad.status, 400);

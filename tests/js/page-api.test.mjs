@@ -56,7 +56,7 @@ test('panel 4: roles and scopes against endpoints — allowed, or denied with th
 
   // A service key with only the read scope cannot create one: the missing scope is named.
   d = await decide(page, { type: 'service', checks: ['lab:simulation_read'], method: 'POST', path: '/api/v3/simulations/' });
-  assert.match(d.verdict, /^denied POST \/api\/v3\/simulations\/ — 403 insufficient_scope/);
+  assert.match(d.verdict, /^denied POST \/api\/v3\/simulations\/ — 403 ERR_ACCESS_INSUFFICIENT_SCOPE/);
   assert.equal(d.rows.Missing, 'lab:simulation_create');
   assert.equal(d.rows['Granted to this key'], 'lab:simulation_read');
   assert.equal(await page.locator('#access-output tr.failed').count(), 1);

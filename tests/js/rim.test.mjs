@@ -148,7 +148,9 @@ test('runtimeEvidence: the core reads the comparison values from a transcript', 
   assert.equal(comparison.measres, 'success');
   assert.equal(comparison.compared, 31);
 
-  rejects(() => runtimeEvidence({ evidence: 'zz', evidenceEncoding: 'hex', arch: 'HOPPER' }), 'ERR_INVALID_ARGUMENT');
+  // Evidence text is decoded by the core's one rule: the same code at every entry.
+  rejects(() => runtimeEvidence({ evidence: 'zz', evidenceEncoding: 'hex', arch: 'HOPPER' }), 'ERR_EVIDENCE_ENCODING');
+  rejects(() => runtimeEvidence({ evidence: 'zz', evidenceEncoding: 'sideways', arch: 'HOPPER' }), 'ERR_INVALID_ARGUMENT');
   rejects(() => runtimeEvidence({ evidence: hexBytes(path).subarray(0, 40), arch: 'LS10' }), 'ERR_EVIDENCE_TRUNCATED');
   rejects(() => runtimeEvidence({ evidence: new Uint8Array(10), arch: 'HOPPER' }), 'ERR_EVIDENCE_UNEXPECTED_VALUE');
   rejects(() => runtimeEvidence({ evidence: hexBytes(path), arch: 'AMPERE' }), 'ERR_INVALID_ARGUMENT');

@@ -68,8 +68,8 @@ test('gateway: RFC 6750 answers and forwarding to the upstream', async () => {
   assert.equal(denied.status, 403);
   assert.match(denied.headers.get('www-authenticate'), /error="insufficient_scope", .*scope="/);
   const body = await denied.json();
-  assert.ok(body.required_scopes.length > 0);
-  assert.deepEqual(body.granted_scopes.sort(), ['lab:image_read', 'lab:simulation_read']);
+  assert.ok(body.requiredScopes.length > 0);
+  assert.deepEqual(body.grantedScopes.sort(), ['lab:image_read', 'lab:simulation_read']);
   assert.equal(seen.length, before + 1, 'denied requests never reach the upstream');
 });
 

@@ -57,18 +57,18 @@ export function checkAccess() {
   const body = decision.body ?? {};
   // A forwarded request carries the key's scopes to the upstream service in a header.
   const forwarded = decision.forward?.setHeaders.find(([name]) => name.toLowerCase() === 'x-edgeattest-scopes');
-  const granted = body.granted_scopes ?? (forwarded ? forwarded[1].split(' ').filter(Boolean) : []);
+  const granted = body.grantedScopes ?? (forwarded ? forwarded[1].split(' ').filter(Boolean) : []);
   const requirement = route.requires.all_of ? ['all of', route.requires.all_of] : ['any of', route.requires.any_of];
   $('access-output').replaceChildren(
     el('p', { class: `summary ${decision.allow ? 'good' : 'bad'}`, id: 'access-verdict' },
       decision.allow ? badge('pass', 'allowed') : badge('fail', 'denied'),
       ` ${route.method} ${route.path}`,
-      decision.allow ? '' : ` — ${decision.status} ${body.error ?? ''} ${body.code ?? ''}`),
+      decision.allow ? '' : ` — ${decision.status} ${body.code ?? ''}`),
     el('div', { class: 'table-wrap' }, table('Decision', ['Aspect', 'Value'], [
       ['Requires', [`${requirement[0]}: `, ...list(requirement[1])]],
       ['Granted to this key', list(granted)],
-      { class: body.missing_scopes?.length ? 'failed' : undefined, cells: ['Missing', list(body.missing_scopes)] },
-      ['Reason', body.error_description ?? (decision.allow ? 'the key holds the required scopes' : decision.audit.reason)],
+      { class: body.missingScopes?.length ? 'failed' : undefined, cells: ['Missing', list(body.missingScopes)] },
+      ['Reason', body.message ?? (decision.allow ? 'the key holds the required scopes' : decision.audit.reason)],
       ['Why this route needs it', `${route.rationale} (${BASIS[route.basis] ?? route.basis})`],
     ], 'kv')),
   );

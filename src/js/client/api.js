@@ -5,4 +5,5 @@
 // the full package; tests/js/client.test.mjs checks both.
 export { generateNonce, buildAttestRequest, validateAttestRequest } from './edgeattest.js';
 export * from './token.js';
+export * from './jwks.js';
 export { EdgeAttestError } from './error.js';

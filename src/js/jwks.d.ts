@@ -1,0 +1,45 @@
+import type { KeySet } from './edgeattest.js';
+
+export interface RemoteJWKSetOptions {
+  /** Milliseconds the whole fetch (headers and body) may take; default 5000. */
+  timeoutDuration?: number;
+  /** Least milliseconds between two fetches made for an unknown `kid`; default 30000. */
+  cooldownDuration?: number;
+  /** Milliseconds a fetched set is used without asking again; default 600000. */
+  cacheMaxAge?: number;
+  /** Largest body accepted, in bytes; default 262144. */
+  maxBytes?: number;
+  /** Extra request headers (`accept: application/json` is sent). */
+  headers?: Record<string, string>;
+  /** The fetch to use; default `globalThis.fetch`. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** The clock in milliseconds; default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * What createRemoteJWKSet returns: pass it as the key set of verifyJwt or
+ * verifyAttestationResult. Rejects with an EdgeAttestError: `ERR_JWKS_FETCH_TIMEOUT`,
+ * `ERR_JWKS_FETCH_FAILED`, `ERR_JWKS_HTTP_STATUS` (with `status`), `ERR_JWKS_NOT_JSON`,
+ * `ERR_JWKS_TOO_LARGE` (with `limit`), `ERR_JWKS_INVALID`.
+ */
+export interface RemoteJWKSet {
+  (hint?: { unknownKey?: boolean }): Promise<KeySet>;
+  /** The cached set is younger than `cacheMaxAge`. */
+  readonly fresh: boolean;
+  /** A fetch happened less than `cooldownDuration` ago. */
+  readonly coolingDown: boolean;
+  /** A fetch is in flight. */
+  readonly reloading: boolean;
+  /** Fetches the set now (sharing a fetch in flight). */
+  reload(): Promise<void>;
+  /** A copy of the last set fetched, or undefined. */
+  jwks(): { keys: object[] } | undefined;
+}
+
+/**
+ * The JWKS at `url` (an attestation service's `/.well-known/jwks.json`), as jose's
+ * createRemoteJWKSet: fetched with a timeout and a size cap, cached, fetched again on an
+ * unknown `kid` at most once per cooldown, concurrent fetches shared.
+ */
+export function createRemoteJWKSet(url: string | URL, options?: RemoteJWKSetOptions): RemoteJWKSet;

@@ -1,0 +1,188 @@
+// A remote key set, as jose's createRemoteJWKSet: the service's JWKS (GET
+// /.well-known/jwks.json) fetched with a timeout and a size cap, cached for maxAge, fetched
+// again when a token names a key the set does not hold — at most once per cooldown — with
+// concurrent callers sharing one fetch. The result is a resolver that verifyJwt and
+// verifyAttestationResult accept in place of a key set.
+//
+// Only the URL given here is ever fetched: a token's `jku`/`x5u` never are. Every failure is
+// an EdgeAttestError with a stable code; the key set itself is validated by the core
+// (P-384 only) before it is used or cached.
+import { EdgeAttestError } from './error.js';
+import { KeySet } from './edgeattest.js';
+
+const DEFAULTS = {
+  timeoutDuration: 5_000,
+  cooldownDuration: 30_000,
+  cacheMaxAge: 600_000,
+  maxBytes: 256 * 1024,
+};
+
+function failure(code, message, extra = {}) {
+  return Object.assign(new EdgeAttestError(code, message), extra);
+}
+
+const argument = (field, message) =>
+  failure('ERR_INVALID_ARGUMENT', `${field} ${message}`, { field });
+
+function duration(options, name) {
+  const value = options[name] ?? DEFAULTS[name];
+  if (!Number.isFinite(value) || value < 0) throw argument(name, 'must be a number of milliseconds, 0 or more');
+  return value;
+}
+
+/** `application/json` or any `+json` type, with any parameters (RFC 8259 §11, RFC 6839). */
+function isJson(contentType) {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+/** The body, read chunk by chunk and refused as soon as it passes `maxBytes`. */
+async function readCapped(response, maxBytes, url) {
+  const tooLarge = () => failure('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, { limit: maxBytes });
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw tooLarge();
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * A resolver for the JWKS at `url` (http: or https:). Options: `timeoutDuration` (ms, default
+ * 5000, the whole fetch including the body), `cooldownDuration` (ms, default 30000: the least
+ * time between two fetches made for an unknown key), `cacheMaxAge` (ms, default 600000;
+ * `Infinity` keeps the set until a key is missing), `maxBytes` (default 262144), `headers`,
+ * `fetch` (default globalThis.fetch) and `now` (a clock in ms, default Date.now).
+ *
+ * Pass the resolver as the key set of verifyJwt / verifyAttestationResult. It also has
+ * `reload()`, `jwks()` (the last set fetched, or undefined), and the getters `fresh`,
+ * `coolingDown` and `reloading`, as jose's.
+ */
+export function createRemoteJWKSet(url, options = {}) {
+  let target;
+  try {
+    target = new URL(url);
+  } catch {
+    throw argument('url', 'must be an absolute URL');
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw argument('url', 'must be an http: or https: URL');
+  if (options === null || typeof options !== 'object') throw argument('options', 'must be an object');
+  const timeoutDuration = duration(options, 'timeoutDuration');
+  const cooldownDuration = duration(options, 'cooldownDuration');
+  const cacheMaxAge = duration(options, 'cacheMaxAge');
+  const maxBytes = duration(options, 'maxBytes');
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw argument('fetch', 'must be a function (no global fetch here)');
+  const clock = options.now ?? Date.now;
+  if (typeof clock !== 'function') throw argument('now', 'must be a function returning milliseconds');
+  const headers = { accept: 'application/json', ...options.headers };
+
+  let current; // { json, set, at }
+  let pending;
+  let lastFetch = -Infinity;
+
+  async function load() {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutDuration);
+    try {
+      let response;
+      try {
+        response = await fetchImpl(target.href, { method: 'GET', headers, signal: controller.signal, redirect: 'follow' });
+      } catch (error) {
+        if (controller.signal.aborted) throw timedOut();
+        throw failure('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be fetched: ${error?.message ?? error}`);
+      }
+      if (response.status < 200 || response.status > 299) {
+        await response.body?.cancel().catch(() => {});
+        throw failure('ERR_JWKS_HTTP_STATUS', `the JWKS at ${target.href} answered HTTP ${response.status}`, { status: response.status });
+      }
+      const contentType = response.headers.get('content-type');
+      if (!isJson(contentType)) {
+        await response.body?.cancel().catch(() => {});
+        throw failure('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is ${contentType ?? 'of no media type'}, not JSON`);
+      }
+      let bytes;
+      try {
+        bytes = await readCapped(response, maxBytes, target.href);
+      } catch (error) {
+        if (controller.signal.aborted) throw timedOut();
+        throw error;
+      }
+      let json;
+      try {
+        json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      } catch {
+        throw failure('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is not valid JSON`);
+      }
+      // The core validates the set (P-384 keys, distinct kids): ERR_JWKS_INVALID otherwise.
+      const set = new KeySet(json);
+      return { json, set, at: clock() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const timedOut = () => failure('ERR_JWKS_FETCH_TIMEOUT', `the JWKS at ${target.href} did not arrive within ${timeoutDuration} ms`, { timeout: timeoutDuration });
+
+  function reload() {
+    // Concurrent callers share the fetch in flight.
+    pending ??= (async () => {
+      lastFetch = clock();
+      try {
+        current = await load();
+        return current.set;
+      } finally {
+        pending = undefined;
+      }
+    })();
+    return pending;
+  }
+
+  const fresh = () => current !== undefined && clock() - current.at < cacheMaxAge;
+  const coolingDown = () => clock() - lastFetch < cooldownDuration;
+
+  /**
+   * The key set: the cached one while fresh; fetched again when stale, or — `hint.unknownKey`
+   * (verifyJwt asks so after ERR_JWKS_NO_MATCHING_KEY) — unless a fetch happened within the
+   * cooldown, in which case the cached set is returned and the token's key stays unknown.
+   */
+  async function resolver(hint = {}) {
+    if (pending) return pending;
+    if (!fresh()) return reload();
+    if (hint?.unknownKey && !coolingDown()) return reload();
+    return current.set;
+  }
+
+  Object.defineProperties(resolver, {
+    fresh: { get: fresh },
+    coolingDown: { get: coolingDown },
+    reloading: { get: () => pending !== undefined },
+    reload: { value: async () => { await reload(); } },
+    jwks: { value: () => (current ? structuredClone(current.json) : undefined) },
+  });
+  return resolver;
+}

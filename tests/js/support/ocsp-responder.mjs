@@ -118,10 +118,13 @@ export const pkiText = (file) => readFileSync(join(PKI, file), 'utf8');
 
 /**
  * A test device: the real Hopper 550.90.07 transcript re-signed with the test PKI's leaf of
- * `stem` (`good`, `revoked`, `unknown`, `hold`, `node_<n>`), and its chain.
+ * `stem` (`good`, `revoked`, `unknown`, `hold`, `node_<n>`), and its chain; with `nonce`, the
+ * transcript carries that nonce instead of the recorded one.
  */
-export async function testDevice(stem, subtle = globalThis.crypto.subtle) {
+export async function testDevice(stem, subtle = globalThis.crypto.subtle, nonce = undefined) {
   const report = Buffer.from(readFileSync(fileURLToPath(new URL('../../fixtures/nvidia/evidence/hopper/nvtrust_hopper_550.90.07_report.hex', import.meta.url)), 'utf8').trim(), 'hex');
+  // As a GPU asked with `nonce` (64 hex digits): the request's nonce field, then re-signed.
+  if (nonce !== undefined) Buffer.from(nonce, 'hex').copy(report, 4);
   const pem = pkiText(`leaf_${stem}_key.pem`);
   const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
   const key = await subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve: 'P-384' }, false, ['sign']);

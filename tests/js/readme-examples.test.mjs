@@ -1,0 +1,101 @@
+// The READMEs' main example runs as written: the code block under "Verify an attestation
+// result" in the package README (pkg-config/npm/README.md) and in the project README, with
+// `edgeattest` resolved to the built package, NRAS's address answered by our worker in workerd
+// (test PKI as trust anchors, loopback OCSP responder and RIM service), and `collectEvidence`
+// played by a test device that signs its transcript with the nonce it is given. A device that
+// passes reaches the `attested:` line; a revoked one takes the catch branch, prints its reasons
+// and rethrows ERR_ATTESTATION_FAILED.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startWorker } from './support/worker.mjs';
+import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
+
+const REPO = new URL('../../', import.meta.url);
+const PACKAGE = new URL('pkg/node.js', REPO).href;
+const NRAS = 'https://nras.attestation.nvidia.com';
+
+/** The first ```js block after `heading` in the file. */
+function example(file, heading) {
+  const text = readFileSync(new URL(file, REPO), 'utf8');
+  const at = text.indexOf(heading);
+  assert.ok(at >= 0, `${file} has a "${heading}" section`);
+  const block = /```js\n([\s\S]*?)```/.exec(text.slice(at));
+  assert.ok(block, `${file}: a js block under "${heading}"`);
+  return block[1];
+}
+
+let worker;
+let responder;
+let rims;
+let dir;
+before(async () => {
+  responder = await startOcspResponder();
+  rims = await startRimService();
+  worker = await startWorker({
+    bindings: {
+      EDGEATTEST_TRUST_ANCHORS: pkiText('root.pem'),
+      EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
+      EDGEATTEST_OCSP_URL: responder.url,
+      EDGEATTEST_RIM_SERVICE_URL: rims.url,
+      EDGEATTEST_BUNDLED_RIMS: 'off',
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), 'edgeattest-readme-'));
+});
+after(async () => {
+  await worker?.stop();
+  await responder?.close();
+  await rims?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+let runs = 0;
+/** Runs `code` as a module; returns what it printed and how it ended. */
+async function run(code, device) {
+  assert.match(code, /from 'edgeattest';/, 'the example imports the package by its name');
+  const file = join(dir, `example-${runs++}.mjs`);
+  writeFileSync(file, code.replace("from 'edgeattest';", `from ${JSON.stringify(PACKAGE)};`));
+  const printed = { log: [], error: [] };
+  const saved = { fetch: globalThis.fetch, log: console.log, error: console.error };
+  globalThis.collectEvidence = (nonce) => testDevice(device, globalThis.crypto.subtle, nonce);
+  globalThis.fetch = (url, init) => saved.fetch(String(url).replace(NRAS, worker.origin), init);
+  console.log = (...args) => printed.log.push(args);
+  console.error = (...args) => printed.error.push(args);
+  try {
+    await import(pathToFileURL(file).href);
+    return { printed };
+  } catch (error) {
+    return { printed, error };
+  } finally {
+    Object.assign(globalThis, { fetch: saved.fetch });
+    console.log = saved.log;
+    console.error = saved.error;
+    delete globalThis.collectEvidence;
+  }
+}
+
+for (const [file, heading] of [
+  ['pkg-config/npm/README.md', '## Verify an attestation result'],
+  ['README.md', '### Verify an attestation result'],
+]) {
+  test(`${file}: the example attests a device that passes`, async () => {
+    const { printed, error } = await run(example(file, heading), 'good');
+    assert.equal(error, undefined, error?.message);
+    assert.deepEqual(printed.log, [['attested:', ['GPU-0']]]);
+    assert.deepEqual(printed.error, []);
+  });
+
+  test(`${file}: the example refuses a revoked device, saying why`, async () => {
+    const { printed, error } = await run(example(file, heading), 'revoked');
+    assert.equal(error?.code, 'ERR_ATTESTATION_FAILED', error?.message);
+    assert.deepEqual(printed.log, [], 'never the attested line');
+    assert.equal(printed.error.length, 1);
+    const [label, reasons] = printed.error[0];
+    assert.equal(label, 'GPU-0');
+    assert.ok(reasons.some((reason) => /revoked/.test(reason)), JSON.stringify(reasons));
+  });
+}

@@ -119,7 +119,7 @@ const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
-    if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured'), { code: 'ERR_NO_SIGNING_KEY' });
+    if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)'), { code: 'ERR_NO_SIGNING_KEY' });
     const chosen = cryptoBackend(env);
     now = clock(env);
     const keys = { signingKey: env.EDGEATTEST_SIGNING_KEY };

@@ -39,3 +39,16 @@ test('EDGEATTEST_RETIRED_KEYS naming a file that cannot be read stops the start 
     /EDGEATTEST_RETIRED_KEYS=.*missing\.json: cannot read the file \(ENOENT\)/,
   );
 });
+
+test('a worker without a signing key answers 503 ERR_NO_SIGNING_KEY, saying how to set one', async (t) => {
+  const worker = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: '' } });
+  t.after(worker.stop);
+  const response = await fetch(`${worker.origin}/v4/attest/gpu`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}',
+  });
+  assert.equal(response.status, 503);
+  const body = await response.json();
+  assert.equal(body.code, 'ERR_NO_SIGNING_KEY');
+  assert.match(body.message, /wrangler secret put EDGEATTEST_SIGNING_KEY/);
+  assert.match(body.message, /dev-vars\.mjs/);
+});

@@ -16,7 +16,8 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 unset GECKODRIVER
 GECKODRIVER_BIN="${CARGO_HOME:-$HOME/.cargo}/bin/geckodriver"
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/pkg-config/webdriver.json"
-export WASM_BINDGEN_TEST_TIMEOUT=120
+# One bound for a whole browser run (the shared suites take 75–90 s on a loaded 2-core machine).
+export WASM_BINDGEN_TEST_TIMEOUT=400
 LOGS=target/test-logs
 mkdir -p "$LOGS" tests/artifacts
 passed=0 failed=0 stage_failures=()

@@ -3,7 +3,9 @@
 //!
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there.
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+// Test helpers outside #[test] functions, and wasm-bindgen tests, which clippy does not
+// take for tests.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "common/fixture_files.rs"]

@@ -8,7 +8,11 @@
     clippy::panic,
     clippy::std_instead_of_core,
     clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
+)]
+// tests: fail loudly, use std
+// The native suites below each declare fixture_files and verdicts for their own crate; here
+// they use the crate-level ones (`crate::`), and their own copies are unused.
+#![allow(clippy::duplicate_mod)]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

@@ -148,7 +148,7 @@ async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     let verdict = webcrypto(core::slice::from_ref(prepared.signature_check())).await;
     assert_eq!(verdict, [false]);
     assert_eq!(
-        prepared.finish(false).unwrap_err(),
+        prepared.finish(verdict[0]).unwrap_err(),
         TokenError::SignatureVerificationFailed
     );
     // Wycheproof tcId 153's signature (`0201`) and an all-zero one never become a check.

@@ -17,11 +17,12 @@ export PATH="$CARGO_BIN:$PATH"
 log() { printf '[setup] %s\n' "$*"; }
 SECONDS=0
 
-# 1. Debian: headless Chromium and its driver (browser tests, wasm-bindgen browser runner), and
-#    openssl (its `ocsp` command is the OCSP responder of the revocation tests).
+# 1. Debian: headless Chromium and its driver (browser tests, wasm-bindgen browser runner),
+#    Firefox ESR (the wasm suites in Gecko; its driver is step 4c), and openssl (its `ocsp`
+#    command is the OCSP responder of the revocation tests).
 if [[ "${SKIP_APT:-0}" != 1 ]]; then
   missing=()
-  for pkg in chromium chromium-driver; do
+  for pkg in chromium chromium-driver firefox-esr; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   command -v openssl >/dev/null || missing+=(openssl)
@@ -62,6 +63,15 @@ have="$("$CARGO_BIN/cargo-fuzz" --version 2>/dev/null | awk '{print $2}' || true
 if [[ "$have" != "$CARGO_FUZZ_VERSION" ]]; then
   log "cargo install cargo-fuzz $CARGO_FUZZ_VERSION (had: ${have:-none})"
   cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+fi
+
+# 4c. geckodriver, the WebDriver of the wasm suites in Firefox (pkg-config/test.sh's
+#     wasm-firefox stage). From the Rust registry: the npm package downloads a binary.
+GECKODRIVER_VERSION=0.37.1
+have="$("$CARGO_BIN/geckodriver" --version 2>/dev/null | awk 'NR==1{print $2}' || true)"
+if [[ "$have" != "$GECKODRIVER_VERSION" ]]; then
+  log "cargo install geckodriver $GECKODRIVER_VERSION (had: ${have:-none})"
+  cargo install --quiet --locked geckodriver --version "$GECKODRIVER_VERSION"
 fi
 
 # 5. npm dev dependencies from the lockfile (binaryen, miniflare/workerd, playwright-core, jose, sql.js).

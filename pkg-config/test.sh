@@ -10,9 +10,14 @@ cd "$(dirname "$0")/.."
 bash pkg-config/setup.sh || { echo "summary: 0 passed, 1 failed"; exit 1; }
 
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-export CHROMEDRIVER=/usr/bin/chromedriver   # never let a geckodriver on PATH pick Firefox
+# The wasm-bindgen runner takes the first of GECKODRIVER, CHROMEDRIVER set (then PATH): the
+# Chromium stage has CHROMEDRIVER only, the Firefox stage GECKODRIVER only.
+export CHROMEDRIVER=/usr/bin/chromedriver
+unset GECKODRIVER
+GECKODRIVER_BIN="${CARGO_HOME:-$HOME/.cargo}/bin/geckodriver"
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/pkg-config/webdriver.json"
-export WASM_BINDGEN_TEST_TIMEOUT=120
+# One bound for a whole browser run (the shared suites take 75–90 s on a loaded 2-core machine).
+export WASM_BINDGEN_TEST_TIMEOUT=400
 LOGS=target/test-logs
 mkdir -p "$LOGS" tests/artifacts
 passed=0 failed=0 stage_failures=()
@@ -60,6 +65,8 @@ stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --qui
 stage no-std-build   check nostd
 stage wasm-node      tests wasm-pack test --node -- --test wasm_node
 stage wasm-chromium  tests wasm-pack test --headless --chrome -- --test wasm_browser
+stage wasm-firefox   tests env -u CHROMEDRIVER GECKODRIVER="$GECKODRIVER_BIN" \
+  wasm-pack test --headless --firefox -- --test wasm_browser
 stage release-build  check bash pkg-config/build.sh
 stage wasm-size      check node pkg-config/size-report.mjs
 stage js-node        tests node --test --test-concurrency=1 tests/js/

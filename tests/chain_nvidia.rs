@@ -1,6 +1,19 @@
-//! Device certificate chains of the NVIDIA fixtures against the embedded Device Identity CA.
-#![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+//! Device certificate chains of the NVIDIA fixtures against the embedded Device Identity CA
+//! (the expected verdicts: `tests/common/verdicts.rs`).
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there.
+// Test helpers outside #[test] functions, and wasm-bindgen tests, which clippy does not
+// take for tests.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+// Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
+#[path = "common/fixture_files.rs"]
+mod fixture_files;
+#[path = "common/verdicts.rs"]
+mod verdicts;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use edgeattest::chain::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
@@ -8,50 +21,12 @@ use edgeattest::chain::{
 };
 use edgeattest::ErrorCode;
 
-const NOW: u64 = 1_790_000_000; // 2026-09-21
+use crate::verdicts::{CHAINS, CHAINS_REFUSED, NOW};
 
+/// A fixture under `tests/fixtures/nvidia/`.
 fn fixture(path: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/tests/fixtures/nvidia/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    crate::fixture_files::text(&format!("nvidia/{path}")).to_owned()
 }
-
-const CHAINS: [(&str, &str); 8] = [
-    (
-        "evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/hopper/nvat_hopper_580.159.03_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/hopper/nvat_hopper_535.86.09_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/hopper/nvat_hopper_570.124.03_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/hopper/gonvtrust_hopper_545.00_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/hopper/trustee_hopper_580.95.05_certchain.pem",
-        "GH100 A01 GSP BROM",
-    ),
-    (
-        "evidence/blackwell/nvat_blackwell_575.32_certchain.pem",
-        "GB100 A01 GSP BROM",
-    ),
-    (
-        "evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem",
-        "LS_10 A01 FSP BROM",
-    ),
-];
 
 #[test]
 fn every_fixture_chain_verifies_to_the_embedded_root() {
@@ -106,20 +81,15 @@ fn ueid_and_hwmodel_match_the_real_service_tokens() {
 #[test]
 fn chain_without_brom_certificate_fails() {
     let store = TrustStore::nvidia_device_identity().unwrap();
-    let err = verify_pem_chain(
-        &fixture("evidence/hopper/gonvtrust_INVALID_certchain_missing_brom.pem"),
-        &store,
-        NOW,
-        &ChainOptions::default(),
-    )
-    .unwrap_err();
+    let (path, code) = CHAINS_REFUSED[0];
+    let err = verify_pem_chain(&fixture(path), &store, NOW, &ChainOptions::default()).unwrap_err();
     assert_eq!(
         err,
         ChainError::IssuerNotFound {
             at: CertPosition::Chain(0)
         }
     );
-    assert_eq!(err.code(), "ERR_CHAIN_ISSUER_NOT_FOUND");
+    assert_eq!(err.code(), code);
 }
 
 #[test]
@@ -224,6 +194,8 @@ fn pem_errors() {
     );
 }
 
+// Not in wasm: proptest seeds from the OS.
+#[cfg(not(target_arch = "wasm32"))]
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
 

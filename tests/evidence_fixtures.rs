@@ -1,7 +1,18 @@
 //! Real NVIDIA evidence: every valid fixture verifies, every negative one fails with its
-//! own error.
-#![cfg(not(target_arch = "wasm32"))]
+//! own error (the expected verdicts: `tests/common/verdicts.rs`).
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there, and fixtures come from
+//! `tests/common/fixture_files.rs` (there is no file system in a browser).
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] functions
+
+// Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
+#[path = "common/fixture_files.rs"]
+mod fixture_files;
+#[path = "common/verdicts.rs"]
+mod verdicts;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::Engine;
 use edgeattest::attest::{Arch, Nonce};
@@ -12,15 +23,9 @@ use edgeattest::evidence::{
 };
 use edgeattest::ErrorCode;
 
-const NOW: u64 = 1_790_000_000; // 2026-09-21
-const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
-
+/// A fixture under `tests/fixtures/nvidia/`.
 fn read(path: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/tests/fixtures/nvidia/evidence/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    crate::fixture_files::text(&format!("nvidia/{path}")).to_owned()
 }
 
 fn hex_file(path: &str) -> Vec<u8> {
@@ -56,91 +61,7 @@ fn verify(
     )
 }
 
-/// (report, chain, arch, nonce, driver, vbios, fwid in evidence)
-type Valid = (
-    &'static str,
-    &'static str,
-    Arch,
-    &'static str,
-    Option<&'static str>,
-    Option<&'static str>,
-    bool,
-);
-
-const VALID: [Valid; 8] = [
-    (
-        "hopper/nvtrust_hopper_550.90.07_report.hex",
-        "hopper/nvtrust_hopper_550.90.07_certchain.pem",
-        Arch::Hopper,
-        N931,
-        Some("550.90.07"),
-        Some("96.00.9F.00.01"),
-        true,
-    ),
-    (
-        "hopper/nvat_hopper_580.159.03_report.hex",
-        "hopper/nvat_hopper_580.159.03_certchain.pem",
-        Arch::Hopper,
-        "5bb22e377702d4e1e8215a903ba094826b9ac7f731dee1fe8102958bf2840aca",
-        Some("580.159.03"),
-        Some("96.00.74.00.20"),
-        true,
-    ),
-    (
-        "hopper/nvat_hopper_535.86.09_report.hex",
-        "hopper/nvat_hopper_535.86.09_certchain.pem",
-        Arch::Hopper,
-        "27a328247bf7935c993341cf587be6f05986ccce4fe7ba2c54100bd616a58f66",
-        Some("535.86.09"),
-        Some("96.00.5E.00.01"),
-        false,
-    ),
-    (
-        "hopper/nvat_hopper_570.124.03_report.hex",
-        "hopper/nvat_hopper_570.124.03_certchain.pem",
-        Arch::Hopper,
-        N931,
-        Some("570.124.03"),
-        Some("96.00.5E.00.04"),
-        true,
-    ),
-    (
-        "hopper/gonvtrust_hopper_545.00_report.hex",
-        "hopper/gonvtrust_hopper_545.00_certchain.pem",
-        Arch::Hopper,
-        "4cff7f5380ead8fad8ec2c531c110aca4302a88f603792801a8ca29ee151af2e",
-        Some("545.00"),
-        Some("96.00.5E.00.01"),
-        false,
-    ),
-    (
-        "blackwell/nvat_blackwell_575.32_report.hex",
-        "blackwell/nvat_blackwell_575.32_certchain.pem",
-        Arch::Blackwell,
-        N931,
-        Some("575.32"),
-        Some("97.00.88.00.0F"),
-        true,
-    ),
-    (
-        "blackwell/nvat_blackwell_fsp_DERIVED_report.hex",
-        "blackwell/nvat_blackwell_fsp_DERIVED_certchain.pem",
-        Arch::Blackwell,
-        "d42a0594c5cd5743ee08fe5ec3cf884b1fac4f106879cda98b7d1c51652b04b7",
-        None,
-        None,
-        false,
-    ),
-    (
-        "switch/nvat_ls10_96.10.55.00.01_report.hex",
-        "switch/nvat_ls10_96.10.55.00.01_certchain.pem",
-        Arch::Ls10,
-        N931,
-        None,
-        Some("96.10.55.00.01"),
-        false,
-    ),
-];
+use crate::verdicts::{EVIDENCE_REFUSED, EVIDENCE_VALID as VALID, N931, NOW};
 
 #[test]
 fn every_valid_fixture_verifies() {
@@ -197,47 +118,37 @@ fn blackwell_fsp_has_mixed_block_types_and_no_opaque_data() {
 }
 
 #[test]
+fn every_refused_fixture_fails_with_its_code() {
+    for (report, chain, arch, nonce, code) in EVIDENCE_REFUSED {
+        let err = verify(report, chain, arch, nonce).unwrap_err();
+        assert_eq!(err.code(), code, "{report}");
+    }
+}
+
+#[test]
 fn invalid_signature_reports_fail() {
-    let err = verify(
-        "hopper/nvat_hopper_560.00_INVALID_SIGNATURE_report.hex",
-        "hopper/nvat_hopper_570.124.03_certchain.pem",
-        Arch::Hopper,
-        N931,
-    )
-    .unwrap_err();
-    assert_eq!(err, VerifyError::Signature);
-    assert_eq!(err.code(), "ERR_EVIDENCE_SIGNATURE");
-    assert_eq!(err.service_code(), 4013);
-    let err = verify(
-        "switch/nvat_ls10_96.10.52.00.00_INVALID_SIGNATURE_report.hex",
-        "switch/nvat_ls10_96.10.55.00.01_certchain.pem",
-        Arch::Ls10,
-        "ea038ed507a451e005bae91186bc9403150a3cb8971fdebd05ffed65eeb6a997",
-    )
-    .unwrap_err();
-    assert_eq!(err, VerifyError::Signature);
+    for (report, chain, arch, nonce, _) in &EVIDENCE_REFUSED[..2] {
+        let err = verify(report, chain, *arch, nonce).unwrap_err();
+        assert_eq!(err, VerifyError::Signature, "{report}");
+        assert_eq!(err.service_code(), 4013);
+    }
 }
 
 #[test]
 fn chain_missing_its_brom_certificate_fails() {
-    let err = verify(
-        "hopper/gonvtrust_hopper_545.00_report.hex",
-        "hopper/gonvtrust_INVALID_certchain_missing_brom.pem",
-        Arch::Hopper,
-        VALID[4].3,
-    )
-    .unwrap_err();
+    let (report, chain, arch, nonce, _) = EVIDENCE_REFUSED[2];
+    let err = verify(report, chain, arch, nonce).unwrap_err();
     assert!(
         matches!(err, VerifyError::Chain(ChainError::IssuerNotFound { .. })),
         "{err:?}"
     );
-    assert_eq!(err.code(), "ERR_CHAIN_ISSUER_NOT_FOUND");
     assert_eq!(err.service_code(), 4014);
 }
 
 #[test]
 fn trailing_byte_is_refused_and_the_rest_verifies() {
-    let mut bytes = hex_file("hopper/trustee_hopper_580.95.05_report_trailing_byte.hex");
+    let (report, chain, _, nonce, _) = EVIDENCE_REFUSED[3];
+    let mut bytes = hex_file(report);
     assert_eq!(
         Transcript::parse(&bytes).unwrap_err(),
         ParseError::TrailingBytes {
@@ -245,13 +156,9 @@ fn trailing_byte_is_refused_and_the_rest_verifies() {
             count: 1
         }
     );
-    let pem = read("hopper/trustee_hopper_580.95.05_certchain.pem");
+    let pem = read(chain);
     let store = TrustStore::nvidia_device_identity().unwrap();
-    let context = ctx(
-        &store,
-        Arch::Hopper,
-        "87d8e24ab336adafe228d49e83d745f6dba4ae505372b6a5704820856b343fec",
-    );
+    let context = ctx(&store, Arch::Hopper, nonce);
     let err = verify_evidence(
         DeviceInput {
             evidence: &bytes,
@@ -363,7 +270,7 @@ struct Item {
 
 fn serialized(file: &str) -> Vec<Item> {
     let json: serde_json::Value =
-        serde_json::from_str(&read(&format!("serialized/{file}"))).unwrap();
+        serde_json::from_str(&read(&format!("evidence/serialized/{file}"))).unwrap();
     let b64 = base64::engine::general_purpose::STANDARD;
     json.as_array()
         .unwrap()

@@ -1,22 +1,23 @@
 //! RIM X509Data chains: status at `now` as the service reports it, wrong roots, broken
 //! chains, expired signers.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there.
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
-use std::fs;
-use std::path::Path;
+// Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
+#[path = "common/fixture_files.rs"]
+mod fixture_files;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use edgeattest::chain::{verify_chain, ChainOptions, ChainStatus, TrustStore};
 use edgeattest::rim::{self, RimCertStatus, RimError, RimTrust};
 
+/// A fixture under `tests/fixtures/nvidia/`.
 fn read(rel: &str) -> String {
-    fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/nvidia")
-            .join(rel),
-    )
-    .unwrap()
+    crate::fixture_files::text(&format!("nvidia/{rel}")).to_owned()
 }
 
 const DRIVER: &str = "rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml";

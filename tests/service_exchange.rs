@@ -2,7 +2,9 @@
 //! key the core never holds, it gives byte for byte the answer of `handle` with the same key;
 //! the verdicts it is given decide the devices' results; answers that do not fit are refused
 //! with a typed error and change nothing.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -10,6 +12,12 @@
     clippy::std_instead_of_core,
     clippy::std_instead_of_alloc
 )] // tests: fail loudly, use std
+
+// Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
+#[path = "common/fixture_files.rs"]
+mod fixture_files;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
@@ -28,12 +36,9 @@ const SWITCH_RIM: &str = "rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_
 /// 2026-06-01: the bundled LS10 RIM's signer is valid (see tests/service_attest.rs).
 const JUNE_2026: u64 = 1_780_272_000;
 
+/// A fixture under `tests/fixtures/nvidia/`.
 fn fixture(path: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/tests/fixtures/nvidia/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    crate::fixture_files::bytes(&format!("nvidia/{path}")).to_vec()
 }
 
 fn key() -> SigningKey {

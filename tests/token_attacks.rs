@@ -1,7 +1,12 @@
 //! Attacks on ES384 JWS/JWT verification, each refused with its own code, and the claim
 //! checks at their boundaries.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;

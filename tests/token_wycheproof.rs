@@ -1,11 +1,17 @@
 //! Wycheproof vectors through the token layer: every ECDSA P-384/SHA-384 vector (P1363 and
 //! DER files) through the software verifier and the JWS signature rules, the JWS and JWK
 //! files' generic rules, and the P-384 WebCrypto JWKs for on-curve checks.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
+//! this file as a module: `#[test]` is wasm-bindgen-test's there; the same vectors go through
+//! WebCrypto in `tests/common/wasm_webcrypto.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::fs;
-use std::path::PathBuf;
+// Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
+#[path = "common/fixture_files.rs"]
+mod fixture_files;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -18,14 +24,10 @@ use serde_json::Value;
 const N: &str = "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973";
 
 fn vectors(name: &str) -> Value {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests/fixtures/vectors/wycheproof",
-        name,
-    ]
-    .iter()
-    .collect();
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+    serde_json::from_slice(crate::fixture_files::bytes(&format!(
+        "vectors/wycheproof/{name}"
+    )))
+    .unwrap()
 }
 
 fn hex_field(value: &Value) -> Vec<u8> {

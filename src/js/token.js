@@ -22,6 +22,7 @@ import {
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
 import { EdgeAttestError } from './error.js';
+import { wellFormedCheck } from './webcrypto.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
 
@@ -113,6 +114,7 @@ function verifyKey(sec1) {
 export async function verifyChecksWebCrypto(checks) {
   return Promise.all(
     checks.map(async ({ publicKey, message, signature }) => {
+      if (!wellFormedCheck({ publicKey, signature })) return false;
       try {
         return await subtle.verify(ES384, await verifyKey(publicKey), signature, message);
       } catch {

@@ -4,6 +4,16 @@ const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
 const ECDSA_SHA384 = { name: 'ECDSA', hash: 'SHA-384' };
 
 /**
+ * A P-384 check WebCrypto may be asked about: an uncompressed SEC1 key (97 bytes) and an r||s
+ * signature (96 bytes). Firefox's WebCrypto accepts some signatures of another size (the
+ * 2-byte `0201` of Wycheproof ECDSA P-384 tcId 153 verifies there), so the size is checked
+ * here, before any backend, and a check of another shape is a failed check everywhere.
+ */
+export function wellFormedCheck({ publicKey, signature }) {
+  return publicKey?.length === 97 && publicKey[0] === 0x04 && signature?.length === 96;
+}
+
+/**
  * Runs signature checks ({publicKey SEC1, message, signature r||s}) with crypto.subtle.
  * `keys` keeps the imported keys (a Map, or a cache with get/set); by default they are kept
  * for this call only.
@@ -20,6 +30,7 @@ export async function runSignatureChecks(checks, subtle = globalThis.crypto.subt
   };
   return Promise.all(
     checks.map(async (check) => {
+      if (!wellFormedCheck(check)) return false;
       try {
         return await subtle.verify(ECDSA_SHA384, await keyFor(check.publicKey), check.signature, check.message);
       } catch {

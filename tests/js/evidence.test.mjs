@@ -135,3 +135,22 @@ test('verifyCertificateChain: status, ueid, leaf key; failures', () => {
   rejects(() => verifyCertificateChain({ certificate: generated('chain_pathlen_violation.pem'), trustAnchors: generated('test_root.pem'), now: NOW }), 'ERR_CHAIN_PATH_LEN');
   rejects(() => verifyCertificateChain({ certificate: generated('chain_expired_leaf.pem'), trustAnchors: generated('test_root.pem'), now: NOW, enforceTime: true }), 'ERR_CHAIN_EXPIRED');
 });
+
+test('runSignatureChecks: a signature or key of another size is a failed check before any backend (Firefox accepts Wycheproof tcId 153)', async () => {
+  const batch = prepareEvidence(batchOptions('nvtrust_ppcie_gpu_evidence_8gpu.json'));
+  const [check] = batch.signatureChecks();
+  // A backend that says yes to everything, as Firefox's does to the 2-byte DER `0201`.
+  const lenient = {
+    importKey: async () => ({}),
+    verify: async () => true,
+  };
+  const shapes = [
+    check,
+    { ...check, signature: Uint8Array.of(0x02, 0x01) },
+    { ...check, signature: check.signature.subarray(0, 95) },
+    { ...check, publicKey: Uint8Array.of(0x02, ...check.publicKey.subarray(1, 49)) },
+    { ...check, publicKey: Uint8Array.of(0x05, ...check.publicKey.subarray(1)) },
+  ];
+  assert.deepEqual(await runSignatureChecks(shapes, lenient), [true, false, false, false, false]);
+  batch.free?.();
+});

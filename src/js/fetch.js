@@ -4,6 +4,7 @@
 // requests wait for it, and a cache — and answers in the core's FetchAnswer shape. Only OCSP
 // answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
 // documents the core verifies on every use, so they are cached as fetched.
+import { fetchCapped } from './http.js';
 
 /** The core's cap on a fetched body (MAX_FETCHED_BYTES, 2 MiB). */
 export const MAX_FETCHED_BYTES = 2 * 1024 * 1024;
@@ -60,65 +61,13 @@ function keyOf(resource) {
   return resource.kind === 'ocsp' ? `ocsp:${resource.cacheKey}` : `rim:${resource.url}`;
 }
 
-/**
- * The body, read as it streams and abandoned past MAX_FETCHED_BYTES (null then): a source
- * that sends no content-length cannot make the host buffer more than the cap.
- */
-async function readCapped(response) {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_FETCHED_BYTES) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_FETCHED_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
 /** One resource from the network, as a FetchAnswer. */
-async function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
+function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
   const ocsp = resource.kind === 'ocsp';
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
     : { method: 'GET', headers: { accept: 'application/json' } };
-  let response;
-  try {
-    response = await fetch(resource.url, {
-      ...init,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ocsp ? ocspTimeoutMs : rimTimeoutMs),
-    });
-  } catch (error) {
-    return { error: error?.name === 'TimeoutError' ? 'timeout' : 'unreachable', detail: String(error?.message ?? error) };
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return { error: 'status', status: response.status };
-  }
-  try {
-    const body = await readCapped(response);
-    return body ? { body } : { error: 'too-large' };
-  } catch (error) {
-    return { error: error?.name === 'TimeoutError' ? 'timeout' : 'unreachable', detail: String(error?.message ?? error) };
-  }
+  return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes: MAX_FETCHED_BYTES });
 }
 
 /** What a host last saw of each source, for the service's /health. */

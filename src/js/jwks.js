@@ -8,6 +8,7 @@
 // an EdgeAttestError with a stable code; the key set itself is validated by the core
 // (P-384 only) before it is used or cached.
 import { EdgeAttestError } from './error.js';
+import { readCapped } from './http.js';
 import { KeySet } from './edgeattest.js';
 
 const DEFAULTS = {
@@ -37,37 +38,9 @@ function isJson(contentType) {
 }
 
 /** The body, read chunk by chunk and refused as soon as it passes `maxBytes`. */
-async function readCapped(response, maxBytes, url) {
-  const tooLarge = () => failure('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, { limit: maxBytes });
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!response.body) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw tooLarge();
-    return bytes;
-  }
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+async function readJwksBody(response, maxBytes, url) {
+  const bytes = await readCapped(response, maxBytes);
+  if (!bytes) throw failure('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, { limit: maxBytes });
   return bytes;
 }
 
@@ -127,7 +100,7 @@ export function createRemoteJWKSet(url, options = {}) {
       }
       let bytes;
       try {
-        bytes = await readCapped(response, maxBytes, target.href);
+        bytes = await readJwksBody(response, maxBytes, target.href);
       } catch (error) {
         if (controller.signal.aborted) throw timedOut();
         throw error;

@@ -3,6 +3,7 @@
 // timeout, all of a chain's requests at once (at most 4 per chain).
 import { ocspRequests, checkOcspResponses } from './edgeattest.js';
 import { coded } from './error.js';
+import { fetchCapped } from './http.js';
 
 /** NVIDIA's OCSP responder (plain RFC 6960 over HTTP POST). */
 export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
@@ -28,35 +29,11 @@ export async function fetchOcspStatus(chainPem, options = {}) {
 
 /** One POST; resolves to an OcspAnswer, never rejects. */
 async function fetchAnswer(fetchFn, url, request, timeoutMs) {
-  const controller = new AbortController();
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ error: 'timeout' });
-    }, timeoutMs);
-  });
-  const attempt = (async () => {
-    try {
-      const response = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
-        body: request.request,
-        signal: controller.signal,
-      });
-      if (response.status !== 200) return { error: 'status', status: response.status };
-      const declared = Number(response.headers?.get?.('content-length'));
-      if (declared > MAX_RESPONSE_BYTES) return { error: 'too-large' };
-      const body = new Uint8Array(await response.arrayBuffer());
-      if (body.length > MAX_RESPONSE_BYTES) return { error: 'too-large' };
-      return { body, nonce: request.nonce };
-    } catch {
-      return controller.signal.aborted ? { error: 'timeout' } : { error: 'unreachable' };
-    }
-  })();
-  try {
-    return await Promise.race([attempt, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
+    body: request.request,
+  };
+  const answer = await fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  return 'body' in answer ? { body: answer.body, nonce: request.nonce } : answer;
 }

@@ -86,10 +86,9 @@ export interface ErrorOnlyClaims extends TokenTimeClaims {
   'x-nvidia-error-details': ErrorDetailsClaim;
 }
 
-/** GPU claims 1.0: the device token of a V2 detached result. */
-export interface GpuClaimsV1 extends TokenTimeClaims {
+/** What every GPU claims version carries: the nonce, the device, its firmware, the report checks. */
+export interface GpuIdentityClaims extends TokenTimeClaims {
   eat_nonce: string;
-  measres: 'comparison-successful' | 'comparison-fail';
   secboot: boolean | null;
   dbgstat: string | null;
   hwmodel: string | null;
@@ -101,6 +100,11 @@ export interface GpuClaimsV1 extends TokenTimeClaims {
   'x-nvidia-attestation-warning': string | null;
   'x-nvidia-gpu-attestation-report-parsed': boolean;
   'x-nvidia-gpu-attestation-report-signature-verified': boolean | null;
+}
+
+/** GPU claims 1.0: the device token of a V2 detached result. */
+export interface GpuClaimsV1 extends GpuIdentityClaims {
+  measres: 'comparison-successful' | 'comparison-fail';
   'x-nvidia-gpu-nonce-match': boolean | null;
   'x-nvidia-gpu-measurements-match': boolean;
   'x-nvidia-gpu-attestation-report-cert-chain-validated': boolean | null;
@@ -163,20 +167,8 @@ export interface GpuSingleTokenV1Claims extends TokenTimeClaims {
 }
 
 /** What GPU claims 2.0, 3.0 and 4.0 share. */
-export interface GpuCommonClaims extends TokenTimeClaims {
-  eat_nonce: string;
+export interface GpuCommonClaims extends GpuIdentityClaims {
   measres: 'success' | 'fail';
-  secboot: boolean | null;
-  dbgstat: string | null;
-  hwmodel: string | null;
-  oemid: string | null;
-  ueid: string | null;
-  'x-nvidia-gpu-arch-check': boolean;
-  'x-nvidia-gpu-driver-version': string | null;
-  'x-nvidia-gpu-vbios-version': string | null;
-  'x-nvidia-attestation-warning': string | null;
-  'x-nvidia-gpu-attestation-report-parsed': boolean;
-  'x-nvidia-gpu-attestation-report-signature-verified': boolean | null;
   'x-nvidia-gpu-attestation-report-nonce-match': boolean | null;
   'x-nvidia-gpu-driver-rim-fetched': boolean;
   'x-nvidia-gpu-driver-rim-schema-validated': boolean | null;

@@ -2,16 +2,18 @@
 //! device, why it failed — read from the claims of every version the service writes (GPU
 //! claims 1.0–4.0, the V1 single token, switch claims 1.0–3.0, the error-only tokens).
 //!
-//! [`CHECKS`] is the one table of "claim → what its failure means", in order of
+//! `checks::CHECKS` is the one table of "claim → what its failure means", in order of
 //! decisiveness: the service's own error first, then the evidence checks (a device whose
 //! evidence failed cannot have passed anything after), the reference documents (RIMs), the
 //! measurement comparison, and last the platform state. A new check is one row.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
+
+mod checks;
 
 use super::attestation::VerifiedAttestationResult;
 use super::result::ResultFormat;
@@ -24,9 +26,6 @@ const DETAILED_RESULT: &str = "x-nvidia-attestation-detailed-result";
 
 /// The label given to the one device of a V1 result (its token is a GPU's own token).
 pub const V1_DEVICE_LABEL: &str = "GPU-0";
-
-/// Most indices or names listed in one message; the rest are summarised as `…`.
-const MAX_LISTED: usize = 16;
 
 /// One reason a device failed: the claim, its value as the token carries it, and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,16 +74,7 @@ impl DeviceAppraisal {
             .iter()
             .chain(detailed.into_iter().flatten())
             .filter_map(|(name, value)| {
-                let (rank, check) = CHECKS
-                    .iter()
-                    .enumerate()
-                    .find(|(_, check)| check.applies_to(name))?;
-                let context = Context {
-                    claim: name,
-                    claims,
-                    switch,
-                };
-                let message = check.rule.failure(value, check.message, &context)?;
+                let (rank, message) = checks::failure(name, value, claims, switch)?;
                 Some((
                     rank,
                     AppraisalReason {
@@ -103,7 +93,7 @@ impl DeviceAppraisal {
             claims
                 .get("measres")
                 .and_then(Value::as_str)
-                .map(|measres| MEASRES_SUCCESS.contains(&measres))
+                .map(|measres| checks::MEASRES_SUCCESS.contains(&measres))
                 .filter(|success| *success)
         } else {
             Some(false)
@@ -206,399 +196,4 @@ impl Appraisal {
             None => verdict.into(),
         }
     }
-}
-
-/// `measres` values that mean the comparison succeeded (2.0+ and 1.0).
-const MEASRES_SUCCESS: [&str; 2] = ["success", "comparison-successful"];
-
-/// How a claim's value is read.
-#[derive(Clone, Copy, Debug)]
-enum Rule {
-    /// The check failed when the value is `false` (`null`: not computed, not a failure).
-    False,
-    /// A certificate-chain object: status other than `valid`, or OCSP `revoked`.
-    CertChain,
-    /// `x-nvidia-error-details`: the service's first failure.
-    ErrorDetails,
-    /// `measres` other than success.
-    Measres,
-    /// Non-empty `x-nvidia-mismatch-measurement-records`.
-    MismatchRecords,
-    /// Non-empty `x-nvidia-mismatch-indexes` (when the records do not already say it).
-    MismatchIndexes,
-    /// Non-empty `x-nvidia-mismatch-opaque-data-records`.
-    OpaqueRecords,
-    /// `dbgstat` other than `disabled`.
-    DebugStatus,
-}
-
-/// Claim names a row applies to.
-#[derive(Clone, Copy, Debug)]
-enum Names {
-    /// Exactly this name.
-    Exact(&'static str),
-    /// `x-nvidia-…` names ending in one of these.
-    Suffix(&'static [&'static str]),
-}
-
-/// One row of the table.
-#[derive(Clone, Copy, Debug)]
-struct Check {
-    names: Names,
-    rule: Rule,
-    /// The sentence; `{subject}` is replaced by what the claim is about ("driver RIM").
-    message: &'static str,
-}
-
-impl Check {
-    fn applies_to(&self, claim: &str) -> bool {
-        match self.names {
-            Names::Exact(name) => claim == name,
-            Names::Suffix(suffixes) => {
-                claim.starts_with("x-nvidia-") && suffixes.iter().any(|s| claim.ends_with(s))
-            }
-        }
-    }
-}
-
-const fn row(names: Names, rule: Rule, message: &'static str) -> Check {
-    Check {
-        names,
-        rule,
-        message,
-    }
-}
-
-use Names::{Exact, Suffix};
-
-/// Claim → what its failure means, most decisive first.
-const CHECKS: &[Check] = &[
-    // The service's own statement of the first failure.
-    row(
-        Exact("x-nvidia-error-details"),
-        Rule::ErrorDetails,
-        "the service reported error",
-    ),
-    // The evidence.
-    row(
-        Suffix(&["-arch-check"]),
-        Rule::False,
-        "the device's architecture is not the one the request named",
-    ),
-    row(
-        Suffix(&["-attestation-report-parsed"]),
-        Rule::False,
-        "the attestation report could not be parsed",
-    ),
-    row(
-        Suffix(&["-nonce-match"]),
-        Rule::False,
-        "the attestation report's nonce differs from the request's",
-    ),
-    row(
-        Suffix(&["-attestation-report-signature-verified"]),
-        Rule::False,
-        "the attestation report's signature did not verify",
-    ),
-    row(
-        Suffix(&["-attestation-report-cert-chain"]),
-        Rule::CertChain,
-        "the device certificate chain",
-    ),
-    row(
-        Suffix(&["-attestation-report-cert-chain-validated"]),
-        Rule::False,
-        "the device certificate chain did not validate",
-    ),
-    row(
-        Suffix(&["-cert-chain-fwid-match"]),
-        Rule::False,
-        "the firmware ID (FWID) in the attestation report differs from the device certificate's",
-    ),
-    // The reference measurement documents (RIMs).
-    row(
-        Suffix(&["-rim-fetched", "-rim-schema-fetched"]),
-        Rule::False,
-        "the {subject} could not be fetched",
-    ),
-    row(
-        Suffix(&["-rim-schema-validated"]),
-        Rule::False,
-        "the {subject} is not a valid RIM document",
-    ),
-    row(
-        Suffix(&["-rim-cert-chain"]),
-        Rule::CertChain,
-        "the {subject}'s signing certificate chain",
-    ),
-    row(
-        Suffix(&["-rim-cert-validated"]),
-        Rule::False,
-        "the {subject}'s signing certificate chain did not validate",
-    ),
-    row(
-        Suffix(&["-rim-signature-verified"]),
-        Rule::False,
-        "the {subject}'s signature did not verify",
-    ),
-    row(
-        Suffix(&["-rim-version-match"]),
-        Rule::False,
-        "the {subject}'s version differs from the version in the attestation report",
-    ),
-    row(
-        Suffix(&[
-            "-rim-measurements-available",
-            "-rim-driver-measurements-available",
-        ]),
-        Rule::False,
-        "the {subject} holds no measurements to compare",
-    ),
-    row(
-        Suffix(&["-vbios-index-no-conflict"]),
-        Rule::False,
-        "the driver and VBIOS RIMs both claim a measurement index",
-    ),
-    // The measurement comparison.
-    row(
-        Exact("x-nvidia-mismatch-measurement-records"),
-        Rule::MismatchRecords,
-        "measurements differ from",
-    ),
-    row(
-        Exact("x-nvidia-mismatch-indexes"),
-        Rule::MismatchIndexes,
-        "measurements differ from the RIMs",
-    ),
-    row(
-        Suffix(&["-measurements-match"]),
-        Rule::False,
-        "the measurements do not match the reference values",
-    ),
-    row(
-        Exact("x-nvidia-mismatch-opaque-data-records"),
-        Rule::OpaqueRecords,
-        "below the RIM's minimum",
-    ),
-    row(
-        Exact("measres"),
-        Rule::Measres,
-        "the measurement comparison did not succeed",
-    ),
-    // The platform state.
-    row(Exact("secboot"), Rule::False, "secure boot is not enabled"),
-    row(
-        Exact("dbgstat"),
-        Rule::DebugStatus,
-        "debug mode is not disabled",
-    ),
-];
-
-/// What a rule may look at besides the value.
-struct Context<'a> {
-    claim: &'a str,
-    claims: &'a Map<String, Value>,
-    switch: bool,
-}
-
-impl Context<'_> {
-    /// What the claim is about, from its name.
-    fn subject(&self) -> &'static str {
-        let name = self.claim;
-        if name.contains("-driver-rim") {
-            "driver RIM"
-        } else if name.contains("-vbios-rim") && !self.switch {
-            "VBIOS RIM"
-        } else if name.contains("bios-rim") {
-            // Switch claims 1.0 name the switch BIOS RIM `vbios`.
-            "BIOS RIM"
-        } else {
-            "RIM"
-        }
-    }
-
-    /// The RIM a mismatch record's `measurementSource` names.
-    fn source(&self, source: &str) -> &'static str {
-        let source = source.to_ascii_lowercase();
-        if source.contains("driver") {
-            "driver RIM"
-        } else if source.contains("firmware") || source.contains("bios") {
-            if self.switch {
-                "BIOS RIM"
-            } else {
-                "VBIOS RIM"
-            }
-        } else {
-            "RIM"
-        }
-    }
-}
-
-impl Rule {
-    /// The failure sentence, or `None` when the value does not say the check failed.
-    fn failure(self, value: &Value, message: &str, context: &Context<'_>) -> Option<String> {
-        let message = message.replace("{subject}", context.subject());
-        match self {
-            Self::False => (value == &Value::Bool(false)).then_some(message),
-            Self::CertChain => cert_chain_failure(value, &message),
-            Self::ErrorDetails => {
-                let details = value.as_object()?;
-                let code = details.get("code").map(Value::to_string);
-                let name = details.get("message").and_then(Value::as_str);
-                let description = details
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(str::trim)
-                    .filter(|d| !d.is_empty());
-                let head = [code.as_deref(), name]
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                Some(match description {
-                    Some(description) => format!("{message} {head}: {description}"),
-                    None => format!("{message} {head}"),
-                })
-            }
-            Self::Measres => {
-                let measres = value.as_str()?;
-                (!MEASRES_SUCCESS.contains(&measres)).then(|| format!("{message} ({measres})"))
-            }
-            Self::MismatchRecords => {
-                let records = value.as_array().filter(|r| !r.is_empty())?;
-                let mut groups: Vec<(&'static str, Vec<String>)> = Vec::new();
-                for record in records {
-                    let source = context.source(
-                        record
-                            .get("measurementSource")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default(),
-                    );
-                    let index = record
-                        .get("index")
-                        .map_or_else(String::new, Value::to_string);
-                    match groups.iter_mut().find(|(s, _)| *s == source) {
-                        Some((_, indices)) => indices.push(index),
-                        None => groups.push((source, alloc::vec![index])),
-                    }
-                }
-                let count = counted(records.len(), "measurement", "measurements");
-                let verb = if records.len() == 1 {
-                    "differs"
-                } else {
-                    "differ"
-                };
-                Some(match groups.as_slice() {
-                    [(source, indices)] => {
-                        format!("{count} {verb} from the {source}: {}", listed(indices))
-                    }
-                    _ => {
-                        let parts: Vec<String> = groups
-                            .iter()
-                            .map(|(source, indices)| format!("{source} {}", listed(indices)))
-                            .collect();
-                        format!("{count} {verb} from the RIMs: {}", parts.join("; "))
-                    }
-                })
-            }
-            Self::MismatchIndexes => {
-                let indexes = value.as_array().filter(|i| !i.is_empty())?;
-                let records = context
-                    .claims
-                    .get("x-nvidia-mismatch-measurement-records")
-                    .and_then(Value::as_array);
-                if records.is_some_and(|r| !r.is_empty()) {
-                    return None;
-                }
-                let indices: Vec<String> = indexes.iter().map(Value::to_string).collect();
-                let count = counted(indexes.len(), "measurement", "measurements");
-                let verb = if indexes.len() == 1 {
-                    "differs"
-                } else {
-                    "differ"
-                };
-                Some(format!(
-                    "{count} {verb} from the RIMs: {}",
-                    listed(&indices)
-                ))
-            }
-            Self::OpaqueRecords => {
-                let records = value.as_array().filter(|r| !r.is_empty())?;
-                let names: Vec<String> = records
-                    .iter()
-                    .map(|record| {
-                        let name = record.get("name").and_then(Value::as_str).unwrap_or("?");
-                        match (record.get("runtimeValue"), record.get("goldenValue")) {
-                            (Some(runtime), Some(floor)) => {
-                                format!("{name} {runtime} < {floor}")
-                            }
-                            _ => name.to_string(),
-                        }
-                    })
-                    .collect();
-                let count = counted(records.len(), "opaque value is", "opaque values are");
-                Some(format!("{count} {message}: {}", truncated(&names)))
-            }
-            Self::DebugStatus => {
-                let status = value.as_str()?;
-                (status != "disabled").then(|| format!("{message} ({status})"))
-            }
-        }
-    }
-}
-
-fn cert_chain_failure(value: &Value, noun: &str) -> Option<String> {
-    let chain = value.as_object()?;
-    let status = chain.get("x-nvidia-cert-status").and_then(Value::as_str);
-    let ocsp = chain
-        .get("x-nvidia-cert-ocsp-status")
-        .and_then(Value::as_str);
-    let expiry = chain
-        .get("x-nvidia-cert-expiration-date")
-        .and_then(Value::as_str);
-    let reason = chain
-        .get("x-nvidia-cert-revocation-reason")
-        .and_then(Value::as_str);
-    if status == Some("revoked") || ocsp == Some("revoked") {
-        return Some(match reason {
-            Some(reason) => format!("{noun} has been revoked ({reason})"),
-            None => format!("{noun} has been revoked"),
-        });
-    }
-    match status? {
-        "valid" => None,
-        "expired" => Some(match expiry {
-            Some(expiry) => format!("{noun} has expired ({expiry})"),
-            None => format!("{noun} has expired"),
-        }),
-        "invalid" => Some(format!("{noun} is not valid")),
-        other => Some(format!("{noun} has status {other:?}")),
-    }
-}
-
-/// `1 measurement` / `3 measurements`.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-/// `index 3` / `indices 3, 5, 9`.
-fn listed(indices: &[String]) -> String {
-    if indices.len() == 1 {
-        format!("index {}", truncated(indices))
-    } else {
-        format!("indices {}", truncated(indices))
-    }
-}
-
-fn truncated(items: &[String]) -> String {
-    let shown = items.get(..MAX_LISTED).unwrap_or(items);
-    let mut text = shown.join(", ");
-    if items.len() > shown.len() {
-        text.push_str(", …");
-    }
-    text
 }

@@ -153,6 +153,31 @@ fn a_named_encoding_refuses_the_others_naming_both() {
 }
 
 #[test]
+fn padding_never_changes_the_answer() {
+    // Regression (fuzz smoke, evidence_decode): 47 bytes of hex text are 63 base64 characters
+    // unpadded and 64 padded; the unpadded form was taken as base64 of bytes, the padded one
+    // refused as base64 of hex text. Every length around the sniffing threshold, both ways.
+    for len in 40..=52 {
+        let hex_text: String = "0123456789abcdef".chars().cycle().take(len).collect();
+        let padded = STANDARD.encode(hex_text.as_bytes());
+        let unpadded = padded.trim_end_matches('=');
+        for expected in [EvidenceEncoding::Base64, EvidenceEncoding::Base64Hex] {
+            let a = decode_evidence_text(&padded, Some(expected), "f");
+            let b = decode_evidence_text(unpadded, Some(expected), "f");
+            assert_eq!(a, b, "{len} hex characters as {expected}");
+        }
+        // Both forms decode, under the rule for generation 2, to the bytes they carry when
+        // short, and are refused as generation-1 text when long enough to tell.
+        let as_bytes = decode_generation2(&padded);
+        if len < 48 {
+            assert_eq!(as_bytes.unwrap(), hex_text.as_bytes(), "{len}");
+        } else {
+            assert!(as_bytes.is_err(), "{len}");
+        }
+    }
+}
+
+#[test]
 fn the_service_names_the_encoding_expected_and_found() {
     let hex_text = hex_file();
     let bytes = hex::decode(hex_text.trim()).unwrap();

@@ -199,11 +199,13 @@ pub fn decode_evidence_text(
 }
 
 /// Whether text that decodes as base64 is long enough to be trusted as the `found` encoding
-/// instead.
+/// instead. Base64 padding is not counted: it carries no data, and the same bytes must get
+/// the same answer whether a client pads or not (found by the fuzz smoke: 63 unpadded
+/// characters were accepted, their canonical 64-character form refused).
 fn misread(text: &str, found: Option<EvidenceEncoding>) -> bool {
     match found {
         Some(EvidenceEncoding::Hex) => text.trim_ascii().len() >= SNIFF_MIN_CHARS,
-        Some(EvidenceEncoding::Base64Hex) => text.len() >= SNIFF_MIN_CHARS,
+        Some(EvidenceEncoding::Base64Hex) => text.trim_end_matches('=').len() >= SNIFF_MIN_CHARS,
         _ => false,
     }
 }

@@ -45,4 +45,4 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use error_code::{ErrorBody, ErrorCode};
+pub use error_code::{ErrorBody, ErrorCode, NoDetail};

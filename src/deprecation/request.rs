@@ -81,10 +81,9 @@ impl DeprecationError {
             release_cycle_secs: u64::MAX,
             doc_url: policy.doc_url.clone(),
         };
-        ErrorBody {
-            error: crate::ErrorBody::of(self.status(), self),
+        crate::ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
             deprecation: self.row().and_then(|row| row.notice(now, &forever)),
-        }
+        })
     }
 }
 
@@ -150,12 +149,12 @@ impl ErrorCode for DeprecationError {
 
 /// The JSON body of a refusal: the members of every error body ([`crate::ErrorBody`]; its
 /// `message` names the item and its replacement, `field` the item, `status` is 400), then
-/// the row's notice object.
+/// the row's notice object ([`DeprecationDetail`]).
+pub type ErrorBody = crate::ErrorBody<DeprecationDetail>;
+
+/// The detail member of a deprecation refusal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ErrorBody {
-    /// `code`, `message`, `field`, `status`.
-    #[serde(flatten)]
-    pub error: crate::ErrorBody,
+pub struct DeprecationDetail {
     /// The row's notice object.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<Notice>,

@@ -27,6 +27,7 @@ pub mod crypto;
 mod error_code;
 pub mod json;
 pub mod time;
+mod urlencoded;
 
 pub mod access;
 pub mod attest;

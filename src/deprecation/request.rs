@@ -23,6 +23,7 @@ use super::notice::{Notice, Policy};
 use super::registry::{for_target, Deprecation, Handling, ItemKind};
 use crate::json::JsonError;
 use crate::time::format_rfc3339;
+use crate::urlencoded::Separators;
 use crate::ErrorCode;
 
 /// Why a request was refused (HTTP 400).
@@ -224,7 +225,7 @@ pub fn check_request_json(
 }
 
 /// Applies the query-parameter rules of endpoint `target` (`METHOD /path`) to a query string
-/// (without `?`). Returns the deprecated parameters used and accepted.
+/// (without `?`; split on `&`, names percent-decoded). Returns the deprecated parameters used and accepted.
 ///
 /// # Errors
 /// [`DeprecationError::QueryParam`] past the date, [`DeprecationError::BothPresent`] when
@@ -234,20 +235,22 @@ pub fn check_query(
     query: &str,
     now: u64,
 ) -> Result<Vec<&'static Deprecation>, DeprecationError> {
-    let names: Vec<&str> = query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| pair.split('=').next().unwrap_or(pair))
+    // Names are compared decoded (`%70rojectId` is `projectId`); a name that does not decode
+    // names no registry parameter (all ASCII), and refusing the malformed query is the
+    // endpoint's own parser's work.
+    let names: Vec<String> = crate::urlencoded::names(query, Separators::Ampersand)
+        .flatten()
         .collect();
+    let named = |name: &str| names.iter().any(|n| n == name);
     let mut used = Vec::new();
     for row in for_target(target).filter(|row| row.kind == ItemKind::QueryParam) {
-        if !names.contains(&row.name) {
+        if !named(row.name) {
             continue;
         }
         if row.is_enforced(now) {
             return Err(DeprecationError::QueryParam { row });
         }
-        if row.replaced_by.is_some_and(|new| names.contains(&new)) {
+        if row.replaced_by.is_some_and(named) {
             return Err(DeprecationError::BothPresent { row });
         }
         used.push(row);

@@ -1,4 +1,9 @@
-//! Stable error codes shared by every module.
+//! Stable error codes shared by every module: the [`ErrorCode`] trait, the registry of every
+//! code ([`ERROR_CODES`]) and the one problem-body type ([`ErrorBody`]).
+
+mod registry;
+
+pub use registry::{registered_code, RegisteredCode, ERROR_CODES};
 
 /// A stable, machine-readable code for an error value.
 ///

@@ -46,4 +46,6 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use error_code::{ErrorBody, ErrorCode, NoDetail};
+pub use error_code::{
+    registered_code, ErrorBody, ErrorCode, NoDetail, RegisteredCode, ERROR_CODES,
+};

@@ -23,8 +23,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod code;
 pub mod crypto;
+mod error_code;
 pub mod json;
 pub mod time;
 
@@ -45,4 +45,4 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use code::{ErrorBody, ErrorCode};
+pub use error_code::{ErrorBody, ErrorCode};

@@ -105,6 +105,7 @@
 //!   number, `severity` string.
 
 mod column;
+mod endpoints;
 mod engine;
 mod error;
 mod generate;
@@ -113,7 +114,6 @@ mod page;
 mod query;
 mod response;
 mod schema;
-mod schemas;
 mod table;
 pub(crate) mod urlencoded;
 

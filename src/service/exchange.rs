@@ -24,10 +24,10 @@ use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use crate::attest::{Endpoint, ValidatedRequest};
-use crate::code::ErrorCode;
 use crate::crypto::SignatureCheck;
 use crate::evidence::BatchPlan;
 use crate::token::TokenError;
+use crate::ErrorCode;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,

@@ -54,8 +54,9 @@ mod store;
 
 pub use credential::{bearer_token, CredentialError, Malformation, MAX_AUTHORIZATION_LEN};
 pub use decision::{
-    authorize, decide_for_record, Audit, Decision, Denial, ErrorBody, Forward, GatewayConfig,
-    GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE, FORWARD_SCOPES,
+    authorize, decide_for_record, AccessDetail, Audit, Decision, Denial, ErrorBody, Forward,
+    GatewayConfig, GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE,
+    FORWARD_SCOPES,
 };
 pub use digest::KeyDigest;
 pub use endpoint::{

@@ -27,6 +27,7 @@ pub mod crypto;
 mod error_code;
 pub mod json;
 pub mod time;
+mod urlencoded;
 
 pub mod access;
 pub mod attest;
@@ -45,4 +46,6 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use error_code::{ErrorBody, ErrorCode};
+pub use error_code::{
+    registered_code, ErrorBody, ErrorCode, NoDetail, RegisteredCode, ERROR_CODES,
+};

@@ -115,7 +115,6 @@ mod query;
 mod response;
 mod schema;
 mod table;
-pub(crate) mod urlencoded;
 
 pub use engine::PageRows;
 pub use error::{ErrorBody, ListError, TableError};

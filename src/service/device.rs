@@ -234,10 +234,8 @@ pub(crate) fn rim_ids(
     hint: Option<String>,
 ) -> (Option<String>, Option<String>) {
     let runtime = runtime_evidence(transcript, default_chip(arch), arch, hint);
-    let driver = match arch.device_kind() {
-        DeviceKind::Gpu => driver_rim_id(arch, &runtime).ok(),
-        _ => None,
-    };
+    // None where the architecture has no driver RIM (its row's `driver_rim`).
+    let driver = driver_rim_id(arch, &runtime).ok();
     (driver, firmware_rim_id(arch, &runtime).ok())
 }
 
@@ -491,11 +489,8 @@ fn runtime_evidence(
     RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
-/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).
+/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence):
+/// its row's RIM chip.
 fn default_chip(arch: Arch) -> Option<String> {
-    match arch {
-        Arch::Blackwell => Some("GB100".into()),
-        Arch::Hopper => Some("GH100".into()),
-        _ => Some("LS10".into()),
-    }
+    Some(arch.profile().rim_chip.into())
 }

@@ -14,7 +14,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::error::RimIdError;
-use super::input::RuntimeEvidence;
+use super::runtime_evidence::RuntimeEvidence;
 use crate::attest::{Arch, ArchProfile, FirmwareRimId};
 use crate::evidence::{EvidenceProfile, RimPath};
 

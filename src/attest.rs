@@ -24,7 +24,7 @@
 //! # Ok::<(), edgeattest::attest::RequestError>(())
 //! ```
 
-mod arch;
+pub(crate) mod arch;
 mod body;
 mod builder;
 mod encoding;

@@ -7,11 +7,13 @@
 use edgeattest::attest::{Arch, Nonce};
 use edgeattest::chain::{ChainOptions, TrustStore};
 use edgeattest::evidence::{
-    device_report, BatchPlan, DeviceInput, DeviceReport, FwidPolicy, RevocationInput, RimInputs,
-    StageId, StageStatus, Verdict, VerifyContext, ERR_MEASUREMENT_MISMATCH, ERR_RIM_CHAIN_EXPIRED,
+    device_report, BatchPlan, DeviceInput, DeviceReport, FwidPolicy, ReportPlan, RevocationInput,
+    RevocationState, RimDocuments, RimInputs, StageId, StageStatus, Verdict, VerifyContext,
+    ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
     ERR_RIM_NOT_AVAILABLE,
 };
 use edgeattest::rim::{verify_rim, RimTrust, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::ErrorCode;
 
 fn fixture(path: &str) -> Vec<u8> {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -215,6 +217,19 @@ fn revocation_that_fails_fails_the_device() {
     );
     assert_eq!(report.verdict, Verdict::Failed);
     assert_eq!(report.failure.unwrap().code, "ERR_OCSP_UNAVAILABLE");
+    assert_eq!(report.revocation, RevocationState::Failed);
+    // The host's words map to the same input.
+    assert_eq!(
+        RevocationInput::from_status("revoked", None),
+        RevocationInput::Failed {
+            code: ERR_CERT_REVOKED,
+            message: "a certificate of the chain is revoked".into()
+        }
+    );
+    assert_eq!(
+        RevocationInput::from_status("good", None),
+        RevocationInput::Good
+    );
 }
 
 #[test]
@@ -417,10 +432,70 @@ fn a_wrong_nonce_and_a_wrong_arch_are_named() {
         JULY_2026,
     );
     assert_eq!(report.failure.unwrap().stage, StageId::Nonce);
+    // A chain that does not validate: nothing to ask about.
+    let mut broken = ls10();
+    broken.chain = text("nvidia/evidence/hopper/gonvtrust_INVALID_certchain_missing_brom.pem");
+    let chainless = self::report(&broken, RimInputs::default(), JULY_2026);
+    assert_eq!(chainless.failure.unwrap().stage, StageId::CertificateChain);
+    assert_eq!(chainless.revocation, RevocationState::NotReached);
     let mut device = ls10();
     device.arch = Arch::Hopper;
     let arch = self::report(&device, RimInputs::default(), JULY_2026);
     let failure = arch.failure.unwrap();
     assert_eq!(failure.stage, StageId::Architecture);
     assert_eq!(failure.code, "ERR_EVIDENCE_ARCH_MISMATCH");
+}
+
+#[test]
+fn the_plan_gives_the_same_report_with_the_verdicts_handed_in() {
+    let device = ls10();
+    let store = TrustStore::nvidia_device_identity().unwrap();
+    let context = VerifyContext {
+        arch: device.arch,
+        nonce: Nonce::from_bytes(device.evidence[4..36].try_into().unwrap()),
+        now: JULY_2026,
+        trust_store: &store,
+        chain_options: ChainOptions::default(),
+        fwid_policy: FwidPolicy::default(),
+    };
+    let rim = fixture(SWITCH_RIM);
+    let plan = || {
+        ReportPlan::new(
+            DeviceInput {
+                evidence: &device.evidence,
+                certificate_pem: &device.chain,
+            },
+            &context,
+            RimDocuments {
+                driver: None,
+                firmware: Some(&rim),
+            },
+            &RimTrust::nvidia(),
+            None,
+            RevocationInput::NotChecked,
+        )
+    };
+    let expected = report(&device, rims(None, Some(SWITCH_RIM), JULY_2026), JULY_2026);
+    assert_eq!(plan().verify(), expected);
+    let handed = plan();
+    let verdicts: Vec<bool> = handed
+        .signature_checks()
+        .iter()
+        .map(|c| c.verify().is_ok())
+        .collect();
+    assert!(verdicts.len() > 3, "evidence and RIM checks together");
+    assert_eq!(plan().finish(&verdicts).unwrap(), expected);
+    // A wrong count is an error, and a false RIM verdict fails the RIM.
+    assert_eq!(
+        plan().finish(&verdicts[1..]).unwrap_err().code(),
+        "ERR_CHAIN_VERDICT_COUNT"
+    );
+    // The last check is a link of the firmware RIM's signer chain.
+    let mut forged = verdicts.clone();
+    *forged.last_mut().unwrap() = false;
+    let report = plan().finish(&forged).unwrap();
+    assert_eq!(report.verdict, Verdict::Failed);
+    let failure = report.failure.unwrap();
+    assert_eq!(failure.stage, StageId::FirmwareRim);
+    assert_eq!(failure.code, ERR_RIM_CHAIN_INVALID);
 }

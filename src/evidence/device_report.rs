@@ -5,7 +5,6 @@
 //! The rules that pick the RIMs and the comparison for a device ([`device_rims`],
 //! [`compare_device`]) are the service's own: `service::device` calls them too.
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -13,12 +12,15 @@ use serde::Serialize;
 
 use super::profile::RimPath;
 use super::report::EvidenceReport;
+use super::report_stages::{
+    chain_time, comparison_stages, evidence_stage, revocation_stage, rim_stage, Builder,
+    EVIDENCE_STAGES,
+};
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use super::VerifyError;
-use crate::chain::{ChainStatus, VerifiedChain};
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
-    CompareError, Comparison, RimCertStatus, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
+    CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
 use crate::ErrorCode;
 
@@ -34,8 +36,12 @@ pub const ERR_MEASUREMENT_MISMATCH: &str = "ERR_MEASUREMENT_MISMATCH";
 pub const ERR_RIM_VERSION_MISMATCH: &str = "ERR_RIM_VERSION_MISMATCH";
 /// An opaque value is below a RIM's minimum SVN.
 pub const ERR_OPAQUE_BELOW_MINIMUM: &str = "ERR_OPAQUE_BELOW_MINIMUM";
-/// A certificate of the device chain is revoked, or its status could not be confirmed.
+/// A certificate of the device chain is revoked.
 pub const ERR_CERT_REVOKED: &str = "ERR_CERT_REVOKED";
+/// The OCSP responder does not know a certificate of the device chain.
+pub const ERR_CERT_REVOCATION_UNKNOWN: &str = "ERR_CERT_REVOCATION_UNKNOWN";
+/// No revocation answer could be had or checked (the code the OCSP module uses for it).
+pub const ERR_OCSP_UNAVAILABLE: &str = "ERR_OCSP_UNAVAILABLE";
 
 /// A check's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -179,11 +185,50 @@ pub enum RevocationInput {
     },
 }
 
+impl RevocationInput {
+    /// The host's revocation answer by its status word (the page's and the JS OCSP
+    /// helpers' `status`): `good`, `not-checked` (with `message` as the reason), `revoked`,
+    /// `unknown`, or anything else (no answer that could be checked).
+    pub fn from_status(status: &str, message: Option<String>) -> Self {
+        let message = message.unwrap_or_default();
+        match status {
+            "good" => Self::Good,
+            "not-checked" if message.is_empty() => Self::NotChecked,
+            "not-checked" => Self::NotCheckedBecause(message),
+            "revoked" => Self::Failed {
+                code: ERR_CERT_REVOKED,
+                message: nonempty(message, "a certificate of the chain is revoked"),
+            },
+            "unknown" => Self::Failed {
+                code: ERR_CERT_REVOCATION_UNKNOWN,
+                message: nonempty(
+                    message,
+                    "the responder does not know a certificate of the chain",
+                ),
+            },
+            _ => Self::Failed {
+                code: ERR_OCSP_UNAVAILABLE,
+                message: nonempty(message, "no revocation answer could be had or checked"),
+            },
+        }
+    }
+}
+
+fn nonempty(message: String, otherwise: &str) -> String {
+    if message.is_empty() {
+        otherwise.into()
+    } else {
+        message
+    }
+}
+
 /// The revocation state in a report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RevocationState {
-    /// Not checked.
+    /// Not asked: the chain did not validate, so there is nothing to ask about.
+    NotReached,
+    /// Due, but not checked (no answers given): a host that can ask should.
     NotChecked,
     /// Good.
     Good,
@@ -211,6 +256,8 @@ pub struct DeviceReport {
     pub revocation: RevocationState,
     /// The measurement comparison, when it ran.
     pub comparison: Option<Comparison>,
+    /// Its `measres` claim (`success` / `fail`), when it ran.
+    pub measres: Option<&'static str>,
     /// The evidence's facts, when it verified.
     pub evidence: Option<EvidenceReport>,
 }
@@ -295,90 +342,6 @@ pub fn failed_stage(error: &VerifyError, chain_validated: bool) -> StageId {
     }
 }
 
-/// The evidence checks in the order they run, with their titles.
-const EVIDENCE_STAGES: [(StageId, &str); 8] = [
-    (
-        StageId::EvidenceParsed,
-        "Transcript parsed (SPDM GET_MEASUREMENTS request and response)",
-    ),
-    (
-        StageId::CertificateChain,
-        "Certificate chain to the NVIDIA Device Identity CA",
-    ),
-    (
-        StageId::EvidenceSignature,
-        "Evidence signature (leaf key, ECDSA P-384/SHA-384)",
-    ),
-    (
-        StageId::Nonce,
-        "Nonce in the request part equals your nonce",
-    ),
-    (StageId::Architecture, "Device architecture"),
-    (StageId::OpaqueData, "Opaque data values"),
-    (
-        StageId::Fwid,
-        "FWID in the evidence equals the leaf certificate's",
-    ),
-    (
-        StageId::DriverVersion,
-        "Driver version in the evidence (its firmware always reports one)",
-    ),
-];
-
-struct Builder {
-    stages: Vec<Stage>,
-    failures: Vec<Failure>,
-    not_checked: Vec<String>,
-}
-
-impl Builder {
-    fn push(&mut self, id: StageId, title: impl Into<String>, status: StageStatus) -> &mut Stage {
-        self.stages.push(Stage {
-            id,
-            title: title.into(),
-            status,
-            detail: String::new(),
-            warning: None,
-            code: None,
-        });
-        let last = self.stages.len() - 1;
-        &mut self.stages[last]
-    }
-
-    fn fail(
-        &mut self,
-        id: StageId,
-        title: impl Into<String>,
-        code: &'static str,
-        message: String,
-        service_code: Option<u16>,
-    ) -> &mut Stage {
-        self.failures.push(Failure {
-            stage: id,
-            code,
-            message: message.clone(),
-            service_code,
-        });
-        let stage = self.push(id, title, StageStatus::Failed);
-        stage.code = Some(code);
-        stage.detail = message;
-        stage
-    }
-}
-
-fn iso(seconds: u64) -> String {
-    crate::time::format_rfc3339(seconds).unwrap_or_else(|| format!("{seconds} (Unix seconds)"))
-}
-
-fn chain_detail(chain: &VerifiedChain) -> String {
-    let subjects: Vec<&str> = chain.subjects().collect();
-    format!(
-        "{}; {}",
-        chain.status().as_claim_str(),
-        subjects.join(" → ")
-    )
-}
-
 /// The report of one device: `evidence` as [`super::BatchPlan::finish_detailed`] gives it,
 /// the RIMs the caller has for it, the revocation state of its chain, at `now` (Unix
 /// seconds, for the wording of times).
@@ -439,11 +402,9 @@ pub fn device_report(
         }
     }
 
-    revocation_stage(
-        &mut b,
-        revocation,
-        chain.is_some() && failed_at != Some(StageId::CertificateChain),
-    );
+    // Revocation is asked about a chain that path-validated (expired or not).
+    let revocation_reached = chain.is_some() && failed_at != Some(StageId::CertificateChain);
+    revocation_stage(&mut b, revocation, revocation_reached);
 
     let verified = evidence.as_ref().ok();
     let needed = verified.map(|v| device_rims(v, firmware_hint));
@@ -505,356 +466,13 @@ pub fn device_report(
             firmware: firmware.0,
         },
         revocation: match revocation {
+            _ if !revocation_reached => RevocationState::NotReached,
             RevocationInput::Good => RevocationState::Good,
             RevocationInput::Failed { .. } => RevocationState::Failed,
             _ => RevocationState::NotChecked,
         },
+        measres: comparison.as_ref().map(Comparison::measres),
         comparison,
         evidence: verified.map(VerifiedEvidence::to_report),
     }
-}
-
-/// A passed evidence check's state and detail.
-fn evidence_stage(
-    id: StageId,
-    evidence: &Result<VerifiedEvidence, FailedEvidence>,
-    chain: Option<&VerifiedChain>,
-) -> (StageStatus, String) {
-    let Ok(verified) = evidence else {
-        return (StageStatus::Passed, String::new());
-    };
-    match id {
-        StageId::CertificateChain => (
-            StageStatus::Passed,
-            chain.map(chain_detail).unwrap_or_default(),
-        ),
-        StageId::Nonce => (
-            StageStatus::Passed,
-            hex::encode(verified.transcript().request.nonce),
-        ),
-        StageId::Architecture => (
-            StageStatus::Passed,
-            format!(
-                "{} ({}), firmware {}",
-                verified.arch().as_str(),
-                verified.hwmodel().unwrap_or("no hwmodel"),
-                verified.profile().as_str()
-            ),
-        ),
-        StageId::Fwid => match verified.fwid() {
-            FwidCheck::Matched => (StageStatus::Passed, String::new()),
-            FwidCheck::NotInEvidence => (
-                StageStatus::NotChecked,
-                "the evidence carries no FWID (firmware before FWID reporting): nothing to compare"
-                    .into(),
-            ),
-            _ => (
-                StageStatus::NotApplicable,
-                "this device's evidence has no FWID".into(),
-            ),
-        },
-        StageId::DriverVersion => match verified.profile().rim_path() {
-            RimPath::DriverAndFirmware => (
-                StageStatus::Passed,
-                verified.driver_version().unwrap_or_default().into(),
-            ),
-            _ => (
-                StageStatus::NotApplicable,
-                "this device's evidence has no driver RIM".into(),
-            ),
-        },
-        _ => (StageStatus::Passed, String::new()),
-    }
-}
-
-/// A chain that path-validated but is outside its validity fails the device, as the service
-/// fails it (4011).
-fn chain_time(b: &mut Builder, chain: &VerifiedChain) {
-    let code = match chain.status() {
-        ChainStatus::Valid => return,
-        ChainStatus::Expired => "ERR_CHAIN_EXPIRED",
-        _ => "ERR_CHAIN_NOT_YET_VALID",
-    };
-    let message = format!(
-        "the device certificate chain is {} (earliest notAfter {})",
-        chain.status().as_claim_str(),
-        chain.earliest_not_after_iso()
-    );
-    b.failures.push(Failure {
-        stage: StageId::CertificateChain,
-        code,
-        message: message.clone(),
-        service_code: Some(4011),
-    });
-    if let Some(stage) = b
-        .stages
-        .iter_mut()
-        .find(|s| s.id == StageId::CertificateChain)
-    {
-        stage.status = StageStatus::Failed;
-        stage.code = Some(code);
-        stage.detail = format!("{}; {message}", stage.detail);
-    }
-}
-
-fn revocation_stage(b: &mut Builder, revocation: &RevocationInput, reached: bool) {
-    let title = "Revocation (OCSP) of the certificate chain";
-    if !reached {
-        b.push(StageId::Revocation, title, StageStatus::NotChecked)
-            .detail = "not reached: the certificate chain did not validate".into();
-        return;
-    }
-    match revocation {
-        RevocationInput::Good => {
-            b.push(StageId::Revocation, title, StageStatus::Passed)
-                .detail = "good: every certificate asked about is good".into();
-        }
-        RevocationInput::Failed { code, message } => {
-            b.fail(
-                StageId::Revocation,
-                title,
-                code,
-                message.clone(),
-                Some(5001),
-            );
-        }
-        RevocationInput::NotChecked | RevocationInput::NotCheckedBecause(_) => {
-            let why = match revocation {
-                RevocationInput::NotCheckedBecause(why) => why.as_str(),
-                _ => "no OCSP answers were given",
-            };
-            b.push(StageId::Revocation, title, StageStatus::NotChecked)
-                .detail = format!("not checked: {why}");
-            b.not_checked.push("revocation (OCSP)".into());
-        }
-    }
-}
-
-/// A RIM's stage: not applicable, not reached, not given (a failure, as the service fails a
-/// device whose RIM it cannot get), unreadable, or verified with its signer chain's state.
-#[expect(clippy::too_many_arguments, reason = "one call per RIM kind")]
-fn rim_stage(
-    b: &mut Builder,
-    id: StageId,
-    label: &str,
-    applies: bool,
-    wanted: Option<String>,
-    given: Option<Result<VerifiedRim, RimError>>,
-    reached: bool,
-    now: u64,
-) -> (RimStep, Option<VerifiedRim>) {
-    let lower = label.to_lowercase();
-    let mut step = RimStep {
-        id: wanted.clone(),
-        status: StageStatus::NotApplicable,
-        version: None,
-        signature_verified: None,
-        chain_status: None,
-        chain_expiration: None,
-    };
-    let title = format!("{label} RIM");
-    if !applies {
-        b.push(id, title, StageStatus::NotApplicable).detail =
-            format!("this device's evidence has no {lower} RIM");
-        return (step, None);
-    }
-    if !reached {
-        step.status = StageStatus::NotChecked;
-        b.push(id, title, StageStatus::NotChecked).detail =
-            "not reached: the evidence did not verify".into();
-        return (step, None);
-    }
-    let Some(given) = given else {
-        step.status = StageStatus::Failed;
-        let name = wanted.as_deref().unwrap_or("(the evidence names none)");
-        b.fail(
-            id,
-            title,
-            ERR_RIM_NOT_AVAILABLE,
-            format!("the {lower} RIM {name} is not available"),
-            Some(5009),
-        );
-        return (step, None);
-    };
-    match given {
-        Err(error) => {
-            step.status = StageStatus::Failed;
-            step.signature_verified = Some(false);
-            b.fail(
-                id,
-                format!("{label} RIM signature"),
-                error.code(),
-                format!("the {lower} RIM: {}: {error}", error.code()),
-                Some(error.service_code()),
-            );
-            (step, None)
-        }
-        Ok(rim) => {
-            let chain = rim.cert_chain();
-            let version = rim.document().meta.colloquial_version.clone();
-            step.version = Some(version.clone());
-            step.signature_verified = Some(true);
-            step.chain_status = Some(chain.status.as_str());
-            step.chain_expiration = chain.expiration;
-            let until = chain.expiration.map_or_else(|| "unknown".into(), iso);
-            let title = format!("{label} RIM: {version}");
-            match chain.status {
-                RimCertStatus::Valid => {
-                    step.status = StageStatus::Passed;
-                    b.push(id, title, StageStatus::Passed).detail =
-                        format!("signer chain valid at {} (until {until})", iso(now));
-                }
-                status => {
-                    step.status = StageStatus::Failed;
-                    let (code, service) = match status {
-                        RimCertStatus::Expired => (ERR_RIM_CHAIN_EXPIRED, 4011),
-                        _ => (ERR_RIM_CHAIN_INVALID, 4015),
-                    };
-                    let message = format!(
-                        "the {lower} RIM's signing certificate chain is {} at {}",
-                        status.as_str(),
-                        iso(now)
-                    );
-                    let stage = b.fail(id, title, code, message, Some(service));
-                    let mut detail = format!(
-                        "signature verifies, but the signer chain is {} at {}",
-                        status.as_str(),
-                        iso(now)
-                    );
-                    if status == RimCertStatus::Expired {
-                        detail.push_str(&format!(" (it expired {until})"));
-                    }
-                    if let (Some(code), Some(problem)) = (chain.error_code, &chain.problem) {
-                        detail.push_str(&format!(" — {code}: {problem}"));
-                    }
-                    stage.detail = detail;
-                }
-            }
-            (step, Some(rim))
-        }
-    }
-}
-
-fn plural(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
-
-/// The comparison's stages: measurements, the versions, the opaque floors.
-fn comparison_stages(
-    b: &mut Builder,
-    comparison: Option<Result<Comparison, CompareError>>,
-    path: Option<RimPath>,
-    untrusted: bool,
-) -> Option<Comparison> {
-    let title = "Measurements against the RIMs";
-    let comparison = match comparison {
-        None => {
-            b.push(StageId::Measurements, title, StageStatus::NotChecked)
-                .detail = "not compared: the RIMs it needs are not all verified".into();
-            return None;
-        }
-        Some(Err(error)) => {
-            b.fail(
-                StageId::Measurements,
-                title,
-                error.code(),
-                format!("the RIM comparison: {}: {error}", error.code()),
-                Some(error.service_code()),
-            );
-            return None;
-        }
-        Some(Ok(comparison)) => comparison,
-    };
-    let mut warnings = Vec::new();
-    if path == Some(RimPath::FirmwareOnly) {
-        warnings.push("firmware RIM only: the driver measurements were not compared");
-        b.not_checked
-            .push("the driver measurements (no driver RIM for this firmware)".into());
-    }
-    if untrusted && comparison.measurements_match {
-        warnings.push(
-            "against a RIM whose signer is not trusted at this time: the match does not count",
-        );
-    }
-    let count = comparison.mismatches.len();
-    let detail = format!("{} active measurements compared", comparison.compared);
-    if comparison.measurements_match {
-        let stage = b.push(
-            StageId::Measurements,
-            format!("{title}: {}", comparison.measres()),
-            StageStatus::Passed,
-        );
-        stage.detail = detail;
-        stage.warning = (!warnings.is_empty()).then(|| warnings.join("; "));
-    } else {
-        let differ = plural(count, "measurement", "measurements");
-        let indexes: Vec<String> = comparison
-            .mismatches
-            .iter()
-            .map(|m| m.index.to_string())
-            .collect();
-        let message = format!(
-            "{differ} {} from the RIM (indexes {})",
-            if count == 1 { "differs" } else { "differ" },
-            indexes.join(", ")
-        );
-        let stage = b.fail(
-            StageId::Measurements,
-            format!(
-                "{title}: {} — {differ} differ from the RIM",
-                comparison.measres()
-            ),
-            ERR_MEASUREMENT_MISMATCH,
-            message,
-            None,
-        );
-        stage.detail = detail;
-    }
-    for (id, label, check) in [
-        (
-            StageId::DriverRimVersion,
-            "Driver",
-            comparison.driver_version.as_ref(),
-        ),
-        (
-            StageId::FirmwareRimVersion,
-            "Firmware",
-            Some(&comparison.firmware_version),
-        ),
-    ] {
-        let Some(check) = check else { continue };
-        let evidence = check.evidence_version.as_deref();
-        let title = format!(
-            "{label} version: evidence {}, RIM {}",
-            evidence.unwrap_or("absent"),
-            check.rim_version
-        );
-        if check.matches {
-            b.push(id, title, StageStatus::Passed);
-        } else {
-            let message = format!(
-                "the {} version {} is not the RIM's {}",
-                label.to_lowercase(),
-                evidence.unwrap_or("(absent)"),
-                check.rim_version
-            );
-            b.fail(id, title, ERR_RIM_VERSION_MISMATCH, message, Some(5015));
-        }
-    }
-    for floor in &comparison.opaque_mismatches {
-        let runtime = floor
-            .runtime_value
-            .map_or_else(|| "absent".into(), |v| v.to_string());
-        b.fail(
-            StageId::OpaqueFloors,
-            format!(
-                "{}: evidence {runtime} below the RIM's minimum {}",
-                floor.name, floor.golden_value
-            ),
-            ERR_OPAQUE_BELOW_MINIMUM,
-            format!("{} is below the RIM's minimum", floor.name),
-            None,
-        );
-    }
-    Some(comparison)
 }

@@ -24,6 +24,7 @@
 //! # Ok::<(), edgeattest::attest::RequestError>(())
 //! ```
 
+mod arch;
 mod body;
 mod builder;
 mod encoding;
@@ -33,6 +34,7 @@ mod firmware_version;
 mod nonce;
 mod validate;
 
+pub use arch::{check_table, ArchProfile, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect};
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
 pub use builder::{AttestRequestBuilder, EvidenceInput};
 pub use encoding::{decode_evidence_text, EvidenceEncoding, EvidenceEncodingError};

@@ -11,6 +11,7 @@
 //!     .signature_checks() / .finish(&verdicts) / .verify()
 //! ```
 
+mod device_report;
 mod error;
 mod opaque;
 mod profile;
@@ -20,6 +21,12 @@ mod spdm;
 mod tags;
 mod verify;
 
+pub use device_report::{
+    compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
+    RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
+    Verdict, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH, ERR_OPAQUE_BELOW_MINIMUM,
+    ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+};
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};

@@ -23,10 +23,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod code;
 pub mod crypto;
+mod error_code;
 pub mod json;
 pub mod time;
+mod urlencoded;
 
 pub mod access;
 pub mod attest;
@@ -45,4 +46,6 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use code::{ErrorBody, ErrorCode};
+pub use error_code::{
+    registered_code, ErrorBody, ErrorCode, NoDetail, RegisteredCode, ERROR_CODES,
+};

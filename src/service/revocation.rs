@@ -17,12 +17,12 @@ use super::device::REVOCATION_WARNING;
 use super::failure::details;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
-use crate::code::ErrorCode;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
     OcspRequest, PendingOcsp,
 };
+use crate::ErrorCode;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
 /// RIM chains add three each. Past it the rest are reported as not checked.

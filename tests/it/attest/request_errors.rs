@@ -9,7 +9,7 @@
     clippy::std_instead_of_alloc
 )] // tests: fail loudly, use std
 
-#[path = "common/attest_samples.rs"]
+#[path = "../../common/attest_samples.rs"]
 mod samples;
 
 use base64::engine::general_purpose::STANDARD;

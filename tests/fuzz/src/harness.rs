@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets, one function per target, shared by the cargo-fuzz crate
 //! (tests/fuzz/fuzz_targets/*.rs, coverage-guided) and by the native replay test
-//! (tests/hardening_fuzz_replay.rs, which runs every committed corpus and regression input
+//! (tests/it/hardening/fuzz_replay.rs, which runs every committed corpus and regression input
 //! through the same functions under `cargo test`).
 //!
 //! Each function takes the fuzzer's bytes, feeds them to one entry point that takes outside

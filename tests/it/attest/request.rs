@@ -1,5 +1,5 @@
 //! Attest requests that validate and build: real recorded requests, SDK evidence, every
-//! endpoint's encoding and claims versions (the refusals: `tests/attest_request_errors.rs`).
+//! endpoint's encoding and claims versions (the refusals: `tests/it/attest/request_errors.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
     clippy::unwrap_used,

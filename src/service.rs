@@ -36,4 +36,4 @@ pub use outcome::{
 };
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
-pub use router::{decorate, route, strip_body_for_head, Route};
+// HTTP plumbing (routing, CORS and security headers, HEAD) stays private: app.rs uses it.

@@ -2,8 +2,6 @@
 //! GPU and switch), builders that encode evidence the way each version expects, and the
 //! validation the service applies before any verification work.
 //!
-//! Spec: `attestation-service.md` §2 (resources), §4 (endpoints), §8 (limits), §9 (versioning).
-//!
 //! The crate documentation shows a request built and validated.
 
 mod body;

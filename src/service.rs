@@ -1,4 +1,4 @@
-//! The attestation service as an HTTP-shaped router (spec: attestation-service.md): a request
+//! The attestation service as an HTTP-shaped router (NVIDIA's NRAS API): a request
 //! (method, path, headers, body) and a context (`now`, keys, trust stores, RIMs,
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 

@@ -1,5 +1,5 @@
-//! RIM ids: which documents a device's evidence is compared with (`notes/attestation.md`
-//! §a "Architecture differences"; NVIDIA's verifiers build the same strings).
+//! RIM ids: which documents a device's evidence is compared with (NVIDIA's
+//! verifiers build the same strings).
 //!
 //! | architecture | driver RIM | firmware RIM |
 //! |---|---|---|

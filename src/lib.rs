@@ -135,7 +135,7 @@ pub use chain::{
 pub use ocsp::{
     chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
     ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
-    ResponderProblem, ResponseStatus, RevocationReason,
+    ResponderProblem, ResponseStatus, RevocationReason, OCSP_CLOCK_SKEW,
 };
 
 // Reference measurements (RIMs).
@@ -145,7 +145,8 @@ pub use rim::{
     CompareError, Comparison, EnvelopeError, GoldenMeasurement, MeasurementSource, MismatchRecord,
     Nvdec0Rule, OpaqueFloor, OpaqueMismatch, OpaqueValue, PendingRim, RimCertChain, RimCertStatus,
     RimDocument, RimEnvelope, RimError, RimIdError, RimKind, RimMeta, RimTrust, RuntimeEvidence,
-    VerifiedRim, VersionCheck, MAX_RIM_BYTES, NVIDIA_RIM_ROOT_PEM,
+    VerifiedRim, VersionCheck, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES, MAX_RIM_WORK,
+    MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES, NVIDIA_RIM_ROOT_PEM,
 };
 
 // Tokens: ES384 JWS/JWT, key sets, detached EAT results and their appraisal.

@@ -1,5 +1,5 @@
 //! API keys, roles and scopes, per-endpoint authorization, and the edge gateway's decision
-//! (spec: `access-control.md`; background: `notes/conventions.md` §a).
+//! (the access-control model of the simulation service's API).
 //!
 //! - [`ApiKey`]: the key text format `eak_<per|svc>_<43 base62>_<6 base62 CRC-32>`; keys are
 //!   generated from caller-supplied random bytes and kept only as a SHA-256 [`KeyDigest`].

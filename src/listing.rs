@@ -1,5 +1,5 @@
-//! List queries: filter, sort and page the analytics list endpoints (spec:
-//! `pagination-and-deprecation.md` part A; background: `notes/conventions.md` §b, §d.2).
+//! List queries: filter, sort and page the analytics list endpoints (the list
+//! convention of a network analytics service).
 //!
 //! A [`Table`] holds one endpoint's items, typed by its [`Schema`] and stored by column. A
 //! query string is parsed into a [`ListQuery`] and run against the table into a [`Page`];

@@ -1,5 +1,5 @@
 //! Certificate revocation by OCSP (RFC 6960), as NVIDIA's verifiers check device and RIM
-//! chains (notes: attestation §c) — without I/O: the caller passes `now`, the nonces and the
+//! chains — without I/O: the caller passes `now`, the nonces and the
 //! response bytes; the host does the HTTP POSTs and the caching.
 //!
 //! # API

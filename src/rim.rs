@@ -2,7 +2,7 @@
 //!
 //! NVIDIA publishes the expected ("golden") measurements of each driver and firmware build as
 //! a signed RIM: a SWID tag XML document (ISO/IEC 19770-2:2015, TCG RIM-IM attributes) with
-//! an enveloped XML signature (`notes/attestation.md` §d). This module does what the real
+//! an enveloped XML signature. This module does what the real
 //! service does with them, in pure Rust and without I/O:
 //!
 //! 1. **Which RIMs** a device needs: [`driver_rim_id`], [`firmware_rim_id`] (GH100, GB100

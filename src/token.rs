@@ -43,8 +43,7 @@
 //! [`create_detached_eat`], [`create_v1_result`]; the `*_signing_input` / `assemble_*` pairs
 //! let a host sign with a key that never enters the core (a WebCrypto `CryptoKey`).
 //!
-//! Spec: `attestation-service.md` §2 (attestation result); RFC 7515, 7517, 7518, 7519,
-//! RFC 9711 §4.2.18 (submods, detached digests).
+//! Specs: RFC 7515, 7517, 7518, 7519, RFC 9711 §4.2.18 (submods, detached digests).
 
 mod appraisal;
 mod attestation;

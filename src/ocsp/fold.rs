@@ -1,5 +1,5 @@
 //! One status per chain from the results of its certificates, as NVIDIA's verifiers fold
-//! them (notes: attestation §c): `good` only if every certificate is good; otherwise the
+//! them: `good` only if every certificate is good; otherwise the
 //! first non-good certificate in chain order decides, with its reason.
 
 use super::error::{FetchFailure, OcspError};

@@ -1,5 +1,5 @@
 //! Comparison of runtime values with verified RIMs, as NVIDIA's verifiers do it
-//! (`notes/attestation.md` §d; NVAT `generate_set_measurement_claims`, `compare_opaque_data`):
+//! (NVAT `generate_set_measurement_claims`, `compare_opaque_data`):
 //!
 //! * every **active** golden record at RIM index `i` is matched by the runtime block with SPDM
 //!   index `i + 1`, byte-equal (same size) to **any** alternative; a missing block is a

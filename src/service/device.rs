@@ -196,7 +196,7 @@ pub(crate) fn device_outcomes(
 
 /// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
 /// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx
-/// sequence as far as it is known (notes: attestation §h).
+/// sequence as far as it is known.
 pub const DUPLICATE_DEVICE_CODE: u16 = 4090;
 
 /// For each device, the index of the earlier device it repeats: identical evidence bytes,

@@ -2,8 +2,8 @@
 //! ([`crate::ErrorBody`], where the shape and its rules are written).
 //!
 //! The spec shows no error bodies (§7). The real service's error bodies were never captured;
-//! its old client read `errorCode` and `message`, and its error codes are known (notes:
-//! attestation §h). So the body carries both: our stable string `code` (the same as in Rust
+//! its old client read `errorCode` and `message`, and its numeric error codes are known. So
+//! the body carries both: our stable string `code` (the same as in Rust
 //! and JS), the real service's numeric `errorCode` where one applies, a `message`, the
 //! `field` concerned, and the HTTP `status`.
 

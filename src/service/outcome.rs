@@ -86,7 +86,7 @@ pub enum MeasurementOutcome {
     NotRun,
 }
 
-/// The error the real service reports in `x-nvidia-error-details` (notes: attestation §h).
+/// The error the real service reports in `x-nvidia-error-details`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorDetails {

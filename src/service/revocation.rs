@@ -1,5 +1,5 @@
-//! Revocation (OCSP) of one request's certificate chains, as NVIDIA's verifiers check it
-//! (notes: attestation §c): which certificates are asked about, one query per certificate
+//! Revocation (OCSP) of one request's certificate chains, as NVIDIA's verifiers check it:
+//! which certificates are asked about, one query per certificate
 //! however many chains share it (eight GPUs of a node share their ICA and Identity CA), the
 //! answers the host fetched, and each chain's folded status.
 //!

@@ -143,7 +143,7 @@ def main():
     seed("access_gateway", "options", bytes([0]) + b"OPTIONS" + SEP + b"/api/v3/simulations/" + SEP)
     seed("access_gateway", "query_token", bytes([0]) + b"GET" + SEP + b"/api/v3/simulations/?access_token=abc" + SEP + b"Bearer abc")
     seed("access_gateway", "malformed", bytes([0]) + b"GET" + SEP + b"/api/v3/../simulations/%2e%2e/" + SEP + b"Basic dXNlcjpwYXNz, Bearer x")
-    # Key stores (the format of tests/access_keys.rs).
+    # Key stores (the format of tests/it/access/keys.rs).
     digest = "ab" * 32
     store = {"keys": [
         {"id": "alice", "type": "personal", "digest": digest, "roles": ["lab_user", "lab_image_sharer"], "services": ["simulation"], "expiresAt": 2000000000},

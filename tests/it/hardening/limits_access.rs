@@ -1,5 +1,5 @@
 //! Resource limits (issue 11) of access control and the service: bearer headers, gateway
-//! paths, key stores, the service's body. As in `tests/hardening_limits.rs`, each cap is
+//! paths, key stores, the service's body. As in `tests/it/hardening/limits.rs`, each cap is
 //! shown to be enforced before the work it protects.
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(

@@ -26,11 +26,11 @@ use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, St
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use serde_json::{json, Map, Value};
 
-#[path = "service_blackwell/edited.rs"]
+#[path = "blackwell/edited.rs"]
 mod edited;
-#[path = "service_blackwell/negative.rs"]
+#[path = "blackwell/negative.rs"]
 mod negative;
-#[path = "service_blackwell/ppcie.rs"]
+#[path = "blackwell/ppcie.rs"]
 mod ppcie;
 
 /// 2025-07-01T00:00:00Z: the test RIM signer is valid 2025-01-01 → 2027-01-01, its expired

@@ -13,7 +13,7 @@ use edgeattest::ocsp::{
 };
 use edgeattest::ErrorCode;
 
-#[path = "common/ocsp_fixtures.rs"]
+#[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
 use fixtures::{der, nonce, request, response, Fixture};
 

@@ -14,7 +14,7 @@ use edgeattest::ocsp::{
 };
 use edgeattest::ErrorCode;
 
-#[path = "common/ocsp_fixtures.rs"]
+#[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
 use fixtures::{chain, der, nonce, pki, request, REQUESTS};
 

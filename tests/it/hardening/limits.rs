@@ -1,6 +1,6 @@
 //! Resource limits (issue 11): one test per documented cap on a size or a count, each showing
 //! (requests, JSON, chains, evidence, tokens, RIMs here; access and the service in
-//! `tests/hardening_limits_access.rs`)
+//! `tests/it/hardening/limits_access.rs`)
 //! that the cap is enforced *before* the work it protects. Every test builds an input that
 //! would fail a later check if the work were done (invalid base64, malformed JSON, invalid
 //! DER, missing fields) and asserts that the cap's own error is the one reported; where the

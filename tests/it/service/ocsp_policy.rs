@@ -21,7 +21,7 @@ use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
 use serde_json::{json, Map, Value};
 
-#[path = "common/ocsp_responder.rs"]
+#[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
 use ocsp_responder::{attest_with, device, read, tokens, Mode, Responder};
 

@@ -8,9 +8,9 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
-#[path = "common/fixture_files.rs"]
+#[path = "../../common/fixture_files.rs"]
 mod fixture_files;
-#[path = "common/verdicts.rs"]
+#[path = "../../common/verdicts.rs"]
 mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -24,7 +24,7 @@ use edgeattest::service::{
 };
 use serde_json::{json, Map, Value};
 
-#[path = "common/ocsp_responder.rs"]
+#[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
 use ocsp_responder::{attest_answering, attest_with, device, now, read, tokens, Mode, Responder};
 

@@ -173,7 +173,7 @@ fn generator_refuses_too_many_rows() {
 /// documented schemas cannot drift from the served ones.
 #[test]
 fn documented_schemas_match_the_data() {
-    let source = include_str!("../src/listing.rs");
+    let source = include_str!("../../../src/listing.rs");
     let doc: Vec<&str> = source
         .lines()
         .filter_map(|line| line.strip_prefix("//!"))

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use edgeattest::ocsp::{check_response, CertRevocation, CheckedOcsp, OcspError, OcspRequest};
 use proptest::prelude::*;
 
-#[path = "common/ocsp_fixtures.rs"]
+#[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
 use fixtures::{nonce, request, response, Fixture};
 

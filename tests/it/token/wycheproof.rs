@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
-#[path = "common/fixture_files.rs"]
+#[path = "../../common/fixture_files.rs"]
 mod fixture_files;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

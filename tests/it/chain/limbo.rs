@@ -105,7 +105,7 @@ fn run(case: &Value) -> Result<(), String> {
     let now = case["validation_time"].as_str().map_or(1_790_000_000, unix);
     let id = case["id"].as_str().unwrap();
     // Limbo's leaves are TLS leaves (extendedKeyUsage serverAuth): the path rules are what
-    // is tested here; the leaf usage rule has its own tests (tests/chain_purpose.rs).
+    // is tested here; the leaf usage rule has its own tests (tests/it/chain/purpose.rs).
     let mut options = ChainOptions::default()
         .with_time(TimeCheck::Enforce)
         .with_ca_leaf(CA_LEAF_PROFILE.contains(&id))

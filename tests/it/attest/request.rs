@@ -1,5 +1,5 @@
 //! Attest requests that validate and build: real recorded requests, SDK evidence, every
-//! endpoint's encoding and claims versions (the refusals: `tests/attest_request_errors.rs`).
+//! endpoint's encoding and claims versions (the refusals: `tests/it/attest/request_errors.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
     clippy::unwrap_used,
@@ -9,7 +9,7 @@
     clippy::std_instead_of_alloc
 )] // tests: fail loudly, use std
 
-#[path = "common/attest_samples.rs"]
+#[path = "../../common/attest_samples.rs"]
 mod samples;
 
 use base64::engine::general_purpose::STANDARD;

@@ -7,7 +7,7 @@ use edgeattest::ocsp::{
     fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, RevocationReason,
 };
 
-#[path = "common/ocsp_fixtures.rs"]
+#[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
 use fixtures::response;
 

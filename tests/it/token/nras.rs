@@ -95,7 +95,7 @@ fn recorded_results_verify_at_their_time() {
     let expected_verdicts = [true, true, false];
     for ((name, devices), verdict) in CAPTURES.iter().zip(expected_devices).zip(expected_verdicts) {
         let c = capture(name);
-        // The failed capture is refused by default (tests/token_appraisal.rs); read it here.
+        // The failed capture is refused by default (tests/it/token/appraisal.rs); read it here.
         let allowed = options(&c.nonce).allow_failed_result(true);
         let verified = verify_attestation_result(&c.response, &c.jwks, &allowed, c.iat).unwrap();
         assert_eq!(verified.format(), ResultFormat::Detached);

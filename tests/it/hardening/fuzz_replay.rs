@@ -12,7 +12,7 @@
 )] // tests: fail loudly, use std
 #![allow(unreachable_pub, dead_code)] // the harness is shared with the fuzz crate
 
-#[path = "fuzz/src/harness.rs"]
+#[path = "../../fuzz/src/harness.rs"]
 mod harness;
 
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@
 )] // tests: fail loudly, use std
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
-#[path = "common/fixture_files.rs"]
+#[path = "../../common/fixture_files.rs"]
 mod fixture_files;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -33,7 +33,7 @@ use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 const SWITCH_RIM: &str = "rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml";
-/// 2026-06-01: the bundled LS10 RIM's signer is valid (see tests/service_attest.rs).
+/// 2026-06-01: the bundled LS10 RIM's signer is valid (see tests/it/service/attest.rs).
 const JUNE_2026: u64 = 1_780_272_000;
 
 /// A fixture under `tests/fixtures/nvidia/`.

@@ -1,5 +1,5 @@
 //! Attest request refusals: one typed error with a stable code and the field per violation,
-//! against real evidence (the valid requests: `tests/attest_request.rs`).
+//! against real evidence (the valid requests: `tests/it/attest/request.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
     clippy::unwrap_used,
@@ -9,7 +9,7 @@
     clippy::std_instead_of_alloc
 )] // tests: fail loudly, use std
 
-#[path = "common/attest_samples.rs"]
+#[path = "../../common/attest_samples.rs"]
 mod samples;
 
 use base64::engine::general_purpose::STANDARD;

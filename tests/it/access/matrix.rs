@@ -19,7 +19,7 @@ use serde_json::Value;
 
 const NOW: u64 = 1_800_000_000;
 
-#[path = "common/access_oracle.rs"]
+#[path = "../../common/access_oracle.rs"]
 mod oracle;
 
 use oracle::{MATRIX, SPEC_ROLES};

@@ -3,7 +3,7 @@
 //! names it by, where its certificate carries the FWID, its RIM ids, the JS `architectures()`
 //! rows, the TS `Arch` union and the page's selects are all read from here.
 //!
-//! A new architecture is one entry in [`architectures!`] below (the compiler then asks for
+//! A new architecture is one entry in `architectures!` below (the compiler then asks for
 //! its evidence profiles in `evidence/profile.rs`); a new kind of rule (an FWID extension, a
 //! RIM-id scheme) is one variant of the rule's enum and its implementation.
 //!

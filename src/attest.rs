@@ -4,6 +4,7 @@
 //!
 //! The crate documentation shows a request built and validated.
 
+pub(crate) mod arch;
 mod body;
 mod builder;
 mod encoding;
@@ -13,6 +14,7 @@ mod firmware_version;
 mod nonce;
 mod validate;
 
+pub use arch::{check_table, ArchProfile, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect};
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
 pub use builder::{AttestRequestBuilder, EvidenceInput};
 pub use encoding::{decode_evidence_text, EvidenceEncoding, EvidenceEncodingError};

@@ -45,5 +45,5 @@ pub use registry::{
 };
 pub use request::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,
-    CheckedRequest, DeprecationError, ErrorBody,
+    CheckedRequest, DeprecationDetail, DeprecationError, ErrorBody,
 };

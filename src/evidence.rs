@@ -11,19 +11,30 @@
 //!     .signature_checks() / .finish(&verdicts) / .verify()
 //! ```
 
+mod device_report;
 mod error;
 mod opaque;
 mod profile;
 mod reader;
 mod report;
+mod report_plan;
+mod report_stages;
 mod spdm;
 mod tags;
 mod verify;
 
+pub use device_report::{
+    compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
+    RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
+    Verdict, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH,
+    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
+    ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+};
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
+pub use report_plan::{ReportPlan, RimDocuments};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
     REQUEST_LEN, SIGNATURE_LEN,

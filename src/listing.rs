@@ -105,6 +105,7 @@
 //!   number, `severity` string.
 
 mod column;
+mod endpoints;
 mod engine;
 mod error;
 mod generate;
@@ -113,9 +114,7 @@ mod page;
 mod query;
 mod response;
 mod schema;
-mod schemas;
 mod table;
-pub(crate) mod urlencoded;
 
 pub use engine::PageRows;
 pub use error::{ErrorBody, ListError, TableError};

@@ -56,7 +56,7 @@ mod dsig;
 mod envelope;
 mod error;
 mod id;
-mod input;
+mod runtime_evidence;
 mod scan;
 mod trust;
 mod verify;
@@ -73,7 +73,7 @@ pub use dsig::{C14N11, DSIG_NS, ECDSA_SHA384, ENVELOPED_SIGNATURE, SHA384};
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimKind};
-pub use input::{
+pub use runtime_evidence::{
     OpaqueValue, RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
 };
 pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};

@@ -48,11 +48,11 @@
 mod appraisal;
 mod attestation;
 mod claims;
+mod eat_assembly;
 mod error;
 mod jwks;
 mod jws;
 mod jwt;
-mod mint;
 mod result;
 mod submods;
 
@@ -62,13 +62,13 @@ pub use attestation::{
     PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
 };
 pub use claims::VerifyOptions;
+pub use eat_assembly::{
+    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
+};
 pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
-pub use mint::{
-    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-};
 pub use result::{
     AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
 };

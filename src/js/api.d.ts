@@ -3,14 +3,14 @@ export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
   prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
 } from './edgeattest.js';
 export type {
-  AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
+  AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse, ServiceStep,
   FetchResource, FetchAnswer, OcspCacheEntry, SourceState,
   EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,

@@ -8,7 +8,7 @@ export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
   prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,

@@ -21,7 +21,9 @@ use serde::Serialize;
 
 use super::document::{GoldenMeasurement, OpaqueFloor, RimDocument};
 use super::error::CompareError;
-use super::input::{RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED};
+use super::runtime_evidence::{
+    RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
+};
 
 /// The RIM index governed by the NVDEC0 rule.
 const NVDEC0_INDEX: u32 = 35;

@@ -7,11 +7,8 @@
 //! and JS), the real service's numeric `errorCode` where one applies, a `message`, the
 //! `field` concerned, and the HTTP `status`.
 
-use alloc::string::{String, ToString};
-
 use super::http::Response;
 use crate::attest::RequestError;
-use crate::ErrorCode;
 
 pub use crate::ErrorBody;
 
@@ -29,11 +26,8 @@ impl From<&RequestError> for ErrorBody {
             _ => 400,
         };
         Self {
-            code: error.code(),
             error_code: Some(error.service_code()),
-            message: error.to_string(),
-            field: error.field().map(String::from),
-            status,
+            ..Self::of(status, error)
         }
     }
 }

@@ -171,8 +171,8 @@ def main():
         seed("service_request", name, bytes([methods[m]]) + path.encode() + SEP + headers.encode() + SEP + b"{}")
 
 
-    # List queries and upstream rows, per schema (src/listing/schemas.rs, in SCHEMAS order).
-    src = (HERE.parent.parent / "src/listing/schemas.rs").read_text()
+    # List queries and upstream rows, per schema (src/listing/endpoints.rs, in SCHEMAS order).
+    src = (HERE.parent.parent / "src/listing/endpoints.rs").read_text()
     shared = {m[0]: (m[1], m[2]) for m in re.findall(r'const (\w+): Column = col\(\s*"(\w+)",\s*T::(\w+)', src)}
     blocks = {}
     for name, body in re.findall(r'const (\w+): &\[Column\] = &\[(.*?)\n\];', src, re.S):

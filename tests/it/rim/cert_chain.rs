@@ -38,7 +38,7 @@ fn valid_then_expired_with_the_default_nvidia_root() {
     assert_eq!(chain.expiration, Some(1_798_649_810));
     assert_eq!(chain.subjects.len(), 4);
     assert_eq!(chain.subjects[0], "HCC RIM L4 Signer");
-    assert_eq!(chain.ocsp_status, "not-checked");
+    assert_eq!(chain.ocsp_status.as_str(), "not-checked");
 
     let later = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
     assert_eq!(later.cert_chain().status, RimCertStatus::Expired);

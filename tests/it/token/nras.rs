@@ -341,7 +341,7 @@ fn two_phase_verdicts_are_attributed_to_their_token() {
     assert_eq!(checks.len(), 9);
     let verdicts: Vec<bool> = checks.iter().map(|check| check.verify().is_ok()).collect();
     assert!(verdicts.iter().all(|v| *v));
-    for check in &checks {
+    for check in checks {
         assert_eq!(check.public_key_sec1.len(), 97);
         assert_eq!(check.signature.len(), 96);
     }

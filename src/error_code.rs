@@ -1,4 +1,9 @@
-//! Stable error codes shared by every module.
+//! Stable error codes shared by every module: the [`ErrorCode`] trait, the registry of every
+//! code ([`ERROR_CODES`]) and the one problem-body type ([`ErrorBody`]).
+
+mod registry;
+
+pub use registry::{registered_code, RegisteredCode, ERROR_CODES};
 
 /// A stable, machine-readable code for an error value.
 ///
@@ -42,9 +47,11 @@ pub trait ErrorCode {
 /// body for any of these cases (attestation §7, access control §7); the pagination and
 /// deprecation spec only requires that a deprecation 400's message say the new attribute is
 /// preferred, or that the attribute is deprecated — which `message` does.
+/// The one problem-body type: every error body of the crate is an `ErrorBody<D>`, `D` being
+/// the kind's detail members (flattened after the common ones; [`NoDetail`] adds none).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
+pub struct ErrorBody<D = NoDetail> {
     /// Stable code, e.g. `ERR_REQUEST_INVALID_NONCE`.
     pub code: &'static str,
     /// The real service's numeric code, e.g. 4003, where one applies.
@@ -57,7 +64,14 @@ pub struct ErrorBody {
     pub field: Option<alloc::string::String>,
     /// The HTTP status, repeated for clients that only keep the body.
     pub status: u16,
+    /// The detail members of this kind of error, after the common ones (camelCase).
+    #[serde(flatten)]
+    pub detail: D,
 }
+
+/// The detail of an error body that has none: serializes to no members.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct NoDetail {}
 
 impl ErrorBody {
     /// The members every error body carries, in order: what a client may rely on.
@@ -71,6 +85,7 @@ impl ErrorBody {
             message: message.to_string(),
             field: None,
             status,
+            detail: NoDetail {},
         }
     }
 
@@ -82,6 +97,57 @@ impl ErrorBody {
             message: alloc::string::ToString::to_string(error),
             field: error.field().map(alloc::string::String::from),
             status,
+            detail: NoDetail {},
         }
+    }
+}
+
+impl<D> ErrorBody<D> {
+    /// The same body with `detail` for its detail members.
+    pub fn with_detail<E>(self, detail: E) -> ErrorBody<E> {
+        ErrorBody {
+            code: self.code,
+            error_code: self.error_code,
+            message: self.message,
+            field: self.field,
+            status: self.status,
+            detail,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Extra {
+        allowed_methods: [&'static str; 1],
+    }
+
+    /// The bytes of a body, plain and with detail: the common members in their order, the
+    /// detail members after them, absent options omitted.
+    #[test]
+    fn one_body_bytes() {
+        let plain = ErrorBody::new(404, "ERR_NOT_FOUND", "no route");
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"code":"ERR_NOT_FOUND","message":"no route","status":404}"#
+        );
+        let mut attest = plain.clone();
+        attest.error_code = Some(4003);
+        attest.field = Some("nonce".into());
+        assert_eq!(
+            serde_json::to_string(&attest).unwrap(),
+            r#"{"code":"ERR_NOT_FOUND","errorCode":4003,"message":"no route","field":"nonce","status":404}"#
+        );
+        let detailed = plain.with_detail(Extra {
+            allowed_methods: ["GET"],
+        });
+        assert_eq!(
+            serde_json::to_string(&detailed).unwrap(),
+            r#"{"code":"ERR_NOT_FOUND","message":"no route","status":404,"allowedMethods":["GET"]}"#
+        );
     }
 }

@@ -111,20 +111,26 @@ pub use error_code::{
 
 // Attest requests: endpoints, bodies, builders, validation.
 pub use attest::{
-    decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion,
-    DeviceEvidence, DeviceKind, Endpoint, EvidenceEncoding, EvidenceEncodingError,
-    EvidenceGeneration, EvidenceInput, EvidenceItem, EvidenceItemV2, FirmwareVersion, Nonce,
-    NonceProblem, RequestBody, RequestError, ValidatedRequest, MAX_BODY_BYTES,
-    MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
+    check_table, decode_evidence_text, validate_request, Arch, ArchProfile, AttestRequestBuilder,
+    ClaimsVersion, DeviceEvidence, DeviceKind, DriverRimId, Endpoint, EvidenceEncoding,
+    EvidenceEncodingError, EvidenceGeneration, EvidenceInput, EvidenceItem, EvidenceItemV2,
+    FirmwareRimId, FirmwareVersion, FwidSource, Nonce, NonceProblem, ProfileDefect, RequestBody,
+    RequestError, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES,
+    MAX_EVIDENCE_ITEMS,
 };
 
 // Device evidence: SPDM transcripts and their verification.
 pub use evidence::{
-    arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, BlockReport,
-    ChainReport, DeviceInput, EnableStatus, EvidenceProfile, EvidenceReport, FailedEvidence,
-    FeatureFlag, FwidCheck, FwidPolicy, FwidRule, MeasurementBlock, MeasurementRequest,
-    MeasurementResponse, OpaqueData, OpaqueEntry, OpaqueFormat, OpaqueReport, ParseError, RimPath,
-    SwitchGpuPdis, Transcript, ValueRepresentation, VerifiedEvidence, VerifyContext, VerifyError,
+    arch_of_chain, compare_device, decode_generation1, decode_generation2, device_report,
+    device_rims, failed_stage, verify_evidence, BatchPlan, BlockReport, ChainReport, DeviceInput,
+    DeviceReport, DeviceRims, EnableStatus, EvidenceProfile, EvidenceReport, FailedEvidence,
+    Failure, FeatureFlag, FwidCheck, FwidPolicy, FwidRule, MeasurementBlock, MeasurementRequest,
+    MeasurementResponse, OpaqueData, OpaqueEntry, OpaqueFormat, OpaqueReport, ParseError,
+    ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs, RimPath, RimStep,
+    RimSteps, Stage, StageId, StageStatus, SwitchGpuPdis, Transcript, ValueRepresentation, Verdict,
+    VerifiedEvidence, VerifyContext, VerifyError, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED,
+    ERR_MEASUREMENT_MISMATCH, ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM,
+    ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
 
 // Certificate chains.
@@ -138,7 +144,7 @@ pub use chain::{
 pub use ocsp::{
     chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
     ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
-    ResponderProblem, ResponseStatus, RevocationReason, OCSP_CLOCK_SKEW,
+    ResponderProblem, ResponseStatus, RevocationReason, RevocationStatus, OCSP_CLOCK_SKEW,
 };
 
 // Reference measurements (RIMs).
@@ -164,8 +170,8 @@ pub use token::{
 
 // P-384 keys and signature checks.
 pub use crypto::{
-    verify_p384_sha384, Jwk, KeyError, PublicKey, SignatureCheck, SignatureError, SigningKey,
-    SIGNATURE_LEN,
+    software_verdicts, verify_p384_sha384, Deferred, Jwk, KeyError, PublicKey, SignatureCheck,
+    SignatureError, SigningKey, SIGNATURE_LEN,
 };
 
 // Strict JSON and calendar text.

@@ -1,7 +1,7 @@
 //! The registry of error codes: every `ERR_*` string the crate and its JavaScript layer
 //! give, once, with the module that gives it.
 //!
-//! `tests/error_codes.rs` holds the registry to the source: every `"ERR_*"` literal under
+//! `tests/it/error_codes.rs` holds the registry to the source: every `"ERR_*"` literal under
 //! `src/` (Rust and the package's JS) is registered, every registered code is given
 //! somewhere, and `src/js/codes.d.ts` (the TypeScript union `ErrorCodeName`) is generated
 //! from this list. A new code is added here; a code is never renamed or removed.

@@ -1,5 +1,5 @@
 // GENERATED from the registry of error codes (src/error_code/registry.rs) by
-// tests/error_codes.rs; do not edit. Regenerate: EDGEATTEST_BLESS=1 cargo test --test error_codes
+// tests/it/error_codes.rs; do not edit. Regenerate: EDGEATTEST_BLESS=1 cargo test --test it error_codes
 
 /** Every stable `code` an `EdgeAttestError` or an error body can carry. Codes are never renamed. */
 export type ErrorCodeName =

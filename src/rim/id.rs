@@ -1,6 +1,6 @@
 //! RIM ids: which documents a device's evidence is compared with (NVIDIA's verifiers build
-//! the same strings). The prefixes, chips and which scheme an architecture uses are its row
-//! of the architecture table ([`ArchProfile`]); the schemes are here.
+//! the same strings). The prefixes, chips and which scheme an architecture uses are its row of
+//! the architecture table ([`ArchProfile`]); the schemes are here.
 //!
 //! | architecture | driver RIM | firmware RIM |
 //! |---|---|---|

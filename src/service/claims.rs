@@ -1,5 +1,5 @@
-//! Device and overall token claims, one typed struct per claims version (notes: attestation
-//! §e). Builders read a [`super::DeviceOutcome`] and never assemble JSON by hand.
+//! Device and overall token claims, one typed struct per claims version.
+//! Builders read a [`super::DeviceOutcome`] and never assemble JSON by hand.
 //!
 //! | endpoint | claims |
 //! |---|---|

@@ -39,6 +39,7 @@ mod access {
 
 /// Attestation request bodies: building, validation, refusals.
 mod attest {
+    mod arch_profiles;
     mod request;
     mod request_errors;
 }
@@ -60,8 +61,14 @@ mod deprecation {
     mod requests;
 }
 
+/// The one two-phase shape (`Deferred`) of every verifier that needs signatures.
+mod deferred_protocol;
+
 /// The one problem-body shape of every module's errors.
 mod error_bodies;
+
+/// The registry of error codes against the source and the TypeScript union.
+mod error_codes;
 
 /// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles.
 mod evidence {
@@ -70,6 +77,7 @@ mod evidence {
     mod generated;
     mod parsed;
     mod profiles;
+    mod report;
 }
 
 /// Caps on hostile input, and the committed fuzz inputs replayed.
@@ -96,6 +104,9 @@ mod ocsp {
     mod response;
 }
 
+/// The one query-string splitter.
+mod query_strings;
+
 /// Reference integrity manifests: signatures, signer chains, ids, comparison, budgets.
 mod rim {
     mod budget;
@@ -111,6 +122,7 @@ mod service {
     mod attest;
     mod blackwell;
     mod claims;
+    mod claims_bytes;
     mod exchange;
     mod keys;
     mod ocsp;

@@ -1,4 +1,4 @@
-//! GPU device claims, versions 1.0 to 4.0 (notes: attestation §e, "Per-device GPU claims").
+//! GPU device claims, versions 1.0 to 4.0.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -59,7 +59,7 @@ pub fn switch_pdis_claim(pdis: &[[u8; 8]]) -> Vec<String> {
     unique.into_iter().collect()
 }
 
-/// The claims GPU claims 2.0, 3.0 and 4.0 share (notes: attestation §e).
+/// The claims GPU claims 2.0, 3.0 and 4.0 share.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GpuCommonClaims {
     /// Token times.

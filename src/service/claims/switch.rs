@@ -1,5 +1,5 @@
-//! Switch device claims, versions 1.0 to 3.0 (notes: attestation §e, "Per-device switch
-//! claims"). The switch's firmware RIM is its BIOS RIM; switches have no driver RIM.
+//! Switch device claims, versions 1.0 to 3.0.
+//! The switch's firmware RIM is its BIOS RIM; switches have no driver RIM.
 
 use alloc::string::String;
 

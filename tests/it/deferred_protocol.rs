@@ -5,11 +5,11 @@
 //! signature verdict is never a pass.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "common/fixture_files.rs"]
+#[path = "../common/fixture_files.rs"]
 mod fixture_files;
-#[path = "common/ocsp_fixtures.rs"]
+#[path = "../common/ocsp_fixtures.rs"]
 mod ocsp_fixtures;
-#[path = "common/verdicts.rs"]
+#[path = "../common/verdicts.rs"]
 mod verdicts;
 
 use core::fmt::Debug;

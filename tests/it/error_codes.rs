@@ -147,7 +147,7 @@ fn codes_are_registered_once_well_formed_and_sorted_by_module() {
 fn typescript() -> String {
     let mut out = String::from(
         "// GENERATED from the registry of error codes (src/error_code/registry.rs) by\n\
-         // tests/error_codes.rs; do not edit. Regenerate: EDGEATTEST_BLESS=1 cargo test --test error_codes\n\
+         // tests/it/error_codes.rs; do not edit. Regenerate: EDGEATTEST_BLESS=1 cargo test --test it error_codes\n\
          \n\
          /** Every stable `code` an `EdgeAttestError` or an error body can carry. Codes are never renamed. */\n\
          export type ErrorCodeName =\n",

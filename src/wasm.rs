@@ -20,6 +20,8 @@ pub mod evidence;
 #[cfg_attr(not(feature = "js-full"), allow(dead_code))]
 mod js;
 #[cfg(feature = "js-full")]
+mod limits;
+#[cfg(feature = "js-full")]
 pub mod listing;
 #[cfg(feature = "js-full")]
 pub mod ocsp;

@@ -1,5 +1,5 @@
-//! The registry of error codes: every `ERR_*` string the crate and its JavaScript layer
-//! give, once, with the module that gives it.
+//! The registry of error codes: every `ERR_*` string the crate, its JavaScript layer and the
+//! edge worker (`www/worker*.js`, module `worker`) give, once, with the module that gives it.
 //!
 //! `tests/it/error_codes.rs` holds the registry to the source: every `"ERR_*"` literal under
 //! `src/` (Rust and the package's JS) is registered, every registered code is given
@@ -301,6 +301,17 @@ registry! {
         ERR_JWKS_TOO_LARGE,
         ERR_SIGNING_KEY_REQUIRED,
         ERR_WASM_LOAD,
+    ],
+    "worker": [
+        ERR_CONFIG,
+        ERR_GATEWAY_KEYSTORE,
+        ERR_GATEWAY_NO_UPSTREAM,
+        ERR_GATEWAY_UPSTREAM_UNREACHABLE,
+        ERR_LIST_SOURCE,
+        ERR_NO_SIGNING_KEY,
+        ERR_OCSP_RELAY_OFF,
+        ERR_OCSP_UPSTREAM,
+        ERR_SERVICE_UNAVAILABLE,
     ],
 }
 

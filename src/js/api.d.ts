@@ -8,6 +8,7 @@ export {
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
+  serviceLimits, errorResponse, bearerToken,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
@@ -24,7 +25,7 @@ export type {
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
-  OcspCertificateStatus, OcspChainStatus,
+  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ErrorResponseInit, ErrorResponse,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

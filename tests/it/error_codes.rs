@@ -56,10 +56,19 @@ fn code_literals(text: &str) -> BTreeSet<String> {
     found
 }
 
-/// Every code literal under `src/`, with the files that write it.
+/// Every code literal under `src/` and in the edge worker's modules (`www/worker*.js`, whose
+/// error answers the core makes: `errorResponse` takes registered codes only), with the files
+/// that write it.
 fn codes_in_source() -> BTreeMap<String, Vec<String>> {
     let mut files = Vec::new();
     sources(&Path::new(ROOT).join("src"), &mut files);
+    for entry in std::fs::read_dir(Path::new(ROOT).join("www")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("worker") && name.ends_with(".js") {
+            files.push(path);
+        }
+    }
     let mut codes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();

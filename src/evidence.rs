@@ -1,7 +1,7 @@
 //! Device evidence: SPDM 1.1 GET_MEASUREMENTS transcripts of NVIDIA GPUs (Hopper,
 //! Blackwell GSP and FSP) and switches (LS10) — measurement blocks, opaque data in both
 //! formats, the signature — and device verification: certificate chain, evidence signature,
-//! nonce, FWID and architecture (notes `attestation.md` §a–c).
+//! nonce, FWID and architecture.
 //!
 //! ```text
 //! Transcript::parse(&bytes)?                         // structure only, offsets in errors

@@ -9,6 +9,7 @@
 
 #[cfg(feature = "js-full")]
 pub mod access;
+mod arch;
 pub mod attest;
 #[cfg(feature = "js-full")]
 pub mod deprecation;

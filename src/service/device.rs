@@ -196,7 +196,7 @@ pub(crate) fn device_outcomes(
 
 /// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
 /// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx
-/// sequence as far as it is known (notes: attestation §h).
+/// sequence as far as it is known.
 pub const DUPLICATE_DEVICE_CODE: u16 = 4090;
 
 /// For each device, the index of the earlier device it repeats: identical evidence bytes,
@@ -231,10 +231,8 @@ pub(crate) fn rim_ids(
     hint: Option<String>,
 ) -> (Option<String>, Option<String>) {
     let runtime = runtime_evidence(transcript, default_chip(arch), arch, hint);
-    let driver = match arch.device_kind() {
-        DeviceKind::Gpu => driver_rim_id(arch, &runtime).ok(),
-        _ => None,
-    };
+    // None where the architecture has no driver RIM (its row's `driver_rim`).
+    let driver = driver_rim_id(arch, &runtime).ok();
     (driver, firmware_rim_id(arch, &runtime).ok())
 }
 
@@ -486,11 +484,8 @@ fn runtime_evidence(
     RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
-/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).
+/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence):
+/// its row's RIM chip.
 fn default_chip(arch: Arch) -> Option<String> {
-    match arch {
-        Arch::Blackwell => Some("GB100".into()),
-        Arch::Hopper => Some("GH100".into()),
-        _ => Some("LS10".into()),
-    }
+    Some(arch.profile().rim_chip.into())
 }

@@ -1,5 +1,5 @@
 //! What can still be said of a device whose evidence did not verify, and the real service's
-//! error details (`x-nvidia-error-details`: code, field, message; notes: attestation §h).
+//! error details (`x-nvidia-error-details`: code, field, message).
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -149,7 +149,7 @@ pub(super) fn details(code: u16, field: &str, message: &str, description: &str) 
     }
 }
 
-/// The real service's symbolic name of an error code (notes: attestation §h).
+/// The real service's symbolic name of an error code.
 pub(super) fn message_of(code: u16) -> &'static str {
     match code {
         4004 => "INVALID_GPU_ARCH",

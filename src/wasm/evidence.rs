@@ -36,7 +36,7 @@ export interface DeviceEvidenceInput {
 export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
   /** The caller's nonce: 64 hex characters or 32 bytes. */
   nonce: string | Uint8Array;
-  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  arch: Arch;
   /** Unix seconds; default the host clock. */
   now?: number;
   /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
@@ -84,7 +84,7 @@ export interface RuntimeEvidenceOptions {
   evidence: Uint8Array | ArrayBuffer | string;
   /** The encoding a string `evidence` must be in; default: recognised from the text. */
   evidenceEncoding?: EvidenceEncoding;
-  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  arch: Arch;
   /** The chip name the device certificate gives (`hwmodelChip` of an EvidenceReport). */
   hwmodel?: string;
   /** The request's `firmware_version` (Blackwell FSP). */
@@ -440,8 +440,8 @@ impl Common {
             Nonce::from_bytes(array)
         };
         let arch_text = js::required_string(&js::member(options, "arch"), "arch")?;
-        let arch = Arch::parse(&arch_text)
-            .ok_or_else(|| invalid_argument("arch", "\"HOPPER\", \"BLACKWELL\" or \"LS10\""))?;
+        let arch =
+            Arch::parse(&arch_text).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
         Ok(Self {
             nonce,
             arch,
@@ -526,8 +526,7 @@ pub fn runtime_evidence(
     }
     let bytes = read_evidence(&options, "", evidence_encoding(&options)?)?;
     let arch = js::required_string(&js::member(&options, "arch"), "arch")?;
-    let arch =
-        Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;
+    let arch = Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
     let hwmodel = js::optional_string(&js::member(&options, "hwmodel"), "hwmodel")?;
     let hint = js::optional_string(&js::member(&options, "firmwareVersion"), "firmwareVersion")?;
     let transcript = Transcript::parse(&bytes).map_err(|e| field_error(&e, "evidence"))?;

@@ -7,6 +7,7 @@ import {
   AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8, verifyAttestationResult,
 } from '../pkg/index.js';
 import { el, badge, table, claimCell } from './ui.js';
+import { v4Endpoint } from './arch.js';
 
 let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
 
@@ -24,7 +25,7 @@ export async function serviceClaims({ evidence, encoding, certificate, nonce, ar
   const service = new AttestationService({ signingKey: pageKey, kid: 'this-page', issuer: location.origin });
   try {
     for (const rim of rims) service.addRim(rim.title, rim.xml);
-    const endpoint = arch === 'LS10' ? '/v4/attest/switch' : '/v4/attest/gpu';
+    const endpoint = v4Endpoint(arch); // the table's: /v4/attest/gpu or /v4/attest/switch
     // The package writes the evidence in the endpoint's encoding, whatever it came in.
     const body = buildAttestRequest({ endpoint, nonce, arch, evidenceEncoding: encoding, evidence: [{ evidence, certificate }] });
     const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };

@@ -9,7 +9,14 @@
 //!     -> Result<VerifiedEvidence, VerifyError>       // one device, software backend
 //! BatchPlan::new(&devices, &ctx)                     // a request: checks as data, deduplicated
 //!     .signature_checks() / .finish(&verdicts) / .verify()
+//! ReportPlan::new(device, &ctx, rims, &rim_trust, hint, revocation)
+//!     .signature_checks() / .finish(&verdicts)       // -> DeviceReport: every stage, one verdict
 //! ```
+//!
+//! [`DeviceReport`] is what the page and every JS caller render: the stages in the service's
+//! order (passed / failed / not checked / not applicable), the first failure's code, the RIM
+//! steps, revocation, and `passed`, `failed` or `partial`. The service picks a device's RIMs
+//! and comparison with the same functions ([`device_rims`], [`compare_device`]).
 
 mod device_report;
 mod error;

@@ -71,6 +71,7 @@ registry! {
         ERR_REQUEST_WRONG_TYPE,
     ],
     "evidence": [
+        ERR_CERT_REVOCATION_UNKNOWN,
         ERR_CERT_REVOKED,
         ERR_EVIDENCE_ARCH_MISMATCH,
         ERR_EVIDENCE_BLOCK_COUNT,

@@ -368,7 +368,7 @@ pub(super) fn comparison_stages(
         );
     }
     let count = comparison.mismatches.len();
-    let detail = format!("{} active measurements compared", comparison.compared);
+    let detail = format!("{} active measurements compared.", comparison.compared);
     if comparison.measurements_match {
         let stage = b.push(
             StageId::Measurements,

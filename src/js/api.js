@@ -7,7 +7,8 @@
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
-  prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope,
   architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,

@@ -2,11 +2,11 @@
 //! host its signature checks as data, and completes with one verdict per check.
 //!
 //! Every verifier that needs signatures follows it: certificate paths ([`ChainPlan`]),
-//! evidence batches ([`BatchPlan`]), RIMs ([`PendingRim`]), OCSP responses
+//! evidence batches ([`BatchPlan`]), one device's report with its RIMs ([`ReportPlan`]), RIMs ([`PendingRim`]), OCSP responses
 //! ([`PendingOcsp`]), tokens ([`PreparedJwt`]) and attestation results
 //! ([`PreparedAttestationResult`]). A host runs the checks with whatever backend it has
 //! (WebCrypto in JS, the software backend here) and calls [`Deferred::finish`]; code
-//! generic over the trait (the wasm binding, test oracles) handles all six alike.
+//! generic over the trait (the wasm binding, test oracles) handles all seven alike.
 //!
 //! The verdicts are one `bool` per check, in the order of [`Deferred::signature_checks`]; a
 //! verdict count that does not match is an error of the verifier's own type, never a pass.
@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::SignatureCheck;
 use crate::chain::{ChainError, ChainPlan, VerifiedChain};
-use crate::evidence::{BatchPlan, VerifiedEvidence, VerifyError};
+use crate::evidence::{BatchPlan, DeviceReport, ReportPlan, VerifiedEvidence, VerifyError};
 use crate::ocsp::{CheckedOcsp, OcspError, PendingOcsp};
 use crate::rim::{PendingRim, RimError, VerifiedRim};
 use crate::token::{
@@ -137,5 +137,18 @@ impl Deferred for PreparedAttestationResult {
 
     fn finish(self, verdicts: &[bool]) -> Result<VerifiedAttestationResult, TokenError> {
         PreparedAttestationResult::finish(self, verdicts)
+    }
+}
+
+impl Deferred for ReportPlan {
+    type Output = DeviceReport;
+    type Error = VerifyError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        ReportPlan::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<DeviceReport, VerifyError> {
+        ReportPlan::finish(self, verdicts)
     }
 }

@@ -2,7 +2,6 @@
 //! time, the service's overall result is true exactly when the report's verdict is not
 //! `failed` (`partial` is a pass with warnings for both), on passing and failing fixtures.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;

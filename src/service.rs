@@ -36,4 +36,6 @@ pub use outcome::{
 };
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
-// HTTP plumbing (routing, CORS and security headers, HEAD) stays private: app.rs uses it.
+// HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
+// it, and the binding's worker answers carry the same headers.
+pub(crate) use router::decorate;

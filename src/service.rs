@@ -38,5 +38,5 @@ pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
 // it, and the binding's worker answers carry the same headers.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js-full"))]
 pub(crate) use router::decorate;

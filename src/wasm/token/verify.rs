@@ -315,20 +315,33 @@ struct VerifyOptionsIn {
     allow_failed_result: Option<bool>,
 }
 
-/// A string or an array of strings.
-#[derive(Deserialize)]
-#[serde(untagged, expecting = "a string or an array of strings")]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
+/// A string or an array of strings (a visitor of its own: serde's `untagged` buffers every
+/// value and costs kilobytes of wasm).
+struct OneOrMany(Vec<String>);
 
-impl OneOrMany {
-    fn into_vec(self) -> Vec<String> {
-        match self {
-            Self::One(one) => alloc::vec![one],
-            Self::Many(many) => many,
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Strings;
+        impl<'de> serde::de::Visitor<'de> for Strings {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a string or an array of strings")
+            }
+            fn visit_str<E: serde::de::Error>(self, one: &str) -> Result<Self::Value, E> {
+                Ok(alloc::vec![one.into()])
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut many = Vec::new();
+                while let Some(one) = seq.next_element::<String>()? {
+                    many.push(one);
+                }
+                Ok(many)
+            }
         }
+        deserializer.deserialize_any(Strings).map(OneOrMany)
     }
 }
 
@@ -354,8 +367,8 @@ fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
     let input: VerifyOptionsIn = convert::options_from_js(options)?;
     let now = args::time(&args::member(options, "now"), "now")?.as_secs();
     let mut out = VerifyOptions::new();
-    out.issuers = input.issuer.map(OneOrMany::into_vec).unwrap_or_default();
-    out.audiences = input.audience.map(OneOrMany::into_vec).unwrap_or_default();
+    out.issuers = input.issuer.map(|list| list.0).unwrap_or_default();
+    out.audiences = input.audience.map(|list| list.0).unwrap_or_default();
     out.subject = input.subject;
     out.nonce = input.nonce;
     out.leeway = input.clock_tolerance.map_or(0, |s| s.0);

@@ -1,5 +1,5 @@
 //! API keys, roles and scopes, per-endpoint authorization, and the edge gateway's decision
-//! (spec: `access-control.md`; background: `notes/conventions.md` §a).
+//! (the access-control model of the simulation service's API).
 //!
 //! - [`ApiKey`]: the key text format `eak_<per|svc>_<43 base62>_<6 base62 CRC-32>`; keys are
 //!   generated from caller-supplied random bytes and kept only as a SHA-256 [`KeyDigest`].
@@ -44,8 +44,8 @@ mod endpoint;
 pub mod endpoint_table;
 mod error;
 pub mod forward;
-mod issue;
 mod key;
+mod key_issuance;
 mod path;
 mod record;
 mod role;
@@ -54,8 +54,9 @@ mod store;
 
 pub use credential::{bearer_token, CredentialError, Malformation, MAX_AUTHORIZATION_LEN};
 pub use decision::{
-    authorize, decide_for_record, Audit, Decision, Denial, ErrorBody, Forward, GatewayConfig,
-    GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE, FORWARD_SCOPES,
+    authorize, decide_for_record, AccessDetail, Audit, Decision, Denial, ErrorBody, Forward,
+    GatewayConfig, GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE,
+    FORWARD_SCOPES,
 };
 pub use digest::KeyDigest;
 pub use endpoint::{
@@ -64,8 +65,8 @@ pub use endpoint::{
 };
 pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
 pub use forward::{HeaderBudget, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
-pub use issue::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
+pub use key_issuance::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
 pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
 pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};
 pub use role::{scopes_of_roles, Role};

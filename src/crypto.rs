@@ -8,10 +8,12 @@
 //! Keys ([`PublicKey`], [`SigningKey`]) convert to and from JWK, SPKI and PKCS#8.
 
 mod b64url;
+mod deferred;
 mod jwk;
 mod key;
 
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
+pub use deferred::{software_verdicts, Deferred};
 pub use jwk::Jwk;
 pub use key::{KeyError, PublicKey, SigningKey, COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
 

@@ -1,5 +1,5 @@
-//! Deprecation registry, notice objects, request rules and standard headers (spec:
-//! `pagination-and-deprecation.md` part B; background: `notes/conventions.md` §c).
+//! Deprecation registry, notice objects, request rules and standard headers (the
+//! deprecation-notice convention of an infrastructure management REST API).
 //!
 //! One [`REGISTRY`] of rows feeds everything, so the body objects and the headers never
 //! disagree:
@@ -45,5 +45,5 @@ pub use registry::{
 };
 pub use request::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,
-    CheckedRequest, DeprecationError, ErrorBody,
+    CheckedRequest, DeprecationDetail, DeprecationError, ErrorBody,
 };

@@ -1,7 +1,7 @@
 //! Device evidence: SPDM 1.1 GET_MEASUREMENTS transcripts of NVIDIA GPUs (Hopper,
 //! Blackwell GSP and FSP) and switches (LS10) — measurement blocks, opaque data in both
 //! formats, the signature — and device verification: certificate chain, evidence signature,
-//! nonce, FWID and architecture (notes `attestation.md` §a–c).
+//! nonce, FWID and architecture.
 //!
 //! ```text
 //! Transcript::parse(&bytes)?                         // structure only, offsets in errors
@@ -9,21 +9,39 @@
 //!     -> Result<VerifiedEvidence, VerifyError>       // one device, software backend
 //! BatchPlan::new(&devices, &ctx)                     // a request: checks as data, deduplicated
 //!     .signature_checks() / .finish(&verdicts) / .verify()
+//! ReportPlan::new(device, &ctx, rims, &rim_trust, hint, revocation)
+//!     .signature_checks() / .finish(&verdicts)       // -> DeviceReport: every stage, one verdict
 //! ```
+//!
+//! [`DeviceReport`] is what the page and every JS caller render: the stages in the service's
+//! order (passed / failed / not checked / not applicable), the first failure's code, the RIM
+//! steps, revocation, and `passed`, `failed` or `partial`. The service picks a device's RIMs
+//! and comparison with the same functions ([`device_rims`], [`compare_device`]).
 
+mod device_report;
 mod error;
 mod opaque;
 mod profile;
 mod reader;
 mod report;
+mod report_plan;
+mod report_stages;
 mod spdm;
 mod tags;
 mod verify;
 
+pub use device_report::{
+    compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
+    RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
+    Verdict, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH,
+    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
+    ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+};
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
+pub use report_plan::{ReportPlan, RimDocuments};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
     REQUEST_LEN, SIGNATURE_LEN,

@@ -10,6 +10,50 @@
 //! stable `ERR_*` string, used unchanged in Rust, in JavaScript (`err.code`) and in HTTP
 //! bodies.
 //!
+//! ## The API
+//!
+//! The attestation core is the flat list of items at the crate root, by step:
+//!
+//! | step | entry points | proof or result |
+//! |---|---|---|
+//! | build or check an attest request | [`AttestRequestBuilder`], [`validate_request`] | [`ValidatedRequest`] |
+//! | parse and verify device evidence | [`Transcript::parse`], [`verify_evidence`], [`BatchPlan`] | [`VerifiedEvidence`] |
+//! | certificate chains | [`parse_pem_chain`], [`verify_chain`], [`ChainPlan`] | [`VerifiedChain`] |
+//! | revocation (OCSP) | [`chain_requests`], [`check_response`], [`fold_chain`] | [`CheckedOcsp`], [`ChainRevocation`] |
+//! | reference measurements (RIMs) | [`driver_rim_id`], [`verify_rim`], [`compare_gpu`] | [`VerifiedRim`], [`Comparison`] |
+//! | tokens and results | [`sign_jwt`], [`verify_jwt`], [`create_detached_eat`], [`verify_attestation_result`] | [`VerifiedJwt`], [`VerifiedAttestationResult`] |
+//! | keys and signatures | [`SigningKey`], [`PublicKey`], [`SignatureCheck`] | |
+//! | time text | [`parse_rfc3339`], [`format_http_date`] | |
+//!
+//! A request built by a client and checked as the service checks it:
+//!
+//! ```
+//! use edgeattest::{
+//!     validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, EvidenceInput, Nonce,
+//! };
+//!
+//! # let (transcript, pem) = (vec![0x11, 0xe0, 0, 0], "-----BEGIN CERTIFICATE-----\n...\n");
+//! let nonce = Nonce::from_bytes([7; 32]); // 32 bytes of the host's randomness
+//! let body = AttestRequestBuilder::new(Endpoint::GpuV4, nonce)
+//!     .arch(Arch::Hopper)
+//!     .claims_version(ClaimsVersion::V3_0)
+//!     .evidence(EvidenceInput { evidence: &transcript, certificate_pem: pem, firmware_version: None })
+//!     .build()?;
+//! let json = body.to_json();
+//! assert!(json.starts_with(r#"{"nonce":"0707"#));
+//!
+//! // The service side: the same checks, then the decoded evidence.
+//! let request = validate_request(Endpoint::GpuV4, json.as_bytes())?;
+//! assert_eq!(request.devices()[0].evidence(), transcript.as_slice());
+//! assert_eq!(request.claims_version(), ClaimsVersion::V3_0);
+//! # Ok::<(), edgeattest::RequestError>(())
+//! ```
+//!
+//! The HTTP-facing parts are one module each, with their own vocabulary: [`service`] (the
+//! attestation service as a request → response function), [`access`] (API keys, scopes and
+//! the gateway), [`listing`] (list queries) and [`deprecation`] (notices and headers). HTTP
+//! plumbing (routing, response decoration) is private to the crate.
+//!
 //! ## Features
 //! | feature | default | what it adds |
 //! |---|---|---|
@@ -23,21 +67,36 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod code;
-pub mod crypto;
-pub mod json;
-pub mod time;
+mod error_code;
+mod urlencoded;
 
-pub mod access;
+// The attestation core: its API is the re-export list below. The module paths
+// (`edgeattest::chain::…`) still resolve, for code written against them, but are not
+// documented and may change; new code uses the root paths.
+#[doc(hidden)]
 pub mod attest;
+#[doc(hidden)]
 pub mod chain;
-pub mod deprecation;
+#[doc(hidden)]
+pub mod crypto;
+#[doc(hidden)]
 pub mod evidence;
-pub mod listing;
+#[doc(hidden)]
+pub mod json;
+#[doc(hidden)]
 pub mod ocsp;
+#[doc(hidden)]
 pub mod rim;
-pub mod service;
+#[doc(hidden)]
+pub mod time;
+#[doc(hidden)]
 pub mod token;
+
+// The HTTP-facing parts: one public module each.
+pub mod access;
+pub mod deprecation;
+pub mod listing;
+pub mod service;
 
 // The JS binding. Public only so that the wasm test suites can call it with hostile JS values;
 // JavaScript users reach it through the npm package.
@@ -45,4 +104,78 @@ pub mod token;
 #[doc(hidden)]
 pub mod wasm;
 
-pub use code::{ErrorBody, ErrorCode};
+// Errors shared by every module.
+pub use error_code::{
+    registered_code, ErrorBody, ErrorCode, NoDetail, RegisteredCode, ERROR_CODES,
+};
+
+// Attest requests: endpoints, bodies, builders, validation.
+pub use attest::{
+    check_table, decode_evidence_text, validate_request, Arch, ArchProfile, AttestRequestBuilder,
+    ClaimsVersion, DeviceEvidence, DeviceKind, DriverRimId, Endpoint, EvidenceEncoding,
+    EvidenceEncodingError, EvidenceGeneration, EvidenceInput, EvidenceItem, EvidenceItemV2,
+    FirmwareRimId, FirmwareVersion, FwidSource, Nonce, NonceProblem, ProfileDefect, RequestBody,
+    RequestError, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES,
+    MAX_EVIDENCE_ITEMS,
+};
+
+// Device evidence: SPDM transcripts and their verification.
+pub use evidence::{
+    arch_of_chain, compare_device, decode_generation1, decode_generation2, device_report,
+    device_rims, failed_stage, verify_evidence, BatchPlan, BlockReport, ChainReport, DeviceInput,
+    DeviceReport, DeviceRims, EnableStatus, EvidenceProfile, EvidenceReport, FailedEvidence,
+    Failure, FeatureFlag, FwidCheck, FwidPolicy, FwidRule, MeasurementBlock, MeasurementRequest,
+    MeasurementResponse, OpaqueData, OpaqueEntry, OpaqueFormat, OpaqueReport, ParseError,
+    ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs, RimPath, RimStep,
+    RimSteps, Stage, StageId, StageStatus, SwitchGpuPdis, Transcript, ValueRepresentation, Verdict,
+    VerifiedEvidence, VerifyContext, VerifyError, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED,
+    ERR_MEASUREMENT_MISMATCH, ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM,
+    ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+};
+
+// Certificate chains.
+pub use chain::{
+    parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainCertificate, ChainError,
+    ChainOptions, ChainPlan, ChainStatus, OcspStatus, Purpose, TimeCheck, TrustStore,
+    VerifiedChain, MAX_CHAIN_CERTIFICATES, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
+};
+
+// Revocation by OCSP.
+pub use ocsp::{
+    chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
+    ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
+    ResponderProblem, ResponseStatus, RevocationReason, RevocationStatus, OCSP_CLOCK_SKEW,
+};
+
+// Reference measurements (RIMs).
+pub use rim::{
+    apsku_from_block, canonical_forms, compare_gpu, compare_gpu_firmware, compare_switch,
+    driver_rim_id, firmware_rim_id, firmware_rim_id_of, open_envelope, prepare_rim, verify_rim,
+    CompareError, Comparison, EnvelopeError, GoldenMeasurement, MeasurementSource, MismatchRecord,
+    Nvdec0Rule, OpaqueFloor, OpaqueMismatch, OpaqueValue, PendingRim, RimCertChain, RimCertStatus,
+    RimDocument, RimEnvelope, RimError, RimIdError, RimKind, RimMeta, RimTrust, RuntimeEvidence,
+    VerifiedRim, VersionCheck, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES, MAX_RIM_WORK,
+    MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES, NVIDIA_RIM_ROOT_PEM,
+};
+
+// Tokens: ES384 JWS/JWT, key sets, detached EAT results and their appraisal.
+pub use token::{
+    assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
+    detached_eat_signing_input, jwt_signing_input, prepare_attestation_result, prepare_jwt,
+    sign_jwt, verify_attestation_result, verify_jwt, Appraisal, AppraisalReason, AttestationReport,
+    AttestationResult, ClaimReason, DeviceAppraisal, DeviceVerdict, Jwks, JwksKey,
+    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerifiedAttestationResult,
+    VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
+};
+
+// P-384 keys and signature checks.
+pub use crypto::{
+    software_verdicts, verify_p384_sha384, Deferred, Jwk, KeyError, PublicKey, SignatureCheck,
+    SignatureError, SigningKey, SIGNATURE_LEN,
+};
+
+// Strict JSON and calendar text.
+pub use json::JsonError;
+pub use time::{
+    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError,
+};

@@ -1,5 +1,5 @@
-//! List queries: filter, sort and page the analytics list endpoints (spec:
-//! `pagination-and-deprecation.md` part A; background: `notes/conventions.md` §b, §d.2).
+//! List queries: filter, sort and page the analytics list endpoints (the list
+//! convention of a network analytics service).
 //!
 //! A [`Table`] holds one endpoint's items, typed by its [`Schema`] and stored by column. A
 //! query string is parsed into a [`ListQuery`] and run against the table into a [`Page`];
@@ -105,6 +105,7 @@
 //!   number, `severity` string.
 
 mod column;
+mod endpoints;
 mod engine;
 mod error;
 mod generate;
@@ -113,9 +114,7 @@ mod page;
 mod query;
 mod response;
 mod schema;
-mod schemas;
 mod table;
-pub(crate) mod urlencoded;
 
 pub use engine::PageRows;
 pub use error::{ErrorBody, ListError, TableError};

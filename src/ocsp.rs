@@ -1,5 +1,5 @@
 //! Certificate revocation by OCSP (RFC 6960), as NVIDIA's verifiers check device and RIM
-//! chains (notes: attestation §c) — without I/O: the caller passes `now`, the nonces and the
+//! chains — without I/O: the caller passes `now`, the nonces and the
 //! response bytes; the host does the HTTP POSTs and the caching.
 //!
 //! # API
@@ -48,7 +48,7 @@ pub use error::{FetchFailure, OcspError, ResponderProblem, ResponseStatus};
 pub use fold::{fold_chain, ChainRevocation};
 pub use request::{OcspRequest, NONCE_LEN};
 pub use response::{check_response, PendingOcsp};
-pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason};
+pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason, RevocationStatus};
 
 /// Clock tolerance, in seconds, on both ends of a response's validity window: host clocks
 /// and responder clocks drift, and NVIDIA's responder signs with thisUpdate = now.

@@ -2,7 +2,7 @@
 //!
 //! NVIDIA publishes the expected ("golden") measurements of each driver and firmware build as
 //! a signed RIM: a SWID tag XML document (ISO/IEC 19770-2:2015, TCG RIM-IM attributes) with
-//! an enveloped XML signature (`notes/attestation.md` §d). This module does what the real
+//! an enveloped XML signature. This module does what the real
 //! service does with them, in pure Rust and without I/O:
 //!
 //! 1. **Which RIMs** a device needs: [`driver_rim_id`], [`firmware_rim_id`] (GH100, GB100
@@ -56,7 +56,7 @@ mod dsig;
 mod envelope;
 mod error;
 mod id;
-mod input;
+mod runtime_evidence;
 mod scan;
 mod trust;
 mod verify;
@@ -73,7 +73,7 @@ pub use dsig::{C14N11, DSIG_NS, ECDSA_SHA384, ENVELOPED_SIGNATURE, SHA384};
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimKind};
-pub use input::{
+pub use runtime_evidence::{
     OpaqueValue, RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
 };
 pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};

@@ -1,4 +1,4 @@
-//! The attestation service as an HTTP-shaped router (spec: attestation-service.md): a request
+//! The attestation service as an HTTP-shaped router (NVIDIA's NRAS API): a request
 //! (method, path, headers, body) and a context (`now`, keys, trust stores, RIMs,
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
@@ -38,4 +38,7 @@ pub use outcome::{
 };
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
-pub use router::{decorate, route, strip_body_for_head, Route};
+// HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
+// it, and the binding's worker answers carry the same headers.
+#[cfg(all(target_arch = "wasm32", feature = "js-full"))]
+pub(crate) use router::decorate;

@@ -43,17 +43,16 @@
 //! [`create_detached_eat`], [`create_v1_result`]; the `*_signing_input` / `assemble_*` pairs
 //! let a host sign with a key that never enters the core (a WebCrypto `CryptoKey`).
 //!
-//! Spec: `attestation-service.md` §2 (attestation result); RFC 7515, 7517, 7518, 7519,
-//! RFC 9711 §4.2.18 (submods, detached digests).
+//! Specs: RFC 7515, 7517, 7518, 7519, RFC 9711 §4.2.18 (submods, detached digests).
 
 mod appraisal;
 mod attestation;
 mod claims;
+mod eat_assembly;
 mod error;
 mod jwks;
 mod jws;
 mod jwt;
-mod mint;
 mod result;
 mod submods;
 
@@ -63,13 +62,13 @@ pub use attestation::{
     PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
 };
 pub use claims::VerifyOptions;
+pub use eat_assembly::{
+    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
+};
 pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
-pub use mint::{
-    assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-};
 pub use result::{
     AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
 };

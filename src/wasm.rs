@@ -12,6 +12,7 @@ pub mod access;
 // A host's answer for a fetched resource (the service's fetch step, OCSP checks).
 #[cfg(feature = "js-full")]
 mod answer;
+mod arch;
 pub mod attest;
 #[cfg(feature = "js-full")]
 pub mod deprecation;
@@ -27,6 +28,8 @@ mod args;
 // The readers' former name, until `evidence.rs` (another engineer's this round) says `args`.
 #[cfg(feature = "js-full")]
 use args as js;
+#[cfg(feature = "js-full")]
+mod limits;
 #[cfg(feature = "js-full")]
 pub mod listing;
 #[cfg(feature = "js-full")]

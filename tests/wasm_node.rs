@@ -28,17 +28,17 @@ mod wasm_suite;
 mod wasm_webcrypto;
 
 // The native suites themselves, run here unchanged (their `#[test]` is wasm-bindgen-test's).
-#[path = "chain_nvidia.rs"]
+#[path = "it/chain/nvidia.rs"]
 mod chain_nvidia;
-#[path = "evidence_fixtures.rs"]
+#[path = "it/evidence/fixtures.rs"]
 mod evidence_fixtures;
-#[path = "rim_chain.rs"]
+#[path = "it/rim/cert_chain.rs"]
 mod rim_chain;
-#[path = "rim_signature.rs"]
+#[path = "it/rim/signature.rs"]
 mod rim_signature;
-#[path = "service_exchange.rs"]
+#[path = "it/service/exchange.rs"]
 mod service_exchange;
-#[path = "token_attacks.rs"]
+#[path = "it/token/attacks.rs"]
 mod token_attacks;
-#[path = "token_wycheproof.rs"]
+#[path = "it/token/wycheproof.rs"]
 mod token_wycheproof;

@@ -21,11 +21,13 @@ async function main() {
   const [
     { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
     { initScopesPanel }, { initListsPanel }, { initDeprecationsPanel }, { initHealthPanel },
+    { fillArchSelects },
   ] = await Promise.all([
     import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
     import('./panels/scopes.js'), import('./panels/lists.js'), import('./panels/deprecations.js'),
-    import('./panels/health.js'),
+    import('./panels/health.js'), import('./panels/arch.js'),
   ]);
+  fillArchSelects(); // before the panels, which set the selects from samples
   const failures = [];
   const start = (name, errorBox, init) => {
     try {

@@ -10,30 +10,24 @@
 // Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
 // namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
 // development key set created on first use and printed to the log.
-import { ApiGateway, devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
+import { ApiGateway, bearerToken, devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
+import { errorAnswer } from './worker-answer.js';
 
 let developmentStore;
 /** The gateway over the configured (or development) key store, parsed once per store text. */
 let parsed;
 
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...headers },
-  });
-}
-
-async function keyStore(request, env) {
+async function keyStore(request, env, url) {
   if (env.EDGEATTEST_API_KEYS_KV) {
-    // Only the digest of the presented key is looked up; no record, no grant.
-    const match = /^bearer +(eak_\S+)$/i.exec((request.headers.get('authorization') ?? '').trim());
+    // Only the digest of the presented key is looked up; no record, no grant. The core reads
+    // the credential (bearerToken) and the key (hashApiKey); a request it refuses finds no
+    // record, and the decision names why.
     let record = null;
-    if (match) {
-      try {
-        record = await env.EDGEATTEST_API_KEYS_KV.get(hashApiKey(match[1]), 'json');
-      } catch {
-        record = null;
-      }
+    try {
+      const key = bearerToken(request.headers.get('authorization'), url.search.slice(1));
+      record = await env.EDGEATTEST_API_KEYS_KV.get(hashApiKey(key), 'json');
+    } catch {
+      record = null;
     }
     return { keys: record ? [record] : [] };
   }
@@ -63,13 +57,13 @@ export async function gateway(request, env, url) {
   try {
     decision = decide(
       { method: request.method, url: request.url, authorization: request.headers.get('authorization') ?? undefined, headers: request.headers },
-      await keyStore(request, env),
+      await keyStore(request, env, url),
       Math.floor(Date.now() / 1000),
     );
   } catch (error) {
     // A key store that does not parse is a configuration error, never an open gate.
     console.error(`edgeattest gateway: the key store is not usable: ${error.code ?? ''} ${error.message}`);
-    return json(503, { code: error.code ?? 'ERR_GATEWAY_KEYSTORE', message: "the gateway's key store is not usable", status: 503 });
+    return errorAnswer(503, error.code ?? 'ERR_GATEWAY_KEYSTORE', "the gateway's key store is not usable");
   }
   if (!decision.allow) {
     const headers = new Headers(decision.headers);
@@ -77,7 +71,7 @@ export async function gateway(request, env, url) {
     return new Response(decision.body ? JSON.stringify(decision.body) : null, { status: decision.status, headers });
   }
   if (!env.EDGEATTEST_SIM_UPSTREAM) {
-    return json(502, { code: 'ERR_GATEWAY_NO_UPSTREAM', message: 'EDGEATTEST_SIM_UPSTREAM is not configured', status: 502 });
+    return errorAnswer(502, 'ERR_GATEWAY_NO_UPSTREAM', 'EDGEATTEST_SIM_UPSTREAM is not configured');
   }
   const target = new URL(decision.forward.target, env.EDGEATTEST_SIM_UPSTREAM);
   const headers = new Headers(decision.forward.headers);
@@ -88,7 +82,7 @@ export async function gateway(request, env, url) {
   } catch (error) {
     // The runtime's text can name internal hosts and addresses: logged, not answered.
     console.error(`edgeattest gateway: the upstream did not answer ${request.method} ${decision.forward.path} (key ${decision.audit.keyId}): ${error.message}`);
-    return json(502, { code: 'ERR_GATEWAY_UPSTREAM_UNREACHABLE', message: 'the upstream did not answer', status: 502 });
+    return errorAnswer(502, 'ERR_GATEWAY_UPSTREAM_UNREACHABLE', 'the upstream did not answer');
   }
   const out = new Response(response.body, response);
   out.headers.set('access-control-allow-origin', '*');

@@ -1,7 +1,8 @@
 // The nine analytics list endpoints (spec: pagination-and-deprecation.md part A): filter,
 // sort and page by the wasm list engine over a table loaded once per path — the embedded
 // generated data set, or the JSON array at EDGEATTEST_LIST_UPSTREAM + path.
-import { ListTable, listLimits, listSchemas } from '../pkg/workerd.js';
+import { EdgeAttestError, ListTable, listLimits, listSchemas } from '../pkg/workerd.js';
+import { errorAnswer } from './worker-answer.js';
 
 const PATHS = new Set(listSchemas().map((schema) => schema.path));
 const tables = new Map();
@@ -16,7 +17,7 @@ async function table(path, env) {
     pending = (async () => {
       if (env.EDGEATTEST_LIST_UPSTREAM) {
         const response = await fetch(new URL(path, env.EDGEATTEST_LIST_UPSTREAM));
-        if (!response.ok) throw Object.assign(new Error(`the list source answered ${response.status}`), { code: 'ERR_LIST_SOURCE' });
+        if (!response.ok) throw new EdgeAttestError('ERR_LIST_SOURCE', `the list source answered ${response.status}`);
         return ListTable.fromJson(path, new Uint8Array(await response.arrayBuffer()));
       }
       const { embeddedRows, embeddedSeed } = listLimits();
@@ -30,10 +31,8 @@ async function table(path, env) {
 }
 
 export async function lists(request, env, url) {
-  const headers = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    const body = { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}`, status: 405 };
-    return new Response(JSON.stringify(body), { status: 405, headers: { ...headers, allow: 'GET, HEAD' } });
+    return errorAnswer(405, 'ERR_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}`, { allow: 'GET, HEAD' });
   }
   let rows;
   try {
@@ -41,9 +40,9 @@ export async function lists(request, env, url) {
   } catch (error) {
     // The source's or the runtime's text can name internal hosts: logged, not answered.
     console.error(`edgeattest lists: the list source for ${url.pathname} is not usable: ${error.code ?? ''} ${error.message}`);
-    const body = { code: error.code ?? 'ERR_LIST_SOURCE', message: 'the list source is not usable', status: 502 };
-    return new Response(JSON.stringify(body), { status: 502, headers });
+    return errorAnswer(502, error.code ?? 'ERR_LIST_SOURCE', 'the list source is not usable');
   }
   const answer = rows.respond(url.search.replace(/^\?/, ''));
+  const headers = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
   return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
 }

@@ -3,17 +3,16 @@
 // them to the responder it is configured with — that one URL only, never one the client
 // names — with a size cap and a timeout. The page checks the answers itself (the wasm core);
 // nothing here is trusted. GET names the responder (null: revocation checking is off).
-const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
-/** An OCSP request for one certificate is about 150 bytes; answers are a few KB. */
+import { NVIDIA_OCSP_URL, serviceLimits } from '../pkg/workerd.js';
+import { errorAnswer } from './worker-answer.js';
+
+/** An OCSP request for one certificate is about 150 bytes: the relay takes 64 KiB at most. */
 const MAX_REQUEST_BYTES = 64 * 1024;
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** The core's cap on an OCSP response (MAX_RESPONSE_LEN): a larger one is never read. */
+const { maxOcspResponseBytes } = serviceLimits();
 const TIMEOUT_MS = 10_000;
 
 export const isOcspRelayPath = (pathname) => pathname === '/ocsp';
-
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', ...headers } });
-}
 
 /** The responder the relay forwards to, or null when revocation checking is off. */
 function responderOf(env) {
@@ -25,19 +24,21 @@ function responderOf(env) {
 export async function ocspRelay(request, env) {
   const responder = responderOf(env);
   // GET answers either way (the page asks before it posts): the responder, or null when off.
-  if (request.method === 'GET' || request.method === 'HEAD') return json(200, { responder });
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    return new Response(JSON.stringify({ responder }), { headers: { 'content-type': 'application/json' } });
+  }
   if (!responder) {
-    return json(404, { code: 'ERR_OCSP_RELAY_OFF', message: 'revocation checking is off (EDGEATTEST_OCSP_URL=off)', status: 404 });
+    return errorAnswer(404, 'ERR_OCSP_RELAY_OFF', 'revocation checking is off (EDGEATTEST_OCSP_URL=off)');
   }
   if (request.method !== 'POST') {
-    return json(405, { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on /ocsp`, status: 405 }, { allow: 'GET, POST' });
+    return errorAnswer(405, 'ERR_METHOD_NOT_ALLOWED', `${request.method} is not allowed on /ocsp`, { allow: 'GET, POST' });
   }
   if (Number(request.headers.get('content-length')) > MAX_REQUEST_BYTES) {
-    return json(413, { code: 'ERR_REQUEST_TOO_LARGE', message: `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`, status: 413 });
+    return errorAnswer(413, 'ERR_REQUEST_TOO_LARGE', `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`);
   }
   const body = new Uint8Array(await request.arrayBuffer());
   if (body.byteLength > MAX_REQUEST_BYTES) {
-    return json(413, { code: 'ERR_REQUEST_TOO_LARGE', message: `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`, status: 413 });
+    return errorAnswer(413, 'ERR_REQUEST_TOO_LARGE', `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`);
   }
   let answer;
   try {
@@ -49,11 +50,11 @@ export async function ocspRelay(request, env) {
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    return json(502, { code: 'ERR_OCSP_UPSTREAM', message: `the OCSP responder could not be reached: ${error.message}`, status: 502 });
+    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder could not be reached: ${error.message}`);
   }
   const bytes = new Uint8Array(await answer.arrayBuffer());
-  if (bytes.byteLength > MAX_ANSWER_BYTES) {
-    return json(502, { code: 'ERR_OCSP_UPSTREAM', message: 'the OCSP responder answered more than 64 KiB', status: 502 });
+  if (bytes.byteLength > maxOcspResponseBytes) {
+    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder answered more than ${maxOcspResponseBytes} bytes`);
   }
   return new Response(bytes, { status: answer.status, headers: { 'content-type': 'application/ocsp-response', 'cache-control': 'no-store' } });
 }

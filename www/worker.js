@@ -20,14 +20,15 @@
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
-import { AttestationService, createFetchCache, handleRequest, importSigningKey } from '../pkg/workerd.js';
+import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, serviceLimits } from '../pkg/workerd.js';
+import { errorAnswer } from './worker-answer.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { BUNDLED_RIMS } from './rims.js';
 
-/** The core's body limit (MAX_BODY_BYTES, 2 MiB). */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** The core's body limit (MAX_BODY_BYTES): past it the core answers 413. */
+const { maxBodyBytes } = serviceLimits();
 
 let service;
 let serviceError;
@@ -40,17 +41,6 @@ let fetchCache;
 /** EDGEATTEST_OCSP_TIMEOUT_MS, read with the other bindings. */
 let ocspTimeoutMs;
 
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...headers },
-  });
-}
-
-function errorResponse(status, code, message) {
-  return json(status, { code, message, status });
-}
-
 /**
  * A static file: the page at /ui/, the API reference at /docs/. They live in the ASSETS
  * binding (Workers static assets: target/worker/assets/, by URL path), which the worker asks
@@ -60,14 +50,14 @@ function errorResponse(status, code, message) {
 async function serveStatic(request, env, url, prefix) {
   if (url.pathname === prefix) return Response.redirect(new URL(`${prefix}/`, url).toString(), 308);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return json(405, { code: 'ERR_METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}`, status: 405 }, { allow: 'GET, HEAD' });
+    return errorAnswer(405, 'ERR_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}`, { allow: 'GET, HEAD' });
   }
-  if (!env.ASSETS) return errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}: this worker has no ASSETS binding`);
+  if (!env.ASSETS) return errorAnswer(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}: this worker has no ASSETS binding`);
   const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
   const headers = new Headers();
   for (const name of ['if-none-match', 'if-modified-since', 'range']) if (request.headers.has(name)) headers.set(name, request.headers.get(name));
   const found = await env.ASSETS.fetch(new URL(path, url), { method: request.method, headers });
-  if (found.status === 404) return errorResponse(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
+  if (found.status === 404) return errorAnswer(404, 'ERR_NOT_FOUND', `no resource at ${url.pathname}`);
   const answer = new Response(found.body, found);
   answer.headers.set('cache-control', 'no-cache');
   answer.headers.set('x-content-type-options', 'nosniff');
@@ -86,7 +76,7 @@ const CRYPTO_BACKENDS = ['webcrypto', 'software'];
 function cryptoBackend(env) {
   const name = env.EDGEATTEST_CRYPTO || 'webcrypto';
   if (!CRYPTO_BACKENDS.includes(name)) {
-    throw Object.assign(new Error(`EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${name}`), { code: 'ERR_CONFIG' });
+    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${name}`);
   }
   return name;
 }
@@ -100,7 +90,7 @@ function clock(env) {
   if (!fixed) return () => Math.floor(Date.now() / 1000);
   const seconds = /^\d+$/.test(fixed) ? Number(fixed) : Math.floor(Date.parse(fixed) / 1000);
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw Object.assign(new Error(`EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: ${fixed}`), { code: 'ERR_CONFIG' });
+    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: ${fixed}`);
   }
   console.warn(`the clock is fixed at ${new Date(seconds * 1000).toISOString()} (EDGEATTEST_FIXED_TIME): for replays only`);
   return () => seconds;
@@ -119,7 +109,7 @@ const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
-    if (!env.EDGEATTEST_SIGNING_KEY) throw Object.assign(new Error('EDGEATTEST_SIGNING_KEY is not configured (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)'), { code: 'ERR_NO_SIGNING_KEY' });
+    if (!env.EDGEATTEST_SIGNING_KEY) throw new EdgeAttestError('ERR_NO_SIGNING_KEY', 'EDGEATTEST_SIGNING_KEY is not configured (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)');
     const chosen = cryptoBackend(env);
     now = clock(env);
     const keys = { signingKey: env.EDGEATTEST_SIGNING_KEY };
@@ -174,7 +164,7 @@ function onOff(env, name, fallback) {
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   if (value === 'on' || value === 'off') return value === 'on';
-  throw Object.assign(new Error(`${name} must be on or off, not ${value}`), { code: 'ERR_CONFIG' });
+  throw new EdgeAttestError('ERR_CONFIG', `${name} must be on or off, not ${value}`);
 }
 
 /** A source URL binding: unset keeps the core's default (NVIDIA's), `off` switches it off. */
@@ -255,10 +245,10 @@ function requestCache(cache, ctx) {
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
- * The request body and its size in bytes. An oversize body is read and dropped, never kept
- * (nor copied into wasm): its size alone makes the core answer 413.
+ * The request body and its size in bytes. A body over `keep` bytes is read and dropped, never
+ * kept (nor copied into wasm): its size alone makes the core answer 413.
  */
-async function readBody(request) {
+async function readBody(request, keep = maxBodyBytes) {
   if (!request.body) return { body: undefined, size: 0 };
   const reader = request.body.getReader();
   const chunks = [];
@@ -267,13 +257,13 @@ async function readBody(request) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size <= MAX_BODY_BYTES) chunks.push(value);
+    if (size <= keep) chunks.push(value);
     if (size > DRAIN_LIMIT_BYTES) {
       await reader.cancel();
       break;
     }
   }
-  if (size > MAX_BODY_BYTES) return { body: undefined, size };
+  if (size > keep) return { body: undefined, size };
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -281,6 +271,17 @@ async function readBody(request) {
     offset += chunk.byteLength;
   }
   return { body, size };
+}
+
+/**
+ * Reads and drops what is left of a request body the answer did not need (a refused POST:
+ * the relay's 404, a 405, a gateway denial). workerd does not keep a connection whose request
+ * body was left unread: it closes it after the answer, and a client that has already sent
+ * its next request on that keep-alive connection gets a reset. Past DRAIN_LIMIT_BYTES the
+ * connection is cut instead.
+ */
+async function drain(request) {
+  if (request.body && !request.bodyUsed) await readBody(request, 0).catch(() => {});
 }
 
 /** A cache that keeps nothing: every attestation asks the sources again (fresh OCSP nonces). */
@@ -296,39 +297,46 @@ function timeoutMs(env) {
   const value = env.EDGEATTEST_OCSP_TIMEOUT_MS;
   if (value === undefined || value === '') return 5000;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 30_000) {
-    throw Object.assign(new Error(`EDGEATTEST_OCSP_TIMEOUT_MS must be milliseconds from 1 to 30000, not ${value}`), { code: 'ERR_CONFIG' });
+    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_OCSP_TIMEOUT_MS must be milliseconds from 1 to 30000, not ${value}`);
   }
   return Number(value);
 }
 
+/** The answer to one request, by path. */
+async function route(request, env, ctx) {
+  const url = new URL(request.url);
+  const prefix = staticPrefix(url.pathname);
+  if (prefix) return serveStatic(request, env, url, prefix);
+  // The target of the Link rel="deprecation" the service sends (/deprecations#<row id>): the
+  // page's deprecation panel, which opens its registry at the row (the fragment is kept).
+  if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);
+  if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
+  if (isListPath(url.pathname)) return lists(request, env, url);
+  if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);
+
+  const svc = await attestationService(env, url);
+  if (!svc) {
+    return errorAnswer(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
+  }
+  const { body, size } = await readBody(request);
+  // The core judges the size from content-length: give it the size actually received.
+  const headers = [...request.headers].filter(([name]) => name !== 'content-length');
+  if (body === undefined && size > 0) headers.push(['content-length', String(size)]);
+  const answer = await handleRequest(
+    svc,
+    { method: request.method, path: url.pathname, origin: url.origin, headers, body },
+    { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(env), ctx), ocspTimeoutMs },
+  );
+  return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });
+}
+
 export default {
   async fetch(request, env = {}, ctx) {
-    const url = new URL(request.url);
-    const prefix = staticPrefix(url.pathname);
-    if (prefix) return serveStatic(request, env, url, prefix);
-    // The target of the Link rel="deprecation" the service sends (/deprecations#<row id>): the
-    // page's deprecation panel, which opens its registry at the row (the fragment is kept).
-    if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);
-    if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
-    if (isListPath(url.pathname)) return lists(request, env, url);
-    if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);
-
-    const svc = await attestationService(env, url);
-    if (!svc) {
-      return errorResponse(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
-    }
-    const { body, size } = await readBody(request);
-    // The core judges the size from content-length: give it the size actually received.
-    const headers = [...request.headers].filter(([name]) => name !== 'content-length');
-    if (body === undefined && size > 0) headers.push(['content-length', String(size)]);
-    const answer = await handleRequest(
-      svc,
-      { method: request.method, path: url.pathname, origin: url.origin, headers, body },
-      { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(env), ctx), ocspTimeoutMs },
-    );
-    return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
-      status: answer.status,
-      headers: answer.headers,
-    });
+    const response = await route(request, env, ctx);
+    await drain(request);
+    return response;
   },
 };

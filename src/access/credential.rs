@@ -11,6 +11,8 @@
 
 use core::fmt;
 
+use crate::urlencoded::{self, Separators};
+
 /// Longest accepted `Authorization` value, in bytes. Keys are 58 bytes; GitHub asks
 /// integrators to allow 255-byte tokens, so this leaves room without inviting abuse.
 pub const MAX_AUTHORIZATION_LEN: usize = 512;
@@ -194,14 +196,12 @@ fn is_b64token(token: &str) -> bool {
         })
 }
 
-/// Whether a query string has an `access_token` parameter (name compared
-/// case-insensitively, with `_` also matched in its percent-encoded form `%5F`).
+/// Whether a query string has an `access_token` parameter: its name percent-decoded and
+/// compared case-insensitively, pairs split on `&` and `;` (as an upstream server may).
 fn has_access_token_parameter(query: &str) -> bool {
-    query.split('&').any(|pair| {
-        let name = pair.split('=').next().unwrap_or("");
-        let name = name.to_ascii_lowercase().replace("%5f", "_");
-        name == "access_token"
-    })
+    urlencoded::names(query, Separators::AmpersandOrSemicolon)
+        .flatten()
+        .any(|name| name.eq_ignore_ascii_case("access_token"))
 }
 
 #[cfg(test)]
@@ -223,6 +223,12 @@ mod tests {
         assert!(has_access_token_parameter("a=1&ACCESS_TOKEN=x"));
         assert!(has_access_token_parameter("access%5Ftoken=x"));
         assert!(has_access_token_parameter("access_token"));
+        assert!(has_access_token_parameter("%61ccess_token=x"));
+        assert!(has_access_token_parameter("a=1;access_token=x"));
+        assert!(has_access_token_parameter("%ZZ=1&access_token=x"));
+        assert!(!has_access_token_parameter("access_token%ZZ=x"));
+        assert!(!has_access_token_parameter("access+token=x"));
+        assert!(!has_access_token_parameter(""));
         assert!(!has_access_token_parameter("my_access_token=x"));
         assert!(!has_access_token_parameter("limit=10"));
     }

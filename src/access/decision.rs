@@ -154,12 +154,12 @@ impl GatewayRequest<'_> {
 /// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
 /// the challenge's `error_description`, and `field` names the `Authorization` header (or the
 /// `access_token` query parameter) for credential refusals.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub type ErrorBody = crate::ErrorBody<AccessDetail>;
+
+/// The detail members of a denial's body (`code` is `ERR_ACCESS_*`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    /// `code` (`ERR_ACCESS_*`), `message`, `field`, `status`.
-    #[serde(flatten)]
-    pub error: crate::ErrorBody,
+pub struct AccessDetail {
     /// The route pattern, once resolved (403, 405).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub route: Option<String>,
@@ -382,8 +382,8 @@ fn decide(
             let mut decision = deny(config, Denial::MethodNotAllowed, "method_not_allowed", None);
             decision.headers.push(("Allow", names.join(", ")));
             if let Some(body) = decision.body.as_mut() {
-                body.route = Some(pattern.into());
-                body.allowed_methods = Some(names);
+                body.detail.route = Some(pattern.into());
+                body.detail.allowed_methods = Some(names);
             }
             decision.audit.route = Some(pattern);
             return with_key(decision);
@@ -490,23 +490,16 @@ fn deny(
     headers.push(("Content-Type", "application/json".into()));
     headers.push(("Cache-Control", "no-store".into()));
     headers.push(("Access-Control-Expose-Headers", EXPOSE_HEADERS.into()));
-    let mut body = ErrorBody {
-        error: crate::ErrorBody::of(denial.status(), &denial),
-        route: None,
-        requirement: None,
-        required_scopes: None,
-        granted_scopes: None,
-        missing_scopes: None,
-        allowed_methods: None,
-    };
+    let mut body =
+        crate::ErrorBody::of(denial.status(), &denial).with_detail(AccessDetail::default());
     let mut route_pattern = None;
     if let Some((route, granted)) = scope {
         let requirement = route.requirement();
-        body.route = Some(route.pattern().into());
-        body.requirement = Some(requirement.mode());
-        body.required_scopes = Some(requirement.scopes());
-        body.granted_scopes = Some(granted);
-        body.missing_scopes = Some(missing(requirement, granted));
+        body.detail.route = Some(route.pattern().into());
+        body.detail.requirement = Some(requirement.mode());
+        body.detail.required_scopes = Some(requirement.scopes());
+        body.detail.granted_scopes = Some(granted);
+        body.detail.missing_scopes = Some(missing(requirement, granted));
         route_pattern = Some(route.pattern());
     }
     Decision {

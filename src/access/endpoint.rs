@@ -5,7 +5,7 @@
 //! implication, made explicit for every route of the eight resources: each row says whether
 //! the scope description states it ([`Basis::Direct`]) or it is inferred
 //! ([`Basis::Inferred`]), and why. The route list follows the public SDK of the product the
-//! spec describes (`notes/conventions.md` §a.1, §a.3).
+//! spec describes.
 //!
 //! Rules the table keeps, each checked by tests:
 //! - every (method, path pattern) has exactly one row, and every row requires at least one

@@ -29,7 +29,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::denial::Denial;
-use crate::listing::urlencoded;
+use crate::urlencoded::{self, Segment, Separators};
 
 /// Most client headers the gateway takes (Cloudflare and browsers send a few dozen).
 pub const MAX_REQUEST_HEADERS: usize = 128;
@@ -185,35 +185,29 @@ pub(crate) fn forward_headers(
 pub fn clean_query(query: &str) -> Option<String> {
     let mut out = String::with_capacity(query.len());
     let mut wrote = false;
-    let mut start = 0;
-    for (at, byte) in query.bytes().enumerate().chain([(query.len(), b'&')]) {
-        if byte != b'&' && byte != b';' {
+    for segment in urlencoded::segments(query, Separators::AmpersandOrSemicolon) {
+        if is_override_parameter(&segment) {
             continue;
         }
-        let pair = query.get(start..at).unwrap_or("");
-        if !is_override_parameter(pair) {
-            if wrote {
-                // The separator this pair had: `&` or `;`, as the client wrote it.
-                out.push_str(query.get(start.saturating_sub(1)..start).unwrap_or("&"));
-            }
-            out.push_str(pair);
-            wrote = true;
+        if wrote {
+            // The separator this pair had: `&` or `;`, as the client wrote it.
+            out.push(segment.separator.unwrap_or('&'));
         }
-        start = at + 1;
+        out.push_str(segment.text);
+        wrote = true;
     }
     (!out.is_empty()).then_some(out)
 }
 
 /// Whether a `name=value` pair names a method override, its name percent-decoded.
-fn is_override_parameter(pair: &str) -> bool {
-    let name = pair.split('=').next().unwrap_or("");
+fn is_override_parameter(segment: &Segment<'_>) -> bool {
     // Every override name is short; a longer one cannot match after decoding.
-    if name.len() > 3 * 32 {
+    if segment.raw_name().len() > 3 * 32 {
         return false;
     }
     // A name that does not decode (a stray `%`, not UTF-8) cannot spell an override: every
     // override name is ASCII letters and `-`/`_`.
-    let Some(decoded) = urlencoded::decode(name) else {
+    let Some(decoded) = segment.name() else {
         return false;
     };
     let decoded = normalize_header_name(&decoded);

@@ -9,7 +9,7 @@
 //!
 //! The prefix makes leaked keys greppable and lets secret scanners recognise them; the
 //! checksum lets anyone reject a mistyped or made-up key offline, before hashing or a store
-//! lookup (the GitHub token design, `notes/conventions.md` §a.4). The alphabet has no `_`, so
+//! lookup (the GitHub token design). The alphabet has no `_`, so
 //! the three parts split unambiguously, and every character is an RFC 6750 `b64token`
 //! character, so the key travels unchanged in `Authorization: Bearer`.
 //!

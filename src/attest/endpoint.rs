@@ -2,52 +2,10 @@
 
 use core::fmt;
 
-/// Device architecture, the request's `arch` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Arch {
-    /// NVIDIA Blackwell GPU (GB100 family).
-    Blackwell,
-    /// NVIDIA Hopper GPU (GH100).
-    Hopper,
-    /// NVIDIA NVLink switch, fourth generation (LS10).
-    Ls10,
-}
+use serde::Serialize;
 
-impl Arch {
-    /// The wire value: `HOPPER`, `BLACKWELL` or `LS10`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Blackwell => "BLACKWELL",
-            Self::Hopper => "HOPPER",
-            Self::Ls10 => "LS10",
-        }
-    }
-
-    /// Parses a wire value. Matching is exact: the service's enum is upper case.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "BLACKWELL" => Some(Self::Blackwell),
-            "HOPPER" => Some(Self::Hopper),
-            "LS10" => Some(Self::Ls10),
-            _ => None,
-        }
-    }
-
-    /// Whether this is a GPU or a switch architecture.
-    pub const fn device_kind(self) -> DeviceKind {
-        match self {
-            Self::Blackwell | Self::Hopper => DeviceKind::Gpu,
-            Self::Ls10 => DeviceKind::Switch,
-        }
-    }
-}
-
-impl fmt::Display for Arch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use super::arch::Arch;
+use super::arch::{GPUS, SWITCHES};
 
 /// Claims version of the issued tokens (spec §4, "Claims version(s)").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -93,7 +51,8 @@ impl fmt::Display for ClaimsVersion {
 }
 
 /// GPU or switch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum DeviceKind {
     /// A GPU: labels `GPU-<i>`.
@@ -225,13 +184,12 @@ impl Endpoint {
         }
     }
 
-    /// The `arch` values accepted; empty for Switch V2, which has no `arch` member.
+    /// The `arch` values accepted: the architectures of the endpoint's device kind (the
+    /// table's order); empty for Switch V2, which has no `arch` member.
     pub const fn arches(self) -> &'static [Arch] {
         match self {
-            Self::GpuV1 | Self::GpuV2 | Self::GpuV3 | Self::GpuV4 => {
-                &[Arch::Hopper, Arch::Blackwell]
-            }
-            Self::SwitchV3 | Self::SwitchV4 => &[Arch::Ls10],
+            Self::GpuV1 | Self::GpuV2 | Self::GpuV3 | Self::GpuV4 => &GPUS,
+            Self::SwitchV3 | Self::SwitchV4 => &SWITCHES,
             Self::SwitchV2 => &[],
         }
     }

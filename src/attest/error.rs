@@ -120,7 +120,7 @@ pub enum RequestError {
 }
 
 impl RequestError {
-    /// The real service's numeric error code for the same failure (`notes/attestation.md` §h),
+    /// The real service's numeric error code for the same failure,
     /// reported in HTTP error bodies beside our string code.
     pub fn service_code(&self) -> u16 {
         match self {

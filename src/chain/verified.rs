@@ -34,14 +34,9 @@ impl ChainStatus {
     }
 }
 
-/// Revocation status. OCSP needs the network and is not part of the offline core: it is
-/// reported honestly as not checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum OcspStatus {
-    /// No OCSP request was made.
-    NotChecked,
-}
+/// Revocation status: the crate's one revocation type. OCSP needs the network and is not part
+/// of the offline chain check: it is reported honestly as not checked.
+pub use crate::ocsp::RevocationStatus as OcspStatus;
 
 /// One certificate of a validated path.
 #[derive(Clone, Debug, PartialEq, Eq)]

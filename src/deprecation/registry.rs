@@ -3,9 +3,8 @@
 //! disagree.
 //!
 //! Sources: the infrastructure API's rows are the spec's tables
-//! (`pagination-and-deprecation.md` §9, "Active deprecations in one published state" and
-//! "Removed deprecations (Site)"); the attestation service's rows follow
-//! `attestation-service.md` §2 and §9.5 (generation-1 evidence is deprecated).
+//! ("Active deprecations in one published state" and "Removed deprecations (Site)"); the
+//! attestation service's row: generation-1 evidence is deprecated.
 //!
 //! Targets — the names notices attach to and requests are checked against:
 //! - attribute rows attach to object kinds (`TenantAccount`, `AllocationConstraint`, …);

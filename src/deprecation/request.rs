@@ -23,6 +23,7 @@ use super::notice::{Notice, Policy};
 use super::registry::{for_target, Deprecation, Handling, ItemKind};
 use crate::json::JsonError;
 use crate::time::format_rfc3339;
+use crate::urlencoded::Separators;
 use crate::ErrorCode;
 
 /// Why a request was refused (HTTP 400).
@@ -81,10 +82,9 @@ impl DeprecationError {
             release_cycle_secs: u64::MAX,
             doc_url: policy.doc_url.clone(),
         };
-        ErrorBody {
-            error: crate::ErrorBody::of(self.status(), self),
+        crate::ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
             deprecation: self.row().and_then(|row| row.notice(now, &forever)),
-        }
+        })
     }
 }
 
@@ -150,12 +150,12 @@ impl ErrorCode for DeprecationError {
 
 /// The JSON body of a refusal: the members of every error body ([`crate::ErrorBody`]; its
 /// `message` names the item and its replacement, `field` the item, `status` is 400), then
-/// the row's notice object.
+/// the row's notice object ([`DeprecationDetail`]).
+pub type ErrorBody = crate::ErrorBody<DeprecationDetail>;
+
+/// The detail member of a deprecation refusal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ErrorBody {
-    /// `code`, `message`, `field`, `status`.
-    #[serde(flatten)]
-    pub error: crate::ErrorBody,
+pub struct DeprecationDetail {
     /// The row's notice object.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<Notice>,
@@ -225,7 +225,7 @@ pub fn check_request_json(
 }
 
 /// Applies the query-parameter rules of endpoint `target` (`METHOD /path`) to a query string
-/// (without `?`). Returns the deprecated parameters used and accepted.
+/// (without `?`; split on `&`, names percent-decoded). Returns the deprecated parameters used and accepted.
 ///
 /// # Errors
 /// [`DeprecationError::QueryParam`] past the date, [`DeprecationError::BothPresent`] when
@@ -235,20 +235,22 @@ pub fn check_query(
     query: &str,
     now: u64,
 ) -> Result<Vec<&'static Deprecation>, DeprecationError> {
-    let names: Vec<&str> = query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| pair.split('=').next().unwrap_or(pair))
+    // Names are compared decoded (`%70rojectId` is `projectId`); a name that does not decode
+    // names no registry parameter (all ASCII), and refusing the malformed query is the
+    // endpoint's own parser's work.
+    let names: Vec<String> = crate::urlencoded::names(query, Separators::Ampersand)
+        .flatten()
         .collect();
+    let named = |name: &str| names.iter().any(|n| n == name);
     let mut used = Vec::new();
     for row in for_target(target).filter(|row| row.kind == ItemKind::QueryParam) {
-        if !names.contains(&row.name) {
+        if !named(row.name) {
             continue;
         }
         if row.is_enforced(now) {
             return Err(DeprecationError::QueryParam { row });
         }
-        if row.replaced_by.is_some_and(|new| names.contains(&new)) {
+        if row.replaced_by.is_some_and(named) {
             return Err(DeprecationError::BothPresent { row });
         }
         used.push(row);

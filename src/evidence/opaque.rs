@@ -1,5 +1,5 @@
 //! Opaque data of the MEASUREMENTS response: NVIDIA's legacy TLV list and the versioned
-//! `NVDAOD` format (notes `attestation.md` §b; NVIDIA opaque-data format specification).
+//! `NVDAOD` format (NVIDIA opaque-data format specification).
 //!
 //! Legacy: entries `type u16 · length u16 · value`, no header. Versioned: a 12-byte header
 //! (`NVDAOD`, profile u16 = 0, version major·minor·patch·padding) then entries

@@ -4,8 +4,9 @@
 //! `hwmodel`, the leaf issuer's common name (`GH100 A01 GSP BROM`, `GB100 A01 FSP BROM`,
 //! `LS_10 A01 FSP BROM`) — never from which opaque tags a transcript happens to carry, so
 //! evidence cannot choose a laxer path by leaving a tag out. Every per-firmware rule of
-//! verification and of the RIM comparison is a method here: a new architecture is one new
-//! variant and its rows below.
+//! verification and of the RIM comparison is read from the profile's row (`EvidenceProfile::row`):
+//! a new architecture (a row of [`crate::attest::ArchProfile`]) has one new variant here per
+//! firmware engine, and its row.
 //!
 //! | profile | driver version (tag 3) | RIMs compared | FWID (tag 20) |
 //! |---|---|---|---|
@@ -69,28 +70,87 @@ pub enum FwidPolicy {
     Require,
 }
 
+/// One evidence profile's row.
+struct Row {
+    name: &'static str,
+    arch: Arch,
+    /// The engine word of `hwmodel` (`GH100 A01 GSP BROM` → `GSP`).
+    engine: &'static str,
+    rim_path: RimPath,
+    fwid_rule: FwidRule,
+}
+
 impl EvidenceProfile {
-    /// The profile a verified chain names, from the words of its `hwmodel`.
+    /// Every profile, in the table's order.
+    pub const ALL: &'static [Self] = &[
+        Self::HopperGsp,
+        Self::BlackwellGsp,
+        Self::BlackwellFsp,
+        Self::Ls10,
+    ];
+
+    /// The profile's row: the table above, one arm per profile.
+    const fn row(self) -> Row {
+        match self {
+            Self::HopperGsp => Row {
+                name: "hopper-gsp",
+                arch: Arch::Hopper,
+                engine: "GSP",
+                rim_path: RimPath::DriverAndFirmware,
+                fwid_rule: FwidRule::Optional,
+            },
+            Self::BlackwellGsp => Row {
+                name: "blackwell-gsp",
+                arch: Arch::Blackwell,
+                engine: "GSP",
+                rim_path: RimPath::DriverAndFirmware,
+                fwid_rule: FwidRule::Required,
+            },
+            Self::BlackwellFsp => Row {
+                name: "blackwell-fsp",
+                arch: Arch::Blackwell,
+                engine: "FSP",
+                rim_path: RimPath::FirmwareOnly,
+                fwid_rule: FwidRule::NotCarried,
+            },
+            Self::Ls10 => Row {
+                name: "ls10",
+                arch: Arch::Ls10,
+                engine: "FSP",
+                rim_path: RimPath::Switch,
+                fwid_rule: FwidRule::NotCarried,
+            },
+        }
+    }
+
+    /// The profile a verified chain names, from the words of its `hwmodel`: the chip (the
+    /// architecture table's) and the engine.
     pub fn of_chain(chain: &VerifiedChain) -> Option<Self> {
         let mut words = chain.hwmodel()?.split(' ');
-        let chip = words.next()?;
+        let arch = Arch::of_chip(words.next()?)?;
         let engine = words.nth(1)?;
-        match (chip, engine) {
-            ("GH100", "GSP") => Some(Self::HopperGsp),
-            ("GB100", "GSP") => Some(Self::BlackwellGsp),
-            ("GB100", "FSP") => Some(Self::BlackwellFsp),
-            ("LS_10", "FSP") => Some(Self::Ls10),
-            _ => None,
-        }
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|profile| profile.arch() == arch && profile.engine() == engine)
+    }
+
+    /// The profiles of an architecture, in the table's order.
+    pub fn of_arch(arch: Arch) -> impl Iterator<Item = Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(move |profile| profile.arch() == arch)
     }
 
     /// The architecture of the profile.
     pub fn arch(self) -> Arch {
-        match self {
-            Self::HopperGsp => Arch::Hopper,
-            Self::BlackwellGsp | Self::BlackwellFsp => Arch::Blackwell,
-            Self::Ls10 => Arch::Ls10,
-        }
+        self.row().arch
+    }
+
+    /// The engine word of `hwmodel` that names the profile (`GSP`, `FSP`).
+    pub fn engine(self) -> &'static str {
+        self.row().engine
     }
 
     /// Whether the evidence must carry a driver version (opaque tag 3).
@@ -100,29 +160,16 @@ impl EvidenceProfile {
 
     /// The reference measurements the evidence is compared with.
     pub fn rim_path(self) -> RimPath {
-        match self {
-            Self::HopperGsp | Self::BlackwellGsp => RimPath::DriverAndFirmware,
-            Self::BlackwellFsp => RimPath::FirmwareOnly,
-            Self::Ls10 => RimPath::Switch,
-        }
+        self.row().rim_path
     }
 
     /// What a missing FWID means.
     pub fn fwid_rule(self) -> FwidRule {
-        match self {
-            Self::HopperGsp => FwidRule::Optional,
-            Self::BlackwellGsp => FwidRule::Required,
-            Self::BlackwellFsp | Self::Ls10 => FwidRule::NotCarried,
-        }
+        self.row().fwid_rule
     }
 
     /// The profile's name in reports (`hopper-gsp`, `blackwell-fsp`, …).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::HopperGsp => "hopper-gsp",
-            Self::BlackwellGsp => "blackwell-gsp",
-            Self::BlackwellFsp => "blackwell-fsp",
-            Self::Ls10 => "ls10",
-        }
+        self.row().name
     }
 }

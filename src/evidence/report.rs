@@ -10,7 +10,6 @@ use super::opaque::OpaqueFormat;
 use super::spdm::ValueRepresentation;
 use super::tags::tag_name;
 use super::verify::{FwidCheck, VerifiedEvidence};
-use crate::chain::OcspStatus;
 
 /// The JSON form of a [`VerifiedEvidence`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -126,9 +125,7 @@ impl VerifiedEvidence {
             cert_chain: ChainReport {
                 status: chain.status().as_claim_str(),
                 expiration_date: chain.earliest_not_after_iso(),
-                ocsp_status: match chain.ocsp_status() {
-                    OcspStatus::NotChecked => "not-checked",
-                },
+                ocsp_status: chain.ocsp_status().as_str(),
                 subjects: chain.subjects().map(String::from).collect(),
             },
             nonce: hex::encode(self.transcript().request.nonce),

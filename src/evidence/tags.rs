@@ -1,5 +1,5 @@
-//! Opaque-data tag numbers and names (NVIDIA `OpaqueDataType`, GPU and switch parsers;
-//! notes `attestation.md` §b).
+//! Opaque-data tag numbers and names (NVIDIA `OpaqueDataType`, GPU and switch
+//! parsers).
 
 use crate::attest::DeviceKind;
 

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::error::{ParseError, VerifyError};
 use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
-use crate::attest::{Arch, DeviceKind, EvidenceEncoding, Nonce};
+use crate::attest::{Arch, DeviceKind, EvidenceEncoding, FwidSource, Nonce};
 use crate::chain::{
     parse_pem_chain, ChainError, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore,
     VerifiedChain,
@@ -163,13 +163,18 @@ impl VerifiedEvidence {
     }
 }
 
-/// The architecture a chain's `hwmodel` names (`GH100…`, `GB100…`, `LS_10…`).
+/// The architecture a chain's `hwmodel` names (`GH100…`, `GB100…`, `LS_10…`): the
+/// architecture table's chips ([`Arch::of_chip`]).
 pub fn arch_of_chain(chain: &VerifiedChain) -> Option<Arch> {
-    match chain.hwmodel_chip()? {
-        "GH100" => Some(Arch::Hopper),
-        "GB100" => Some(Arch::Blackwell),
-        "LS_10" => Some(Arch::Ls10),
-        _ => None,
+    Arch::of_chip(chain.hwmodel_chip()?)
+}
+
+/// The FWID the leaf certificate carries where an architecture's row says
+/// ([`crate::attest::ArchProfile::fwid_source`]).
+fn certificate_fwid(chain: &VerifiedChain, source: FwidSource) -> Option<Vec<u8>> {
+    match source {
+        FwidSource::Dice => chain.fwid_dice(),
+        FwidSource::TcbInfo => chain.fwid_tcb_info(),
     }
 }
 
@@ -303,7 +308,7 @@ impl BatchPlan {
 
     /// Runs the checks with the software backend and completes every device.
     pub fn verify(self) -> Vec<Result<VerifiedEvidence, VerifyError>> {
-        let verdicts: Vec<bool> = self.checks.iter().map(|c| c.verify().is_ok()).collect();
+        let verdicts = crate::crypto::software_verdicts(&self.checks);
         let count = self.devices.len();
         self.finish(&verdicts)
             .unwrap_or_else(|err| (0..count).map(|_| Err(err.clone())).collect())
@@ -401,11 +406,8 @@ fn checked(
     opaque.validate(kind)?;
     let fwid = match (opaque.fwid()?, profile.fwid_rule()) {
         (Some(evidence_fwid), _) => {
-            let cert_fwid = match arch {
-                Arch::Blackwell => chain.fwid_tcb_info(),
-                _ => chain.fwid_dice(),
-            }
-            .ok_or(VerifyError::FwidMissingInCertificate)?;
+            let cert_fwid = certificate_fwid(chain, arch.profile().fwid_source)
+                .ok_or(VerifyError::FwidMissingInCertificate)?;
             if cert_fwid.as_slice() != evidence_fwid {
                 return Err(VerifyError::FwidMismatch);
             }

@@ -2,21 +2,24 @@
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
-  prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope,
+  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
+  serviceLimits, errorResponse, bearerToken,
 } from './edgeattest.js';
 export type {
-  AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
+  AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse, ServiceStep,
   FetchResource, FetchAnswer, OcspCacheEntry, SourceState,
   EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,
   SignatureCheck, EvidenceReport, DeviceResult, ChainReportJs, RimOptions, RimCertChain,
   GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RuntimeEvidenceInput, RuntimeEvidenceOptions,
-  RimComparison,
+  RimComparison, EvidenceReportOptions, StageStatus, StageId, ReportStage, ReportFailure,
+  ReportRimStep, DeviceReport,
   RimEnvelopeJson, AccessErrorBody, AccessRoute, CreateApiKeyOptions, CreatedApiKey, DevKey,
   DevKeySet, EvaluateAccessOptions, GatewayDecision, GatewayForward, GatewayOptions, GatewayRequestInit,
   KeyRecord, KeyStoreJson, ParsedApiKey, Role, Scope, DeprecationCheck, DeprecationErrorBody,
@@ -24,7 +27,7 @@ export type {
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
-  OcspCertificateStatus, OcspChainStatus,
+  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ErrorResponseInit, ErrorResponse,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

@@ -7,12 +7,14 @@
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
-  prepareEvidence, verifyCertificateChain, EvidenceBatch, verifyRim, prepareRim, openRimEnvelope,
-  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope,
+  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
+  serviceLimits, errorResponse, bearerToken,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

@@ -4,10 +4,9 @@
 // requests wait for it, and a cache — and answers in the core's FetchAnswer shape. Only OCSP
 // answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
 // documents the core verifies on every use, so they are cached as fetched.
+import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
 
-/** The core's cap on a fetched body (MAX_FETCHED_BYTES, 2 MiB). */
-export const MAX_FETCHED_BYTES = 2 * 1024 * 1024;
 const RIM_TIMEOUT_MS = 10_000;
 const OCSP_TIMEOUT_MS = 5_000;
 /** How long a RIM envelope and a RIM service 404 are kept. */
@@ -67,7 +66,10 @@ function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
     : { method: 'GET', headers: { accept: 'application/json' } };
-  return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes: MAX_FETCHED_BYTES });
+  // The core's cap on a fetched body (MAX_FETCHED_BYTES); asked when used, as the browser
+  // entry loads the wasm module after import.
+  const maxBytes = serviceLimits().maxFetchedBytes;
+  return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes });
 }
 
 /** What a host last saw of each source, for the service's /health. */

@@ -4,17 +4,10 @@
 // at once. Before the module is loaded every API throws ERR_NOT_INITIALIZED (the glue's
 // guard, pkg-config/harden-glue.mjs).
 import loadGlue, { initSync } from './edgeattest.js';
+import { coded } from './error.js';
 
 let loaded = false;
 let pending;
-
-function coded(code, message, field, cause) {
-  const error = new Error(message, cause === undefined ? undefined : { cause });
-  error.name = 'EdgeAttestError';
-  error.code = code;
-  if (field !== undefined) error.field = field;
-  return error;
-}
 
 // Node reads file: URLs from disk (its fetch cannot); no static `node:` import, so bundlers
 // and browsers never see one. Deno's fetch reads file: URLs itself.
@@ -40,7 +33,7 @@ async function load(input) {
       // The pattern Vite and webpack 5 recognise: they emit the file and rewrite the URL.
       source = new URL('./edgeattest_bg.wasm', import.meta.url);
     } catch (cause) {
-      throw coded('ERR_WASM_LOAD', 'the wasm module\'s URL is unknown here (no import.meta.url, e.g. an IIFE bundle): pass it to init(), e.g. init(\'/assets/edgeattest_bg.wasm\')', 'input', cause);
+      throw coded('ERR_WASM_LOAD', 'the wasm module\'s URL is unknown here (no import.meta.url, e.g. an IIFE bundle): pass it to init(), e.g. init(\'/assets/edgeattest_bg.wasm\')', 'input', { cause });
     }
   }
   if (typeof source === 'string' || source instanceof URL) {
@@ -50,7 +43,7 @@ async function load(input) {
   try {
     await loadGlue({ module_or_path: source });
   } catch (cause) {
-    throw coded('ERR_WASM_LOAD', `could not load the edgeattest wasm module from ${where}: ${cause?.message ?? cause} (serve edgeattest_bg.wasm from the package, or pass its URL, bytes or a WebAssembly.Module to init())`, 'input', cause);
+    throw coded('ERR_WASM_LOAD', `could not load the edgeattest wasm module from ${where}: ${cause?.message ?? cause} (serve edgeattest_bg.wasm from the package, or pass its URL, bytes or a WebAssembly.Module to init())`, 'input', { cause });
   }
 }
 

@@ -7,7 +7,7 @@
 // Only the URL given here is ever fetched: a token's `jku`/`x5u` never are. Every failure is
 // an EdgeAttestError with a stable code; the key set itself is validated by the core
 // (P-384 only) before it is used or cached.
-import { EdgeAttestError } from './error.js';
+import { coded, invalidArgument as argument } from './error.js';
 import { readCapped } from './http.js';
 import { KeySet } from './edgeattest.js';
 
@@ -18,12 +18,6 @@ const DEFAULTS = {
   maxBytes: 256 * 1024,
 };
 
-function failure(code, message, extra = {}) {
-  return Object.assign(new EdgeAttestError(code, message), extra);
-}
-
-const argument = (field, message) =>
-  failure('ERR_INVALID_ARGUMENT', `${field} ${message}`, { field });
 
 function duration(options, name) {
   const value = options[name] ?? DEFAULTS[name];
@@ -40,7 +34,7 @@ function isJson(contentType) {
 /** The body, read chunk by chunk and refused as soon as it passes `maxBytes`. */
 async function readJwksBody(response, maxBytes, url) {
   const bytes = await readCapped(response, maxBytes);
-  if (!bytes) throw failure('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, { limit: maxBytes });
+  if (!bytes) throw coded('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, undefined, { limit: maxBytes });
   return bytes;
 }
 
@@ -87,16 +81,16 @@ export function createRemoteJWKSet(url, options = {}) {
         response = await fetchImpl(target.href, { method: 'GET', headers, signal: controller.signal, redirect: 'follow' });
       } catch (error) {
         if (controller.signal.aborted) throw timedOut();
-        throw failure('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be fetched: ${error?.message ?? error}`);
+        throw coded('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be fetched: ${error?.message ?? error}`);
       }
       if (response.status < 200 || response.status > 299) {
         await response.body?.cancel().catch(() => {});
-        throw failure('ERR_JWKS_HTTP_STATUS', `the JWKS at ${target.href} answered HTTP ${response.status}`, { status: response.status });
+        throw coded('ERR_JWKS_HTTP_STATUS', `the JWKS at ${target.href} answered HTTP ${response.status}`, undefined, { status: response.status });
       }
       const contentType = response.headers.get('content-type');
       if (!isJson(contentType)) {
         await response.body?.cancel().catch(() => {});
-        throw failure('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is ${contentType ?? 'of no media type'}, not JSON`);
+        throw coded('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is ${contentType ?? 'of no media type'}, not JSON`);
       }
       let bytes;
       try {
@@ -109,7 +103,7 @@ export function createRemoteJWKSet(url, options = {}) {
       try {
         json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
       } catch {
-        throw failure('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is not valid JSON`);
+        throw coded('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is not valid JSON`);
       }
       // The core validates the set (P-384 keys, distinct kids): ERR_JWKS_INVALID otherwise.
       const set = new KeySet(json);
@@ -119,7 +113,7 @@ export function createRemoteJWKSet(url, options = {}) {
     }
   }
 
-  const timedOut = () => failure('ERR_JWKS_FETCH_TIMEOUT', `the JWKS at ${target.href} did not arrive within ${timeoutDuration} ms`, { timeout: timeoutDuration });
+  const timedOut = () => coded('ERR_JWKS_FETCH_TIMEOUT', `the JWKS at ${target.href} did not arrive within ${timeoutDuration} ms`, undefined, { timeout: timeoutDuration });
 
   function reload() {
     // Concurrent callers share the fetch in flight.

@@ -1,15 +1,12 @@
 // OCSP over HTTP for any host with fetch (browsers, Node, Deno, workerd): the wasm core
 // builds the requests and checks the answers; this module only POSTs them, each with a
 // timeout, all of a chain's requests at once (at most 4 per chain).
-import { ocspRequests, checkOcspResponses } from './edgeattest.js';
+import { ocspRequests, checkOcspResponses, serviceLimits } from './edgeattest.js';
 import { coded } from './error.js';
 import { fetchCapped } from './http.js';
 
 /** NVIDIA's OCSP responder (plain RFC 6960 over HTTP POST). */
 export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
-/** Largest response body read (the core refuses larger ones too). */
-const MAX_RESPONSE_BYTES = 64 * 1024;
-
 
 /**
  * Asks `url` about the certificates of `chainPem` that NVIDIA's verifiers ask about and
@@ -34,6 +31,7 @@ async function fetchAnswer(fetchFn, url, request, timeoutMs) {
     headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
     body: request.request,
   };
-  const answer = await fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  // The largest response the core reads (MAX_RESPONSE_LEN): a larger body is not read.
+  const answer = await fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes: serviceLimits().maxOcspResponseBytes });
   return 'body' in answer ? { body: answer.body, nonce: request.nonce } : answer;
 }

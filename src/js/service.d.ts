@@ -1,14 +1,7 @@
 import type { AttestationService, ServiceRequest, ServiceResponse } from './edgeattest.js';
 
-/** A bounded cache of imported WebCrypto verification keys. */
-export interface VerifyKeyCache {
-  get(id: string): Promise<CryptoKey> | undefined;
-  set(id: string, key: Promise<CryptoKey>): void;
-  readonly size: number;
-}
-
-/** Creates a key cache holding at most `limit` keys (default 512), oldest evicted first. */
-export function createVerifyKeyCache(limit?: number): VerifyKeyCache;
+export { createVerifyKeyCache, type VerifyKeyCache } from './webcrypto.js';
+import type { VerifyKeyCache } from './webcrypto.js';
 
 /** Options of handleRequest. */
 export interface HandleRequestOptions {
@@ -18,7 +11,7 @@ export interface HandleRequestOptions {
   signingKey?: CryptoKey;
   /** Default: globalThis.crypto.subtle. */
   subtle?: SubtleCrypto;
-  /** Imported verification keys kept across requests; default: one shared cache. */
+  /** Imported verification keys kept across requests; default: the package's shared cache (for the global crypto.subtle). */
   keyCache?: VerifyKeyCache;
   /** Where the ECDSA checks run: crypto.subtle (default where it exists) or the wasm module. */
   backend?: 'webcrypto' | 'software';

@@ -2,34 +2,12 @@
 // decides; every ECDSA verification and every token signature of a request runs in
 // crypto.subtle, in parallel batches, and the private key can stay a non-extractable
 // CryptoKey that never enters wasm memory.
-import { runSignatureChecks } from './webcrypto.js';
+import { ECDSA_P384, ES384, chooseBackend, runSignatureChecks } from './webcrypto.js';
 import { answerFetchStep, cacheVerified, defaultFetchCache } from './fetch.js';
 import { coded } from './error.js';
+import { importPrivateKey } from './token.js';
 
-const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
-const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
-/** Imported verification keys kept across requests (device and RIM CAs recur). */
-const KEY_CACHE_LIMIT = 512;
-
-
-/** A bounded cache of imported public keys, by SEC1 hex: the oldest entry goes first. */
-export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {
-  const entries = new Map();
-  return {
-    get(id) {
-      return entries.get(id);
-    },
-    set(id, key) {
-      if (entries.size >= limit) entries.delete(entries.keys().next().value);
-      entries.set(id, key);
-    },
-    get size() {
-      return entries.size;
-    },
-  };
-}
-
-const sharedKeyCache = createVerifyKeyCache();
+export { createVerifyKeyCache } from './webcrypto.js';
 
 /**
  * Answers one request of an AttestationService. With the `webcrypto` backend (the default
@@ -44,10 +22,8 @@ const sharedKeyCache = createVerifyKeyCache();
  * recorded on the service for /health. Resolves to the ServiceResponse.
  */
 export async function handleRequest(service, request, options = {}) {
-  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache = sharedKeyCache } = options;
-  const backend = options.backend ?? (subtle ? 'webcrypto' : 'software');
-  if (backend !== 'webcrypto' && backend !== 'software') throw coded('ERR_INVALID_ARGUMENT', "backend must be 'webcrypto' or 'software'", 'backend');
-  if (backend === 'webcrypto' && !subtle) throw coded('ERR_INVALID_ARGUMENT', 'crypto.subtle is not available', 'subtle');
+  const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache } = options;
+  const backend = chooseBackend(options.backend, subtle);
   if (options.fetch !== undefined && options.fetch !== false && typeof options.fetch !== 'function') {
     throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function or false', 'fetch');
   }
@@ -85,41 +61,23 @@ export async function handleRequest(service, request, options = {}) {
   }
 }
 
-function pemBody(text) {
-  const match = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(text);
-  if (!match) return null;
-  return Uint8Array.from(atob(match[1].replace(/\s+/g, '')), (c) => c.charCodeAt(0));
-}
-
 /**
  * Imports a P-384 private key (PKCS#8 PEM or private JWK text) into WebCrypto as a
  * non-extractable signing key. Resolves to `{ privateKey, publicJwk }`: the CryptoKey for
- * handleRequest and the public JWK text for `new AttestationService({ publicKey })`.
+ * handleRequest and the public JWK text for `new AttestationService({ publicKey })`. The core
+ * reads and checks the key (a JWK's x/y must be d's point) through importPrivateKey.
  */
 export async function importSigningKey(text, subtle = globalThis.crypto?.subtle) {
   if (typeof text !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'the signing key must be a string', 'signingKey');
-  let jwk;
+  let key;
   try {
-    if (text.trim().startsWith('{')) {
-      jwk = JSON.parse(text);
-    } else {
-      const der = pemBody(text);
-      if (!der) throw new Error('not a PKCS#8 PEM');
-      const extractable = await subtle.importKey('pkcs8', der, ECDSA_P384, true, ['sign']);
-      jwk = await subtle.exportKey('jwk', extractable);
-    }
-    if (jwk?.kty !== 'EC' || jwk.crv !== 'P-384' || typeof jwk.d !== 'string') throw new Error('not a P-384 private key');
-    const privateKey = await subtle.importKey('jwk', { kty: 'EC', crv: 'P-384', x: jwk.x, y: jwk.y, d: jwk.d }, ECDSA_P384, false, ['sign']);
-    const publicJwk = JSON.stringify({ kty: 'EC', crv: 'P-384', x: jwk.x, y: jwk.y });
-    // The pair must agree: a signature by the private key verifies with the public one.
-    const publicKey = await subtle.importKey('jwk', JSON.parse(publicJwk), ECDSA_P384, false, ['verify']);
-    const probe = new TextEncoder().encode('edgeattest signing key check');
-    if (!(await subtle.verify(ES384, publicKey, await subtle.sign(ES384, privateKey, probe), probe))) {
-      throw new Error('the public coordinates do not belong to the private key');
-    }
-    return { privateKey, publicJwk };
+    key = await importPrivateKey(text, { backend: 'software' });
+    const privateKey = await subtle.importKey('pkcs8', key.toPkcs8Der(), ECDSA_P384, false, ['sign']);
+    const { kty, crv, x, y } = key.toJwk();
+    return { privateKey, publicJwk: JSON.stringify({ kty, crv, x, y }) };
   } catch (error) {
-    if (error?.code) throw error;
-    throw coded('ERR_INVALID_KEY', `the signing key could not be imported: ${error?.message ?? error}`, 'signingKey');
+    throw coded('ERR_INVALID_KEY', `the signing key could not be imported: ${error?.message ?? error}`, 'signingKey', { cause: error });
+  } finally {
+    key?.free();
   }
 }

@@ -21,21 +21,13 @@ import {
   createV1Result as createV1ResultText,
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
-import { EdgeAttestError } from './error.js';
-import { wellFormedCheck } from './webcrypto.js';
+import { invalidArgument as argumentError } from './error.js';
+import { ECDSA_P384, ES384, chooseBackend, runSignatureChecks } from './webcrypto.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
 
-const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
-const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
-const BACKENDS = ['webcrypto', 'software'];
-
 const subtle = globalThis.crypto?.subtle;
-let defaultBackend = subtle ? 'webcrypto' : 'software';
-
-function argumentError(field, message) {
-  return new EdgeAttestError('ERR_INVALID_ARGUMENT', `${field} ${message}`, { field });
-}
+let defaultBackend = chooseBackend(undefined, subtle);
 
 /** The backend used when an operation names none: 'webcrypto' where crypto.subtle exists. */
 export function getTokenBackend() {
@@ -44,17 +36,11 @@ export function getTokenBackend() {
 
 /** Sets the default backend ('webcrypto' or 'software'). */
 export function setTokenBackend(backend) {
-  defaultBackend = checkBackend(backend ?? (subtle ? 'webcrypto' : 'software'));
-}
-
-function checkBackend(backend) {
-  if (!BACKENDS.includes(backend)) throw argumentError('backend', "must be 'webcrypto' or 'software'");
-  if (backend === 'webcrypto' && !subtle) throw argumentError('backend', 'webcrypto: crypto.subtle is not available');
-  return backend;
+  defaultBackend = chooseBackend(backend, subtle);
 }
 
 function backendOf(options) {
-  return options?.backend === undefined ? defaultBackend : checkBackend(options.backend);
+  return options?.backend === undefined ? defaultBackend : chooseBackend(options.backend, subtle);
 }
 
 // ---- key sets ----------------------------------------------------------------------------
@@ -86,42 +72,9 @@ function keySetOf(jwks) {
 
 // ---- WebCrypto signature checks --------------------------------------------------------
 
-// Imported verification keys by SEC1 bytes; bounded so a stream of new keys cannot grow it.
-const verifyKeys = new Map();
-const MAX_CACHED_KEYS = 256;
-
-function cacheKey(bytes) {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return text;
-}
-
-function verifyKey(sec1) {
-  const id = cacheKey(sec1);
-  let key = verifyKeys.get(id);
-  if (!key) {
-    key = subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']);
-    if (verifyKeys.size >= MAX_CACHED_KEYS) verifyKeys.delete(verifyKeys.keys().next().value);
-    verifyKeys.set(id, key);
-    // A key WebCrypto refuses is not cached: its checks fail (the core already refused
-    // off-curve points, so this does not happen for keys from a KeySet).
-    key.catch(() => verifyKeys.delete(id));
-  }
-  return key;
-}
-
 /** Runs signature checks with crypto.subtle.verify, in parallel: one boolean per check. */
-export async function verifyChecksWebCrypto(checks) {
-  return Promise.all(
-    checks.map(async ({ publicKey, message, signature }) => {
-      if (!wellFormedCheck({ publicKey, signature })) return false;
-      try {
-        return await subtle.verify(ES384, await verifyKey(publicKey), signature, message);
-      } catch {
-        return false;
-      }
-    }),
-  );
+export function verifyChecksWebCrypto(checks) {
+  return runSignatureChecks(checks, subtle);
 }
 
 /** Runs signature checks with the software backend (P-384 in wasm): one boolean per check. */
@@ -254,6 +207,7 @@ export async function generateKeyPair(options = {}) {
  */
 export async function importPrivateKey(input, options = {}) {
   const backend = backendOf(options);
+  // The package's one reading of a private key's format (service.js imports through here).
   const key = typeof input === 'string' && input.includes('-----BEGIN')
     ? P384PrivateKey.fromPkcs8Pem(input)
     : P384PrivateKey.fromJwk(input);

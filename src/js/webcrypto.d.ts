@@ -5,9 +5,28 @@ export interface WebCryptoCheck {
   signature: Uint8Array;
 }
 
-/** Runs signature checks with WebCrypto (`crypto.subtle` by default); one verdict per check. */
+/** A bounded cache of imported WebCrypto verification keys (a `Map` also fits). */
+export interface VerifyKeyCache {
+  get(id: string): Promise<CryptoKey> | undefined;
+  set(id: string, key: Promise<CryptoKey>): void;
+  /** When present, a key WebCrypto refused is dropped. */
+  delete?(id: string): boolean;
+  readonly size: number;
+}
+
+/**
+ * Creates a key cache holding at most `limit` keys (default 512): the least recently used
+ * goes first.
+ */
+export function createVerifyKeyCache(limit?: number): VerifyKeyCache;
+
+/**
+ * Runs signature checks with WebCrypto (`crypto.subtle` by default); one verdict per check.
+ * A key or signature of another size is a failed check. `keys`: default the package's shared
+ * cache (512 keys) for the global crypto.subtle, this call only for another.
+ */
 export function runSignatureChecks(
   checks: WebCryptoCheck[],
   subtle?: SubtleCrypto,
-  keys?: { get(id: string): Promise<CryptoKey> | undefined; set(id: string, key: Promise<CryptoKey>): void },
+  keys?: Pick<VerifyKeyCache, 'get' | 'set'> & Partial<Pick<VerifyKeyCache, 'delete'>>,
 ): Promise<boolean[]>;

@@ -1,7 +1,27 @@
-// WebCrypto signature checks for the two-phase verifications of the wasm core: no wasm import
-// here, so every entry (the full package and the client) can share it.
-const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
-const ECDSA_SHA384 = { name: 'ECDSA', hash: 'SHA-384' };
+// The package's one WebCrypto backend for ECDSA P-384/SHA-384: the backend choice, the
+// verifier of the core's signature checks and the cache of imported verification keys. No
+// wasm import here, so every entry (the full package and the client) shares it; token.js,
+// evidence.js and service.js all verify through runSignatureChecks.
+import { coded } from './error.js';
+
+export const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
+export const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
+/** Imported verification keys kept (device, RIM and service keys recur across requests). */
+export const KEY_CACHE_LIMIT = 512;
+
+const defaultSubtle = () => globalThis.crypto?.subtle;
+
+/**
+ * The backend an operation runs on: `requested`, or 'webcrypto' where `subtle` exists and
+ * 'software' (P-384 in wasm) elsewhere. Anything else, or 'webcrypto' without crypto.subtle,
+ * is ERR_INVALID_ARGUMENT on `backend`.
+ */
+export function chooseBackend(requested, subtle = defaultSubtle()) {
+  const backend = requested ?? (subtle ? 'webcrypto' : 'software');
+  if (backend !== 'webcrypto' && backend !== 'software') throw coded('ERR_INVALID_ARGUMENT', "backend must be 'webcrypto' or 'software'", 'backend');
+  if (backend === 'webcrypto' && !subtle) throw coded('ERR_INVALID_ARGUMENT', 'backend webcrypto: crypto.subtle is not available', 'backend');
+  return backend;
+}
 
 /**
  * A P-384 check WebCrypto may be asked about: an uncompressed SEC1 key (97 bytes) and an r||s
@@ -14,17 +34,58 @@ export function wellFormedCheck({ publicKey, signature }) {
 }
 
 /**
- * Runs signature checks ({publicKey SEC1, message, signature r||s}) with crypto.subtle.
- * `keys` keeps the imported keys (a Map, or a cache with get/set); by default they are kept
- * for this call only.
+ * A cache of imported verification keys (promises of CryptoKeys) by SEC1 bytes, holding at
+ * most `limit`: least recently used first out, so a stream of new keys cannot grow it and
+ * cannot push out the CA keys every request uses.
  */
-export async function runSignatureChecks(checks, subtle = globalThis.crypto.subtle, keys = new Map()) {
+export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw coded('ERR_INVALID_ARGUMENT', 'limit must be a positive integer', 'limit');
+  const entries = new Map();
+  return {
+    get(id) {
+      const key = entries.get(id);
+      if (key !== undefined) {
+        entries.delete(id);
+        entries.set(id, key);
+      }
+      return key;
+    },
+    set(id, key) {
+      entries.delete(id);
+      if (entries.size >= limit) entries.delete(entries.keys().next().value);
+      entries.set(id, key);
+    },
+    delete(id) {
+      return entries.delete(id);
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+// Keys imported by the global crypto.subtle; a caller's own SubtleCrypto (a test double, a
+// polyfill) gets a cache per call, since its keys mean nothing to another implementation.
+const sharedKeys = createVerifyKeyCache();
+
+const idOf = (sec1) => String.fromCharCode.apply(null, sec1);
+
+/**
+ * Runs signature checks ({publicKey SEC1, message, signature r||s}) with `subtle`, in
+ * parallel: one boolean per check. A check that is not well formed, whose key WebCrypto
+ * refuses or whose signature does not verify is `false`. `keys` keeps the imported keys (a
+ * cache with get/set, e.g. createVerifyKeyCache or a Map); default: the package's shared one
+ * for the global crypto.subtle, this call only for another.
+ */
+export async function runSignatureChecks(checks, subtle = defaultSubtle(), keys = subtle === defaultSubtle() ? sharedKeys : new Map()) {
   const keyFor = (sec1) => {
-    const id = Array.prototype.map.call(sec1, (b) => b.toString(16).padStart(2, '0')).join('');
+    const id = idOf(sec1);
     let key = keys.get(id);
     if (!key) {
-      key = subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']);
+      key = Promise.resolve().then(() => subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']));
       keys.set(id, key);
+      // A key WebCrypto refuses is not kept (the core refuses off-curve points first).
+      key.catch(() => keys.get(id) === key && keys.delete?.(id));
     }
     return key;
   };
@@ -32,7 +93,7 @@ export async function runSignatureChecks(checks, subtle = globalThis.crypto.subt
     checks.map(async (check) => {
       if (!wellFormedCheck(check)) return false;
       try {
-        return await subtle.verify(ECDSA_SHA384, await keyFor(check.publicKey), check.signature, check.message);
+        return await subtle.verify(ES384, await keyFor(check.publicKey), check.signature, check.message);
       } catch {
         return false; // an unimportable key or a malformed signature is a failed check
       }

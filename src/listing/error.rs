@@ -344,3 +344,16 @@ impl From<JsonError> for TableError {
         Self::Json(error)
     }
 }
+
+impl From<crate::urlencoded::BadEncoding> for ListError {
+    /// A bad name is reported against `query`, a bad value against its parameter.
+    fn from(error: crate::urlencoded::BadEncoding) -> Self {
+        use crate::urlencoded::BadEncoding;
+        Self::MalformedEncoding {
+            parameter: match error {
+                BadEncoding::Name => String::from("query"),
+                BadEncoding::Value(name) => name,
+            },
+        }
+    }
+}

@@ -6,8 +6,8 @@ use core::fmt;
 
 use super::error::ListError;
 use super::schema::{ColumnType, Schema};
-use super::urlencoded::parse_pairs;
 use super::{DEFAULT_RPP, MAX_FILTERS, MAX_RPP};
+use crate::urlencoded::parse_pairs;
 
 /// A filter type (spec §4 A, "Filter types"). Codes are lower case and case-sensitive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

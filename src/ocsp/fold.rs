@@ -1,9 +1,9 @@
 //! One status per chain from the results of its certificates, as NVIDIA's verifiers fold
-//! them (notes: attestation §c): `good` only if every certificate is good; otherwise the
+//! them: `good` only if every certificate is good; otherwise the
 //! first non-good certificate in chain order decides, with its reason.
 
 use super::error::{FetchFailure, OcspError};
-use super::status::{CertRevocation, CheckedOcsp, RevocationReason};
+use super::status::{CertRevocation, CheckedOcsp, RevocationReason, RevocationStatus};
 
 /// A chain's folded revocation status.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,16 @@ impl ChainRevocation {
             Self::Revoked { .. } => "revoked",
             Self::Unknown => "unknown",
             Self::Failed(_) => "failed",
+        }
+    }
+
+    /// The status the chain's certificates are reported with: a chain whose status could not
+    /// be had is `unknown` (its error is reported apart, 5001).
+    pub const fn status(&self) -> RevocationStatus {
+        match self {
+            Self::Good { .. } => RevocationStatus::Good,
+            Self::Revoked { .. } => RevocationStatus::Revoked,
+            Self::Unknown | Self::Failed(_) => RevocationStatus::Unknown,
         }
     }
 

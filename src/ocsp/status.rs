@@ -1,4 +1,38 @@
-//! What a verified response says about one certificate.
+//! What a verified response says about one certificate, and the one revocation status every
+//! report carries ([`RevocationStatus`]).
+
+use serde::{Deserialize, Serialize};
+
+/// A certificate's or a chain's revocation status: the one type of the crate for it. The
+/// chain report, the RIM report and the service's claims (`x-nvidia-cert-ocsp-status`) all
+/// carry it; serialized as `not-checked`, `good`, `revoked`, `unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum RevocationStatus {
+    /// No OCSP request was made (the offline core, OCSP off). The service's claims have no
+    /// such value: a chain it did not check is `unknown` there, with a warning.
+    #[serde(rename = "not-checked")]
+    NotChecked,
+    /// Every certificate's responder said good.
+    Good,
+    /// A certificate is revoked.
+    Revoked,
+    /// A responder does not know a certificate, or its status could not be had.
+    Unknown,
+}
+
+impl RevocationStatus {
+    /// `not-checked`, `good`, `revoked` or `unknown`: the serialized value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::NotChecked => "not-checked",
+            Self::Good => "good",
+            Self::Revoked => "revoked",
+            Self::Unknown => "unknown",
+        }
+    }
+}
 
 /// A certificate's revocation status, as a verified response gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +57,15 @@ impl CertRevocation {
             Self::Good => "good",
             Self::Revoked { .. } => "revoked",
             Self::Unknown => "unknown",
+        }
+    }
+
+    /// The status alone (without reason and time).
+    pub const fn status(&self) -> RevocationStatus {
+        match self {
+            Self::Good => RevocationStatus::Good,
+            Self::Revoked { .. } => RevocationStatus::Revoked,
+            Self::Unknown => RevocationStatus::Unknown,
         }
     }
 }
@@ -97,4 +140,41 @@ pub struct CheckedOcsp {
     /// Until when a host may serve it from a cache, Unix seconds: the earlier of nextUpdate
     /// and `now` + [`super::MAX_CACHE_SECONDS`]; 0 (do not cache) without nextUpdate.
     pub cache_until: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revocation_status_wire_values() {
+        for (status, text) in [
+            (RevocationStatus::NotChecked, "not-checked"),
+            (RevocationStatus::Good, "good"),
+            (RevocationStatus::Revoked, "revoked"),
+            (RevocationStatus::Unknown, "unknown"),
+        ] {
+            assert_eq!(status.as_str(), text);
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, alloc::format!("\"{text}\""));
+            assert_eq!(
+                serde_json::from_str::<RevocationStatus>(&json).unwrap(),
+                status
+            );
+        }
+        assert!(serde_json::from_str::<RevocationStatus>("\"notChecked\"").is_err());
+        assert!(serde_json::from_str::<RevocationStatus>("\"Good\"").is_err());
+    }
+
+    #[test]
+    fn a_certificate_status_is_its_revocation_status() {
+        assert_eq!(CertRevocation::Good.status(), RevocationStatus::Good);
+        assert_eq!(CertRevocation::Unknown.status(), RevocationStatus::Unknown);
+        let revoked = CertRevocation::Revoked {
+            reason: Some(RevocationReason::KeyCompromise),
+            at: 1,
+        };
+        assert_eq!(revoked.status(), RevocationStatus::Revoked);
+        assert_eq!(revoked.status().as_str(), revoked.as_str());
+    }
 }

@@ -1,5 +1,5 @@
 //! Comparison of runtime values with verified RIMs, as NVIDIA's verifiers do it
-//! (`notes/attestation.md` §d; NVAT `generate_set_measurement_claims`, `compare_opaque_data`):
+//! (NVAT `generate_set_measurement_claims`, `compare_opaque_data`):
 //!
 //! * every **active** golden record at RIM index `i` is matched by the runtime block with SPDM
 //!   index `i + 1`, byte-equal (same size) to **any** alternative; a missing block is a
@@ -21,7 +21,9 @@ use serde::Serialize;
 
 use super::document::{GoldenMeasurement, OpaqueFloor, RimDocument};
 use super::error::CompareError;
-use super::input::{RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED};
+use super::runtime_evidence::{
+    RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
+};
 
 /// The RIM index governed by the NVDEC0 rule.
 const NVDEC0_INDEX: u32 = 35;

@@ -27,7 +27,7 @@ pub const OPAQUE_NS: &str = "https://docs.nvidia.com/attestation/specs/latest/op
 /// RIM indices below this are SPDM measurement slots; a record at `OPAQUE_INDEX_BASE + id`
 /// carries a reference value for opaque-data id `id`. NVIDIA's page reserves 0–63 for the
 /// SPDM blocks and NVAT treats "index == base" as opaque id 0; the base value itself is
-/// inferred from that reservation (open question 4 in `notes/attestation.md`).
+/// inferred from that reservation (NVIDIA's page does not state it).
 pub const OPAQUE_INDEX_BASE: u32 = 64;
 
 /// Most alternatives accepted for one measurement (real RIMs have 1–4).

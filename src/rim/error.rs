@@ -10,7 +10,7 @@ use crate::ErrorCode;
 /// A RIM document that cannot be used: not well-formed, not a SWID RIM, or not validly signed.
 ///
 /// Each variant has a stable code. [`RimError::service_code`] gives the real service's
-/// numeric code for the same failure (`notes/attestation.md` §h).
+/// numeric code for the same failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RimError {

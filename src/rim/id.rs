@@ -1,5 +1,6 @@
-//! RIM ids: which documents a device's evidence is compared with (`notes/attestation.md`
-//! §a "Architecture differences"; NVIDIA's verifiers build the same strings).
+//! RIM ids: which documents a device's evidence is compared with (NVIDIA's verifiers build
+//! the same strings). The prefixes, chips and which scheme an architecture uses are its row of
+//! the architecture table ([`ArchProfile`]); the schemes are here.
 //!
 //! | architecture | driver RIM | firmware RIM |
 //! |---|---|---|
@@ -12,8 +13,8 @@ use alloc::format;
 use alloc::string::String;
 
 use super::error::RimIdError;
-use super::input::RuntimeEvidence;
-use crate::attest::Arch;
+use super::runtime_evidence::RuntimeEvidence;
+use crate::attest::{Arch, ArchProfile, FirmwareRimId};
 use crate::evidence::{EvidenceProfile, RimPath};
 
 /// Which of a device's RIMs.
@@ -25,9 +26,6 @@ pub enum RimKind {
     Firmware,
 }
 
-/// LS10 project, project SKU and chip SKU: constants, the switch reports none of them.
-const LS10_PREFIX: &str = "NV_SWITCH_BIOS_5612_0002_890_";
-
 /// Longest id component accepted.
 const MAX_COMPONENT: usize = 64;
 
@@ -37,19 +35,7 @@ const MAX_COMPONENT: usize = 64;
 /// [`RimIdError::NotApplicable`] for switches; [`RimIdError::Missing`] or
 /// [`RimIdError::Invalid`] when the driver version (or `CHIP_INFO`) is absent or unusable.
 pub fn driver_rim_id(arch: Arch, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
-    let driver = component(evidence.driver_version.as_deref(), "driver_version")?;
-    match arch {
-        Arch::Hopper => Ok(format!("NV_GPU_DRIVER_GH100_{driver}")),
-        Arch::Blackwell => {
-            // Drivers before CHIP_INFO existed are published under the GB100 name.
-            let chip = match trim_nul(evidence.chip_info.as_deref()) {
-                Some(chip) => component(Some(chip), "chip_info")?,
-                None => "GB100",
-            };
-            Ok(format!("NV_GPU_CC_DRIVER_{chip}_{driver}"))
-        }
-        Arch::Ls10 => Err(RimIdError::NotApplicable),
-    }
+    arch.profile().driver_rim_id(evidence)
 }
 
 /// The firmware RIM id of a GPU or switch, from its transcript alone (before verification:
@@ -62,13 +48,7 @@ pub fn driver_rim_id(arch: Arch, evidence: &RuntimeEvidence) -> Result<String, R
 /// # Errors
 /// [`RimIdError::Missing`] or [`RimIdError::Invalid`] for an absent or unusable input.
 pub fn firmware_rim_id(arch: Arch, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
-    match arch {
-        Arch::Ls10 => switch_bios_id(evidence),
-        Arch::Blackwell if evidence.project.is_none() && evidence.apsku.is_some() => {
-            fsp_firmware_id(evidence)
-        }
-        Arch::Hopper | Arch::Blackwell => vbios_id(evidence),
-    }
+    arch.profile().firmware_rim_id(evidence)
 }
 
 /// The firmware RIM id of verified evidence, chosen by its profile — never by which tags
@@ -81,16 +61,50 @@ pub fn firmware_rim_id_of(
     profile: EvidenceProfile,
     evidence: &RuntimeEvidence,
 ) -> Result<String, RimIdError> {
-    match profile.rim_path() {
-        RimPath::FirmwareOnly => fsp_firmware_id(evidence),
-        RimPath::Switch => switch_bios_id(evidence),
+    match (profile.rim_path(), profile.arch().profile().firmware_rim) {
+        (RimPath::FirmwareOnly, _) => fsp_firmware_id(evidence),
+        (_, FirmwareRimId::SwitchBios { prefix }) => switch_bios_id(prefix, evidence),
         _ => vbios_id(evidence),
     }
 }
 
-fn switch_bios_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+/// The RIM-id rules of an architecture's row, for any row (the table's, or a test's).
+impl ArchProfile {
+    /// The driver RIM id: `<prefix><chip>_<driver>`, the chip being `CHIP_INFO` where the row
+    /// says so and the evidence has it, else the row's RIM chip.
+    ///
+    /// # Errors
+    /// As [`driver_rim_id`].
+    pub fn driver_rim_id(&self, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+        let driver = component(evidence.driver_version.as_deref(), "driver_version")?;
+        let rule = self.driver_rim.ok_or(RimIdError::NotApplicable)?;
+        let chip = match trim_nul(evidence.chip_info.as_deref()) {
+            Some(chip) if rule.chip_info => component(Some(chip), "chip_info")?,
+            _ => self.rim_chip,
+        };
+        Ok(format!("{}{chip}_{driver}", rule.prefix))
+    }
+
+    /// The firmware RIM id from the transcript's values alone (see [`firmware_rim_id`]).
+    ///
+    /// # Errors
+    /// As [`firmware_rim_id`].
+    pub fn firmware_rim_id(&self, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
+        match self.firmware_rim {
+            FirmwareRimId::SwitchBios { prefix } => switch_bios_id(prefix, evidence),
+            FirmwareRimId::Vbios { fsp: true }
+                if evidence.project.is_none() && evidence.apsku.is_some() =>
+            {
+                fsp_firmware_id(evidence)
+            }
+            FirmwareRimId::Vbios { .. } => vbios_id(evidence),
+        }
+    }
+}
+
+fn switch_bios_id(prefix: &str, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
     let bios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
-    Ok(format!("{LS10_PREFIX}{}", undotted_upper(bios)))
+    Ok(format!("{prefix}{}", undotted_upper(bios)))
 }
 
 fn fsp_firmware_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::error::RimError;
 use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
+use crate::ocsp::RevocationStatus;
 use crate::ErrorCode;
 
 /// NVIDIA's RIM signing root (`CN=NVIDIA CoRIM signing Root CA`, EC P-384, valid
@@ -96,8 +97,9 @@ pub struct RimCertChain {
     pub problem: Option<String>,
     /// Common names along the validated path, signer first.
     pub subjects: alloc::vec::Vec<String>,
-    /// Revocation is not checked offline (OCSP needs the network): always `not-checked`.
-    pub ocsp_status: &'static str,
+    /// Revocation is not checked offline (OCSP needs the network): always
+    /// [`RevocationStatus::NotChecked`] (`not-checked`).
+    pub ocsp_status: RevocationStatus,
 }
 
 impl RimCertChain {
@@ -117,7 +119,7 @@ impl RimCertChain {
                     .iter()
                     .map(|c| c.common_name.clone().unwrap_or_else(|| c.subject.clone()))
                     .collect(),
-                ocsp_status: "not-checked",
+                ocsp_status: RevocationStatus::NotChecked,
             },
             Err(error) => Self {
                 status: RimCertStatus::Invalid,
@@ -125,7 +127,7 @@ impl RimCertChain {
                 error_code: Some(error.code()),
                 problem: Some(error.to_string()),
                 subjects: alloc::vec::Vec::new(),
-                ocsp_status: "not-checked",
+                ocsp_status: RevocationStatus::NotChecked,
             },
         }
     }

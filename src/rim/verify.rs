@@ -162,13 +162,7 @@ pub(crate) fn parse_document<'input>(
 /// # Errors
 /// As [`prepare_rim`], plus [`RimError::SignatureInvalid`].
 pub fn verify_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<VerifiedRim, RimError> {
-    let pending = prepare_rim(xml, trust, now)?;
-    let verdicts: Vec<bool> = pending
-        .signature_checks()
-        .iter()
-        .map(|check| check.verify().is_ok())
-        .collect();
-    pending.finish(&verdicts)
+    crate::crypto::Deferred::finish_in_software(prepare_rim(xml, trust, now)?)
 }
 
 impl PendingRim {

@@ -18,7 +18,7 @@ use crate::deprecation::{attest_deprecation_headers, Policy};
 use crate::evidence::{FwidPolicy, OpaqueFormat, Transcript};
 use crate::rim::RimTrust;
 
-/// Token lifetime of the real service: one hour (notes: attestation §f).
+/// Token lifetime of the real service: one hour.
 pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
 
 /// What the host configures.

@@ -1,5 +1,5 @@
-//! Device and overall token claims, one typed struct per claims version (notes: attestation
-//! §e). Builders read a [`super::DeviceOutcome`] and never assemble JSON by hand.
+//! Device and overall token claims, one typed struct per claims version.
+//! Builders read a [`super::DeviceOutcome`] and never assemble JSON by hand.
 //!
 //! | endpoint | claims |
 //! |---|---|
@@ -20,12 +20,14 @@ mod common;
 mod gpu;
 mod gpu_v1;
 mod overall;
+mod shared;
 mod switch;
 
 pub use common::{CertChainClaim, ErrorOnlyClaims, TokenTimes};
 pub use gpu::{switch_pdis_claim, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuCommonClaims};
 pub use gpu_v1::{GpuClaimsV1, GpuDetailedResultV1, GpuSingleTokenV1};
 pub use overall::OverallClaims;
+pub use shared::{RimClaims, RimNames, SharedClaims, SharedNames};
 pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3, SwitchCommonClaims};
 
 use alloc::string::String;

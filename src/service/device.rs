@@ -21,12 +21,11 @@ use super::revocation::ChainVerdict;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::{ChainOptions, TrustStore};
 use crate::evidence::{
-    BatchPlan, DeviceInput, FailedEvidence, FwidCheck, FwidPolicy, RimPath, Transcript,
-    VerifiedEvidence, VerifyContext,
+    compare_device, device_rims, BatchPlan, DeviceInput, DeviceRims, FailedEvidence, FwidCheck,
+    FwidPolicy, RimPath, Transcript, VerifiedEvidence, VerifyContext,
 };
 use crate::rim::{
-    compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id,
-    firmware_rim_id_of, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
+    driver_rim_id, firmware_rim_id, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
 /// The warning every token carries until revocation is checked.
@@ -108,7 +107,6 @@ pub(crate) fn device_stages(
     request: &ValidatedRequest,
     results: Vec<Result<VerifiedEvidence, FailedEvidence>>,
 ) -> Vec<DeviceStage> {
-    let arch = request.arch();
     request
         .devices()
         .iter()
@@ -117,18 +115,17 @@ pub(crate) fn device_stages(
             Err(failed) => DeviceStage::Failed(failed),
             Ok(evidence) => {
                 let hint = device.firmware_version().map(|v| v.as_str().to_string());
-                let chip = evidence.chain().hwmodel_chip().map(String::from);
-                let runtime = runtime_evidence(evidence.transcript(), chip, arch, hint);
-                let firmware_rim = firmware_rim_id_of(evidence.profile(), &runtime).ok();
-                let driver_rim = match evidence.profile().rim_path() {
-                    RimPath::DriverAndFirmware => Some(driver_rim_id(arch, &runtime).ok()),
-                    _ => None,
-                };
+                // The same rule the verification report uses (crate::evidence::device_rims).
+                let DeviceRims {
+                    runtime,
+                    driver,
+                    firmware,
+                } = device_rims(&evidence, hint);
                 DeviceStage::Verified {
                     evidence,
                     runtime,
-                    firmware_rim,
-                    driver_rim,
+                    firmware_rim: firmware,
+                    driver_rim: driver,
                 }
             }
         })
@@ -199,7 +196,7 @@ pub(crate) fn device_outcomes(
 
 /// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
 /// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx
-/// sequence as far as it is known (notes: attestation §h).
+/// sequence as far as it is known.
 pub const DUPLICATE_DEVICE_CODE: u16 = 4090;
 
 /// For each device, the index of the earlier device it repeats: identical evidence bytes,
@@ -234,10 +231,8 @@ pub(crate) fn rim_ids(
     hint: Option<String>,
 ) -> (Option<String>, Option<String>) {
     let runtime = runtime_evidence(transcript, default_chip(arch), arch, hint);
-    let driver = match arch.device_kind() {
-        DeviceKind::Gpu => driver_rim_id(arch, &runtime).ok(),
-        _ => None,
-    };
+    // None where the architecture has no driver RIM (its row's `driver_rim`).
+    let driver = driver_rim_id(arch, &runtime).ok();
     (driver, firmware_rim_id(arch, &runtime).ok())
 }
 
@@ -318,17 +313,15 @@ fn verified_outcome(
         }
     }
 
-    let comparison = match (verified.profile().rim_path(), &driver, &firmware.verified) {
-        (RimPath::DriverAndFirmware, Some(driver), Some(firmware)) => driver
-            .verified
+    let comparison = compare_device(
+        verified.profile().rim_path(),
+        driver
             .as_ref()
-            .map(|d| compare_gpu(d.document(), firmware.document(), runtime)),
-        (RimPath::FirmwareOnly, _, Some(firmware)) => {
-            Some(compare_gpu_firmware(firmware.document(), runtime))
-        }
-        (RimPath::Switch, _, Some(firmware)) => Some(compare_switch(firmware.document(), runtime)),
-        _ => None,
-    };
+            .and_then(|d| d.verified.as_ref())
+            .map(VerifiedRim::document),
+        firmware.verified.as_ref().map(VerifiedRim::document),
+        runtime,
+    );
     match comparison {
         Some(Ok(result)) => {
             outcome.index_no_conflict =
@@ -491,11 +484,8 @@ fn runtime_evidence(
     RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
-/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence).
+/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence):
+/// its row's RIM chip.
 fn default_chip(arch: Arch) -> Option<String> {
-    match arch {
-        Arch::Blackwell => Some("GB100".into()),
-        Arch::Hopper => Some("GH100".into()),
-        _ => Some("LS10".into()),
-    }
+    Some(arch.profile().rim_chip.into())
 }

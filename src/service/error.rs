@@ -2,16 +2,13 @@
 //! ([`crate::ErrorBody`], where the shape and its rules are written).
 //!
 //! The spec shows no error bodies (§7). The real service's error bodies were never captured;
-//! its old client read `errorCode` and `message`, and its error codes are known (notes:
-//! attestation §h). So the body carries both: our stable string `code` (the same as in Rust
+//! its old client read `errorCode` and `message`, and its numeric error codes are known. So
+//! the body carries both: our stable string `code` (the same as in Rust
 //! and JS), the real service's numeric `errorCode` where one applies, a `message`, the
 //! `field` concerned, and the HTTP `status`.
 
-use alloc::string::{String, ToString};
-
 use super::http::Response;
 use crate::attest::RequestError;
-use crate::ErrorCode;
 
 pub use crate::ErrorBody;
 
@@ -29,11 +26,8 @@ impl From<&RequestError> for ErrorBody {
             _ => 400,
         };
         Self {
-            code: error.code(),
             error_code: Some(error.service_code()),
-            message: error.to_string(),
-            field: error.field().map(String::from),
-            status,
+            ..Self::of(status, error)
         }
     }
 }

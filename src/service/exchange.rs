@@ -24,10 +24,10 @@ use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use crate::attest::{Endpoint, ValidatedRequest};
-use crate::code::ErrorCode;
 use crate::crypto::SignatureCheck;
 use crate::evidence::BatchPlan;
 use crate::token::TokenError;
+use crate::ErrorCode;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,
@@ -306,7 +306,7 @@ impl Exchange {
     /// [`ExchangeError::UnexpectedAnswer`] when the exchange awaits something else.
     pub fn verify_in_core(&mut self, service: &Service) -> Result<(), ExchangeError> {
         let verdicts: Vec<bool> = match self.step() {
-            Step::Verify(checks) => checks.iter().map(|c| c.verify().is_ok()).collect(),
+            Step::Verify(checks) => crate::crypto::software_verdicts(checks),
             step => return Err(unexpected(&step)),
         };
         self.verified(service, &verdicts)

@@ -1,5 +1,5 @@
 //! What can still be said of a device whose evidence did not verify, and the real service's
-//! error details (`x-nvidia-error-details`: code, field, message; notes: attestation §h).
+//! error details (`x-nvidia-error-details`: code, field, message).
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -11,7 +11,7 @@ use super::outcome::{
 };
 use crate::attest::{DeviceKind, ValidatedRequest};
 use crate::chain::VerifiedChain;
-use crate::evidence::{FailedEvidence, Transcript, VerifyError};
+use crate::evidence::{failed_stage, FailedEvidence, StageId, Transcript, VerifyError};
 
 /// A device whose evidence did not verify: what can still be said about it.
 pub(super) fn failed_outcome(
@@ -25,14 +25,16 @@ pub(super) fn failed_outcome(
     let kind = request.arch().device_kind();
     let transcript = Transcript::parse(evidence).ok();
     // Checks run in this order: parse, chain, signature, nonce, arch (and the firmware
-    // profile), opaque and FWID, then what the profile requires of the opaque data.
-    let stage = match error {
-        VerifyError::Parse(_) => 0,
-        VerifyError::Chain(_) => 1,
-        VerifyError::Signature => 2,
-        VerifyError::NonceMismatch => 3,
-        VerifyError::ArchMismatch { .. } | VerifyError::UnknownProfile { .. } => 4,
-        VerifyError::DriverVersionMissing => 6,
+    // profile), opaque and FWID, then what the profile requires of the opaque data. The
+    // stage is the core's rule (the verification report's); a parse error counts as the
+    // parse stage here whenever it is found, as the claims have always said.
+    let stage = match failed_stage(error, false) {
+        StageId::EvidenceParsed => 0,
+        StageId::CertificateChain => 1,
+        StageId::EvidenceSignature => 2,
+        StageId::Nonce => 3,
+        StageId::Architecture => 4,
+        StageId::DriverVersion => 6,
         _ => 5,
     };
     let passed_stage = |s: u8| {
@@ -147,7 +149,7 @@ pub(super) fn details(code: u16, field: &str, message: &str, description: &str) 
     }
 }
 
-/// The real service's symbolic name of an error code (notes: attestation §h).
+/// The real service's symbolic name of an error code.
 pub(super) fn message_of(code: u16) -> &'static str {
     match code {
         4004 => "INVALID_GPU_ARCH",

@@ -1,5 +1,5 @@
 //! The service's token keys: one key signs, the JWKS publishes it and the recently retired
-//! ones (spec §2 "Key set"; notes: attestation §f).
+//! ones (spec §2 "Key set").
 //!
 //! Rotation without downtime: the host makes the new key active and keeps the previous one
 //! in `retired` for at least the token lifetime, so every token still in circulation stays

@@ -29,18 +29,10 @@ pub enum CertStatus {
     Revoked,
 }
 
-/// Revocation (OCSP) status, `x-nvidia-cert-ocsp-status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum OcspStatus {
-    /// Every certificate's responder said good.
-    Good,
-    /// A certificate is revoked.
-    Revoked,
-    /// Not known: in this release OCSP is not checked, and the token says so with a warning.
-    Unknown,
-}
+/// Revocation (OCSP) status, `x-nvidia-cert-ocsp-status`: the crate's one revocation type.
+/// The service writes `good`, `revoked` or `unknown` (a chain it did not check is `unknown`,
+/// with a warning), never `not-checked`.
+pub use crate::ocsp::RevocationStatus as OcspStatus;
 
 /// One certificate chain's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,7 +86,7 @@ pub enum MeasurementOutcome {
     NotRun,
 }
 
-/// The error the real service reports in `x-nvidia-error-details` (notes: attestation §h).
+/// The error the real service reports in `x-nvidia-error-details`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorDetails {

@@ -1,5 +1,5 @@
-//! Revocation (OCSP) of one request's certificate chains, as NVIDIA's verifiers check it
-//! (notes: attestation §c): which certificates are asked about, one query per certificate
+//! Revocation (OCSP) of one request's certificate chains, as NVIDIA's verifiers check it:
+//! which certificates are asked about, one query per certificate
 //! however many chains share it (eight GPUs of a node share their ICA and Identity CA), the
 //! answers the host fetched, and each chain's folded status.
 //!
@@ -17,12 +17,12 @@ use super::device::REVOCATION_WARNING;
 use super::failure::details;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
-use crate::code::ErrorCode;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
     OcspRequest, PendingOcsp,
 };
+use crate::ErrorCode;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
 /// RIM chains add three each. Past it the rest are reported as not checked.
@@ -302,23 +302,22 @@ impl ChainVerdict {
             warning: None,
             error: None,
         };
+        // A chain not checked is `unknown` in the claims (with the warning); a checked one has
+        // its folded status.
+        chain.ocsp = match self {
+            Self::NotChecked => OcspStatus::Unknown,
+            Self::Checked(revocation) => revocation.status(),
+        };
         match self {
-            Self::NotChecked => {
-                chain.ocsp = OcspStatus::Unknown;
-                Applied {
-                    warning: Some(REVOCATION_WARNING),
-                    ..none
-                }
-            }
-            Self::Checked(ChainRevocation::Good { held }) => {
-                chain.ocsp = OcspStatus::Good;
-                Applied {
-                    warning: held.then_some(CERTIFICATE_HOLD_WARNING),
-                    ..none
-                }
-            }
+            Self::NotChecked => Applied {
+                warning: Some(REVOCATION_WARNING),
+                ..none
+            },
+            Self::Checked(ChainRevocation::Good { held }) => Applied {
+                warning: held.then_some(CERTIFICATE_HOLD_WARNING),
+                ..none
+            },
             Self::Checked(ChainRevocation::Revoked { reason }) => {
-                chain.ocsp = OcspStatus::Revoked;
                 chain.status = CertStatus::Revoked;
                 chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
                 let reason = reason.map_or("unspecified", |r| r.as_str());
@@ -332,30 +331,24 @@ impl ChainVerdict {
                     ..none
                 }
             }
-            Self::Checked(ChainRevocation::Unknown) => {
-                chain.ocsp = OcspStatus::Unknown;
-                Applied {
-                    error: Some(details(
-                        5003,
-                        field,
-                        "CERTIFICATE_STATUS_UNKNOWN",
-                        "The OCSP responder does not know a certificate of the chain",
-                    )),
-                    ..none
-                }
-            }
-            Self::Checked(ChainRevocation::Failed(error)) => {
-                chain.ocsp = OcspStatus::Unknown;
-                Applied {
-                    error: Some(details(
-                        5001,
-                        field,
-                        "ERROR_DURING_OCSP_QUERY",
-                        &alloc::format!("{} ({})", error, error.code()),
-                    )),
-                    ..none
-                }
-            }
+            Self::Checked(ChainRevocation::Unknown) => Applied {
+                error: Some(details(
+                    5003,
+                    field,
+                    "CERTIFICATE_STATUS_UNKNOWN",
+                    "The OCSP responder does not know a certificate of the chain",
+                )),
+                ..none
+            },
+            Self::Checked(ChainRevocation::Failed(error)) => Applied {
+                error: Some(details(
+                    5001,
+                    field,
+                    "ERROR_DURING_OCSP_QUERY",
+                    &alloc::format!("{} ({})", error, error.code()),
+                )),
+                ..none
+            },
         }
     }
 }

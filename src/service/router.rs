@@ -11,7 +11,7 @@ use crate::attest::{Endpoint, MAX_BODY_BYTES};
 /// A request that reached an endpoint with an allowed method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Route {
+pub(crate) enum Route {
     /// `GET /`: the documentation pointer.
     Info,
     /// `GET /health`.
@@ -36,7 +36,7 @@ const PREFLIGHT_MAX_AGE: &str = "86400";
 /// The finished [`Response`] for requests no handler should see: unknown path (404), method
 /// not allowed (405 with `Allow`), CORS preflight (204), oversize body (413), non-JSON body
 /// (415).
-pub fn route(request: &Request) -> Result<Route, Response> {
+pub(crate) fn route(request: &Request) -> Result<Route, Response> {
     let path = normalise(&request.path);
     let (candidate, allow) = match path {
         "/" => (Route::Info, "GET, HEAD, OPTIONS"),
@@ -91,7 +91,7 @@ pub fn route(request: &Request) -> Result<Route, Response> {
 
 /// Adds the headers every response carries: CORS for browser callers (any origin: the
 /// service holds no ambient credentials, its tokens are bearer results) and no sniffing.
-pub fn decorate(mut response: Response) -> Response {
+pub(crate) fn decorate(mut response: Response) -> Response {
     response
         .headers
         .push(("access-control-allow-origin".into(), "*".into()));
@@ -111,7 +111,7 @@ pub fn decorate(mut response: Response) -> Response {
 }
 
 /// `HEAD` answers like `GET` without a body (RFC 9110 §9.3.2).
-pub fn strip_body_for_head(request: &Request, mut response: Response) -> Response {
+pub(crate) fn strip_body_for_head(request: &Request, mut response: Response) -> Response {
     if request.method == "HEAD" {
         response.body.clear();
     }

@@ -232,6 +232,8 @@ pub struct PreparedAttestationResult {
     allow_failed: bool,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
+    /// The checks of the overall token and the well-formed device tokens, in that order.
+    checks: Vec<SignatureCheck>,
 }
 
 #[derive(Clone, Debug)]
@@ -278,28 +280,30 @@ pub fn prepare_attestation_result(
                 prepared,
             }
         })
+        .collect::<Vec<_>>();
+    let checks = core::iter::once(overall.signature_check())
+        .chain(
+            devices
+                .iter()
+                .filter_map(|d| d.prepared.as_ref().ok())
+                .map(PreparedJwt::signature_check),
+        )
+        .cloned()
         .collect();
     Ok(PreparedAttestationResult {
         format,
         allow_failed: options.allow_failed_result,
         overall,
         devices,
+        checks,
     })
 }
 
 impl PreparedAttestationResult {
     /// The signature checks, overall token first, then the well-formed device tokens in
     /// document order.
-    pub fn signature_checks(&self) -> Vec<&SignatureCheck> {
-        let mut checks = Vec::with_capacity(1 + self.devices.len());
-        checks.push(self.overall.signature_check());
-        checks.extend(
-            self.devices
-                .iter()
-                .filter_map(|d| d.prepared.as_ref().ok())
-                .map(PreparedJwt::signature_check),
-        );
-        checks
+    pub fn signature_checks(&self) -> &[SignatureCheck] {
+        &self.checks
     }
 
     /// Phase two: one verdict per check, in the order of [`Self::signature_checks`].
@@ -395,10 +399,7 @@ impl PreparedAttestationResult {
 
     /// Runs every check with the software backend.
     fn software_verdicts(&self) -> Vec<bool> {
-        self.signature_checks()
-            .iter()
-            .map(|check| check.verify().is_ok())
-            .collect()
+        crate::crypto::software_verdicts(&self.checks)
     }
 
     /// Runs every check with the software backend, then [`Self::finish`].

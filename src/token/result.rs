@@ -1,4 +1,4 @@
-//! Attestation results as received (spec `attestation-service.md` §2 "Attestation result"):
+//! Attestation results as received:
 //! the detached EAT `[["JWT", overall], {label: device token}]` of V2–V4 and the V1
 //! `{"eat": token}` — parsed strictly and serialised back unchanged.
 

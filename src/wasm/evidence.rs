@@ -15,10 +15,10 @@ use super::js;
 use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
-    decode_generation2, BatchPlan, DeviceInput, FwidPolicy, Transcript, VerifiedEvidence,
-    VerifyContext, VerifyError,
+    decode_generation2, BatchPlan, DeviceInput, DeviceReport, FwidPolicy, ReportPlan,
+    RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
 };
-use crate::rim::RuntimeEvidence;
+use crate::rim::{RimTrust, RuntimeEvidence};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE: &str = r#"
@@ -36,7 +36,7 @@ export interface DeviceEvidenceInput {
 export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
   /** The caller's nonce: 64 hex characters or 32 bytes. */
   nonce: string | Uint8Array;
-  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  arch: Arch;
   /** Unix seconds; default the host clock. */
   now?: number;
   /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
@@ -84,7 +84,7 @@ export interface RuntimeEvidenceOptions {
   evidence: Uint8Array | ArrayBuffer | string;
   /** The encoding a string `evidence` must be in; default: recognised from the text. */
   evidenceEncoding?: EvidenceEncoding;
-  arch: "HOPPER" | "BLACKWELL" | "LS10";
+  arch: Arch;
   /** The chip name the device certificate gives (`hwmodelChip` of an EvidenceReport). */
   hwmodel?: string;
   /** The request's `firmware_version` (Blackwell FSP). */
@@ -94,6 +94,61 @@ export interface RuntimeEvidenceOptions {
 export interface ChainReportJs {
   status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked";
   subjects: string[]; ueid: string; hwmodel: string | null; leafPublicKey: Uint8Array;
+}
+/** Options of evidenceReport / prepareEvidenceReport: one device, its RIMs, its revocation. */
+export interface EvidenceReportOptions extends VerifyEvidenceOptions {
+  /** The RIM documents (XML text or bytes) to judge the device by; one its profile does not use is ignored. */
+  rims?: { driver?: string | Uint8Array; firmware?: string | Uint8Array };
+  /** PEM anchors of the RIM signers; default NVIDIA's RIM root embedded in the module. */
+  rimAnchors?: string;
+  /** The request's `firmware_version` (Blackwell FSP evidence names its firmware RIM by it). */
+  firmwareVersion?: string;
+  /** What the host learnt of the device chain's revocation (the core does no I/O); default not checked. */
+  revocation?: { status: "good" | "not-checked" | "revoked" | "unknown" | "failed"; message?: string };
+}
+
+export type StageStatus = "passed" | "failed" | "not-checked" | "not-applicable";
+export type StageId =
+  | "evidence-parsed" | "certificate-chain" | "evidence-signature" | "nonce" | "architecture"
+  | "opaque-data" | "fwid" | "driver-version" | "revocation" | "driver-rim" | "firmware-rim"
+  | "measurements" | "driver-rim-version" | "firmware-rim-version" | "opaque-floors";
+
+/** One check of a DeviceReport. */
+export interface ReportStage {
+  id: StageId; title: string; status: StageStatus;
+  /** What it found, for people ("" when nothing to add). */
+  detail: string;
+  /** A passed check whose result does not fully count, and why (render amber). */
+  warning: string | null;
+  /** The stable code of a failed check. */
+  code: string | null;
+}
+
+export interface ReportFailure { stage: StageId; code: string; message: string; serviceCode: number | null }
+
+export interface ReportRimStep {
+  /** The RIM id the evidence names (null: none, or none applies). */
+  id: string | null; status: StageStatus; version: string | null; signatureVerified: boolean | null;
+  chainStatus: "valid" | "expired" | "invalid" | null; chainExpiration: number | null;
+}
+
+/**
+ * The core's verification report of one device: every check in the service's order, the
+ * first failure, the RIMs, revocation, and one verdict. `partial`: nothing failed, but
+ * something that applies was not checked (`notChecked` says what).
+ */
+export interface DeviceReport {
+  verdict: "passed" | "failed" | "partial";
+  stages: ReportStage[];
+  failure: ReportFailure | null;
+  failures: ReportFailure[];
+  notChecked: string[];
+  rims: { driver: ReportRimStep; firmware: ReportRimStep };
+  /** `not-reached`: the chain did not validate; `not-checked`: due, ask the responder and report again. */
+  revocation: "not-reached" | "not-checked" | "good" | "failed";
+  comparison: Omit<RimComparison, "allMatch" | "measres"> | null;
+  measres: "success" | "fail" | null;
+  evidence: EvidenceReport | null;
 }
 "#;
 
@@ -187,6 +242,116 @@ impl EvidenceBatch {
     }
 }
 
+/// The core's verification report of one device with its RIMs (software backend): every
+/// check, the first failure, one verdict. Throws only for options that are not valid.
+#[wasm_bindgen(js_name = evidenceReport, unchecked_return_type = "DeviceReport")]
+pub fn evidence_report(
+    #[wasm_bindgen(unchecked_param_type = "EvidenceReportOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    report_js(&report_plan(&options)?.verify())
+}
+
+/// A device report whose signature checks JS may run itself (WebCrypto) before
+/// [`EvidenceReportPlan::finish`].
+#[wasm_bindgen]
+pub struct EvidenceReportPlan {
+    plan: Option<ReportPlan>,
+}
+
+/// Parses the device and its RIMs; returns the plan to complete.
+#[wasm_bindgen(js_name = prepareEvidenceReport)]
+pub fn prepare_evidence_report(
+    #[wasm_bindgen(unchecked_param_type = "EvidenceReportOptions")] options: JsValue,
+) -> Result<EvidenceReportPlan, JsValue> {
+    Ok(EvidenceReportPlan {
+        plan: Some(report_plan(&options)?),
+    })
+}
+
+#[wasm_bindgen]
+impl EvidenceReportPlan {
+    /// The signature checks (evidence, then the driver RIM's, then the firmware RIM's).
+    #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
+    pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
+        let plan = self.plan.as_ref().ok_or_else(consumed)?;
+        Ok(js::checks_to_js(plan.signature_checks()).into())
+    }
+
+    /// The report, with one boolean verdict per signature check.
+    #[wasm_bindgen(unchecked_return_type = "DeviceReport")]
+    pub fn finish(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let flags = js::verdicts_arg(&verdicts, "verdicts")?;
+        let plan = self.plan.take().ok_or_else(consumed)?;
+        report_js(&plan.finish(&flags).map_err(|err| to_js(&err))?)
+    }
+
+    /// The report, with the software backend.
+    #[wasm_bindgen(unchecked_return_type = "DeviceReport")]
+    pub fn verify(&mut self) -> Result<JsValue, JsValue> {
+        let plan = self.plan.take().ok_or_else(consumed)?;
+        report_js(&plan.verify())
+    }
+}
+
+fn report_plan(options: &JsValue) -> Result<ReportPlan, JsValue> {
+    let common = Common::read(options)?;
+    let (evidence, pem) = read_device(options, "", common.encoding)?;
+    let rims = js::member(options, "rims");
+    let document = |role: &str| -> Result<Option<Vec<u8>>, JsValue> {
+        if rims.is_undefined() || rims.is_null() {
+            return Ok(None);
+        }
+        let value = js::member(&rims, role);
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        match value.as_string() {
+            Some(text) => Ok(Some(text.into_bytes())),
+            None => js::bytes(&value, &alloc::format!("rims.{role}")).map(Some),
+        }
+    };
+    let (driver, firmware) = (document("driver")?, document("firmware")?);
+    let rim_trust = match js::optional_string(&js::member(options, "rimAnchors"), "rimAnchors")? {
+        Some(pem) => RimTrust::from_pem(&pem).map_err(|e| to_js(&e))?,
+        None => RimTrust::nvidia(),
+    };
+    let hint = js::optional_string(&js::member(options, "firmwareVersion"), "firmwareVersion")?;
+    let revocation = js::member(options, "revocation");
+    let revocation = if revocation.is_undefined() || revocation.is_null() {
+        RevocationInput::NotChecked
+    } else {
+        let status = js::required_string(&js::member(&revocation, "status"), "revocation.status")?;
+        let message =
+            js::optional_string(&js::member(&revocation, "message"), "revocation.message")?;
+        RevocationInput::from_status(&status, message)
+    };
+    let store = common.store()?;
+    Ok(ReportPlan::new(
+        DeviceInput {
+            evidence: &evidence,
+            certificate_pem: &pem,
+        },
+        &common.context(&store),
+        RimDocuments {
+            driver: driver.as_deref(),
+            firmware: firmware.as_deref(),
+        },
+        &rim_trust,
+        hint,
+        revocation,
+    ))
+}
+
+/// A report as plain JS objects (no Maps).
+fn report_js(report: &DeviceReport) -> Result<JsValue, JsValue> {
+    report
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|_| coded("ERR_INTERNAL", "the report could not be converted", None))
+}
+
 /// Validates a PEM chain (leaf first) to the anchors at `now`; throws on failure.
 #[wasm_bindgen(js_name = verifyCertificateChain, unchecked_return_type = "ChainReportJs")]
 pub fn verify_certificate_chain(
@@ -275,8 +440,8 @@ impl Common {
             Nonce::from_bytes(array)
         };
         let arch_text = js::required_string(&js::member(options, "arch"), "arch")?;
-        let arch = Arch::parse(&arch_text)
-            .ok_or_else(|| invalid_argument("arch", "\"HOPPER\", \"BLACKWELL\" or \"LS10\""))?;
+        let arch =
+            Arch::parse(&arch_text).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
         Ok(Self {
             nonce,
             arch,
@@ -361,8 +526,7 @@ pub fn runtime_evidence(
     }
     let bytes = read_evidence(&options, "", evidence_encoding(&options)?)?;
     let arch = js::required_string(&js::member(&options, "arch"), "arch")?;
-    let arch =
-        Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;
+    let arch = Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
     let hwmodel = js::optional_string(&js::member(&options, "hwmodel"), "hwmodel")?;
     let hint = js::optional_string(&js::member(&options, "firmwareVersion"), "firmwareVersion")?;
     let transcript = Transcript::parse(&bytes).map_err(|e| field_error(&e, "evidence"))?;

@@ -137,12 +137,12 @@ pub fn rim_ids(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
     let arch: &str = &args::string_arg(&arch, "arch")?;
-    let arch =
-        Arch::parse(arch).ok_or_else(|| invalid_argument("arch", "HOPPER, BLACKWELL or LS10"))?;
+    let arch = Arch::parse(arch).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
     let evidence = runtime_evidence(&evidence)?;
-    let driver = match arch {
-        Arch::Ls10 => None,
-        _ => Some(rim::driver_rim_id(arch, &evidence).map_err(|e| to_js(&e))?),
+    // Only architectures with a driver RIM (the table's `driver_rim`) have a driver id.
+    let driver = match arch.profile().driver_rim {
+        Some(_) => Some(rim::driver_rim_id(arch, &evidence).map_err(|e| to_js(&e))?),
+        None => None,
     };
     let firmware = rim::firmware_rim_id(arch, &evidence).map_err(|e| to_js(&e))?;
     convert::to_js(&RimIdsOut { driver, firmware })

@@ -9,10 +9,10 @@ use core::hint::black_box;
 use core::time::Duration;
 use std::time::Instant;
 
-use edgeattest::attest::{Arch, Nonce};
-use edgeattest::chain::{ChainOptions, TrustStore};
-use edgeattest::evidence::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::ocsp::{check_response, OcspRequest};
+use edgeattest::{check_response, OcspRequest};
+use edgeattest::{Arch, Nonce};
+use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
+use edgeattest::{ChainOptions, TrustStore};
 
 #[path = "../common/ocsp_fixtures.rs"]
 mod fixtures;

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use edgeattest::rim::{self, RimTrust, RuntimeEvidence};
+use edgeattest::{compare_gpu, prepare_rim, verify_rim, RimTrust, RuntimeEvidence};
 
 const NOW: u64 = 1_704_067_200; // 2024-01-01: inside the nvtrust RIMs' signer validity
 
@@ -71,10 +71,10 @@ fn main() {
     for (label, path) in docs {
         let xml = fixture(path);
         let prepare = measure(|| {
-            black_box(rim::prepare_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
+            black_box(prepare_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
         });
         let verify = measure(|| {
-            black_box(rim::verify_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
+            black_box(verify_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
         });
         println!(
             "  {label:<11} {:>6} B  parse+C14N+digest {:>8.1} µs   full verify (4 ECDSA) {:>8.1} µs",
@@ -83,8 +83,8 @@ fn main() {
             verify.as_secs_f64() * 1e6
         );
     }
-    let driver = rim::verify_rim(fixture(docs[0].1).as_bytes(), &trust, NOW).unwrap();
-    let firmware = rim::verify_rim(fixture(docs[1].1).as_bytes(), &trust, NOW).unwrap();
+    let driver = verify_rim(fixture(docs[0].1).as_bytes(), &trust, NOW).unwrap();
+    let firmware = verify_rim(fixture(docs[1].1).as_bytes(), &trust, NOW).unwrap();
     let evidence = RuntimeEvidence {
         measurements: blocks("evidence/hopper/gonvtrust_hopper_545.00_report.hex"),
         driver_version: Some("545.00".into()),
@@ -94,7 +94,7 @@ fn main() {
     };
     let compare = measure(|| {
         let result =
-            rim::compare_gpu(driver.document(), firmware.document(), black_box(&evidence)).unwrap();
+            compare_gpu(driver.document(), firmware.document(), black_box(&evidence)).unwrap();
         assert!(result.all_match());
         black_box(result);
     });

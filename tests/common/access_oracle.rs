@@ -1,4 +1,4 @@
-//! The oracle of `tests/access_matrix.rs`: the spec's role → scope mapping and the role ×
+//! The oracle of `tests/it/access/matrix.rs`: the spec's role → scope mapping and the role ×
 //! endpoint matrix, written by hand from access-control.md §5 — not derived from the
 //! library's own tables.
 

@@ -1,5 +1,5 @@
-//! Real samples and helpers shared by `tests/attest_request.rs` and
-//! `tests/attest_request_errors.rs`.
+//! Real samples and helpers shared by `tests/it/attest/request.rs` and
+//! `tests/it/attest/request_errors.rs`.
 #![allow(dead_code)] // each test file uses part of it
 
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! The expected verdict of every evidence, device chain and RIM fixture, in one place: the
-//! native suites (`tests/evidence_fixtures.rs`, `tests/chain_nvidia.rs`,
-//! `tests/rim_signature.rs`) and the wasm suites (software and WebCrypto backends, in Node,
+//! native suites (`tests/it/evidence/fixtures.rs`, `tests/it/chain/nvidia.rs`,
+//! `tests/it/rim/signature.rs`) and the wasm suites (software and WebCrypto backends, in Node,
 //! Chromium and Firefox) read these tables. Paths are relative to `tests/fixtures/nvidia/`.
 #![allow(dead_code)] // each test crate uses part of it
 

@@ -143,7 +143,7 @@ def main():
     seed("access_gateway", "options", bytes([0]) + b"OPTIONS" + SEP + b"/api/v3/simulations/" + SEP)
     seed("access_gateway", "query_token", bytes([0]) + b"GET" + SEP + b"/api/v3/simulations/?access_token=abc" + SEP + b"Bearer abc")
     seed("access_gateway", "malformed", bytes([0]) + b"GET" + SEP + b"/api/v3/../simulations/%2e%2e/" + SEP + b"Basic dXNlcjpwYXNz, Bearer x")
-    # Key stores (the format of tests/access_keys.rs).
+    # Key stores (the format of tests/it/access/keys.rs).
     digest = "ab" * 32
     store = {"keys": [
         {"id": "alice", "type": "personal", "digest": digest, "roles": ["lab_user", "lab_image_sharer"], "services": ["simulation"], "expiresAt": 2000000000},
@@ -171,8 +171,8 @@ def main():
         seed("service_request", name, bytes([methods[m]]) + path.encode() + SEP + headers.encode() + SEP + b"{}")
 
 
-    # List queries and upstream rows, per schema (src/listing/schemas.rs, in SCHEMAS order).
-    src = (HERE.parent.parent / "src/listing/schemas.rs").read_text()
+    # List queries and upstream rows, per schema (src/listing/endpoints.rs, in SCHEMAS order).
+    src = (HERE.parent.parent / "src/listing/endpoints.rs").read_text()
     shared = {m[0]: (m[1], m[2]) for m in re.findall(r'const (\w+): Column = col\(\s*"(\w+)",\s*T::(\w+)', src)}
     blocks = {}
     for name, body in re.findall(r'const (\w+): &\[Column\] = &\[(.*?)\n\];', src, re.S):

@@ -327,7 +327,8 @@ test('panel 2: go-nvtrust 545.00 matches the nvtrust test RIMs in 2024; now thei
   assert.equal(await page.inputValue('#ev-rim-driver'), 'driver-545.00-test');
   await page.fill('#ev-time', timeValue(Date.UTC(2024, 0, 1) / 1000));
   await verifyEvidence(page);
-  assert.match(await page.textContent('#evidence-summary'), /^partly verified Evidence authentic and fresh, nothing failed; not checked: revocation \(OCSP\) —/);
+  // This firmware predates FWID reporting: passed as NVIDIA passes it, but not compared — said.
+  assert.match(await page.textContent('#evidence-summary'), /^partly verified Evidence authentic and fresh, nothing failed; not checked: the FWID \(the evidence carries none\), revocation \(OCSP\) —/);
   assert.match(await page.textContent('#service-verdict'), /would give: true/);
   let list = await checks(page);
   assert.ok(list.some((c) => c.state === 'pass' && /Driver RIM: 545\.00 /.test(c.text)));
@@ -406,15 +407,20 @@ test('panel 2: tampered evidence fails its signature; a wrong nonce, a broken ch
   await page.close();
 });
 
-test('panel 2: the 535.86.09 sample is compared with its firmware RIM only, and says so', async () => {
+test('panel 2: the 535.86.09 sample without its driver RIM fails, as the service fails it', async () => {
   const { page, problems } = await open();
   await loadSample(page, 'hopper-535.86.09');
   await page.fill('#ev-time', timeValue(Date.UTC(2024, 0, 1) / 1000));
   await verifyEvidence(page);
   const list = await checks(page);
-  assert.ok(list.some((c) => c.state === 'warn' && /success 12 active measurements compared; firmware RIM only/.test(c.text)), JSON.stringify(list));
+  // The core's rule, the service's too: a GPU whose driver RIM cannot be had fails (5009);
+  // its measurements are not compared with the firmware RIM alone.
+  assert.ok(list.some((c) => c.state === 'fail' && /Driver RIM ERR_RIM_NOT_AVAILABLE the driver RIM NV_GPU_DRIVER_GH100_535\.86\.09 is not available \(service error 5009\)/.test(c.text)), JSON.stringify(list));
+  assert.ok(list.some((c) => c.state === 'skip' && /Measurements against the RIMs/.test(c.text)));
   assert.ok(list.some((c) => c.state === 'skip' && /FWID/.test(c.text)));
-  assert.match(await page.textContent('#evidence-summary'), /^partly verified/);
+  assert.match(await page.textContent('#evidence-summary'), /^failed ERR_RIM_NOT_AVAILABLE/);
+  assert.match(await page.textContent('#service-verdict'), /would give: false/);
+  assert.match(await page.textContent('#service-agreement'), /agree/);
   await page.screenshot({ path: join(ARTIFACTS, 'page-evidence-firmware-only.png'), fullPage: false });
   assert.deepEqual(problems, []);
   await page.close();

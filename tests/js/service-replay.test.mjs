@@ -112,7 +112,7 @@ test('the nonce-mismatch recording fails the same way: 4010 on every GPU', async
 test('the LS10 claims-3.0 recording: every claim, the RIM held, after the RIM was re-signed', async () => {
   const recorded = JSON.parse(fixtureText('nras/nvat/switch_decoded.json'))['SWITCH-0'];
   // The bundled RIM is a re-signing whose signer is valid from 2026-05-20, after the
-  // recorded token: replayed at 2026-06-01 (tests/service_attest.rs explains).
+  // recorded token: replayed at 2026-06-01 (tests/it/service/attest.rs explains).
   const time = Date.parse('2026-06-01T00:00:00Z') / 1000;
   const body = JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/switch', arch: 'LS10', nonce: recorded.eat_nonce, claimsVersion: '3.0', evidence: [ls10] }));
   for (const backend of ['webcrypto', 'software']) {

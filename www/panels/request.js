@@ -3,6 +3,7 @@
 import { buildAttestRequest, generateNonce } from '../pkg/index.js';
 import { $, el, showError, dropZone, serializedEvidence } from './ui.js';
 import { fetchJwks, verifyResult } from './result.js';
+import { architecturesOf, deviceKind } from './arch.js';
 
 const items = [];
 let samples = [];
@@ -22,16 +23,16 @@ function renderItems() {
 }
 
 function matchSample(endpoint) {
-  // Offer the samples that fit the endpoint's device kind.
-  const wantSwitch = endpoint.endsWith('/switch');
+  // Offer the samples, and an architecture, of the endpoint's device kind (the table's).
+  const kind = endpoint.endsWith('/switch') ? 'switch' : 'gpu';
   const select = $('sample');
   for (const option of select.options) {
     const sample = samples[Number(option.value)];
-    option.disabled = (sample.arch === 'LS10') !== wantSwitch;
+    option.disabled = deviceKind(sample.arch) !== kind;
   }
   const firstEnabled = [...select.options].find((o) => !o.disabled);
   if (firstEnabled && select.selectedOptions[0]?.disabled) select.value = firstEnabled.value;
-  $('arch').value = wantSwitch ? 'LS10' : ($('arch').value === 'LS10' ? 'HOPPER' : $('arch').value);
+  if (deviceKind($('arch').value) !== kind) $('arch').value = architecturesOf(kind)[0]?.name ?? '';
 }
 
 async function readFiles(fileList) {

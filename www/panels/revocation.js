@@ -24,18 +24,19 @@ async function relay() {
 const when = (seconds) => (seconds ? new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') : '—');
 
 /**
- * The revocation check of `certificatePem` at `now`: `{ state, status, title, detail }` for
- * the checks list (state pass, fail or skip).
+ * The revocation check of `certificatePem` at `now`: `{ state, status, title, message, detail }`
+ * — `status` and `message` for the core's report (which judges them), `detail` the OCSP answers
+ * per certificate for the checks list (state pass, fail or skip).
  */
 export async function revocationCheck(certificatePem, now, kind = 'device') {
   const title = 'Revocation (OCSP) of the certificate chain';
   const via = await relay();
-  if (via.off) return { state: 'skip', status: 'not-checked', title, detail: [`not checked: ${via.off}`] };
+  if (via.off) return { state: 'skip', status: 'not-checked', title, message: via.off, detail: [] };
   let status;
   try {
     status = await fetchOcspStatus(certificatePem, { kind, url: via.url, now });
   } catch (error) {
-    return { state: 'fail', status: 'failed', title, detail: [el('code', { text: error.code ?? 'ERR_UNEXPECTED' }), ` ${error.message}`] };
+    return { state: 'fail', status: 'failed', title, message: `${error.code ?? 'ERR_UNEXPECTED'}: ${error.message}`, detail: [] };
   }
   const rows = status.certificates.map((c) => ({
     class: c.status === 'good' ? undefined : 'failed',
@@ -54,7 +55,8 @@ export async function revocationCheck(certificatePem, now, kind = 'device') {
     state: status.status === 'good' ? 'pass' : 'fail',
     status: status.status,
     title,
-    detail: [summary, el('div', { class: 'table-wrap' }, table('OCSP answers, per certificate',
+    message: summary,
+    detail: [el('div', { class: 'table-wrap' }, table('OCSP answers, per certificate',
       ['Certificate', 'Status', 'Reason', 'Valid (thisUpdate → nextUpdate)', 'Problem'], rows, 'ocsp'))],
   };
 }

@@ -7,17 +7,9 @@ import {
   AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8, verifyAttestationResult,
 } from '../pkg/index.js';
 import { el, badge, table, claimCell } from './ui.js';
+import { v4Endpoint } from './arch.js';
 
 let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
-
-/** The transcript as hex text, whatever encoding it was given in. */
-function evidenceHex(evidence, encoding) {
-  if (encoding === 'hex') return evidence;
-  const bytes = Uint8Array.from(atob(evidence.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
-  const text = new TextDecoder().decode(bytes);
-  if (encoding === 'base64-hex') return text.trim();
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /**
  * Runs the attestation service's own request handling in this page — the same code the
@@ -33,8 +25,9 @@ export async function serviceClaims({ evidence, encoding, certificate, nonce, ar
   const service = new AttestationService({ signingKey: pageKey, kid: 'this-page', issuer: location.origin });
   try {
     for (const rim of rims) service.addRim(rim.title, rim.xml);
-    const endpoint = arch === 'LS10' ? '/v4/attest/switch' : '/v4/attest/gpu';
-    const body = buildAttestRequest({ endpoint, nonce, arch, evidence: [{ evidence: evidenceHex(evidence, encoding), certificate }] });
+    const endpoint = v4Endpoint(arch); // the table's: /v4/attest/gpu or /v4/attest/switch
+    // The package writes the evidence in the endpoint's encoding, whatever it came in.
+    const body = buildAttestRequest({ endpoint, nonce, arch, evidenceEncoding: encoding, evidence: [{ evidence, certificate }] });
     const request = { method: 'POST', path: endpoint, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
     const missing = service.missingRims(request);
     const response = service.handle(request, now);
@@ -69,10 +62,30 @@ function appraisalFlags(appraisal) {
   return flags;
 }
 
-export function serviceClaimsView(outcome, claimsNote) {
+/**
+ * Whether the service's answer and the core's report (the evidence panel) agree: the service
+ * passes a device (overall result true) exactly when the report does not fail it — `partial`
+ * is a pass with warnings for the service too. The service run here asks no OCSP responder,
+ * so a revocation failure the page found is set apart, said, not hidden.
+ */
+export function agreementView(report, serviceResult) {
+  if (!report) return null;
+  const revocationOnly = report.failures.length > 0 && report.failures.every((f) => f.stage === 'revocation');
+  const expected = report.verdict !== 'failed' || revocationOnly;
+  const agree = expected === serviceResult;
+  const words = `the evidence panel's verdict is ${report.verdict}; the service's overall result is ${serviceResult}`;
+  return el('p', { id: 'service-agreement', class: `summary ${agree ? 'good' : 'bad'}` },
+    agree ? badge('info', 'agree') : badge('fail', 'disagree'),
+    agree ? ` The service and the evidence panel agree: ${words}.` : ` The service and the evidence panel DISAGREE: ${words}. This is a defect; please report it.`,
+    revocationOnly ? ' The service run in this page does not check revocation; the page did, and it fails the device.' : '');
+}
+
+export function serviceClaimsView(outcome, claimsNote, report) {
   if (outcome.error) {
     const e = outcome.error.error ?? outcome.error;
-    return el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`);
+    return el('div', {},
+      el('p', { class: 'summary bad' }, badge('fail', `${outcome.status}`), ` The service would refuse this request: ${e.code ?? ''} ${e.message ?? JSON.stringify(e)}`),
+      agreementView(report, false));
   }
   const flags = appraisalFlags(outcome.appraisal);
   const rows = Object.entries(outcome.claims).map(([name, value]) => {
@@ -92,5 +105,6 @@ export function serviceClaimsView(outcome, claimsNote) {
     el('div', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
       el('p', {}, 'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
       reasons.length ? el('ul', { class: 'reasons' }, reasons.map((m) => el('li', { text: m }))) : null),
+    agreementView(report, verdict),
     el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
 }

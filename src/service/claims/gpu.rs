@@ -1,4 +1,4 @@
-//! GPU device claims, versions 1.0 to 4.0 (notes: attestation §e, "Per-device GPU claims").
+//! GPU device claims, versions 1.0 to 4.0.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -7,7 +7,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::Map;
 
-use super::common::{measres, CertChainClaim, TokenTimes};
+use super::common::{CertChainClaim, TokenTimes};
+use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
 use crate::rim::{MismatchRecord, OpaqueMismatch};
 use crate::service::outcome::{
@@ -19,10 +20,6 @@ pub(super) fn rim_flag(
     read: impl Fn(&RimOutcome) -> Option<bool>,
 ) -> Option<bool> {
     rim.as_ref().and_then(read)
-}
-
-pub(super) fn fetched(rim: &Option<RimOutcome>) -> bool {
-    rim.as_ref().is_some_and(|rim| rim.fetched)
 }
 
 pub(super) fn chain_claim(rim: &Option<RimOutcome>) -> Option<CertChainClaim> {
@@ -62,71 +59,21 @@ pub fn switch_pdis_claim(pdis: &[[u8; 8]]) -> Vec<String> {
     unique.into_iter().collect()
 }
 
-/// The claims GPU claims 2.0, 3.0 and 4.0 share (notes: attestation §e).
+/// The claims GPU claims 2.0, 3.0 and 4.0 share.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GpuCommonClaims {
     /// Token times.
     #[serde(flatten)]
     pub times: TokenTimes,
-    /// The request nonce.
-    pub eat_nonce: String,
-    /// `success` or `fail`.
-    pub measres: &'static str,
-    /// Secure boot: true only on success.
-    pub secboot: Option<bool>,
-    /// Debug status: `disabled` only on success.
-    pub dbgstat: Option<String>,
-    /// Hardware model.
-    pub hwmodel: Option<String>,
-    /// OEM id.
-    pub oemid: Option<String>,
-    /// Leaf serial number, decimal.
-    pub ueid: Option<String>,
-    /// Arch check.
-    #[serde(rename = "x-nvidia-gpu-arch-check")]
-    pub arch_check: bool,
-    /// Driver version.
-    #[serde(rename = "x-nvidia-gpu-driver-version")]
-    pub driver_version: Option<String>,
-    /// VBIOS version.
-    #[serde(rename = "x-nvidia-gpu-vbios-version")]
-    pub vbios_version: Option<String>,
-    /// Warning.
-    #[serde(rename = "x-nvidia-attestation-warning")]
-    pub warning: Option<String>,
-    /// The evidence parsed.
-    #[serde(rename = "x-nvidia-gpu-attestation-report-parsed")]
-    pub report_parsed: bool,
-    /// The evidence signature verified.
-    #[serde(rename = "x-nvidia-gpu-attestation-report-signature-verified")]
-    pub report_signature_verified: Option<bool>,
-    /// Nonce check.
-    #[serde(rename = "x-nvidia-gpu-attestation-report-nonce-match")]
-    pub report_nonce_match: Option<bool>,
-    /// Driver RIM found.
-    #[serde(rename = "x-nvidia-gpu-driver-rim-fetched")]
-    pub driver_rim_fetched: bool,
-    /// Driver RIM schema.
-    #[serde(rename = "x-nvidia-gpu-driver-rim-schema-validated")]
-    pub driver_rim_schema_validated: Option<bool>,
-    /// Driver RIM signature.
-    #[serde(rename = "x-nvidia-gpu-driver-rim-signature-verified")]
-    pub driver_rim_signature_verified: Option<bool>,
-    /// Driver RIM measurements.
-    #[serde(rename = "x-nvidia-gpu-driver-rim-measurements-available")]
-    pub driver_rim_measurements_available: Option<bool>,
-    /// VBIOS RIM found.
-    #[serde(rename = "x-nvidia-gpu-vbios-rim-fetched")]
-    pub vbios_rim_fetched: bool,
-    /// VBIOS RIM schema.
-    #[serde(rename = "x-nvidia-gpu-vbios-rim-schema-validated")]
-    pub vbios_rim_schema_validated: Option<bool>,
-    /// VBIOS RIM signature.
-    #[serde(rename = "x-nvidia-gpu-vbios-rim-signature-verified")]
-    pub vbios_rim_signature_verified: Option<bool>,
-    /// VBIOS RIM measurements.
-    #[serde(rename = "x-nvidia-gpu-vbios-rim-measurements-available")]
-    pub vbios_rim_measurements_available: Option<bool>,
+    /// Identity and evidence checks.
+    #[serde(flatten)]
+    pub shared: SharedClaims,
+    /// Driver RIM checks.
+    #[serde(flatten)]
+    pub driver_rim: RimClaims,
+    /// VBIOS RIM checks.
+    #[serde(flatten)]
+    pub vbios_rim: RimClaims,
     /// Driver and VBIOS RIMs measure disjoint indexes.
     #[serde(rename = "x-nvidia-gpu-vbios-index-no-conflict")]
     pub vbios_index_no_conflict: Option<bool>,
@@ -137,32 +84,9 @@ impl GpuCommonClaims {
     pub fn new(outcome: &DeviceOutcome, nonce: &Nonce, times: TokenTimes) -> Self {
         Self {
             times,
-            eat_nonce: nonce.to_hex(),
-            measres: measres(outcome.passed()),
-            secboot: outcome.secure_boot,
-            dbgstat: outcome.debug_status.clone(),
-            hwmodel: outcome.hwmodel.clone(),
-            oemid: outcome.oemid.clone(),
-            ueid: outcome.ueid.clone(),
-            arch_check: outcome.arch_check,
-            driver_version: outcome.driver_version.clone(),
-            vbios_version: outcome.firmware_version.clone(),
-            warning: outcome.warning.clone(),
-            report_parsed: outcome.report_parsed,
-            report_signature_verified: outcome.signature_verified,
-            report_nonce_match: outcome.nonce_match,
-            driver_rim_fetched: fetched(&outcome.driver_rim),
-            driver_rim_schema_validated: rim_flag(&outcome.driver_rim, |r| r.schema_validated),
-            driver_rim_signature_verified: rim_flag(&outcome.driver_rim, |r| r.signature_verified),
-            driver_rim_measurements_available: rim_flag(&outcome.driver_rim, |r| {
-                r.measurements_available
-            }),
-            vbios_rim_fetched: fetched(&outcome.firmware_rim),
-            vbios_rim_schema_validated: rim_flag(&outcome.firmware_rim, |r| r.schema_validated),
-            vbios_rim_signature_verified: rim_flag(&outcome.firmware_rim, |r| r.signature_verified),
-            vbios_rim_measurements_available: rim_flag(&outcome.firmware_rim, |r| {
-                r.measurements_available
-            }),
+            shared: SharedClaims::new(outcome, nonce, &shared::GPU),
+            driver_rim: RimClaims::new(outcome.driver_rim.as_ref(), &shared::GPU_DRIVER),
+            vbios_rim: RimClaims::new(outcome.firmware_rim.as_ref(), &shared::GPU_VBIOS),
             vbios_index_no_conflict: outcome.index_no_conflict,
         }
     }

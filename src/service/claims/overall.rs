@@ -1,4 +1,4 @@
-//! The overall token of a detached EAT result (notes: attestation §e, "Overall token").
+//! The overall token of a detached EAT result.
 
 use alloc::string::String;
 

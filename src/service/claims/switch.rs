@@ -1,29 +1,18 @@
-//! Switch device claims, versions 1.0 to 3.0 (notes: attestation §e, "Per-device switch
-//! claims"). The switch's firmware RIM is its BIOS RIM; switches have no driver RIM.
+//! Switch device claims, versions 1.0 to 3.0.
+//! The switch's firmware RIM is its BIOS RIM; switches have no driver RIM.
 
 use alloc::string::String;
 
 use serde::Serialize;
 
-use super::common::{measres, measres_v1, CertChainClaim, TokenTimes};
+use super::common::{CertChainClaim, TokenTimes};
+use super::gpu::chain_valid;
+use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
-use crate::service::outcome::{
-    CertStatus, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
-};
+use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
 fn bios<T>(outcome: &DeviceOutcome, read: impl Fn(&RimOutcome) -> Option<T>) -> Option<T> {
     outcome.firmware_rim.as_ref().and_then(read)
-}
-
-fn bios_fetched(outcome: &DeviceOutcome) -> bool {
-    outcome.firmware_rim.as_ref().is_some_and(|rim| rim.fetched)
-}
-
-fn chain_valid(outcome: &DeviceOutcome) -> Option<bool> {
-    outcome
-        .cert_chain
-        .as_ref()
-        .map(|chain| chain.status == CertStatus::Valid)
 }
 
 /// Switch claims 1.0 (V2 detached), with the 1.0 `vbios` names.
@@ -32,54 +21,18 @@ pub struct SwitchClaimsV1 {
     /// Token times.
     #[serde(flatten)]
     pub times: TokenTimes,
-    /// The request nonce.
-    pub eat_nonce: String,
-    /// `comparison-successful` or `comparison-fail`.
-    pub measres: &'static str,
-    /// Secure boot.
-    pub secboot: Option<bool>,
-    /// Debug status.
-    pub dbgstat: Option<String>,
-    /// Hardware model.
-    pub hwmodel: Option<String>,
-    /// Leaf serial number, decimal.
-    pub ueid: Option<String>,
-    /// Arch check.
-    #[serde(rename = "x-nvidia-switch-arch-check")]
-    pub arch_check: bool,
-    /// BIOS version.
-    #[serde(rename = "x-nvidia-switch-bios-version")]
-    pub bios_version: Option<String>,
-    /// The evidence parsed.
-    #[serde(rename = "x-nvidia-switch-attestation-report-parsed")]
-    pub report_parsed: bool,
-    /// The evidence signature verified.
-    #[serde(rename = "x-nvidia-switch-attestation-report-signature-verified")]
-    pub report_signature_verified: Option<bool>,
-    /// Nonce check (1.0 name).
-    #[serde(rename = "x-nvidia-switch-nonce-match")]
-    pub nonce_match: Option<bool>,
+    /// Identity and evidence checks (1.0 names).
+    #[serde(flatten)]
+    pub shared: SharedClaims,
     /// The device chain validated.
     #[serde(rename = "x-nvidia-switch-attestation-report-cert-chain-validated")]
     pub report_cert_chain_validated: Option<bool>,
     /// Measurements check.
     #[serde(rename = "x-nvidia-switch-measurements-match")]
     pub measurements_match: bool,
-    /// BIOS RIM found.
-    #[serde(rename = "x-nvidia-switch-vbios-rim-schema-fetched")]
-    pub rim_schema_fetched: bool,
-    /// BIOS RIM schema.
-    #[serde(rename = "x-nvidia-switch-vbios-rim-schema-validated")]
-    pub rim_schema_validated: Option<bool>,
-    /// BIOS RIM chain.
-    #[serde(rename = "x-nvidia-switch-vbios-rim-cert-validated")]
-    pub rim_cert_validated: Option<bool>,
-    /// BIOS RIM signature.
-    #[serde(rename = "x-nvidia-switch-vbios-rim-signature-verified")]
-    pub rim_signature_verified: Option<bool>,
-    /// BIOS RIM measurements.
-    #[serde(rename = "x-nvidia-switch-vbios-rim-measurements-available")]
-    pub rim_measurements_available: Option<bool>,
+    /// BIOS RIM checks, with the chain's.
+    #[serde(flatten)]
+    pub rim: RimClaims,
 }
 
 impl SwitchClaimsV1 {
@@ -87,24 +40,10 @@ impl SwitchClaimsV1 {
     pub fn new(outcome: &DeviceOutcome, nonce: &Nonce, times: TokenTimes) -> Self {
         Self {
             times,
-            eat_nonce: nonce.to_hex(),
-            measres: measres_v1(outcome.passed()),
-            secboot: outcome.secure_boot,
-            dbgstat: outcome.debug_status.clone(),
-            hwmodel: outcome.hwmodel.clone(),
-            ueid: outcome.ueid.clone(),
-            arch_check: outcome.arch_check,
-            bios_version: outcome.firmware_version.clone(),
-            report_parsed: outcome.report_parsed,
-            report_signature_verified: outcome.signature_verified,
-            nonce_match: outcome.nonce_match,
+            shared: SharedClaims::new(outcome, nonce, &shared::SWITCH_1_0),
             report_cert_chain_validated: chain_valid(outcome),
             measurements_match: matches!(outcome.measurements, MeasurementOutcome::Match),
-            rim_schema_fetched: bios_fetched(outcome),
-            rim_schema_validated: bios(outcome, |r| r.schema_validated),
-            rim_cert_validated: bios(outcome, RimOutcome::cert_validated),
-            rim_signature_verified: bios(outcome, |r| r.signature_verified),
-            rim_measurements_available: bios(outcome, |r| r.measurements_available),
+            rim: RimClaims::new(outcome.firmware_rim.as_ref(), &shared::SWITCH_BIOS_1_0),
         }
     }
 }
@@ -115,45 +54,12 @@ pub struct SwitchCommonClaims {
     /// Token times.
     #[serde(flatten)]
     pub times: TokenTimes,
-    /// The request nonce.
-    pub eat_nonce: String,
-    /// `success` or `fail`.
-    pub measres: &'static str,
-    /// Secure boot.
-    pub secboot: Option<bool>,
-    /// Debug status.
-    pub dbgstat: Option<String>,
-    /// Hardware model.
-    pub hwmodel: Option<String>,
-    /// Leaf serial number, decimal.
-    pub ueid: Option<String>,
-    /// Arch check.
-    #[serde(rename = "x-nvidia-switch-arch-check")]
-    pub arch_check: bool,
-    /// BIOS version.
-    #[serde(rename = "x-nvidia-switch-bios-version")]
-    pub bios_version: Option<String>,
-    /// The evidence parsed.
-    #[serde(rename = "x-nvidia-switch-attestation-report-parsed")]
-    pub report_parsed: bool,
-    /// The evidence signature verified.
-    #[serde(rename = "x-nvidia-switch-attestation-report-signature-verified")]
-    pub report_signature_verified: Option<bool>,
-    /// Nonce check.
-    #[serde(rename = "x-nvidia-switch-attestation-report-nonce-match")]
-    pub report_nonce_match: Option<bool>,
-    /// BIOS RIM found.
-    #[serde(rename = "x-nvidia-switch-bios-rim-fetched")]
-    pub rim_fetched: bool,
-    /// BIOS RIM schema.
-    #[serde(rename = "x-nvidia-switch-bios-rim-schema-validated")]
-    pub rim_schema_validated: Option<bool>,
-    /// BIOS RIM signature.
-    #[serde(rename = "x-nvidia-switch-bios-rim-signature-verified")]
-    pub rim_signature_verified: Option<bool>,
-    /// BIOS RIM measurements.
-    #[serde(rename = "x-nvidia-switch-bios-rim-measurements-available")]
-    pub rim_measurements_available: Option<bool>,
+    /// Identity and evidence checks.
+    #[serde(flatten)]
+    pub shared: SharedClaims,
+    /// BIOS RIM checks.
+    #[serde(flatten)]
+    pub rim: RimClaims,
 }
 
 impl SwitchCommonClaims {
@@ -161,21 +67,8 @@ impl SwitchCommonClaims {
     pub fn new(outcome: &DeviceOutcome, nonce: &Nonce, times: TokenTimes) -> Self {
         Self {
             times,
-            eat_nonce: nonce.to_hex(),
-            measres: measres(outcome.passed()),
-            secboot: outcome.secure_boot,
-            dbgstat: outcome.debug_status.clone(),
-            hwmodel: outcome.hwmodel.clone(),
-            ueid: outcome.ueid.clone(),
-            arch_check: outcome.arch_check,
-            bios_version: outcome.firmware_version.clone(),
-            report_parsed: outcome.report_parsed,
-            report_signature_verified: outcome.signature_verified,
-            report_nonce_match: outcome.nonce_match,
-            rim_fetched: bios_fetched(outcome),
-            rim_schema_validated: bios(outcome, |r| r.schema_validated),
-            rim_signature_verified: bios(outcome, |r| r.signature_verified),
-            rim_measurements_available: bios(outcome, |r| r.measurements_available),
+            shared: SharedClaims::new(outcome, nonce, &shared::SWITCH),
+            rim: RimClaims::new(outcome.firmware_rim.as_ref(), &shared::SWITCH_BIOS),
         }
     }
 }

@@ -39,7 +39,7 @@ impl TokenVerification {
     #[wasm_bindgen(unchecked_return_type = "SignatureCheckData[]")]
     pub fn checks(&self) -> Result<Array, JsValue> {
         let checks = match &self.pending {
-            Some(Pending::Jwt(jwt)) => alloc::vec![jwt.signature_check()],
+            Some(Pending::Jwt(jwt)) => core::slice::from_ref(jwt.signature_check()),
             Some(Pending::Result(result)) => result.signature_checks(),
             None => return Err(consumed()),
         };

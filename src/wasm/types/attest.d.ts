@@ -5,7 +5,6 @@
 export type AttestEndpoint =
   | "/v1/attest/gpu" | "/v2/attest/gpu" | "/v3/attest/gpu" | "/v4/attest/gpu"
   | "/v2/attest/switch" | "/v3/attest/switch" | "/v4/attest/switch";
-export type Arch = "HOPPER" | "BLACKWELL" | "LS10";
 export type ClaimsVersion = "1.0" | "2.0" | "3.0" | "4.0";
 
 /**

@@ -1,3 +1,3 @@
 #![no_main]
-// Body: edgeattest_fuzz::harness::evidence_signed (shared with tests/hardening_fuzz_replay.rs).
+// Body: edgeattest_fuzz::harness::evidence_signed (shared with tests/it/hardening/fuzz_replay.rs).
 libfuzzer_sys::fuzz_target!(|data: &[u8]| edgeattest_fuzz::harness::evidence_signed(data));

@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets, one function per target, shared by the cargo-fuzz crate
 //! (tests/fuzz/fuzz_targets/*.rs, coverage-guided) and by the native replay test
-//! (tests/hardening_fuzz_replay.rs, which runs every committed corpus and regression input
+//! (tests/it/hardening/fuzz_replay.rs, which runs every committed corpus and regression input
 //! through the same functions under `cargo test`).
 //!
 //! Each function takes the fuzzer's bytes, feeds them to one entry point that takes outside
@@ -12,19 +12,19 @@
 //! Inputs that carry several documents separate them with [`SEP`].
 
 use base64::Engine;
-use edgeattest::attest::{validate_request, Arch, Endpoint, Nonce};
-use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
-use edgeattest::crypto::{PublicKey, SigningKey};
-use edgeattest::evidence::{
+use edgeattest::ErrorCode;
+use edgeattest::{canonical_forms, open_envelope, verify_rim, RimTrust};
+use edgeattest::{
     decode_generation1, decode_generation2, verify_evidence, DeviceInput, FwidPolicy, Transcript,
     VerifyContext, SIGNATURE_LEN,
 };
-use edgeattest::rim::{canonical_forms, open_envelope, verify_rim, RimTrust};
-use edgeattest::token::{
+use edgeattest::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::{validate_request, Arch, Endpoint, Nonce};
+use edgeattest::{
     verify_attestation_result, verify_jwt, AttestationResult, Jwks, JwksKey, TokenError,
     VerifyOptions,
 };
-use edgeattest::ErrorCode;
+use edgeattest::{PublicKey, SigningKey};
 use std::sync::OnceLock;
 
 // The service's targets (a request through `handle`, a hostile host answering the exchange).
@@ -154,10 +154,7 @@ pub fn evidence_transcript(data: &[u8]) {
         let _ = transcript.block(index);
     }
     let opaque = &transcript.response.opaque;
-    for kind in [
-        edgeattest::attest::DeviceKind::Gpu,
-        edgeattest::attest::DeviceKind::Switch,
-    ] {
+    for kind in [edgeattest::DeviceKind::Gpu, edgeattest::DeviceKind::Switch] {
         check(&opaque.validate(kind));
         check(&opaque.vbios_version(kind));
     }

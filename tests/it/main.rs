@@ -1,0 +1,143 @@
+//! The native integration tests, one binary: one module per concern, one file per topic
+//! (`tests/it/<concern>/<topic>.rs`). One binary links the crate once instead of once per
+//! file. Run one concern or topic with a filter: `cargo test --test it chain::nvidia`.
+//!
+//! Some files are shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`),
+//! which include them by path with the same crate-level `fixture_files` and `verdicts`
+//! modules as here. Fixtures are read from `tests/fixtures/` (relative to
+//! `CARGO_MANIFEST_DIR`) or embedded through `tests/common/fixture_files.rs`.
+//!
+//! A new test file: put it under its concern's folder and add a `mod` line below.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)]
+// tests: fail loudly, use std
+// The shared files each declare fixture_files and verdicts for themselves (for their own
+// crate when they were separate binaries); they use the crate-level ones (`crate::`) here, as
+// in the wasm suites.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../common/fixture_files.rs"]
+mod fixture_files;
+#[path = "../common/verdicts.rs"]
+mod verdicts;
+
+/// Role scopes, the gateway, forwarding, key stores and the route table.
+mod access {
+    mod forward;
+    mod forward_properties;
+    mod gateway;
+    mod keys;
+    mod matrix;
+    mod properties;
+    mod routes;
+}
+
+/// Attestation request bodies: building, validation, refusals.
+mod attest {
+    mod arch_profiles;
+    mod request;
+    mod request_errors;
+}
+
+/// Certificate chains: NVIDIA device chains, RIM signing chains, generated and limbo cases.
+mod chain {
+    mod generated;
+    mod limbo;
+    mod nvidia;
+    mod purpose;
+    mod rim_signers;
+}
+
+/// Deprecation notices, headers and request checks.
+mod deprecation {
+    mod headers;
+    mod notices;
+    mod properties;
+    mod requests;
+}
+
+/// The one two-phase shape (`Deferred`) of every verifier that needs signatures.
+mod deferred_protocol;
+
+/// The one problem-body shape of every module's errors.
+mod error_bodies;
+
+/// The registry of error codes against the source and the TypeScript union.
+mod error_codes;
+
+/// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles.
+mod evidence {
+    mod encoding;
+    mod fixtures;
+    mod generated;
+    mod parsed;
+    mod profiles;
+    mod report;
+    mod report_agrees;
+}
+
+/// Caps on hostile input, and the committed fuzz inputs replayed.
+mod hardening {
+    mod fuzz_replay;
+    mod limits;
+    mod limits_access;
+}
+
+/// The list engine: queries, schemas, robustness.
+mod listing {
+    mod engine;
+    mod properties;
+    mod query;
+    mod robustness;
+    mod schemas;
+}
+
+/// OCSP requests, responses and their fold into chain revocation.
+mod ocsp {
+    mod fold;
+    mod properties;
+    mod request;
+    mod response;
+}
+
+/// The one query-string splitter.
+mod query_strings;
+
+/// Reference integrity manifests: signatures, signer chains, ids, comparison, budgets.
+mod rim {
+    mod budget;
+    mod cert_chain;
+    mod compare;
+    mod ids;
+    mod properties;
+    mod signature;
+}
+
+/// The attestation service: the exchange, claims, keys, OCSP policy, request rules.
+mod service {
+    mod attest;
+    mod blackwell;
+    mod claims;
+    mod claims_bytes;
+    mod exchange;
+    mod keys;
+    mod ocsp;
+    mod ocsp_policy;
+    mod request_rules;
+}
+
+/// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.
+mod token {
+    mod appraisal;
+    mod attacks;
+    mod eat;
+    mod nras;
+    mod properties;
+    mod result_format;
+    mod wycheproof;
+}

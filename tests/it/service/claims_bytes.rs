@@ -1,0 +1,148 @@
+//! The bytes of every claims version, pinned: each claim in its place and order, with the
+//! value read from the right field of the outcome. The outcomes give every field a value of
+//! its own, so a claim that reads the wrong field changes the bytes. Run with
+//! `EDGEATTEST_BLESS=1` to rewrite `tests/fixtures/claims/bytes.txt` after a deliberate
+//! change of the claims.
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc
+)] // tests: fail loudly, use std
+
+use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
+use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};
+use edgeattest::service::{
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    RimOutcome,
+};
+
+fn times() -> TokenTimes {
+    TokenTimes {
+        iss: "https://edgeattest.invalid".into(),
+        iat: 1_749_601_858,
+        nbf: 1_749_601_858,
+        exp: 1_749_605_458,
+        jti: "833480c9-6796-4fe4-b6ad-e9a58d7a67b2".into(),
+    }
+}
+
+/// A RIM whose flags differ from each other (`bits` picks which are true).
+fn rim(bits: u8, expiry: u64) -> RimOutcome {
+    let bit = |n: u8| Some(bits & (1 << n) != 0);
+    RimOutcome {
+        fetched: bits & 1 != 0,
+        schema_validated: bit(1),
+        cert_chain: Some(ChainOutcome {
+            status: if bits & 4 != 0 {
+                CertStatus::Valid
+            } else {
+                CertStatus::Expired
+            },
+            ocsp: OcspStatus::Good,
+            earliest_expiry: Some(expiry),
+            revocation_reason: None,
+        }),
+        signature_verified: bit(3),
+        version_match: bit(4),
+        measurements_available: bit(5),
+    }
+}
+
+fn outcome(kind: DeviceKind, passed: bool, with_error: bool) -> DeviceOutcome {
+    DeviceOutcome {
+        kind,
+        evidence_verified: passed,
+        arch_check: passed,
+        report_parsed: true,
+        signature_verified: Some(passed),
+        nonce_match: Some(!passed),
+        cert_chain: Some(ChainOutcome {
+            status: CertStatus::Revoked,
+            ocsp: OcspStatus::Revoked,
+            earliest_expiry: Some(1_900_000_000),
+            revocation_reason: Some("keyCompromise".into()),
+        }),
+        fwid_match: Some(passed),
+        hwmodel: Some("HWMODEL".into()),
+        ueid: Some("12345".into()),
+        oemid: Some("OEMID".into()),
+        driver_version: Some("DRIVER".into()),
+        firmware_version: Some("FIRMWARE".into()),
+        driver_rim: Some(rim(0b10_1011, 1_800_000_000)),
+        firmware_rim: Some(rim(0b01_0101, 1_800_000_001)),
+        index_no_conflict: Some(!passed),
+        measurements: if passed {
+            MeasurementOutcome::Match
+        } else {
+            MeasurementOutcome::NotRun
+        },
+        opaque_mismatches: Vec::new(),
+        attester_claims: [("OEM_CLAIM".to_owned(), 7)].into_iter().collect(),
+        switch_pdis: Some(vec!["AB".into()]),
+        secure_boot: Some(passed),
+        debug_status: Some("DBG".into()),
+        warning: Some("WARNING".into()),
+        error: with_error.then(|| ErrorDetails {
+            code: 5002,
+            field_name: "certificate".into(),
+            http_status: "400".into(),
+            description: "CERTIFICATE_STATUS_REVOKED".into(),
+            message: "revoked".into(),
+        }),
+    }
+}
+
+fn rendered() -> String {
+    let nonce =
+        Nonce::parse("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb").unwrap();
+    let versions = [
+        ("1.0", ClaimsVersion::V1_0),
+        ("2.0", ClaimsVersion::V2_0),
+        ("3.0", ClaimsVersion::V3_0),
+        ("4.0", ClaimsVersion::V4_0),
+    ];
+    let mut out = String::new();
+    for (kind_name, kind) in [("gpu", DeviceKind::Gpu), ("switch", DeviceKind::Switch)] {
+        // Failed without an error shows the full claims of 1.0 and 2.0 failing; with one, the
+        // error-only token.
+        for (passed, with_error) in [(true, false), (false, false), (false, true)] {
+            let outcome = outcome(kind, passed, with_error);
+            for (name, version) in versions {
+                let claims = DeviceClaims::build(&outcome, version, &nonce, times()).to_json();
+                let text = serde_json::to_string(&claims).unwrap();
+                out.push_str(&format!(
+                    "{kind_name} {name} passed={passed} error={with_error}\n{text}\n"
+                ));
+            }
+            if kind == DeviceKind::Gpu {
+                let token = GpuSingleTokenV1::new(&outcome, &nonce, times());
+                let text = serde_json::to_string(&token).unwrap();
+                out.push_str(&format!(
+                    "gpu single-token passed={passed} error={with_error}\n{text}\n"
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_claims_version_keeps_its_bytes() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claims/bytes.txt"
+    );
+    let rendered = rendered();
+    if std::env::var_os("EDGEATTEST_BLESS").is_some() {
+        std::fs::write(file, &rendered).unwrap();
+        return;
+    }
+    let pinned = std::fs::read_to_string(file).unwrap();
+    for (got, want) in rendered.lines().zip(pinned.lines()) {
+        assert_eq!(got, want);
+    }
+    assert_eq!(rendered.lines().count(), pinned.lines().count());
+}

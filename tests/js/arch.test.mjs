@@ -1,0 +1,88 @@
+// The architecture table reaches JS once: architectures() gives its rows, the TS `Arch`
+// union is made from it and declared once, and the page has no architecture list or name
+// test of its own (issue 18).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { architectures, rimIds, buildAttestRequest } from '../../pkg/index.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const read = (path) => readFileSync(join(REPO, path), 'utf8');
+
+test('architectures(): one plain row per architecture, in the table order', () => {
+  const rows = architectures();
+  assert.deepEqual(rows.map((row) => row.name), ['HOPPER', 'BLACKWELL', 'LS10']);
+  const [hopper, blackwell, ls10] = rows;
+  assert.equal(Object.getPrototypeOf(hopper), Object.prototype); // plain objects, not Maps
+  assert.deepEqual(hopper, {
+    name: 'HOPPER',
+    deviceKind: 'gpu',
+    chips: ['GH100'],
+    rimChip: 'GH100',
+    fwidSource: 'dice',
+    driverRim: { prefix: 'NV_GPU_DRIVER_', chipInfo: false },
+    firmwareRim: { scheme: 'vbios', fsp: false },
+    evidenceProfiles: ['hopper-gsp'],
+    endpoints: ['/v4/attest/gpu', '/v3/attest/gpu', '/v2/attest/gpu', '/v1/attest/gpu'],
+  });
+  assert.equal(blackwell.fwidSource, 'tcb-info');
+  assert.deepEqual(blackwell.evidenceProfiles, ['blackwell-gsp', 'blackwell-fsp']);
+  assert.deepEqual(blackwell.firmwareRim, { scheme: 'vbios', fsp: true });
+  assert.equal(ls10.deviceKind, 'switch');
+  assert.equal(ls10.driverRim, null);
+  assert.deepEqual(ls10.endpoints, ['/v4/attest/switch', '/v3/attest/switch']);
+  // A fresh array each call: a caller editing it cannot change the next answer.
+  rows.pop();
+  assert.equal(architectures().length, 3);
+});
+
+test('every row is taken where its endpoints say, and refused elsewhere', () => {
+  const all = ['/v4/attest/gpu', '/v3/attest/gpu', '/v2/attest/gpu', '/v1/attest/gpu', '/v4/attest/switch', '/v3/attest/switch'];
+  const evidence = [{ evidence: '11e0', certificate: '-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n' }];
+  for (const row of architectures()) {
+    for (const endpoint of all) {
+      let code = null;
+      try {
+        buildAttestRequest({ endpoint, arch: row.name, nonce: '00'.repeat(32), evidence });
+      } catch (error) {
+        code = error.code;
+      }
+      if (row.endpoints.includes(endpoint)) assert.notEqual(code, 'ERR_REQUEST_INVALID_ARCH', `${row.name} ${endpoint}`);
+      else assert.equal(code, 'ERR_REQUEST_INVALID_ARCH', `${row.name} ${endpoint}`);
+      assert.equal(row.endpoints.includes(endpoint), endpoint.endsWith(`/${row.deviceKind}`));
+    }
+  }
+});
+
+test('rimIds: a driver id exactly for the rows with a driver RIM', () => {
+  const values = { driverVersion: '580.159.03', vbiosVersion: '96.10.55.00.01', project: '1010', projectSku: '0205', chipSku: '862' };
+  for (const row of architectures()) {
+    const ids = rimIds(row.name, values);
+    if (row.driverRim) assert.ok(ids.driver.startsWith(row.driverRim.prefix), row.name);
+    else assert.equal(ids.driver, null, row.name);
+    if (row.firmwareRim.scheme === 'switchBios') assert.ok(ids.firmware.startsWith(row.firmwareRim.prefix));
+  }
+  assert.throws(() => rimIds('RUBIN', values), (e) => e.code === 'ERR_INVALID_ARGUMENT' && /HOPPER, BLACKWELL or LS10/.test(e.message));
+});
+
+test('the TS Arch union is made from the table and declared once', () => {
+  const dts = read('pkg/edgeattest.d.ts');
+  const unions = dts.match(/export type Arch =[^;]*;/g) ?? [];
+  assert.deepEqual(unions, ['export type Arch = | "HOPPER" | "BLACKWELL" | "LS10";']);
+  assert.match(dts, /export interface Architecture \{/);
+  assert.match(dts, /export function architectures\(\): Architecture\[\];/);
+});
+
+test('the page lists no architecture and tests no name of its own', () => {
+  const html = read('www/index.html');
+  assert.doesNotMatch(html, /value="(HOPPER|BLACKWELL|LS10)"/);
+  assert.equal(html.match(/<select [^>]*data-arch[^>]*><\/select>/g)?.length, 2);
+  // evidence.js is left to the core report (issue 18, the report's part).
+  const panels = readdirSync(join(REPO, 'www/panels')).filter((name) => name !== 'evidence.js');
+  for (const name of panels) {
+    const text = read(`www/panels/${name}`);
+    assert.doesNotMatch(text, /'(HOPPER|BLACKWELL|LS10)'/, name);
+  }
+});

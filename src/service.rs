@@ -14,6 +14,7 @@ mod health;
 mod http;
 mod keys;
 mod mint;
+mod options;
 mod outcome;
 mod revocation;
 mod rims;
@@ -30,6 +31,7 @@ pub use fetch::{
 pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
+pub use options::{OptionsError, ServiceOptions, Setting, MAX_TOKEN_LIFETIME, MIN_TOKEN_LIFETIME};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,

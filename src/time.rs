@@ -26,6 +26,65 @@ const MONTHS: [&str; 12] = [
 ];
 const WEEKDAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
+/// A point in time: whole seconds since 1970-01-01T00:00:00Z, from 0 to [`MAX_SECS`]
+/// (9999-12-31T23:59:59Z). The core never reads a clock; its caller passes one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnixTime(u64);
+
+impl UnixTime {
+    /// The epoch, 1970-01-01T00:00:00Z.
+    pub const EPOCH: Self = Self(0);
+    /// The last representable second, 9999-12-31T23:59:59Z.
+    pub const MAX: Self = Self(MAX_SECS);
+
+    /// `secs` seconds after the epoch, or `None` past [`MAX_SECS`].
+    pub const fn from_secs(secs: u64) -> Option<Self> {
+        if secs > MAX_SECS {
+            None
+        } else {
+            Some(Self(secs))
+        }
+    }
+
+    /// A number of seconds as a host gives it (a JS number): `None` unless it is a whole
+    /// number from 0 to [`MAX_SECS`] (NaN, infinities, negatives and fractions are refused,
+    /// not rounded: a caller that means "about now" floors it first).
+    pub fn from_number(secs: f64) -> Option<Self> {
+        // In range and whole, so the conversion is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        if secs.is_finite() && secs.fract() == 0.0 && (0.0..=MAX_SECS as f64).contains(&secs) {
+            Some(Self(secs as u64))
+        } else {
+            None
+        }
+    }
+
+    /// A host's millisecond clock reading (a JS `Date`): floored to whole seconds; `None`
+    /// before the epoch, past [`MAX_SECS`], or not a number.
+    pub fn from_millis(millis: f64) -> Option<Self> {
+        if millis.is_finite() {
+            Self::from_number((millis / 1000.0).floor())
+        } else {
+            None
+        }
+    }
+
+    /// Seconds since the epoch.
+    pub const fn as_secs(self) -> u64 {
+        self.0
+    }
+}
+
+impl fmt::Display for UnixTime {
+    /// RFC 3339 UTC, e.g. `2026-09-10T00:00:00Z`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match format_rfc3339(self.0) {
+            Some(text) => f.write_str(&text),
+            None => write!(f, "{} s", self.0),
+        }
+    }
+}
+
 /// A broken-down UTC time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DateTime {
@@ -335,6 +394,37 @@ const fn civil_from_days(days: u64) -> (u32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn unix_time_takes_whole_seconds_in_range_only() {
+        assert_eq!(UnixTime::from_number(0.0), Some(UnixTime::EPOCH));
+        assert_eq!(UnixTime::from_number(MAX_SECS as f64), Some(UnixTime::MAX));
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            -1.0,
+            -0.5,
+            1.5,
+            MAX_SECS as f64 + 1.0,
+            1e300,
+        ] {
+            assert_eq!(UnixTime::from_number(bad), None, "{bad}");
+        }
+        assert_eq!(
+            UnixTime::from_millis(1_700_000_000_999.0).map(UnixTime::as_secs),
+            Some(1_700_000_000)
+        );
+        assert_eq!(UnixTime::from_millis(-1.0), None);
+        assert_eq!(UnixTime::from_millis(f64::NAN), None);
+        assert_eq!(UnixTime::from_secs(MAX_SECS + 1), None);
+        assert_eq!(
+            UnixTime::from_secs(1_788_998_400)
+                .map(|t| t.to_string())
+                .as_deref(),
+            Some("2026-09-10T00:00:00Z")
+        );
+    }
 
     #[test]
     fn day_count_round_trips_over_the_whole_range() {

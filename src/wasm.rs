@@ -9,16 +9,25 @@
 
 #[cfg(feature = "js-full")]
 pub mod access;
+// A host's answer for a fetched resource (the service's fetch step, OCSP checks).
+#[cfg(feature = "js-full")]
+mod answer;
 mod arch;
 pub mod attest;
 #[cfg(feature = "js-full")]
 pub mod deprecation;
+// serde types ⇄ JS values, with coded errors naming the member.
+#[cfg_attr(not(feature = "js-full"), allow(dead_code))]
+mod convert;
 mod error;
 #[cfg(feature = "js-full")]
 pub mod evidence;
-// Readers shared by every binding; the client build uses only some of them.
+// Readers of single JS arguments shared by every binding; the client build uses only some.
 #[cfg_attr(not(feature = "js-full"), allow(dead_code))]
-mod js;
+mod args;
+// The readers' former name, until `evidence.rs` (another engineer's this round) says `args`.
+#[cfg(feature = "js-full")]
+use args as js;
 #[cfg(feature = "js-full")]
 mod limits;
 #[cfg(feature = "js-full")]
@@ -27,6 +36,9 @@ pub mod listing;
 pub mod ocsp;
 #[cfg(feature = "js-full")]
 pub mod rim;
+// The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
+#[cfg(feature = "js-full")]
+mod runtime;
 #[cfg(feature = "js-full")]
 pub mod service;
 pub mod token;

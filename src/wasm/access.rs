@@ -8,8 +8,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::args;
 use super::error::{coded, invalid_argument, to_js};
-use super::js;
 use crate::access::{
     authorize, decide_for_record, dev_key_set, route_table_json, store_of, ApiKey, Decision,
     GatewayConfig, GatewayRequest, HeaderBudget, IssuedKey, KeyStore, KeyType, Method, Role, Scope,
@@ -17,140 +17,7 @@ use crate::access::{
 };
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_ACCESS: &str = r#"
-export type Scope =
-  | "lab:simulation_read" | "lab:simulation_create" | "lab:simulation_edit"
-  | "lab:simulation_delete" | "lab:simulation_start_stop" | "lab:image_read"
-  | "lab:image_write" | "lab:image_publish" | "lab:image_sharing" | "lab:image_claiming"
-  | "lab:marketplace_demo_write" | "lab:marketplace_demo_publish" | "lab:training_instructor";
-export type Role =
-  | "lab_user" | "lab_org_admin" | "lab_instructor" | "lab_demo_manager"
-  | "lab_image_uploader" | "lab_image_publisher" | "lab_image_sharer" | "lab_image_claimer";
-
-/** A stored key (key-store JSON form): never the key, only its SHA-256 digest. */
-export interface KeyRecord {
-  id: string;
-  type: "personal" | "service";
-  /** 64 hex digits: SHA-256 of the key text. */
-  digest: string;
-  /** Personal keys only. */
-  roles?: Role[];
-  /** Service keys only. */
-  scopes?: Scope[];
-  /** Services the key was issued for; it grants nothing elsewhere ("simulation"). */
-  services: string[];
-  /** Unix seconds. */
-  expiresAt?: number;
-  /** Unix seconds. */
-  revokedAt?: number;
-}
-export interface KeyStoreJson { keys: KeyRecord[] }
-
-/** The parts of a request the gateway looks at. */
-export interface GatewayRequestInit {
-  method: string;
-  /** The path with optional ?query, or a full URL (only its path and query are used). */
-  url: string;
-  /** The Authorization header value, if any (`headers.get("authorization")`). */
-  authorization?: string | null;
-  /**
-   * Every client header: a `Headers` object or [name, value] pairs. The decision's
-   * `forward.headers` is built from them; without them it holds the gateway's headers only.
-   * At most 128 headers and 64 KiB (431 `ERR_ACCESS_TOO_MANY_HEADERS`,
-   * `ERR_ACCESS_HEADERS_TOO_LARGE`).
-   */
-  headers?: Iterable<[string, string]> | null;
-}
-
-export interface GatewayOptions {
-  /** WWW-Authenticate realm; default "edgeattest". */
-  realm?: string;
-  /** The service keys must be issued for; default "simulation". */
-  service?: string;
-}
-
-/**
- * A denial's body: the members of every error body of the service (`code`, `message`,
- * `field`, `status`), then the details of a 403 or 405. The RFC 6750 `error`,
- * `error_description` and `scope` are in the `WWW-Authenticate` header only.
- */
-export interface AccessErrorBody {
-  /** `ERR_ACCESS_*`. */
-  code: string;
-  /** The sentence of the challenge's `error_description`. */
-  message: string;
-  /** "Authorization" (or "access_token") for credential refusals. */
-  field?: string;
-  status: number;
-  route?: string;
-  requirement?: "all_of" | "any_of";
-  requiredScopes?: Scope[];
-  grantedScopes?: Scope[];
-  missingScopes?: Scope[];
-  allowedMethods?: string[];
-}
-
-/** Exactly what to send upstream: request `target` with `headers`, the method and the body. */
-export interface GatewayForward {
-  /** The canonical path, without the query. */
-  path: string;
-  /** The canonical path and the query without method overrides (`_method`). */
-  target: string;
-  /** The client's headers that survive stripping, then the gateway's own, each once. */
-  headers: [string, string][];
-  /** The gateway's own X-Edgeattest-* headers (also in `headers`). */
-  setHeaders: [string, string][];
-  /** The client's header names that were stripped, "Authorization" first. */
-  removeHeaders: string[];
-}
-
-/** What the gateway must do: forward (allow) or answer with status, headers and body. */
-export interface GatewayDecision {
-  allow: boolean;
-  /** 0 when forwarded. */
-  status: number;
-  /** [name, value] pairs for the answer (usable with `new Headers(...)`). */
-  headers: [string, string][];
-  body: AccessErrorBody | null;
-  forward: GatewayForward | null;
-  /** For the host's logs only; never send it to the client. */
-  audit: { reason: string; keyId?: string; route?: string };
-}
-
-export interface EvaluateAccessOptions extends GatewayOptions {
-  /** Required when the first argument is a key or an Authorization value. */
-  keyStore?: string | KeyStoreJson;
-  /** Unix seconds; default now. */
-  now?: number;
-}
-
-export interface CreateApiKeyOptions {
-  type: "personal" | "service";
-  id: string;
-  roles?: Role[];
-  scopes?: Scope[];
-  /** Default ["simulation"]. */
-  services?: string[];
-  expiresAt?: number;
-}
-
-/** A new key: show `key` once, store `record`. */
-export interface CreatedApiKey { key: string; redacted: string; record: KeyRecord }
-
-export interface ParsedApiKey { type: "personal" | "service"; redacted: string; digest: string }
-
-export interface DevKey {
-  id: string; type: "personal" | "service"; key: string;
-  roles?: Role[]; scopes: Scope[]; services: string[]; expiresAt: number;
-}
-export interface DevKeySet { keys: DevKey[]; keyStore: KeyStoreJson }
-
-export interface AccessRoute {
-  method: string; path: string; resource: string;
-  requires: { all_of: Scope[] } | { any_of: Scope[] };
-  basis: "direct" | "inferred"; rationale: string;
-}
-"#;
+const TS_ACCESS: &str = include_str!("types/access.d.ts");
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
 /// the key-store form), at `now` (Unix seconds). The store is parsed on every call: a host
@@ -215,14 +82,14 @@ fn decide(
     if !request.is_object() {
         return Err(invalid_argument("request", "an object"));
     }
-    let method = js::required_string(&js::member(request, "method"), "request.method")?;
-    let url = js::required_string(&js::member(request, "url"), "request.url")?;
-    let authorization = js::optional_string(
-        &js::member(request, "authorization"),
+    let method = args::required_string(&args::member(request, "method"), "request.method")?;
+    let url = args::required_string(&args::member(request, "url"), "request.url")?;
+    let authorization = args::optional_string(
+        &args::member(request, "authorization"),
         "request.authorization",
     )?;
-    let now = unix_seconds(js::number_arg(now, "now")?, "now")?;
-    let headers = match headers_from(&js::member(request, "headers"))? {
+    let now = args::time(now, "now")?.as_secs();
+    let headers = match headers_from(&args::member(request, "headers"))? {
         Ok(headers) => headers,
         Err(denial) => return decision_to_js(&Decision::over_budget(config, denial)),
     };
@@ -256,17 +123,14 @@ pub fn evaluate_access(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let method: &str = &js::string_arg(&method, "method")?;
-    let path: &str = &js::string_arg(&path, "path")?;
+    let method: &str = &args::string_arg(&method, "method")?;
+    let path: &str = &args::string_arg(&path, "path")?;
     let options = options_value(options);
     let config = config_from(&options)?;
-    let now = match js::member(&options, "now").as_f64() {
-        Some(now) => unix_seconds(now, "options.now")?,
-        None => unix_seconds((js_sys::Date::now() / 1000.0).floor(), "now")?,
-    };
+    let now = args::time_or_clock(&args::member(&options, "now"), "options.now")?.as_secs();
     let target = target_of(path);
     let decision = if let Some(text) = key.as_string() {
-        let store = key_store_from(&js::member(&options, "keyStore"), "options.keyStore")?;
+        let store = key_store_from(&args::member(&options, "keyStore"), "options.keyStore")?;
         let authorization = if text.starts_with(crate::access::KEY_PREFIX) {
             alloc::format!("Bearer {text}")
         } else {
@@ -284,7 +148,7 @@ pub fn evaluate_access(
             now,
         )
     } else if key.is_object() {
-        let record = js::json_bytes(&key, "key")?;
+        let record = args::json_bytes(&key, "key")?;
         let mut json = Vec::from(&b"{\"keys\":["[..]);
         json.extend_from_slice(&record);
         json.extend_from_slice(b"]}");
@@ -311,18 +175,18 @@ pub fn create_api_key(
     if !options.is_object() {
         return Err(invalid_argument("options", "an object"));
     }
-    let type_name = js::required_string(&js::member(&options, "type"), "type")?;
+    let type_name = args::required_string(&args::member(&options, "type"), "type")?;
     let key_type = KeyType::parse(&type_name)
         .ok_or_else(|| invalid_argument("type", "\"personal\" or \"service\""))?;
-    let id = js::required_string(&js::member(&options, "id"), "id")?;
-    let services = match string_list(&js::member(&options, "services"), "services")? {
+    let id = args::required_string(&args::member(&options, "id"), "id")?;
+    let services = match string_list(&args::member(&options, "services"), "services")? {
         Some(list) => list,
         None => alloc::vec![String::from(SIMULATION_SERVICE)],
     };
-    let random = js::random_bytes::<32>()?;
+    let random = args::random_bytes::<32>()?;
     let issued = match key_type {
         KeyType::Personal => {
-            if !js::member(&options, "scopes").is_undefined() {
+            if !args::member(&options, "scopes").is_undefined() {
                 return Err(coded(
                     "ERR_INVALID_ARGUMENT",
                     "personal keys get their scopes from roles; scopes is not allowed",
@@ -330,7 +194,7 @@ pub fn create_api_key(
                 ));
             }
             let mut roles = Vec::new();
-            for (i, name) in string_list(&js::member(&options, "roles"), "roles")?
+            for (i, name) in string_list(&args::member(&options, "roles"), "roles")?
                 .unwrap_or_default()
                 .iter()
                 .enumerate()
@@ -343,7 +207,7 @@ pub fn create_api_key(
             IssuedKey::personal(id, roles, services, &random)
         }
         KeyType::Service => {
-            if !js::member(&options, "roles").is_undefined() {
+            if !args::member(&options, "roles").is_undefined() {
                 return Err(coded(
                     "ERR_INVALID_ARGUMENT",
                     "service keys hold exactly their chosen scopes; roles is not allowed",
@@ -351,7 +215,7 @@ pub fn create_api_key(
                 ));
             }
             let mut scopes = ScopeSet::EMPTY;
-            for (i, name) in string_list(&js::member(&options, "scopes"), "scopes")?
+            for (i, name) in string_list(&args::member(&options, "scopes"), "scopes")?
                 .unwrap_or_default()
                 .iter()
                 .enumerate()
@@ -364,9 +228,11 @@ pub fn create_api_key(
             IssuedKey::service(id, scopes, services, &random)
         }
     };
-    let issued = match js::member(&options, "expiresAt").as_f64() {
-        Some(at) => issued.with_expiry(unix_seconds(at, "expiresAt")?),
-        None => issued,
+    let expires_at = args::member(&options, "expiresAt");
+    let issued = if expires_at.is_undefined() || expires_at.is_null() {
+        issued
+    } else {
+        issued.with_expiry(args::time(&expires_at, "expiresAt")?.as_secs())
     };
     // Validate the id as a store would.
     store_of(core::slice::from_ref(&issued)).map_err(|error| to_js(&error))?;
@@ -383,7 +249,7 @@ pub fn create_api_key(
 pub fn parse_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key = ApiKey::parse(&js::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
+    let key = ApiKey::parse(&args::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
     let parsed = Parsed {
         key_type: key.key_type().as_str(),
         redacted: key.redacted(),
@@ -398,7 +264,7 @@ pub fn parse_api_key(
 pub fn hash_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<String, JsValue> {
-    let key = ApiKey::parse(&js::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
+    let key = ApiKey::parse(&args::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
     Ok(key.digest().to_hex())
 }
 
@@ -409,14 +275,14 @@ pub fn dev_keys(
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array | number[] | null")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let now = unix_seconds(js::number_arg(&now, "now")?, "now")?;
+    let now = args::time(&now, "now")?.as_secs();
     let seed = if seed.is_undefined() || seed.is_null() {
         None
     } else {
-        Some(js::bytes(&seed, "seed")?)
+        Some(args::bytes(&seed, "seed")?)
     };
     let seed: [u8; 32] = match seed {
-        None => js::random_bytes::<32>()?,
+        None => args::random_bytes::<32>()?,
         Some(bytes) => bytes
             .try_into()
             .map_err(|_| invalid_argument("seed", "32 bytes"))?,
@@ -432,7 +298,7 @@ pub fn dev_keys(
 /// The endpoint → scope table: every route with its requirement, basis and rationale.
 #[wasm_bindgen(js_name = accessRouteTable, unchecked_return_type = "AccessRoute[]")]
 pub fn access_route_table() -> Result<JsValue, JsValue> {
-    js::parse_json(&route_table_json())
+    args::parse_json(&route_table_json())
 }
 
 /// The spec's role → scope table.
@@ -464,13 +330,11 @@ pub(crate) fn unix_seconds(value: f64, field: &str) -> Result<u64, JsValue> {
 }
 
 pub(crate) fn to_js_value<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value)
-        .map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))?;
-    js::parse_json(&text)
+    super::convert::to_js(value)
 }
 
 fn decision_to_js(decision: &Decision) -> Result<JsValue, JsValue> {
-    js::parse_json(&decision.to_json())
+    args::parse_json(&decision.to_json())
 }
 
 /// The path and query of a URL or a path (`https://h/p?q` → `/p?q`).
@@ -504,7 +368,7 @@ fn headers_from(
     for (i, item) in iter.enumerate() {
         let item = item?;
         let field = alloc::format!("request.headers[{i}]");
-        let (name, value) = (js::member(&item, "0"), js::member(&item, "1"));
+        let (name, value) = (args::member(&item, "0"), args::member(&item, "1"));
         let units = |v: &JsValue| v.dyn_ref::<js_sys::JsString>().map(|s| s.length() as usize);
         let (Some(name_units), Some(value_units)) = (units(&name), units(&value)) else {
             return Err(invalid_argument(&field, "a [name, value] pair of strings"));
@@ -513,8 +377,8 @@ fn headers_from(
             return Ok(Err(denial));
         }
         headers.push((
-            js::required_string(&name, &field)?,
-            js::required_string(&value, &field)?,
+            args::required_string(&name, &field)?,
+            args::required_string(&value, &field)?,
         ));
     }
     Ok(Ok(headers))
@@ -524,13 +388,13 @@ fn key_store_from(value: &JsValue, field: &str) -> Result<KeyStore, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Err(invalid_argument(field, "a key store (JSON text or object)"));
     }
-    let bytes = js::json_bytes(value, field)?;
+    let bytes = args::json_bytes(value, field)?;
     KeyStore::from_json(&bytes).map_err(|error| to_js(&error))
 }
 
 fn config_from(options: &JsValue) -> Result<GatewayConfig, JsValue> {
-    let realm = js::optional_string(&js::member(options, "realm"), "realm")?;
-    let service = js::optional_string(&js::member(options, "service"), "service")?;
+    let realm = args::optional_string(&args::member(options, "realm"), "realm")?;
+    let service = args::optional_string(&args::member(options, "service"), "service")?;
     if realm.is_none() && service.is_none() {
         return Ok(GatewayConfig::default());
     }
@@ -551,7 +415,7 @@ fn string_list(value: &JsValue, field: &str) -> Result<Option<Vec<String>>, JsVa
     js_sys::Array::from(value)
         .iter()
         .enumerate()
-        .map(|(i, item)| js::required_string(&item, &alloc::format!("{field}[{i}]")))
+        .map(|(i, item)| args::required_string(&item, &alloc::format!("{field}[{i}]")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }

@@ -8,83 +8,20 @@ use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::args;
 use super::error::{invalid_argument, to_js};
-use super::js;
 use crate::attest::{
     decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
     EvidenceEncoding, EvidenceInput, Nonce, RequestError,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_ATTEST: &str = r#"
-/** Path of an attest endpoint. */
-export type AttestEndpoint =
-  | "/v1/attest/gpu" | "/v2/attest/gpu" | "/v3/attest/gpu" | "/v4/attest/gpu"
-  | "/v2/attest/switch" | "/v3/attest/switch" | "/v4/attest/switch";
-export type ClaimsVersion = "1.0" | "2.0" | "3.0" | "4.0";
-
-/**
- * How a string `evidence` is written: base64 of the bytes (generation 2: V3/V4 requests,
- * NVIDIA's SDKs), base64 of their hex text (generation 1: V1/V2 requests), or hex text.
- */
-export type EvidenceEncoding = "base64" | "base64-hex" | "hex";
-
-/** One device for buildAttestRequest. */
-export interface EvidenceInput {
-  /**
-   * The raw SPDM transcript: bytes, or a string — hex, base64, or base64 of hex text,
-   * recognised from the text (or as `evidenceEncoding` says). The request carries it in the
-   * endpoint's own encoding whatever it came in.
-   */
-  evidence: Uint8Array | ArrayBuffer | string;
-  /** The certificate chain as PEM text, leaf first. */
-  certificate: string;
-  /** Firmware version hint (V3/V4 only), e.g. "96.00.9F.00.01". */
-  firmwareVersion?: string;
-}
-
-export interface AttestRequestOptions {
-  endpoint: AttestEndpoint;
-  /** 64 hex characters; generated from crypto.getRandomValues when absent. */
-  nonce?: string;
-  /** Required for GPU endpoints; switch endpoints default to "LS10". */
-  arch?: Arch;
-  /** V4 only; absent means the endpoint's default (3.0 on V4). */
-  claimsVersion?: ClaimsVersion;
-  evidence: EvidenceInput[];
-  /**
-   * The encoding every string `evidence` must be in; text in another is refused with
-   * ERR_EVIDENCE_ENCODING. Default: recognised from the text.
-   */
-  evidenceEncoding?: EvidenceEncoding;
-}
-
-/** A request body as sent to the service (shape depends on the endpoint). */
-export interface AttestRequestBody {
-  nonce: string;
-  arch?: Arch;
-  evidence?: string;
-  certificate?: string;
-  evidences?: { evidence: string; certificate: string }[];
-  evidence_list?: { evidence: string; certificate: string; firmware_version?: string }[];
-  claims_version?: ClaimsVersion;
-}
-
-/** What validateAttestRequest found in a valid body. */
-export interface ValidatedAttestRequest {
-  endpoint: AttestEndpoint;
-  nonce: string;
-  arch: Arch;
-  claimsVersion: ClaimsVersion;
-  deprecated: boolean;
-  devices: { label: string; evidenceBytes: number; certificateBytes: number; firmwareVersion: string | null }[];
-}
-"#;
+const TS_ATTEST: &str = include_str!("types/attest.d.ts");
 
 /// 32 bytes of the host's randomness as 64 lowercase hex characters.
 #[wasm_bindgen(js_name = generateNonce)]
 pub fn generate_nonce() -> Result<String, JsValue> {
-    Ok(Nonce::from_bytes(js::random_bytes::<{ Nonce::LEN }>()?).to_hex())
+    Ok(Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?).to_hex())
 }
 
 /// Builds a request body for `options.endpoint`, validated as the service will validate it.
@@ -95,17 +32,17 @@ pub fn build_attest_request(
     if !options.is_object() {
         return Err(invalid_argument("options", "an object"));
     }
-    let endpoint = endpoint(&js::required_string(
-        &js::member(&options, "endpoint"),
+    let endpoint = endpoint(&args::required_string(
+        &args::member(&options, "endpoint"),
         "endpoint",
     )?)?;
-    let nonce = match js::optional_string(&js::member(&options, "nonce"), "nonce")? {
+    let nonce = match args::optional_string(&args::member(&options, "nonce"), "nonce")? {
         Some(text) => {
             Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
         }
-        None => Nonce::from_bytes(js::random_bytes::<{ Nonce::LEN }>()?),
+        None => Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?),
     };
-    let arch = match js::optional_string(&js::member(&options, "arch"), "arch")? {
+    let arch = match args::optional_string(&args::member(&options, "arch"), "arch")? {
         Some(text) => Some(Arch::parse(&text).ok_or_else(|| {
             to_js(&RequestError::InvalidArch {
                 endpoint,
@@ -115,7 +52,7 @@ pub fn build_attest_request(
         None => None,
     };
     let claims_version =
-        match js::optional_string(&js::member(&options, "claimsVersion"), "claimsVersion")? {
+        match args::optional_string(&args::member(&options, "claimsVersion"), "claimsVersion")? {
             Some(text) => Some(ClaimsVersion::parse(&text).ok_or_else(|| {
                 to_js(&RequestError::InvalidClaimsVersion {
                     endpoint,
@@ -125,7 +62,7 @@ pub fn build_attest_request(
             None => None,
         };
 
-    let list = js::member(&options, "evidence");
+    let list = args::member(&options, "evidence");
     if !js_sys::Array::is_array(&list) {
         return Err(invalid_argument("evidence", "an array"));
     }
@@ -137,16 +74,16 @@ pub fn build_attest_request(
             return Err(invalid_argument(&path, "an object"));
         }
         let evidence = evidence_bytes(
-            &js::member(&item, "evidence"),
+            &args::member(&item, "evidence"),
             encoding,
             &alloc::format!("{path}.evidence"),
         )?;
-        let certificate = js::required_string(
-            &js::member(&item, "certificate"),
+        let certificate = args::required_string(
+            &args::member(&item, "certificate"),
             &alloc::format!("{path}.certificate"),
         )?;
-        let firmware = js::optional_string(
-            &js::member(&item, "firmwareVersion"),
+        let firmware = args::optional_string(
+            &args::member(&item, "firmwareVersion"),
             &alloc::format!("{path}.firmwareVersion"),
         )?;
         owned.push((evidence, certificate, firmware));
@@ -167,7 +104,7 @@ pub fn build_attest_request(
         });
     }
     let body = builder.build().map_err(|error| to_js(&error))?;
-    js::parse_json(&body.to_json())
+    args::parse_json(&body.to_json())
 }
 
 /// Validates a request body (JSON text, bytes or object) for an endpoint path, exactly as
@@ -177,9 +114,9 @@ pub fn validate_attest_request(
     #[wasm_bindgen(js_name = endpointPath, unchecked_param_type = "string")] endpoint_path: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let endpoint_path: &str = &js::string_arg(&endpoint_path, "endpointPath")?;
+    let endpoint_path: &str = &args::string_arg(&endpoint_path, "endpointPath")?;
     let endpoint = endpoint(endpoint_path)?;
-    let bytes = js::json_bytes(&body, "body")?;
+    let bytes = args::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
     let kind = endpoint.device_kind().label_prefix();
     let summary = Summary {
@@ -202,7 +139,7 @@ pub fn validate_attest_request(
     };
     let text = serde_json::to_string(&summary)
         .map_err(|_| super::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
-    js::parse_json(&text)
+    args::parse_json(&text)
 }
 
 fn endpoint(path: &str) -> Result<Endpoint, JsValue> {
@@ -232,7 +169,10 @@ struct DeviceSummary {
 
 /// Option `evidenceEncoding` of `options`: `None` when absent (recognised from the text).
 pub(super) fn evidence_encoding(options: &JsValue) -> Result<Option<EvidenceEncoding>, JsValue> {
-    match js::optional_string(&js::member(options, "evidenceEncoding"), "evidenceEncoding")? {
+    match args::optional_string(
+        &args::member(options, "evidenceEncoding"),
+        "evidenceEncoding",
+    )? {
         None => Ok(None),
         Some(name) => EvidenceEncoding::parse(&name).map(Some).ok_or_else(|| {
             invalid_argument("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
@@ -250,6 +190,6 @@ pub(super) fn evidence_bytes(
 ) -> Result<Vec<u8>, JsValue> {
     match value.as_string() {
         Some(text) => decode_evidence_text(&text, encoding, field).map_err(|e| to_js(&e)),
-        None => js::bytes(value, field),
+        None => args::bytes(value, field),
     }
 }

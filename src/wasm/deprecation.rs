@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::access::{options_value, to_js_value, unix_seconds};
+use super::args;
 use super::error::{invalid_argument, to_js};
-use super::js;
 use crate::attest::{Endpoint, RequestError};
 use crate::deprecation::{
     attest_deprecation_headers, check_query, check_request_json, deprecation_headers,
@@ -21,53 +21,7 @@ use crate::deprecation::{
 use crate::time::{format_http_date, format_rfc3339};
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_DEPRECATION: &str = r#"
-/** A deprecation object (exactly one of attribute, queryParam, endpoint). */
-export interface DeprecationNotice {
-  attribute?: string;
-  queryParam?: string;
-  endpoint?: string;
-  replacedBy?: string;
-  /** RFC 3339 UTC, e.g. "2026-09-10T00:00:00Z". */
-  takeActionBy?: string;
-  notice: string;
-}
-
-export interface DeprecationOptions {
-  /** Seconds one release cycle lasts (notices are kept this long after takeActionBy); default 30 days. */
-  releaseCycleSeconds?: number;
-  /** URL of the deprecation list, used in Link rel="deprecation"; default "/deprecations". */
-  docUrl?: string;
-}
-
-/** The members of every error body of the service, then the notice. */
-export interface DeprecationErrorBody {
-  code: string;
-  message: string;
-  /** The deprecated attribute or query parameter. */
-  field?: string;
-  status: 400;
-  deprecation?: DeprecationNotice;
-}
-
-/** The outcome of a request check: accepted (with the body to process) or a 400 to send. */
-export type DeprecationCheck =
-  | { ok: true; body: unknown; used: DeprecationNotice[]; ignored: DeprecationNotice[];
-      /** Deprecation/Sunset/Link headers for the response, when deprecated items were used. */
-      headers: [string, string][] }
-  | { ok: false; status: 400; body: DeprecationErrorBody };
-
-export type DeprecationQueryCheck =
-  | { ok: true; used: DeprecationNotice[]; headers: [string, string][] }
-  | { ok: false; status: 400; body: DeprecationErrorBody };
-
-export interface DeprecationRow {
-  id: string; api: "infrastructure" | "attestation"; resource: string;
-  attribute?: string; queryParam?: string; endpoint?: string; targets: string[];
-  replacedBy?: string; deprecatedSince?: string; takeActionBy?: string;
-  listing: "active" | "removed"; handling: "accepted" | "ignored"; detail?: string;
-}
-"#;
+const TS_DEPRECATION: &str = include_str!("types/deprecation.d.ts");
 
 /// The notice objects attached to `target` (an object kind such as `TenantAccount`, or an
 /// endpoint `METHOD /path`) at `now`.
@@ -79,10 +33,10 @@ pub fn deprecation_notices(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &js::string_arg(&target, "target")?;
-    let now = js::number_arg(&now, "now")?;
+    let target: &str = &args::string_arg(&target, "target")?;
+    let now = args::time(&now, "now")?.as_secs();
     let policy = policy_from(options)?;
-    to_js_value(&notices_for(target, unix_seconds(now, "now")?, &policy))
+    to_js_value(&notices_for(target, now, &policy))
 }
 
 /// Applies the request rules of `resource` (an object kind) to a create or update body
@@ -96,11 +50,10 @@ pub fn check_deprecated_request(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let resource: &str = &js::string_arg(&resource, "resource")?;
-    let now = js::number_arg(&now, "now")?;
+    let resource: &str = &args::string_arg(&resource, "resource")?;
+    let now = args::time(&now, "now")?.as_secs();
     let policy = policy_from(options)?;
-    let now = unix_seconds(now, "now")?;
-    let bytes = js::json_bytes(&body, "body")?;
+    let bytes = args::json_bytes(&body, "body")?;
     match check_request_json(resource, &bytes, now) {
         Ok(checked) => to_js_value(&Accepted {
             ok: true,
@@ -124,11 +77,10 @@ pub fn check_deprecated_query(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &js::string_arg(&target, "target")?;
-    let query: &str = &js::string_arg(&query, "query")?;
-    let now = js::number_arg(&now, "now")?;
+    let target: &str = &args::string_arg(&target, "target")?;
+    let query: &str = &args::string_arg(&query, "query")?;
+    let now = args::time(&now, "now")?.as_secs();
     let policy = policy_from(options)?;
-    let now = unix_seconds(now, "now")?;
     let query = query.strip_prefix('?').unwrap_or(query);
     match check_query(target, query, now) {
         Ok(used) => to_js_value(&Accepted {
@@ -152,14 +104,10 @@ pub fn deprecation_headers_js(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &js::string_arg(&target, "target")?;
-    let now = js::number_arg(&now, "now")?;
+    let target: &str = &args::string_arg(&target, "target")?;
+    let now = args::time(&now, "now")?.as_secs();
     let policy = policy_from(options)?;
-    to_js_value(&deprecation_headers(
-        target,
-        unix_seconds(now, "now")?,
-        &policy,
-    ))
+    to_js_value(&deprecation_headers(target, now, &policy))
 }
 
 /// The headers for responses of an attest endpoint path (`/v2/attest/gpu`): the endpoint's
@@ -172,22 +120,18 @@ pub fn attest_deprecation_headers_js(
         js_sys::Object,
     >,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &js::string_arg(&path, "path")?;
-    let now = js::number_arg(&now, "now")?;
+    let path: &str = &args::string_arg(&path, "path")?;
+    let now = args::time(&now, "now")?.as_secs();
     let policy = policy_from(options)?;
     let endpoint = Endpoint::from_path(path)
         .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))?;
-    to_js_value(&attest_deprecation_headers(
-        endpoint,
-        unix_seconds(now, "now")?,
-        &policy,
-    ))
+    to_js_value(&attest_deprecation_headers(endpoint, now, &policy))
 }
 
 /// Every registry row, for a deprecation page or a client.
 #[wasm_bindgen(js_name = deprecationRegistry, unchecked_return_type = "DeprecationRow[]")]
 pub fn deprecation_registry() -> Result<JsValue, JsValue> {
-    js::parse_json(&registry_json())
+    args::parse_json(&registry_json())
 }
 
 /// Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`).
@@ -195,8 +139,7 @@ pub fn deprecation_registry() -> Result<JsValue, JsValue> {
 pub fn format_rfc3339_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
 ) -> Result<String, JsValue> {
-    let secs = js::number_arg(&secs, "secs")?;
-    format_rfc3339(unix_seconds(secs, "secs")?)
+    format_rfc3339(args::time(&secs, "secs")?.as_secs())
         .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
 }
 
@@ -205,18 +148,17 @@ pub fn format_rfc3339_js(
 pub fn format_http_date_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
 ) -> Result<String, JsValue> {
-    let secs = js::number_arg(&secs, "secs")?;
-    format_http_date(unix_seconds(secs, "secs")?)
+    format_http_date(args::time(&secs, "secs")?.as_secs())
         .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
 }
 
 fn policy_from(options: Option<js_sys::Object>) -> Result<Policy, JsValue> {
     let options = &options_value(options);
     let mut policy = Policy::default();
-    if let Some(secs) = js::member(options, "releaseCycleSeconds").as_f64() {
+    if let Some(secs) = args::member(options, "releaseCycleSeconds").as_f64() {
         policy.release_cycle_secs = unix_seconds(secs, "releaseCycleSeconds")?;
     }
-    if let Some(url) = js::optional_string(&js::member(options, "docUrl"), "docUrl")? {
+    if let Some(url) = args::optional_string(&args::member(options, "docUrl"), "docUrl")? {
         policy.doc_url = url;
     }
     Ok(policy)

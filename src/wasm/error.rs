@@ -35,3 +35,14 @@ pub(crate) fn invalid_argument(field: &str, expected: &str) -> JsValue {
         Some(field),
     )
 }
+
+/// A use-once object (an `EvidenceBatch`, a `PendingRim`, a `TokenVerification`) used again
+/// after it was finished: `ERR_BATCH_CONSUMED` for every one of them (the code the batch
+/// introduced; the other two said `ERR_INVALID_ARGUMENT` before issue 18).
+pub(crate) fn consumed(what: &str) -> JsValue {
+    coded(
+        "ERR_BATCH_CONSUMED",
+        &alloc::format!("this {what} was already finished"),
+        None,
+    )
+}

@@ -10,63 +10,14 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, to_js};
-use super::js;
+use super::{args, convert};
 use crate::listing::{
     generate_json, generate_table, respond, ListError, ListQuery, Schema, Table, TableError,
     DEFAULT_RPP, EMBEDDED_ROWS, EMBEDDED_SEED, MAX_FILTERS, MAX_ROWS, MAX_RPP,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_LISTING: &str = r#"
-/** Path of a list endpoint. */
-export type ListPath =
-  | "/analytics/anomalies/network" | "/analytics/alerts/filter"
-  | "/analytics/anomalies/tenant" | "/analytics/anomalies/logical-server"
-  | "/analytics/telemetry/link-status" | "/analytics/prediction/link-anomaly"
-  | "/analytics/prediction/link-failure" | "/analytics/anomalies/cable/threshold"
-  | "/analytics/anomalies/cable/deviation";
-
-/** The page envelope (spec §2 A). Indices are 1-based and inclusive; 0 when empty. */
-export interface ListPage<T = Record<string, unknown>> {
-  data: T[];
-  filtered_resources: number;
-  first_index: number;
-  last_index: number;
-  num_of_pages: number;
-}
-
-/** An HTTP-shaped answer: 200 with the envelope, or 400/404 with an error body. */
-export interface ListResponse {
-  status: 200 | 400 | 404;
-  /** JSON text: the envelope, or {code, message, field, status} (field: the parameter). */
-  body: string;
-}
-
-export interface ListColumn {
-  name: string;
-  type: "integer" | "number" | "string" | "array of string";
-  doc: string;
-}
-
-export interface ListSchema {
-  path: ListPath;
-  item: string;
-  /** The primary key: the tie-breaker after the sort keys, and the default order. */
-  key: string;
-  columns: ListColumn[];
-}
-
-export interface ListLimits {
-  defaultRpp: number;
-  maxRpp: number;
-  maxFilters: number;
-  maxRows: number;
-  /** Items per endpoint of the worker's embedded data set (ListTable.generate). */
-  embeddedRows: number;
-  /** Its seed. */
-  embeddedSeed: number;
-}
-"#;
+const TS_LISTING: &str = include_str!("types/listing.d.ts");
 
 /// One endpoint's items, loaded once; each query filters, sorts and pages them.
 #[wasm_bindgen]
@@ -84,12 +35,12 @@ impl ListTable {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
         rows: JsValue,
     ) -> Result<ListTable, JsValue> {
-        let path: &str = &js::string_arg(&path, "path")?;
+        let path: &str = &args::string_arg(&path, "path")?;
         let schema = schema(path)?;
         let bytes = if rows.is_instance_of::<js_sys::ArrayBuffer>() {
             js_sys::Uint8Array::new(&rows).to_vec()
         } else {
-            js::json_bytes(&rows, "rows")?
+            args::json_bytes(&rows, "rows")?
         };
         Table::from_json(schema, &bytes)
             .map(|table| ListTable { table })
@@ -102,9 +53,9 @@ impl ListTable {
         #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
     ) -> Result<ListTable, JsValue> {
-        let path: &str = &js::string_arg(&path, "path")?;
-        let count = js::u32_arg(&count, "count")?;
-        let seed = js::u32_arg(&seed, "seed")?;
+        let path: &str = &args::string_arg(&path, "path")?;
+        let count = args::u32_arg(&count, "count")?;
+        let seed = args::u32_arg(&seed, "seed")?;
         let schema = schema(path)?;
         generate_table(schema, count as usize, u64::from(seed))
             .map(|table| ListTable { table })
@@ -119,8 +70,8 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let query: &str = &js::string_arg(&query, "query")?;
-        js::parse_json(&self.query_json(query.into())?)
+        let query: &str = &args::string_arg(&query, "query")?;
+        args::parse_json(&self.query_json(query.into())?)
     }
 
     /// As `query`, but returns the envelope as JSON text (ready to send as a body).
@@ -129,7 +80,7 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<String, JsValue> {
-        let query: &str = &js::string_arg(&query, "query")?;
+        let query: &str = &args::string_arg(&query, "query")?;
         self.run(query)
             .map(|page| page.to_json())
             .map_err(|error| list_error(&error))
@@ -142,14 +93,12 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let query: &str = &js::string_arg(&query, "query")?;
+        let query: &str = &args::string_arg(&query, "query")?;
         let response = respond(self.table.schema().path, query, &self.table);
-        let (status, body) = (response.status, response.body);
-        let object = js_sys::Object::new();
-        let target: &JsValue = object.as_ref();
-        Reflect::set(target, &"status".into(), &status.into())?;
-        Reflect::set(target, &"body".into(), &body.into())?;
-        Ok(object.into())
+        convert::to_js(&ResponseOut {
+            status: response.status,
+            body: &response.body,
+        })
     }
 
     /// The number of items.
@@ -186,13 +135,13 @@ pub fn generate_dataset(
     #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &js::string_arg(&path, "path")?;
-    let count = js::u32_arg(&count, "count")?;
-    let seed = js::u32_arg(&seed, "seed")?;
+    let path: &str = &args::string_arg(&path, "path")?;
+    let count = args::u32_arg(&count, "count")?;
+    let seed = args::u32_arg(&seed, "seed")?;
     let schema = schema(path)?;
     let text =
         generate_json(schema, count as usize, u64::from(seed)).map_err(|error| to_js(&error))?;
-    js::parse_json(&text)
+    args::parse_json(&text)
 }
 
 /// One query over rows loaded for this call only (load once with `ListTable` instead when
@@ -204,8 +153,8 @@ pub fn list_page(
     rows: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &js::string_arg(&path, "path")?;
-    let query: &str = &js::string_arg(&query, "query")?;
+    let path: &str = &args::string_arg(&path, "path")?;
+    let query: &str = &args::string_arg(&query, "query")?;
     ListTable::from_json(path.into(), rows)?.query(query.into())
 }
 
@@ -231,30 +180,40 @@ pub fn list_schemas() -> Result<JsValue, JsValue> {
         .collect();
     let text = serde_json::to_string(&schemas)
         .map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))?;
-    js::parse_json(&text)
+    args::parse_json(&text)
 }
 
 /// The list limits (default and maximum `rpp`, most filters, most rows) and the size and
 /// seed of the embedded data set.
 #[wasm_bindgen(js_name = listLimits, unchecked_return_type = "ListLimits")]
 pub fn list_limits() -> Result<JsValue, JsValue> {
-    let object = js_sys::Object::new();
-    let target: &JsValue = object.as_ref();
-    Reflect::set(target, &"defaultRpp".into(), &(DEFAULT_RPP as f64).into())?;
-    Reflect::set(target, &"maxRpp".into(), &(MAX_RPP as f64).into())?;
-    Reflect::set(target, &"maxFilters".into(), &(MAX_FILTERS as f64).into())?;
-    Reflect::set(target, &"maxRows".into(), &(MAX_ROWS as f64).into())?;
-    Reflect::set(
-        target,
-        &"embeddedRows".into(),
-        &(EMBEDDED_ROWS as f64).into(),
-    )?;
-    Reflect::set(
-        target,
-        &"embeddedSeed".into(),
-        &(EMBEDDED_SEED as f64).into(),
-    )?;
-    Ok(object.into())
+    convert::to_js(&LimitsOut {
+        default_rpp: DEFAULT_RPP,
+        max_rpp: MAX_RPP,
+        max_filters: MAX_FILTERS,
+        max_rows: MAX_ROWS,
+        embedded_rows: EMBEDDED_ROWS,
+        embedded_seed: EMBEDDED_SEED,
+    })
+}
+
+/// The JS `ListResponse`.
+#[derive(Serialize)]
+struct ResponseOut<'a> {
+    status: u16,
+    body: &'a str,
+}
+
+/// The JS `ListLimits`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitsOut {
+    default_rpp: u64,
+    max_rpp: u64,
+    max_filters: usize,
+    max_rows: usize,
+    embedded_rows: usize,
+    embedded_seed: u64,
 }
 
 fn schema(path: &str) -> Result<&'static Schema, JsValue> {

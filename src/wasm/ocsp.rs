@@ -6,12 +6,14 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::Array;
+use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::args;
+use super::convert::{self, Bytes};
 use super::error::{invalid_argument, to_js};
-use super::js;
 use crate::chain::{parse_pem_chain, Cert, CertPosition};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
@@ -21,74 +23,7 @@ use crate::service::Fetched;
 use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_OCSP: &str = r#"
-/** Which certificates of a chain are asked about: "device" (not the leaf), "rim" (the signer too); never the root. */
-export type OcspChainKind = "device" | "rim";
-
-export interface OcspRequestsOptions {
-  kind: OcspChainKind;
-  /** One 32-byte nonce per request; default: crypto.getRandomValues. */
-  nonces?: Uint8Array[];
-}
-
-/** One OCSP request: POST `request` with content type application/ocsp-request. */
-export interface OcspRequestJs {
-  /** The certificate asked about: its subject commonName (the full subject without one). */
-  certificate: string;
-  /** Its index in the chain (leaf = 0); its issuer is index + 1. */
-  index: number;
-  /** Names the certificate, not the request: "sha384:<issuerKeyHash hex>:<serial hex>". */
-  cacheKey: string;
-  /** A fresh buffer (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a fetch body. */
-  request: Uint8Array & { readonly buffer: ArrayBuffer };
-  nonce: Uint8Array;
-}
-
-/**
- * The answer for one request: the response body with the nonce of the request that fetched
- * it (from a cache: the nonce stored beside it), or why there is none.
- */
-export type OcspAnswer =
-  | { body: Uint8Array | ArrayBuffer; nonce?: Uint8Array }
-  | { error: "unreachable" | "timeout" | "status" | "too-large" | "not-fetched"; status?: number };
-
-export interface CheckOcspOptions {
-  /** Count certificateHold as good (reported as `held`), as X-NVIDIA-OCSP-ALLOW-CERT-HOLD asks. */
-  allowHold?: boolean;
-}
-
-export type OcspStatusJs = "good" | "revoked" | "unknown" | "failed";
-
-export interface OcspCertificateStatus {
-  subject: string;
-  status: OcspStatusJs;
-  /** The CRL reason of a revoked certificate, e.g. "keyCompromise", "certificateHold". */
-  reason?: string;
-  /** Unix seconds, for a revoked certificate. */
-  revokedAt?: number;
-  /** Why a failed response was not believed, e.g. ERR_OCSP_SIGNATURE_INVALID. */
-  code?: string;
-  message?: string;
-  /** Unix seconds; null when the response failed. */
-  thisUpdate: number | null;
-  nextUpdate: number | null;
-  nonce?: "matched" | "not-echoed";
-  /** Until when a host may cache the response (Unix seconds; 0: do not cache). */
-  cacheUntil?: number;
-}
-
-/** A chain's status: good only if every certificate is; else the first non-good one decides. */
-export interface OcspChainStatus {
-  status: OcspStatusJs;
-  /** A held certificate was accepted (allowHold). */
-  held?: boolean;
-  reason?: string;
-  code?: string;
-  /** The real service's code when not good: 5002 revoked, 5003 unknown, 5001 failed. */
-  serviceCode?: number;
-  certificates: OcspCertificateStatus[];
-}
-"#;
+const TS_OCSP: &str = include_str!("types/ocsp.d.ts");
 
 /// The DER OCSP requests for the certificates of `chain_pem` (leaf first) that NVIDIA's
 /// verifiers ask about.
@@ -101,29 +36,28 @@ pub fn ocsp_requests(
         return Err(invalid_argument("options", "an object"));
     }
     let chain = read_chain(&chain_pem)?;
-    let kind = read_kind(&js::member(&options, "kind"), "kind")?;
+    let kind = read_kind(&args::member(&options, "kind"), "kind")?;
     let targets = ocsp_targets(chain.len(), kind);
-    let nonces = read_nonces(&js::member(&options, "nonces"), targets.len())?;
-    let out = Array::new();
+    let nonces = read_nonces(&args::member(&options, "nonces"), targets.len())?;
+    let mut requests = Vec::new();
     for (n, i) in targets.enumerate() {
         let nonce = match &nonces {
             Some(list) => list.get(n).copied().unwrap_or([0; NONCE_LEN]),
-            None => js::random_bytes::<NONCE_LEN>()?,
+            None => args::random_bytes::<NONCE_LEN>()?,
         };
-        let request = build(&chain, i, nonce)?;
-        let item = Object::new();
-        set(&item, "certificate", &subject_name(&chain, i).into());
-        set(&item, "index", &JsValue::from(i as u32));
-        set(&item, "cacheKey", &request.cache_key().into());
-        set(&item, "request", &Uint8Array::from(request.der()).into());
-        set(
-            &item,
-            "nonce",
-            &Uint8Array::from(request.nonce().as_slice()).into(),
-        );
-        out.push(&item);
+        requests.push((i, build(&chain, i, nonce)?));
     }
-    Ok(out.into())
+    let out: Vec<RequestOut<'_>> = requests
+        .iter()
+        .map(|(i, request)| RequestOut {
+            certificate: subject_name(&chain, *i),
+            index: *i,
+            cache_key: request.cache_key(),
+            request: Bytes(request.der()),
+            nonce: Bytes(request.nonce().as_slice()),
+        })
+        .collect();
+    convert::to_js(&out)
 }
 
 /// Checks one answer per request of `ocspRequests(chain_pem, {kind})`, in the same order,
@@ -140,9 +74,9 @@ pub fn check_ocsp_responses(
 ) -> Result<JsValue, JsValue> {
     let chain = read_chain(&chain_pem)?;
     let kind = read_kind(&kind, "kind")?;
-    let now = js::now_or_clock(&now)?;
+    let now = args::time_or_clock(&now, "now")?.as_secs();
     let allow_hold =
-        js::optional_bool(&js::member(&options, "allowHold"), "allowHold")?.unwrap_or(false);
+        args::optional_bool(&args::member(&options, "allowHold"), "allowHold")?.unwrap_or(false);
     if !Array::is_array(&answers) {
         return Err(invalid_argument("answers", "an array"));
     }
@@ -155,29 +89,80 @@ pub fn check_ocsp_responses(
         ));
     }
     let mut results = Vec::new();
-    let certificates = Array::new();
+    let mut certificates = Vec::new();
     for (n, i) in targets.enumerate() {
         let answer = answers.get(n as u32);
         let result = check_one(&chain, i, &answer, &alloc::format!("answers[{n}]"), now)?;
-        certificates.push(&certificate_js(&subject_name(&chain, i), &result));
+        certificates.push(certificate_out(subject_name(&chain, i), &result));
         results.push(result);
     }
     let folded = fold_chain(&results, allow_hold);
-    let out = Object::new();
-    set(&out, "status", &folded.as_str().into());
-    match &folded {
-        ChainRevocation::Good { held: true } => set(&out, "held", &JsValue::TRUE),
-        ChainRevocation::Revoked {
-            reason: Some(reason),
-        } => set(&out, "reason", &reason.as_str().into()),
-        ChainRevocation::Failed(err) => set(&out, "code", &err.code().into()),
-        _ => {}
-    }
-    if let Some(code) = folded.service_code() {
-        set(&out, "serviceCode", &JsValue::from(code));
-    }
-    set(&out, "certificates", &certificates.into());
-    Ok(out.into())
+    convert::to_js(&ChainStatusOut {
+        status: folded.as_str(),
+        held: matches!(folded, ChainRevocation::Good { held: true }).then_some(true),
+        reason: match &folded {
+            ChainRevocation::Revoked {
+                reason: Some(reason),
+            } => Some(reason.as_str()),
+            _ => None,
+        },
+        code: match &folded {
+            ChainRevocation::Failed(err) => Some(err.code()),
+            _ => None,
+        },
+        service_code: folded.service_code(),
+        certificates,
+    })
+}
+
+/// The JS `OcspRequestJs`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestOut<'a> {
+    certificate: String,
+    index: usize,
+    cache_key: String,
+    request: Bytes<'a>,
+    nonce: Bytes<'a>,
+}
+
+/// The JS `OcspChainStatus`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChainStatusOut {
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    held: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    service_code: Option<u16>,
+    certificates: Vec<CertificateOut>,
+}
+
+/// One certificate's answer: its status and times (`thisUpdate` and `nextUpdate` null when
+/// it failed), or the failure's code and message.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CertificateOut {
+    subject: String,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revoked_at: Option<u64>,
+    this_update: Option<u64>,
+    next_update: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nonce: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_until: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
 /// The checked answer about certificate `i`, or why there is none. Argument errors throw.
@@ -188,7 +173,7 @@ fn check_one(
     field: &str,
     now: u64,
 ) -> Result<Result<CheckedOcsp, OcspError>, JsValue> {
-    let (body, nonce) = match js::fetch_answer(answer, field)? {
+    let (body, nonce) = match super::answer::read(answer, field)? {
         Fetched::Failed(failure) => return Ok(Err(OcspError::Unavailable(failure))),
         Fetched::Body(body) => (body, Vec::new()),
         Fetched::Cached { body, nonce } => (body, nonce),
@@ -202,40 +187,40 @@ fn check_one(
     Ok(check_response(&body, &request, &nonce, issuer, now).and_then(|p| p.verify_in_core()))
 }
 
-fn certificate_js(subject: &str, result: &Result<CheckedOcsp, OcspError>) -> JsValue {
-    let item = Object::new();
-    set(&item, "subject", &subject.into());
+fn certificate_out(subject: String, result: &Result<CheckedOcsp, OcspError>) -> CertificateOut {
+    let mut out = CertificateOut {
+        subject,
+        status: "failed",
+        reason: None,
+        revoked_at: None,
+        this_update: None,
+        next_update: None,
+        nonce: None,
+        cache_until: None,
+        code: None,
+        message: None,
+    };
     match result {
         Ok(checked) => {
-            set(&item, "status", &checked.status.as_str().into());
+            out.status = checked.status.as_str();
             if let CertRevocation::Revoked { reason, at } = checked.status {
-                if let Some(reason) = reason {
-                    set(&item, "reason", &reason.as_str().into());
-                }
-                set(&item, "revokedAt", &seconds(at));
+                out.reason = reason.map(|reason| reason.as_str());
+                out.revoked_at = Some(at);
             }
-            set(&item, "thisUpdate", &seconds(checked.this_update));
-            set(
-                &item,
-                "nextUpdate",
-                &checked.next_update.map_or(JsValue::NULL, seconds),
-            );
-            let nonce = match checked.nonce {
+            out.this_update = Some(checked.this_update);
+            out.next_update = checked.next_update;
+            out.nonce = Some(match checked.nonce {
                 NonceCheck::Matched => "matched",
                 NonceCheck::NotEchoed => "not-echoed",
-            };
-            set(&item, "nonce", &nonce.into());
-            set(&item, "cacheUntil", &seconds(checked.cache_until));
+            });
+            out.cache_until = Some(checked.cache_until);
         }
         Err(err) => {
-            set(&item, "status", &"failed".into());
-            set(&item, "code", &err.code().into());
-            set(&item, "message", &err.to_string().into());
-            set(&item, "thisUpdate", &JsValue::NULL);
-            set(&item, "nextUpdate", &JsValue::NULL);
+            out.code = Some(err.code());
+            out.message = Some(err.to_string());
         }
     }
-    item.into()
+    out
 }
 
 fn build(chain: &[Vec<u8>], i: usize, nonce: [u8; NONCE_LEN]) -> Result<OcspRequest, JsValue> {
@@ -249,7 +234,7 @@ fn build(chain: &[Vec<u8>], i: usize, nonce: [u8; NONCE_LEN]) -> Result<OcspRequ
 }
 
 fn read_chain(value: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
-    let pem = js::string_arg(value, "chainPem")?;
+    let pem = args::string_arg(value, "chainPem")?;
     parse_pem_chain(&pem).map_err(|e| to_js(&e))
 }
 
@@ -277,7 +262,7 @@ fn read_nonces(value: &JsValue, count: usize) -> Result<Option<Vec<[u8; NONCE_LE
         .enumerate()
         .map(|(n, v)| {
             let field = alloc::format!("nonces[{n}]");
-            js::bytes(&v, &field)?
+            args::bytes(&v, &field)?
                 .try_into()
                 .map_err(|_| invalid_argument(&field, "32 bytes"))
         })
@@ -292,15 +277,4 @@ fn subject_name(chain: &[Vec<u8>], i: usize) -> String {
         .and_then(|der| Cert::parse(der, CertPosition::Chain(i)).ok())
         .map(|cert| cert.common_name.unwrap_or(cert.subject_text))
         .unwrap_or_default()
-}
-
-fn seconds(value: u64) -> JsValue {
-    // Unix seconds stay far below 2^53.
-    #[allow(clippy::cast_precision_loss)]
-    JsValue::from(value as f64)
-}
-
-fn set(object: &Object, name: &str, value: &JsValue) {
-    // Reflect::set on a fresh plain object cannot fail; ignore the Result rather than panic.
-    let _ = Reflect::set(object, &name.into(), value);
 }

@@ -70,7 +70,7 @@ test('prepareRim: the same verdicts with WebCrypto', async () => {
   assert.deepEqual(verdicts, [true, true, true, true]);
   const rim = pending.finish(verdicts);
   assert.equal(rim.isTrusted, true);
-  rejects(() => pending.finish(verdicts), 'ERR_INVALID_ARGUMENT');
+  rejects(() => pending.finish(verdicts), 'ERR_BATCH_CONSUMED'); // one code for every use-once object (issue 18)
   rejects(() => prepareRim(DRIVER, { now: JUNE_2025 }).finish([false, true, true, true]), 'ERR_RIM_SIGNATURE_INVALID');
 });
 

@@ -7,8 +7,8 @@ use js_sys::Array;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::super::args;
 use super::super::error::to_js;
-use super::super::js;
 use crate::crypto::{PublicKey, SigningKey};
 use crate::token::Jwks;
 
@@ -26,7 +26,7 @@ impl KeySet {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
         jwks: JsValue,
     ) -> Result<KeySet, JsValue> {
-        let bytes = js::json_bytes(&jwks, "jwks")?;
+        let bytes = args::json_bytes(&jwks, "jwks")?;
         let jwks = Jwks::parse(&bytes).map_err(|error| to_js(&error))?;
         Ok(Self { jwks })
     }
@@ -44,7 +44,7 @@ impl KeySet {
     /// The set as JSON text.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "{ keys: P384Jwk[] }")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        js::parse_json(&self.jwks.to_json())
+        args::parse_json(&self.jwks.to_json())
     }
 }
 
@@ -61,7 +61,7 @@ impl P384PublicKey {
     pub fn from_jwk(
         #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let bytes = js::json_bytes(&jwk, "jwk")?;
+        let bytes = args::json_bytes(&jwk, "jwk")?;
         PublicKey::from_jwk_json(&bytes)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -72,7 +72,7 @@ impl P384PublicKey {
     pub fn from_spki_pem(
         #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let pem: &str = &js::string_arg(&pem, "pem")?;
+        let pem: &str = &args::string_arg(&pem, "pem")?;
         PublicKey::from_spki_pem(pem)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -83,7 +83,7 @@ impl P384PublicKey {
     pub fn from_sec1(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] bytes: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let bytes = js::bytes(&bytes, "publicKey")?;
+        let bytes = args::bytes(&bytes, "publicKey")?;
         PublicKey::from_sec1(&bytes)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -95,7 +95,7 @@ impl P384PublicKey {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let kid = js::optional_string(&kid, "kid")?;
+        let kid = args::optional_string(&kid, "kid")?;
         jwk_js(&self.key.to_jwk(kid.as_deref()))
     }
 
@@ -123,7 +123,7 @@ impl P384PrivateKey {
     /// A new key from 48 bytes of `crypto.getRandomValues` (retried on the rare rejected
     /// block, see `SigningKey::generate`).
     pub fn generate() -> Result<P384PrivateKey, JsValue> {
-        let random = js::random_bytes::<96>()?;
+        let random = args::random_bytes::<96>()?;
         SigningKey::generate(&random)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -134,7 +134,7 @@ impl P384PrivateKey {
     pub fn from_jwk(
         #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
     ) -> Result<P384PrivateKey, JsValue> {
-        let bytes = js::json_bytes(&jwk, "jwk")?;
+        let bytes = args::json_bytes(&jwk, "jwk")?;
         SigningKey::from_jwk_json(&bytes)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -145,7 +145,7 @@ impl P384PrivateKey {
     pub fn from_pkcs8_pem(
         #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
     ) -> Result<P384PrivateKey, JsValue> {
-        let pem: &str = &js::string_arg(&pem, "pem")?;
+        let pem: &str = &args::string_arg(&pem, "pem")?;
         SigningKey::from_pkcs8_pem(pem)
             .map(|key| Self { key })
             .map_err(|error| to_js(&error))
@@ -157,7 +157,7 @@ impl P384PrivateKey {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let kid = js::optional_string(&kid, "kid")?;
+        let kid = args::optional_string(&kid, "kid")?;
         jwk_js(&self.key.to_jwk(kid.as_deref()))
     }
 
@@ -186,11 +186,11 @@ impl P384PrivateKey {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] message: JsValue,
     ) -> Result<Vec<u8>, JsValue> {
-        let message: &[u8] = &js::bytes(&message, "message")?;
+        let message: &[u8] = &args::bytes(&message, "message")?;
         Ok(self.key.sign(message).to_vec())
     }
 }
 
 fn jwk_js(jwk: &crate::crypto::Jwk) -> Result<JsValue, JsValue> {
-    js::parse_json(&jwk.to_value().to_string())
+    args::parse_json(&jwk.to_value().to_string())
 }

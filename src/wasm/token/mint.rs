@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::super::args;
 use super::super::error::{invalid_argument, to_js};
-use super::super::js;
 use super::keys::P384PrivateKey;
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
@@ -23,7 +23,7 @@ pub fn jwt_signing_input_js(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] claims: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
-    let kid: &str = &js::string_arg(&kid, "kid")?;
+    let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
     jwt_signing_input(&claims, kid).map_err(|e| to_js(&e))
 }
@@ -34,8 +34,8 @@ pub fn assemble_jws_js(
     #[wasm_bindgen(unchecked_param_type = "string")] signing_input: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] signature: JsValue,
 ) -> Result<String, JsValue> {
-    let signing_input: &str = &js::string_arg(&signing_input, "signingInput")?;
-    let signature: &[u8] = &js::bytes(&signature, "signature")?;
+    let signing_input: &str = &args::string_arg(&signing_input, "signingInput")?;
+    let signature: &[u8] = &args::bytes(&signature, "signature")?;
     assemble_jws(signing_input, signature).map_err(|e| to_js(&e))
 }
 
@@ -46,7 +46,7 @@ pub fn sign_jwt_software(
     key: &P384PrivateKey,
     #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
-    let kid: &str = &js::string_arg(&kid, "kid")?;
+    let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
     sign_jwt(&claims, &key.key, kid).map_err(|e| to_js(&e))
 }
@@ -59,7 +59,7 @@ pub fn detached_eat_signing_input_js(
     #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
-    let kid: &str = &js::string_arg(&kid, "kid")?;
+    let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
     detached_eat_signing_input(&claims, &devices, kid).map_err(|e| to_js(&e))
@@ -72,8 +72,8 @@ pub fn assemble_detached_eat_js(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] signature: JsValue,
     #[wasm_bindgen(unchecked_param_type = "[string, string][]")] devices: JsValue,
 ) -> Result<String, JsValue> {
-    let signing_input: &str = &js::string_arg(&signing_input, "signingInput")?;
-    let signature: &[u8] = &js::bytes(&signature, "signature")?;
+    let signing_input: &str = &args::string_arg(&signing_input, "signingInput")?;
+    let signature: &[u8] = &args::bytes(&signature, "signature")?;
     let devices = device_list(&devices)?;
     assemble_detached_eat(signing_input, signature, &devices).map_err(|e| to_js(&e))
 }
@@ -87,7 +87,7 @@ pub fn create_detached_eat_software(
     key: &P384PrivateKey,
     #[wasm_bindgen(unchecked_param_type = "string")] kid: JsValue,
 ) -> Result<String, JsValue> {
-    let kid: &str = &js::string_arg(&kid, "kid")?;
+    let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
     create_detached_eat(&claims, &devices, &key.key, kid).map_err(|e| to_js(&e))
@@ -98,7 +98,7 @@ pub fn create_detached_eat_software(
 pub fn create_v1_result_js(
     #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
 ) -> Result<String, JsValue> {
-    let token: &str = &js::string_arg(&token, "token")?;
+    let token: &str = &args::string_arg(&token, "token")?;
     Ok(create_v1_result(token))
 }
 
@@ -106,7 +106,7 @@ fn claims_map(value: &JsValue, field: &str) -> Result<Map<String, Value>, JsValu
     if !value.is_object() || Array::is_array(value) {
         return Err(invalid_argument(field, "a plain object"));
     }
-    let bytes = js::json_bytes(value, field)?;
+    let bytes = args::json_bytes(value, field)?;
     match crate::json::parse(&bytes) {
         Ok(Value::Object(map)) => Ok(map),
         _ => Err(invalid_argument(field, "a JSON object")),
@@ -128,8 +128,8 @@ fn device_list(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
             let label = Reflect::get(&pair, &0.into()).unwrap_or(JsValue::UNDEFINED);
             let token = Reflect::get(&pair, &1.into()).unwrap_or(JsValue::UNDEFINED);
             Ok((
-                js::required_string(&label, &field)?,
-                js::required_string(&token, &field)?,
+                args::required_string(&label, &field)?,
+                args::required_string(&token, &field)?,
             ))
         })
         .collect()

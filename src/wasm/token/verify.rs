@@ -4,13 +4,13 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Reflect};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::super::error::{coded, invalid_argument, to_js};
-use super::super::js;
+use super::super::error::{invalid_argument, to_js};
+use super::super::{args, convert};
 use super::keys::KeySet;
 use crate::attest::Endpoint;
 use crate::token::{
@@ -19,6 +19,7 @@ use crate::token::{
     VerifiedJwt, VerifyOptions,
 };
 use crate::ErrorCode;
+use serde::{Deserialize, Deserializer};
 
 enum Pending {
     Jwt(PreparedJwt),
@@ -42,27 +43,7 @@ impl TokenVerification {
             Some(Pending::Result(result)) => result.signature_checks(),
             None => return Err(consumed()),
         };
-        let out = Array::new();
-        for check in checks {
-            let item = Object::new();
-            set(
-                &item,
-                "publicKey",
-                &Uint8Array::from(check.public_key_sec1.as_slice()),
-            )?;
-            set(
-                &item,
-                "message",
-                &Uint8Array::from(check.message.as_slice()),
-            )?;
-            set(
-                &item,
-                "signature",
-                &Uint8Array::from(check.signature.as_slice()),
-            )?;
-            out.push(&item);
-        }
-        Ok(out)
+        Ok(args::checks_to_js(checks))
     }
 
     /// Completes the verification with one verdict per check (truthy = valid).
@@ -109,20 +90,20 @@ impl TokenVerification {
                     }));
                 };
                 let verified = jwt.finish(*verdict).map_err(|error| to_js(&error))?;
-                js::parse_json(&jwt_json(&verified, None).to_string())
+                args::parse_json(&jwt_json(&verified, None).to_string())
             }
             Some(Pending::Result(result)) => {
                 let report = result.report(verdicts).map_err(|error| to_js(&error))?;
                 if let Some(error) = report.first_error() {
                     // The first failure, carrying every token's verdict as `verdicts`.
                     let js_error = to_js(&error);
-                    let verdicts = js::parse_json(&report_json(&report).to_string())?;
+                    let verdicts = args::parse_json(&report_json(&report).to_string())?;
                     let _ = Reflect::set(&js_error, &"verdicts".into(), &verdicts);
                     return Err(js_error);
                 }
                 match report.into_verified() {
                     Ok(verified) => {
-                        js::parse_json(&result_json(&verified, &verified.appraisal()).to_string())
+                        args::parse_json(&result_json(&verified, &verified.appraisal()).to_string())
                     }
                     Err(error) => {
                         // A refused verdict: the tokens are authentic, so the error carries the
@@ -130,7 +111,7 @@ impl TokenVerification {
                         let js_error = to_js(&error);
                         if let Some((appraisal, verified)) = error.refused_result() {
                             let data =
-                                js::parse_json(&result_json(verified, appraisal).to_string())?;
+                                args::parse_json(&result_json(verified, appraisal).to_string())?;
                             let appraisal = Reflect::get(&data, &"appraisal".into())?;
                             let _ = Reflect::set(&js_error, &"appraisal".into(), &appraisal);
                             let _ = Reflect::set(&js_error, &"result".into(), &data);
@@ -151,7 +132,7 @@ pub fn prepare_jwt_verification(
     #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
     #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
 ) -> Result<TokenVerification, JsValue> {
-    let token: &str = &js::string_arg(&token, "token")?;
+    let token: &str = &args::string_arg(&token, "token")?;
     let (options, now) = verify_options(&options)?;
     let prepared = prepare_jwt(token, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
     Ok(TokenVerification {
@@ -168,7 +149,7 @@ pub fn prepare_attestation_result_verification(
     #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
 ) -> Result<TokenVerification, JsValue> {
     let (options, now) = verify_options(&options)?;
-    let bytes = js::json_bytes(&result, "result")?;
+    let bytes = args::json_bytes(&result, "result")?;
     let prepared =
         prepare_attestation_result(&bytes, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
     Ok(TokenVerification {
@@ -182,36 +163,32 @@ pub fn prepare_attestation_result_verification(
 pub fn verify_checks_software(
     #[wasm_bindgen(unchecked_param_type = "SignatureCheckData[]")] checks: JsValue,
 ) -> Result<Vec<u8>, JsValue> {
-    if !Array::is_array(&checks) {
-        return Err(invalid_argument("checks", "an array of signature checks"));
-    }
-    Array::from(&checks)
+    let checks: Vec<CheckIn> = convert::from_js(&checks, "checks")?;
+    Ok(checks
         .iter()
-        .enumerate()
-        .map(|(i, check)| {
-            let field = alloc::format!("checks[{i}]");
-            let public_key = js::bytes(&js::member(&check, "publicKey"), &field)?;
-            let message = js::bytes(&js::member(&check, "message"), &field)?;
-            let signature = js::bytes(&js::member(&check, "signature"), &field)?;
-            let valid =
-                crate::crypto::verify_p384_sha384(&public_key, &message, &signature).is_ok();
-            Ok(u8::from(valid))
+        .map(|check| {
+            let valid = crate::crypto::verify_p384_sha384(
+                &check.public_key.0,
+                &check.message.0,
+                &check.signature.0,
+            )
+            .is_ok();
+            u8::from(valid)
         })
-        .collect()
+        .collect())
+}
+
+/// A `SignatureCheckData` given back: `{publicKey, message, signature}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CheckIn {
+    public_key: convert::ByteBuf,
+    message: convert::ByteBuf,
+    signature: convert::ByteBuf,
 }
 
 fn consumed() -> JsValue {
-    coded(
-        "ERR_INVALID_ARGUMENT",
-        "this verification was already finished",
-        None,
-    )
-}
-
-fn set(target: &Object, name: &str, value: &JsValue) -> Result<(), JsValue> {
-    Reflect::set(target, &name.into(), value)
-        .map(|_| ())
-        .map_err(|_| coded("ERR_INTERNAL", "cannot build a result object", None))
+    super::super::error::consumed("verification")
 }
 
 /// `{format, overall, devices, overallResult, appraisal}`.
@@ -320,57 +297,107 @@ fn report_json(report: &AttestationReport) -> Value {
     Value::Array(all)
 }
 
+/// The JS `VerifyOptions` (`now` is read apart: a number or a `Date`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VerifyOptionsIn {
+    issuer: Option<OneOrMany>,
+    audience: Option<OneOrMany>,
+    subject: Option<String>,
+    nonce: Option<String>,
+    clock_tolerance: Option<Seconds>,
+    max_token_age: Option<Seconds>,
+    required_claims: Option<Vec<String>>,
+    typ: Option<String>,
+    crit: Option<Vec<String>>,
+    format: Option<String>,
+    endpoint: Option<String>,
+    allow_failed_result: Option<bool>,
+}
+
+/// A string or an array of strings (a visitor of its own: serde's `untagged` buffers every
+/// value and costs kilobytes of wasm).
+struct OneOrMany(Vec<String>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Strings;
+        impl<'de> serde::de::Visitor<'de> for Strings {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a string or an array of strings")
+            }
+            fn visit_str<E: serde::de::Error>(self, one: &str) -> Result<Self::Value, E> {
+                Ok(alloc::vec![one.into()])
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut many = Vec::new();
+                while let Some(one) = seq.next_element::<String>()? {
+                    many.push(one);
+                }
+                Ok(many)
+            }
+        }
+        deserializer.deserialize_any(Strings).map(OneOrMany)
+    }
+}
+
+/// A non-negative number of seconds, fractions dropped.
+struct Seconds(u64);
+
+impl<'de> Deserialize<'de> for Seconds {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let number = f64::deserialize(deserializer)?;
+        // Checked finite and in range, so the conversion is exact after flooring.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        if number.is_finite() && (0.0..9.0e15).contains(&number) {
+            Ok(Self(number as u64))
+        } else {
+            Err(serde::de::Error::custom(
+                "not a non-negative number of seconds",
+            ))
+        }
+    }
+}
+
 fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
-    if !options.is_object() {
-        return Err(invalid_argument("options", "an object"));
-    }
-    let now = seconds(&js::member(options, "now"), "now")?
-        .ok_or_else(|| invalid_argument("now", "a number of Unix seconds"))?;
+    let input: VerifyOptionsIn = convert::options_from_js(options)?;
+    let now = args::time(&args::member(options, "now"), "now")?.as_secs();
     let mut out = VerifyOptions::new();
-    let issuer = js::member(options, "issuer");
-    if Array::is_array(&issuer) {
-        out.issuers = strings(&issuer, "issuer")?;
-    } else if let Some(issuer) = js::optional_string(&issuer, "issuer")? {
-        out.issuers.push(issuer);
+    out.issuers = input.issuer.map(|list| list.0).unwrap_or_default();
+    out.audiences = input.audience.map(|list| list.0).unwrap_or_default();
+    out.subject = input.subject;
+    out.nonce = input.nonce;
+    out.leeway = input.clock_tolerance.map_or(0, |s| s.0);
+    out.max_age = input.max_token_age.map(|s| s.0);
+    if let Some(required) = input.required_claims {
+        out.required_claims = required;
     }
-    let audience = js::member(options, "audience");
-    if Array::is_array(&audience) {
-        out.audiences = strings(&audience, "audience")?;
-    } else if let Some(audience) = js::optional_string(&audience, "audience")? {
-        out.audiences.push(audience);
+    out.typ = input.typ;
+    if let Some(crit) = input.crit {
+        out.crit = crit;
     }
-    out.subject = js::optional_string(&js::member(options, "subject"), "subject")?;
-    out.nonce = js::optional_string(&js::member(options, "nonce"), "nonce")?;
-    out.leeway = seconds(&js::member(options, "clockTolerance"), "clockTolerance")?.unwrap_or(0);
-    out.max_age = seconds(&js::member(options, "maxTokenAge"), "maxTokenAge")?;
-    let required = js::member(options, "requiredClaims");
-    if !required.is_undefined() && !required.is_null() {
-        out.required_claims = strings(&required, "requiredClaims")?;
-    }
-    out.typ = js::optional_string(&js::member(options, "typ"), "typ")?;
-    let crit = js::member(options, "crit");
-    if !crit.is_undefined() && !crit.is_null() {
-        out.crit = strings(&crit, "crit")?;
-    }
-    out.result_format = result_format(options)?;
-    out.allow_failed_result = js::optional_bool(
-        &js::member(options, "allowFailedResult"),
-        "allowFailedResult",
-    )?
-    .unwrap_or(false);
+    out.result_format = result_format(input.format, input.endpoint)?;
+    out.allow_failed_result = input.allow_failed_result.unwrap_or(false);
     Ok((out, now))
 }
 
 /// The expected result shape: `format` ('v1' or 'detached'), or the shape of `endpoint`
 /// (the attest path the request went to); both must agree; neither means detached.
-fn result_format(options: &JsValue) -> Result<ResultFormat, JsValue> {
-    let format = js::optional_string(&js::member(options, "format"), "format")?
+fn result_format(
+    format: Option<String>,
+    endpoint: Option<String>,
+) -> Result<ResultFormat, JsValue> {
+    let format = format
         .map(|text| {
             ResultFormat::parse(&text)
                 .ok_or_else(|| invalid_argument("format", "'v1' or 'detached'"))
         })
         .transpose()?;
-    let endpoint = js::optional_string(&js::member(options, "endpoint"), "endpoint")?
+    let endpoint = endpoint
         .map(|path| {
             Endpoint::from_path(&path)
                 .map(ResultFormat::for_endpoint)
@@ -384,32 +411,4 @@ fn result_format(options: &JsValue) -> Result<ResultFormat, JsValue> {
         )),
         (format, endpoint) => Ok(format.or(endpoint).unwrap_or_default()),
     }
-}
-
-/// A non-negative whole number of seconds (fractions dropped), or absent.
-fn seconds(value: &JsValue, field: &str) -> Result<Option<u64>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        // Checked finite and in range, so the conversion is exact after flooring.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(number) if number.is_finite() && (0.0..9.0e15).contains(&number) => {
-            Ok(Some(number as u64))
-        }
-        _ => Err(invalid_argument(field, "a non-negative number of seconds")),
-    }
-}
-
-fn strings(value: &JsValue, field: &str) -> Result<Vec<String>, JsValue> {
-    if !Array::is_array(value) {
-        return Err(invalid_argument(field, "an array of strings"));
-    }
-    Array::from(value)
-        .iter()
-        .map(|item| {
-            item.as_string()
-                .ok_or_else(|| invalid_argument(field, "an array of strings"))
-        })
-        .collect()
 }

@@ -8,6 +8,7 @@ use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, invalid_argument};
+use crate::time::UnixTime;
 
 /// Member `name` of `object`, or `undefined` when `object` is not an object.
 pub(crate) fn member(object: &JsValue, name: &str) -> JsValue {
@@ -143,13 +144,6 @@ pub(crate) fn string_arg(value: &JsValue, field: &str) -> Result<String, JsValue
         .ok_or_else(|| invalid_argument(field, "a string"))
 }
 
-/// A number parameter.
-pub(crate) fn number_arg(value: &JsValue, field: &str) -> Result<f64, JsValue> {
-    value
-        .as_f64()
-        .ok_or_else(|| invalid_argument(field, "a number"))
-}
-
 /// An unsigned 32-bit integer parameter (the glue would wrap `-1` to 4294967295).
 pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
     value
@@ -160,19 +154,13 @@ pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
 }
 
 /// Signature checks as `{publicKey, message, signature}` objects of `Uint8Array`s.
-pub(crate) fn checks_to_js(checks: &[crate::crypto::SignatureCheck]) -> js_sys::Array {
-    let out = js_sys::Array::new();
-    for check in checks {
-        let item = js_sys::Object::new();
-        let set = |name: &str, bytes: &[u8]| {
-            let _ = Reflect::set(&item, &name.into(), &Uint8Array::from(bytes).into());
-        };
-        set("publicKey", &check.public_key_sec1);
-        set("message", &check.message);
-        set("signature", &check.signature);
-        out.push(&item);
-    }
-    out
+pub(crate) fn checks_to_js<'a>(
+    checks: impl IntoIterator<Item = &'a crate::crypto::SignatureCheck>,
+) -> js_sys::Array {
+    let checks: Vec<super::convert::Check<'_>> =
+        checks.into_iter().map(super::convert::Check).collect();
+    // Serialising plain structs of bytes and strings cannot fail; an empty array if it did.
+    super::convert::to_js(&checks).map_or_else(|_| js_sys::Array::new(), JsCast::unchecked_into)
 }
 
 /// An array of booleans, one verdict per signature check.
@@ -190,66 +178,36 @@ pub(crate) fn verdicts_arg(value: &JsValue, field: &str) -> Result<Vec<bool>, Js
         .collect()
 }
 
-/// A host's answer for one fetched resource (a `FetchAnswer` / `OcspAnswer`): `{body}`
-/// fetched now, `{body, nonce}` from a cache with the nonce that fetched it, or
-/// `{error, status?}`.
-pub(crate) fn fetch_answer(
-    value: &JsValue,
-    field: &str,
-) -> Result<crate::service::Fetched, JsValue> {
-    use crate::service::{FetchFailure, Fetched};
-    if !value.is_object() {
-        return Err(invalid_argument(field, "an object"));
-    }
-    let error = optional_string(&member(value, "error"), &alloc::format!("{field}.error"))?;
-    let Some(error) = error else {
-        let body = bytes(&member(value, "body"), &alloc::format!("{field}.body"))?;
-        let nonce = member(value, "nonce");
-        return Ok(if nonce.is_undefined() || nonce.is_null() {
-            Fetched::Body(body)
-        } else {
-            Fetched::Cached {
-                body,
-                nonce: bytes(&nonce, &alloc::format!("{field}.nonce"))?,
-            }
-        });
+/// The one reader of a time argument (`now` and every other instant): Unix seconds as a whole
+/// number from 0 to 253402300799, or a `Date`. Anything else — NaN, a negative or fractional
+/// number, a later time, an invalid `Date`, another type — is `ERR_INVALID_ARGUMENT` naming
+/// `field`.
+pub(crate) fn time(value: &JsValue, field: &str) -> Result<UnixTime, JsValue> {
+    let time = if let Some(date) = value.dyn_ref::<js_sys::Date>() {
+        UnixTime::from_millis(date.get_time())
+    } else {
+        value.as_f64().and_then(UnixTime::from_number)
     };
-    let failure = match error.as_str() {
-        "unreachable" => FetchFailure::Unreachable,
-        "timeout" => FetchFailure::Timeout,
-        "too-large" => FetchFailure::TooLarge,
-        "not-fetched" => FetchFailure::NotFetched,
-        "status" => FetchFailure::HttpStatus(
-            member(value, "status")
-                .as_f64()
-                .filter(|s| s.fract() == 0.0 && (100.0..=599.0).contains(s))
-                .map(|s| s as u16)
-                .ok_or_else(|| {
-                    invalid_argument(&alloc::format!("{field}.status"), "an HTTP status")
-                })?,
-        ),
-        _ => {
-            return Err(invalid_argument(
-                &alloc::format!("{field}.error"),
-                "\"unreachable\", \"timeout\", \"status\", \"too-large\" or \"not-fetched\"",
-            ))
-        }
-    };
-    Ok(Fetched::Failed(failure))
+    time.ok_or_else(|| {
+        invalid_argument(
+            field,
+            "Unix seconds (a whole number from 0 to 253402300799) or a Date",
+        )
+    })
 }
 
-/// `now` in Unix seconds from a JS value; the host clock when absent (the binding is the
-/// host side).
+/// [`time`], or the host clock when the value is `undefined` or `null` (the binding is the
+/// host side; the core never reads a clock).
+pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return UnixTime::from_millis(js_sys::Date::now())
+            .ok_or_else(|| coded("ERR_INTERNAL", "the host clock is out of range", None));
+    }
+    time(value, field)
+}
+
+/// [`time_or_clock`] for `now`, in seconds: the former reader's name, still called by
+/// `evidence.rs` (another engineer's file this round).
 pub(crate) fn now_or_clock(value: &JsValue) -> Result<u64, JsValue> {
-    let seconds = if value.is_undefined() || value.is_null() {
-        js_sys::Date::now() / 1000.0
-    } else {
-        value
-            .as_f64()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .ok_or_else(|| invalid_argument("now", "a non-negative number of Unix seconds"))?
-    };
-    // Saturating float-to-int conversion: no panic on any value.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(seconds.floor() as u64)
+    time_or_clock(value, "now").map(UnixTime::as_secs)
 }

@@ -1,0 +1,252 @@
+//! How a service is made from text a host holds (its keys, trust anchors, settings): the one
+//! place that decides key formats, trust-store composition and the range of every setting,
+//! for the JS class, the worker and Rust callers alike.
+
+use alloc::string::String;
+use core::fmt;
+
+use serde::{Deserialize, Deserializer};
+
+use super::{KeyRing, Service, ServiceConfig};
+use crate::chain::{ChainError, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+use crate::crypto::{KeyError, PublicKey, SigningKey};
+use crate::evidence::FwidPolicy;
+use crate::rim::RimTrust;
+use crate::token::{Jwks, TokenError};
+use crate::ErrorCode;
+
+/// The shortest token lifetime a service accepts, in seconds.
+pub const MIN_TOKEN_LIFETIME: i64 = 60;
+/// The longest token lifetime a service accepts, in seconds (a day).
+pub const MAX_TOKEN_LIFETIME: i64 = 86_400;
+
+/// A service's configuration as text (the JS `AttestationServiceOptions`): exactly one of
+/// `signing_key` and `public_key`; everything else optional. [`ServiceOptions::build`] reads
+/// and checks it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ServiceOptions {
+    /// The signing key, held by the service: PKCS#8 PEM or a private JWK (JSON text).
+    pub signing_key: Option<String>,
+    /// The public half of a key the host keeps and signs with: SPKI PEM or a public JWK.
+    pub public_key: Option<String>,
+    /// The key's `kid`; default: its RFC 7638 thumbprint.
+    pub kid: Option<String>,
+    /// The key's certificate chain (PEM, leaf first), published in the JWKS as `x5c`.
+    pub certificate: Option<String>,
+    /// Retired keys still published in the JWKS: a JWKS (JSON text).
+    pub retired_keys: Option<String>,
+    /// The tokens' `iss`; default: the origin of each request.
+    pub issuer: Option<String>,
+    /// Fail devices whose firmware could report an FWID but did not (4016).
+    pub require_fwid: Option<bool>,
+    /// Seconds from `iat` to `exp`, [`MIN_TOKEN_LIFETIME`] to [`MAX_TOKEN_LIFETIME`];
+    /// default [`super::DEFAULT_TOKEN_LIFETIME`].
+    pub token_lifetime: Option<i64>,
+    /// Device root certificates (PEM) trusted besides NVIDIA's.
+    pub trust_anchors: Option<String>,
+    /// RIM root certificates (PEM) trusted besides NVIDIA's.
+    pub rim_trust_anchors: Option<String>,
+    /// The RIM service missing RIMs are fetched from.
+    #[serde(default, deserialize_with = "setting")]
+    pub rim_service_url: Setting,
+    /// The OCSP responder asked about device and RIM certificates.
+    #[serde(default, deserialize_with = "setting")]
+    pub ocsp_url: Setting,
+}
+
+/// A remote source's setting: absent keeps the default (NVIDIA's), `null` or `"off"` turns it
+/// off, else an `http(s)` URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Setting {
+    /// Not given: the default.
+    #[default]
+    Default,
+    /// Turned off (`null` or `"off"`).
+    Off,
+    /// This URL (checked by [`ServiceOptions::build`]).
+    Url(String),
+}
+
+fn setting<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Setting, D::Error> {
+    Ok(match Option::<String>::deserialize(deserializer)? {
+        None => Setting::Off,
+        Some(text) if text == "off" => Setting::Off,
+        Some(url) => Setting::Url(url),
+    })
+}
+
+/// Why options could not make a service. Each names the option at fault ([`ErrorCode::field`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// Neither `signingKey` nor `publicKey`, or both.
+    KeyCount,
+    /// `signingKey` or `publicKey` could not be read.
+    Key(KeyError),
+    /// `certificate` could not be read or does not match the key.
+    Certificate(TokenError),
+    /// `retiredKeys` is not a JWKS.
+    RetiredKeys(TokenError),
+    /// `tokenLifetime` is outside [`MIN_TOKEN_LIFETIME`]..=[`MAX_TOKEN_LIFETIME`].
+    TokenLifetime(i64),
+    /// `rimServiceUrl` or `ocspUrl` (named) is not an `http(s)` URL.
+    SourceUrl(&'static str),
+    /// `trustAnchors` or `rimTrustAnchors` (named) is not a PEM certificate list.
+    TrustAnchors(&'static str, ChainError),
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::KeyCount => f.write_str(
+                "signingKey must be given, or publicKey given instead (exactly one of the two)",
+            ),
+            Self::Key(error) => error.fmt(f),
+            Self::Certificate(error) | Self::RetiredKeys(error) => error.fmt(f),
+            Self::TokenLifetime(_) => write!(
+                f,
+                "tokenLifetime must be a whole number of seconds from {MIN_TOKEN_LIFETIME} to {MAX_TOKEN_LIFETIME}"
+            ),
+            Self::SourceUrl(name) => write!(
+                f,
+                "{name} must be an http(s) URL, or null (or \"off\") to switch the source off"
+            ),
+            Self::TrustAnchors(_, error) => error.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for OptionsError {}
+
+impl ErrorCode for OptionsError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::KeyCount | Self::TokenLifetime(_) | Self::SourceUrl(_) => "ERR_INVALID_ARGUMENT",
+            Self::Key(error) => error.code(),
+            Self::Certificate(error) | Self::RetiredKeys(error) => error.code(),
+            Self::TrustAnchors(_, error) => error.code(),
+        }
+    }
+
+    fn field(&self) -> Option<&str> {
+        match self {
+            Self::KeyCount => Some("signingKey"),
+            Self::Key(error) => error.field(),
+            Self::Certificate(_) => Some("certificate"),
+            Self::RetiredKeys(error) => error.field(),
+            Self::TokenLifetime(_) => Some("tokenLifetime"),
+            Self::SourceUrl(name) | Self::TrustAnchors(name, _) => Some(name),
+        }
+    }
+}
+
+impl ServiceOptions {
+    /// The service these options describe: its key ring (a JWK is told from PEM by its
+    /// leading `{`), NVIDIA's device and RIM roots plus the extra anchors, and its settings.
+    ///
+    /// # Errors
+    /// [`OptionsError`], naming the option at fault.
+    pub fn build(&self) -> Result<Service, OptionsError> {
+        let mut keys = match (self.signing_key.as_deref(), self.public_key.as_deref()) {
+            (Some(text), None) => {
+                let key = if is_jwk(text) {
+                    SigningKey::from_jwk_json(text.as_bytes())
+                } else {
+                    SigningKey::from_pkcs8_pem(text)
+                };
+                KeyRing::new(key.map_err(OptionsError::Key)?, self.kid.clone())
+            }
+            (None, Some(text)) => {
+                let key = if is_jwk(text) {
+                    PublicKey::from_jwk_json(text.as_bytes())
+                } else {
+                    PublicKey::from_spki_pem(text)
+                };
+                KeyRing::external(key.map_err(OptionsError::Key)?, self.kid.clone())
+            }
+            _ => return Err(OptionsError::KeyCount),
+        };
+        if let Some(pem) = &self.certificate {
+            keys = keys
+                .with_certificate_pem(pem)
+                .map_err(OptionsError::Certificate)?;
+        }
+        if let Some(retired) = &self.retired_keys {
+            let set = Jwks::parse(retired.as_bytes()).map_err(OptionsError::RetiredKeys)?;
+            keys = keys.with_retired(set.keys().to_vec());
+        }
+        let config = self.config()?;
+        let device_trust = anchors(
+            NVIDIA_DEVICE_IDENTITY_CA_PEM,
+            self.trust_anchors.as_deref(),
+            "trustAnchors",
+        )?;
+        let rim_store = anchors(
+            NVIDIA_RIM_ROOT_CA_PEM,
+            self.rim_trust_anchors.as_deref(),
+            "rimTrustAnchors",
+        )?;
+        let rim_anchors = rim_store.len();
+        Ok(Service::new(
+            config,
+            keys,
+            device_trust,
+            RimTrust::from_store(rim_store),
+            rim_anchors,
+        ))
+    }
+
+    /// The settings part, checked.
+    fn config(&self) -> Result<ServiceConfig, OptionsError> {
+        let mut config = ServiceConfig {
+            issuer: self.issuer.clone(),
+            ..ServiceConfig::default()
+        };
+        if let Some(lifetime) = self.token_lifetime {
+            if !(MIN_TOKEN_LIFETIME..=MAX_TOKEN_LIFETIME).contains(&lifetime) {
+                return Err(OptionsError::TokenLifetime(lifetime));
+            }
+            config.token_lifetime = lifetime;
+        }
+        if self.require_fwid == Some(true) {
+            config.fwid_policy = FwidPolicy::Require;
+        }
+        config.rim_service_url = source(
+            &self.rim_service_url,
+            config.rim_service_url,
+            "rimServiceUrl",
+        )?;
+        config.ocsp_url = source(&self.ocsp_url, config.ocsp_url, "ocspUrl")?;
+        Ok(config)
+    }
+}
+
+/// A JWK is JSON text (an object); anything else is taken for PEM.
+fn is_jwk(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+fn source(
+    setting: &Setting,
+    default: Option<String>,
+    name: &'static str,
+) -> Result<Option<String>, OptionsError> {
+    match setting {
+        Setting::Default => Ok(default),
+        Setting::Off => Ok(None),
+        Setting::Url(url) if super::is_source_url(url) => Ok(Some(url.clone())),
+        Setting::Url(_) => Err(OptionsError::SourceUrl(name)),
+    }
+}
+
+/// NVIDIA's root and the extra anchors, as one store.
+fn anchors(
+    nvidia: &str,
+    extra: Option<&str>,
+    name: &'static str,
+) -> Result<TrustStore, OptionsError> {
+    let extra = extra.unwrap_or_default();
+    TrustStore::from_pem(&alloc::format!("{nvidia}\n{extra}"))
+        .map_err(|error| OptionsError::TrustAnchors(name, error))
+}

@@ -1,0 +1,271 @@
+//! The binding's one conversion path between JS values and core types: `from_js` reads any
+//! `Deserialize` type through serde-wasm-bindgen, `to_js` writes any `Serialize` type as plain
+//! JS objects and arrays. A failure is an `EdgeAttestError` with `ERR_INVALID_ARGUMENT` and the
+//! failing member's path in `field` (`request.headers[2]`, `tokenLifetime`).
+//!
+//! Values are first copied into plain objects with `Reflect` (whose failures are results):
+//! serde-wasm-bindgen reads members with a bare `obj[key]`, and a getter or a proxy trap that
+//! throws would otherwise escape as an uncoded JS exception.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use js_sys::{Array, Object, Reflect};
+use serde::de::{DeserializeOwned, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::error::coded;
+
+/// How deep a value may nest; deeper is refused (a cyclic object would never end).
+const MAX_DEPTH: u32 = 32;
+
+/// `value` as a `T`; a failure names `arg`, or the member under it (`request.method`,
+/// `answers[0].body`).
+pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, arg: &str) -> Result<T, JsValue> {
+    decode(value, arg, |path| {
+        if path.starts_with('[') {
+            format!("{arg}{path}")
+        } else {
+            format!("{arg}.{path}")
+        }
+    })
+}
+
+/// An options object as a `T`: a failing member is named by itself (`tokenLifetime`, as the
+/// options are documented), the whole value as `options`.
+pub(crate) fn options_from_js<T: DeserializeOwned>(value: &JsValue) -> Result<T, JsValue> {
+    if !value.is_object() || Array::is_array(value) {
+        return Err(super::error::invalid_argument("options", "an object"));
+    }
+    members_from_js(value, "options")
+}
+
+/// `value` as a `T` whose members are named by themselves in errors (`driverVersion`, not
+/// `evidence.driverVersion`), the whole value as `arg`: for the arguments whose members have
+/// always been reported that way.
+pub(crate) fn members_from_js<T: DeserializeOwned>(
+    value: &JsValue,
+    arg: &str,
+) -> Result<T, JsValue> {
+    decode(value, arg, ToString::to_string)
+}
+
+fn decode<T: DeserializeOwned>(
+    value: &JsValue,
+    arg: &str,
+    member: impl Fn(&str) -> String,
+) -> Result<T, JsValue> {
+    let name = |path: &str| {
+        if path.is_empty() {
+            arg.to_string()
+        } else {
+            member(path)
+        }
+    };
+    let plain = plain(value, 0, &mut String::new()).map_err(|path| {
+        let field = name(&path);
+        coded(
+            "ERR_INVALID_ARGUMENT",
+            &format!("{field} could not be read (a getter threw, or it nests too deep)"),
+            Some(&field),
+        )
+    })?;
+    let deserializer = serde_wasm_bindgen::Deserializer::from(plain);
+    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        let field = name(&path);
+        let reason = error.inner().to_string();
+        // serde-wasm-bindgen's errors are JS `Error`s: their text starts with the class name.
+        let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
+        coded(
+            "ERR_INVALID_ARGUMENT",
+            &format!("{field}: {reason}"),
+            Some(&field),
+        )
+    })
+}
+
+/// A copy of `value` made of plain objects and arrays, read through `Reflect` (own and
+/// inherited enumerable-or-not string keys, but not `Object.prototype`'s; a member that is
+/// `undefined` is left out, as if absent). Bytes, dates, functions and primitives are kept
+/// as they are. `Err` holds the path of the member that
+/// could not be read.
+fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, String> {
+    if !value.is_object()
+        || js_sys::ArrayBuffer::is_view(value)
+        || value.is_instance_of::<js_sys::ArrayBuffer>()
+        || value.is_instance_of::<js_sys::Date>()
+    {
+        return Ok(value.clone());
+    }
+    if depth >= MAX_DEPTH {
+        return Err(path.clone());
+    }
+    let at = path.len();
+    if Array::is_array(value) {
+        let length = Reflect::get(value, &"length".into())
+            .ok()
+            .and_then(|n| n.as_f64())
+            .ok_or_else(|| path.clone())?;
+        let out = Array::new();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        for i in 0..(length as u32) {
+            path.push_str(&format!("[{i}]"));
+            let item = Reflect::get_u32(value, i).map_err(|_| path.clone())?;
+            out.push(&plain(&item, depth + 1, path)?);
+            path.truncate(at);
+        }
+        return Ok(out.into());
+    }
+    let out = Object::new();
+    let object_prototype: JsValue = Object::get_prototype_of(&Object::new()).into();
+    let mut layer = value.clone();
+    let mut seen: Vec<String> = Vec::new();
+    // The prototype chain is walked a few layers (a class instance's getters live on its
+    // prototype); a longer chain is not a plain options object.
+    for _ in 0..4 {
+        if !layer.is_object() || layer == object_prototype {
+            break;
+        }
+        let keys = Reflect::own_keys(layer.unchecked_ref()).map_err(|_| path.clone())?;
+        for key in keys.iter() {
+            let Some(name) = key.as_string() else {
+                continue; // symbols
+            };
+            if name == "constructor" || seen.contains(&name) {
+                continue;
+            }
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&name);
+            let member = Reflect::get(value, &key).map_err(|_| path.clone())?;
+            let member = plain(&member, depth + 1, path)?;
+            path.truncate(at);
+            if !member.is_undefined() {
+                let _ = Reflect::set(&out, &key, &member);
+            }
+            seen.push(name);
+        }
+        layer = Reflect::get_prototype_of(&layer)
+            .map(JsValue::from)
+            .map_err(|_| path.clone())?;
+    }
+    Ok(out.into())
+}
+
+/// `value` as plain JS objects and arrays (`Serializer::json_compatible`: maps become objects,
+/// `None` and JSON `null` become `null`, 64-bit integers numbers), except that bytes (members
+/// written with [`Bytes`]) become `Uint8Array`s, as the API has always returned
+/// them, not arrays of numbers.
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(
+            &serde_wasm_bindgen::Serializer::json_compatible().serialize_bytes_as_arrays(false),
+        )
+        .map_err(|error| {
+            coded(
+                "ERR_INTERNAL",
+                &format!("could not build the result object: {error}"),
+                None,
+            )
+        })
+}
+
+/// Bytes written as a `Uint8Array` (serde's `serialize_bytes`).
+pub(crate) struct Bytes<'a>(pub &'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// Bytes read from a `Uint8Array`, an `ArrayBuffer`, an array of integers 0 to 255, or hex
+/// text (the inputs every byte parameter of the API accepts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ByteBuf(pub Vec<u8>);
+
+impl<'de> Deserialize<'de> for ByteBuf {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(BytesVisitor { text_is_hex: true })
+            .map(ByteBuf)
+    }
+}
+
+/// A document: UTF-8 text (taken as its bytes) or a `Uint8Array` / `ArrayBuffer`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Document(pub Vec<u8>);
+
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(BytesVisitor { text_is_hex: false })
+            .map(Document)
+    }
+}
+
+struct BytesVisitor {
+    text_is_hex: bool,
+}
+
+impl<'de> Visitor<'de> for BytesVisitor {
+    type Value = Vec<u8>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.text_is_hex {
+            f.write_str("a Uint8Array, an ArrayBuffer, an array of bytes or a hex string")
+        } else {
+            f.write_str("a string or a Uint8Array")
+        }
+    }
+
+    fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
+        Ok(bytes)
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+        Ok(bytes.to_vec())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
+        if self.text_is_hex {
+            hex::decode(text.trim()).map_err(|_| E::custom("not valid hex text"))
+        } else {
+            Ok(text.as_bytes().to_vec())
+        }
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        if !self.text_is_hex {
+            return Err(serde::de::Error::invalid_type(
+                serde::de::Unexpected::Seq,
+                &self,
+            ));
+        }
+        let mut out = Vec::new();
+        while let Some(byte) = seq.next_element::<u8>()? {
+            out.push(byte);
+        }
+        Ok(out)
+    }
+}
+
+/// A `SignatureCheck` as the JS `SignatureCheckData`: `{publicKey, message, signature}`.
+pub(crate) struct Check<'a>(pub &'a crate::crypto::SignatureCheck);
+
+impl Serialize for Check<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("SignatureCheck", 3)?;
+        out.serialize_field("publicKey", &Bytes(&self.0.public_key_sec1))?;
+        out.serialize_field("message", &Bytes(&self.0.message))?;
+        out.serialize_field("signature", &Bytes(&self.0.signature))?;
+        out.end()
+    }
+}

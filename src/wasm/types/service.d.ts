@@ -1,0 +1,112 @@
+// Hand-written declarations spliced into the generated edgeattest.d.ts by the
+// typescript_custom_section in src/wasm/service.rs (so they exist only in the builds that have that
+// module); names from the other fragments and the generated classes are in scope there.
+/** Configuration of an AttestationService: exactly one of signingKey and publicKey. */
+export interface AttestationServiceOptions {
+  /** The signing key, held by the core: PKCS#8 PEM or a private JWK (JSON text). */
+  signingKey?: string;
+  /**
+   * The public half of a signing key the host keeps (a non-extractable WebCrypto key): a
+   * public JWK (JSON text) or SPKI PEM. The service then answers attestation requests only
+   * through begin() / handleRequest(), and the host signs.
+   */
+  publicKey?: string;
+  /** Its kid; default: the RFC 7638 thumbprint. */
+  kid?: string;
+  /** The key's certificate chain (PEM, leaf first), published in the JWKS as x5c. */
+  certificate?: string;
+  /** Retired keys still published in the JWKS: a JWKS (JSON text). */
+  retiredKeys?: string;
+  /**
+   * The tokens' iss: the service's base URL. Default: the origin of the request being
+   * answered (ServiceRequest.origin), which the client chooses through Host — set it in
+   * production.
+   */
+  issuer?: string;
+  /**
+   * Fail devices whose firmware could report an FWID but did not (Hopper firmware from
+   * before FWID reporting) with 4016. Default false: passed as NVIDIA's verifiers do, with
+   * a warning claim naming it.
+   */
+  requireFwid?: boolean;
+  /** Token lifetime in seconds (default 3600). */
+  tokenLifetime?: number;
+  /** Extra device root certificates (PEM), trusted besides the NVIDIA device root. */
+  trustAnchors?: string;
+  /** Extra RIM root certificates (PEM), trusted besides the NVIDIA RIM root. */
+  rimTrustAnchors?: string;
+  /**
+   * The RIM service missing RIM documents are fetched from (the exchange's fetch step names
+   * `<url><id>`). Default: NVIDIA's, https://rim.attestation.nvidia.com/v1/rim/; null: off
+   * (only the documents added with addRim / addRimEnvelope).
+   */
+  rimServiceUrl?: string | null;
+  /**
+   * The OCSP responder asked about device and RIM certificates. Default: NVIDIA's,
+   * https://ocsp.ndis.nvidia.com/; null: off (revocation not checked; every token says so in
+   * x-nvidia-attestation-warning).
+   */
+  ocspUrl?: string | null;
+}
+
+/** An HTTP request as the host received it. */
+export interface ServiceRequest {
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  /** The origin the request was addressed to (`new URL(request.url).origin`): the tokens' iss when no issuer is configured. */
+  origin?: string;
+  headers?: [string, string][] | Record<string, string>;
+  body?: Uint8Array | string;
+}
+
+/** The response for the host to send. */
+export interface ServiceResponse {
+  status: number;
+  headers: [string, string][];
+  /** A fresh buffer: the type says so (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a Response body. */
+  body: Uint8Array & { readonly buffer: ArrayBuffer };
+}
+
+/** Something a ServiceExchange asks its host to fetch. */
+export type FetchResource =
+  /** GET url: the RIM service's envelope for RIM `id`. */
+  | { kind: 'rim'; id: string; url: string }
+  /** POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about. */
+  | { kind: 'ocsp'; url: string; request: Uint8Array & { readonly buffer: ArrayBuffer }; nonce: Uint8Array; cacheKey: string };
+
+/**
+ * The host's answer for one FetchResource: the body fetched now; an OCSP response from the
+ * host's cache with the nonce that fetched it; or why there is none ('not-fetched': the
+ * host does not fetch this — a missing RIM then fails with 5009, an unasked OCSP query
+ * leaves revocation unchecked with the warning claim).
+ */
+export type FetchAnswer =
+  | { body: Uint8Array }
+  | { body: Uint8Array; nonce: Uint8Array }
+  | { error: 'unreachable' | 'timeout' | 'status' | 'too-large' | 'not-fetched'; status?: number };
+
+/** An OCSP response that verified, for the host's cache, until `until` (Unix seconds). */
+export interface OcspCacheEntry {
+  cacheKey: string;
+  body: Uint8Array;
+  nonce: Uint8Array;
+  until: number;
+}
+
+/** What the host last saw of a remote source, for /health. */
+export interface SourceState {
+  /** Whether its last fetch got an answer (undefined: not asked yet). */
+  reachable?: boolean;
+  /** The last failure, e.g. 'timeout' or 'HTTP 503'. */
+  lastError?: string;
+  /** Answers held in the host's cache. */
+  cachedEntries?: number;
+}
+
+/** What a ServiceExchange needs next. */
+export type ServiceStep =
+  | { kind: 'verify'; checks: SignatureCheck[] }
+  | { kind: 'fetch'; resources: FetchResource[] }
+  | { kind: 'sign'; inputs: Uint8Array[] }
+  | { kind: 'respond'; response: ServiceResponse };

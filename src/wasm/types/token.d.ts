@@ -1,0 +1,153 @@
+// Hand-written declarations spliced into the generated edgeattest.d.ts by the
+// typescript_custom_section in src/wasm/token.rs (so they exist only in the builds that have that
+// module); names from the other fragments and the generated classes are in scope there.
+import type { DeviceClaims, OverallTokenClaims } from './claims.js';
+
+/** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
+export interface SignatureCheckData {
+  publicKey: Uint8Array;
+  message: Uint8Array;
+  signature: Uint8Array;
+}
+
+/** Verification options of the core (seconds; `now` is required here). */
+export interface CoreVerifyOptions {
+  now: number;
+  issuer?: string | string[];
+  audience?: string | string[];
+  subject?: string;
+  nonce?: string;
+  clockTolerance?: number;
+  maxTokenAge?: number;
+  requiredClaims?: string[];
+  typ?: string;
+  crit?: string[];
+  /** Results only: the expected shape (default "detached"). */
+  format?: "detached" | "v1";
+  /** Results only: the attest endpoint called; its shape is expected. */
+  endpoint?: AttestEndpoint;
+  /** Results only: resolve with an authentic result whose verdict is not a pass. */
+  allowFailedResult?: boolean;
+}
+
+/** A verified JWT. */
+export interface VerifiedJwtResult {
+  payload: Record<string, unknown>;
+  protectedHeader: Record<string, unknown>;
+  kid: string | null;
+}
+
+/** A verified device of a detached EAT result. */
+export interface VerifiedDeviceResult extends VerifiedJwtResult {
+  label: string;
+  digest: string;
+  /** The device token's claims: one of the service's claim sets, or unknown claims. */
+  payload: DeviceClaims;
+}
+
+/** One reason a device failed: the claim, its value, and what it means as a sentence. */
+export interface AppraisalReason {
+  claim: string;
+  value: unknown;
+  message: string;
+}
+
+/** One device's appraisal. */
+export interface DeviceAppraisal {
+  /** The device label ("GPU-0"; a V1 result's one GPU is "GPU-0"). */
+  label: string;
+  /** false when a claim says a check failed, true when `measres` says success and nothing
+   * failed, null when the token says neither. */
+  passed: boolean | null;
+  /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
+   * measurement comparison, the platform state). */
+  reasons: AppraisalReason[];
+}
+
+/** What a verified attestation result says: the service's verdict and each device's. */
+export interface Appraisal {
+  /** True only when `overallResult` is true and no device says it failed. */
+  passed: boolean;
+  /** The service's `x-nvidia-overall-att-result`, null when absent. */
+  overallResult: boolean | null;
+  devices: DeviceAppraisal[];
+}
+
+/** A verified attestation result. */
+export interface VerifiedAttestationResultData {
+  format: "detached" | "v1";
+  /** The overall token (V1: the GPU's single token). */
+  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
+  /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
+  devices: VerifiedDeviceResult[];
+  /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
+  overallResult: boolean | null;
+  /** Why the result passed or failed, per device. */
+  appraisal: Appraisal;
+}
+
+// The classes are declared here rather than generated: wasm-bindgen's generated class types
+// name `Symbol.dispose`, which only compiles with TypeScript's esnext.disposable library.
+// At run time `[Symbol.dispose]` is still set where the host has it.
+
+/** A parsed JWKS, kept in wasm memory so that it is parsed once. `free()` releases it. */
+export class KeySet {
+  free(): void;
+  /** Parses a JWKS (JSON text, bytes or object), strictly. */
+  constructor(jwks: string | Uint8Array | { keys: object[] });
+  /** The usable keys' ids, in document order. */
+  readonly kids: (string | null)[];
+  /** The set as a JWKS object. */
+  toJSON(): { keys: P384Jwk[] };
+}
+
+/** A P-384 public key (always a point on the curve). */
+export class P384PublicKey {
+  private constructor();
+  free(): void;
+  static fromJwk(jwk: string | object): P384PublicKey;
+  static fromSpkiPem(pem: string): P384PublicKey;
+  static fromSec1(bytes: Uint8Array | ArrayBuffer | string): P384PublicKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toSpkiPem(): string;
+  toSec1(): Uint8Array;
+}
+
+/** A P-384 signing key held in wasm memory (the software backend). */
+export class P384PrivateKey {
+  private constructor();
+  free(): void;
+  /** A new key from crypto.getRandomValues. */
+  static generate(): P384PrivateKey;
+  static fromJwk(jwk: string | object): P384PrivateKey;
+  static fromPkcs8Pem(pem: string): P384PrivateKey;
+  toJwk(kid?: string | null): P384Jwk;
+  toPkcs8Pem(): string;
+  toPkcs8Der(): Uint8Array;
+  publicKey(): P384PublicKey;
+  /** Raw 96-byte r||s signature over message (SHA-384), deterministic, low S. */
+  sign(message: Uint8Array): Uint8Array;
+}
+
+/** A verification between its two phases. Single use. */
+export class TokenVerification {
+  private constructor();
+  free(): void;
+  /** The signature checks to run, in order. */
+  checks(): SignatureCheckData[];
+  /** Completes the verification with one verdict per check. */
+  finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
+  /** Completes the verification with the software backend. */
+  verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;
+}
+
+/** A P-384 JWK as this package writes it. */
+export interface P384Jwk {
+  kty: "EC";
+  crv: "P-384";
+  kid?: string;
+  x5c?: string[];
+  x: string;
+  y: string;
+  d?: string;
+}

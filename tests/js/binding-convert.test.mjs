@@ -1,0 +1,89 @@
+// The binding's one conversion path (issue 18): one reader of times for every export that
+// takes one, one consumed-object code, option and request members named in `field` by their
+// path, and getters that throw refused with a code rather than escaping.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import '../../pkg/index.js'; // instantiates the wasm module
+import {
+  AttestationService, formatRfc3339, formatHttpDate, deprecationHeaders, prepareRim, verifyRim,
+} from '../../pkg/edgeattest.js';
+import { fixtureText } from './support/fixtures.mjs';
+
+const DRIVER = fixtureText('rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml');
+const JUNE_2025 = 1748736000;
+
+function refused(run, code, field, message) {
+  assert.throws(run, (error) => {
+    assert.equal(error.name, 'EdgeAttestError', String(error));
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.field, field, error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  });
+}
+
+const service = () => new AttestationService({
+  signingKey: fixtureText('../generated/token_signing_key.pem'), rimServiceUrl: null, ocspUrl: null,
+});
+
+test('a time is whole Unix seconds or a Date, by every export that takes one', () => {
+  const svc = service();
+  const health = (now) => svc.handle({ method: 'GET', path: '/health' }, now).status;
+  const cases = [
+    ['formatRfc3339', (t) => formatRfc3339(t), 'secs'],
+    ['formatHttpDate', (t) => formatHttpDate(t), 'secs'],
+    ['deprecationHeaders', (t) => deprecationHeaders('GET /instance', t), 'now'],
+    ['AttestationService.handle', health, 'now'],
+    ['verifyRim', (t) => verifyRim(DRIVER, { now: t }).toJSON(), 'now'],
+  ];
+  for (const [name, run, field] of cases) {
+    for (const bad of [NaN, -1, 1.5, 253402300800, Infinity, '1700000000', 2n, new Date(NaN)]) {
+      refused(() => run(bad), 'ERR_INVALID_ARGUMENT', field, /Unix seconds \(a whole number from 0 to 253402300799\) or a Date/);
+    }
+    // A Date is the same instant as its seconds (milliseconds dropped).
+    assert.deepEqual(run(new Date(JUNE_2025 * 1000 + 999)), run(JUNE_2025), name);
+  }
+  assert.equal(formatRfc3339(new Date('2026-09-10T00:00:00.500Z')), '2026-09-10T00:00:00Z');
+  assert.equal(formatRfc3339(253402300799), '9999-12-31T23:59:59Z');
+  assert.equal(health(new Date()), 200);
+});
+
+test('a use-once object used again is ERR_BATCH_CONSUMED, as the evidence batch', async () => {
+  const pending = prepareRim(DRIVER, { now: JUNE_2025 });
+  const checks = pending.signatureChecks();
+  pending.finish(checks.map(() => true));
+  refused(() => pending.finish(checks.map(() => true)), 'ERR_BATCH_CONSUMED', undefined, /already finished/);
+  refused(() => pending.signatureChecks(), 'ERR_BATCH_CONSUMED', undefined);
+});
+
+test('options: a member of the wrong type or out of range is named in field', () => {
+  const key = fixtureText('../generated/token_signing_key.pem');
+  refused(() => new AttestationService({ signingKey: 42 }), 'ERR_INVALID_ARGUMENT', 'signingKey');
+  refused(() => new AttestationService({ signingKey: key, tokenLifetime: 59 }), 'ERR_INVALID_ARGUMENT', 'tokenLifetime', /from 60 to 86400/);
+  refused(() => new AttestationService({ signingKey: key, tokenLifetime: 60.5 }), 'ERR_INVALID_ARGUMENT', 'tokenLifetime');
+  refused(() => new AttestationService({ signingKey: key, ocspUrl: 'ftp://x/' }), 'ERR_INVALID_ARGUMENT', 'ocspUrl');
+  refused(() => new AttestationService(null), 'ERR_INVALID_ARGUMENT', 'options');
+  // An undefined member is absent (the default), null turns a source off.
+  assert.equal(new AttestationService({ signingKey: key, ocspUrl: undefined, tokenLifetime: undefined }).rimCount, 0);
+  const hostile = { signingKey: key };
+  Object.defineProperty(hostile, 'issuer', { enumerable: true, get() { throw new Error('hostile getter'); } });
+  refused(() => new AttestationService(hostile), 'ERR_INVALID_ARGUMENT', 'issuer', /could not be read/);
+});
+
+test('requests and exchange answers: the failing member is named by its path', () => {
+  const svc = service();
+  refused(() => svc.handle({ method: 'GET', path: 7 }, 0), 'ERR_INVALID_ARGUMENT', 'request.path');
+  refused(() => svc.handle({ method: 'GET', path: '/health', headers: [['a', 1]] }, 0), 'ERR_INVALID_ARGUMENT', 'request.headers[0][1]');
+  refused(() => svc.handle({ method: 'GET', path: '/health', body: 5 }, 0), 'ERR_INVALID_ARGUMENT', 'request.body');
+  const response = svc.handle({ method: 'GET', path: '/health', headers: { accept: 'application/json' } }, 0);
+  assert.equal(response.status, 200);
+  assert.ok(response.body instanceof Uint8Array);
+  assert.ok(response.headers.every((pair) => Array.isArray(pair) && pair.length === 2));
+  const exchange = svc.begin({ method: 'GET', path: '/health' }, 0);
+  assert.equal(exchange.step().kind, 'respond');
+  refused(() => exchange.fetched([{ error: 'status', status: 42 }]), 'ERR_INVALID_ARGUMENT', 'answers[0].status');
+  refused(() => exchange.fetched([{ error: 'lost' }]), 'ERR_INVALID_ARGUMENT', 'answers[0].error');
+  refused(() => exchange.fetched([{ error: 'status' }]), 'ERR_INVALID_ARGUMENT', 'answers[0].status');
+  refused(() => exchange.fetched([{}]), 'ERR_INVALID_ARGUMENT', 'answers[0].body');
+  refused(() => exchange.signed([new Uint8Array(2), 'zz']), 'ERR_INVALID_ARGUMENT', 'signatures[1]', /hex/);
+});

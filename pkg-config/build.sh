@@ -89,7 +89,7 @@ cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts
    target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts "$PKG"/client/
 node pkg-config/harden-glue.mjs "$PKG"/client/edgeattest.js
 node pkg-config/portable-types.mjs "$PKG"/client/edgeattest.d.ts
-for name in index browser node workerd init token error jwks webcrypto; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
+for name in index browser node workerd init token error jwks webcrypto backend; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
 cp src/js/claims.d.ts src/js/http.js "$PKG"/client/
 cp src/js/client/*.js src/js/client/*.d.ts "$PKG"/client/
 # The users' README (not the developers'), the licence, the changelog and the security policy.

@@ -1,6 +1,7 @@
 import type { AttestationService, ServiceRequest, ServiceResponse } from './edgeattest.js';
 
-export { createVerifyKeyCache, type VerifyKeyCache } from './webcrypto.js';
+export { createVerifyKeyCache } from './backend.js';
+export type { VerifyKeyCache } from './webcrypto.js';
 import type { VerifyKeyCache } from './webcrypto.js';
 
 /** Options of handleRequest. */

@@ -2,12 +2,13 @@
 // decides; every ECDSA verification and every token signature of a request runs in
 // crypto.subtle, in parallel batches, and the private key can stay a non-extractable
 // CryptoKey that never enters wasm memory.
-import { ECDSA_P384, ES384, chooseBackend, runSignatureChecks } from './webcrypto.js';
+import { chooseBackend } from './backend.js';
+import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
 import { answerFetchStep, cacheVerified, defaultFetchCache } from './fetch.js';
 import { coded } from './error.js';
 import { importPrivateKey } from './token.js';
 
-export { createVerifyKeyCache } from './webcrypto.js';
+export { createVerifyKeyCache } from './backend.js';
 
 /**
  * Answers one request of an AttestationService. With the `webcrypto` backend (the default

@@ -22,7 +22,8 @@ import {
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
 import { invalidArgument as argumentError } from './error.js';
-import { ECDSA_P384, ES384, chooseBackend, runSignatureChecks } from './webcrypto.js';
+import { chooseBackend } from './backend.js';
+import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
 

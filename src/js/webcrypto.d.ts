@@ -15,12 +15,6 @@ export interface VerifyKeyCache {
 }
 
 /**
- * Creates a key cache holding at most `limit` keys (default 512): the least recently used
- * goes first.
- */
-export function createVerifyKeyCache(limit?: number): VerifyKeyCache;
-
-/**
  * Runs signature checks with WebCrypto (`crypto.subtle` by default); one verdict per check.
  * A key or signature of another size is a failed check. `keys`: default the package's shared
  * cache (512 keys) for the global crypto.subtle, this call only for another.

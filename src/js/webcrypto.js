@@ -1,8 +1,9 @@
-// The package's one WebCrypto backend for ECDSA P-384/SHA-384: the backend choice, the
-// verifier of the core's signature checks and the cache of imported verification keys. No
-// wasm import here, so every entry (the full package and the client) shares it; token.js,
-// evidence.js and service.js all verify through runSignatureChecks.
-import { coded } from './error.js';
+// The package's one WebCrypto verifier for ECDSA P-384/SHA-384: the verifier of the core's
+// signature checks and the cache of imported verification keys. No import at all: every
+// entry (the full package and the client) shares it, and the wasm test suites load this very
+// file as a wasm-bindgen snippet (which cannot carry its imports along). token.js, evidence.js
+// and service.js all verify through runSignatureChecks; the choice of backend and the
+// checked cache constructor, which throw coded errors, are in backend.js.
 
 export const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
 export const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
@@ -10,18 +11,6 @@ export const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 export const KEY_CACHE_LIMIT = 512;
 
 const defaultSubtle = () => globalThis.crypto?.subtle;
-
-/**
- * The backend an operation runs on: `requested`, or 'webcrypto' where `subtle` exists and
- * 'software' (P-384 in wasm) elsewhere. Anything else, or 'webcrypto' without crypto.subtle,
- * is ERR_INVALID_ARGUMENT on `backend`.
- */
-export function chooseBackend(requested, subtle = defaultSubtle()) {
-  const backend = requested ?? (subtle ? 'webcrypto' : 'software');
-  if (backend !== 'webcrypto' && backend !== 'software') throw coded('ERR_INVALID_ARGUMENT', "backend must be 'webcrypto' or 'software'", 'backend');
-  if (backend === 'webcrypto' && !subtle) throw coded('ERR_INVALID_ARGUMENT', 'backend webcrypto: crypto.subtle is not available', 'backend');
-  return backend;
-}
 
 /**
  * A P-384 check WebCrypto may be asked about: an uncompressed SEC1 key (97 bytes) and an r||s
@@ -35,11 +24,11 @@ export function wellFormedCheck({ publicKey, signature }) {
 
 /**
  * A cache of imported verification keys (promises of CryptoKeys) by SEC1 bytes, holding at
- * most `limit`: least recently used first out, so a stream of new keys cannot grow it and
- * cannot push out the CA keys every request uses.
+ * most `limit` (a positive integer: backend.js's createVerifyKeyCache checks it): least
+ * recently used first out, so a stream of new keys cannot grow it and cannot push out the CA
+ * keys every request uses.
  */
-export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw coded('ERR_INVALID_ARGUMENT', 'limit must be a positive integer', 'limit');
+export function keyCache(limit = KEY_CACHE_LIMIT) {
   const entries = new Map();
   return {
     get(id) {
@@ -66,7 +55,7 @@ export function createVerifyKeyCache(limit = KEY_CACHE_LIMIT) {
 
 // Keys imported by the global crypto.subtle; a caller's own SubtleCrypto (a test double, a
 // polyfill) gets a cache per call, since its keys mean nothing to another implementation.
-const sharedKeys = createVerifyKeyCache();
+const sharedKeys = keyCache();
 
 const idOf = (sec1) => String.fromCharCode.apply(null, sec1);
 

@@ -128,6 +128,7 @@ mod service {
     mod keys;
     mod ocsp;
     mod ocsp_policy;
+    mod options;
     mod request_rules;
 }
 

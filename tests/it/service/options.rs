@@ -1,14 +1,6 @@
 //! `ServiceOptions`: the one place a service is made from text (key formats told apart,
 //! NVIDIA's roots plus the extra anchors, the token-lifetime range, the source URLs), with a
 //! typed error naming the option at fault.
-#![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use edgeattest::crypto::SigningKey;
 use edgeattest::service::{

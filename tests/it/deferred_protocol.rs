@@ -3,7 +3,6 @@
 //! checked on real data for all six: genuine signatures verify, the software backend and
 //! all-true verdicts agree, a wrong verdict count is an error (never a pass), and a failed
 //! signature verdict is never a pass.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../common/fixture_files.rs"]
 mod fixture_files;

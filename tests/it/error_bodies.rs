@@ -3,12 +3,6 @@
 //! `message`, `status` (and `field` where one input is at fault), camelCase, with the RFC
 //! 6750 members in the `WWW-Authenticate` challenge only (`edgeattest::ErrorBody`).
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use std::collections::BTreeSet;
 

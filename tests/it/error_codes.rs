@@ -3,13 +3,6 @@
 //! the TypeScript union in `src/js/codes.d.ts` is the registry's. Run with
 //! `EDGEATTEST_BLESS=1` to rewrite `codes.d.ts` after adding a code.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

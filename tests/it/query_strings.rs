@@ -1,13 +1,6 @@
 //! One query-string splitter (`src/urlencoded.rs`): every reader of a query decodes names
 //! the same way, and a bad escape gets the reader's own typed error.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use edgeattest::deprecation::{check_query, DeprecationError};
 use edgeattest::listing::{ListError, ListQuery, Schema};

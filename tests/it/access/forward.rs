@@ -3,7 +3,6 @@
 //! own headers and proxy-asserted ones; the query minus `_method`; the caps on both.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::access::{
     authorize, dev_key_set, store_of, Decision, Forward, GatewayConfig, GatewayRequest, IssuedKey,

@@ -4,7 +4,6 @@
 //! the gateway's value, and every header outside the strip classes is kept unchanged.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::access::{authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest};
 use proptest::prelude::*;

@@ -2,12 +2,6 @@
 //! credentials; paths; preflight; forwarding; service keys.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use edgeattest::access::{
     authorize, dev_key_set, store_of, ApiKey, GatewayConfig, GatewayRequest, IssuedKey, KeyStore,

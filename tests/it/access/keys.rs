@@ -1,12 +1,6 @@
 //! The key format and checksum, digests, key records and the key-store configuration.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use edgeattest::access::{
     dev_key_set, store_of, ApiKey, IssuedKey, KeyDigest, KeyFormatError, KeyRecord, KeyStatus,

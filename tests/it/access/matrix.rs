@@ -3,12 +3,6 @@
 //! (access-control.md §5) — not derived from the library's own tables.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use std::collections::BTreeSet;
 

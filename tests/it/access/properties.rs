@@ -2,7 +2,6 @@
 //! status, and never puts caller-supplied text into a response header.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::access::{
     authorize, dev_key_set, store_of, ApiKey, CanonicalPath, GatewayConfig, GatewayRequest,

@@ -1,12 +1,6 @@
 //! Invariants of the endpoint → scope table, its exports, and route matching.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use std::collections::BTreeSet;
 

@@ -3,13 +3,6 @@
 //! carries, and a new architecture is a row — shown by a dummy one that runs through the
 //! same rules without any other code.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use edgeattest::attest::{
     check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, DeviceKind,

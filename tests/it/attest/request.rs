@@ -1,13 +1,6 @@
 //! Attest requests that validate and build: real recorded requests, SDK evidence, every
 //! endpoint's encoding and claims versions (the refusals: `tests/it/attest/request_errors.rs`).
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 #[path = "../../common/attest_samples.rs"]
 mod samples;

@@ -1,13 +1,6 @@
 //! Attest request refusals: one typed error with a stable code and the field per violation,
 //! against real evidence (the valid requests: `tests/it/attest/request.rs`).
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 #[path = "../../common/attest_samples.rs"]
 mod samples;

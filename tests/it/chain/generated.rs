@@ -1,6 +1,5 @@
 //! Generated chains (tests/fixtures/generated): each path-validation rule fails on its own.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
 use edgeattest::chain::{
     verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus, TimeCheck, TrustStore,

@@ -2,7 +2,6 @@
 //! every applicable case gives the expected result; the others are listed with the reason
 //! they do not apply to a device-attestation chain verifier.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] functions
 
 use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
 use serde_json::Value;

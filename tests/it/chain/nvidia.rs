@@ -5,7 +5,6 @@
 //! this file as a module: `#[test]` is wasm-bindgen-test's there.
 // Test helpers outside #[test] functions, and wasm-bindgen tests, which clippy does not
 // take for tests.
-#![allow(clippy::unwrap_used, clippy::panic)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "../../common/fixture_files.rs"]

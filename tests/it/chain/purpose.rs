@@ -2,7 +2,6 @@
 //! leaves that differ only in those extensions (tests/fixtures/generated/purpose_*.pem), and
 //! every real NVIDIA device and RIM signing chain of the fixtures still passing.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use base64::Engine as _;
 use edgeattest::chain::{

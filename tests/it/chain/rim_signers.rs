@@ -1,7 +1,6 @@
 //! RIM signing chains (ds:X509Data of the RIM XML) against the embedded CoRIM root: the
 //! interface the RIM module relies on.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
 use base64::Engine;
 use edgeattest::chain::{

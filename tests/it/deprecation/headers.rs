@@ -2,12 +2,6 @@
 //! time conversions behind them.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use edgeattest::attest::Endpoint;
 use edgeattest::deprecation::{

@@ -3,12 +3,6 @@
 //! validation; attaching to objects.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use edgeattest::deprecation::{
     attach_notices, by_id, notices_for, Api, ItemKind, Listing, Phase, Policy, AFTER, BEFORE,

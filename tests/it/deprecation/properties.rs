@@ -2,7 +2,6 @@
 //! notices at any instant keep the spec's shape.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::deprecation::{check_query, check_request_json, Policy, AFTER, BEFORE, REGISTRY};
 use edgeattest::time::{parse_http_date, parse_rfc3339};

@@ -2,12 +2,6 @@
 //! parameters, endpoints, and the error bodies.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_alloc
-)]
 
 use edgeattest::deprecation::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,

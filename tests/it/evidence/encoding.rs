@@ -3,7 +3,6 @@
 //! that name no encoding accept hex, base64 and base64 of hex text alike — checked on
 //! NVIDIA's recorded V3 request and the nvtrust `.hex` transcripts.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -4,7 +4,6 @@
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there, and fixtures come from
 //! `tests/common/fixture_files.rs` (there is no file system in a browser).
-#![allow(clippy::unwrap_used, clippy::panic)] // test helpers outside #[test] functions
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "../../common/fixture_files.rs"]

@@ -1,6 +1,5 @@
 //! Evidence re-signed by a generated test leaf: the FWID check and the trust store option.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
 use edgeattest::attest::{Arch, Nonce};
 use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};

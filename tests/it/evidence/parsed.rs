@@ -1,7 +1,6 @@
 //! Parsed blocks and opaque data equal NVIDIA's parser outputs (tests/fixtures/nvidia/parsed),
 //! the versioned NVDAOD transcript parses, and malformed input gives typed errors.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
 use edgeattest::attest::DeviceKind;
 use edgeattest::evidence::{tag, tag_name, OpaqueFormat, ParseError, Transcript};

@@ -4,13 +4,6 @@
 //! (a tag removed) and re-signed with the keyed test PKI of
 //! `tests/fixtures/generated/generate_keyed.py`.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

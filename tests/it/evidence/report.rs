@@ -2,7 +2,6 @@
 //! fixtures: what the page and every JS caller render. Each verdict is checked against the
 //! service's own answer for the same input where the service can be run.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 use edgeattest::attest::{Arch, Nonce};
 use edgeattest::chain::{ChainOptions, TrustStore};

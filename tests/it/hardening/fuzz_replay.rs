@@ -3,13 +3,6 @@
 //! fuzz target bodies natively, under `cargo test`, without cargo-fuzz or libFuzzer. A
 //! finding that comes back fails here by name.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 #![allow(unreachable_pub, dead_code)] // the harness is shared with the fuzz crate
 
 #[path = "../../fuzz/src/harness.rs"]

@@ -6,13 +6,6 @@
 //! DER, missing fields) and asserts that the cap's own error is the one reported; where the
 //! cap sits right at its value, the value itself is shown to pass that check.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::Engine;
 use edgeattest::attest::{

@@ -2,13 +2,6 @@
 //! paths, key stores, the service's body. As in `tests/it/hardening/limits.rs`, each cap is
 //! shown to be enforced before the work it protects.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use edgeattest::attest::MAX_BODY_BYTES;
 use edgeattest::chain::TrustStore;

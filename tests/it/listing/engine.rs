@@ -2,7 +2,6 @@
 //! column type, sorting per type, ties, the envelope, and loading errors.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::listing::{
     list_page, list_response, respond, ListError, ListQuery, Schema, Table, TableError,

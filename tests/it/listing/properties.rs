@@ -7,7 +7,6 @@
 //! (`,` `\` `[` `]` `+` `%` space) and multi-byte characters.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use core::cmp::Ordering;
 

@@ -1,7 +1,6 @@
 //! Query-string parsing: every accepted form and every 400, with the parameter it names.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::listing::{
     error_body_json, Direction, FilterOp, ListError, ListQuery, Operand, Schema, SortKey,

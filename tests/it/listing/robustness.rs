@@ -2,7 +2,6 @@
 //! strings built from the syntax's own characters, and random or mutated data sets.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::listing::{generate_json, list_page, ListQuery, Schema, Table};
 use edgeattest::ErrorCode;

@@ -1,7 +1,6 @@
 //! One revocation status per chain (`edgeattest::ocsp::fold_chain`) from the checked
 //! responses of its certificates, in chain order, as NVIDIA's verifiers fold them.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::ocsp::{
     fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, RevocationReason,

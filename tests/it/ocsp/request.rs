@@ -7,7 +7,6 @@
 //! The request fixtures are written by this file's ignored test `write_request_fixtures`
 //! (the generator runs it), so that the static responses echo our nonces.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::ocsp::{
     chain_requests, ocsp_targets, ChainKind, OcspError, OcspRequest, NONCE_LEN,

@@ -3,7 +3,6 @@
 //! (`tests/fixtures/generated/ocsp/responses/generate.py`), answering requests our code
 //! built. Every refusal asserts its exact code.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::chain::ChainError;
 use edgeattest::ocsp::{

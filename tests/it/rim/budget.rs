@@ -5,7 +5,6 @@
 //! No test here measures time: work is counted in operations.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap on fixtures.
-#![allow(clippy::unwrap_used, clippy::panic)]
 
 use std::path::Path;
 

@@ -4,7 +4,6 @@
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there.
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "../../common/fixture_files.rs"]

@@ -3,7 +3,6 @@
 //! minimum-SVN floors.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -1,7 +1,6 @@
 //! RIM ids from evidence values and the RIM service envelope.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap and panic on bad fixtures.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::std_instead_of_alloc)]
 
 use std::fs;
 use std::path::Path;

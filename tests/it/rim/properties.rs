@@ -2,7 +2,6 @@
 //! serialisations verify, any change to signed bytes does not, and no input panics.
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions unwrap on fixtures.
-#![allow(clippy::unwrap_used)]
 
 use std::path::Path;
 

@@ -1,13 +1,6 @@
 //! The service end to end (natively): recorded real exchanges replayed at their recorded time,
 //! our answers verified with our JWKS, device claims compared with the real service's.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;

@@ -8,13 +8,6 @@
 //! worker's `EDGEATTEST_RIM_TRUST_ANCHORS` does). Its `manifest.json` holds the RIM ids it
 //! derived from the evidence on its own; the service must ask for exactly those.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;

@@ -1,12 +1,5 @@
 //! Claim sets per version against the real service's tokens: the same names, the same types.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use std::collections::BTreeSet;
 

@@ -4,13 +4,6 @@
 //! `EDGEATTEST_BLESS=1` to rewrite `tests/fixtures/claims/bytes.txt` after a deliberate
 //! change of the claims.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
 use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};

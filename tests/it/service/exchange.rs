@@ -5,13 +5,6 @@
 //!
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "../../common/fixture_files.rs"]

@@ -2,13 +2,6 @@
 //! one is configured (only a chain whose leaf carries that key), the retired keys after it,
 //! and a key held outside the core the same way as one held inside.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -6,13 +6,6 @@
 //! device is the real Hopper 550.90.07 transcript re-signed with the test leaf of each
 //! status. The worker and the JS API are tested over HTTP in tests/js/service-ocsp.test.mjs.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

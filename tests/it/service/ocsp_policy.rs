@@ -5,13 +5,6 @@
 //! refused. The policies are read as NVIDIA's SDK reads them: every listed claim must equal
 //! its value (objects member by member).
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -2,13 +2,6 @@
 //! a request needing more distinct signature checks than the budget is refused before any
 //! runs; the tokens' `iss` is the configured issuer or the answered request's origin.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc
-)] // tests: fail loudly, use std
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;

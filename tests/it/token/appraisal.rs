@@ -2,7 +2,6 @@
 //! absent) is refused with its own code and keeps its appraisal; the appraisal reads the
 //! reasons from the real service's tokens and from every claims version the service writes.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 

@@ -3,7 +3,6 @@
 //!
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

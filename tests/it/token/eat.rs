@@ -1,7 +1,6 @@
 //! Detached EAT results minted here: shape, digests, round trips through the verifier, and
 //! every way a result can be wrong.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;

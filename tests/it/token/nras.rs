@@ -2,7 +2,6 @@
 //! the JWKS fetched with it at its recorded time, and fails with the expiry code an hour
 //! later; tampering of every kind is caught with its own code.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 use std::path::PathBuf;

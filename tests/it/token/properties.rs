@@ -1,7 +1,6 @@
 //! Property tests: no input makes the token layer panic, and no single-byte change to a
 //! signed token or result is accepted.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use edgeattest::crypto::{PublicKey, SigningKey};
 use edgeattest::token::{

@@ -3,7 +3,6 @@
 //! token must look like one, and no result reads as a pass with zero devices. Real TEEP
 //! recordings and our own service's V1/V2 answers are the positive cases.
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 

@@ -5,7 +5,6 @@
 //! Shared with the wasm suites (`tests/wasm_node.rs`, `tests/wasm_browser.rs`), which include
 //! this file as a module: `#[test]` is wasm-bindgen-test's there; the same vectors go through
 //! WebCrypto in `tests/common/wasm_webcrypto.rs`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 // Crate-level here; a wasm suite that includes this file uses its own (`crate::`).
 #[path = "../../common/fixture_files.rs"]

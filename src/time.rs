@@ -50,23 +50,25 @@ impl UnixTime {
     /// number from 0 to [`MAX_SECS`] (NaN, infinities, negatives and fractions are refused,
     /// not rounded: a caller that means "about now" floors it first).
     pub fn from_number(secs: f64) -> Option<Self> {
-        // In range and whole, so the conversion is exact.
+        // `f64::fract` and `floor` need std: in range (which excludes NaN and infinities), the
+        // truncating conversion is exact exactly when the number is whole.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        if secs.is_finite() && secs.fract() == 0.0 && (0.0..=MAX_SECS as f64).contains(&secs) {
-            Some(Self(secs as u64))
-        } else {
-            None
-        }
+        let whole = secs as u64;
+        #[allow(clippy::cast_precision_loss)]
+        let exact = whole as f64 == secs;
+        ((0.0..=MAX_SECS as f64).contains(&secs) && exact).then_some(Self(whole))
     }
 
     /// A host's millisecond clock reading (a JS `Date`): floored to whole seconds; `None`
     /// before the epoch, past [`MAX_SECS`], or not a number.
     pub fn from_millis(millis: f64) -> Option<Self> {
-        if millis.is_finite() {
-            Self::from_number((millis / 1000.0).floor())
-        } else {
-            None
+        // Before the epoch is refused, so flooring is truncating a non-negative number.
+        if !(0.0..=(MAX_SECS as f64 + 1.0) * 1000.0).contains(&millis) {
+            return None;
         }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let secs = (millis / 1000.0) as u64;
+        Self::from_secs(secs)
     }
 
     /// Seconds since the epoch.

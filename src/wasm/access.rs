@@ -189,8 +189,7 @@ pub fn create_api_key(
     };
     let (roles, scopes) = (list("roles"), list("scopes"));
     let readable = |list: &Option<Result<Vec<String>, JsValue>>| {
-        list.as_ref()
-            .map(|read| read.as_ref().map(Clone::clone).unwrap_or_default())
+        list.as_ref().map(|read| read.clone().unwrap_or_default())
     };
     let request = KeyRequest {
         kind: key_type,

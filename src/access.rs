@@ -66,7 +66,9 @@ pub use endpoint::{
 pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
 pub use forward::{HeaderBudget, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
-pub use key_issuance::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
+pub use key_issuance::{
+    dev_key_set, store_of, IssuedKey, KeyRequest, KeyRequestError, DEV_KEY_LIFETIME, OTHER_SERVICE,
+};
 pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
 pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};
 pub use role::{scopes_of_roles, Role};

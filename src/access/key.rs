@@ -33,7 +33,8 @@ pub const KEY_LEN: usize = KEY_PREFIX.len() + 3 + 1 + RANDOM_CHARS + 1 + CHECKSU
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// Whose key it is, and so where its scopes come from (spec §5, "Key types").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum KeyType {
     /// Tied to a user; scopes derive from the user's roles. Text tag `per`.

@@ -7,8 +7,7 @@ use alloc::vec::Vec;
 
 use super::device_report::{
     Failure, RevocationInput, RimStep, Stage, StageId, StageStatus, ERR_MEASUREMENT_MISMATCH,
-    ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE,
-    ERR_RIM_VERSION_MISMATCH,
+    ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
 use super::profile::RimPath;
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
@@ -289,18 +288,16 @@ pub(super) fn rim_stage(
             step.chain_expiration = chain.expiration;
             let until = chain.expiration.map_or_else(|| "unknown".into(), iso);
             let title = format!("{label} RIM: {version}");
-            match chain.status {
-                RimCertStatus::Valid => {
+            let status = chain.status;
+            match status.failure() {
+                None => {
                     step.status = StageStatus::Passed;
                     b.push(id, title, StageStatus::Passed).detail =
                         format!("signer chain valid at {} (until {until})", iso(now));
                 }
-                status => {
+                Some(failure) => {
                     step.status = StageStatus::Failed;
-                    let (code, service) = match status {
-                        RimCertStatus::Expired => (ERR_RIM_CHAIN_EXPIRED, 4011),
-                        _ => (ERR_RIM_CHAIN_INVALID, 4015),
-                    };
+                    let (code, service) = (failure.code, failure.service_code);
                     let message = format!(
                         "the {lower} RIM's signing certificate chain is {} at {}",
                         status.as_str(),

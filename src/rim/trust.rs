@@ -80,6 +80,40 @@ impl RimCertStatus {
             Self::Invalid => "invalid",
         }
     }
+
+    /// How a RIM whose signature verifies fails on this chain status: `None` when valid;
+    /// expired is 4011, anything else 4015. The one verdict the evidence report and the
+    /// service both give.
+    pub(crate) const fn failure(self) -> Option<RimChainFailure> {
+        match self {
+            Self::Valid => None,
+            Self::Expired => Some(RimChainFailure {
+                code: crate::evidence::ERR_RIM_CHAIN_EXPIRED,
+                service_code: 4011,
+                service_message: "CERTIFICATE_EXPIRED",
+                description: "RIM signing certificate chain has expired",
+            }),
+            Self::Invalid => Some(RimChainFailure {
+                code: crate::evidence::ERR_RIM_CHAIN_INVALID,
+                service_code: 4015,
+                service_message: "INVALID_RIM_CERTIFICATE_CHAIN",
+                description: "RIM signing certificate chain is not valid",
+            }),
+        }
+    }
+}
+
+/// A RIM signing chain's failure, as the crate's code and as the service's error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RimChainFailure {
+    /// `ERR_RIM_CHAIN_EXPIRED` or `ERR_RIM_CHAIN_INVALID`.
+    pub code: &'static str,
+    /// The service's numeric code: 4011 or 4015.
+    pub service_code: u16,
+    /// The service's symbolic name of `service_code`.
+    pub service_message: &'static str,
+    /// The service's description.
+    pub description: &'static str,
 }
 
 /// The chain part of a verified RIM.

@@ -413,19 +413,13 @@ fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
                 revocation_reason: None,
             };
             let revoked = sources.revocation.rim(&id).apply(&mut cert_chain, "rim");
-            let error = match status {
-                CertStatus::Valid => revoked.error,
-                CertStatus::Expired => Some(details(
-                    4011,
+            let error = match chain.status.failure() {
+                None => revoked.error,
+                Some(failure) => Some(details(
+                    failure.service_code,
                     "rim",
-                    "CERTIFICATE_EXPIRED",
-                    "RIM signing certificate chain has expired",
-                )),
-                _ => Some(details(
-                    4015,
-                    "rim",
-                    "INVALID_RIM_CERTIFICATE_CHAIN",
-                    "RIM signing certificate chain is not valid",
+                    failure.service_message,
+                    failure.description,
                 )),
             };
             let measurements_available = verified.document().active_measurements().next().is_some();

@@ -9,11 +9,11 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
-use super::error::{coded, invalid_argument, to_js};
+use super::error::{invalid_argument, to_js};
 use crate::access::{
     authorize, decide_for_record, dev_key_set, route_table_json, store_of, ApiKey, Decision,
-    GatewayConfig, GatewayRequest, HeaderBudget, IssuedKey, KeyStore, KeyType, Method, Role, Scope,
-    ScopeSet, SIMULATION_SERVICE,
+    GatewayConfig, GatewayRequest, HeaderBudget, IssuedKey, KeyRequest, KeyRequestError, KeyStore,
+    KeyType, Method, Role, SIMULATION_SERVICE,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -179,55 +179,36 @@ pub fn create_api_key(
     let key_type = KeyType::parse(&type_name)
         .ok_or_else(|| invalid_argument("type", "\"personal\" or \"service\""))?;
     let id = args::required_string(&args::member(&options, "id"), "id")?;
-    let services = match string_list(&args::member(&options, "services"), "services")? {
-        Some(list) => list,
-        None => alloc::vec![String::from(SIMULATION_SERVICE)],
+    let services = string_list(&args::member(&options, "services"), "services")?;
+    // `roles` and `scopes` are present unless `undefined` (`null` reads as an empty list).
+    // A list that cannot be read is reported after the core's rule on which member the type
+    // allows, as before: `roles: 5` on a service key is "roles is not allowed".
+    let list = |name: &str| {
+        let value = args::member(&options, name);
+        (!value.is_undefined()).then(|| string_list(&value, name).map(Option::unwrap_or_default))
     };
+    let (roles, scopes) = (list("roles"), list("scopes"));
+    let readable = |list: &Option<Result<Vec<String>, JsValue>>| {
+        list.as_ref().map(|read| read.clone().unwrap_or_default())
+    };
+    let request = KeyRequest {
+        kind: key_type,
+        roles: readable(&roles),
+        scopes: readable(&scopes),
+        services,
+    };
+    if let Err(error) = request.grant() {
+        if matches!(
+            error,
+            KeyRequestError::ScopesOnPersonal | KeyRequestError::RolesOnService
+        ) {
+            return Err(to_js(&error));
+        }
+    }
+    roles.transpose()?;
+    scopes.transpose()?;
     let random = args::random_bytes::<32>()?;
-    let issued = match key_type {
-        KeyType::Personal => {
-            if !args::member(&options, "scopes").is_undefined() {
-                return Err(coded(
-                    "ERR_INVALID_ARGUMENT",
-                    "personal keys get their scopes from roles; scopes is not allowed",
-                    Some("scopes"),
-                ));
-            }
-            let mut roles = Vec::new();
-            for (i, name) in string_list(&args::member(&options, "roles"), "roles")?
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let role = Role::parse(name).ok_or_else(|| {
-                    invalid_argument(&alloc::format!("roles[{i}]"), "a role name")
-                })?;
-                roles.push(role);
-            }
-            IssuedKey::personal(id, roles, services, &random)
-        }
-        KeyType::Service => {
-            if !args::member(&options, "roles").is_undefined() {
-                return Err(coded(
-                    "ERR_INVALID_ARGUMENT",
-                    "service keys hold exactly their chosen scopes; roles is not allowed",
-                    Some("roles"),
-                ));
-            }
-            let mut scopes = ScopeSet::EMPTY;
-            for (i, name) in string_list(&args::member(&options, "scopes"), "scopes")?
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let scope = Scope::parse(name).ok_or_else(|| {
-                    invalid_argument(&alloc::format!("scopes[{i}]"), "a scope name")
-                })?;
-                scopes.insert(scope);
-            }
-            IssuedKey::service(id, scopes, services, &random)
-        }
-    };
+    let issued = request.issue(id, &random).map_err(|error| to_js(&error))?;
     let expires_at = args::member(&options, "expiresAt");
     let issued = if expires_at.is_undefined() || expires_at.is_null() {
         issued

@@ -31,6 +31,7 @@ mod access {
     mod forward;
     mod forward_properties;
     mod gateway;
+    mod key_request;
     mod keys;
     mod matrix;
     mod properties;

@@ -25,9 +25,6 @@ pub mod evidence;
 // Readers of single JS arguments shared by every binding; the client build uses only some.
 #[cfg_attr(not(feature = "js-full"), allow(dead_code))]
 mod args;
-// The readers' former name, until `evidence.rs` (another engineer's this round) says `args`.
-#[cfg(feature = "js-full")]
-use args as js;
 #[cfg(feature = "js-full")]
 mod limits;
 #[cfg(feature = "js-full")]

@@ -205,9 +205,3 @@ pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, Js
     }
     time(value, field)
 }
-
-/// [`time_or_clock`] for `now`, in seconds: the former reader's name, still called by
-/// `evidence.rs` (another engineer's file this round).
-pub(crate) fn now_or_clock(value: &JsValue) -> Result<u64, JsValue> {
-    time_or_clock(value, "now").map(UnixTime::as_secs)
-}

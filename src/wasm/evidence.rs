@@ -1,177 +1,57 @@
 //! JS API for `crate::evidence` and `crate::chain`: `verifyEvidence`, `prepareEvidence`
-//! (signature checks handed to JS, e.g. WebCrypto, then `finish`), `verifyCertificateChain`.
+//! (signature checks handed to JS, e.g. WebCrypto, then `finish`), `verifyCertificateChain`,
+//! `evidenceReport` / `prepareEvidenceReport`, `runtimeEvidence`. Options are read with serde
+//! ([`options_from_js`]); results are written with [`convert::to_js`].
 
-use alloc::string::String;
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::attest::{evidence_bytes, evidence_encoding};
+use super::args;
+use super::attest::evidence_bytes;
+use super::convert::{self, options_from_js, Bytes, Document};
 use super::error::{coded, invalid_argument, to_js};
-use super::js;
 use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
-    decode_generation2, BatchPlan, DeviceInput, DeviceReport, FwidPolicy, ReportPlan,
-    RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
+    decode_generation2, BatchPlan, DeviceInput, DeviceReport, EvidenceReport, FwidPolicy,
+    ReportPlan, RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext,
+    VerifyError,
 };
 use crate::rim::{RimTrust, RuntimeEvidence};
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_EVIDENCE: &str = r#"
-/** One device: its transcript and its certificate chain. */
-export interface DeviceEvidenceInput {
-  /**
-   * Raw transcript bytes, or a string: hex, base64 (generation 2, NVIDIA's SDKs) or base64 of
-   * hex text (generation 1) — recognised from the text, or as `evidenceEncoding` says.
-   */
-  evidence: Uint8Array | ArrayBuffer | string;
-  /** PEM chain text (leaf first), or base64 of it as in requests. */
-  certificate: string;
-}
-
-export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
-  /** The caller's nonce: 64 hex characters or 32 bytes. */
-  nonce: string | Uint8Array;
-  arch: Arch;
-  /** Unix seconds; default the host clock. */
-  now?: number;
-  /** PEM anchors; default the NVIDIA Device Identity CA embedded in the module. */
-  trustAnchors?: string;
-  /** The encoding every string `evidence` must be in; default: recognised from the text. */
-  evidenceEncoding?: EvidenceEncoding;
-  /**
-   * Fail evidence that could carry an FWID but does not (Hopper firmware from before FWID
-   * reporting) with ERR_EVIDENCE_FWID_MISSING (service code 4016). Default false: passed, as
-   * NVIDIA's verifiers do, and reported as `fwid: "not-in-evidence"`.
-   */
-  requireFwid?: boolean;
-}
-
-export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evidence" | "certificate"> {
-  devices: DeviceEvidenceInput[];
-}
-
-/** One ECDSA P-384/SHA-384 verification: SEC1 key, message, raw r||s signature. */
-export interface SignatureCheck { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array; }
-
-export interface EvidenceReport {
-  arch: string;
-  /** The firmware that produced the evidence: it decides which RIMs apply and whether an FWID is due. */
-  profile: "hopper-gsp" | "blackwell-gsp" | "blackwell-fsp" | "ls10";
-  hwmodel: string | null; hwmodelChip: string | null; ueid: string;
-  driverVersion: string | null; vbiosVersion: string | null;
-  reportParsed: boolean; nonceMatch: boolean; signatureVerified: boolean; archCheck: boolean;
-  fwid: "matched" | "not-in-evidence" | "not-applicable";
-  certChain: { status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked"; subjects: string[] };
-  nonce: string; responderNonce: string; opaqueFormat: "legacy" | "nvdaod";
-  measurements: { index: number; valueType: number; representation: "digest" | "raw"; value: string }[];
-  opaque: { tag: number; name: string | null; valueType: number | null; value: string }[];
-  signature: string;
-}
-
-/** A device result of a batch: its report, or the error that failed it. */
-export type DeviceResult =
-  | { ok: true; report: EvidenceReport }
-  | { ok: false; error: { code: string; message: string; serviceCode: number } };
-
-/** Options of runtimeEvidence. */
-export interface RuntimeEvidenceOptions {
-  /** Raw transcript bytes, or a string (hex, base64, base64 of hex text). */
-  evidence: Uint8Array | ArrayBuffer | string;
-  /** The encoding a string `evidence` must be in; default: recognised from the text. */
-  evidenceEncoding?: EvidenceEncoding;
-  arch: Arch;
-  /** The chip name the device certificate gives (`hwmodelChip` of an EvidenceReport). */
-  hwmodel?: string;
-  /** The request's `firmware_version` (Blackwell FSP). */
-  firmwareVersion?: string;
-}
-
-export interface ChainReportJs {
-  status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked";
-  subjects: string[]; ueid: string; hwmodel: string | null; leafPublicKey: Uint8Array;
-}
-/** Options of evidenceReport / prepareEvidenceReport: one device, its RIMs, its revocation. */
-export interface EvidenceReportOptions extends VerifyEvidenceOptions {
-  /** The RIM documents (XML text or bytes) to judge the device by; one its profile does not use is ignored. */
-  rims?: { driver?: string | Uint8Array; firmware?: string | Uint8Array };
-  /** PEM anchors of the RIM signers; default NVIDIA's RIM root embedded in the module. */
-  rimAnchors?: string;
-  /** The request's `firmware_version` (Blackwell FSP evidence names its firmware RIM by it). */
-  firmwareVersion?: string;
-  /** What the host learnt of the device chain's revocation (the core does no I/O); default not checked. */
-  revocation?: { status: "good" | "not-checked" | "revoked" | "unknown" | "failed"; message?: string };
-}
-
-export type StageStatus = "passed" | "failed" | "not-checked" | "not-applicable";
-export type StageId =
-  | "evidence-parsed" | "certificate-chain" | "evidence-signature" | "nonce" | "architecture"
-  | "opaque-data" | "fwid" | "driver-version" | "revocation" | "driver-rim" | "firmware-rim"
-  | "measurements" | "driver-rim-version" | "firmware-rim-version" | "opaque-floors";
-
-/** One check of a DeviceReport. */
-export interface ReportStage {
-  id: StageId; title: string; status: StageStatus;
-  /** What it found, for people ("" when nothing to add). */
-  detail: string;
-  /** A passed check whose result does not fully count, and why (render amber). */
-  warning: string | null;
-  /** The stable code of a failed check. */
-  code: string | null;
-}
-
-export interface ReportFailure { stage: StageId; code: string; message: string; serviceCode: number | null }
-
-export interface ReportRimStep {
-  /** The RIM id the evidence names (null: none, or none applies). */
-  id: string | null; status: StageStatus; version: string | null; signatureVerified: boolean | null;
-  chainStatus: "valid" | "expired" | "invalid" | null; chainExpiration: number | null;
-}
-
-/**
- * The core's verification report of one device: every check in the service's order, the
- * first failure, the RIMs, revocation, and one verdict. `partial`: nothing failed, but
- * something that applies was not checked (`notChecked` says what).
- */
-export interface DeviceReport {
-  verdict: "passed" | "failed" | "partial";
-  stages: ReportStage[];
-  failure: ReportFailure | null;
-  failures: ReportFailure[];
-  notChecked: string[];
-  rims: { driver: ReportRimStep; firmware: ReportRimStep };
-  /** `not-reached`: the chain did not validate; `not-checked`: due, ask the responder and report again. */
-  revocation: "not-reached" | "not-checked" | "good" | "failed";
-  comparison: Omit<RimComparison, "allMatch" | "measres"> | null;
-  measres: "success" | "fail" | null;
-  evidence: EvidenceReport | null;
-}
-"#;
+const TS_EVIDENCE: &str = include_str!("types/evidence.d.ts");
 
 /// Verifies one device with the software backend; throws the first failure with its `code`.
 #[wasm_bindgen(js_name = verifyEvidence, unchecked_return_type = "EvidenceReport")]
 pub fn verify_evidence(
     #[wasm_bindgen(unchecked_param_type = "VerifyEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let common = Common::read(&options)?;
-    let device = read_device(&options, "", common.encoding)?;
+    let input: OptionsIn = options_from_js(&options)?;
+    let common = Common::new(&input)?;
+    let (evidence, pem) = device(
+        &input.evidence,
+        input.certificate.as_deref(),
+        "",
+        common.encoding,
+    )?;
     let store = common.store()?;
-    let context = common.context(&store);
     let input = DeviceInput {
-        evidence: &device.0,
-        certificate_pem: &device.1,
+        evidence: &evidence,
+        certificate_pem: &pem,
     };
-    let result = BatchPlan::new(&[input], &context)
+    let result = BatchPlan::new(&[input], &common.context(&store))
         .verify()
         .into_iter()
         .next()
         .unwrap_or(Err(VerifyError::Signature));
     match result {
-        Ok(device) => report(&device),
+        Ok(device) => convert::to_js(&device.to_report()),
         Err(err) => Err(to_js(&err)),
     }
 }
@@ -188,19 +68,24 @@ pub struct EvidenceBatch {
 pub fn prepare_evidence(
     #[wasm_bindgen(unchecked_param_type = "PrepareEvidenceOptions")] options: JsValue,
 ) -> Result<EvidenceBatch, JsValue> {
-    let common = Common::read(&options)?;
-    let list = js::member(&options, "devices");
-    if !Array::is_array(&list) {
-        return Err(invalid_argument("devices", "an array"));
-    }
-    let mut owned = Vec::new();
-    for (i, item) in Array::from(&list).iter().enumerate() {
-        owned.push(read_device(
-            &item,
-            &alloc::format!("devices[{i}]."),
-            common.encoding,
-        )?);
-    }
+    let input: OptionsIn = options_from_js(&options)?;
+    let common = Common::new(&input)?;
+    let devices = input
+        .devices
+        .ok_or_else(|| invalid_argument("devices", "an array"))?;
+    let owned = devices
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let prefix = alloc::format!("devices[{i}].");
+            device(
+                &item.evidence,
+                item.certificate.as_deref(),
+                &prefix,
+                common.encoding,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let inputs: Vec<DeviceInput<'_>> = owned
         .iter()
         .map(|(evidence, pem)| DeviceInput {
@@ -219,7 +104,7 @@ impl EvidenceBatch {
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
         let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        Ok(js::checks_to_js(plan.signature_checks()).into())
+        Ok(args::checks_to_js(plan.signature_checks()).into())
     }
 
     /// Completes the batch with one boolean verdict per signature check.
@@ -228,7 +113,7 @@ impl EvidenceBatch {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let flags = js::verdicts_arg(&verdicts, "verdicts")?;
+        let flags = args::verdicts_arg(&verdicts, "verdicts")?;
         let plan = self.plan.take().ok_or_else(consumed)?;
         let results = plan.finish(&flags).map_err(|err| to_js(&err))?;
         results_js(results)
@@ -274,7 +159,7 @@ impl EvidenceReportPlan {
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
         let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        Ok(js::checks_to_js(plan.signature_checks()).into())
+        Ok(args::checks_to_js(plan.signature_checks()).into())
     }
 
     /// The report, with one boolean verdict per signature check.
@@ -283,7 +168,7 @@ impl EvidenceReportPlan {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let flags = js::verdicts_arg(&verdicts, "verdicts")?;
+        let flags = args::verdicts_arg(&verdicts, "verdicts")?;
         let plan = self.plan.take().ok_or_else(consumed)?;
         report_js(&plan.finish(&flags).map_err(|err| to_js(&err))?)
     }
@@ -296,37 +181,40 @@ impl EvidenceReportPlan {
     }
 }
 
+#[derive(Deserialize)]
+struct RimsIn {
+    driver: Option<Document>,
+    firmware: Option<Document>,
+}
+
+#[derive(Deserialize)]
+struct RevocationIn {
+    status: Option<String>,
+    message: Option<String>,
+}
+
 fn report_plan(options: &JsValue) -> Result<ReportPlan, JsValue> {
-    let common = Common::read(options)?;
-    let (evidence, pem) = read_device(options, "", common.encoding)?;
-    let rims = js::member(options, "rims");
-    let document = |role: &str| -> Result<Option<Vec<u8>>, JsValue> {
-        if rims.is_undefined() || rims.is_null() {
-            return Ok(None);
-        }
-        let value = js::member(&rims, role);
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
-        }
-        match value.as_string() {
-            Some(text) => Ok(Some(text.into_bytes())),
-            None => js::bytes(&value, &alloc::format!("rims.{role}")).map(Some),
-        }
-    };
-    let (driver, firmware) = (document("driver")?, document("firmware")?);
-    let rim_trust = match js::optional_string(&js::member(options, "rimAnchors"), "rimAnchors")? {
+    let extra: OptionsIn = options_from_js(options)?;
+    let common = Common::new(&extra)?;
+    let (evidence, pem) = device(
+        &extra.evidence,
+        extra.certificate.as_deref(),
+        "",
+        common.encoding,
+    )?;
+    let (driver, firmware) = extra
+        .rims
+        .map_or((None, None), |rims| (rims.driver, rims.firmware));
+    let rim_trust = match extra.rim_anchors {
         Some(pem) => RimTrust::from_pem(&pem).map_err(|e| to_js(&e))?,
         None => RimTrust::nvidia(),
     };
-    let hint = js::optional_string(&js::member(options, "firmwareVersion"), "firmwareVersion")?;
-    let revocation = js::member(options, "revocation");
-    let revocation = if revocation.is_undefined() || revocation.is_null() {
-        RevocationInput::NotChecked
-    } else {
-        let status = js::required_string(&js::member(&revocation, "status"), "revocation.status")?;
-        let message =
-            js::optional_string(&js::member(&revocation, "message"), "revocation.message")?;
-        RevocationInput::from_status(&status, message)
+    let revocation = match extra.revocation {
+        None => RevocationInput::NotChecked,
+        Some(RevocationIn { status, message }) => {
+            let status = status.ok_or_else(|| invalid_argument("revocation.status", "a string"))?;
+            RevocationInput::from_status(&status, message)
+        }
     };
     let store = common.store()?;
     Ok(ReportPlan::new(
@@ -336,20 +224,18 @@ fn report_plan(options: &JsValue) -> Result<ReportPlan, JsValue> {
         },
         &common.context(&store),
         RimDocuments {
-            driver: driver.as_deref(),
-            firmware: firmware.as_deref(),
+            driver: driver.as_ref().map(|d| d.0.as_slice()),
+            firmware: firmware.as_ref().map(|d| d.0.as_slice()),
         },
         &rim_trust,
-        hint,
+        extra.firmware_version,
         revocation,
     ))
 }
 
 /// A report as plain JS objects (no Maps).
 fn report_js(report: &DeviceReport) -> Result<JsValue, JsValue> {
-    report
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|_| coded("ERR_INTERNAL", "the report could not be converted", None))
+    convert::to_js(report)
 }
 
 /// Validates a PEM chain (leaf first) to the anchors at `now`; throws on failure.
@@ -360,61 +246,91 @@ pub fn verify_certificate_chain(
     )]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !options.is_object() {
-        return Err(invalid_argument("options", "an object"));
-    }
-    let pem = certificate_text(&js::required_string(
-        &js::member(&options, "certificate"),
-        "certificate",
-    )?)?;
-    let now = read_now(&options)?;
-    let store = read_store(&options)?;
-    let enforce = js::member(&options, "enforceTime")
-        .as_bool()
-        .unwrap_or(false);
-    let chain_options = ChainOptions::default().with_time(if enforce {
+    let options: OptionsIn = options_from_js(&options)?;
+    let pem = certificate_text(
+        &options
+            .certificate
+            .ok_or_else(|| invalid_argument("certificate", "a string"))?,
+    )?;
+    let now = args::time_or_clock(&options.now, "now")?.as_secs();
+    let store = trust_store(options.trust_anchors.as_deref())?;
+    let time = if options.enforce_time == Some(true) {
         TimeCheck::Enforce
     } else {
         TimeCheck::Report
-    });
-    let chain = verify_pem_chain(&pem, &store, now, &chain_options).map_err(|e| to_js(&e))?;
-    let report = ChainJs {
+    };
+    let chain = verify_pem_chain(&pem, &store, now, &ChainOptions::default().with_time(time))
+        .map_err(|e| to_js(&e))?;
+    convert::to_js(&ChainOut {
         status: chain.status().as_claim_str(),
         expiration_date: chain.earliest_not_after_iso(),
         ocsp_status: "not-checked",
-        subjects: chain.subjects().map(String::from).collect(),
+        subjects: chain.subjects().collect(),
         ueid: chain.ueid(),
-        hwmodel: chain.hwmodel().map(String::from),
-    };
-    let value = json(&report)?;
-    let _ = Reflect::set(
-        &value,
-        &"leafPublicKey".into(),
-        &Uint8Array::from(chain.leaf_public_key_sec1()).into(),
-    );
-    Ok(value)
+        hwmodel: chain.hwmodel(),
+        leaf_public_key: Bytes(chain.leaf_public_key_sec1()),
+    })
+}
+
+/// The JS `ChainReportJs`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChainOut<'a> {
+    status: &'static str,
+    expiration_date: String,
+    ocsp_status: &'static str,
+    subjects: Vec<&'a str>,
+    ueid: String,
+    hwmodel: Option<&'a str>,
+    leaf_public_key: Bytes<'a>,
+}
+
+/// A `DeviceResult`: `{ ok: true, report }` or `{ ok: false, error }`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum DeviceResultOut {
+    Passed { ok: bool, report: EvidenceReport },
+    Failed { ok: bool, error: ErrorOut },
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ChainJs {
-    status: &'static str,
-    expiration_date: String,
-    ocsp_status: &'static str,
-    subjects: Vec<String>,
-    ueid: String,
-    hwmodel: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ErrorJs {
+struct ErrorOut {
     code: &'static str,
     message: String,
-    #[serde(rename = "serviceCode")]
     service_code: u16,
 }
 
-/// The options every verification shares.
+/// The members of every evidence entry's options, read by one serde type: each entry uses
+/// its own (`devices` only `prepareEvidence`, `rims` only the reports, `enforceTime` only
+/// `verifyCertificateChain`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OptionsIn {
+    /// 64 hex characters or 32 bytes; text goes through `Nonce::parse` for its own code.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    nonce: JsValue,
+    arch: Option<String>,
+    /// Read by `args::time_or_clock`, the one reader of `now`.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    now: JsValue,
+    trust_anchors: Option<String>,
+    evidence_encoding: Option<String>,
+    require_fwid: Option<bool>,
+    /// Bytes, or text decoded by the core's one rule with `evidenceEncoding`.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    evidence: JsValue,
+    certificate: Option<String>,
+    devices: Option<Vec<DeviceIn>>,
+    rims: Option<RimsIn>,
+    rim_anchors: Option<String>,
+    firmware_version: Option<String>,
+    revocation: Option<RevocationIn>,
+    hwmodel: Option<String>,
+    enforce_time: Option<bool>,
+}
+
+/// The options every verification shares, checked.
 struct Common {
     nonce: Nonce,
     arch: Arch,
@@ -425,44 +341,32 @@ struct Common {
 }
 
 impl Common {
-    fn read(options: &JsValue) -> Result<Self, JsValue> {
-        if !options.is_object() {
-            return Err(invalid_argument("options", "an object"));
-        }
-        let nonce_value = js::member(options, "nonce");
-        let nonce = if let Some(text) = nonce_value.as_string() {
+    fn new(input: &OptionsIn) -> Result<Self, JsValue> {
+        let nonce = if let Some(text) = input.nonce.as_string() {
             Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
         } else {
-            let bytes = js::bytes(&nonce_value, "nonce")?;
+            let bytes = args::bytes(&input.nonce, "nonce")?;
             let array: [u8; Nonce::LEN] = bytes
                 .try_into()
                 .map_err(|_| invalid_argument("nonce", "64 hex characters or 32 bytes"))?;
             Nonce::from_bytes(array)
         };
-        let arch_text = js::required_string(&js::member(options, "arch"), "arch")?;
-        let arch =
-            Arch::parse(&arch_text).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
         Ok(Self {
             nonce,
-            arch,
-            now: read_now(options)?,
-            anchors: js::optional_string(&js::member(options, "trustAnchors"), "trustAnchors")?,
-            encoding: evidence_encoding(options)?,
-            fwid_policy: match js::optional_bool(
-                &js::member(options, "requireFwid"),
-                "requireFwid",
-            )? {
-                Some(true) => FwidPolicy::Require,
-                _ => FwidPolicy::AsNvidia,
+            arch: arch(input.arch.as_deref())?,
+            now: args::time_or_clock(&input.now, "now")?.as_secs(),
+            anchors: input.trust_anchors.clone(),
+            encoding: encoding(input.evidence_encoding.as_deref())?,
+            fwid_policy: if input.require_fwid == Some(true) {
+                FwidPolicy::Require
+            } else {
+                FwidPolicy::AsNvidia
             },
         })
     }
 
     fn store(&self) -> Result<TrustStore, JsValue> {
-        match &self.anchors {
-            Some(pem) => TrustStore::from_pem(pem).map_err(|e| to_js(&e)),
-            None => TrustStore::nvidia_device_identity().map_err(|e| to_js(&e)),
-        }
+        trust_store(self.anchors.as_deref())
     }
 
     fn context<'s>(&self, store: &'s TrustStore) -> VerifyContext<'s> {
@@ -477,41 +381,49 @@ impl Common {
     }
 }
 
-fn read_store(options: &JsValue) -> Result<TrustStore, JsValue> {
-    match js::optional_string(&js::member(options, "trustAnchors"), "trustAnchors")? {
-        Some(pem) => TrustStore::from_pem(&pem).map_err(|e| to_js(&e)),
+fn trust_store(anchors: Option<&str>) -> Result<TrustStore, JsValue> {
+    match anchors {
+        Some(pem) => TrustStore::from_pem(pem).map_err(|e| to_js(&e)),
         None => TrustStore::nvidia_device_identity().map_err(|e| to_js(&e)),
     }
 }
 
-/// `options.now` in Unix seconds; the host clock when absent.
-fn read_now(options: &JsValue) -> Result<u64, JsValue> {
-    js::now_or_clock(&js::member(options, "now"))
+/// A required `arch`, by its wire name.
+fn arch(text: Option<&str>) -> Result<Arch, JsValue> {
+    let text = text.ok_or_else(|| invalid_argument("arch", "a string"))?;
+    Arch::parse(text).ok_or_else(|| invalid_argument("arch", &Arch::expected()))
 }
 
-/// One device's transcript bytes and PEM text.
-fn read_device(
-    item: &JsValue,
+/// An optional `evidenceEncoding`, by its name.
+fn encoding(name: Option<&str>) -> Result<Option<EvidenceEncoding>, JsValue> {
+    name.map(|name| {
+        EvidenceEncoding::parse(name).ok_or_else(|| {
+            invalid_argument("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
+        })
+    })
+    .transpose()
+}
+
+/// One device: its transcript (bytes, or text decoded by the core's one rule) and its PEM.
+#[derive(Deserialize)]
+struct DeviceIn {
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    evidence: JsValue,
+    certificate: Option<String>,
+}
+
+/// One device's transcript bytes and PEM text; `prefix` names the device in errors
+/// (`devices[0].`).
+fn device(
+    evidence: &JsValue,
+    certificate: Option<&str>,
     prefix: &str,
     encoding: Option<EvidenceEncoding>,
 ) -> Result<(Vec<u8>, String), JsValue> {
-    let evidence = read_evidence(item, prefix, encoding)?;
-    let certificate_field = alloc::format!("{prefix}certificate");
-    let text = js::required_string(&js::member(item, "certificate"), &certificate_field)?;
-    Ok((evidence, certificate_text(&text)?))
-}
-
-/// Member `evidence` of `item`: bytes, or text decoded by the core's one rule.
-fn read_evidence(
-    item: &JsValue,
-    prefix: &str,
-    encoding: Option<EvidenceEncoding>,
-) -> Result<Vec<u8>, JsValue> {
-    evidence_bytes(
-        &js::member(item, "evidence"),
-        encoding,
-        &alloc::format!("{prefix}evidence"),
-    )
+    let evidence = evidence_bytes(evidence, encoding, &alloc::format!("{prefix}evidence"))?;
+    let text = certificate
+        .ok_or_else(|| invalid_argument(&alloc::format!("{prefix}certificate"), "a string"))?;
+    Ok((evidence, certificate_text(text)?))
 }
 
 /// The values of one device's transcript that `rimIds`, `compareGpuRims` and
@@ -521,21 +433,22 @@ fn read_evidence(
 pub fn runtime_evidence(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !options.is_object() {
-        return Err(invalid_argument("options", "an object"));
-    }
-    let bytes = read_evidence(&options, "", evidence_encoding(&options)?)?;
-    let arch = js::required_string(&js::member(&options, "arch"), "arch")?;
-    let arch = Arch::parse(&arch).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
-    let hwmodel = js::optional_string(&js::member(&options, "hwmodel"), "hwmodel")?;
-    let hint = js::optional_string(&js::member(&options, "firmwareVersion"), "firmwareVersion")?;
+    let input: OptionsIn = options_from_js(&options)?;
+    let encoding = encoding(input.evidence_encoding.as_deref())?;
+    let bytes = evidence_bytes(&input.evidence, encoding, "evidence")?;
+    let arch = arch(input.arch.as_deref())?;
     let transcript = Transcript::parse(&bytes).map_err(|e| field_error(&e, "evidence"))?;
-    let values = RuntimeEvidence::from_transcript(&transcript, arch.device_kind(), hwmodel, hint);
-    let json = RuntimeEvidenceJs {
+    let values = RuntimeEvidence::from_transcript(
+        &transcript,
+        arch.device_kind(),
+        input.hwmodel,
+        input.firmware_version,
+    );
+    convert::to_js(&RuntimeEvidenceOut {
         measurements: values
             .measurements
             .iter()
-            .map(|(index, value)| (alloc::format!("{index}"), hex::encode(value)))
+            .map(|(index, value)| (index.to_string(), hex::encode(value)))
             .collect(),
         driver_version: values.driver_version,
         vbios_version: values.vbios_version,
@@ -547,7 +460,7 @@ pub fn runtime_evidence(
         opaque: values
             .opaque
             .iter()
-            .map(|o| OpaqueJs {
+            .map(|o| OpaqueOut {
                 id: o.id,
                 value_type: o.value_type,
                 value: hex::encode(&o.value),
@@ -556,17 +469,15 @@ pub fn runtime_evidence(
         hwmodel: values.hwmodel,
         apsku: values.apsku,
         firmware_version_hint: values.firmware_version_hint,
-    };
-    let text = serde_json::to_string(&json)
-        .map_err(|_| coded("ERR_INTERNAL", "could not serialise the values", None))?;
-    js::parse_json(&text)
+    })
 }
 
-/// `RuntimeEvidenceInput` (src/wasm/rim.rs), as `runtimeEvidence` returns it.
+/// `RuntimeEvidenceInput` (src/wasm/types/rim.d.ts), as `runtimeEvidence` returns it: bytes
+/// as hex text, absent values left out.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct RuntimeEvidenceJs {
-    measurements: alloc::collections::BTreeMap<String, String>,
+struct RuntimeEvidenceOut {
+    measurements: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     driver_version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -581,7 +492,7 @@ struct RuntimeEvidenceJs {
     chip_info: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     nvdec0_status: Option<u8>,
-    opaque: Vec<OpaqueJs>,
+    opaque: Vec<OpaqueOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hwmodel: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -592,7 +503,7 @@ struct RuntimeEvidenceJs {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct OpaqueJs {
+struct OpaqueOut {
     id: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     value_type: Option<u16>,
@@ -615,39 +526,26 @@ fn field_error<E: crate::ErrorCode + core::fmt::Display>(err: &E, field: &str) -
 }
 
 fn consumed() -> JsValue {
-    coded("ERR_BATCH_CONSUMED", "the batch was already finished", None)
-}
-
-fn json<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value)
-        .map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))?;
-    js::parse_json(&text)
-}
-
-fn report(device: &VerifiedEvidence) -> Result<JsValue, JsValue> {
-    json(&device.to_report())
+    super::error::consumed("batch")
 }
 
 fn results_js(results: Vec<Result<VerifiedEvidence, VerifyError>>) -> Result<JsValue, JsValue> {
-    let out = Array::new();
-    for result in results {
-        let item = Object::new();
-        match result {
-            Ok(device) => {
-                let _ = Reflect::set(&item, &"ok".into(), &JsValue::TRUE);
-                let _ = Reflect::set(&item, &"report".into(), &report(&device)?);
-            }
-            Err(err) => {
-                let _ = Reflect::set(&item, &"ok".into(), &JsValue::FALSE);
-                let error = ErrorJs {
+    let results: Vec<DeviceResultOut> = results
+        .into_iter()
+        .map(|result| match result {
+            Ok(device) => DeviceResultOut::Passed {
+                ok: true,
+                report: device.to_report(),
+            },
+            Err(err) => DeviceResultOut::Failed {
+                ok: false,
+                error: ErrorOut {
                     code: crate::ErrorCode::code(&err),
-                    message: alloc::string::ToString::to_string(&err),
+                    message: err.to_string(),
                     service_code: err.service_code(),
-                };
-                let _ = Reflect::set(&item, &"error".into(), &json(&error)?);
-            }
-        }
-        out.push(&item);
-    }
-    Ok(out.into())
+                },
+            },
+        })
+        .collect();
+    convert::to_js(&results)
 }

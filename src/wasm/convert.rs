@@ -81,6 +81,14 @@ fn decode<T: DeserializeOwned>(
         let reason = error.inner().to_string();
         // serde-wasm-bindgen's errors are JS `Error`s: their text starts with the class name.
         let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
+        // Where a sequence is expected, serde-wasm-bindgen asks a primitive for its iterator
+        // and passes on the engine's TypeError ("Reflect.get called on non-object"): say
+        // what was expected instead.
+        let reason = if reason.starts_with("TypeError") {
+            "invalid type: expected an array"
+        } else {
+            reason
+        };
         coded(
             "ERR_INVALID_ARGUMENT",
             &format!("{field}: {reason}"),

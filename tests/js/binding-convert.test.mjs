@@ -87,3 +87,10 @@ test('requests and exchange answers: the failing member is named by its path', (
   refused(() => exchange.fetched([{}]), 'ERR_INVALID_ARGUMENT', 'answers[0].body');
   refused(() => exchange.signed([new Uint8Array(2), 'zz']), 'ERR_INVALID_ARGUMENT', 'signatures[1]', /hex/);
 });
+
+test('a list given as something else is refused in words, not with the engine\'s TypeError', async () => {
+  const { prepareEvidence } = await import('../../pkg/edgeattest.js');
+  for (const devices of [4, 'x', true]) {
+    refused(() => prepareEvidence({ devices, arch: 'HOPPER', nonce: '00'.repeat(32) }), 'ERR_INVALID_ARGUMENT', 'devices', /devices: invalid type: expected an array/);
+  }
+});

@@ -32,6 +32,8 @@ pub mod listing;
 #[cfg(feature = "js-full")]
 pub mod ocsp;
 #[cfg(feature = "js-full")]
+mod pending;
+#[cfg(feature = "js-full")]
 pub mod rim;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
 #[cfg(feature = "js-full")]

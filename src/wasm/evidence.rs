@@ -15,6 +15,7 @@ use super::args;
 use super::attest::evidence_bytes;
 use super::convert::{self, options_from_js, Bytes, Document};
 use super::error::{coded, invalid_argument, to_js};
+use super::pending::Pending;
 use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::chain::{verify_pem_chain, ChainOptions, TimeCheck, TrustStore};
 use crate::evidence::{
@@ -60,7 +61,7 @@ pub fn verify_evidence(
 /// parallel, before [`EvidenceBatch::finish`]; shared chain links appear once.
 #[wasm_bindgen]
 pub struct EvidenceBatch {
-    plan: Option<BatchPlan>,
+    plan: Pending<BatchPlan>,
 }
 
 /// Parses every device and builds its chain path; returns the batch to complete.
@@ -95,7 +96,9 @@ pub fn prepare_evidence(
         .collect();
     let store = common.store()?;
     let plan = BatchPlan::new(&inputs, &common.context(&store));
-    Ok(EvidenceBatch { plan: Some(plan) })
+    Ok(EvidenceBatch {
+        plan: Pending::new(plan, "batch"),
+    })
 }
 
 #[wasm_bindgen]
@@ -103,8 +106,7 @@ impl EvidenceBatch {
     /// The distinct signature checks, for a JS backend.
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
-        let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        Ok(args::checks_to_js(plan.signature_checks()).into())
+        self.plan.checks()
     }
 
     /// Completes the batch with one boolean verdict per signature check.
@@ -113,17 +115,13 @@ impl EvidenceBatch {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let flags = args::verdicts_arg(&verdicts, "verdicts")?;
-        let plan = self.plan.take().ok_or_else(consumed)?;
-        let results = plan.finish(&flags).map_err(|err| to_js(&err))?;
-        results_js(results)
+        results_js(self.plan.finish(&verdicts)?)
     }
 
     /// Completes the batch with the software backend.
     #[wasm_bindgen(unchecked_return_type = "DeviceResult[]")]
     pub fn verify(&mut self) -> Result<JsValue, JsValue> {
-        let plan = self.plan.take().ok_or_else(consumed)?;
-        results_js(plan.verify())
+        results_js(self.plan.take()?.verify())
     }
 }
 
@@ -140,7 +138,7 @@ pub fn evidence_report(
 /// [`EvidenceReportPlan::finish`].
 #[wasm_bindgen]
 pub struct EvidenceReportPlan {
-    plan: Option<ReportPlan>,
+    plan: Pending<ReportPlan>,
 }
 
 /// Parses the device and its RIMs; returns the plan to complete.
@@ -149,7 +147,7 @@ pub fn prepare_evidence_report(
     #[wasm_bindgen(unchecked_param_type = "EvidenceReportOptions")] options: JsValue,
 ) -> Result<EvidenceReportPlan, JsValue> {
     Ok(EvidenceReportPlan {
-        plan: Some(report_plan(&options)?),
+        plan: Pending::new(report_plan(&options)?, "batch"),
     })
 }
 
@@ -158,8 +156,7 @@ impl EvidenceReportPlan {
     /// The signature checks (evidence, then the driver RIM's, then the firmware RIM's).
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
-        let plan = self.plan.as_ref().ok_or_else(consumed)?;
-        Ok(args::checks_to_js(plan.signature_checks()).into())
+        self.plan.checks()
     }
 
     /// The report, with one boolean verdict per signature check.
@@ -168,16 +165,13 @@ impl EvidenceReportPlan {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let flags = args::verdicts_arg(&verdicts, "verdicts")?;
-        let plan = self.plan.take().ok_or_else(consumed)?;
-        report_js(&plan.finish(&flags).map_err(|err| to_js(&err))?)
+        report_js(&self.plan.finish(&verdicts)?)
     }
 
     /// The report, with the software backend.
     #[wasm_bindgen(unchecked_return_type = "DeviceReport")]
     pub fn verify(&mut self) -> Result<JsValue, JsValue> {
-        let plan = self.plan.take().ok_or_else(consumed)?;
-        report_js(&plan.verify())
+        report_js(&self.plan.take()?.verify())
     }
 }
 
@@ -523,10 +517,6 @@ fn certificate_text(text: &str) -> Result<String, JsValue> {
 
 fn field_error<E: crate::ErrorCode + core::fmt::Display>(err: &E, field: &str) -> JsValue {
     coded(err.code(), &alloc::format!("{field}: {err}"), Some(field))
-}
-
-fn consumed() -> JsValue {
-    super::error::consumed("batch")
 }
 
 fn results_js(results: Vec<Result<VerifiedEvidence, VerifyError>>) -> Result<JsValue, JsValue> {

@@ -11,6 +11,7 @@ use wasm_bindgen::JsValue;
 use super::args;
 use super::convert::{self, from_js, Bytes, Document};
 use super::error::{invalid_argument, to_js};
+use super::pending::Pending;
 use crate::attest::Arch;
 use crate::rim::{self, PendingRim, RimDocument, RimTrust, RuntimeEvidence, VerifiedRim};
 
@@ -47,7 +48,7 @@ impl VerifiedRimHandle {
 /// A RIM whose digest checked; its ECDSA checks are to be run by the caller (WebCrypto).
 #[wasm_bindgen(js_name = PendingRim)]
 pub struct PendingRimHandle {
-    inner: Option<PendingRim>,
+    inner: Pending<PendingRim>,
 }
 
 #[wasm_bindgen(js_class = PendingRim)]
@@ -55,8 +56,7 @@ impl PendingRimHandle {
     /// The checks to run, RIM signature first, then the certificate-path links.
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheckData[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
-        let pending = self.inner.as_ref().ok_or_else(consumed)?;
-        Ok(args::checks_to_js(pending.signature_checks()).into())
+        self.inner.checks()
     }
 
     /// Completes verification with one boolean verdict per check; usable once.
@@ -64,10 +64,9 @@ impl PendingRimHandle {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<VerifiedRimHandle, JsValue> {
-        let list = args::verdicts_arg(&verdicts, "verdicts")?;
-        let pending = self.inner.take().ok_or_else(consumed)?;
-        let inner = pending.finish(&list).map_err(|e| to_js(&e))?;
-        Ok(VerifiedRimHandle { inner })
+        Ok(VerifiedRimHandle {
+            inner: self.inner.finish(&verdicts)?,
+        })
     }
 }
 
@@ -91,7 +90,9 @@ pub fn prepare_rim(
 ) -> Result<PendingRimHandle, JsValue> {
     let (xml, trust, now) = rim_inputs(&xml, &options)?;
     let inner = rim::prepare_rim(&xml, &trust, now).map_err(|e| to_js(&e))?;
-    Ok(PendingRimHandle { inner: Some(inner) })
+    Ok(PendingRimHandle {
+        inner: Pending::new(inner, "PendingRim"),
+    })
 }
 
 /// Checks a RIM service response body for the id requested; returns the decoded document.
@@ -211,8 +212,4 @@ fn runtime_evidence(value: &JsValue) -> Result<RuntimeEvidence, JsValue> {
 
 fn to_plain<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     convert::to_js(value)
-}
-
-fn consumed() -> JsValue {
-    super::error::consumed("PendingRim")
 }

@@ -41,6 +41,7 @@ mod access {
 /// Attestation request bodies: building, validation, refusals.
 mod attest {
     mod arch_profiles;
+    mod options;
     mod request;
     mod request_errors;
 }
@@ -76,6 +77,7 @@ mod evidence {
     mod encoding;
     mod fixtures;
     mod generated;
+    mod options;
     mod parsed;
     mod profiles;
     mod report;

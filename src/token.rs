@@ -72,8 +72,8 @@ pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
-pub use verification::{PreparedToken, TokenVerdict};
-pub use verify_input::VerifyInput;
 pub use result::{
     AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
 };
+pub use verification::{PreparedToken, TokenVerdict};
+pub use verify_input::VerifyInput;

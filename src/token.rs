@@ -12,7 +12,12 @@
 //! the claim, digest and device checks and returns a proof type ([`VerifiedJwt`],
 //! [`VerifiedAttestationResult`]) — or, for results, an [`AttestationReport`] with a verdict
 //! for every token. [`verify_jwt`] and [`verify_attestation_result`] do all three with the
-//! software backend.
+//! software backend. [`PreparedToken`] holds either verification on
+//! [`crate::crypto::Deferred`], for hosts that run the checks themselves.
+//!
+//! Options as a caller writes them (the JS `VerifyOptions`, or JSON through `serde_json`) are
+//! one serde type, [`VerifyInput`]; the proof types, the [`Appraisal`] and the
+//! [`AttestationReport`]'s verdicts serialize to the shapes the JS API returns.
 //!
 //! Error codes ([`TokenError`]): `ERR_JWS_TOO_LARGE`, `ERR_JWS_INVALID`,
 //! `ERR_JWS_INVALID_BASE64`, `ERR_JSON_*` (strict JSON: duplicate members, syntax, depth),

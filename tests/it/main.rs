@@ -143,5 +143,6 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod verify_input;
     mod wycheproof;
 }

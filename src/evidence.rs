@@ -44,7 +44,6 @@ pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use report_plan::{ReportPlan, RimDocuments};
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
-    REQUEST_LEN, SIGNATURE_LEN,
 };
 pub use tags::{tag, tag_name};
 pub use verify::{

@@ -14,11 +14,11 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::chain::{
+use edgeattest::ErrorCode;
+use edgeattest::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
     ChainPlan, ChainStatus, OcspStatus, TimeCheck, TrustStore,
 };
-use edgeattest::ErrorCode;
 
 use crate::verdicts::{CHAINS, CHAINS_REFUSED, NOW};
 

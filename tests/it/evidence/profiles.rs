@@ -7,18 +7,18 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::attest::{Arch, Nonce};
-use edgeattest::chain::{ChainOptions, TrustStore};
-use edgeattest::crypto::SigningKey;
-use edgeattest::evidence::{
-    tag, verify_evidence, DeviceInput, EvidenceProfile, FwidCheck, FwidPolicy, FwidRule, RimPath,
-    VerifyContext, VerifyError,
-};
-use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     KeyRing, Request, Service, ServiceConfig, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING,
 };
 use edgeattest::ErrorCode;
+use edgeattest::RimTrust;
+use edgeattest::SigningKey;
+use edgeattest::{
+    tag, verify_evidence, DeviceInput, EvidenceProfile, FwidCheck, FwidPolicy, FwidRule, RimPath,
+    VerifyContext, VerifyError,
+};
+use edgeattest::{Arch, Nonce};
+use edgeattest::{ChainOptions, TrustStore};
 use serde_json::{json, Map, Value};
 
 const NOW: u64 = 1_790_000_000;
@@ -91,7 +91,7 @@ fn verify(
     chain: &str,
     arch: Arch,
     policy: FwidPolicy,
-) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
+) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
     let store = keyed_root();
     verify_evidence(
         DeviceInput {

@@ -5,11 +5,11 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::chain::{parse_pem_chain, TrustStore};
-use edgeattest::crypto::SigningKey;
-use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::token::{Jwks, JwksKey, TokenError};
+use edgeattest::RimTrust;
+use edgeattest::SigningKey;
+use edgeattest::{parse_pem_chain, TrustStore};
+use edgeattest::{Jwks, JwksKey, TokenError};
 use serde_json::Value;
 
 fn generated(name: &str) -> String {

@@ -8,10 +8,10 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::chain::TrustStore;
-use edgeattest::crypto::SigningKey;
-use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::RimTrust;
+use edgeattest::SigningKey;
+use edgeattest::TrustStore;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

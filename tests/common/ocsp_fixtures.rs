@@ -5,8 +5,7 @@
 
 use std::path::PathBuf;
 
-use edgeattest::parse_pem_chain;
-use edgeattest::{OcspRequest, OCSP_NONCE_LEN};
+use edgeattest::{parse_pem_chain, OcspRequest, OCSP_NONCE_LEN};
 use sha2::{Digest, Sha256};
 
 /// (request name, subject file, issuer file): every certificate the OCSP tests ask about.

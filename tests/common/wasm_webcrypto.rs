@@ -5,12 +5,11 @@
 //! the verdict of `tests/common/verdicts.rs` — the same as the software backend's, which
 //! each test also runs. The Wycheproof P-384 vectors go through `crypto.subtle` directly.
 
-use edgeattest::ErrorCode;
-use edgeattest::SignatureCheck;
-use edgeattest::{parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, TrustStore};
-use edgeattest::{prepare_rim, verify_rim, RimTrust};
-use edgeattest::{Arch, Nonce};
-use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
+use edgeattest::{
+    parse_pem_chain, prepare_rim, verify_rim, Arch, BatchPlan, ChainOptions, ChainPlan,
+    ChainStatus, DeviceInput, ErrorCode, FwidPolicy, Nonce, RimTrust, SignatureCheck, TrustStore,
+    VerifyContext,
+};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -13,10 +13,7 @@ use edgeattest::access::{
 use edgeattest::deprecation::{check_query, check_request, Policy, OCT_10_2026, SEPT_10_2026};
 use edgeattest::listing::{respond, Schema, Table};
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::ErrorBody;
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
+use edgeattest::{ErrorBody, RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Value};
 
 const NOW: u64 = 1_800_000_000;

@@ -4,17 +4,13 @@
 //! same rules without any other code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ErrorCode;
 use edgeattest::{
-    check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, DeviceKind,
-    DriverRimId, Endpoint, EvidenceInput, FirmwareRimId, FwidSource, Nonce, ProfileDefect,
-};
-use edgeattest::{driver_rim_id, firmware_rim_id, RimIdError, RuntimeEvidence};
-use edgeattest::{
-    verify_evidence, DeviceInput, EvidenceProfile, FwidCheck, FwidPolicy, FwidRule, RimPath,
+    check_table, driver_rim_id, firmware_rim_id, validate_request, verify_evidence, Arch,
+    ArchProfile, AttestRequestBuilder, ChainOptions, DeviceInput, DeviceKind, DriverRimId,
+    Endpoint, ErrorCode, EvidenceInput, EvidenceProfile, FirmwareRimId, FwidCheck, FwidPolicy,
+    FwidRule, FwidSource, Nonce, ProfileDefect, RimIdError, RimPath, RuntimeEvidence, TrustStore,
     VerifyContext,
 };
-use edgeattest::{ChainOptions, TrustStore};
 
 const NOW: u64 = 1_790_000_000;
 

@@ -7,10 +7,9 @@ mod samples;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, EvidenceInput, Nonce,
-    RequestError,
+    validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, ErrorCode,
+    EvidenceInput, Nonce, RequestError,
 };
 use samples::{body_json, error, fixture, hopper, input, switch, v4_gpu, Sample};
 use serde_json::{json, Value};

@@ -7,9 +7,8 @@ mod samples;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceEncoding,
+    validate_request, Arch, AttestRequestBuilder, Endpoint, ErrorCode, EvidenceEncoding,
     EvidenceEncodingError, EvidenceInput, Nonce, RequestError, MAX_BODY_BYTES, MAX_EVIDENCE_BYTES,
     MAX_EVIDENCE_ITEMS,
 };

@@ -1,9 +1,9 @@
 //! Generated chains (tests/fixtures/generated): each path-validation rule fails on its own.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ErrorCode;
 use edgeattest::{
-    verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus, TimeCheck, TrustStore,
+    verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus, ErrorCode, TimeCheck,
+    TrustStore,
 };
 
 const NOW: u64 = 1_790_000_000; // 2026-09-21

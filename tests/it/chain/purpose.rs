@@ -4,9 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine as _;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, Purpose, TrustStore,
+    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, ErrorCode, Purpose,
+    TrustStore,
 };
 
 const NOW: u64 = 1_790_000_000;

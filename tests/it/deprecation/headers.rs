@@ -7,9 +7,9 @@ use edgeattest::deprecation::{
     attest_deprecation_headers, by_id, check_query, deprecation_headers, headers_for_rows, Policy,
     ATTEST_GEN1_DEPRECATED_SINCE,
 };
-use edgeattest::Endpoint;
 use edgeattest::{
-    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError, MAX_SECS,
+    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, Endpoint,
+    TimeError, MAX_SECS,
 };
 use proptest::prelude::*;
 

@@ -14,13 +14,11 @@ mod verdicts;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::Engine;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    verify_evidence, BatchPlan, DeviceInput, FwidCheck, FwidPolicy, ParseError, Transcript,
-    VerifyContext, VerifyError,
+    verify_evidence, Arch, BatchPlan, ChainError, ChainOptions, ChainStatus, DeviceInput,
+    ErrorCode, FwidCheck, FwidPolicy, Nonce, ParseError, Transcript, TrustStore, VerifyContext,
+    VerifyError,
 };
-use edgeattest::{Arch, Nonce};
-use edgeattest::{ChainError, ChainOptions, ChainStatus, TrustStore};
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(path: &str) -> String {

@@ -1,10 +1,10 @@
 //! Evidence re-signed by a generated test leaf: the FWID check and the trust store option.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ErrorCode;
-use edgeattest::{verify_evidence, DeviceInput, FwidCheck, FwidPolicy, VerifyContext, VerifyError};
-use edgeattest::{Arch, Nonce};
-use edgeattest::{ChainError, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::{
+    verify_evidence, Arch, ChainError, ChainOptions, ChainStatus, DeviceInput, ErrorCode,
+    FwidCheck, FwidPolicy, Nonce, TrustStore, VerifyContext, VerifyError,
+};
 
 const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
 

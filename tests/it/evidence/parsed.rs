@@ -2,8 +2,7 @@
 //! the versioned NVDAOD transcript parses, and malformed input gives typed errors.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::DeviceKind;
-use edgeattest::{tag, tag_name, OpaqueFormat, ParseError, Transcript};
+use edgeattest::{tag, tag_name, DeviceKind, OpaqueFormat, ParseError, Transcript};
 use serde_json::{json, Map, Value};
 
 fn read(path: &str) -> String {

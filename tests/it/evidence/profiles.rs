@@ -10,15 +10,11 @@ use base64::Engine;
 use edgeattest::service::{
     KeyRing, Request, Service, ServiceConfig, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING,
 };
-use edgeattest::ErrorCode;
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
 use edgeattest::{
-    tag, verify_evidence, DeviceInput, EvidenceProfile, FwidCheck, FwidPolicy, FwidRule, RimPath,
-    VerifyContext, VerifyError,
+    tag, verify_evidence, Arch, ChainOptions, DeviceInput, ErrorCode, EvidenceProfile, FwidCheck,
+    FwidPolicy, FwidRule, Nonce, RimPath, RimTrust, SigningKey, TrustStore, VerifyContext,
+    VerifyError,
 };
-use edgeattest::{Arch, Nonce};
-use edgeattest::{ChainOptions, TrustStore};
 use serde_json::{json, Map, Value};
 
 const NOW: u64 = 1_790_000_000;

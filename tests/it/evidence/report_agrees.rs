@@ -6,14 +6,10 @@
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::Nonce;
-use edgeattest::SigningKey;
-use edgeattest::{ChainOptions, TrustStore};
 use edgeattest::{
-    DeviceInput, DeviceReport, FwidPolicy, ReportPlan, RevocationInput, RimDocuments, Verdict,
-    VerifyContext,
+    ChainOptions, DeviceInput, DeviceReport, FwidPolicy, Nonce, ReportPlan, RevocationInput,
+    RimDocuments, RimTrust, SigningKey, TrustStore, Verdict, VerifyContext, NVIDIA_RIM_ROOT_PEM,
 };
-use edgeattest::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> Vec<u8> {

@@ -9,24 +9,15 @@
 
 use base64::Engine;
 use edgeattest::json::{self, JsonError, MAX_DEPTH};
-use edgeattest::ErrorCode;
 use edgeattest::{
-    parse_pem_chain, verify_chain, ChainError, ChainOptions, TrustStore, MAX_CHAIN_CERTIFICATES,
-};
-use edgeattest::{
-    validate_request, Endpoint, FirmwareVersion, RequestError, MAX_BODY_BYTES,
-    MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
-};
-use edgeattest::{
-    verify_jwt, AttestationResult, Jwks, TokenError, VerifyOptions, MAX_JWKS_KEYS,
-    MAX_JWS_HEADER_BYTES, MAX_RESULT_BYTES, MAX_RESULT_DEVICES, MAX_RESULT_LABEL_LEN,
-    MAX_TOKEN_BYTES,
-};
-use edgeattest::{
-    verify_rim, RimError, RimTrust, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES,
+    parse_pem_chain, validate_request, verify_chain, verify_jwt, verify_rim, AttestationResult,
+    ChainError, ChainOptions, Endpoint, ErrorCode, FirmwareVersion, Jwks, ParseError, RequestError,
+    RimError, RimTrust, TokenError, Transcript, TrustStore, VerifyOptions, MAX_ALTERNATIVES,
+    MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES, MAX_CHAIN_CERTIFICATES, MAX_EVIDENCE_BYTES,
+    MAX_EVIDENCE_ITEMS, MAX_JWKS_KEYS, MAX_JWS_HEADER_BYTES, MAX_MEASUREMENT_SIZE,
+    MAX_RESULT_BYTES, MAX_RESULT_DEVICES, MAX_RESULT_LABEL_LEN, MAX_RIM_BYTES, MAX_TOKEN_BYTES,
     MAX_XML_DEPTH,
 };
-use edgeattest::{ParseError, Transcript};
 
 const NONCE: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
 const NOW: u64 = 1_782_734_400;

@@ -3,10 +3,7 @@
 //! shown to be enforced before the work it protects.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ErrorCode;
-use edgeattest::RimTrust;
-use edgeattest::TrustStore;
-use edgeattest::MAX_BODY_BYTES;
+use edgeattest::{ErrorCode, RimTrust, TrustStore, MAX_BODY_BYTES};
 
 const NOW: u64 = 1_782_734_400;
 

@@ -8,8 +8,9 @@
 //! (the generator runs it), so that the static responses echo our nonces.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ErrorCode;
-use edgeattest::{chain_requests, ocsp_targets, ChainKind, OcspError, OcspRequest, OCSP_NONCE_LEN};
+use edgeattest::{
+    chain_requests, ocsp_targets, ChainKind, ErrorCode, OcspError, OcspRequest, OCSP_NONCE_LEN,
+};
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;

@@ -4,11 +4,9 @@
 //! built. Every refusal asserts its exact code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::ChainError;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    check_response, CertRevocation, CheckedOcsp, NonceCheck, OcspError, ResponderProblem,
-    ResponseStatus, RevocationReason, MAX_OCSP_RESPONSE_LEN, OCSP_CLOCK_SKEW,
+    check_response, CertRevocation, ChainError, CheckedOcsp, ErrorCode, NonceCheck, OcspError,
+    ResponderProblem, ResponseStatus, RevocationReason, MAX_OCSP_RESPONSE_LEN, OCSP_CLOCK_SKEW,
     OCSP_MAX_AGE_WITHOUT_NEXT_UPDATE, OCSP_MAX_CACHE_SECONDS,
 };
 

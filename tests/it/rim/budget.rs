@@ -9,10 +9,9 @@
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    canonical_forms, prepare_rim, PendingRim, RimError, RimTrust, MAX_RIM_BYTES, MAX_RIM_WORK,
-    MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
+    canonical_forms, prepare_rim, ErrorCode, PendingRim, RimError, RimTrust, MAX_RIM_BYTES,
+    MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
 };
 use proptest::prelude::*;
 use sha2::Digest;

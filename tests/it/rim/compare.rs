@@ -9,11 +9,10 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::ErrorCode;
 use edgeattest::{
     canonical_forms, compare_gpu, compare_switch, prepare_rim, verify_rim, CompareError,
-    Comparison, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument, RimError,
-    RimTrust, RuntimeEvidence,
+    Comparison, ErrorCode, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument,
+    RimError, RimTrust, RuntimeEvidence,
 };
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};

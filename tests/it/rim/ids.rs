@@ -6,11 +6,9 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::Arch;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, EnvelopeError,
-    RimIdError, RimTrust, RuntimeEvidence,
+    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, Arch,
+    EnvelopeError, ErrorCode, RimIdError, RimTrust, RuntimeEvidence,
 };
 use sha2::Digest;
 

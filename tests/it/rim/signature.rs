@@ -13,10 +13,9 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::ErrorCode;
 use edgeattest::{
-    canonical_forms, prepare_rim, verify_rim, RimCertStatus, RimError, RimTrust, VerifiedRim,
-    MAX_RIM_BYTES,
+    canonical_forms, prepare_rim, verify_rim, ErrorCode, RimCertStatus, RimError, RimTrust,
+    VerifiedRim, MAX_RIM_BYTES,
 };
 use serde_json::Value;
 

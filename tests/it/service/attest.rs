@@ -7,10 +7,9 @@ use base64::Engine;
 use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Source, SourceState, REVOCATION_WARNING,
 };
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
-use edgeattest::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::{
+    verify_attestation_result, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
+};
 use serde_json::{json, Map, Value};
 
 const ISSUER: &str = "https://edgeattest.test";

@@ -12,11 +12,10 @@
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
-use edgeattest::SigningKey;
-use edgeattest::Transcript;
-use edgeattest::TrustStore;
-use edgeattest::{verify_attestation_result, Jwks, VerifyOptions};
-use edgeattest::{RimTrust, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::{
+    verify_attestation_result, Jwks, RimTrust, SigningKey, Transcript, TrustStore, VerifyOptions,
+    NVIDIA_RIM_ROOT_PEM,
+};
 use serde_json::{json, Map, Value};
 
 #[path = "blackwell/edited.rs"]

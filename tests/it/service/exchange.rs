@@ -18,11 +18,9 @@ use edgeattest::service::{
     Exchange, ExchangeError, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
     ServiceConfig, Step,
 };
-use edgeattest::ErrorCode;
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
-use edgeattest::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::{
+    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
+};
 use serde_json::{json, Value};
 
 const SWITCH_RIM: &str = "rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml";

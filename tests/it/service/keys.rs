@@ -6,10 +6,7 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::{parse_pem_chain, TrustStore};
-use edgeattest::{Jwks, JwksKey, TokenError};
+use edgeattest::{parse_pem_chain, Jwks, JwksKey, RimTrust, SigningKey, TokenError, TrustStore};
 use serde_json::Value;
 
 fn generated(name: &str) -> String {

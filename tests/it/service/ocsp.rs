@@ -12,9 +12,7 @@ use base64::Engine;
 use edgeattest::service::{
     Fetched, KeyRing, Request, Service, ServiceConfig, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
+use edgeattest::{RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

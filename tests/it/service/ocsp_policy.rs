@@ -9,9 +9,7 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
+use edgeattest::{RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

@@ -6,8 +6,7 @@ use edgeattest::service::{
     OptionsError, ServiceOptions, Setting, DEFAULT_TOKEN_LIFETIME, NVIDIA_OCSP_URL,
     NVIDIA_RIM_SERVICE_URL,
 };
-use edgeattest::ErrorCode;
-use edgeattest::SigningKey;
+use edgeattest::{ErrorCode, SigningKey};
 
 fn generated(name: &str) -> String {
     std::fs::read_to_string(format!(

@@ -9,9 +9,7 @@ use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Step, DUPLICATE_DEVICE_CODE,
     MAX_SIGNATURE_CHECKS,
 };
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
+use edgeattest::{RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Map, Value};
 
 const NOW: u64 = 1_790_000_000;

@@ -12,15 +12,12 @@ use edgeattest::service::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
-use edgeattest::ErrorCode;
-use edgeattest::SigningKey;
 use edgeattest::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Appraisal,
-    DeviceAppraisal, Jwks, JwksKey, ResultFormat, TokenError, VerifiedAttestationResult,
+    ClaimsVersion, DeviceAppraisal, DeviceKind, ErrorCode, Jwks, JwksKey, MeasurementSource,
+    MismatchRecord, Nonce, ResultFormat, SigningKey, TokenError, VerifiedAttestationResult,
     VerifyOptions,
 };
-use edgeattest::{ClaimsVersion, DeviceKind, Nonce};
-use edgeattest::{MeasurementSource, MismatchRecord};
 use serde_json::{json, Map, Value};
 
 const KID: &str = "appraisal-test";

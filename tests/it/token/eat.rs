@@ -4,12 +4,10 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::ErrorCode;
-use edgeattest::SigningKey;
 use edgeattest::{
     assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, Jwks,
-    JwksKey, ResultFormat, TokenError, VerifyOptions, MAX_RESULT_DEVICES,
+    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, ErrorCode,
+    Jwks, JwksKey, ResultFormat, SigningKey, TokenError, VerifyOptions, MAX_RESULT_DEVICES,
 };
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};

@@ -8,10 +8,9 @@ use std::path::PathBuf;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::ErrorCode;
 use edgeattest::{
-    prepare_attestation_result, verify_attestation_result, verify_jwt, Jwks, JwksKey, ResultFormat,
-    TokenError, VerifyOptions,
+    prepare_attestation_result, verify_attestation_result, verify_jwt, ErrorCode, Jwks, JwksKey,
+    ResultFormat, TokenError, VerifyOptions,
 };
 use serde_json::Value;
 

@@ -4,9 +4,8 @@
 
 use edgeattest::{
     create_detached_eat, sign_jwt, verify_attestation_result, verify_jwt, AttestationResult, Jwks,
-    JwksKey, VerifyOptions,
+    JwksKey, PublicKey, SigningKey, VerifyOptions,
 };
-use edgeattest::{PublicKey, SigningKey};
 use proptest::prelude::*;
 use serde_json::json;
 

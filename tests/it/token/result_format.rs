@@ -7,14 +7,10 @@
 use std::fs;
 
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::Endpoint;
-use edgeattest::ErrorCode;
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
 use edgeattest::{
     create_detached_eat, create_v1_result, prepare_attestation_result, sign_jwt,
-    verify_attestation_result, Jwks, JwksKey, ResultFormat, TokenError, VerifyOptions,
+    verify_attestation_result, Endpoint, ErrorCode, Jwks, JwksKey, ResultFormat, RimTrust,
+    SigningKey, TokenError, TrustStore, VerifyOptions,
 };
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};

@@ -9,9 +9,7 @@ use super::{
     attest, generated, gsp, manifest, request, service, Item, FSP_HINT, NOW, SIGNER_EXPIRY,
 };
 use edgeattest::service::Service;
-use edgeattest::tag;
-use edgeattest::SigningKey;
-use edgeattest::TrustStore;
+use edgeattest::{tag, SigningKey, TrustStore};
 
 /// The generated device root, as a deployment adds test devices (`trustAnchors`).
 fn test_devices() -> TrustStore {

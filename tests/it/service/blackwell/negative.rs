@@ -8,8 +8,7 @@ use super::{
     FSP_HINT, ISSUER,
 };
 use edgeattest::service::{KeyRing, Service, ServiceConfig};
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
+use edgeattest::{RimTrust, SigningKey};
 
 #[test]
 fn a_changed_measurement_fails_with_its_index() {

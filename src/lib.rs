@@ -23,7 +23,7 @@
 //! | reference measurements (RIMs) | [`driver_rim_id`], [`verify_rim`], [`compare_gpu`] | [`VerifiedRim`], [`Comparison`] |
 //! | tokens and results | [`sign_jwt`], [`verify_jwt`], [`create_detached_eat`], [`verify_attestation_result`] | [`VerifiedJwt`], [`VerifiedAttestationResult`] |
 //! | keys and signatures | [`SigningKey`], [`PublicKey`], [`SignatureCheck`] | |
-//! | time text | [`parse_rfc3339`], [`format_http_date`] | |
+//! | time | [`UnixTime`], [`parse_rfc3339`], [`format_http_date`] | |
 //!
 //! A request built by a client and checked as the service checks it:
 //!
@@ -49,10 +49,15 @@
 //! # Ok::<(), edgeattest::RequestError>(())
 //! ```
 //!
+//! Two small modules name a concept of their own: [`json`], the strict JSON reader every
+//! outside document goes through (usable for a host's own documents too), and [`tag`], the
+//! SPDM opaque-data tag numbers that [`OpaqueData`]'s accessors take.
+//!
 //! The HTTP-facing parts are one module each, with their own vocabulary: [`service`] (the
 //! attestation service as a request → response function), [`access`] (API keys, scopes and
 //! the gateway), [`listing`] (list queries) and [`deprecation`] (notices and headers). HTTP
-//! plumbing (routing, response decoration) is private to the crate.
+//! plumbing (routing, response decoration, header-forwarding helpers) is private to the
+//! crate.
 //!
 //! ## Features
 //! | feature | default | what it adds |

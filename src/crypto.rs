@@ -11,6 +11,7 @@ mod b64url;
 mod deferred;
 mod jwk;
 mod key;
+mod key_text;
 
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};

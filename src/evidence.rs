@@ -20,12 +20,16 @@
 
 mod device_report;
 mod error;
+mod input;
 mod opaque;
+mod options;
+mod outcome;
 mod profile;
 mod reader;
 mod report;
 mod report_plan;
 mod report_stages;
+mod runtime_values;
 mod spdm;
 mod tags;
 mod verify;
@@ -38,10 +42,15 @@ pub use device_report::{
     ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
 pub use error::{ParseError, VerifyError};
+pub(crate) use input::BYTES_EXPECTED;
+pub use input::{Document, TextOrBytes, UnixSeconds};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
+pub use options::{EvidenceOptions, OptionsError};
+pub use outcome::{CertificateChainReport, DeviceError, DeviceResult};
 pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use report_plan::{ReportPlan, RimDocuments};
+pub use runtime_values::RuntimeEvidenceInput;
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
 };

@@ -118,6 +118,15 @@ pub use attest::{
     MAX_EVIDENCE_ITEMS,
 };
 
+// The core's options as serde types (camelCase, the JS exports' shapes): a Rust host reads
+// them with `json::from_slice` and gets the rules and defaults a JS caller gets.
+pub use attest::{AttestRequestOptions, DeviceSummary, RequestSummary};
+pub use evidence::{
+    CertificateChainReport, DeviceError, DeviceResult, Document, EvidenceOptions, OptionsError,
+    RuntimeEvidenceInput, TextOrBytes, UnixSeconds,
+};
+pub use token::{PreparedToken, TokenVerdict, VerifyInput};
+
 // Device evidence: SPDM transcripts and their verification.
 pub use evidence::{
     arch_of_chain, compare_device, decode_generation1, decode_generation2, device_report,

@@ -12,7 +12,12 @@
 //! the claim, digest and device checks and returns a proof type ([`VerifiedJwt`],
 //! [`VerifiedAttestationResult`]) — or, for results, an [`AttestationReport`] with a verdict
 //! for every token. [`verify_jwt`] and [`verify_attestation_result`] do all three with the
-//! software backend.
+//! software backend. [`PreparedToken`] holds either verification on
+//! [`crate::crypto::Deferred`], for hosts that run the checks themselves.
+//!
+//! Options as a caller writes them (the JS `VerifyOptions`, or JSON through `serde_json`) are
+//! one serde type, [`VerifyInput`]; the proof types, the [`Appraisal`] and the
+//! [`AttestationReport`]'s verdicts serialize to the shapes the JS API returns.
 //!
 //! Error codes ([`TokenError`]): `ERR_JWS_TOO_LARGE`, `ERR_JWS_INVALID`,
 //! `ERR_JWS_INVALID_BASE64`, `ERR_JSON_*` (strict JSON: duplicate members, syntax, depth),
@@ -54,7 +59,10 @@ mod jwks;
 mod jws;
 mod jwt;
 mod result;
+mod serialize;
 mod submods;
+mod verification;
+mod verify_input;
 
 pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal};
 pub use attestation::{
@@ -70,3 +78,5 @@ pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
 pub use result::{AttestationResult, ResultFormat, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
+pub use verification::{PreparedToken, TokenVerdict};
+pub use verify_input::VerifyInput;

@@ -31,7 +31,7 @@ mod limits;
 pub mod listing;
 #[cfg(feature = "js-full")]
 pub mod ocsp;
-#[cfg(feature = "js-full")]
+// Use-once work waiting on JS's verdicts (the client build's token verifications too).
 mod pending;
 #[cfg(feature = "js-full")]
 pub mod rim;

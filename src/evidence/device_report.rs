@@ -242,6 +242,10 @@ pub enum RevocationState {
 pub struct DeviceReport {
     /// `passed`, `failed` or `partial`.
     pub verdict: Verdict,
+    /// The overall result the attestation service gives this device, with the same RIMs and
+    /// time, when it does not check revocation (the page's in-page service run): true unless
+    /// a check other than revocation failed. The page compares it with the service's answer.
+    pub passes_without_revocation: bool,
     /// Every check, in the order the service runs them.
     pub stages: Vec<Stage>,
     /// The first failure.
@@ -455,8 +459,10 @@ pub fn device_report(
     } else {
         Verdict::Passed
     };
+    let passes_without_revocation = b.failures.iter().all(|f| f.stage == StageId::Revocation);
     DeviceReport {
         verdict,
+        passes_without_revocation,
         failure: b.failures.first().cloned(),
         failures: b.failures,
         stages: b.stages,

@@ -208,10 +208,9 @@ export async function generateKeyPair(options = {}) {
  */
 export async function importPrivateKey(input, options = {}) {
   const backend = backendOf(options);
-  // The package's one reading of a private key's format (service.js imports through here).
-  const key = typeof input === 'string' && input.includes('-----BEGIN')
-    ? P384PrivateKey.fromPkcs8Pem(input)
-    : P384PrivateKey.fromJwk(input);
+  // The core's one reading of a key's format, as a service reads its signingKey
+  // (service.js imports through here).
+  const key = P384PrivateKey.fromText(input);
   if (backend === 'software') return key;
   try {
     return await subtle.importKey('pkcs8', key.toPkcs8Der(), ECDSA_P384, options.extractable === true, ['sign']);
@@ -222,9 +221,8 @@ export async function importPrivateKey(input, options = {}) {
 
 /** Imports a P-384 public key from a JWK (object or JSON text), SPKI PEM text or SEC1 bytes. */
 export function importPublicKey(input) {
-  if (typeof input === 'string' && input.includes('-----BEGIN')) return P384PublicKey.fromSpkiPem(input);
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) return P384PublicKey.fromSec1(input);
-  return P384PublicKey.fromJwk(input);
+  return P384PublicKey.fromText(input); // the core's one reading of key text
 }
 
 /**

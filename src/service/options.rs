@@ -142,28 +142,21 @@ impl ErrorCode for OptionsError {
 }
 
 impl ServiceOptions {
-    /// The service these options describe: its key ring (a JWK is told from PEM by its
-    /// leading `{`), NVIDIA's device and RIM roots plus the extra anchors, and its settings.
+    /// The service these options describe: its key ring (key text read by
+    /// [`SigningKey::from_text`] / [`PublicKey::from_text`]), NVIDIA's device and RIM roots
+    /// plus the extra anchors, and its settings.
     ///
     /// # Errors
     /// [`OptionsError`], naming the option at fault.
     pub fn build(&self) -> Result<Service, OptionsError> {
         let mut keys = match (self.signing_key.as_deref(), self.public_key.as_deref()) {
             (Some(text), None) => {
-                let key = if is_jwk(text) {
-                    SigningKey::from_jwk_json(text.as_bytes())
-                } else {
-                    SigningKey::from_pkcs8_pem(text)
-                };
-                KeyRing::new(key.map_err(OptionsError::Key)?, self.kid.clone())
+                let key = SigningKey::from_text(text).map_err(OptionsError::Key)?;
+                KeyRing::new(key, self.kid.clone())
             }
             (None, Some(text)) => {
-                let key = if is_jwk(text) {
-                    PublicKey::from_jwk_json(text.as_bytes())
-                } else {
-                    PublicKey::from_spki_pem(text)
-                };
-                KeyRing::external(key.map_err(OptionsError::Key)?, self.kid.clone())
+                let key = PublicKey::from_text(text).map_err(OptionsError::Key)?;
+                KeyRing::external(key, self.kid.clone())
             }
             _ => return Err(OptionsError::KeyCount),
         };
@@ -220,11 +213,6 @@ impl ServiceOptions {
         config.ocsp_url = source(&self.ocsp_url, config.ocsp_url, "ocspUrl")?;
         Ok(config)
     }
-}
-
-/// A JWK is JSON text (an object); anything else is taken for PEM.
-fn is_jwk(text: &str) -> bool {
-    text.trim_start().starts_with('{')
 }
 
 fn source(

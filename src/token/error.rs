@@ -203,6 +203,14 @@ pub enum TokenError {
         /// The verified (authentic) result.
         result: Box<VerifiedAttestationResult>,
     },
+    /// A verification option is out of its range or contradicts another
+    /// ([`super::VerifyInput`]): `ERR_INVALID_ARGUMENT`, naming the option.
+    InvalidOption {
+        /// The option (`format`, `endpoint`).
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
     /// A backend returned a different number of verdicts than there were checks.
     VerdictCount {
         /// Checks handed out.
@@ -294,6 +302,7 @@ impl fmt::Display for TokenError {
                 write!(f, "device token {label:?} is not named in submods")
             }
             Self::Device { label, error } => write!(f, "device token {label:?}: {error}"),
+            Self::InvalidOption { field, expected } => write!(f, "{field} must be {expected}"),
             Self::VerdictCount { expected, got } => {
                 write!(f, "expected {expected} signature verdicts, got {got}")
             }
@@ -336,6 +345,7 @@ impl ErrorCode for TokenError {
             Self::DeviceMissing { .. } => "ERR_EAT_DEVICE_MISSING",
             Self::DeviceUnexpected { .. } => "ERR_EAT_DEVICE_UNEXPECTED",
             Self::Device { error, .. } => error.code(),
+            Self::InvalidOption { .. } => "ERR_INVALID_ARGUMENT",
             Self::VerdictCount { .. } => "ERR_VERDICT_COUNT",
             Self::AttestationFailed { .. } => "ERR_ATTESTATION_FAILED",
             Self::AttestationResultMissing { .. } => "ERR_ATTESTATION_RESULT_MISSING",
@@ -358,7 +368,7 @@ impl ErrorCode for TokenError {
             Self::ResultInvalid { field } => Some(field),
             Self::FormatMismatch { .. } => Some("result"),
             Self::V1TokenInvalid { claim } => Some(claim),
-            Self::NoDevices { field } => Some(field),
+            Self::NoDevices { field } | Self::InvalidOption { field, .. } => Some(field),
             Self::SubmodInvalid { label }
             | Self::DigestAlgorithmUnsupported { label }
             | Self::DigestMismatch { label }

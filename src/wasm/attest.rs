@@ -1,19 +1,17 @@
 //! JS API for attest requests: `generateNonce`, `buildAttestRequest`,
-//! `validateAttestRequest`.
+//! `validateAttestRequest`. Options are the core's [`AttestRequestOptions`]; the binding adds
+//! the host's randomness and the body's JS forms.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::error::{invalid_argument, to_js};
-use crate::attest::{
-    decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
-    EvidenceEncoding, EvidenceInput, Nonce, RequestError,
-};
+use super::convert::{self, options_from_js};
+use super::error::to_js;
+use crate::attest::{validate_request, AttestRequestOptions, Endpoint, Nonce, RequestSummary};
+use crate::evidence::OptionsError;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ATTEST: &str = include_str!("types/attest.d.ts");
@@ -29,82 +27,9 @@ pub fn generate_nonce() -> Result<String, JsValue> {
 pub fn build_attest_request(
     #[wasm_bindgen(unchecked_param_type = "AttestRequestOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !options.is_object() {
-        return Err(invalid_argument("options", "an object"));
-    }
-    let endpoint = endpoint(&args::required_string(
-        &args::member(&options, "endpoint"),
-        "endpoint",
-    )?)?;
-    let nonce = match args::optional_string(&args::member(&options, "nonce"), "nonce")? {
-        Some(text) => {
-            Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
-        }
-        None => Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?),
-    };
-    let arch = match args::optional_string(&args::member(&options, "arch"), "arch")? {
-        Some(text) => Some(Arch::parse(&text).ok_or_else(|| {
-            to_js(&RequestError::InvalidArch {
-                endpoint,
-                value: text,
-            })
-        })?),
-        None => None,
-    };
-    let claims_version =
-        match args::optional_string(&args::member(&options, "claimsVersion"), "claimsVersion")? {
-            Some(text) => Some(ClaimsVersion::parse(&text).ok_or_else(|| {
-                to_js(&RequestError::InvalidClaimsVersion {
-                    endpoint,
-                    value: text,
-                })
-            })?),
-            None => None,
-        };
-
-    let list = args::member(&options, "evidence");
-    if !js_sys::Array::is_array(&list) {
-        return Err(invalid_argument("evidence", "an array"));
-    }
-    let encoding = evidence_encoding(&options)?;
-    let mut owned: Vec<(Vec<u8>, String, Option<String>)> = Vec::new();
-    for (i, item) in js_sys::Array::from(&list).iter().enumerate() {
-        let path = alloc::format!("evidence[{i}]");
-        if !item.is_object() {
-            return Err(invalid_argument(&path, "an object"));
-        }
-        let evidence = evidence_bytes(
-            &args::member(&item, "evidence"),
-            encoding,
-            &alloc::format!("{path}.evidence"),
-        )?;
-        let certificate = args::required_string(
-            &args::member(&item, "certificate"),
-            &alloc::format!("{path}.certificate"),
-        )?;
-        let firmware = args::optional_string(
-            &args::member(&item, "firmwareVersion"),
-            &alloc::format!("{path}.firmwareVersion"),
-        )?;
-        owned.push((evidence, certificate, firmware));
-    }
-
-    let mut builder = AttestRequestBuilder::new(endpoint, nonce);
-    if let Some(arch) = arch {
-        builder = builder.arch(arch);
-    }
-    if let Some(version) = claims_version {
-        builder = builder.claims_version(version);
-    }
-    for (evidence, certificate, firmware) in &owned {
-        builder = builder.evidence(EvidenceInput {
-            evidence,
-            certificate_pem: certificate,
-            firmware_version: firmware.as_deref(),
-        });
-    }
-    let body = builder.build().map_err(|error| to_js(&error))?;
-    args::parse_json(&body.to_json())
+    let options: AttestRequestOptions = options_from_js(&options)?;
+    let random = || Ok::<_, JsValue>(Nonce::from_bytes(args::random_bytes()?));
+    args::parse_json(&options.build(random)?.to_json())
 }
 
 /// Validates a request body (JSON text, bytes or object) for an endpoint path, exactly as
@@ -114,82 +39,16 @@ pub fn validate_attest_request(
     #[wasm_bindgen(js_name = endpointPath, unchecked_param_type = "string")] endpoint_path: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let endpoint_path: &str = &args::string_arg(&endpoint_path, "endpointPath")?;
-    let endpoint = endpoint(endpoint_path)?;
+    let path = args::string_arg(&endpoint_path, "endpointPath")?;
+    let endpoint = Endpoint::for_path(&path).map_err(|error| to_js(&error))?;
     let bytes = args::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
-    let kind = endpoint.device_kind().label_prefix();
-    let summary = Summary {
-        endpoint: endpoint.path(),
-        nonce: request.nonce().to_hex(),
-        arch: request.arch().as_str(),
-        claims_version: request.claims_version().as_str(),
-        deprecated: endpoint.is_deprecated(),
-        devices: request
-            .devices()
-            .iter()
-            .enumerate()
-            .map(|(i, device)| DeviceSummary {
-                label: alloc::format!("{kind}-{i}"),
-                evidence_bytes: device.evidence().len(),
-                certificate_bytes: device.certificate_pem().len(),
-                firmware_version: device.firmware_version().map(|v| String::from(v.as_str())),
-            })
-            .collect(),
-    };
-    let text = serde_json::to_string(&summary)
-        .map_err(|_| super::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
-    args::parse_json(&text)
+    convert::to_js(&RequestSummary::new(&request))
 }
 
-fn endpoint(path: &str) -> Result<Endpoint, JsValue> {
-    Endpoint::from_path(path)
-        .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Summary {
-    endpoint: &'static str,
-    nonce: String,
-    arch: &'static str,
-    claims_version: &'static str,
-    deprecated: bool,
-    devices: Vec<DeviceSummary>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DeviceSummary {
-    label: String,
-    evidence_bytes: usize,
-    certificate_bytes: usize,
-    firmware_version: Option<String>,
-}
-
-/// Option `evidenceEncoding` of `options`: `None` when absent (recognised from the text).
-pub(super) fn evidence_encoding(options: &JsValue) -> Result<Option<EvidenceEncoding>, JsValue> {
-    match args::optional_string(
-        &args::member(options, "evidenceEncoding"),
-        "evidenceEncoding",
-    )? {
-        None => Ok(None),
-        Some(name) => EvidenceEncoding::parse(&name).map(Some).ok_or_else(|| {
-            invalid_argument("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
-        }),
-    }
-}
-
-/// Evidence given to any entry (buildAttestRequest, verifyEvidence, prepareEvidence,
-/// runtimeEvidence): bytes as they are, text by the core's one rule
-/// ([`decode_evidence_text`]); a mismatch throws `ERR_EVIDENCE_ENCODING` naming `field`.
-pub(super) fn evidence_bytes(
-    value: &JsValue,
-    encoding: Option<EvidenceEncoding>,
-    field: &str,
-) -> Result<Vec<u8>, JsValue> {
-    match value.as_string() {
-        Some(text) => decode_evidence_text(&text, encoding, field).map_err(|e| to_js(&e)),
-        None => args::bytes(value, field),
+/// Every option error of the core (attest and evidence options) as a coded JS error.
+impl From<OptionsError> for JsValue {
+    fn from(error: OptionsError) -> Self {
+        to_js(&error)
     }
 }

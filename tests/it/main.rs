@@ -46,6 +46,7 @@ mod api {
 /// Attestation request bodies: building, validation, refusals.
 mod attest {
     mod arch_profiles;
+    mod options;
     mod request;
     mod request_errors;
 }
@@ -81,6 +82,7 @@ mod evidence {
     mod encoding;
     mod fixtures;
     mod generated;
+    mod options;
     mod parsed;
     mod profiles;
     mod report;
@@ -146,5 +148,6 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod verify_input;
     mod wycheproof;
 }

@@ -63,21 +63,19 @@ function appraisalFlags(appraisal) {
 }
 
 /**
- * Whether the service's answer and the core's report (the evidence panel) agree: the service
- * passes a device (overall result true) exactly when the report does not fail it — `partial`
- * is a pass with warnings for the service too. The service run here asks no OCSP responder,
- * so a revocation failure the page found is set apart, said, not hidden.
+ * Whether the service's answer and the core's report (the evidence panel) agree. The core
+ * says what the service should answer (`passesWithoutRevocation`: the service run here asks
+ * no OCSP responder); a revocation failure the page found is said, not hidden.
  */
 export function agreementView(report, serviceResult) {
   if (!report) return null;
-  const revocationOnly = report.failures.length > 0 && report.failures.every((f) => f.stage === 'revocation');
-  const expected = report.verdict !== 'failed' || revocationOnly;
-  const agree = expected === serviceResult;
+  const agree = report.passesWithoutRevocation === serviceResult;
+  const revocationFailed = report.failures.some((f) => f.stage === 'revocation');
   const words = `the evidence panel's verdict is ${report.verdict}; the service's overall result is ${serviceResult}`;
   return el('p', { id: 'service-agreement', class: `summary ${agree ? 'good' : 'bad'}` },
     agree ? badge('info', 'agree') : badge('fail', 'disagree'),
     agree ? ` The service and the evidence panel agree: ${words}.` : ` The service and the evidence panel DISAGREE: ${words}. This is a defect; please report it.`,
-    revocationOnly ? ' The service run in this page does not check revocation; the page did, and it fails the device.' : '');
+    revocationFailed ? ' The service run in this page does not check revocation; the page did, and it fails the device.' : '');
 }
 
 export function serviceClaimsView(outcome, claimsNote, report) {

@@ -1,4 +1,5 @@
-//! Key sets and P-384 keys as wasm classes (their TS types are hand-written in the parent).
+//! Key sets and P-384 keys as wasm classes (their TS types are hand-written in
+//! `types/token.d.ts`). Every format rule is the core's (`crate::crypto`, `Jwks`).
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -9,7 +10,7 @@ use wasm_bindgen::JsValue;
 
 use super::super::args;
 use super::super::error::to_js;
-use crate::crypto::{PublicKey, SigningKey};
+use crate::crypto::{KeyError, PublicKey, SigningKey};
 use crate::token::Jwks;
 
 /// A parsed JWKS, kept in wasm memory so that it is parsed once.
@@ -26,19 +27,17 @@ impl KeySet {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
         jwks: JsValue,
     ) -> Result<KeySet, JsValue> {
-        let bytes = args::json_bytes(&jwks, "jwks")?;
-        let jwks = Jwks::parse(&bytes).map_err(|error| to_js(&error))?;
-        Ok(Self { jwks })
+        let jwks = Jwks::parse(&args::json_bytes(&jwks, "jwks")?);
+        Ok(Self {
+            jwks: jwks.map_err(|error| to_js(&error))?,
+        })
     }
 
     /// The usable keys' ids, in document order.
     #[wasm_bindgen(getter, unchecked_return_type = "(string | null)[]")]
     pub fn kids(&self) -> Array {
-        self.jwks
-            .keys()
-            .iter()
-            .map(|key| key.kid().map_or(JsValue::NULL, JsValue::from))
-            .collect()
+        let kid = |key: &crate::token::JwksKey| key.kid().map_or(JsValue::NULL, JsValue::from);
+        self.jwks.keys().iter().map(kid).collect()
     }
 
     /// The set as JSON text.
@@ -61,10 +60,19 @@ impl P384PublicKey {
     pub fn from_jwk(
         #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let bytes = args::json_bytes(&jwk, "jwk")?;
-        PublicKey::from_jwk_json(&bytes)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        public(PublicKey::from_jwk_json(&args::json_bytes(&jwk, "jwk")?))
+    }
+
+    /// From key text by the core's one rule (a JWK when it starts with `{`, else SPKI PEM),
+    /// or a JWK object.
+    #[wasm_bindgen(js_name = fromText)]
+    pub fn from_text(
+        #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
+    ) -> Result<P384PublicKey, JsValue> {
+        match input.as_string() {
+            Some(text) => public(PublicKey::from_text(&text)),
+            None => Self::from_jwk(input),
+        }
     }
 
     /// From SPKI PEM text.
@@ -72,10 +80,7 @@ impl P384PublicKey {
     pub fn from_spki_pem(
         #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let pem: &str = &args::string_arg(&pem, "pem")?;
-        PublicKey::from_spki_pem(pem)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        public(PublicKey::from_spki_pem(&args::string_arg(&pem, "pem")?))
     }
 
     /// From SEC1 bytes (the WebCrypto `raw` format).
@@ -83,10 +88,7 @@ impl P384PublicKey {
     pub fn from_sec1(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] bytes: JsValue,
     ) -> Result<P384PublicKey, JsValue> {
-        let bytes = args::bytes(&bytes, "publicKey")?;
-        PublicKey::from_sec1(&bytes)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        public(PublicKey::from_sec1(&args::bytes(&bytes, "publicKey")?))
     }
 
     /// The JWK, with `kid` when given.
@@ -123,10 +125,7 @@ impl P384PrivateKey {
     /// A new key from 48 bytes of `crypto.getRandomValues` (retried on the rare rejected
     /// block, see `SigningKey::generate`).
     pub fn generate() -> Result<P384PrivateKey, JsValue> {
-        let random = args::random_bytes::<96>()?;
-        SigningKey::generate(&random)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        private(SigningKey::generate(&args::random_bytes::<96>()?))
     }
 
     /// From a private JWK (object or JSON text).
@@ -134,10 +133,19 @@ impl P384PrivateKey {
     pub fn from_jwk(
         #[wasm_bindgen(unchecked_param_type = "string | object")] jwk: JsValue,
     ) -> Result<P384PrivateKey, JsValue> {
-        let bytes = args::json_bytes(&jwk, "jwk")?;
-        SigningKey::from_jwk_json(&bytes)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        private(SigningKey::from_jwk_json(&args::json_bytes(&jwk, "jwk")?))
+    }
+
+    /// From key text by the core's one rule, as a service's `signingKey` is read (a private
+    /// JWK when it starts with `{`, else PKCS#8 PEM), or a private JWK object.
+    #[wasm_bindgen(js_name = fromText)]
+    pub fn from_text(
+        #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
+    ) -> Result<P384PrivateKey, JsValue> {
+        match input.as_string() {
+            Some(text) => private(SigningKey::from_text(&text)),
+            None => Self::from_jwk(input),
+        }
     }
 
     /// From PKCS#8 PEM text.
@@ -145,10 +153,7 @@ impl P384PrivateKey {
     pub fn from_pkcs8_pem(
         #[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue,
     ) -> Result<P384PrivateKey, JsValue> {
-        let pem: &str = &args::string_arg(&pem, "pem")?;
-        SigningKey::from_pkcs8_pem(pem)
-            .map(|key| Self { key })
-            .map_err(|error| to_js(&error))
+        private(SigningKey::from_pkcs8_pem(&args::string_arg(&pem, "pem")?))
     }
 
     /// The private JWK (with `d`).
@@ -186,9 +191,16 @@ impl P384PrivateKey {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] message: JsValue,
     ) -> Result<Vec<u8>, JsValue> {
-        let message: &[u8] = &args::bytes(&message, "message")?;
-        Ok(self.key.sign(message).to_vec())
+        Ok(self.key.sign(&args::bytes(&message, "message")?).to_vec())
     }
+}
+
+fn public(key: Result<PublicKey, KeyError>) -> Result<P384PublicKey, JsValue> {
+    key.map(|key| P384PublicKey { key }).map_err(|e| to_js(&e))
+}
+
+fn private(key: Result<SigningKey, KeyError>) -> Result<P384PrivateKey, JsValue> {
+    key.map(|key| P384PrivateKey { key }).map_err(|e| to_js(&e))
 }
 
 fn jwk_js(jwk: &crate::crypto::Jwk) -> Result<JsValue, JsValue> {

@@ -1,65 +1,41 @@
 //! Two-phase verification: `prepare*` hands out a `TokenVerification` whose `checks()` a JS
 //! backend runs; `finish(verdicts)` completes it. Also the software backend on raw checks.
+//! The options are the core's `VerifyInput`; the results are the core's serde shapes.
 
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use js_sys::{Array, Reflect};
-use serde_json::{Map, Value};
+use js_sys::Reflect;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::super::error::{invalid_argument, to_js};
+use super::super::error::to_js;
+use super::super::pending::Pending;
 use super::super::{args, convert};
 use super::keys::KeySet;
-use crate::attest::Endpoint;
-use crate::token::{
-    prepare_attestation_result, prepare_jwt, Appraisal, AttestationReport,
-    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerifiedAttestationResult,
-    VerifiedJwt, VerifyOptions,
-};
-use crate::ErrorCode;
-use serde::{Deserialize, Deserializer};
-
-enum Pending {
-    Jwt(PreparedJwt),
-    Result(PreparedAttestationResult),
-}
+use crate::crypto::Deferred;
+use crate::token::{PreparedToken, TokenVerdict, VerifyInput};
 
 /// A verification between its two phases: `checks` go to a backend, `finish(verdicts)`
 /// completes it. Single use.
 #[wasm_bindgen(js_name = TokenVerification, skip_typescript)]
-pub struct TokenVerification {
-    pending: Option<Pending>,
-}
+pub struct TokenVerification(Pending<PreparedToken>);
 
 #[wasm_bindgen(js_class = TokenVerification)]
 impl TokenVerification {
     /// The signature checks to run, in order.
     #[wasm_bindgen(unchecked_return_type = "SignatureCheckData[]")]
-    pub fn checks(&self) -> Result<Array, JsValue> {
-        let checks = match &self.pending {
-            Some(Pending::Jwt(jwt)) => core::slice::from_ref(jwt.signature_check()),
-            Some(Pending::Result(result)) => result.signature_checks(),
-            None => return Err(consumed()),
-        };
-        Ok(args::checks_to_js(checks))
+    pub fn checks(&self) -> Result<JsValue, JsValue> {
+        self.0.checks()
     }
 
-    /// Completes the verification with one verdict per check (truthy = valid).
+    /// Completes the verification with one boolean verdict per check.
     #[wasm_bindgen(unchecked_return_type = "VerifiedJwtResult | VerifiedAttestationResultData")]
     pub fn finish(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        if !Array::is_array(&verdicts) {
-            return Err(invalid_argument("verdicts", "an array of booleans"));
-        }
-        let verdicts: Vec<bool> = Array::from(&verdicts)
-            .iter()
-            .map(|v| v.is_truthy())
-            .collect();
-        self.complete(&verdicts)
+        verdict_js(self.0.finish(&verdicts)?)
     }
 
     /// Completes the verification with the software backend.
@@ -68,60 +44,7 @@ impl TokenVerification {
         unchecked_return_type = "VerifiedJwtResult | VerifiedAttestationResultData"
     )]
     pub fn verify_software(&mut self) -> Result<JsValue, JsValue> {
-        let verdicts: Vec<bool> = match &self.pending {
-            Some(Pending::Jwt(jwt)) => alloc::vec![jwt.signature_check().verify().is_ok()],
-            Some(Pending::Result(result)) => result
-                .signature_checks()
-                .iter()
-                .map(|check| check.verify().is_ok())
-                .collect(),
-            None => return Err(consumed()),
-        };
-        self.complete(&verdicts)
-    }
-
-    fn complete(&mut self, verdicts: &[bool]) -> Result<JsValue, JsValue> {
-        match self.pending.take() {
-            Some(Pending::Jwt(jwt)) => {
-                let [verdict] = verdicts else {
-                    return Err(to_js(&TokenError::VerdictCount {
-                        expected: 1,
-                        got: verdicts.len(),
-                    }));
-                };
-                let verified = jwt.finish(*verdict).map_err(|error| to_js(&error))?;
-                args::parse_json(&jwt_json(&verified, None).to_string())
-            }
-            Some(Pending::Result(result)) => {
-                let report = result.report(verdicts).map_err(|error| to_js(&error))?;
-                if let Some(error) = report.first_error() {
-                    // The first failure, carrying every token's verdict as `verdicts`.
-                    let js_error = to_js(&error);
-                    let verdicts = args::parse_json(&report_json(&report).to_string())?;
-                    let _ = Reflect::set(&js_error, &"verdicts".into(), &verdicts);
-                    return Err(js_error);
-                }
-                match report.into_verified() {
-                    Ok(verified) => {
-                        args::parse_json(&result_json(&verified, &verified.appraisal()).to_string())
-                    }
-                    Err(error) => {
-                        // A refused verdict: the tokens are authentic, so the error carries the
-                        // appraisal and the verified result for the caller to read.
-                        let js_error = to_js(&error);
-                        if let Some((appraisal, verified)) = error.refused_result() {
-                            let data =
-                                args::parse_json(&result_json(verified, appraisal).to_string())?;
-                            let appraisal = Reflect::get(&data, &"appraisal".into())?;
-                            let _ = Reflect::set(&js_error, &"appraisal".into(), &appraisal);
-                            let _ = Reflect::set(&js_error, &"result".into(), &data);
-                        }
-                        Err(js_error)
-                    }
-                }
-            }
-            None => Err(consumed()),
-        }
+        verdict_js(self.0.take()?.finish_in_software().map_err(|e| to_js(&e))?)
     }
 }
 
@@ -132,12 +55,10 @@ pub fn prepare_jwt_verification(
     #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
     #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
 ) -> Result<TokenVerification, JsValue> {
-    let token: &str = &args::string_arg(&token, "token")?;
-    let (options, now) = verify_options(&options)?;
-    let prepared = prepare_jwt(token, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
-    Ok(TokenVerification {
-        pending: Some(Pending::Jwt(prepared)),
-    })
+    let token = args::string_arg(&token, "token")?;
+    let (input, now) = verify_input(&options)?;
+    let prepared = input.prepare_jwt(&token, &key_set.jwks, now);
+    Ok(pending(prepared.map_err(|e| to_js(&e))?.into()))
 }
 
 /// Phase one of attestation-result verification (either shape).
@@ -148,13 +69,10 @@ pub fn prepare_attestation_result_verification(
     #[wasm_bindgen(js_name = keySet)] key_set: &KeySet,
     #[wasm_bindgen(unchecked_param_type = "CoreVerifyOptions")] options: JsValue,
 ) -> Result<TokenVerification, JsValue> {
-    let (options, now) = verify_options(&options)?;
+    let (input, now) = verify_input(&options)?;
     let bytes = args::json_bytes(&result, "result")?;
-    let prepared =
-        prepare_attestation_result(&bytes, &key_set.jwks, &options, now).map_err(|e| to_js(&e))?;
-    Ok(TokenVerification {
-        pending: Some(Pending::Result(prepared)),
-    })
+    let prepared = input.prepare_attestation_result(&bytes, &key_set.jwks, now);
+    Ok(pending(prepared.map_err(|e| to_js(&e))?.into()))
 }
 
 /// Runs signature checks with the software backend: one boolean per check (the same data
@@ -164,17 +82,12 @@ pub fn verify_checks_software(
     #[wasm_bindgen(unchecked_param_type = "SignatureCheckData[]")] checks: JsValue,
 ) -> Result<Vec<u8>, JsValue> {
     let checks: Vec<CheckIn> = convert::from_js(&checks, "checks")?;
+    let verify = |c: &CheckIn| {
+        crate::crypto::verify_p384_sha384(&c.public_key.0, &c.message.0, &c.signature.0)
+    };
     Ok(checks
         .iter()
-        .map(|check| {
-            let valid = crate::crypto::verify_p384_sha384(
-                &check.public_key.0,
-                &check.message.0,
-                &check.signature.0,
-            )
-            .is_ok();
-            u8::from(valid)
-        })
+        .map(|check| u8::from(verify(check).is_ok()))
         .collect())
 }
 
@@ -187,228 +100,54 @@ struct CheckIn {
     signature: convert::ByteBuf,
 }
 
-fn consumed() -> JsValue {
-    super::super::error::consumed("verification")
+fn pending(prepared: PreparedToken) -> TokenVerification {
+    TokenVerification(Pending::new(prepared, "verification"))
 }
 
-/// `{format, overall, devices, overallResult, appraisal}`.
-fn result_json(verified: &VerifiedAttestationResult, appraisal: &Appraisal) -> Value {
-    let devices: Vec<Value> = verified
-        .devices()
-        .iter()
-        .map(|device| jwt_json(device.token(), Some((device.label(), device.digest()))))
-        .collect();
-    let mut out = Map::new();
-    out.insert("format".into(), verified.format().as_str().into());
-    out.insert("overall".into(), jwt_json(verified.overall(), None));
-    out.insert("devices".into(), Value::Array(devices));
-    out.insert(
-        "overallResult".into(),
-        verified.overall_result().map_or(Value::Null, Value::Bool),
-    );
-    out.insert("appraisal".into(), appraisal_json(appraisal));
-    Value::Object(out)
+/// The options and `now` (read by the binding's one time reader: a number or a `Date`).
+fn verify_input(options: &JsValue) -> Result<(VerifyInput, u64), JsValue> {
+    let input: VerifyInput = convert::options_from_js(options)?;
+    Ok((
+        input,
+        args::time(&args::member(options, "now"), "now")?.as_secs(),
+    ))
 }
 
-/// The appraisal in the JS shape: `{passed, overallResult, devices: [{label, passed,
-/// reasons: [{claim, value, message}]}]}`.
-fn appraisal_json(appraisal: &Appraisal) -> Value {
-    let devices = appraisal
-        .devices()
-        .iter()
-        .map(|device| {
-            let reasons = device
-                .reasons()
-                .iter()
-                .map(|reason| {
-                    let mut out = Map::new();
-                    out.insert("claim".into(), reason.claim().into());
-                    out.insert("value".into(), reason.value().clone());
-                    out.insert("message".into(), reason.message().into());
-                    Value::Object(out)
-                })
-                .collect();
-            let mut out = Map::new();
-            out.insert("label".into(), device.label().into());
-            out.insert(
-                "passed".into(),
-                device.passed().map_or(Value::Null, Value::Bool),
-            );
-            out.insert("reasons".into(), Value::Array(reasons));
-            Value::Object(out)
-        })
-        .collect();
-    let mut out = Map::new();
-    out.insert("passed".into(), appraisal.passed().into());
-    out.insert(
-        "overallResult".into(),
-        appraisal.overall_result().map_or(Value::Null, Value::Bool),
-    );
-    out.insert("devices".into(), Value::Array(devices));
-    Value::Object(out)
-}
-
-fn jwt_json(jwt: &VerifiedJwt, device: Option<(&str, &str)>) -> Value {
-    let mut out = Map::new();
-    if let Some((label, digest)) = device {
-        out.insert("label".into(), label.into());
-        out.insert("digest".into(), digest.into());
+/// The verified JWT or result; an attestation result's first failure carries every token's
+/// verdict (`verdicts`), and a refused verdict the `appraisal` and the verified `result`.
+fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
+    let report = match verdict {
+        TokenVerdict::Jwt(jwt) => return json_js(&jwt),
+        TokenVerdict::Result(report) => report,
+    };
+    if let Some(error) = report.first_error() {
+        return Err(with(to_js(&error), &[("verdicts", json_js(&report)?)]));
     }
-    out.insert("payload".into(), Value::Object(jwt.claims().clone()));
-    out.insert(
-        "protectedHeader".into(),
-        Value::Object(jwt.header().clone()),
-    );
-    out.insert("kid".into(), jwt.kid().map_or(Value::Null, Value::from));
-    Value::Object(out)
-}
-
-/// `[{label, verified, code, field, digest, payload}]`: the overall token (label null), then
-/// every device verdict.
-fn report_json(report: &AttestationReport) -> Value {
-    let verdict =
-        |label: Option<&str>, digest: Option<&str>, outcome: Result<&VerifiedJwt, &TokenError>| {
-            let mut out = Map::new();
-            out.insert("label".into(), label.map_or(Value::Null, Value::from));
-            out.insert("verified".into(), outcome.is_ok().into());
-            let (code, field) = match outcome {
-                Ok(_) => (Value::Null, Value::Null),
-                Err(error) => (
-                    error.code().into(),
-                    error.field().map_or(Value::Null, Value::from),
-                ),
+    report.into_verified().map_or_else(
+        |error| {
+            let Some((_, result)) = error.refused_result() else {
+                return Err(to_js(&error));
             };
-            out.insert("code".into(), code);
-            out.insert("field".into(), field);
-            out.insert("digest".into(), digest.map_or(Value::Null, Value::from));
-            out.insert(
-                "payload".into(),
-                outcome.map_or(Value::Null, |jwt| Value::Object(jwt.claims().clone())),
-            );
-            Value::Object(out)
-        };
-    let mut all = alloc::vec![verdict(None, None, report.overall())];
-    all.extend(
-        report
-            .devices()
-            .iter()
-            .map(|d| verdict(Some(d.label()), d.digest(), d.outcome())),
-    );
-    Value::Array(all)
-}
-
-/// The JS `VerifyOptions` (`now` is read apart: a number or a `Date`).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct VerifyOptionsIn {
-    issuer: Option<OneOrMany>,
-    audience: Option<OneOrMany>,
-    subject: Option<String>,
-    nonce: Option<String>,
-    clock_tolerance: Option<Seconds>,
-    max_token_age: Option<Seconds>,
-    required_claims: Option<Vec<String>>,
-    typ: Option<String>,
-    crit: Option<Vec<String>>,
-    format: Option<String>,
-    endpoint: Option<String>,
-    allow_failed_result: Option<bool>,
-}
-
-/// A string or an array of strings (a visitor of its own: serde's `untagged` buffers every
-/// value and costs kilobytes of wasm).
-struct OneOrMany(Vec<String>);
-
-impl<'de> Deserialize<'de> for OneOrMany {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Strings;
-        impl<'de> serde::de::Visitor<'de> for Strings {
-            type Value = Vec<String>;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("a string or an array of strings")
-            }
-            fn visit_str<E: serde::de::Error>(self, one: &str) -> Result<Self::Value, E> {
-                Ok(alloc::vec![one.into()])
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut many = Vec::new();
-                while let Some(one) = seq.next_element::<String>()? {
-                    many.push(one);
-                }
-                Ok(many)
-            }
-        }
-        deserializer.deserialize_any(Strings).map(OneOrMany)
-    }
-}
-
-/// A non-negative number of seconds, fractions dropped.
-struct Seconds(u64);
-
-impl<'de> Deserialize<'de> for Seconds {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let number = f64::deserialize(deserializer)?;
-        // Checked finite and in range, so the conversion is exact after flooring.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        if number.is_finite() && (0.0..9.0e15).contains(&number) {
-            Ok(Self(number as u64))
-        } else {
-            Err(serde::de::Error::custom(
-                "not a non-negative number of seconds",
+            let result = json_js(result)?;
+            let appraisal = Reflect::get(&result, &"appraisal".into())?;
+            Err(with(
+                to_js(&error),
+                &[("appraisal", appraisal), ("result", result)],
             ))
-        }
-    }
+        },
+        |verified| json_js(&verified),
+    )
 }
 
-fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
-    let input: VerifyOptionsIn = convert::options_from_js(options)?;
-    let now = args::time(&args::member(options, "now"), "now")?.as_secs();
-    let mut out = VerifyOptions::new();
-    out.issuers = input.issuer.map(|list| list.0).unwrap_or_default();
-    out.audiences = input.audience.map(|list| list.0).unwrap_or_default();
-    out.subject = input.subject;
-    out.nonce = input.nonce;
-    out.leeway = input.clock_tolerance.map_or(0, |s| s.0);
-    out.max_age = input.max_token_age.map(|s| s.0);
-    if let Some(required) = input.required_claims {
-        out.required_claims = required;
-    }
-    out.typ = input.typ;
-    if let Some(crit) = input.crit {
-        out.crit = crit;
-    }
-    out.result_format = result_format(input.format, input.endpoint)?;
-    out.allow_failed_result = input.allow_failed_result.unwrap_or(false);
-    Ok((out, now))
+/// Core shapes go through JSON text, as they always have: claims are arbitrary JSON, and a
+/// number past 2^53 must read as JS reads it, not fail.
+fn json_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    args::parse_json(&serde_json::to_string(value).unwrap_or_default())
 }
 
-/// The expected result shape: `format` ('v1' or 'detached'), or the shape of `endpoint`
-/// (the attest path the request went to); both must agree; neither means detached.
-fn result_format(
-    format: Option<String>,
-    endpoint: Option<String>,
-) -> Result<ResultFormat, JsValue> {
-    let format = format
-        .map(|text| {
-            ResultFormat::parse(&text)
-                .ok_or_else(|| invalid_argument("format", "'v1' or 'detached'"))
-        })
-        .transpose()?;
-    let endpoint = endpoint
-        .map(|path| {
-            Endpoint::from_path(&path)
-                .map(ResultFormat::for_endpoint)
-                .ok_or_else(|| invalid_argument("endpoint", "an attest endpoint path"))
-        })
-        .transpose()?;
-    match (format, endpoint) {
-        (Some(format), Some(of_endpoint)) if format != of_endpoint => Err(invalid_argument(
-            "format",
-            "the shape the endpoint answers with",
-        )),
-        (format, endpoint) => Ok(format.or(endpoint).unwrap_or_default()),
+fn with(error: JsValue, members: &[(&str, JsValue)]) -> JsValue {
+    for (name, value) in members {
+        let _ = Reflect::set(&error, &(*name).into(), value);
     }
+    error
 }

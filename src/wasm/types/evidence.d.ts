@@ -118,6 +118,8 @@ export interface ReportRimStep {
  */
 export interface DeviceReport {
   verdict: "passed" | "failed" | "partial";
+  /** The overall result the service gives this device when it does not check revocation. */
+  passesWithoutRevocation: boolean;
   stages: ReportStage[];
   failure: ReportFailure | null;
   failures: ReportFailure[];

@@ -106,6 +106,8 @@ export class P384PublicKey {
   private constructor();
   free(): void;
   static fromJwk(jwk: string | object): P384PublicKey;
+  /** Key text by the core's one rule (a JWK when it starts with `{`, else SPKI PEM), or a JWK object. */
+  static fromText(input: string | object): P384PublicKey;
   static fromSpkiPem(pem: string): P384PublicKey;
   static fromSec1(bytes: Uint8Array | ArrayBuffer | string): P384PublicKey;
   toJwk(kid?: string | null): P384Jwk;
@@ -120,6 +122,9 @@ export class P384PrivateKey {
   /** A new key from crypto.getRandomValues. */
   static generate(): P384PrivateKey;
   static fromJwk(jwk: string | object): P384PrivateKey;
+  /** Key text by the core's one rule, as a service reads its signingKey (a private JWK when it
+   * starts with `{`, else PKCS#8 PEM), or a private JWK object. */
+  static fromText(input: string | object): P384PrivateKey;
   static fromPkcs8Pem(pem: string): P384PrivateKey;
   toJwk(kid?: string | null): P384Jwk;
   toPkcs8Pem(): string;
@@ -135,7 +140,7 @@ export class TokenVerification {
   free(): void;
   /** The signature checks to run, in order. */
   checks(): SignatureCheckData[];
-  /** Completes the verification with one verdict per check. */
+  /** Completes the verification with one boolean verdict per check. */
   finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
   /** Completes the verification with the software backend. */
   verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;

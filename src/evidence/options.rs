@@ -1,0 +1,446 @@
+//! The options of the evidence entries — `verifyEvidence`, `prepareEvidence`,
+//! `evidenceReport` / `prepareEvidenceReport`, `verifyCertificateChain`, `runtimeEvidence` —
+//! as one serde type ([`EvidenceOptions`]), and the rules that turn them into the core's
+//! plans: which trust store when no anchors are given, which RIM trust, how a revocation
+//! status maps, what a missing member is. JS (serde-wasm-bindgen) and Rust (serde_json) read
+//! the same type and get the same plans, results and errors.
+//!
+//! ```
+//! # use edgeattest::evidence::{EvidenceOptions, UnixSeconds};
+//! # use edgeattest::time::UnixTime;
+//! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
+//! let clock = UnixTime::from_secs(1_760_000_000).unwrap();
+//! let error = options.batch_plan(UnixSeconds::or(clock)).unwrap_err();
+//! assert_eq!(edgeattest::ErrorCode::code(&error), "ERR_REQUEST_INVALID_NONCE");
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::Deserialize;
+
+use super::input::{Document, TextOrBytes, UnixSeconds, BYTES_EXPECTED};
+use super::{
+    decode_generation2, BatchPlan, DeviceInput, FwidPolicy, ParseError, ReportPlan,
+    RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
+};
+use crate::attest::{
+    decode_evidence_text, Arch, EvidenceEncoding, EvidenceEncodingError, Nonce, RequestError,
+};
+use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
+use crate::rim::{RimError, RimTrust, RuntimeEvidence};
+use crate::time::UnixTime;
+use crate::ErrorCode;
+
+/// The members of every evidence entry's options, read by one type: each entry uses its own
+/// (`devices` only a batch, `rims`, `rimAnchors` and `revocation` only a report,
+/// `enforceTime` only a chain), and a member present is type-checked by all. `Now` is how
+/// `now` is written: [`UnixSeconds`] in JSON; the JS binding keeps the JS value (a number or
+/// a `Date`) and reads it with the host clock as default.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceOptions<Now = UnixSeconds> {
+    nonce: Option<TextOrBytes>,
+    arch: Option<String>,
+    now: Option<Now>,
+    trust_anchors: Option<String>,
+    evidence_encoding: Option<String>,
+    require_fwid: Option<bool>,
+    evidence: Option<TextOrBytes>,
+    certificate: Option<String>,
+    devices: Option<Vec<DeviceOptions>>,
+    rims: Option<RimOptions>,
+    rim_anchors: Option<String>,
+    firmware_version: Option<String>,
+    revocation: Option<RevocationOptions>,
+    hwmodel: Option<String>,
+    enforce_time: Option<bool>,
+}
+
+/// One device of a batch: its transcript and its PEM chain.
+#[derive(Deserialize)]
+struct DeviceOptions {
+    evidence: Option<TextOrBytes>,
+    certificate: Option<String>,
+}
+
+/// The RIM documents of a report, by role.
+#[derive(Deserialize)]
+struct RimOptions {
+    driver: Option<Document>,
+    firmware: Option<Document>,
+}
+
+/// What the host learnt of the device chain's revocation.
+#[derive(Deserialize)]
+struct RevocationOptions {
+    status: Option<String>,
+    message: Option<String>,
+}
+
+/// Why options could not be used; the code and `field` are those of the error inside
+/// (`ERR_INVALID_ARGUMENT` for a member missing or malformed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// A member is missing or not what it must be.
+    Invalid {
+        /// The member (`arch`, `devices[1].certificate`, `revocation.status`).
+        field: String,
+        /// What it must be, for the message.
+        expected: String,
+    },
+    /// The nonce text is not 64 hex characters, or another member of a request is refused
+    /// as the service refuses it (endpoint, arch, claims version).
+    Request(RequestError),
+    /// Evidence text not in the encoding named (or in none).
+    Encoding(EvidenceEncodingError),
+    /// The trust anchors could not be read.
+    Chain(ChainError),
+    /// The RIM anchors could not be read.
+    Rim(RimError),
+    /// The transcript could not be parsed (`runtimeEvidence`).
+    Parse(ParseError),
+}
+
+impl OptionsError {
+    fn invalid(field: &str, expected: &str) -> Self {
+        Self::Invalid {
+            field: field.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Invalid { field, expected } => write!(f, "{field} must be {expected}"),
+            Self::Request(e) => e.fmt(f),
+            Self::Encoding(e) => e.fmt(f),
+            Self::Chain(e) => e.fmt(f),
+            Self::Rim(e) => e.fmt(f),
+            Self::Parse(e) => write!(f, "evidence: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for OptionsError {}
+
+impl ErrorCode for OptionsError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Invalid { .. } => "ERR_INVALID_ARGUMENT",
+            Self::Request(e) => e.code(),
+            Self::Encoding(e) => e.code(),
+            Self::Chain(e) => e.code(),
+            Self::Rim(e) => e.code(),
+            Self::Parse(e) => e.code(),
+        }
+    }
+
+    fn field(&self) -> Option<&str> {
+        match self {
+            Self::Invalid { field, .. } => Some(field),
+            Self::Request(e) => e.field(),
+            Self::Encoding(e) => e.field(),
+            Self::Chain(e) => e.field(),
+            Self::Rim(e) => e.field(),
+            Self::Parse(_) => Some("evidence"),
+        }
+    }
+}
+
+/// The options every verification shares, checked.
+struct Checked {
+    nonce: Nonce,
+    arch: Arch,
+    now: u64,
+    encoding: Option<EvidenceEncoding>,
+    fwid_policy: FwidPolicy,
+}
+
+impl Checked {
+    fn context<'s>(&self, trust_store: &'s TrustStore) -> VerifyContext<'s> {
+        VerifyContext {
+            arch: self.arch,
+            nonce: self.nonce,
+            now: self.now,
+            trust_store,
+            chain_options: ChainOptions::default(),
+            fwid_policy: self.fwid_policy,
+        }
+    }
+}
+
+impl<Now> EvidenceOptions<Now> {
+    /// The one device (`evidence`, `certificate`) as a plan ([`BatchPlan::verify`] or JS's
+    /// verdicts complete it). `clock` reads `now` (see [`UnixSeconds::or`]).
+    ///
+    /// # Errors
+    /// The first option that cannot be used, in the order nonce, arch, now,
+    /// evidenceEncoding, evidence, certificate, trustAnchors.
+    pub fn device_plan<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<BatchPlan, E> {
+        let checked = self.checked(clock)?;
+        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let store = trust_store(self.trust_anchors.as_deref())?;
+        let input = DeviceInput {
+            evidence: &evidence,
+            certificate_pem: &pem,
+        };
+        Ok(BatchPlan::new(&[input], &checked.context(&store)))
+    }
+
+    /// The one device verified with the software backend (`verifyEvidence`).
+    ///
+    /// # Errors
+    /// As [`Self::device_plan`]; the device's own failure is the inner `Err`.
+    pub fn verify_evidence<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<Result<VerifiedEvidence, VerifyError>, E> {
+        Ok(self
+            .device_plan(clock)?
+            .verify()
+            .into_iter()
+            .next()
+            .unwrap_or(Err(VerifyError::Signature)))
+    }
+
+    /// Every device of `devices` as one plan (`prepareEvidence`).
+    ///
+    /// # Errors
+    /// As [`Self::device_plan`], `devices` missing, or a device's member (`devices[1].evidence`).
+    pub fn batch_plan<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<BatchPlan, E> {
+        let checked = self.checked(clock)?;
+        let devices = self
+            .devices
+            .as_ref()
+            .ok_or_else(|| OptionsError::invalid("devices", "an array"))?;
+        let owned = devices
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let prefix = alloc::format!("devices[{i}].");
+                device(&d.evidence, &d.certificate, &prefix, checked.encoding)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let inputs: Vec<DeviceInput<'_>> = owned
+            .iter()
+            .map(|(evidence, pem)| DeviceInput {
+                evidence,
+                certificate_pem: pem,
+            })
+            .collect();
+        let store = trust_store(self.trust_anchors.as_deref())?;
+        Ok(BatchPlan::new(&inputs, &checked.context(&store)))
+    }
+
+    /// The device with its RIMs and revocation as a report plan (`evidenceReport`): RIMs
+    /// judged by `rimAnchors`, NVIDIA's RIM root by default; revocation not checked unless
+    /// given, its `status` mapped by [`RevocationInput::from_status`].
+    ///
+    /// # Errors
+    /// As [`Self::device_plan`] (anchors last), `rimAnchors` unreadable, `revocation.status`
+    /// missing.
+    pub fn report_plan<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<ReportPlan, E> {
+        let checked = self.checked(clock)?;
+        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let rim_trust = match &self.rim_anchors {
+            Some(pem) => RimTrust::from_pem(pem).map_err(OptionsError::Rim)?,
+            None => RimTrust::nvidia(),
+        };
+        let revocation = match &self.revocation {
+            None => RevocationInput::NotChecked,
+            Some(RevocationOptions { status, message }) => {
+                let status = status
+                    .as_deref()
+                    .ok_or_else(|| OptionsError::invalid("revocation.status", "a string"))?;
+                RevocationInput::from_status(status, message.clone())
+            }
+        };
+        let store = trust_store(self.trust_anchors.as_deref())?;
+        let rims = self.rims.as_ref();
+        Ok(ReportPlan::new(
+            DeviceInput {
+                evidence: &evidence,
+                certificate_pem: &pem,
+            },
+            &checked.context(&store),
+            RimDocuments {
+                driver: rims.and_then(|r| r.driver.as_ref()).map(|d| d.0.as_slice()),
+                firmware: rims
+                    .and_then(|r| r.firmware.as_ref())
+                    .map(|d| d.0.as_slice()),
+            },
+            &rim_trust,
+            self.firmware_version.clone(),
+            revocation,
+        ))
+    }
+
+    /// `certificate` (PEM, or base64 of PEM) validated to `trustAnchors` (the NVIDIA Device
+    /// Identity CA by default) at `now`; validity dates enforced only with `enforceTime`.
+    ///
+    /// # Errors
+    /// `certificate` missing or unreadable, `now`, `trustAnchors`; the chain's own failure is
+    /// the inner `Err`.
+    pub fn verify_certificate_chain<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<Result<super::CertificateChainReport, ChainError>, E> {
+        let text = self
+            .certificate
+            .as_deref()
+            .ok_or_else(|| OptionsError::invalid("certificate", "a string"))?;
+        let pem = certificate_text(text)?;
+        let now = clock(self.now.as_ref())?.as_secs();
+        let store = trust_store(self.trust_anchors.as_deref())?;
+        let time = if self.enforce_time == Some(true) {
+            TimeCheck::Enforce
+        } else {
+            TimeCheck::Report
+        };
+        let options = ChainOptions::default().with_time(time);
+        Ok(verify_pem_chain(&pem, &store, now, &options)
+            .map(|chain| super::CertificateChainReport::new(&chain)))
+    }
+
+    /// The values of the transcript that RIM ids and comparison take (`runtimeEvidence`),
+    /// parsed but not verified, with `hwmodel` and `firmwareVersion` as given.
+    ///
+    /// # Errors
+    /// `evidenceEncoding`, `evidence`, `arch`, then the transcript's parse error.
+    pub fn runtime_evidence(&self) -> Result<RuntimeEvidence, OptionsError> {
+        let encoding = encoding(self.evidence_encoding.as_deref())?;
+        let bytes = evidence_bytes(self.evidence.as_ref(), encoding, "evidence")?;
+        let arch = arch(self.arch.as_deref())?;
+        let transcript = Transcript::parse(&bytes).map_err(OptionsError::Parse)?;
+        Ok(RuntimeEvidence::from_transcript(
+            &transcript,
+            arch.device_kind(),
+            self.hwmodel.clone(),
+            self.firmware_version.clone(),
+        ))
+    }
+
+    fn checked<E: From<OptionsError>>(
+        &self,
+        clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
+    ) -> Result<Checked, E> {
+        let nonce = nonce(self.nonce.as_ref())?;
+        let arch = arch(self.arch.as_deref())?;
+        let now = clock(self.now.as_ref())?.as_secs();
+        Ok(Checked {
+            nonce,
+            arch,
+            now,
+            encoding: encoding(self.evidence_encoding.as_deref())?,
+            fwid_policy: if self.require_fwid == Some(true) {
+                FwidPolicy::Require
+            } else {
+                FwidPolicy::AsNvidia
+            },
+        })
+    }
+}
+
+/// `nonce`: 64 hex characters (read by [`Nonce::parse`], with its own code) or 32 bytes.
+fn nonce(value: Option<&TextOrBytes>) -> Result<Nonce, OptionsError> {
+    match value {
+        Some(TextOrBytes::Text(text)) => Nonce::parse(text)
+            .map_err(|problem| OptionsError::Request(RequestError::InvalidNonce { problem })),
+        Some(TextOrBytes::Bytes(bytes)) => <[u8; Nonce::LEN]>::try_from(bytes.as_slice())
+            .map(Nonce::from_bytes)
+            .map_err(|_| OptionsError::invalid("nonce", "64 hex characters or 32 bytes")),
+        Some(TextOrBytes::NotBytes) => Err(OptionsError::invalid(
+            "nonce",
+            "an array of bytes (0 to 255)",
+        )),
+        None => Err(OptionsError::invalid("nonce", BYTES_EXPECTED)),
+    }
+}
+
+/// A required `arch`, by its wire name.
+fn arch(text: Option<&str>) -> Result<Arch, OptionsError> {
+    let text = text.ok_or_else(|| OptionsError::invalid("arch", "a string"))?;
+    Arch::parse(text).ok_or_else(|| OptionsError::invalid("arch", &Arch::expected()))
+}
+
+/// An optional `evidenceEncoding`, by its name.
+fn encoding(name: Option<&str>) -> Result<Option<EvidenceEncoding>, OptionsError> {
+    name.map(|name| {
+        EvidenceEncoding::parse(name).ok_or_else(|| {
+            OptionsError::invalid("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
+        })
+    })
+    .transpose()
+}
+
+/// The device chains' anchors: the PEM given, else the NVIDIA Device Identity CA.
+fn trust_store(anchors: Option<&str>) -> Result<TrustStore, OptionsError> {
+    match anchors {
+        Some(pem) => TrustStore::from_pem(pem),
+        None => TrustStore::nvidia_device_identity(),
+    }
+    .map_err(OptionsError::Chain)
+}
+
+/// Evidence bytes as given, or text decoded by the core's one rule ([`decode_evidence_text`]).
+fn evidence_bytes(
+    value: Option<&TextOrBytes>,
+    encoding: Option<EvidenceEncoding>,
+    field: &str,
+) -> Result<Vec<u8>, OptionsError> {
+    match value {
+        Some(TextOrBytes::Text(text)) => {
+            decode_evidence_text(text, encoding, field).map_err(OptionsError::Encoding)
+        }
+        Some(TextOrBytes::Bytes(bytes)) => Ok(bytes.clone()),
+        Some(TextOrBytes::NotBytes) => {
+            Err(OptionsError::invalid(field, "an array of bytes (0 to 255)"))
+        }
+        None => Err(OptionsError::invalid(field, BYTES_EXPECTED)),
+    }
+}
+
+/// One device's transcript bytes and PEM text; `prefix` names the device (`devices[0].`).
+fn device(
+    evidence: &Option<TextOrBytes>,
+    certificate: &Option<String>,
+    prefix: &str,
+    encoding: Option<EvidenceEncoding>,
+) -> Result<(Vec<u8>, String), OptionsError> {
+    let evidence = evidence_bytes(
+        evidence.as_ref(),
+        encoding,
+        &alloc::format!("{prefix}evidence"),
+    )?;
+    let text = certificate
+        .as_deref()
+        .ok_or_else(|| OptionsError::invalid(&alloc::format!("{prefix}certificate"), "a string"))?;
+    Ok((evidence, certificate_text(text)?))
+}
+
+/// PEM text as given, or decoded from base64 (the request format). The error names
+/// `certificate` whichever device it is, as it always has.
+fn certificate_text(text: &str) -> Result<String, OptionsError> {
+    if text.contains("-----BEGIN") {
+        return Ok(text.to_string());
+    }
+    decode_generation2(text)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(|| OptionsError::invalid("certificate", "PEM text or base64 of PEM text"))
+}

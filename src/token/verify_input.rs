@@ -1,0 +1,174 @@
+//! Verification options as a caller writes them (the JS `VerifyOptions`, or JSON read with
+//! `serde_json`): one reading of their names, defaults and ranges for every host, turned into
+//! the checked [`VerifyOptions`] and into prepared verifications.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use super::{
+    prepare_attestation_result, prepare_jwt, Jwks, PreparedAttestationResult, PreparedJwt,
+    ResultFormat, TokenError, VerifyOptions,
+};
+use crate::attest::Endpoint;
+
+/// Verification options in their written form (camelCase members, every one optional; unknown
+/// members, such as a host's `now` or `backend`, are left to the host). The time is not among
+/// them: it is an argument of [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyInput {
+    /// Accepted `iss` values: one or a list.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub issuer: Vec<String>,
+    /// Accepted `aud` values: one or a list.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub audience: Vec<String>,
+    /// Required `sub`.
+    pub subject: Option<String>,
+    /// Expected `eat_nonce`.
+    pub nonce: Option<String>,
+    /// Clock tolerance: non-negative seconds, fractions dropped; default 0.
+    #[serde(default, deserialize_with = "seconds")]
+    pub clock_tolerance: Option<u64>,
+    /// Maximum token age: non-negative seconds, fractions dropped.
+    #[serde(default, deserialize_with = "seconds")]
+    pub max_token_age: Option<u64>,
+    /// Claims that must be present.
+    pub required_claims: Option<Vec<String>>,
+    /// Required header `typ`.
+    pub typ: Option<String>,
+    /// Header extensions understood in `crit`.
+    pub crit: Option<Vec<String>>,
+    /// Results only: the expected shape, `v1` or `detached`.
+    pub format: Option<String>,
+    /// Results only: the attest path the request went to; its shape is expected.
+    pub endpoint: Option<String>,
+    /// Results only: resolve with an authentic result whose verdict is not a pass.
+    pub allow_failed_result: Option<bool>,
+}
+
+impl VerifyInput {
+    /// The checked options.
+    ///
+    /// # Errors
+    /// [`TokenError::InvalidOption`] naming `format` (not `v1` or `detached`, or not the shape
+    /// of `endpoint`) or `endpoint` (not an attest path).
+    pub fn options(&self) -> Result<VerifyOptions, TokenError> {
+        let mut out = VerifyOptions::new();
+        out.issuers.clone_from(&self.issuer);
+        out.audiences.clone_from(&self.audience);
+        out.subject.clone_from(&self.subject);
+        out.nonce.clone_from(&self.nonce);
+        out.leeway = self.clock_tolerance.unwrap_or(0);
+        out.max_age = self.max_token_age;
+        if let Some(required) = &self.required_claims {
+            out.required_claims.clone_from(required);
+        }
+        out.typ.clone_from(&self.typ);
+        if let Some(crit) = &self.crit {
+            out.crit.clone_from(crit);
+        }
+        out.result_format = self.result_format()?;
+        out.allow_failed_result = self.allow_failed_result.unwrap_or(false);
+        Ok(out)
+    }
+
+    /// Phase one of verifying a compact JWT at `now` (Unix seconds) against `jwks`.
+    ///
+    /// # Errors
+    /// As [`Self::options`], then as [`prepare_jwt`].
+    pub fn prepare_jwt(
+        &self,
+        token: &str,
+        jwks: &Jwks,
+        now: u64,
+    ) -> Result<PreparedJwt, TokenError> {
+        prepare_jwt(token, jwks, &self.options()?, now)
+    }
+
+    /// Phase one of verifying an attestation result (JSON text) at `now` against `jwks`.
+    ///
+    /// # Errors
+    /// As [`Self::options`], then as [`prepare_attestation_result`].
+    pub fn prepare_attestation_result(
+        &self,
+        result: &[u8],
+        jwks: &Jwks,
+        now: u64,
+    ) -> Result<PreparedAttestationResult, TokenError> {
+        prepare_attestation_result(result, jwks, &self.options()?, now)
+    }
+
+    /// The expected result shape: `format`, or the shape of `endpoint`; both must agree;
+    /// neither means detached.
+    fn result_format(&self) -> Result<ResultFormat, TokenError> {
+        let invalid = |field, expected| TokenError::InvalidOption { field, expected };
+        let format = self
+            .format
+            .as_deref()
+            .map(|text| ResultFormat::parse(text).ok_or(invalid("format", "'v1' or 'detached'")))
+            .transpose()?;
+        let endpoint = self
+            .endpoint
+            .as_deref()
+            .map(|path| {
+                Endpoint::from_path(path)
+                    .map(ResultFormat::for_endpoint)
+                    .ok_or(invalid("endpoint", "an attest endpoint path"))
+            })
+            .transpose()?;
+        match (format, endpoint) {
+            (Some(format), Some(of_endpoint)) if format != of_endpoint => {
+                Err(invalid("format", "the shape the endpoint answers with"))
+            }
+            (format, endpoint) => Ok(format.or(endpoint).unwrap_or_default()),
+        }
+    }
+}
+
+/// A string or an array of strings (a visitor of its own: serde's `untagged` buffers every
+/// value and costs kilobytes of wasm). `null` is absent.
+fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    struct Strings;
+    impl<'de> Visitor<'de> for Strings {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or an array of strings")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_str<E: de::Error>(self, one: &str) -> Result<Self::Value, E> {
+            Ok(alloc::vec![one.into()])
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut many = Vec::new();
+            while let Some(one) = seq.next_element::<String>()? {
+                many.push(one);
+            }
+            Ok(many)
+        }
+    }
+    deserializer.deserialize_any(Strings)
+}
+
+/// A non-negative number of seconds, fractions dropped; `null` is absent.
+fn seconds<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let Some(number) = Option::<f64>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    // Checked finite and in range, so the conversion is exact after flooring.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    if number.is_finite() && (0.0..9.0e15).contains(&number) {
+        Ok(Some(number as u64))
+    } else {
+        Err(de::Error::custom("not a non-negative number of seconds"))
+    }
+}

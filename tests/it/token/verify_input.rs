@@ -1,0 +1,408 @@
+//! The written verification options (`VerifyInput`, the JS `VerifyOptions`) read from JSON with
+//! `serde_json` and run against recorded NRAS results and their JWKS: the same rule the JS
+//! binding reads them with. Also the one verification type on `Deferred` (`PreparedToken`),
+//! the serde shapes the JS API returns, and the one key-text rule.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::fs;
+use std::path::PathBuf;
+
+use edgeattest::{
+    Deferred, ErrorCode, Jwks, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
+    VerifyInput,
+};
+use serde_json::{json, Value};
+
+const ISSUER: &str = "https://nras.attestation.nvidia.com";
+const PASS_1GPU: &str = "v3_1gpu_success_20260629";
+const PASS_8GPU: &str = "v3_8gpu_success_20260629";
+const FAILED_8GPU: &str = "v3_8gpu_nonce_mismatch_20260520";
+
+fn fixture(path: &str) -> Vec<u8> {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests/fixtures", path]
+        .iter()
+        .collect();
+    fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+struct Capture {
+    response: Vec<u8>,
+    jwks: Jwks,
+    nonce: String,
+    iat: u64,
+}
+
+fn capture(name: &str) -> Capture {
+    let response = fixture(&format!("nvidia/nras/teep/{name}_response.json"));
+    let jwks = Jwks::parse(&fixture(&format!("nvidia/nras/teep/{name}_jwks.json"))).unwrap();
+    let request: Value =
+        serde_json::from_slice(&fixture(&format!("nvidia/nras/teep/{name}_request.json"))).unwrap();
+    let result: Value = serde_json::from_slice(&response).unwrap();
+    let overall = result[0][1].as_str().unwrap();
+    let iat = claims(overall)["iat"].as_u64().unwrap();
+    Capture {
+        response,
+        jwks,
+        nonce: request["nonce"].as_str().unwrap().to_owned(),
+        iat,
+    }
+}
+
+fn claims(token: &str) -> Value {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
+    let payload = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
+}
+
+fn input(options: Value) -> VerifyInput {
+    serde_json::from_value(options).unwrap()
+}
+
+/// Verifies `c` with the options written as JSON, at `now`, with the software backend; the
+/// result in the JS shape.
+fn verify(c: &Capture, options: Value, now: u64) -> Result<Value, TokenError> {
+    let prepared = input(options).prepare_attestation_result(&c.response, &c.jwks, now)?;
+    match PreparedToken::from(prepared).finish_in_software()? {
+        TokenVerdict::Result(report) => Ok(serde_json::to_value(report.into_verified()?).unwrap()),
+        TokenVerdict::Jwt(_) => panic!("a result verified as a JWT"),
+    }
+}
+
+fn refusal(result: Result<Value, TokenError>) -> (&'static str, Option<String>) {
+    let error = result.unwrap_err();
+    (error.code(), error.field().map(str::to_owned))
+}
+
+#[test]
+fn recorded_results_verify_with_options_written_as_json() {
+    for (name, devices) in [(PASS_1GPU, 1), (PASS_8GPU, 8)] {
+        let c = capture(name);
+        let options = json!({
+            "issuer": ISSUER,
+            "nonce": c.nonce,
+            "requiredClaims": ["iat", "exp", "eat_nonce", "submods", "x-nvidia-overall-att-result"],
+            "endpoint": "/v3/attest/gpu",
+            // A host's own members are left to the host.
+            "now": 1, "backend": "software",
+        });
+        let verified = verify(&c, options, c.iat).unwrap();
+        // The one shape the JS API resolves with.
+        let keys: Vec<&str> = verified
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            ["format", "overall", "devices", "overallResult", "appraisal"]
+        );
+        assert_eq!(verified["format"], "detached");
+        assert_eq!(verified["overallResult"], true);
+        assert_eq!(verified["appraisal"]["passed"], true);
+        assert_eq!(
+            verified["overall"]["payload"]["eat_nonce"],
+            c.nonce.as_str()
+        );
+        assert!(verified["overall"]["kid"]
+            .as_str()
+            .unwrap()
+            .starts_with("nv-eat-kid-prod-"));
+        let list = verified["devices"].as_array().unwrap();
+        assert_eq!(list.len(), devices, "{name}");
+        for device in list {
+            let keys: Vec<&str> = device
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                keys,
+                ["label", "digest", "payload", "protectedHeader", "kid"]
+            );
+            assert_eq!(device["digest"].as_str().unwrap().len(), 64);
+            assert_eq!(device["protectedHeader"]["alg"], "ES384");
+        }
+        let appraised = verified["appraisal"]["devices"].as_array().unwrap();
+        assert_eq!(appraised.len(), devices);
+        assert!(appraised
+            .iter()
+            .all(|d| d["passed"] == true && d["reasons"] == json!([])));
+    }
+}
+
+#[test]
+fn issuer_and_audience_are_one_or_many_and_checked() {
+    let c = capture(PASS_1GPU);
+    for issuer in [json!(ISSUER), json!(["https://other.example", ISSUER])] {
+        assert!(verify(&c, json!({ "issuer": issuer, "nonce": c.nonce }), c.iat).is_ok());
+    }
+    for issuer in [
+        json!("https://other.example"),
+        json!(["https://other.example"]),
+    ] {
+        assert_eq!(
+            refusal(verify(
+                &c,
+                json!({ "issuer": issuer, "nonce": c.nonce }),
+                c.iat
+            )),
+            ("ERR_JWT_CLAIM_VALIDATION_FAILED", Some("iss".into()))
+        );
+    }
+    assert_eq!(
+        refusal(verify(
+            &c,
+            json!({ "audience": "someone", "nonce": c.nonce }),
+            c.iat
+        )),
+        ("ERR_JWT_CLAIM_VALIDATION_FAILED", Some("aud".into()))
+    );
+    // null is absent, as in JS.
+    assert!(verify(&c, json!({ "issuer": null, "nonce": c.nonce }), c.iat).is_ok());
+    for bad in [json!({ "issuer": 7 }), json!({ "audience": [ISSUER, 7] })] {
+        assert!(
+            serde_json::from_value::<VerifyInput>(bad.clone()).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn the_nonce_is_checked() {
+    let c = capture(PASS_8GPU);
+    assert_eq!(
+        refusal(verify(&c, json!({ "nonce": "00".repeat(32) }), c.iat)),
+        ("ERR_EAT_NONCE_MISMATCH", Some("eat_nonce".into()))
+    );
+}
+
+#[test]
+fn clock_tolerance_and_maximum_age_are_seconds() {
+    let c = capture(PASS_1GPU);
+    let expiry = c.iat + 3600;
+    let at = |options: Value, now| refusal(verify(&c, options, now));
+    assert_eq!(
+        at(json!({}), expiry + 30),
+        ("ERR_JWT_EXPIRED", Some("exp".into()))
+    );
+    assert!(verify(&c, json!({ "clockTolerance": 60 }), expiry + 30).is_ok());
+    // Fractions are dropped: 30.9 tolerates 30 seconds, not 31 (a token is good while
+    // `now < exp + tolerance`).
+    assert!(verify(&c, json!({ "clockTolerance": 30.9 }), expiry + 29).is_ok());
+    assert_eq!(
+        at(json!({ "clockTolerance": 30.9 }), expiry + 30).0,
+        "ERR_JWT_EXPIRED"
+    );
+    assert!(verify(&c, json!({ "clockTolerance": 31 }), expiry + 30).is_ok());
+    assert_eq!(
+        at(json!({ "maxTokenAge": 10 }), c.iat + 11),
+        ("ERR_JWT_EXPIRED", Some("iat".into()))
+    );
+    assert!(verify(&c, json!({ "maxTokenAge": 10 }), c.iat + 10).is_ok());
+    for bad in [-1.0, 9.0e15, f64::MAX] {
+        let error = serde_json::from_value::<VerifyInput>(json!({ "clockTolerance": bad }));
+        assert!(error
+            .unwrap_err()
+            .to_string()
+            .contains("non-negative number of seconds"));
+    }
+    assert!(serde_json::from_value::<VerifyInput>(json!({ "maxTokenAge": "10" })).is_err());
+}
+
+#[test]
+fn the_result_shape_comes_from_format_or_endpoint_never_a_guess() {
+    let c = capture(PASS_1GPU);
+    let nonce = &c.nonce;
+    for options in [
+        json!({}),
+        json!({ "format": "detached" }),
+        json!({ "endpoint": "/v4/attest/gpu/" }),
+    ] {
+        let mut options = options;
+        options["nonce"] = json!(nonce);
+        assert!(verify(&c, options.clone(), c.iat).is_ok(), "{options}");
+    }
+    // A detached result where V1 is expected is refused, not re-read.
+    for options in [
+        json!({ "format": "v1" }),
+        json!({ "endpoint": "/v1/attest/gpu" }),
+    ] {
+        assert_eq!(
+            refusal(verify(&c, options, c.iat)).0,
+            "ERR_EAT_FORMAT_MISMATCH"
+        );
+    }
+    // Bad options are ERR_INVALID_ARGUMENT naming the option, before the result is read.
+    for (options, field, message) in [
+        (
+            json!({ "format": "V1" }),
+            "format",
+            "format must be 'v1' or 'detached'",
+        ),
+        (
+            json!({ "endpoint": "/v9/attest/gpu" }),
+            "endpoint",
+            "endpoint must be an attest endpoint path",
+        ),
+        (
+            json!({ "format": "detached", "endpoint": "/v1/attest/gpu" }),
+            "format",
+            "format must be the shape the endpoint answers with",
+        ),
+    ] {
+        let error = input(options.clone())
+            .prepare_attestation_result(b"not even JSON", &c.jwks, c.iat)
+            .unwrap_err();
+        assert_eq!(
+            (error.code(), error.field()),
+            ("ERR_INVALID_ARGUMENT", Some(field)),
+            "{options}"
+        );
+        assert_eq!(error.to_string(), message);
+    }
+}
+
+#[test]
+fn a_failed_verdict_is_refused_unless_allowed() {
+    let c = capture(FAILED_8GPU);
+    let options = json!({ "issuer": ISSUER, "nonce": c.nonce });
+    let error = verify(&c, options.clone(), c.iat).unwrap_err();
+    assert_eq!(error.code(), "ERR_ATTESTATION_FAILED");
+    let (appraisal, result) = error.refused_result().unwrap();
+    let written = serde_json::to_value(result).unwrap();
+    assert_eq!(written["overallResult"], false);
+    assert_eq!(
+        written["appraisal"],
+        serde_json::to_value(appraisal).unwrap()
+    );
+    assert_eq!(written["appraisal"]["passed"], false);
+    let reason = &written["appraisal"]["devices"][0]["reasons"][0];
+    assert!(
+        reason["claim"].is_string() && reason["message"].is_string(),
+        "{reason}"
+    );
+
+    let mut allowed = options;
+    allowed["allowFailedResult"] = json!(true);
+    let verified = verify(&c, allowed, c.iat).unwrap();
+    assert_eq!(verified["appraisal"]["passed"], false);
+    assert_eq!(verified["devices"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
+    let c = capture(PASS_8GPU);
+    let prepare = || {
+        PreparedToken::from(
+            input(json!({ "nonce": c.nonce }))
+                .prepare_attestation_result(&c.response, &c.jwks, c.iat)
+                .unwrap(),
+        )
+    };
+    assert_eq!(prepare().signature_checks().len(), 9);
+    // A verdict count that does not match is an error, never a pass.
+    let error = prepare().finish(&[true; 8]).unwrap_err();
+    assert_eq!(error.code(), "ERR_VERDICT_COUNT");
+    // A refused device signature: the report says which, in the JS `verdicts` shape.
+    let mut verdicts = [true; 9];
+    verdicts[3] = false;
+    let TokenVerdict::Result(report) = prepare().finish(&verdicts).unwrap() else {
+        panic!("not a result");
+    };
+    let first = report.first_error().unwrap();
+    assert_eq!(first.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
+    let written = serde_json::to_value(&report).unwrap();
+    let list = written.as_array().unwrap();
+    assert_eq!(list.len(), 9);
+    assert_eq!(list[0]["label"], Value::Null);
+    assert_eq!(list[0]["verified"], true);
+    let failed: Vec<&Value> = list.iter().filter(|v| v["verified"] == false).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0]["code"], "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
+    assert_eq!(failed[0]["field"], "signature");
+    assert_eq!(failed[0]["payload"], Value::Null);
+    assert_eq!(first.field(), failed[0]["label"].as_str());
+
+    // A single device token as a JWT: the same options type, the JWT shape.
+    let result: Value = serde_json::from_slice(&c.response).unwrap();
+    let (label, token) = result[1].as_object().unwrap().iter().next().unwrap();
+    let jwt = input(json!({ "issuer": [ISSUER], "nonce": c.nonce }))
+        .prepare_jwt(token.as_str().unwrap(), &c.jwks, c.iat)
+        .unwrap();
+    let TokenVerdict::Jwt(verified) = PreparedToken::from(jwt).finish_in_software().unwrap() else {
+        panic!("not a JWT");
+    };
+    let written = serde_json::to_value(&verified).unwrap();
+    let keys: Vec<&str> = written
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["payload", "protectedHeader", "kid"], "{label}");
+    assert_eq!(written["payload"]["eat_nonce"], c.nonce.as_str());
+    let jwt = input(json!({}))
+        .prepare_jwt(token.as_str().unwrap(), &c.jwks, c.iat)
+        .unwrap();
+    let error = PreparedToken::from(jwt).finish(&[false]).unwrap_err();
+    assert_eq!(error.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
+}
+
+#[test]
+fn key_text_is_read_by_one_rule() {
+    let pem = String::from_utf8(fixture("generated/token_signing_key.pem")).unwrap();
+    let key = SigningKey::from_text(&pem).unwrap();
+    assert_eq!(key, SigningKey::from_pkcs8_pem(&pem).unwrap());
+    let jwk = key.to_jwk(Some("k")).to_value().to_string();
+    // A JWK is told by its leading `{` (whitespace before it allowed), everything else is PEM.
+    assert_eq!(SigningKey::from_text(&format!("\n  {jwk}")).unwrap(), key);
+    let public = key.public_key();
+    assert_eq!(PublicKey::from_text(&public.to_spki_pem()).unwrap(), public);
+    let public_jwk = public.to_jwk(None).to_value().to_string();
+    assert_eq!(PublicKey::from_text(&public_jwk).unwrap(), public);
+    for (text, code) in [
+        ("", "ERR_KEY_ENCODING_INVALID"),
+        ("not a key", "ERR_KEY_ENCODING_INVALID"),
+        (
+            "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+            "ERR_KEY_ENCODING_INVALID",
+        ),
+        ("{not json", "ERR_JWK_INVALID"),
+        (r#"{"kty":"EC","crv":"P-256"}"#, "ERR_JWK_UNSUPPORTED"),
+    ] {
+        assert_eq!(
+            SigningKey::from_text(text).unwrap_err().code(),
+            code,
+            "{text:?}"
+        );
+    }
+    // A public key is not a private one, in either form.
+    assert_eq!(
+        SigningKey::from_text(&public_jwk).unwrap_err().code(),
+        "ERR_JWK_INVALID"
+    );
+    assert_eq!(
+        SigningKey::from_text(&public.to_spki_pem())
+            .unwrap_err()
+            .code(),
+        "ERR_KEY_ENCODING_INVALID"
+    );
+    // The private JWK's public half must be d's point.
+    let other = SigningKey::generate(&[7u8; 96])
+        .unwrap()
+        .public_key()
+        .to_jwk(None)
+        .to_value();
+    let mut mixed = key.to_jwk(None).to_value();
+    mixed["x"] = other["x"].clone();
+    mixed["y"] = other["y"].clone();
+    assert_eq!(
+        SigningKey::from_text(&mixed.to_string())
+            .unwrap_err()
+            .code(),
+        "ERR_JWK_KEY_MISMATCH"
+    );
+}

@@ -16,7 +16,7 @@ mod key_text;
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};
 pub use jwk::Jwk;
-pub use key::{KeyError, PublicKey, SigningKey, COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
+pub use key::{KeyError, PublicKey, SigningKey};
 
 use alloc::vec::Vec;
 use core::fmt;

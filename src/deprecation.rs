@@ -10,8 +10,9 @@
 //! - [`deprecation_headers`], [`attest_deprecation_headers`]: `Deprecation`, `Sunset` and
 //!   `Link` headers, exposed to CORS.
 //!
-//! [`crate::time`] holds the hand-written RFC 3339 and IMF-fixdate conversions, usable by any
-//! module.
+//! The RFC 3339 and IMF-fixdate conversions are the root's
+//! [`format_rfc3339`](crate::format_rfc3339), [`parse_http_date`](crate::parse_http_date) and
+//! their pairs, usable by any module.
 //!
 //! ```
 //! use edgeattest::deprecation::{notices_for, Policy};

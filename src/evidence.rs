@@ -53,7 +53,6 @@ pub use report_plan::{ReportPlan, RimDocuments};
 pub use runtime_values::RuntimeEvidenceInput;
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
-    REQUEST_LEN, SIGNATURE_LEN,
 };
 pub use tags::{tag, tag_name};
 pub use verify::{

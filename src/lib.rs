@@ -23,7 +23,7 @@
 //! | reference measurements (RIMs) | [`driver_rim_id`], [`verify_rim`], [`compare_gpu`] | [`VerifiedRim`], [`Comparison`] |
 //! | tokens and results | [`sign_jwt`], [`verify_jwt`], [`create_detached_eat`], [`verify_attestation_result`] | [`VerifiedJwt`], [`VerifiedAttestationResult`] |
 //! | keys and signatures | [`SigningKey`], [`PublicKey`], [`SignatureCheck`] | |
-//! | time text | [`parse_rfc3339`], [`format_http_date`] | |
+//! | time | [`UnixTime`], [`parse_rfc3339`], [`format_http_date`] | |
 //!
 //! A request built by a client and checked as the service checks it:
 //!
@@ -49,10 +49,15 @@
 //! # Ok::<(), edgeattest::RequestError>(())
 //! ```
 //!
+//! Two small modules name a concept of their own: [`json`], the strict JSON reader every
+//! outside document goes through (usable for a host's own documents too), and [`tag`], the
+//! SPDM opaque-data tag numbers that [`OpaqueData`]'s accessors take.
+//!
 //! The HTTP-facing parts are one module each, with their own vocabulary: [`service`] (the
 //! attestation service as a request → response function), [`access`] (API keys, scopes and
 //! the gateway), [`listing`] (list queries) and [`deprecation`] (notices and headers). HTTP
-//! plumbing (routing, response decoration) is private to the crate.
+//! plumbing (routing, response decoration, header-forwarding helpers) is private to the
+//! crate.
 //!
 //! ## Features
 //! | feature | default | what it adds |
@@ -70,27 +75,21 @@ extern crate std;
 mod error_code;
 mod urlencoded;
 
-// The attestation core: its API is the re-export list below. The module paths
-// (`edgeattest::chain::…`) still resolve, for code written against them, but are not
-// documented and may change; new code uses the root paths.
-#[doc(hidden)]
-pub mod attest;
-#[doc(hidden)]
-pub mod chain;
-#[doc(hidden)]
-pub mod crypto;
-#[doc(hidden)]
-pub mod evidence;
-#[doc(hidden)]
+// The attestation core: private modules; its API is the re-export list below (as
+// rustls-webpki does), so a module's layout can change without breaking a user.
+mod attest;
+mod chain;
+mod crypto;
+mod evidence;
+mod ocsp;
+mod rim;
+mod time;
+mod token;
+
+// Strict JSON is a rule of its own that a Rust host applies to the documents it reads before
+// they reach the core (`json::from_slice::<ServiceOptions>`), so it is a small public module:
+// `parse`, `from_slice`, `MAX_DEPTH`, `JsonError`.
 pub mod json;
-#[doc(hidden)]
-pub mod ocsp;
-#[doc(hidden)]
-pub mod rim;
-#[doc(hidden)]
-pub mod time;
-#[doc(hidden)]
-pub mod token;
 
 // The HTTP-facing parts: one public module each.
 pub mod access;
@@ -119,6 +118,15 @@ pub use attest::{
     MAX_EVIDENCE_ITEMS,
 };
 
+// The core's options as serde types (camelCase, the JS exports' shapes): a Rust host reads
+// them with `json::from_slice` and gets the rules and defaults a JS caller gets.
+pub use attest::{AttestRequestOptions, DeviceSummary, RequestSummary};
+pub use evidence::{
+    CertificateChainReport, DeviceError, DeviceResult, Document, EvidenceOptions, OptionsError,
+    RuntimeEvidenceInput, TextOrBytes, UnixSeconds,
+};
+pub use token::{PreparedToken, TokenVerdict, VerifyInput};
+
 // Device evidence: SPDM transcripts and their verification.
 pub use evidence::{
     arch_of_chain, compare_device, decode_generation1, decode_generation2, device_report,
@@ -132,6 +140,10 @@ pub use evidence::{
     ERR_MEASUREMENT_MISMATCH, ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM,
     ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
+// The opaque-data tag numbers are the keys of `OpaqueData`'s accessors (`get`, `text`,
+// `enable_status`), so callers need them: one small public module of constants, as NVIDIA's
+// `OpaqueDataType` is one enumeration, and `tag_name` for their wire names.
+pub use evidence::{tag, tag_name};
 
 // Certificate chains.
 pub use chain::{
@@ -143,8 +155,16 @@ pub use chain::{
 // Revocation by OCSP.
 pub use ocsp::{
     chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
-    ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
+    ChainRevocation, CheckedOcsp, FetchFailure, NonceCheck, OcspError, OcspRequest, PendingOcsp,
     ResponderProblem, ResponseStatus, RevocationReason, RevocationStatus, OCSP_CLOCK_SKEW,
+};
+// Its bounds and cache policy, which a host fetching and caching responses must honour; the
+// module's short names would be ambiguous at the root, so they gain the OCSP prefix here.
+pub use ocsp::{
+    MAX_AGE_WITHOUT_NEXT_UPDATE as OCSP_MAX_AGE_WITHOUT_NEXT_UPDATE,
+    MAX_CACHE_SECONDS as OCSP_MAX_CACHE_SECONDS, MAX_RESPONSE_CERTS as MAX_OCSP_RESPONSE_CERTS,
+    MAX_RESPONSE_LEN as MAX_OCSP_RESPONSE_LEN, MAX_SINGLE_RESPONSES as MAX_OCSP_SINGLE_RESPONSES,
+    NONCE_LEN as OCSP_NONCE_LEN,
 };
 
 // Reference measurements (RIMs).
@@ -165,7 +185,13 @@ pub use token::{
     sign_jwt, verify_attestation_result, verify_jwt, Appraisal, AppraisalReason, AttestationReport,
     AttestationResult, ClaimReason, DeviceAppraisal, DeviceVerdict, Jwks, JwksKey,
     PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerifiedAttestationResult,
-    VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
+    VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES, MAX_JWKS_KEYS, MAX_RESULT_BYTES,
+    MAX_TOKEN_BYTES,
+};
+// The bounds inside a token and a result, named after what they bound at the root.
+pub use token::{
+    MAX_DEVICES as MAX_RESULT_DEVICES, MAX_HEADER_BYTES as MAX_JWS_HEADER_BYTES,
+    MAX_LABEL_LEN as MAX_RESULT_LABEL_LEN,
 };
 
 // P-384 keys and signature checks.
@@ -174,8 +200,13 @@ pub use crypto::{
     SignatureError, SigningKey, SIGNATURE_LEN,
 };
 
-// Strict JSON and calendar text.
+// Strict JSON's error, which the root's request and document errors carry (the rest of
+// strict JSON is the `json` module).
 pub use json::JsonError;
+
+// Time: the caller's clock reading and calendar text, over the range Unix seconds are read
+// and written (`MAX_SECS`, 9999-12-31T23:59:59Z).
 pub use time::{
     format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError,
+    UnixTime, MAX_SECS,
 };

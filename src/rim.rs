@@ -66,16 +66,13 @@ pub use compare::{
     MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
 };
 pub use document::{
-    GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, HASH_NS, MAX_ALTERNATIVES,
-    MAX_MEASUREMENT_SIZE, OPAQUE_INDEX_BASE, OPAQUE_NS, SWID_NS, TCG_RIM_NS,
+    GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
 };
-pub use dsig::{C14N11, DSIG_NS, ECDSA_SHA384, ENVELOPED_SIGNATURE, SHA384};
+use dsig::DSIG_NS;
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimKind};
-pub use runtime_evidence::{
-    OpaqueValue, RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
-};
+pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
 pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};
 pub use verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
 

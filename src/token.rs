@@ -64,7 +64,7 @@ mod submods;
 mod verification;
 mod verify_input;
 
-pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal, V1_DEVICE_LABEL};
+pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal};
 pub use attestation::{
     prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
     PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
@@ -75,10 +75,8 @@ pub use eat_assembly::{
 };
 pub use error::{ClaimReason, TokenError};
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
-pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, ALG, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
+pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
-pub use result::{
-    AttestationResult, ResultFormat, DIGEST_ALG, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES,
-};
+pub use result::{AttestationResult, ResultFormat, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
 pub use verification::{PreparedToken, TokenVerdict};
 pub use verify_input::VerifyInput;

@@ -119,7 +119,7 @@ const METHOD_OVERRIDES: &[&str] = &[
 ];
 
 /// A header name as upstreams compare it: ASCII lower case, `_` as `-`.
-pub fn normalize_header_name(name: &str) -> String {
+pub(crate) fn normalize_header_name(name: &str) -> String {
     name.bytes()
         .map(|b| match b {
             b'_' => '-',
@@ -130,7 +130,7 @@ pub fn normalize_header_name(name: &str) -> String {
 
 /// Whether the client's header `name` (with `value`) must not reach the upstream, given the
 /// normalised names its `Connection` headers list.
-pub fn is_stripped_header(name: &str, value: &str, connection_named: &[String]) -> bool {
+pub(crate) fn is_stripped_header(name: &str, value: &str, connection_named: &[String]) -> bool {
     if !is_token(name) || value.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0)) {
         return true;
     }
@@ -141,7 +141,7 @@ pub fn is_stripped_header(name: &str, value: &str, connection_named: &[String]) 
 }
 
 /// The normalised names listed by every `Connection` header (RFC 9110 §7.6.1).
-pub fn connection_named(headers: &[(&str, &str)]) -> Vec<String> {
+pub(crate) fn connection_named(headers: &[(&str, &str)]) -> Vec<String> {
     let mut named = Vec::new();
     for (name, value) in headers {
         if !is_token(name) || normalize_header_name(name) != "connection" {
@@ -182,7 +182,7 @@ pub(crate) fn forward_headers(
 
 /// The query without override parameters; `None` when nothing is left. Untouched
 /// parameters keep their bytes, order and separators.
-pub fn clean_query(query: &str) -> Option<String> {
+pub(crate) fn clean_query(query: &str) -> Option<String> {
     let mut out = String::with_capacity(query.len());
     let mut wrote = false;
     for segment in urlencoded::segments(query, Separators::AmpersandOrSemicolon) {

@@ -17,10 +17,10 @@ use crate::ErrorCode;
 
 /// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
 /// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).
-pub const COORDINATE_LEN: usize = 48;
+pub(crate) const COORDINATE_LEN: usize = 48;
 
 /// Length of an uncompressed SEC1 point `04‖x‖y`.
-pub const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
+pub(crate) const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
 
 /// Why a key was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +50,7 @@ pub enum KeyError {
         /// `spki` or `pkcs8`.
         format: &'static str,
     },
-    /// Key generation got fewer than [`COORDINATE_LEN`] random bytes.
+    /// Key generation got fewer than 48 random bytes (one P-384 scalar).
     RandomnessTooShort {
         /// How many bytes were given.
         given: usize,

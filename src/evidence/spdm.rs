@@ -21,10 +21,8 @@ use super::error::ParseError;
 use super::opaque::OpaqueData;
 use super::reader::Reader;
 
-/// Length of the GET_MEASUREMENTS request.
-pub const REQUEST_LEN: usize = 37;
 /// Length of the raw `r‖s` P-384 signature that ends the response.
-pub const SIGNATURE_LEN: usize = 96;
+pub(crate) const SIGNATURE_LEN: usize = 96;
 /// SPDM version 1.1.
 const SPDM_1_1: u8 = 0x11;
 

@@ -15,20 +15,21 @@ use super::budget::Budget;
 use super::error::RimError;
 
 /// SWID tag namespace (ISO/IEC 19770-2:2015).
-pub const SWID_NS: &str = "http://standards.iso.org/iso/19770/-2/2015/schema.xsd";
+pub(crate) const SWID_NS: &str = "http://standards.iso.org/iso/19770/-2/2015/schema.xsd";
 /// The namespace of the `HashN` attributes (XML-Enc SHA-384 URI, used by NVIDIA as a namespace).
-pub const HASH_NS: &str = "http://www.w3.org/2001/04/xmlenc#sha384";
+pub(crate) const HASH_NS: &str = "http://www.w3.org/2001/04/xmlenc#sha384";
 /// TCG RIM information model namespace (`FirmwareManufacturerId`, …).
-pub const TCG_RIM_NS: &str =
+pub(crate) const TCG_RIM_NS: &str =
     "https://trustedcomputinggroup.org/resource/tcg-reference-integrity-manifest-rim-information-model/";
 /// NVIDIA opaque-data RIM attribute namespace (`ns3`).
-pub const OPAQUE_NS: &str = "https://docs.nvidia.com/attestation/specs/latest/opaque-data.html";
+pub(crate) const OPAQUE_NS: &str =
+    "https://docs.nvidia.com/attestation/specs/latest/opaque-data.html";
 
 /// RIM indices below this are SPDM measurement slots; a record at `OPAQUE_INDEX_BASE + id`
 /// carries a reference value for opaque-data id `id`. NVIDIA's page reserves 0–63 for the
 /// SPDM blocks and NVAT treats "index == base" as opaque id 0; the base value itself is
 /// inferred from that reservation (NVIDIA's page does not state it).
-pub const OPAQUE_INDEX_BASE: u32 = 64;
+pub(crate) const OPAQUE_INDEX_BASE: u32 = 64;
 
 /// Most alternatives accepted for one measurement (real RIMs have 1–4).
 pub const MAX_ALTERNATIVES: u32 = 64;

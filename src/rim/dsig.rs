@@ -28,15 +28,16 @@ use super::error::RimError;
 use crate::crypto::{SignatureCheck, SIGNATURE_LEN};
 
 /// XML-DSig namespace.
-pub const DSIG_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
+pub(crate) const DSIG_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
 /// Canonical XML 1.1 without comments.
-pub const C14N11: &str = "http://www.w3.org/2006/12/xml-c14n11";
+pub(crate) const C14N11: &str = "http://www.w3.org/2006/12/xml-c14n11";
 /// The enveloped-signature transform.
-pub const ENVELOPED_SIGNATURE: &str = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
+pub(crate) const ENVELOPED_SIGNATURE: &str =
+    "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
 /// ECDSA over P-384 with SHA-384.
-pub const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
+pub(crate) const ECDSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";
 /// SHA-384 digest.
-pub const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
+pub(crate) const SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
 
 /// Length of a SHA-384 digest.
 const DIGEST_LEN: usize = 48;

@@ -13,11 +13,11 @@ use crate::evidence::{tag, Transcript};
 const FSP_IDENTIFIER_BLOCK: u8 = 52;
 
 /// Opaque tag 11 `NVDEC0_STATUS`: NVDEC0 enabled, RIM index 35 is compared.
-pub const NVDEC0_ENABLED: u8 = 0xAA;
+pub(crate) const NVDEC0_ENABLED: u8 = 0xAA;
 /// Opaque tag 11 `NVDEC0_STATUS`: NVDEC0 disabled, RIM index 35 is skipped.
-pub const NVDEC0_DISABLED: u8 = 0x55;
+pub(crate) const NVDEC0_DISABLED: u8 = 0x55;
 /// NVDAOD value type of a minimum-SVN entry (NVIDIA opaque data format 2.0).
-pub const MIN_SVN_VALUE_TYPE: u16 = 0x87;
+pub(crate) const MIN_SVN_VALUE_TYPE: u16 = 0x87;
 
 /// One opaque-data entry of the evidence.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -25,7 +25,7 @@ pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
 const DETAILED_RESULT: &str = "x-nvidia-attestation-detailed-result";
 
 /// The label given to the one device of a V1 result (its token is a GPU's own token).
-pub const V1_DEVICE_LABEL: &str = "GPU-0";
+pub(crate) const V1_DEVICE_LABEL: &str = "GPU-0";
 
 /// One reason a device failed: the claim, its value as the token carries it, and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +132,7 @@ pub struct Appraisal {
 impl Appraisal {
     /// Appraises a verified result: the overall verdict
     /// ([`VerifiedAttestationResult::overall_result`]) and every device token (a V1 result's
-    /// one token is its GPU's, labelled [`V1_DEVICE_LABEL`]).
+    /// one token is its GPU's, labelled `GPU-0`).
     pub fn of(result: &VerifiedAttestationResult) -> Self {
         let devices: Vec<DeviceAppraisal> = match result.format() {
             ResultFormat::V1 => alloc::vec![DeviceAppraisal::from_claims(

@@ -19,7 +19,7 @@ pub const MAX_TOKEN_BYTES: usize = 64 * 1024;
 pub const MAX_HEADER_BYTES: usize = 4 * 1024;
 
 /// The only algorithm accepted and produced.
-pub const ALG: &str = "ES384";
+pub(crate) const ALG: &str = "ES384";
 
 /// Header parameters defined by RFC 7515/7518 that `crit` must not list (RFC 7515
 /// §4.1.11).

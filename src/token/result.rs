@@ -22,7 +22,7 @@ pub const MAX_RESULT_BYTES: usize = 1024 * 1024;
 pub const MAX_LABEL_LEN: usize = 64;
 
 /// The digest algorithm the real service uses for `submods`.
-pub const DIGEST_ALG: &str = "SHA-256";
+pub(crate) const DIGEST_ALG: &str = "SHA-256";
 
 /// The two shapes of an attestation result. A verifier is told which one it expects
 /// ([`super::VerifyOptions::result_format`]) and never infers it from the result: the

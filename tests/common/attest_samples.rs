@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use edgeattest::attest::{
+use edgeattest::{
     validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceInput, Nonce, RequestBody,
     RequestError,
 };

@@ -11,10 +11,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
     FetchFailure, Fetched, OcspCacheEntry, Request, Resource, Response, Service, Step,
 };
+use edgeattest::SigningKey;
 use serde_json::{Map, Value};
 
 pub(crate) fn ocsp_dir() -> PathBuf {

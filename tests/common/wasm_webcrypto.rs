@@ -5,12 +5,11 @@
 //! the verdict of `tests/common/verdicts.rs` — the same as the software backend's, which
 //! each test also runs. The Wycheproof P-384 vectors go through `crypto.subtle` directly.
 
-use edgeattest::attest::{Arch, Nonce};
-use edgeattest::chain::{parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, TrustStore};
-use edgeattest::crypto::SignatureCheck;
-use edgeattest::evidence::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::rim::{self, RimTrust};
-use edgeattest::ErrorCode;
+use edgeattest::{
+    parse_pem_chain, prepare_rim, verify_rim, Arch, BatchPlan, ChainOptions, ChainPlan,
+    ChainStatus, DeviceInput, ErrorCode, FwidPolicy, Nonce, RimTrust, SignatureCheck, TrustStore,
+    VerifyContext,
+};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -126,8 +125,8 @@ async fn wycheproof_p1363_vectors_through_webcrypto() {
 async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
-    use edgeattest::crypto::SigningKey;
-    use edgeattest::token::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+    use edgeattest::SigningKey;
+    use edgeattest::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
     let key = SigningKey::generate(&[7u8; 48]).unwrap();
     let jwks = Jwks::new(vec![JwksKey::new(Some("k".into()), key.public_key())]).unwrap();
     let now = 1_782_698_883;
@@ -372,7 +371,7 @@ async fn every_rim_fixture_verdict_through_webcrypto() {
             let name = path.trim_start_matches("nvidia/");
             let xml = bytes(path);
             // The digest is the core's; the ECDSA checks are WebCrypto's.
-            let result = match rim::prepare_rim(xml, &trust, RIM_NOW) {
+            let result = match prepare_rim(xml, &trust, RIM_NOW) {
                 Ok(pending) => {
                     let verdicts = webcrypto(pending.signature_checks()).await;
                     assert_eq!(verdicts, software(pending.signature_checks()), "{name}");
@@ -382,11 +381,7 @@ async fn every_rim_fixture_verdict_through_webcrypto() {
             };
             match (rim_verdict(name), result) {
                 (Ok(()), Ok(rim)) => {
-                    assert_eq!(
-                        rim,
-                        rim::verify_rim(xml, &trust, RIM_NOW).unwrap(),
-                        "{name}"
-                    );
+                    assert_eq!(rim, verify_rim(xml, &trust, RIM_NOW).unwrap(), "{name}");
                     verified += 1;
                 }
                 (Err(code), Err(err)) => assert_eq!(err.code(), code, "{name}"),

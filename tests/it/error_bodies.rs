@@ -10,13 +10,10 @@ use edgeattest::access::{
     authorize, dev_key_set, ApiKey, Decision, Denial, GatewayConfig, GatewayRequest, KeyStore,
     KeyType, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES,
 };
-use edgeattest::chain::TrustStore;
-use edgeattest::crypto::SigningKey;
 use edgeattest::deprecation::{check_query, check_request, Policy, OCT_10_2026, SEPT_10_2026};
 use edgeattest::listing::{respond, Schema, Table};
-use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::ErrorBody;
+use edgeattest::{ErrorBody, RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Value};
 
 const NOW: u64 = 1_800_000_000;

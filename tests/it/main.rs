@@ -38,6 +38,11 @@ mod access {
     mod routes;
 }
 
+/// The public surface: the root re-export list and the few public modules.
+mod api {
+    mod surface;
+}
+
 /// Attestation request bodies: building, validation, refusals.
 mod attest {
     mod arch_profiles;

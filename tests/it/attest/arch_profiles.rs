@@ -4,17 +4,13 @@
 //! same rules without any other code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::attest::{
-    check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, DeviceKind,
-    DriverRimId, Endpoint, EvidenceInput, FirmwareRimId, FwidSource, Nonce, ProfileDefect,
-};
-use edgeattest::chain::{ChainOptions, TrustStore};
-use edgeattest::evidence::{
-    verify_evidence, DeviceInput, EvidenceProfile, FwidCheck, FwidPolicy, FwidRule, RimPath,
+use edgeattest::{
+    check_table, driver_rim_id, firmware_rim_id, validate_request, verify_evidence, Arch,
+    ArchProfile, AttestRequestBuilder, ChainOptions, DeviceInput, DeviceKind, DriverRimId,
+    Endpoint, ErrorCode, EvidenceInput, EvidenceProfile, FirmwareRimId, FwidCheck, FwidPolicy,
+    FwidRule, FwidSource, Nonce, ProfileDefect, RimIdError, RimPath, RuntimeEvidence, TrustStore,
     VerifyContext,
 };
-use edgeattest::rim::{self, RimIdError, RuntimeEvidence};
-use edgeattest::ErrorCode;
 
 const NOW: u64 = 1_790_000_000;
 
@@ -207,24 +203,17 @@ fn rim_ids_come_from_the_rows() {
     };
     for &arch in Arch::ALL {
         let row = arch.profile();
+        assert_eq!(driver_rim_id(arch, &gpu), row.driver_rim_id(&gpu), "{arch}");
         assert_eq!(
-            rim::driver_rim_id(arch, &gpu),
-            row.driver_rim_id(&gpu),
-            "{arch}"
-        );
-        assert_eq!(
-            rim::firmware_rim_id(arch, &gpu),
+            firmware_rim_id(arch, &gpu),
             row.firmware_rim_id(&gpu),
             "{arch}"
         );
         match row.driver_rim {
-            Some(rule) => assert!(rim::driver_rim_id(arch, &gpu)
+            Some(rule) => assert!(driver_rim_id(arch, &gpu)
                 .unwrap()
                 .starts_with(&format!("{}{}_", rule.prefix, row.rim_chip))),
-            None => assert_eq!(
-                rim::driver_rim_id(arch, &gpu),
-                Err(RimIdError::NotApplicable)
-            ),
+            None => assert_eq!(driver_rim_id(arch, &gpu), Err(RimIdError::NotApplicable)),
         }
     }
 }

@@ -5,9 +5,10 @@
 
 use std::cell::Cell;
 
-use edgeattest::attest::{validate_request, AttestRequestOptions, Endpoint, Nonce, RequestSummary};
-use edgeattest::evidence::OptionsError;
-use edgeattest::ErrorCode;
+use edgeattest::{
+    validate_request, AttestRequestOptions, Endpoint, ErrorCode, Nonce, OptionsError,
+    RequestSummary,
+};
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> String {

@@ -14,11 +14,10 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::chain::{
+use edgeattest::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
-    ChainPlan, ChainStatus, OcspStatus, TimeCheck, TrustStore,
+    ChainPlan, ChainStatus, ErrorCode, OcspStatus, TimeCheck, TrustStore,
 };
-use edgeattest::ErrorCode;
 
 use crate::verdicts::{CHAINS, CHAINS_REFUSED, NOW};
 

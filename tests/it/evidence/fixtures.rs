@@ -14,13 +14,11 @@ mod verdicts;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::Engine;
-use edgeattest::attest::{Arch, Nonce};
-use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
-use edgeattest::evidence::{
-    verify_evidence, BatchPlan, DeviceInput, FwidCheck, FwidPolicy, ParseError, Transcript,
-    VerifyContext, VerifyError,
+use edgeattest::{
+    verify_evidence, Arch, BatchPlan, ChainError, ChainOptions, ChainStatus, DeviceInput,
+    ErrorCode, FwidCheck, FwidPolicy, Nonce, ParseError, Transcript, TrustStore, VerifyContext,
+    VerifyError,
 };
-use edgeattest::ErrorCode;
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(path: &str) -> String {
@@ -47,7 +45,7 @@ fn verify(
     chain: &str,
     arch: Arch,
     nonce: &str,
-) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
+) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let evidence = hex_file(report);
     let pem = read(chain);
@@ -109,7 +107,7 @@ fn blackwell_fsp_has_mixed_block_types_and_no_opaque_data() {
     let blocks = &fsp.transcript().response.blocks;
     assert_eq!(blocks.len(), 52);
     assert!(fsp.transcript().response.opaque.is_empty());
-    use edgeattest::evidence::ValueRepresentation::{Digest, RawBitStream};
+    use edgeattest::ValueRepresentation::{Digest, RawBitStream};
     assert!(blocks.iter().any(|b| b.representation() == Digest));
     assert!(blocks.iter().any(|b| b.representation() == RawBitStream));
     let last = blocks.iter().find(|b| b.index == 52).unwrap();
@@ -369,7 +367,7 @@ fn batch_verdicts_from_another_backend() {
 
 #[test]
 fn generation_encodings_decode() {
-    use edgeattest::evidence::{decode_generation1, decode_generation2};
+    use edgeattest::{decode_generation1, decode_generation2};
     let bytes = hex_file(VALID[0].0);
     let b64 = base64::engine::general_purpose::STANDARD;
     let gen2 = b64.encode(&bytes);

@@ -9,11 +9,10 @@
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::rim::{
-    self, PendingRim, RimError, RimTrust, MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES,
-    MAX_XML_NAMESPACES,
+use edgeattest::{
+    canonical_forms, prepare_rim, ErrorCode, PendingRim, RimError, RimTrust, MAX_RIM_BYTES,
+    MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
 };
-use edgeattest::ErrorCode;
 use proptest::prelude::*;
 use sha2::Digest;
 
@@ -34,14 +33,14 @@ fn real() -> String {
 }
 
 fn prepare(xml: &str) -> Result<PendingRim, RimError> {
-    rim::prepare_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
+    prepare_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
 }
 
 /// The document with its `DigestValue` replaced by the digest of its canonical form, so that
 /// preparation runs to the end (both canonicalisations) and reports its work. (The
 /// signature over `SignedInfo` no longer verifies, which preparation does not check.)
 fn redigest(xml: &str) -> String {
-    let (document, _) = rim::canonical_forms(xml).unwrap();
+    let (document, _) = canonical_forms(xml).unwrap();
     let digest = base64::engine::general_purpose::STANDARD.encode(sha2::Sha384::digest(document));
     let start = xml.find("<ds:DigestValue>").unwrap() + "<ds:DigestValue>".len();
     let end = start + xml[start..].find("</ds:DigestValue>").unwrap();
@@ -118,7 +117,7 @@ fn thousands_of_namespace_declarations_are_refused_before_parsing() {
     let cut = &xml[..xml.len() - 100];
     assert_cap(&prepare(cut).unwrap_err(), "ERR_RIM_TOO_MANY_NAMESPACES");
     assert_cap(
-        &rim::canonical_forms(&xml).unwrap_err(),
+        &canonical_forms(&xml).unwrap_err(),
         "ERR_RIM_TOO_MANY_NAMESPACES",
     );
 }
@@ -206,7 +205,7 @@ fn a_repeated_default_namespace_declaration_is_malformed() {
     assert_eq!(error.code(), "ERR_RIM_MALFORMED_XML", "{error:?}");
     assert_eq!(error.service_code(), 4008);
     assert_eq!(
-        rim::canonical_forms(&xml).unwrap_err().code(),
+        canonical_forms(&xml).unwrap_err().code(),
         "ERR_RIM_MALFORMED_XML"
     );
 }

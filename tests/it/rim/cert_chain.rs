@@ -11,8 +11,10 @@ mod fixture_files;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::chain::{verify_chain, ChainOptions, ChainStatus, TrustStore};
-use edgeattest::rim::{self, RimCertStatus, RimError, RimTrust};
+use edgeattest::{
+    verify_chain, verify_rim, ChainOptions, ChainStatus, RimCertStatus, RimError, RimTrust,
+    TrustStore, NVIDIA_RIM_ROOT_PEM,
+};
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(rel: &str) -> String {
@@ -28,7 +30,7 @@ const JUNE_2027: u64 = 1_811_808_000;
 #[test]
 fn valid_then_expired_with_the_default_nvidia_root() {
     let xml = read(DRIVER);
-    let rim = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap();
+    let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap();
     let chain = rim.cert_chain();
     assert_eq!(chain.status, RimCertStatus::Valid);
     assert!(rim.is_trusted());
@@ -39,11 +41,11 @@ fn valid_then_expired_with_the_default_nvidia_root() {
     assert_eq!(chain.subjects[0], "HCC RIM L4 Signer");
     assert_eq!(chain.ocsp_status.as_str(), "not-checked");
 
-    let later = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
+    let later = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
     assert_eq!(later.cert_chain().status, RimCertStatus::Expired);
     assert!(!later.is_trusted());
     // Before the signer existed: not valid.
-    let earlier = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_700_000_000).unwrap();
+    let earlier = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_700_000_000).unwrap();
     assert_eq!(earlier.cert_chain().status, RimCertStatus::Invalid);
 }
 
@@ -55,9 +57,9 @@ fn nvtrust_prod_rims_expired_in_2025() {
     ] {
         let xml = read(&format!("rims/nvtrust/{name}"));
         // 2024-01-01: valid.
-        let rim = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_704_067_200).unwrap();
+        let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_704_067_200).unwrap();
         assert_eq!(rim.cert_chain().status, RimCertStatus::Valid, "{name}");
-        let rim = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
+        let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
         assert_eq!(rim.cert_chain().status, RimCertStatus::Expired, "{name}");
     }
 }
@@ -66,7 +68,7 @@ fn nvtrust_prod_rims_expired_in_2025() {
 fn ls10_rim_chain() {
     let xml = read("rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
     // 2027-01-01.
-    let rim = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_798_761_600).unwrap();
+    let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_798_761_600).unwrap();
     assert!(rim.is_trusted());
     assert_eq!(
         rim.cert_chain().subjects[0],
@@ -77,7 +79,7 @@ fn ls10_rim_chain() {
 #[test]
 fn wrong_root_makes_the_chain_invalid() {
     let wrong = RimTrust::from_pem(&read("rims/nvat/incorrect_rim_root.crt")).unwrap();
-    let rim = rim::verify_rim(read(DRIVER).as_bytes(), &wrong, JUNE_2025).unwrap();
+    let rim = verify_rim(read(DRIVER).as_bytes(), &wrong, JUNE_2025).unwrap();
     let chain = rim.cert_chain();
     assert_eq!(chain.status, RimCertStatus::Invalid);
     assert!(chain.error_code.unwrap().starts_with("ERR_CHAIN_"));
@@ -86,7 +88,7 @@ fn wrong_root_makes_the_chain_invalid() {
     assert!(!rim.is_trusted());
     // The device identity root is no RIM anchor either.
     let device_root = RimTrust::from_pem(&read("roots/nvidia_device_identity_ca.pem")).unwrap();
-    let rim = rim::verify_rim(read(DRIVER).as_bytes(), &device_root, JUNE_2025).unwrap();
+    let rim = verify_rim(read(DRIVER).as_bytes(), &device_root, JUNE_2025).unwrap();
     assert_eq!(rim.cert_chain().status, RimCertStatus::Invalid);
     // Not PEM at all.
     assert!(matches!(
@@ -100,7 +102,7 @@ fn incorrect_chain_fixture_is_signed_but_untrusted() {
     // NVAT's incorrect_cert_chain_driver_rim.xml: a GB100 firmware RIM whose signature
     // verifies, with only 2 certificates that do not reach the RIM root.
     let xml = read("rims/nvat/incorrect_cert_chain_driver_rim.xml");
-    let rim = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap();
+    let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap();
     assert_eq!(rim.certificates().len(), 2);
     assert_eq!(rim.cert_chain().status, RimCertStatus::Invalid);
     assert_eq!(rim.document().name, "GB100");
@@ -113,7 +115,7 @@ fn expired_fixture_fails_at_the_digest_and_its_chain_is_expired() {
     // its signer's one-day validity (2025-01-01 → 2025-01-02).
     let xml = read("rims/nvat/NV_GPU_DRIVER_GH100_570.124.03_expired.xml");
     assert_eq!(
-        rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap_err(),
+        verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2025).unwrap_err(),
         RimError::DigestMismatch
     );
     use base64::Engine;
@@ -144,9 +146,9 @@ fn expired_fixture_fails_at_the_digest_and_its_chain_is_expired() {
 
 #[test]
 fn default_trust_is_the_nvidia_rim_root() {
-    assert!(rim::NVIDIA_RIM_ROOT_PEM.contains("BEGIN CERTIFICATE"));
-    let a = rim::verify_rim(read(DRIVER).as_bytes(), &RimTrust::default(), JUNE_2025).unwrap();
-    let b = rim::verify_rim(
+    assert!(NVIDIA_RIM_ROOT_PEM.contains("BEGIN CERTIFICATE"));
+    let a = verify_rim(read(DRIVER).as_bytes(), &RimTrust::default(), JUNE_2025).unwrap();
+    let b = verify_rim(
         read(DRIVER).as_bytes(),
         &RimTrust::from_pem(&read("roots/nvidia_rim_root_ca.pem")).unwrap(),
         JUNE_2025,

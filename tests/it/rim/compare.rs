@@ -9,11 +9,11 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::rim::{
-    self, CompareError, MeasurementSource, Nvdec0Rule, OpaqueValue, RimDocument, RimTrust,
-    RuntimeEvidence,
+use edgeattest::{
+    canonical_forms, compare_gpu, compare_switch, prepare_rim, verify_rim, CompareError,
+    Comparison, ErrorCode, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument,
+    RimError, RimTrust, RuntimeEvidence,
 };
-use edgeattest::ErrorCode;
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};
 
@@ -29,7 +29,7 @@ fn fixture(rel: &str) -> String {
 }
 
 fn rim_doc(rel: &str) -> RimDocument {
-    rim::verify_rim(
+    verify_rim(
         fixture(&format!("rims/{rel}")).as_bytes(),
         &RimTrust::nvidia(),
         NOW,
@@ -105,7 +105,7 @@ fn evidence(rel: &str) -> RuntimeEvidence {
 fn ls10_report_matches_all_31_measurements() {
     let ev = evidence("switch/nvat_ls10_96.10.55.00.01_report.hex");
     let rim = rim_doc("nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
-    let result = rim::compare_switch(&rim, &ev).unwrap();
+    let result = compare_switch(&rim, &ev).unwrap();
     assert!(result.measurements_match);
     assert_eq!(result.compared, 31);
     assert!(result.mismatches.is_empty());
@@ -129,20 +129,20 @@ fn nvat_measurement_mismatch_rims() {
     ] {
         let xml = fixture(&format!("rims/{name}"));
         assert_eq!(
-            rim::prepare_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
-            rim::RimError::DigestMismatch
+            prepare_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
+            RimError::DigestMismatch
         );
     }
     let resigned = |name: &str| {
         let xml = resign(&fixture(&format!("rims/{name}")), &test_key());
-        rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
+        verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
             .unwrap()
             .document()
             .clone()
     };
     let ev = evidence("switch/nvat_ls10_96.10.55.00.01_report.hex");
     let switch = resigned("nvat/NV_SWITCH_BIOS_5612_0002_890_9610550001_measurement_mismatch.xml");
-    let result = rim::compare_switch(&switch, &ev).unwrap();
+    let result = compare_switch(&switch, &ev).unwrap();
     assert_eq!(
         result.mismatch_indexes(),
         vec![0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]
@@ -153,7 +153,7 @@ fn nvat_measurement_mismatch_rims() {
     let ev = evidence("hopper/nvat_hopper_535.86.09_report.hex");
     let driver = resigned("nvat/NV_GPU_DRIVER_GH100_535.86.09_measurement_mismatch.xml");
     let firmware = rim_doc("nvtrust/1010_0200_882_96005E0001_PROD.swidtag");
-    let result = rim::compare_gpu(&driver, &firmware, &ev).unwrap();
+    let result = compare_gpu(&driver, &firmware, &ev).unwrap();
     assert_eq!(
         result.mismatch_indexes(),
         vec![7, 21, 22, 25, 26, 27, 29, 30, 31, 32, 34, 37, 39, 40, 41]
@@ -171,7 +171,7 @@ fn gonvtrust_545_report_matches_the_test_rims() {
     let ev = evidence("hopper/gonvtrust_hopper_545.00_report.hex");
     let driver = rim_doc("nvtrust/Driver_RIM_test_no_gpu.swidtag");
     let firmware = rim_doc("nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag");
-    let result = rim::compare_gpu(&driver, &firmware, &ev).unwrap();
+    let result = compare_gpu(&driver, &firmware, &ev).unwrap();
     assert_eq!(result.nvdec0, Nvdec0Rule::Disabled);
     assert!(
         result.mismatches.is_empty(),
@@ -207,7 +207,7 @@ fn real_hopper_reports_against_older_prod_rims_differ_at_index_9() {
         // No driver RIM for these versions is available: compare the firmware RIM against
         // an empty driver RIM (the test RIM with every record inactive is not at hand, so
         // use the switch comparison path, which compares one RIM).
-        let result = rim::compare_switch(&firmware, &ev).unwrap();
+        let result = compare_switch(&firmware, &ev).unwrap();
         assert_eq!(result.mismatch_indexes(), vec![9], "{report}");
         let m = &result.mismatches[0];
         assert_eq!(m.golden_size, 48);
@@ -225,15 +225,10 @@ fn real_hopper_reports_against_older_prod_rims_differ_at_index_9() {
     // to mismatch it differs exactly at index 9.
     let ev = evidence("hopper/nvat_hopper_535.86.09_report.hex");
     let prod = rim_doc("nvtrust/1010_0200_882_96005E0001_PROD.swidtag");
-    assert!(rim::compare_switch(&prod, &ev)
-        .unwrap()
-        .mismatches
-        .is_empty());
+    assert!(compare_switch(&prod, &ev).unwrap().mismatches.is_empty());
     let mismatch = rim_doc("nvat/NV_GPU_VBIOS_1010_0200_882_96005E0001_measurement_mismatch.xml");
     assert_eq!(
-        rim::compare_switch(&mismatch, &ev)
-            .unwrap()
-            .mismatch_indexes(),
+        compare_switch(&mismatch, &ev).unwrap().mismatch_indexes(),
         vec![9]
     );
 }
@@ -243,7 +238,7 @@ fn mismatch_records_serialise_as_claims_records() {
     let ev = evidence("hopper/nvat_hopper_535.86.09_report.hex");
     let driver = rim_doc("nvtrust/Driver_RIM_test_no_gpu.swidtag");
     let firmware = rim_doc("nvat/NV_GPU_VBIOS_1010_0200_882_96005E0001_measurement_mismatch.xml");
-    let result = rim::compare_gpu(&driver, &firmware, &ev).unwrap();
+    let result = compare_gpu(&driver, &firmware, &ev).unwrap();
     // The 545.00 test driver RIM does not describe driver 535.86.09.
     assert!(!result.driver_version.as_ref().unwrap().matches);
     assert!(!result.all_match());
@@ -291,7 +286,7 @@ fn missing_runtime_block_is_a_mismatch_with_na() {
     let mut ev = evidence("switch/nvat_ls10_96.10.55.00.01_report.hex");
     ev.measurements.remove(&5);
     let rim = rim_doc("nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
-    let result = rim::compare_switch(&rim, &ev).unwrap();
+    let result = compare_switch(&rim, &ev).unwrap();
     assert_eq!(result.mismatch_indexes(), vec![4]);
     assert_eq!(result.mismatches[0].runtime_value, "NA");
     assert_eq!(result.mismatches[0].runtime_size, 0);
@@ -303,20 +298,20 @@ fn any_alternative_matches() {
     let rim = rim_doc("nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
     for alt in &rim.measurements[10].alternatives {
         ev.measurements.insert(11, alt.clone());
-        assert!(rim::compare_switch(&rim, &ev).unwrap().measurements_match);
+        assert!(compare_switch(&rim, &ev).unwrap().measurements_match);
     }
     let mut wrong = rim.measurements[10].alternatives[1].clone();
     wrong[47] ^= 1;
     ev.measurements.insert(11, wrong);
     assert_eq!(
-        rim::compare_switch(&rim, &ev).unwrap().mismatch_indexes(),
+        compare_switch(&rim, &ev).unwrap().mismatch_indexes(),
         vec![10]
     );
     // Same prefix, other size: not a match.
     ev.measurements
         .insert(11, rim.measurements[10].alternatives[0][..47].to_vec());
     assert_eq!(
-        rim::compare_switch(&rim, &ev).unwrap().mismatch_indexes(),
+        compare_switch(&rim, &ev).unwrap().mismatch_indexes(),
         vec![10]
     );
 }
@@ -329,12 +324,12 @@ fn nvdec0_rule_for_index_35() {
     ev.measurements.insert(36, vec![0u8; 48]);
     ev.nvdec0_status = Some(0x55);
     assert!(
-        rim::compare_gpu(&driver, &firmware, &ev)
+        compare_gpu(&driver, &firmware, &ev)
             .unwrap()
             .measurements_match
     );
     ev.nvdec0_status = Some(0xAA);
-    let result = rim::compare_gpu(&driver, &firmware, &ev).unwrap();
+    let result = compare_gpu(&driver, &firmware, &ev).unwrap();
     assert_eq!(result.nvdec0, Nvdec0Rule::Enabled);
     assert_eq!(result.mismatch_indexes(), vec![35]);
     assert_eq!(
@@ -342,11 +337,11 @@ fn nvdec0_rule_for_index_35() {
         MeasurementSource::Driver
     );
     ev.nvdec0_status = None;
-    let result = rim::compare_gpu(&driver, &firmware, &ev).unwrap();
+    let result = compare_gpu(&driver, &firmware, &ev).unwrap();
     assert_eq!(result.nvdec0, Nvdec0Rule::Absent);
     assert_eq!(result.mismatch_indexes(), vec![35]);
     ev.nvdec0_status = Some(0x12);
-    let err = rim::compare_gpu(&driver, &firmware, &ev).unwrap_err();
+    let err = compare_gpu(&driver, &firmware, &ev).unwrap_err();
     assert_eq!(err, CompareError::UnknownNvdec0Status { value: 0x12 });
     assert_eq!(err.code(), "ERR_RIM_UNKNOWN_NVDEC0_STATUS");
 }
@@ -355,13 +350,13 @@ fn nvdec0_rule_for_index_35() {
 fn driver_and_firmware_index_conflict() {
     let ev = evidence("hopper/gonvtrust_hopper_545.00_report.hex");
     let firmware = rim_doc("nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag");
-    let err = rim::compare_gpu(&firmware, &firmware, &ev).unwrap_err();
+    let err = compare_gpu(&firmware, &firmware, &ev).unwrap_err();
     assert_eq!(err, CompareError::IndexConflict { index: 0 });
     assert_eq!(err.code(), "ERR_RIM_INDEX_CONFLICT");
     assert_eq!(err.service_code(), 4009);
     let driver = rim_doc("nvtrust/Driver_RIM_test_no_gpu.swidtag");
     assert_eq!(
-        rim::compare_gpu(&driver, &driver, &ev).unwrap_err(),
+        compare_gpu(&driver, &driver, &ev).unwrap_err(),
         CompareError::IndexConflict { index: 7 }
     );
 }
@@ -395,11 +390,11 @@ fn resign(xml: &str, key: &SigningKey) -> String {
     new_der[at..at + 97].copy_from_slice(&new_point);
     let xml = format!("{}{}{}", &xml[..s], b64.encode(&new_der), &xml[e..]);
 
-    let (document, _) = rim::canonical_forms(&xml).unwrap();
+    let (document, _) = canonical_forms(&xml).unwrap();
     use sha2::Digest;
     let digest = b64.encode(sha2::Sha384::digest(&document));
     let xml = replace_between(&xml, "<ds:DigestValue>", "</ds:DigestValue>", &digest);
-    let (_, signed_info) = rim::canonical_forms(&xml).unwrap();
+    let (_, signed_info) = canonical_forms(&xml).unwrap();
     let signature: Signature = key.sign(&signed_info);
     replace_between(
         &xml,
@@ -432,16 +427,16 @@ fn with_floor(extra_attrs: &str) -> String {
 #[test]
 fn resigned_documents_verify_only_with_their_own_key() {
     let xml = with_floor("ns3:minSvn=\"5\" ns3:includeInResult=\"True\"");
-    let verified = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap();
+    let verified = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap();
     // Changing content after signing still breaks it.
     let tampered = xml.replacen("ns3:minSvn=\"5\"", "ns3:minSvn=\"4\"", 1);
     assert_eq!(
-        rim::verify_rim(tampered.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
-        rim::RimError::DigestMismatch
+        verify_rim(tampered.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err(),
+        RimError::DigestMismatch
     );
     // The signer certificate now carries the test key: its own signature no longer
     // verifies, so the chain is invalid.
-    assert_eq!(verified.cert_chain().status, rim::RimCertStatus::Invalid);
+    assert_eq!(verified.cert_chain().status, RimCertStatus::Invalid);
     let floor = &verified.document().opaque_floors[0];
     assert_eq!(floor.id, 37);
     assert_eq!(floor.index, 101);
@@ -450,9 +445,9 @@ fn resigned_documents_verify_only_with_their_own_key() {
     assert_eq!(floor.name, "FSP_UCODE_MIN_SVN");
 }
 
-fn floors_result(svn: Option<(u16, Vec<u8>)>) -> rim::Comparison {
+fn floors_result(svn: Option<(u16, Vec<u8>)>) -> Comparison {
     let xml = with_floor("ns3:minSvn=\"5\" ns3:includeInResult=\"True\"");
-    let driver = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
+    let driver = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW)
         .unwrap()
         .document()
         .clone();
@@ -465,7 +460,7 @@ fn floors_result(svn: Option<(u16, Vec<u8>)>) -> rim::Comparison {
             value,
         });
     }
-    rim::compare_gpu(&driver, &firmware, &ev).unwrap()
+    compare_gpu(&driver, &firmware, &ev).unwrap()
 }
 
 #[test]
@@ -505,7 +500,7 @@ fn unreadable_opaque_records_are_refused() {
         "ns3:minSvn=\"5\" ns3:maxSvn=\"9\"",
     ] {
         let xml = with_floor(attrs);
-        let err = rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err();
+        let err = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), NOW).unwrap_err();
         assert_eq!(err.code(), "ERR_RIM_SCHEMA", "{attrs}");
     }
 }

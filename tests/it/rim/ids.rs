@@ -6,9 +6,10 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::attest::Arch;
-use edgeattest::rim::{self, EnvelopeError, RimIdError, RuntimeEvidence};
-use edgeattest::ErrorCode;
+use edgeattest::{
+    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, Arch,
+    EnvelopeError, ErrorCode, RimIdError, RimTrust, RuntimeEvidence,
+};
 use sha2::Digest;
 
 fn fixture(rel: &str) -> String {
@@ -42,22 +43,22 @@ fn hopper_ids() {
         "862\0\0\0\0\0\0",
     );
     assert_eq!(
-        rim::driver_rim_id(Arch::Hopper, &ev).unwrap(),
+        driver_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_DRIVER_GH100_580.159.03"
     );
     assert_eq!(
-        rim::firmware_rim_id(Arch::Hopper, &ev).unwrap(),
+        firmware_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_VBIOS_1010_0205_862_9600740020"
     );
     // The nvtrust sample RIMs are named after these ids.
     let ev = gpu("545.00", "96.00.5E.00.01", "1010", "0200", "882");
     assert_eq!(
-        rim::firmware_rim_id(Arch::Hopper, &ev).unwrap(),
+        firmware_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_VBIOS_1010_0200_882_96005E0001"
     );
     let ev = gpu("560.00", "96.00.a5.00.01", "G520", "0200", "885");
     assert_eq!(
-        rim::firmware_rim_id(Arch::Hopper, &ev).unwrap(),
+        firmware_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_VBIOS_G520_0200_885_9600A50001"
     );
 }
@@ -67,21 +68,21 @@ fn blackwell_driver_id_with_and_without_chip_info() {
     // nvat_blackwell_575.32_report.hex has no CHIP_INFO: the GB100 fallback.
     let mut ev = gpu("575.32", "97.00.88.00.0F", "G525", "0220", "886");
     assert_eq!(
-        rim::driver_rim_id(Arch::Blackwell, &ev).unwrap(),
+        driver_rim_id(Arch::Blackwell, &ev).unwrap(),
         "NV_GPU_CC_DRIVER_GB100_575.32"
     );
     assert_eq!(
-        rim::firmware_rim_id(Arch::Blackwell, &ev).unwrap(),
+        firmware_rim_id(Arch::Blackwell, &ev).unwrap(),
         "NV_GPU_VBIOS_G525_0220_886_970088000F"
     );
     ev.chip_info = Some("GB202\0".into());
     assert_eq!(
-        rim::driver_rim_id(Arch::Blackwell, &ev).unwrap(),
+        driver_rim_id(Arch::Blackwell, &ev).unwrap(),
         "NV_GPU_CC_DRIVER_GB202_575.32"
     );
     ev.chip_info = Some("GB1/../x".into());
     assert_eq!(
-        rim::driver_rim_id(Arch::Blackwell, &ev).unwrap_err(),
+        driver_rim_id(Arch::Blackwell, &ev).unwrap_err(),
         RimIdError::Invalid { field: "chip_info" }
     );
 }
@@ -93,10 +94,10 @@ fn ls10_ids_use_constants() {
         ..RuntimeEvidence::default()
     };
     assert_eq!(
-        rim::firmware_rim_id(Arch::Ls10, &ev).unwrap(),
+        firmware_rim_id(Arch::Ls10, &ev).unwrap(),
         "NV_SWITCH_BIOS_5612_0002_890_9610550001"
     );
-    let err = rim::driver_rim_id(Arch::Ls10, &gpu("1", "1", "1", "1", "1")).unwrap_err();
+    let err = driver_rim_id(Arch::Ls10, &gpu("1", "1", "1", "1", "1")).unwrap_err();
     assert_eq!(err, RimIdError::NotApplicable);
     assert_eq!(err.code(), "ERR_RIM_ID_NOT_APPLICABLE");
 }
@@ -117,7 +118,7 @@ fn blackwell_fsp_id_from_apsku_and_hint() {
     let report =
         hex::decode(fixture("evidence/blackwell/nvat_blackwell_fsp_DERIVED_report.hex").trim())
             .unwrap();
-    let apsku = rim::apsku_from_block(&report).unwrap();
+    let apsku = apsku_from_block(&report).unwrap();
     assert_eq!(apsku, 0x065C);
     let ev = RuntimeEvidence {
         hwmodel: Some("GB100".into()),
@@ -126,7 +127,7 @@ fn blackwell_fsp_id_from_apsku_and_hint() {
         ..RuntimeEvidence::default()
     };
     assert_eq!(
-        rim::firmware_rim_id(Arch::Blackwell, &ev).unwrap(),
+        firmware_rim_id(Arch::Blackwell, &ev).unwrap(),
         "NV_GPU_VBIOS_GB100_065C_0100000001"
     );
     let no_hint = RuntimeEvidence {
@@ -134,20 +135,20 @@ fn blackwell_fsp_id_from_apsku_and_hint() {
         ..ev
     };
     assert_eq!(
-        rim::firmware_rim_id(Arch::Blackwell, &no_hint).unwrap_err(),
+        firmware_rim_id(Arch::Blackwell, &no_hint).unwrap_err(),
         RimIdError::Missing {
             field: "firmware_version_hint"
         }
     );
-    assert_eq!(rim::apsku_from_block(b"xxAPSKU\x01"), None);
-    assert_eq!(rim::apsku_from_block(b"APSK"), None);
+    assert_eq!(apsku_from_block(b"xxAPSKU\x01"), None);
+    assert_eq!(apsku_from_block(b"APSK"), None);
 }
 
 #[test]
 fn missing_inputs_are_named() {
     let mut ev = gpu("550.90.07", "96.00.9F.00.01", "1010", "0200", "882");
     ev.project_sku = None;
-    let err = rim::firmware_rim_id(Arch::Hopper, &ev).unwrap_err();
+    let err = firmware_rim_id(Arch::Hopper, &ev).unwrap_err();
     assert_eq!(
         err,
         RimIdError::Missing {
@@ -157,14 +158,14 @@ fn missing_inputs_are_named() {
     assert_eq!(err.field(), Some("project_sku"));
     ev.driver_version = Some("\0".into());
     assert_eq!(
-        rim::driver_rim_id(Arch::Hopper, &ev).unwrap_err(),
+        driver_rim_id(Arch::Hopper, &ev).unwrap_err(),
         RimIdError::Missing {
             field: "driver_version"
         }
     );
     ev.driver_version = Some("550 90".into());
     assert_eq!(
-        rim::driver_rim_id(Arch::Hopper, &ev).unwrap_err(),
+        driver_rim_id(Arch::Hopper, &ev).unwrap_err(),
         RimIdError::Invalid {
             field: "driver_version"
         }
@@ -193,7 +194,7 @@ const ID: &str = "NV_GPU_DRIVER_GH100_550.144.03";
 fn envelope_round_trip_into_verification() {
     let xml = fixture("rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml");
     let sha = hex::encode(sha2::Sha256::digest(xml.as_bytes()));
-    let opened = rim::open_envelope(
+    let opened = open_envelope(
         envelope(ID, xml.as_bytes(), Some(sha.to_uppercase())).as_bytes(),
         ID,
     )
@@ -201,10 +202,10 @@ fn envelope_round_trip_into_verification() {
     assert_eq!(opened.id, ID);
     assert_eq!(opened.rim, xml.as_bytes());
     assert_eq!(opened.rim_format.as_deref(), Some("TCG"));
-    let verified = rim::verify_rim(&opened.rim, &rim::RimTrust::nvidia(), 1_700_000_000).unwrap();
+    let verified = verify_rim(&opened.rim, &RimTrust::nvidia(), 1_700_000_000).unwrap();
     assert_eq!(verified.document().meta.colloquial_version, "550.144.03");
     // sha256 is optional.
-    rim::open_envelope(envelope(ID, xml.as_bytes(), None).as_bytes(), ID).unwrap();
+    open_envelope(envelope(ID, xml.as_bytes(), None).as_bytes(), ID).unwrap();
 }
 
 #[test]
@@ -212,7 +213,7 @@ fn envelope_sha256_is_over_the_decoded_document() {
     // A real RIM service response published for a CX7 CoRIM (rim_format CORIM): its sha256
     // is the SHA-256 of the base64-decoded rim member.
     let body = r#"{"id":"NV_NIC_FIRMWARE_CX7_28.39.4082-LTS_MCX713104AC-ADA","rim":"2QH02QH20oRYJ6MBOCIDdGFwcGxpY2F0aW9uL3JpbStjYm9yCEuhAKEAZk5WSURJQaBZAgSjAHVDb25uZWN0WC03XzI4LjM5LjQwODIBgVkBcdkB+qIBoQB4HTE1YjMxMDIxMTViMzAwMzMwMC0yOC4zOS40MDgyBKEAgYKhAKEBZk5WSURJQYWiAAEBoQTZAjBEAAAAAaIAAgGhAoGCCFhA+Pbqb6A7sI/P+yi9TNpmpvRq2y663lImANDUpG/fPrwl4XwtejknxYHksQrRlzhZsGTFGpggtB97+nKfIBJCqKIAAwGhAoGCCFhABZivjjixqOC5Y7vbRAW4/tThRa+G0D+qAFjM38dZCesxwRfIGeAqdMOraiM+nZsPKXbPDKqoiVk1Myv4XpBvKKIABAGhAoGCCFhAUs8XLrAtyhkdQF5Z+hd5cbzmR5AvAKxUcLG5mPKpvN73yu/r6d9+hD6ZhqhZwRQh4WK6YtkAVhmsBpMNjeGGt6IABQGhAoGCCFhAasLtx3Usohqois5AevVNWPEJirPftdBjju7Leo92GlkDMjv0fb7tLY097SKVGZQM31GbhTdvtJKtX96m/EhhnQKBogDYIHhJaHR0cHM6Ly9kb2NzLm5kaXMubnZpZGlhLmNvbS9jZXJ0cy9jb3JpbS9udmlkaWEtY29yaW0tc2lnbmVyLWN4Ny1pZC0yLnBlbQGCAVggtQc94Np0/NmSqwaRMVxenH0jnVne/+1CvATlaonzn1pYYOCxC2S5wwewgk0ji4B+oNkTA1XakCk1BWCto8Fg5ra1EKh3evwp9Z9gcESE6pCX4L5d0AmPT4sqkP5O+hUaWUlIWv9M/1Dk/UKd6HghSJXOTeJo4wAMcQXQ8lXU0pDCNA==","sha256":"ca3f3a12d38746dfa9168a3ecd39be4aabb57aab94b83f3b771482e2c3c89e02","last_updated":"2025-03-14T15:09:03.011000","rim_format":"CORIM","request_id":"ca80a80a-054c-476e-bdd2-7be7e3047fe5"}"#;
-    let opened = rim::open_envelope(
+    let opened = open_envelope(
         body.as_bytes(),
         "NV_NIC_FIRMWARE_CX7_28.39.4082-LTS_MCX713104AC-ADA",
     )
@@ -220,58 +221,58 @@ fn envelope_sha256_is_over_the_decoded_document() {
     assert_eq!(opened.rim_format.as_deref(), Some("CORIM"));
     assert_eq!(opened.rim.len(), 667);
     // A CoRIM is not a SWID document.
-    assert!(rim::verify_rim(&opened.rim, &rim::RimTrust::nvidia(), 0).is_err());
+    assert!(verify_rim(&opened.rim, &RimTrust::nvidia(), 0).is_err());
 }
 
 #[test]
 fn envelope_checks() {
     let xml = b"<x/>";
     let sha = hex::encode(sha2::Sha256::digest(xml));
-    let err = rim::open_envelope(envelope("NV_OTHER", xml, Some(sha.clone())).as_bytes(), ID)
-        .unwrap_err();
+    let err =
+        open_envelope(envelope("NV_OTHER", xml, Some(sha.clone())).as_bytes(), ID).unwrap_err();
     assert!(matches!(err, EnvelopeError::IdMismatch { .. }));
     assert_eq!(err.code(), "ERR_RIM_ENVELOPE_ID_MISMATCH");
 
-    let err = rim::open_envelope(
+    let err = open_envelope(
         envelope(ID, xml, Some(hex::encode([0u8; 32]))).as_bytes(),
         ID,
     )
     .unwrap_err();
     assert_eq!(err, EnvelopeError::Sha256Mismatch);
-    let err = rim::open_envelope(envelope(ID, xml, Some("zz".into())).as_bytes(), ID).unwrap_err();
+    let err = open_envelope(envelope(ID, xml, Some("zz".into())).as_bytes(), ID).unwrap_err();
     assert_eq!(err, EnvelopeError::Sha256Mismatch);
 
     let body = format!(r#"{{"id":"{ID}","rim":"not base64!"}}"#);
     assert_eq!(
-        rim::open_envelope(body.as_bytes(), ID).unwrap_err(),
+        open_envelope(body.as_bytes(), ID).unwrap_err(),
         EnvelopeError::InvalidBase64
     );
     let body = format!(r#"{{"id":"{ID}"}}"#);
     assert_eq!(
-        rim::open_envelope(body.as_bytes(), ID).unwrap_err(),
+        open_envelope(body.as_bytes(), ID).unwrap_err(),
         EnvelopeError::MissingField { field: "rim" }
     );
     let body = format!(r#"{{"id":"{ID}","id":"{ID}","rim":""}}"#);
     assert_eq!(
-        rim::open_envelope(body.as_bytes(), ID).unwrap_err().code(),
+        open_envelope(body.as_bytes(), ID).unwrap_err().code(),
         "ERR_RIM_ENVELOPE_JSON"
     );
     let body = r#"{"id":5,"rim":""}"#;
     assert_eq!(
-        rim::open_envelope(body.as_bytes(), ID).unwrap_err(),
+        open_envelope(body.as_bytes(), ID).unwrap_err(),
         EnvelopeError::MissingField { field: "id" }
     );
-    assert!(rim::open_envelope(b"[]", ID).is_err());
+    assert!(open_envelope(b"[]", ID).is_err());
 }
 
-fn transcript(rel: &str) -> edgeattest::evidence::Transcript {
+fn transcript(rel: &str) -> edgeattest::Transcript {
     let bytes = hex::decode(fixture(rel).trim()).unwrap();
-    edgeattest::evidence::Transcript::parse(&bytes).unwrap()
+    edgeattest::Transcript::parse(&bytes).unwrap()
 }
 
 #[test]
 fn runtime_values_read_from_real_transcripts() {
-    use edgeattest::attest::DeviceKind;
+    use edgeattest::DeviceKind;
     // The Hopper transcript of the table in `hopper_ids`: the same values, read by the core.
     let ev = RuntimeEvidence::from_transcript(
         &transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex"),
@@ -280,11 +281,11 @@ fn runtime_values_read_from_real_transcripts() {
         None,
     );
     assert_eq!(
-        rim::driver_rim_id(Arch::Hopper, &ev).unwrap(),
+        driver_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_DRIVER_GH100_580.159.03"
     );
     assert_eq!(
-        rim::firmware_rim_id(Arch::Hopper, &ev).unwrap(),
+        firmware_rim_id(Arch::Hopper, &ev).unwrap(),
         "NV_GPU_VBIOS_1010_0205_862_9600740020"
     );
     assert_eq!(ev.measurements.len(), 64);
@@ -304,7 +305,7 @@ fn runtime_values_read_from_real_transcripts() {
     assert_eq!(ev.vbios_version.as_deref(), Some("96.10.55.00.01"));
     assert_eq!(ev.driver_version, None);
     assert_eq!(
-        rim::firmware_rim_id(Arch::Ls10, &ev).unwrap(),
+        firmware_rim_id(Arch::Ls10, &ev).unwrap(),
         "NV_SWITCH_BIOS_5612_0002_890_9610550001"
     );
 }

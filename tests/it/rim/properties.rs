@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use edgeattest::rim::{self, RimError, RimTrust};
+use edgeattest::{canonical_forms, verify_rim, RimError, RimTrust, VerifiedRim};
 use proptest::prelude::*;
 
 fn good() -> String {
@@ -17,8 +17,8 @@ fn good() -> String {
     .unwrap()
 }
 
-fn verify(xml: &[u8]) -> Result<rim::VerifiedRim, RimError> {
-    rim::verify_rim(xml, &RimTrust::nvidia(), 1_704_067_200)
+fn verify(xml: &[u8]) -> Result<VerifiedRim, RimError> {
+    verify_rim(xml, &RimTrust::nvidia(), 1_704_067_200)
 }
 
 /// Rewrites every `<ns0:Resource …/>` start tag with its attributes permuted by `seed`,
@@ -88,7 +88,7 @@ proptest! {
     #[test]
     fn arbitrary_input_never_panics(data in proptest::collection::vec(any::<u8>(), 0..512)) {
         let _ = verify(&data);
-        let _ = rim::canonical_forms(&String::from_utf8_lossy(&data));
+        let _ = canonical_forms(&String::from_utf8_lossy(&data));
     }
 
     #[test]

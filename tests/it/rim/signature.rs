@@ -13,8 +13,10 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::rim::{self, RimError, RimTrust};
-use edgeattest::ErrorCode;
+use edgeattest::{
+    canonical_forms, prepare_rim, verify_rim, ErrorCode, RimCertStatus, RimError, RimTrust,
+    VerifiedRim, MAX_RIM_BYTES,
+};
 use serde_json::Value;
 
 use crate::verdicts::{rim_verdict, RIM_COUNTS, RIM_DIRS, RIM_NOW};
@@ -44,8 +46,8 @@ fn the_embedded_fixture_table_lists_every_file() {
     crate::fixture_files::assert_table_is_complete();
 }
 
-fn verify(xml: &str) -> Result<rim::VerifiedRim, RimError> {
-    rim::verify_rim(xml.as_bytes(), &RimTrust::nvidia(), RIM_NOW)
+fn verify(xml: &str) -> Result<VerifiedRim, RimError> {
+    verify_rim(xml.as_bytes(), &RimTrust::nvidia(), RIM_NOW)
 }
 
 #[test]
@@ -56,7 +58,7 @@ fn canonical_forms_equal_lxml_for_every_fixture() {
     assert_eq!(names.len(), RIM_COUNTS.0);
     assert_eq!(expected.as_object().unwrap().len(), names.len());
     for name in names {
-        let (document, signed_info) = rim::canonical_forms(&read(&name)).unwrap();
+        let (document, signed_info) = canonical_forms(&read(&name)).unwrap();
         let want = &expected[&name];
         assert_eq!(
             hex::encode(sha384(&document)),
@@ -206,7 +208,7 @@ fn changing_signed_info_breaks_the_signature() {
     assert_eq!(verify(&tampered).unwrap_err(), RimError::SignatureInvalid);
     // Content change plus a recomputed DigestValue: the digest matches, the signature fails.
     let changed = replace_once(&xml, "ns2:Hash0=\"4a5e4b3d", "ns2:Hash0=\"4a5e4b3e");
-    let (document, _) = rim::canonical_forms(&changed).unwrap();
+    let (document, _) = canonical_forms(&changed).unwrap();
     use base64::Engine;
     let new_digest = base64::engine::general_purpose::STANDARD.encode(sha384(&document));
     let old_digest = "BqNofyPEyR5BQcx1pnATUpWbyeH2cdjeSv3KP13zEoDiST2XE4Y10j0KtdKh2SYx";
@@ -322,18 +324,18 @@ fn signature_structure_is_enforced() {
 
 #[test]
 fn malformed_and_hostile_documents_are_refused() {
-    let err = rim::verify_rim(b"<a><b></a>", &RimTrust::nvidia(), 0).unwrap_err();
+    let err = verify_rim(b"<a><b></a>", &RimTrust::nvidia(), 0).unwrap_err();
     assert_eq!(err.code(), "ERR_RIM_MALFORMED_XML");
     let dtd = "<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>";
     assert_eq!(
-        rim::verify_rim(dtd.as_bytes(), &RimTrust::nvidia(), 0)
+        verify_rim(dtd.as_bytes(), &RimTrust::nvidia(), 0)
             .unwrap_err()
             .code(),
         "ERR_RIM_MALFORMED_XML"
     );
     let deep = format!("{}{}", "<a>".repeat(100), "</a>".repeat(100));
     assert_eq!(
-        rim::verify_rim(deep.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(deep.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
         RimError::TooDeep
     );
     // Hostile nesting is refused quickly (one pass, no quadratic ancestor walks).
@@ -342,25 +344,25 @@ fn malformed_and_hostile_documents_are_refused() {
     #[cfg(not(target_arch = "wasm32"))]
     let started = std::time::Instant::now();
     assert_eq!(
-        rim::verify_rim(hostile.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(hostile.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
         RimError::TooDeep
     );
     #[cfg(not(target_arch = "wasm32"))]
     assert!(started.elapsed() < core::time::Duration::from_secs(5));
-    let big = vec![b' '; rim::MAX_RIM_BYTES + 1];
+    let big = vec![b' '; MAX_RIM_BYTES + 1];
     assert!(matches!(
-        rim::verify_rim(&big, &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(&big, &RimTrust::nvidia(), 0).unwrap_err(),
         RimError::TooLarge { .. }
     ));
     assert_eq!(
-        rim::verify_rim(&[0xff, 0xfe], &RimTrust::nvidia(), 0)
+        verify_rim(&[0xff, 0xfe], &RimTrust::nvidia(), 0)
             .unwrap_err()
             .code(),
         "ERR_RIM_MALFORMED_XML"
     );
     let not_swid = "<x xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"/>";
     assert_eq!(
-        rim::verify_rim(not_swid.as_bytes(), &RimTrust::nvidia(), 0)
+        verify_rim(not_swid.as_bytes(), &RimTrust::nvidia(), 0)
             .unwrap_err()
             .code(),
         "ERR_RIM_SCHEMA"
@@ -372,7 +374,7 @@ fn two_phase_verification_matches_one_call() {
     let xml = read(GOOD);
     let trust = RimTrust::nvidia();
     let now = 1_750_000_000;
-    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
     let checks = pending.signature_checks().to_vec();
     // The RIM signature, then the three links signer → L3 → CA → root.
     assert_eq!(checks.len(), 4);
@@ -382,28 +384,25 @@ fn two_phase_verification_matches_one_call() {
     let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
     assert_eq!(verdicts, [true; 4]);
     let verified = pending.finish(&verdicts).unwrap();
-    assert_eq!(
-        verified,
-        rim::verify_rim(xml.as_bytes(), &trust, now).unwrap()
-    );
+    assert_eq!(verified, verify_rim(xml.as_bytes(), &trust, now).unwrap());
     assert!(verified.is_trusted());
 
     // A backend that reports the RIM signature as failed is honoured.
-    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
     assert_eq!(
         pending.finish(&[false, true, true, true]).unwrap_err(),
         RimError::SignatureInvalid
     );
     // Too few verdicts is not a pass.
-    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
     assert_eq!(
         pending.finish(&[true]).unwrap_err(),
         RimError::SignatureInvalid
     );
     // A failed chain link makes the chain invalid, with the chain's error code.
-    let pending = rim::prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
     let verified = pending.finish(&[true, true, false, true]).unwrap();
-    assert_eq!(verified.cert_chain().status, rim::RimCertStatus::Invalid);
+    assert_eq!(verified.cert_chain().status, RimCertStatus::Invalid);
     assert_eq!(
         verified.cert_chain().error_code,
         Some("ERR_CHAIN_SIGNATURE_INVALID")

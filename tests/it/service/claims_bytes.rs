@@ -5,12 +5,12 @@
 //! change of the claims.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
 use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};
 use edgeattest::service::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
+use edgeattest::{ClaimsVersion, DeviceKind, Nonce};
 
 fn times() -> TokenTimes {
     TokenTimes {

@@ -8,10 +8,8 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::chain::TrustStore;
-use edgeattest::crypto::SigningKey;
-use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::{RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

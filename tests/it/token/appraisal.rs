@@ -7,20 +7,17 @@ use std::fs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
-use edgeattest::crypto::SigningKey;
-use edgeattest::rim::{MeasurementSource, MismatchRecord};
 use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
 use edgeattest::service::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
-use edgeattest::token::{
+use edgeattest::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Appraisal,
-    DeviceAppraisal, Jwks, JwksKey, ResultFormat, TokenError, VerifiedAttestationResult,
+    ClaimsVersion, DeviceAppraisal, DeviceKind, ErrorCode, Jwks, JwksKey, MeasurementSource,
+    MismatchRecord, Nonce, ResultFormat, SigningKey, TokenError, VerifiedAttestationResult,
     VerifyOptions,
 };
-use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 const KID: &str = "appraisal-test";

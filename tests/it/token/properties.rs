@@ -2,10 +2,9 @@
 //! signed token or result is accepted.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::crypto::{PublicKey, SigningKey};
-use edgeattest::token::{
+use edgeattest::{
     create_detached_eat, sign_jwt, verify_attestation_result, verify_jwt, AttestationResult, Jwks,
-    JwksKey, VerifyOptions,
+    JwksKey, PublicKey, SigningKey, VerifyOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;

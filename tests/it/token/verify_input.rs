@@ -7,9 +7,10 @@
 use std::fs;
 use std::path::PathBuf;
 
-use edgeattest::crypto::{Deferred, PublicKey, SigningKey};
-use edgeattest::token::{Jwks, PreparedToken, TokenError, TokenVerdict, VerifyInput};
-use edgeattest::ErrorCode;
+use edgeattest::{
+    Deferred, ErrorCode, Jwks, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
+    VerifyInput,
+};
 use serde_json::{json, Value};
 
 const ISSUER: &str = "https://nras.attestation.nvidia.com";

@@ -34,6 +34,7 @@ mod access {
     mod key_request;
     mod keys;
     mod matrix;
+    mod options;
     mod properties;
     mod routes;
 }
@@ -64,6 +65,7 @@ mod chain {
 mod deprecation {
     mod headers;
     mod notices;
+    mod options;
     mod properties;
     mod requests;
 }
@@ -98,6 +100,7 @@ mod hardening {
 
 /// The list engine: queries, schemas, robustness.
 mod listing {
+    mod docs;
     mod engine;
     mod properties;
     mod query;

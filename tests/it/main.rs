@@ -119,7 +119,8 @@ mod rim {
     mod signature;
 }
 
-/// The attestation service: the exchange, claims, keys, OCSP policy, request rules.
+/// The attestation service: the exchange, claims, keys, OCSP policy, request rules, the
+/// serde shapes hosts exchange with it.
 mod service {
     mod attest;
     mod blackwell;
@@ -131,6 +132,7 @@ mod service {
     mod ocsp_policy;
     mod options;
     mod request_rules;
+    mod wire;
 }
 
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.

@@ -129,7 +129,8 @@ mod rim {
     mod signature;
 }
 
-/// The attestation service: the exchange, claims, keys, OCSP policy, request rules.
+/// The attestation service: the exchange, claims, keys, OCSP policy, request rules, the
+/// serde shapes hosts exchange with it.
 mod service {
     mod attest;
     mod blackwell;
@@ -141,6 +142,7 @@ mod service {
     mod ocsp_policy;
     mod options;
     mod request_rules;
+    mod wire;
 }
 
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.

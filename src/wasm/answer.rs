@@ -67,11 +67,6 @@ impl Answer {
     }
 }
 
-/// Reads one answer; errors name the member (`answers[0].status`).
-pub(crate) fn read(value: &JsValue, field: &str) -> Result<Fetched, JsValue> {
-    fetched(super::convert::from_js(value, field)?, field)
-}
-
 /// The core's view of `answer` (read as `field`), or which member it lacks.
 pub(crate) fn fetched(answer: Answer, field: &str) -> Result<Fetched, JsValue> {
     answer.fetched().map_err(|member| {

@@ -6,16 +6,8 @@ use core::fmt::Display;
 
 use wasm_bindgen::JsValue;
 
-use super::convert::from_js;
 use super::error::coded;
 use crate::error_code::ErrorCode;
-use crate::service::{FetchAnswer, Fetched};
-
-/// Reads one answer; errors name the member (`answers[0].status`).
-pub(crate) fn read(value: &JsValue, field: &str) -> Result<Fetched, JsValue> {
-    let answer: FetchAnswer = from_js(value, field)?;
-    answer.fetched().map_err(|error| within(field, &error))
-}
 
 /// `error`, a refusal of a member of the value read as `at`, with the member named under it
 /// (the core's messages start with the member's name).

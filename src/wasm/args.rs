@@ -29,17 +29,6 @@ pub(crate) fn optional_string(value: &JsValue, field: &str) -> Result<Option<Str
         .ok_or_else(|| invalid_argument(field, "a string"))
 }
 
-/// An optional boolean: `undefined` and `null` are absent.
-pub(crate) fn optional_bool(value: &JsValue, field: &str) -> Result<Option<bool>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .as_bool()
-        .map(Some)
-        .ok_or_else(|| invalid_argument(field, "a boolean"))
-}
-
 /// A required string.
 pub(crate) fn required_string(value: &JsValue, field: &str) -> Result<String, JsValue> {
     optional_string(value, field)?.ok_or_else(|| invalid_argument(field, "a string"))

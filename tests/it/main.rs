@@ -110,6 +110,7 @@ mod listing {
 
 /// OCSP requests, responses and their fold into chain revocation.
 mod ocsp {
+    mod chain_check;
     mod fold;
     mod properties;
     mod request;
@@ -124,7 +125,9 @@ mod rim {
     mod budget;
     mod cert_chain;
     mod compare;
+    mod host_options;
     mod ids;
+    mod kind;
     mod properties;
     mod signature;
 }

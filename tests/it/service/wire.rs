@@ -147,7 +147,7 @@ fn an_exchange_step_is_tagged_by_kind() {
         serde_json::to_value(Step::Fetch(&resources)).unwrap(),
         json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X" }] })
     );
-    let check = edgeattest::crypto::SignatureCheck {
+    let check = edgeattest::SignatureCheck {
         public_key_sec1: vec![4, 1],
         message: vec![2],
         signature: vec![3, 3],
@@ -412,9 +412,9 @@ fn the_limits_table_is_the_cores_constants() {
     assert_eq!(
         serde_json::to_value(ServiceLimits::CORE).unwrap(),
         json!({
-            "maxBodyBytes": edgeattest::attest::MAX_BODY_BYTES,
+            "maxBodyBytes": edgeattest::MAX_BODY_BYTES,
             "maxFetchedBytes": MAX_FETCHED_BYTES,
-            "maxOcspResponseBytes": edgeattest::ocsp::MAX_RESPONSE_LEN,
+            "maxOcspResponseBytes": edgeattest::MAX_OCSP_RESPONSE_LEN,
             "maxAuthorizationBytes": edgeattest::access::MAX_AUTHORIZATION_LEN,
         })
     );

@@ -301,6 +301,8 @@ fn report_json(report: &AttestationReport) -> Value {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct VerifyOptionsIn {
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    now: JsValue,
     issuer: Option<OneOrMany>,
     audience: Option<OneOrMany>,
     subject: Option<String>,
@@ -365,7 +367,7 @@ impl<'de> Deserialize<'de> for Seconds {
 
 fn verify_options(options: &JsValue) -> Result<(VerifyOptions, u64), JsValue> {
     let input: VerifyOptionsIn = convert::options_from_js(options)?;
-    let now = args::time(&args::member(options, "now"), "now")?.as_secs();
+    let now = args::time(&input.now, "now")?.as_secs();
     let mut out = VerifyOptions::new();
     out.issuers = input.issuer.map(|list| list.0).unwrap_or_default();
     out.audiences = input.audience.map(|list| list.0).unwrap_or_default();

@@ -194,3 +194,17 @@ pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, Js
     }
     time(value, field)
 }
+
+/// `now` as JS gave it in an options object (a number or a `Date`), read by [`clock`].
+pub(crate) struct JsTime(pub(crate) JsValue);
+
+impl<'de> serde::Deserialize<'de> for JsTime {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_wasm_bindgen::preserve::deserialize(deserializer).map(JsTime)
+    }
+}
+
+/// `now` by the one reader of times (seconds or a `Date`), the host clock when absent.
+pub(crate) fn clock(now: Option<&JsTime>) -> Result<crate::UnixTime, JsValue> {
+    time_or_clock(now.map_or(&JsValue::UNDEFINED, |now| &now.0), "now")
+}

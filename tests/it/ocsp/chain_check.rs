@@ -3,12 +3,12 @@
 //! run, driven here the way a Rust user would drive them, with serde_json.
 #![cfg(not(target_arch = "wasm32"))]
 
+use edgeattest::service::{FetchFailure, Fetched};
+use edgeattest::ErrorCode;
 use edgeattest::{
     ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspRequestsOptions,
     RevocationReason, OCSP_NONCE_LEN as NONCE_LEN,
 };
-use edgeattest::service::{FetchFailure, Fetched};
-use edgeattest::ErrorCode;
 use serde_json::json;
 
 #[path = "../../common/ocsp_fixtures.rs"]

@@ -8,8 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use edgeattest::Arch;
-use edgeattest::{identify_rim, RimError, RimKind};
 use edgeattest::ErrorCode;
+use edgeattest::{identify_rim, RimError, RimKind};
 use serde_json::json;
 
 const DIRS: [&str; 4] = [

@@ -13,7 +13,7 @@ mod endpoint;
 mod error;
 mod firmware_version;
 mod nonce;
-mod options;
+mod summary;
 mod validate;
 
 pub use arch::{check_table, ArchProfile, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect};
@@ -25,7 +25,7 @@ pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration
 pub use error::RequestError;
 pub use firmware_version::FirmwareVersion;
 pub use nonce::{Nonce, NonceProblem};
-pub use options::{AttestRequestOptions, DeviceSummary, RequestSummary};
+pub use summary::{DeviceSummary, RequestSummary};
 pub use validate::{
     validate_request, DeviceEvidence, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES,
     MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,

@@ -42,7 +42,6 @@ pub use device_report::{
     ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
 pub use error::{ParseError, VerifyError};
-pub(crate) use input::BYTES_EXPECTED;
 pub use input::{Document, TextOrBytes, UnixSeconds};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use options::{EvidenceOptions, OptionsError};

@@ -120,7 +120,7 @@ pub use attest::{
 
 // The core's options as serde types (camelCase, the JS exports' shapes): a Rust host reads
 // them with `json::from_slice` and gets the rules and defaults a JS caller gets.
-pub use attest::{AttestRequestOptions, DeviceSummary, RequestSummary};
+pub use attest::{DeviceSummary, RequestSummary};
 pub use ocsp::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
     OcspNonce, OcspRequestsOptions,

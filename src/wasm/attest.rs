@@ -1,16 +1,18 @@
 //! JS API for attest requests: `generateNonce`, `buildAttestRequest`,
-//! `validateAttestRequest`. Options are the core's [`AttestRequestOptions`]; the binding adds
-//! the host's randomness and the body's JS forms.
+//! `validateAttestRequest`.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::convert::{self, options_from_js};
-use super::error::to_js;
-use crate::attest::{validate_request, AttestRequestOptions, Endpoint, Nonce, RequestSummary};
+use super::error::{invalid_argument, to_js};
+use crate::attest::{
+    decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
+    EvidenceEncoding, EvidenceInput, Nonce, RequestError, RequestSummary,
+};
 use crate::evidence::OptionsError;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -27,9 +29,82 @@ pub fn generate_nonce() -> Result<String, JsValue> {
 pub fn build_attest_request(
     #[wasm_bindgen(unchecked_param_type = "AttestRequestOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options: AttestRequestOptions = options_from_js(&options)?;
-    let random = || Ok::<_, JsValue>(Nonce::from_bytes(args::random_bytes()?));
-    args::parse_json(&options.build(random)?.to_json())
+    if !options.is_object() {
+        return Err(invalid_argument("options", "an object"));
+    }
+    let endpoint = endpoint(&args::required_string(
+        &args::member(&options, "endpoint"),
+        "endpoint",
+    )?)?;
+    let nonce = match args::optional_string(&args::member(&options, "nonce"), "nonce")? {
+        Some(text) => {
+            Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
+        }
+        None => Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?),
+    };
+    let arch = match args::optional_string(&args::member(&options, "arch"), "arch")? {
+        Some(text) => Some(Arch::parse(&text).ok_or_else(|| {
+            to_js(&RequestError::InvalidArch {
+                endpoint,
+                value: text,
+            })
+        })?),
+        None => None,
+    };
+    let claims_version =
+        match args::optional_string(&args::member(&options, "claimsVersion"), "claimsVersion")? {
+            Some(text) => Some(ClaimsVersion::parse(&text).ok_or_else(|| {
+                to_js(&RequestError::InvalidClaimsVersion {
+                    endpoint,
+                    value: text,
+                })
+            })?),
+            None => None,
+        };
+
+    let list = args::member(&options, "evidence");
+    if !js_sys::Array::is_array(&list) {
+        return Err(invalid_argument("evidence", "an array"));
+    }
+    let encoding = evidence_encoding(&options)?;
+    let mut owned: Vec<(Vec<u8>, String, Option<String>)> = Vec::new();
+    for (i, item) in js_sys::Array::from(&list).iter().enumerate() {
+        let path = alloc::format!("evidence[{i}]");
+        if !item.is_object() {
+            return Err(invalid_argument(&path, "an object"));
+        }
+        let evidence = evidence_bytes(
+            &args::member(&item, "evidence"),
+            encoding,
+            &alloc::format!("{path}.evidence"),
+        )?;
+        let certificate = args::required_string(
+            &args::member(&item, "certificate"),
+            &alloc::format!("{path}.certificate"),
+        )?;
+        let firmware = args::optional_string(
+            &args::member(&item, "firmwareVersion"),
+            &alloc::format!("{path}.firmwareVersion"),
+        )?;
+        owned.push((evidence, certificate, firmware));
+    }
+
+    let mut builder = AttestRequestBuilder::new(endpoint, nonce);
+    if let Some(arch) = arch {
+        builder = builder.arch(arch);
+    }
+    if let Some(version) = claims_version {
+        builder = builder.claims_version(version);
+    }
+    for (evidence, certificate, firmware) in &owned {
+        builder = builder.evidence(EvidenceInput {
+            evidence,
+            certificate_pem: certificate,
+            firmware_version: firmware.as_deref(),
+        });
+    }
+    let body = builder.build().map_err(|error| to_js(&error))?;
+    args::parse_json(&body.to_json())
 }
 
 /// Validates a request body (JSON text, bytes or object) for an endpoint path, exactly as
@@ -40,13 +115,47 @@ pub fn validate_attest_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
 ) -> Result<JsValue, JsValue> {
     let path = args::string_arg(&endpoint_path, "endpointPath")?;
-    let endpoint = Endpoint::for_path(&path).map_err(|error| to_js(&error))?;
+    let endpoint = endpoint(&path)?;
     let bytes = args::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
-    convert::to_js(&RequestSummary::new(&request))
+    // serde_json, not serde-wasm-bindgen: the client build stays without the latter's writer.
+    let text = serde_json::to_string(&RequestSummary::new(&request))
+        .map_err(|_| super::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
+    args::parse_json(&text)
 }
 
-/// Every option error of the core (attest and evidence options) as a coded JS error.
+fn endpoint(path: &str) -> Result<Endpoint, JsValue> {
+    Endpoint::for_path(path).map_err(|error| to_js(&error))
+}
+
+/// Option `evidenceEncoding` of `options`: `None` when absent (recognised from the text).
+fn evidence_encoding(options: &JsValue) -> Result<Option<EvidenceEncoding>, JsValue> {
+    match args::optional_string(
+        &args::member(options, "evidenceEncoding"),
+        "evidenceEncoding",
+    )? {
+        None => Ok(None),
+        Some(name) => EvidenceEncoding::parse(&name).map(Some).ok_or_else(|| {
+            invalid_argument("evidenceEncoding", "\"base64\", \"base64-hex\" or \"hex\"")
+        }),
+    }
+}
+
+/// Evidence given to any entry (buildAttestRequest, verifyEvidence, prepareEvidence,
+/// runtimeEvidence): bytes as they are, text by the core's one rule
+/// ([`decode_evidence_text`]); a mismatch throws `ERR_EVIDENCE_ENCODING` naming `field`.
+fn evidence_bytes(
+    value: &JsValue,
+    encoding: Option<EvidenceEncoding>,
+    field: &str,
+) -> Result<Vec<u8>, JsValue> {
+    match value.as_string() {
+        Some(text) => decode_evidence_text(&text, encoding, field).map_err(|e| to_js(&e)),
+        None => args::bytes(value, field),
+    }
+}
+
+/// Every option error of the core as a coded JS error.
 impl From<OptionsError> for JsValue {
     fn from(error: OptionsError) -> Self {
         to_js(&error)

@@ -47,9 +47,9 @@ mod api {
 /// Attestation request bodies: building, validation, refusals.
 mod attest {
     mod arch_profiles;
-    mod options;
     mod request;
     mod request_errors;
+    mod summary;
 }
 
 /// Certificate chains: NVIDIA device chains, RIM signing chains, generated and limbo cases.

@@ -53,7 +53,6 @@ root_items!(
     MAX_CERTIFICATE_BYTES,
     MAX_EVIDENCE_BYTES,
     MAX_EVIDENCE_ITEMS,
-    AttestRequestOptions,
     DeviceSummary,
     RequestSummary,
     ChainOcspRequest,

@@ -46,6 +46,7 @@ mod error;
 pub mod forward;
 mod key;
 mod key_issuance;
+mod options;
 mod path;
 mod record;
 mod role;
@@ -68,6 +69,10 @@ pub use forward::{HeaderBudget, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
 pub use key_issuance::{
     dev_key_set, store_of, IssuedKey, KeyRequest, KeyRequestError, DEV_KEY_LIFETIME, OTHER_SERVICE,
+};
+pub use options::{
+    evaluate_access, target_of, AccessKey, AccessOptions, CreatedKey, DevKeys, KeySummary,
+    NewKeyError, NewKeyOptions, RoleScopes,
 };
 pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
 pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};

@@ -5,6 +5,7 @@
 //! The crate documentation shows a request built and validated.
 
 pub(crate) mod arch;
+mod arch_row;
 mod body;
 mod builder;
 mod encoding;
@@ -16,6 +17,7 @@ mod options;
 mod validate;
 
 pub use arch::{check_table, ArchProfile, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect};
+pub use arch_row::ArchitectureRow;
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
 pub use builder::{AttestRequestBuilder, EvidenceInput};
 pub use encoding::{decode_evidence_text, EvidenceEncoding, EvidenceEncodingError};

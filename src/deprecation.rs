@@ -31,6 +31,7 @@
 
 mod headers;
 mod notice;
+mod options;
 mod registry;
 mod request;
 
@@ -40,6 +41,7 @@ pub use headers::{
 pub use notice::{
     attach_notices, notices_for, Notice, Phase, Policy, AFTER, BEFORE, DEFAULT_RELEASE_CYCLE_SECS,
 };
+pub use options::{attest_path_headers, DeprecationOptions, RequestCheck};
 pub use registry::{
     by_id, for_target, registry_json, Api, Deprecation, Handling, ItemKind, Listing,
     ATTEST_GEN1_DEPRECATED_SINCE, MAY_13_2026, OCT_10_2026, REGISTRY, SEPT_10_2026,

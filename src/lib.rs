@@ -121,6 +121,13 @@ pub use attest::{
 // The core's options as serde types (camelCase, the JS exports' shapes): a Rust host reads
 // them with `json::from_slice` and gets the rules and defaults a JS caller gets.
 pub use attest::{AttestRequestOptions, DeviceSummary, RequestSummary};
+pub use ocsp::{
+    ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
+    OcspNonce, OcspRequestsOptions,
+};
+pub use rim::{identify_rim, ComparisonReport, RimIdentity, RimIds, RimOptions};
+// The architecture table's rows as the JS `architectures()` lists them.
+pub use attest::ArchitectureRow;
 pub use evidence::{
     CertificateChainReport, DeviceError, DeviceResult, Document, EvidenceOptions, OptionsError,
     RuntimeEvidenceInput, TextOrBytes, UnixSeconds,

@@ -105,6 +105,7 @@
 //!   number, `severity` string.
 
 mod column;
+mod docs;
 mod endpoints;
 mod engine;
 mod error;
@@ -116,6 +117,7 @@ mod response;
 mod schema;
 mod table;
 
+pub use docs::ListLimits;
 pub use engine::PageRows;
 pub use error::{ErrorBody, ListError, TableError};
 pub use generate::{generate_json, generate_rows, generate_table, GENERATED_EPOCH_END};

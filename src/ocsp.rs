@@ -32,6 +32,7 @@
 //!   failed fetch is [`OcspError::Unavailable`], so that [`fold_chain`] sees every outcome.
 
 mod asn1;
+mod chain_check;
 mod error;
 mod fold;
 mod parse;
@@ -44,6 +45,10 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 pub use asn1::CertId;
+pub use chain_check::{
+    ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
+    OcspNonce, OcspRequestsOptions,
+};
 pub use error::{FetchFailure, OcspError, ResponderProblem, ResponseStatus};
 pub use fold::{fold_chain, ChainRevocation};
 pub use request::{OcspRequest, NONCE_LEN};
@@ -71,8 +76,9 @@ pub const MAX_SINGLE_RESPONSES: usize = 16;
 /// Most certificates accepted in a response's `certs` (a delegated responder sends one).
 pub const MAX_RESPONSE_CERTS: usize = 4;
 
-/// Which certificates of a chain are asked about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which certificates of a chain are asked about: `device` or `rim` as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ChainKind {
     /// A device identity chain: from the certificate below the root down to index 1 — the
     /// leaf is not asked about (NVIDIA's verifiers do not; its issuer is the device's BROM).

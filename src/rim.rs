@@ -56,14 +56,16 @@ mod dsig;
 mod envelope;
 mod error;
 mod id;
+mod kind;
+mod options;
 mod runtime_evidence;
 mod scan;
 mod trust;
 mod verify;
 
 pub use compare::{
-    compare_gpu, compare_gpu_firmware, compare_switch, Comparison, MeasurementSource,
-    MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
+    compare_gpu, compare_gpu_firmware, compare_switch, Comparison, ComparisonReport,
+    MeasurementSource, MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
 };
 pub use document::{
     GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
@@ -71,7 +73,11 @@ pub use document::{
 use dsig::DSIG_NS;
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
-pub use id::{apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimKind};
+pub use id::{
+    apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIds, RimKind,
+};
+pub use kind::{identify_rim, RimIdentity};
+pub use options::RimOptions;
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
 pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};
 pub use verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};

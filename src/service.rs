@@ -2,27 +2,35 @@
 //! (method, path, headers, body) and a context (`now`, keys, trust stores, RIMs,
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
+mod answer;
 mod app;
 mod appraisal;
+mod bytes;
 pub mod claims;
 mod device;
 mod error;
+mod error_response;
 mod exchange;
 mod failure;
 mod fetch;
 mod health;
 mod http;
 mod keys;
+mod limits;
 mod mint;
 mod options;
 mod outcome;
 mod revocation;
 mod rims;
 mod router;
+mod wire;
 
+pub use answer::{AnswerError, AnswerFailure, FetchAnswer};
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
+pub use bytes::{Document, HexBytes};
 pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
+pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
 pub use fetch::{
     is_source_url, FetchFailure, Fetched, OcspCacheEntry, Resource, MAX_FETCHED_BYTES,
@@ -31,6 +39,7 @@ pub use fetch::{
 pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
+pub use limits::ServiceLimits;
 pub use options::{OptionsError, ServiceOptions, Setting, MAX_TOKEN_LIFETIME, MIN_TOKEN_LIFETIME};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
@@ -38,7 +47,6 @@ pub use outcome::{
 };
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
+pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
-// it, and the binding's worker answers carry the same headers.
-#[cfg(all(target_arch = "wasm32", feature = "js-full"))]
-pub(crate) use router::decorate;
+// it, and a host's own error answers carry the same headers (`ErrorResponseInit`).

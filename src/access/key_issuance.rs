@@ -8,7 +8,7 @@ use alloc::{format, vec};
 use core::fmt;
 
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
 use super::error::KeyStoreError;
@@ -28,15 +28,24 @@ pub struct KeyRequest {
     /// `personal` or `service`.
     #[serde(rename = "type")]
     pub kind: KeyType,
-    /// Role names; only for personal keys. Present (even empty) is not absent.
-    #[serde(default)]
+    /// Role names; only for personal keys. Present (even empty, or `null`) is not absent.
+    #[serde(default, deserialize_with = "present")]
     pub roles: Option<Vec<String>>,
-    /// Scope names; only for service keys.
-    #[serde(default)]
+    /// Scope names; only for service keys. Present (even empty, or `null`) is not absent.
+    #[serde(default, deserialize_with = "present")]
     pub scopes: Option<Vec<String>>,
     /// The services the key is for; absent means [`SIMULATION_SERVICE`].
     #[serde(default)]
     pub services: Option<Vec<String>>,
+}
+
+/// A list member given, `null` included (as an empty list); absent is `None` (`serde(default)`).
+pub(super) fn present<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Vec<String>>, D::Error> {
+    Ok(Some(
+        Option::<Vec<String>>::deserialize(deserializer)?.unwrap_or_default(),
+    ))
 }
 
 impl KeyRequest {
@@ -58,11 +67,9 @@ impl KeyRequest {
     /// [`KeyRequestError`]: the member the type does not allow, or the first
     /// unknown name with its index.
     pub fn grant(&self) -> Result<Grant, KeyRequestError> {
+        Self::check_members(self.kind, self.roles.is_some(), self.scopes.is_some())?;
         match self.kind {
             KeyType::Personal => {
-                if self.scopes.is_some() {
-                    return Err(KeyRequestError::ScopesOnPersonal);
-                }
                 let roles = self
                     .roles
                     .iter()
@@ -77,9 +84,6 @@ impl KeyRequest {
                 Ok(Grant::Personal { roles })
             }
             KeyType::Service => {
-                if self.roles.is_some() {
-                    return Err(KeyRequestError::RolesOnService);
-                }
                 let mut scopes = ScopeSet::EMPTY;
                 for (index, name) in self.scopes.iter().flatten().enumerate() {
                     scopes.insert(Scope::parse(name).ok_or(KeyRequestError::UnknownScope {
@@ -88,6 +92,24 @@ impl KeyRequest {
                 }
                 Ok(Grant::Service { scopes })
             }
+        }
+    }
+
+    /// The first half of [`Self::grant`], on the members' presence alone (a key store applies
+    /// it before reading the names): a personal key may not carry `scopes`, a service key
+    /// not `roles`, even empty.
+    ///
+    /// # Errors
+    /// [`KeyRequestError::ScopesOnPersonal`] or [`KeyRequestError::RolesOnService`].
+    pub const fn check_members(
+        kind: KeyType,
+        has_roles: bool,
+        has_scopes: bool,
+    ) -> Result<(), KeyRequestError> {
+        match kind {
+            KeyType::Personal if has_scopes => Err(KeyRequestError::ScopesOnPersonal),
+            KeyType::Service if has_roles => Err(KeyRequestError::RolesOnService),
+            _ => Ok(()),
         }
     }
 
@@ -115,6 +137,11 @@ impl KeyRequest {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyRequestError {
+    /// A required member (`type`, `id`) is absent.
+    Missing {
+        /// The member.
+        field: &'static str,
+    },
     /// `scopes` on a personal key, whose scopes come from its roles.
     ScopesOnPersonal,
     /// `roles` on a service key, which holds exactly its chosen scopes.
@@ -134,6 +161,7 @@ pub enum KeyRequestError {
 impl fmt::Display for KeyRequestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::Missing { field } => write!(f, "{field} must be given"),
             Self::ScopesOnPersonal => {
                 f.write_str("personal keys get their scopes from roles; scopes is not allowed")
             }
@@ -155,6 +183,7 @@ impl ErrorCode for KeyRequestError {
 
     fn field(&self) -> Option<&str> {
         Some(match self {
+            Self::Missing { field } => field,
             Self::ScopesOnPersonal => "scopes",
             Self::RolesOnService => "roles",
             Self::UnknownRole { field } | Self::UnknownScope { field } => field,

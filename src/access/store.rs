@@ -37,9 +37,10 @@ use subtle::{Choice, ConditionallySelectable};
 use super::digest::{ct_eq_observed, KeyDigest};
 use super::error::KeyStoreError;
 use super::key::KeyType;
+use super::key_issuance::{KeyRequest, KeyRequestError};
+use super::record::Grant;
 use super::record::KeyRecord;
-use super::role::Role;
-use super::scope::{Scope, ScopeSet};
+use crate::ErrorCode;
 
 /// Longest accepted record id.
 pub const MAX_KEY_ID_LEN: usize = 64;
@@ -178,6 +179,21 @@ impl KeyStore {
     }
 }
 
+impl KeyRecord {
+    /// One record in the key-store form (a member of `keys`), read as a store of one reads
+    /// it: errors name `keys[0]…`.
+    ///
+    /// # Errors
+    /// As [`KeyStore::from_json`].
+    pub fn from_json(json: &[u8]) -> Result<Self, KeyStoreError> {
+        if json.len() > MAX_KEYSTORE_BYTES {
+            return Err(KeyStoreError::TooLarge { size: json.len() });
+        }
+        let value = crate::json::parse(json).map_err(KeyStoreError::Json)?;
+        record_from_json(&value, "keys[0]")
+    }
+}
+
 fn record_from_json(value: &Value, path: &str) -> Result<KeyRecord, KeyStoreError> {
     let object = value.as_object().ok_or_else(|| KeyStoreError::WrongType {
         field: path.into(),
@@ -205,60 +221,56 @@ fn record_from_json(value: &Value, path: &str) -> Result<KeyRecord, KeyStoreErro
         .into_iter()
         .map(String::from)
         .collect();
-    let mut record = match key_type {
-        KeyType::Personal => {
-            reject_unknown(
-                object,
-                &[
-                    "id",
-                    "type",
-                    "digest",
-                    "roles",
-                    "services",
-                    "expiresAt",
-                    "revokedAt",
-                ],
-                path,
-            )?;
-            let mut roles = Vec::new();
-            for (i, name) in string_array(object, path, "roles")?.into_iter().enumerate() {
-                let role = Role::parse(name).ok_or_else(|| KeyStoreError::UnknownRole {
-                    field: format!("{path}.roles[{i}]"),
-                    value: name.into(),
-                })?;
-                if !roles.contains(&role) {
-                    roles.push(role);
-                }
-            }
+    reject_unknown(
+        object,
+        &[
+            "id",
+            "type",
+            "digest",
+            "roles",
+            "scopes",
+            "services",
+            "expiresAt",
+            "revokedAt",
+        ],
+        path,
+    )?;
+    // The one rule on what a key may hold (`KeyRequest`, as `createApiKey` applies it): which
+    // member the type allows, by presence before any name is read, then the names. Its
+    // refusals keep the store's codes, under the record's path.
+    let in_store = |error: KeyRequestError| in_store(error, object, path);
+    KeyRequest::check_members(
+        key_type,
+        object.contains_key("roles"),
+        object.contains_key("scopes"),
+    )
+    .map_err(in_store)?;
+    let names = |name: &str| -> Result<Option<Vec<String>>, KeyStoreError> {
+        let list = string_array(object, path, name)?;
+        Ok(Some(list.into_iter().map(String::from).collect()))
+    };
+    let request = match key_type {
+        KeyType::Personal => KeyRequest {
+            roles: names("roles")?,
+            ..KeyRequest::new(key_type)
+        },
+        KeyType::Service => KeyRequest {
+            scopes: names("scopes")?,
+            ..KeyRequest::new(key_type)
+        },
+    };
+    let mut record = match request.grant().map_err(in_store)? {
+        Grant::Personal { mut roles } => {
+            // A store keeps each role once.
+            let mut seen = Vec::new();
+            roles.retain(|role| {
+                let first = !seen.contains(role);
+                seen.push(*role);
+                first
+            });
             KeyRecord::personal(id, digest, roles, services)
         }
-        KeyType::Service => {
-            reject_unknown(
-                object,
-                &[
-                    "id",
-                    "type",
-                    "digest",
-                    "scopes",
-                    "services",
-                    "expiresAt",
-                    "revokedAt",
-                ],
-                path,
-            )?;
-            let mut scopes = ScopeSet::EMPTY;
-            for (i, name) in string_array(object, path, "scopes")?
-                .into_iter()
-                .enumerate()
-            {
-                let scope = Scope::parse(name).ok_or_else(|| KeyStoreError::UnknownScope {
-                    field: format!("{path}.scopes[{i}]"),
-                    value: name.into(),
-                })?;
-                scopes.insert(scope);
-            }
-            KeyRecord::service(id, digest, scopes, services)
-        }
+        Grant::Service { scopes } => KeyRecord::service(id, digest, scopes, services),
     };
     if let Some(at) = time_member(object, path, "expiresAt")? {
         record = record.with_expiry(at);
@@ -267,6 +279,35 @@ fn record_from_json(value: &Value, path: &str) -> Result<KeyRecord, KeyStoreErro
         record = record.with_revocation(at);
     }
     Ok(record)
+}
+
+/// A [`KeyRequest`] refusal in a record at `path`, with the store's codes: a member the type
+/// does not allow is `UnexpectedField`, an unknown name `UnknownRole` / `UnknownScope`.
+fn in_store(error: KeyRequestError, object: &Map<String, Value>, path: &str) -> KeyStoreError {
+    let value = |field: &str| {
+        // `roles[2]` → the name at index 2, for the message.
+        let (member, index) = field.split_once('[').unwrap_or((field, ""));
+        let index: usize = index.trim_end_matches(']').parse().unwrap_or(0);
+        object
+            .get(member)
+            .and_then(|list| list.get(index))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .into()
+    };
+    match error {
+        KeyRequestError::UnknownRole { field } => KeyStoreError::UnknownRole {
+            value: value(&field),
+            field: join(path, &field),
+        },
+        KeyRequestError::UnknownScope { field } => KeyStoreError::UnknownScope {
+            value: value(&field),
+            field: join(path, &field),
+        },
+        other => KeyStoreError::UnexpectedField {
+            field: join(path, other.field().unwrap_or_default()),
+        },
+    }
 }
 
 fn check_id(id: &str, field: &str) -> Result<(), KeyStoreError> {
@@ -383,7 +424,7 @@ fn time_member(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::SIMULATION_SERVICE;
+    use crate::access::{Role, SIMULATION_SERVICE};
 
     fn store(n: usize) -> KeyStore {
         let records = (0..n)

@@ -8,7 +8,7 @@ export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
   prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
-  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim,
   architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,

@@ -33,5 +33,6 @@ async function fetchAnswer(fetchFn, url, request, timeoutMs) {
   };
   // The largest response the core reads (MAX_RESPONSE_LEN): a larger body is not read.
   const answer = await fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes: serviceLimits().maxOcspResponseBytes });
-  return 'body' in answer ? { body: answer.body, nonce: request.nonce } : answer;
+  // `detail` (why a fetch failed) is for people, not an OcspAnswer member.
+  return 'body' in answer ? { body: answer.body, nonce: request.nonce } : { error: answer.error, status: answer.status };
 }

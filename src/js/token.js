@@ -94,30 +94,19 @@ async function complete(verification, backend) {
 
 function coreOptions(options = {}) {
   if (options === null || typeof options !== 'object') throw argumentError('options', 'must be an object');
-  let now = options.now;
-  if (now === undefined && options.currentDate !== undefined) {
-    if (!(options.currentDate instanceof Date)) throw argumentError('currentDate', 'must be a Date');
-    now = options.currentDate.getTime() / 1000;
+  // The JS-only members stay here; every other member goes to the core, which refuses one it
+  // does not know (a misspelt option must not fall back to its default).
+  const { backend: _backend, currentDate, ...core } = options;
+  let now = core.now;
+  if (now === undefined && currentDate !== undefined) {
+    if (!(currentDate instanceof Date)) throw argumentError('currentDate', 'must be a Date');
+    now = currentDate.getTime() / 1000;
   }
   if (now === undefined) now = Date.now() / 1000;
-  const crit = options.crit && !Array.isArray(options.crit)
-    ? Object.keys(options.crit).filter((name) => options.crit[name])
-    : options.crit;
-  return {
-    now: Math.floor(now),
-    issuer: options.issuer,
-    audience: options.audience,
-    subject: options.subject,
-    nonce: options.nonce,
-    clockTolerance: options.clockTolerance,
-    maxTokenAge: options.maxTokenAge,
-    requiredClaims: options.requiredClaims,
-    typ: options.typ,
-    crit,
-    format: options.format,
-    endpoint: options.endpoint,
-    allowFailedResult: options.allowFailedResult,
-  };
+  const crit = core.crit && !Array.isArray(core.crit)
+    ? Object.keys(core.crit).filter((name) => core.crit[name])
+    : core.crit;
+  return { ...core, now: Math.floor(now), crit };
 }
 
 // A key-set resolver (createRemoteJWKSet, or any function returning a JWKS or KeySet) is asked

@@ -126,6 +126,16 @@ pub enum NonceCheck {
     NotEchoed,
 }
 
+impl NonceCheck {
+    /// `matched` or `not-echoed`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Matched => "matched",
+            Self::NotEchoed => "not-echoed",
+        }
+    }
+}
+
 /// A response whose structure, signer, signature, CertID, time window and nonce verified.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CheckedOcsp {

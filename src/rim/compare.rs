@@ -140,10 +140,33 @@ impl Comparison {
             && self.driver_version.as_ref().is_none_or(|v| v.matches)
     }
 
+    /// The comparison as a host reports it (the JS `RimComparison`): its members, `measres`
+    /// and `allMatch`.
+    pub fn report(&self) -> ComparisonReport<'_> {
+        ComparisonReport {
+            comparison: self,
+            measres: self.measres(),
+            all_match: self.all_match(),
+        }
+    }
+
     /// The mismatched RIM indices (`x-nvidia-mismatch-indexes`).
     pub fn mismatch_indexes(&self) -> Vec<u32> {
         self.mismatches.iter().map(|m| m.index).collect()
     }
+}
+
+/// A [`Comparison`] with its verdicts spelt out ([`Comparison::report`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComparisonReport<'a> {
+    /// The comparison's members.
+    #[serde(flatten)]
+    pub comparison: &'a Comparison,
+    /// [`Comparison::measres`].
+    pub measres: &'static str,
+    /// [`Comparison::all_match`].
+    pub all_match: bool,
 }
 
 /// Compares a GPU's evidence with its driver and firmware RIMs.

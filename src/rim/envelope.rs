@@ -7,18 +7,22 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use base64::Engine;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::error::EnvelopeError;
 
-/// A checked RIM service response.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A checked RIM service response (serialized as the JS `RimEnvelopeJson`, the document as
+/// bytes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RimEnvelope {
     /// The RIM id (equal to the one requested).
     pub id: String,
     /// The decoded document.
+    #[serde(serialize_with = "bytes")]
     pub rim: Vec<u8>,
     /// `rim_format`, when present (`TCG` for SWID XML).
     pub rim_format: Option<String>,
@@ -72,4 +76,8 @@ pub fn open_envelope(body: &[u8], expected_id: &str) -> Result<RimEnvelope, Enve
         last_updated: string("last_updated")?,
         request_id: string("request_id")?,
     })
+}
+
+fn bytes<S: Serializer>(value: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_bytes(value)
 }

@@ -12,18 +12,49 @@
 use alloc::format;
 use alloc::string::String;
 
+use serde::Serialize;
+
 use super::error::RimIdError;
 use super::runtime_evidence::RuntimeEvidence;
 use crate::attest::{Arch, ArchProfile, FirmwareRimId};
 use crate::evidence::{EvidenceProfile, RimPath};
 
-/// Which of a device's RIMs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which of a device's RIMs: `driver` or `firmware` as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RimKind {
     /// The GPU driver RIM.
     Driver,
     /// The VBIOS / switch BIOS / FSP firmware RIM.
     Firmware,
+}
+
+/// The RIM ids a device needs (the JS `rimIds`): `driver` is `None` for an architecture
+/// without a driver RIM (switches).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RimIds {
+    /// The driver RIM id.
+    pub driver: Option<String>,
+    /// The firmware RIM id.
+    pub firmware: String,
+}
+
+impl RimIds {
+    /// The ids of an `arch` device from its transcript's values ([`driver_rim_id`] where the
+    /// architecture's row has a driver RIM, and [`firmware_rim_id`]).
+    ///
+    /// # Errors
+    /// As [`driver_rim_id`] and [`firmware_rim_id`].
+    pub fn of(arch: Arch, evidence: &RuntimeEvidence) -> Result<Self, RimIdError> {
+        let driver = match arch.profile().driver_rim {
+            Some(_) => Some(driver_rim_id(arch, evidence)?),
+            None => None,
+        };
+        Ok(Self {
+            driver,
+            firmware: firmware_rim_id(arch, evidence)?,
+        })
+    }
 }
 
 /// Longest id component accepted.

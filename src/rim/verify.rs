@@ -59,17 +59,8 @@ pub struct VerifiedRim {
 /// EC P-384. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim, RimError> {
-    if xml.len() > MAX_RIM_BYTES {
-        return Err(RimError::TooLarge {
-            limit: MAX_RIM_BYTES,
-            size: xml.len(),
-        });
-    }
-    let text = core::str::from_utf8(xml).map_err(|_| RimError::Xml {
-        detail: "not UTF-8".into(),
-    })?;
     let mut budget = Budget::new(MAX_RIM_WORK);
-    let doc = parse_document(text, &mut budget)?;
+    let doc = parse_document(text(xml)?, &mut budget)?;
     let content = document::read(doc.root_element(), &mut budget)?;
     let checked = dsig::check_reference(&doc, &mut budget)?;
     let signer = checked
@@ -99,6 +90,27 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim,
         chain,
         work: budget.spent(),
     })
+}
+
+/// A RIM's bytes as text: at most [`MAX_RIM_BYTES`], UTF-8.
+fn text(xml: &[u8]) -> Result<&str, RimError> {
+    if xml.len() > MAX_RIM_BYTES {
+        return Err(RimError::TooLarge {
+            limit: MAX_RIM_BYTES,
+            size: xml.len(),
+        });
+    }
+    core::str::from_utf8(xml).map_err(|_| RimError::Xml {
+        detail: "not UTF-8".into(),
+    })
+}
+
+/// The SWID content of a RIM read within the limits [`prepare_rim`] applies, its signature
+/// not checked: for telling what a document is before it is verified.
+pub(crate) fn read_unverified(xml: &[u8]) -> Result<RimDocument, RimError> {
+    let mut budget = Budget::new(MAX_RIM_WORK);
+    let doc = parse_document(text(xml)?, &mut budget)?;
+    document::read(doc.root_element(), &mut budget)
 }
 
 /// Parses a RIM's text within the XML limits, each checked before the work it protects: the

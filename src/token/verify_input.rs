@@ -15,12 +15,16 @@ use super::{
 };
 use crate::attest::Endpoint;
 
-/// Verification options in their written form (camelCase members, every one optional; unknown
-/// members, such as a host's `now` or `backend`, are left to the host). The time is not among
-/// them: it is an argument of [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
+/// Verification options in their written form (camelCase members, every one optional). `now`
+/// is declared so that a reader refusing unknown members accepts it, but the core does not
+/// read it: the caller reads it (`Now` is how it is written: Unix seconds in JSON, the JS
+/// value in the binding, where a `Date` is allowed too) and passes the time to
+/// [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VerifyInput {
+pub struct VerifyInput<Now = crate::UnixSeconds> {
+    /// The verification time as written (read by the caller, see above).
+    pub now: Option<Now>,
     /// Accepted `iss` values: one or a list.
     #[serde(default, deserialize_with = "one_or_many")]
     pub issuer: Vec<String>,
@@ -51,7 +55,7 @@ pub struct VerifyInput {
     pub allow_failed_result: Option<bool>,
 }
 
-impl VerifyInput {
+impl<Now> VerifyInput<Now> {
     /// The checked options.
     ///
     /// # Errors

@@ -1,23 +1,40 @@
-//! JS API for `crate::access`: `gatewayDecision`, `evaluateAccess`, `createApiKey`,
-//! `parseApiKey`, `hashApiKey`, `devKeySet`, `accessRouteTable`, `roleScopes`.
+//! JS API for `crate::access`: `gatewayDecision`, `ApiGateway`, `evaluateAccess`,
+//! `createApiKey`, `parseApiKey`, `hashApiKey`, `devKeySet`, `accessRouteTable`, `roleScopes`.
+//! Options are the core's serde types (`AccessOptions`, `NewKeyOptions`); what stays here is
+//! reading JS values: a request's `Headers`, key stores as text or objects, `Date`s, randomness.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
+use super::convert::{options_from_js, to_js as to_js_value};
 use super::error::{invalid_argument, to_js};
 use crate::access::{
-    authorize, decide_for_record, dev_key_set, route_table_json, store_of, ApiKey, Decision,
-    GatewayConfig, GatewayRequest, HeaderBudget, IssuedKey, KeyRequest, KeyRequestError, KeyStore,
-    KeyType, Method, Role, SIMULATION_SERVICE,
+    authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
+    AccessOptions, ApiKey, DevKeys, GatewayConfig, GatewayRequest, HeaderBudget, KeyRecord,
+    KeyStore, KeySummary, NewKeyOptions, RoleScopes,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ACCESS: &str = include_str!("types/access.d.ts");
+
+/// A member kept as the JS value it is: a time (a number or a `Date`), a key store (text or
+/// an object).
+#[derive(Deserialize)]
+pub(crate) struct Js(#[serde(with = "serde_wasm_bindgen::preserve")] JsValue);
+
+/// An optional options object as `T`; `undefined` or `null` is `T::default()`.
+pub(crate) fn options<T: DeserializeOwned + Default>(options: &JsValue) -> Result<T, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(T::default());
+    }
+    options_from_js(options)
+}
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
 /// the key-store form), at `now` (Unix seconds). The store is parsed on every call: a host
@@ -28,13 +45,9 @@ pub fn gateway_decision(
     #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
     key_store: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let store = key_store_from(&key_store, "keyStore")?;
-    let config = config_from(&options_value(options))?;
-    decide(&request, &store, &config, &now)
+    ApiGateway::new(key_store, options)?.decide(request, now)
 }
 
 /// The gateway over one key store, parsed and checked once: `decide` is
@@ -52,14 +65,12 @@ impl ApiGateway {
     pub fn new(
         #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
         key_store: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: Option<
-            js_sys::Object,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
     ) -> Result<ApiGateway, JsValue> {
-        Ok(Self {
-            store: key_store_from(&key_store, "keyStore")?,
-            config: config_from(&options_value(options))?,
-        })
+        let store = key_store_from(Some(&key_store), "keyStore")?;
+        let options: AccessOptions = self::options(&options)?;
+        let config = options.config().map_err(|error| to_js(&error))?;
+        Ok(Self { store, config })
     }
 
     /// The decision for one request at `now` (Unix seconds).
@@ -69,46 +80,30 @@ impl ApiGateway {
         #[wasm_bindgen(unchecked_param_type = "GatewayRequestInit")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     ) -> Result<JsValue, JsValue> {
-        decide(&request, &self.store, &self.config, &now)
-    }
-}
-
-fn decide(
-    request: &JsValue,
-    store: &KeyStore,
-    config: &GatewayConfig,
-    now: &JsValue,
-) -> Result<JsValue, JsValue> {
-    if !request.is_object() {
-        return Err(invalid_argument("request", "an object"));
-    }
-    let method = args::required_string(&args::member(request, "method"), "request.method")?;
-    let url = args::required_string(&args::member(request, "url"), "request.url")?;
-    let authorization = args::optional_string(
-        &args::member(request, "authorization"),
-        "request.authorization",
-    )?;
-    let now = args::time(now, "now")?.as_secs();
-    let headers = match headers_from(&args::member(request, "headers"))? {
-        Ok(headers) => headers,
-        Err(denial) => return decision_to_js(&Decision::over_budget(config, denial)),
-    };
-    let pairs: Vec<(&str, &str)> = headers
-        .iter()
-        .map(|(name, value)| (name.as_str(), value.as_str()))
-        .collect();
-    let decision = authorize(
-        &GatewayRequest {
+        if !request.is_object() {
+            return Err(invalid_argument("request", "an object"));
+        }
+        let member = |name| args::member(&request, name);
+        let method = args::required_string(&member("method"), "request.method")?;
+        let url = args::required_string(&member("url"), "request.url")?;
+        let authorization =
+            args::optional_string(&member("authorization"), "request.authorization")?;
+        let now = args::time(&now, "now")?.as_secs();
+        let headers = match headers_from(&member("headers"))? {
+            Ok(headers) => headers,
+            Err(denial) => {
+                return to_js_value(&crate::access::Decision::over_budget(&self.config, denial))
+            }
+        };
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (&**n, &**v)).collect();
+        let request = GatewayRequest {
             method: &method,
             target: target_of(&url),
             authorization: authorization.as_deref(),
-            headers: &pairs,
-        },
-        store,
-        config,
-        now,
-    );
-    decision_to_js(&decision)
+            headers: &headers,
+        };
+        to_js_value(&authorize(&request, &self.store, &self.config, now))
+    }
 }
 
 /// Allow or deny, with the reasons. `key` is a key record (object), an API key
@@ -119,52 +114,33 @@ pub fn evaluate_access(
     #[wasm_bindgen(unchecked_param_type = "KeyRecord | string")] key: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "EvaluateAccessOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "EvaluateAccessOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let method: &str = &args::string_arg(&method, "method")?;
-    let path: &str = &args::string_arg(&path, "path")?;
-    let options = options_value(options);
-    let config = config_from(&options)?;
-    let now = args::time_or_clock(&args::member(&options, "now"), "options.now")?.as_secs();
-    let target = target_of(path);
+    let (method, path) = (
+        args::string_arg(&method, "method")?,
+        args::string_arg(&path, "path")?,
+    );
+    let options: AccessOptions<Js, Js> = self::options(&options)?;
+    let config = options.config().map_err(|error| to_js(&error))?;
+    let now = options.now.map_or(JsValue::UNDEFINED, |now| now.0);
+    let now = args::time_or_clock(&now, "options.now")?.as_secs();
+    let decide = |key| Ok(decide_access(key, &method, &path, &config, now));
     let decision = if let Some(text) = key.as_string() {
-        let store = key_store_from(&args::member(&options, "keyStore"), "options.keyStore")?;
-        let authorization = if text.starts_with(crate::access::KEY_PREFIX) {
-            alloc::format!("Bearer {text}")
-        } else {
-            text
-        };
-        authorize(
-            &GatewayRequest {
-                method,
-                target,
-                authorization: Some(&authorization),
-                headers: &[],
-            },
-            &store,
-            &config,
-            now,
-        )
+        let store = key_store_from(options.key_store.as_ref().map(|s| &s.0), "options.keyStore")?;
+        decide(AccessKey::Text {
+            text: &text,
+            store: &store,
+        })
     } else if key.is_object() {
-        let record = args::json_bytes(&key, "key")?;
-        let mut json = Vec::from(&b"{\"keys\":["[..]);
-        json.extend_from_slice(&record);
-        json.extend_from_slice(b"]}");
-        let store = KeyStore::from_json(&json).map_err(|error| to_js(&error))?;
-        let record = store
-            .records()
-            .first()
-            .ok_or_else(|| invalid_argument("key", "a key record"))?;
-        decide_for_record(record, Method::parse(method), target, &config, now)
+        let record = KeyRecord::from_json(&args::json_bytes(&key, "key")?);
+        decide(AccessKey::Record(&record.map_err(|error| to_js(&error))?))
     } else {
-        return Err(invalid_argument(
+        Err(invalid_argument(
             "key",
             "a key record, an API key or a Bearer value",
-        ));
+        ))
     };
-    decision_to_js(&decision)
+    to_js_value(&decision?)
 }
 
 /// Creates a key from the host's randomness: the secret (show it once) and its record.
@@ -172,57 +148,13 @@ pub fn evaluate_access(
 pub fn create_api_key(
     #[wasm_bindgen(unchecked_param_type = "CreateApiKeyOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !options.is_object() {
-        return Err(invalid_argument("options", "an object"));
-    }
-    let type_name = args::required_string(&args::member(&options, "type"), "type")?;
-    let key_type = KeyType::parse(&type_name)
-        .ok_or_else(|| invalid_argument("type", "\"personal\" or \"service\""))?;
-    let id = args::required_string(&args::member(&options, "id"), "id")?;
-    let services = string_list(&args::member(&options, "services"), "services")?;
-    // `roles` and `scopes` are present unless `undefined` (`null` reads as an empty list).
-    // A list that cannot be read is reported after the core's rule on which member the type
-    // allows, as before: `roles: 5` on a service key is "roles is not allowed".
-    let list = |name: &str| {
-        let value = args::member(&options, name);
-        (!value.is_undefined()).then(|| string_list(&value, name).map(Option::unwrap_or_default))
+    let options: NewKeyOptions<Js> = options_from_js(&options)?;
+    let expires_at = match &options.expires_at {
+        Some(Js(at)) if !at.is_null() => Some(args::time(at, "expiresAt")?.as_secs()),
+        _ => None,
     };
-    let (roles, scopes) = (list("roles"), list("scopes"));
-    let readable = |list: &Option<Result<Vec<String>, JsValue>>| {
-        list.as_ref().map(|read| read.clone().unwrap_or_default())
-    };
-    let request = KeyRequest {
-        kind: key_type,
-        roles: readable(&roles),
-        scopes: readable(&scopes),
-        services,
-    };
-    if let Err(error) = request.grant() {
-        if matches!(
-            error,
-            KeyRequestError::ScopesOnPersonal | KeyRequestError::RolesOnService
-        ) {
-            return Err(to_js(&error));
-        }
-    }
-    roles.transpose()?;
-    scopes.transpose()?;
-    let random = args::random_bytes::<32>()?;
-    let issued = request.issue(id, &random).map_err(|error| to_js(&error))?;
-    let expires_at = args::member(&options, "expiresAt");
-    let issued = if expires_at.is_undefined() || expires_at.is_null() {
-        issued
-    } else {
-        issued.with_expiry(args::time(&expires_at, "expiresAt")?.as_secs())
-    };
-    // Validate the id as a store would.
-    store_of(core::slice::from_ref(&issued)).map_err(|error| to_js(&error))?;
-    let created = Created {
-        key: issued.key().expose_secret(),
-        redacted: issued.key().redacted(),
-        record: issued.record(),
-    };
-    to_js_value(&created)
+    let created = options.issue_at(&args::random_bytes::<32>()?, expires_at);
+    to_js_value(&created.map_err(|error| to_js(&error))?)
 }
 
 /// Checks a key's format and checksum offline; returns its type, redacted form and digest.
@@ -230,13 +162,7 @@ pub fn create_api_key(
 pub fn parse_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key = ApiKey::parse(&args::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
-    let parsed = Parsed {
-        key_type: key.key_type().as_str(),
-        redacted: key.redacted(),
-        digest: key.digest().to_hex(),
-    };
-    to_js_value(&parsed)
+    to_js_value(&KeySummary::from(&api_key(&key)?))
 }
 
 /// The SHA-256 digest (64 hex digits) under which a store keeps `key`; throws `ERR_KEY_*`
@@ -245,8 +171,7 @@ pub fn parse_api_key(
 pub fn hash_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<String, JsValue> {
-    let key = ApiKey::parse(&args::string_arg(&key, "key")?).map_err(|error| to_js(&error))?;
-    Ok(key.digest().to_hex())
+    Ok(api_key(&key)?.digest().to_hex())
 }
 
 /// The development key set (one personal key per role, four service keys), from the
@@ -257,23 +182,14 @@ pub fn dev_keys(
     #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array | number[] | null")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
     let now = args::time(&now, "now")?.as_secs();
-    let seed = if seed.is_undefined() || seed.is_null() {
-        None
+    let seed: [u8; 32] = if seed.is_undefined() || seed.is_null() {
+        args::random_bytes::<32>()?
     } else {
-        Some(args::bytes(&seed, "seed")?)
+        let seed = args::bytes(&seed, "seed")?;
+        seed.try_into()
+            .map_err(|_| invalid_argument("seed", "32 bytes"))?
     };
-    let seed: [u8; 32] = match seed {
-        None => args::random_bytes::<32>()?,
-        Some(bytes) => bytes
-            .try_into()
-            .map_err(|_| invalid_argument("seed", "32 bytes"))?,
-    };
-    let keys = dev_key_set(&seed, now);
-    let store = store_of(&keys).map_err(|error| to_js(&error))?;
-    to_js_value(&DevKeys {
-        keys: &keys,
-        key_store: &store,
-    })
+    to_js_value(&DevKeys::new(&seed, now))
 }
 
 /// The endpoint → scope table: every route with its requirement, basis and rationale.
@@ -285,49 +201,11 @@ pub fn access_route_table() -> Result<JsValue, JsValue> {
 /// The spec's role → scope table.
 #[wasm_bindgen(js_name = roleScopes, unchecked_return_type = "Record<Role, Scope[]>")]
 pub fn role_scopes() -> Result<JsValue, JsValue> {
-    let mut map = serde_json::Map::new();
-    for role in Role::ALL {
-        let scopes = serde_json::to_value(role.scopes()).unwrap_or_default();
-        map.insert(role.as_str().into(), scopes);
-    }
-    to_js_value(&map)
+    to_js_value(&RoleScopes)
 }
 
-/// An optional options object as a plain value (`undefined` when absent).
-pub(crate) fn options_value(options: Option<js_sys::Object>) -> JsValue {
-    options.map_or(JsValue::UNDEFINED, JsValue::from)
-}
-
-/// Unix seconds from a JS number: finite, non-negative, integral, at most 2^53.
-pub(crate) fn unix_seconds(value: f64, field: &str) -> Result<u64, JsValue> {
-    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-    if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > MAX_SAFE {
-        return Err(invalid_argument(
-            field,
-            "Unix seconds (a non-negative integer)",
-        ));
-    }
-    Ok(value as u64)
-}
-
-pub(crate) fn to_js_value<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    super::convert::to_js(value)
-}
-
-fn decision_to_js(decision: &Decision) -> Result<JsValue, JsValue> {
-    args::parse_json(&decision.to_json())
-}
-
-/// The path and query of a URL or a path (`https://h/p?q` → `/p?q`).
-fn target_of(url: &str) -> &str {
-    let Some(scheme_end) = url.find("://") else {
-        return url;
-    };
-    let after = url.get(scheme_end + 3..).unwrap_or("");
-    match after.find(['/', '?']) {
-        Some(start) => after.get(start..).unwrap_or("/"),
-        None => "/",
-    }
+fn api_key(key: &JsValue) -> Result<ApiKey, JsValue> {
+    ApiKey::parse(&args::string_arg(key, "key")?).map_err(|error| to_js(&error))
 }
 
 /// Client headers from a `Headers` object or an iterable of [name, value] pairs, each
@@ -365,60 +243,10 @@ fn headers_from(
     Ok(Ok(headers))
 }
 
-fn key_store_from(value: &JsValue, field: &str) -> Result<KeyStore, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Err(invalid_argument(field, "a key store (JSON text or object)"));
-    }
-    let bytes = args::json_bytes(value, field)?;
-    KeyStore::from_json(&bytes).map_err(|error| to_js(&error))
-}
-
-fn config_from(options: &JsValue) -> Result<GatewayConfig, JsValue> {
-    let realm = args::optional_string(&args::member(options, "realm"), "realm")?;
-    let service = args::optional_string(&args::member(options, "service"), "service")?;
-    if realm.is_none() && service.is_none() {
-        return Ok(GatewayConfig::default());
-    }
-    GatewayConfig::new(
-        realm.as_deref().unwrap_or(GatewayConfig::DEFAULT_REALM),
-        service.as_deref().unwrap_or(SIMULATION_SERVICE),
-    )
-    .map_err(|error| to_js(&error))
-}
-
-fn string_list(value: &JsValue, field: &str) -> Result<Option<Vec<String>>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    if !js_sys::Array::is_array(value) {
-        return Err(invalid_argument(field, "an array of strings"));
-    }
-    js_sys::Array::from(value)
-        .iter()
-        .enumerate()
-        .map(|(i, item)| args::required_string(&item, &alloc::format!("{field}[{i}]")))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
-}
-
-#[derive(Serialize)]
-struct Created<'a> {
-    key: &'a str,
-    redacted: String,
-    record: &'a crate::access::KeyRecord,
-}
-
-#[derive(Serialize)]
-struct Parsed {
-    #[serde(rename = "type")]
-    key_type: &'static str,
-    redacted: String,
-    digest: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DevKeys<'a> {
-    keys: &'a [IssuedKey],
-    key_store: &'a KeyStore,
+/// A key store from JSON text or an object.
+fn key_store_from(value: Option<&JsValue>, field: &str) -> Result<KeyStore, JsValue> {
+    let value = value.filter(|value| !value.is_undefined() && !value.is_null());
+    let value =
+        value.ok_or_else(|| invalid_argument(field, "a key store (JSON text or object)"))?;
+    KeyStore::from_json(&args::json_bytes(value, field)?).map_err(|error| to_js(&error))
 }

@@ -29,17 +29,6 @@ pub(crate) fn optional_string(value: &JsValue, field: &str) -> Result<Option<Str
         .ok_or_else(|| invalid_argument(field, "a string"))
 }
 
-/// An optional boolean: `undefined` and `null` are absent.
-pub(crate) fn optional_bool(value: &JsValue, field: &str) -> Result<Option<bool>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .as_bool()
-        .map(Some)
-        .ok_or_else(|| invalid_argument(field, "a boolean"))
-}
-
 /// A required string.
 pub(crate) fn required_string(value: &JsValue, field: &str) -> Result<String, JsValue> {
     optional_string(value, field)?.ok_or_else(|| invalid_argument(field, "a string"))
@@ -204,4 +193,18 @@ pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, Js
             .ok_or_else(|| coded("ERR_INTERNAL", "the host clock is out of range", None));
     }
     time(value, field)
+}
+
+/// `now` as JS gave it in an options object (a number or a `Date`), read by [`clock`].
+pub(crate) struct JsTime(pub(crate) JsValue);
+
+impl<'de> serde::Deserialize<'de> for JsTime {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_wasm_bindgen::preserve::deserialize(deserializer).map(JsTime)
+    }
+}
+
+/// `now` by the one reader of times (seconds or a `Date`), the host clock when absent.
+pub(crate) fn clock(now: Option<&JsTime>) -> Result<crate::UnixTime, JsValue> {
+    time_or_clock(now.map_or(&JsValue::UNDEFINED, |now| &now.0), "now")
 }

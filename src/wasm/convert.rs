@@ -19,6 +19,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::coded;
 
+// Undeclared members refused (serde-wasm-bindgen never lists an object's keys).
+#[path = "strict.rs"]
+mod strict;
+
 /// How deep a value may nest; deeper is refused (a cyclic object would never end).
 const MAX_DEPTH: u32 = 32;
 
@@ -73,8 +77,7 @@ fn decode<T: DeserializeOwned>(
             Some(&field),
         )
     })?;
-    let deserializer = serde_wasm_bindgen::Deserializer::from(plain);
-    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+    serde_path_to_error::deserialize(strict::Strict(plain)).map_err(|error| {
         let path = error.path().to_string();
         let path = if path == "." { String::new() } else { path };
         let field = name(&path);

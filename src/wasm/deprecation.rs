@@ -1,22 +1,20 @@
 //! JS API for `crate::deprecation`: `deprecationNotices`, `checkDeprecatedRequest`,
 //! `checkDeprecatedQuery`, `deprecationHeaders`, `attestDeprecationHeaders`,
-//! `deprecationRegistry`, `formatRfc3339`, `formatHttpDate`.
+//! `deprecationRegistry`, `formatRfc3339`, `formatHttpDate`. Options are the core's
+//! `DeprecationOptions`; results its `RequestCheck`, notices and headers.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::access::{options_value, to_js_value, unix_seconds};
+use super::access::options;
 use super::args;
+use super::convert::to_js as to_js_value;
 use super::error::{invalid_argument, to_js};
-use crate::attest::{Endpoint, RequestError};
 use crate::deprecation::{
-    attest_deprecation_headers, check_query, check_request_json, deprecation_headers,
-    headers_for_rows, notices_for, registry_json, Deprecation, DeprecationError, ErrorBody, Policy,
+    attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,
+    Policy, RequestCheck,
 };
 use crate::time::{format_http_date, format_rfc3339};
 
@@ -29,14 +27,10 @@ const TS_DEPRECATION: &str = include_str!("types/deprecation.d.ts");
 pub fn deprecation_notices(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &args::string_arg(&target, "target")?;
-    let now = args::time(&now, "now")?.as_secs();
-    let policy = policy_from(options)?;
-    to_js_value(&notices_for(target, now, &policy))
+    let (target, now, policy) = read(&target, "target", &now, &options)?;
+    to_js_value(&notices_for(&target, now, &policy))
 }
 
 /// Applies the request rules of `resource` (an object kind) to a create or update body
@@ -46,24 +40,11 @@ pub fn check_deprecated_request(
     #[wasm_bindgen(unchecked_param_type = "string")] resource: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let resource: &str = &args::string_arg(&resource, "resource")?;
-    let now = args::time(&now, "now")?.as_secs();
-    let policy = policy_from(options)?;
-    let bytes = args::json_bytes(&body, "body")?;
-    match check_request_json(resource, &bytes, now) {
-        Ok(checked) => to_js_value(&Accepted {
-            ok: true,
-            body: Some(&checked.body),
-            used: notices(&checked.used, now),
-            ignored: notices(&checked.ignored, now),
-            headers: headers_for_rows(&checked.used, now, &policy),
-        }),
-        Err(error) => rejected(&error, now, &policy),
-    }
+    let (resource, now, policy) = read(&resource, "resource", &now, &options)?;
+    let body = args::json_bytes(&body, "body")?;
+    to_js_value(&RequestCheck::request(&resource, &body, now, &policy))
 }
 
 /// Applies the query-parameter rules of endpoint `target` (`METHOD /path`) to a query string
@@ -73,25 +54,11 @@ pub fn check_deprecated_query(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &args::string_arg(&target, "target")?;
-    let query: &str = &args::string_arg(&query, "query")?;
-    let now = args::time(&now, "now")?.as_secs();
-    let policy = policy_from(options)?;
-    let query = query.strip_prefix('?').unwrap_or(query);
-    match check_query(target, query, now) {
-        Ok(used) => to_js_value(&Accepted {
-            ok: true,
-            body: None,
-            used: notices(&used, now),
-            ignored: Vec::new(),
-            headers: headers_for_rows(&used, now, &policy),
-        }),
-        Err(error) => rejected(&error, now, &policy),
-    }
+    let target = args::string_arg(&target, "target")?;
+    let (query, now, policy) = read(&query, "query", &now, &options)?;
+    to_js_value(&RequestCheck::query(&target, &query, now, &policy))
 }
 
 /// `Deprecation`, `Sunset`, `Link` (and `Access-Control-Expose-Headers`) for responses of
@@ -100,14 +67,10 @@ pub fn check_deprecated_query(
 pub fn deprecation_headers_js(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let target: &str = &args::string_arg(&target, "target")?;
-    let now = args::time(&now, "now")?.as_secs();
-    let policy = policy_from(options)?;
-    to_js_value(&deprecation_headers(target, now, &policy))
+    let (target, now, policy) = read(&target, "target", &now, &options)?;
+    to_js_value(&deprecation_headers(&target, now, &policy))
 }
 
 /// The headers for responses of an attest endpoint path (`/v2/attest/gpu`): the endpoint's
@@ -116,16 +79,10 @@ pub fn deprecation_headers_js(
 pub fn attest_deprecation_headers_js(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &args::string_arg(&path, "path")?;
-    let now = args::time(&now, "now")?.as_secs();
-    let policy = policy_from(options)?;
-    let endpoint = Endpoint::from_path(path)
-        .ok_or_else(|| to_js(&RequestError::UnknownEndpoint { path: path.into() }))?;
-    to_js_value(&attest_deprecation_headers(endpoint, now, &policy))
+    let (path, now, policy) = read(&path, "path", &now, &options)?;
+    to_js_value(&attest_path_headers(&path, now, &policy).map_err(|error| to_js(&error))?)
 }
 
 /// Every registry row, for a deprecation page or a client.
@@ -139,8 +96,7 @@ pub fn deprecation_registry() -> Result<JsValue, JsValue> {
 pub fn format_rfc3339_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
 ) -> Result<String, JsValue> {
-    format_rfc3339(args::time(&secs, "secs")?.as_secs())
-        .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
+    format_rfc3339(args::time(&secs, "secs")?.as_secs()).ok_or_else(out_of_range)
 }
 
 /// Unix seconds as an HTTP IMF-fixdate (`Thu, 10 Sep 2026 00:00:00 GMT`).
@@ -148,54 +104,22 @@ pub fn format_rfc3339_js(
 pub fn format_http_date_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
 ) -> Result<String, JsValue> {
-    format_http_date(args::time(&secs, "secs")?.as_secs())
-        .ok_or_else(|| invalid_argument("secs", "at most 9999-12-31T23:59:59Z"))
+    format_http_date(args::time(&secs, "secs")?.as_secs()).ok_or_else(out_of_range)
 }
 
-fn policy_from(options: Option<js_sys::Object>) -> Result<Policy, JsValue> {
-    let options = &options_value(options);
-    let mut policy = Policy::default();
-    if let Some(secs) = args::member(options, "releaseCycleSeconds").as_f64() {
-        policy.release_cycle_secs = unix_seconds(secs, "releaseCycleSeconds")?;
-    }
-    if let Some(url) = args::optional_string(&args::member(options, "docUrl"), "docUrl")? {
-        policy.doc_url = url;
-    }
-    Ok(policy)
+fn out_of_range() -> JsValue {
+    invalid_argument("secs", "at most 9999-12-31T23:59:59Z")
 }
 
-fn notices(rows: &[&'static Deprecation], now: u64) -> Vec<crate::deprecation::Notice> {
-    // Used items are reported even past the retention window.
-    let forever = Policy {
-        release_cycle_secs: u64::MAX,
-        ..Policy::default()
-    };
-    rows.iter()
-        .filter_map(|row| row.notice(now, &forever))
-        .collect()
-}
-
-fn rejected(error: &DeprecationError, now: u64, policy: &Policy) -> Result<JsValue, JsValue> {
-    to_js_value(&Rejected {
-        ok: false,
-        status: error.status(),
-        body: error.body(now, policy),
-    })
-}
-
-#[derive(Serialize)]
-struct Accepted<'a> {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<&'a Value>,
-    used: Vec<crate::deprecation::Notice>,
-    ignored: Vec<crate::deprecation::Notice>,
-    headers: Vec<(&'static str, String)>,
-}
-
-#[derive(Serialize)]
-struct Rejected {
-    ok: bool,
-    status: u16,
-    body: ErrorBody,
+/// The string argument `field`, `now` and the policy of the options, read in that order.
+fn read(
+    text: &JsValue,
+    field: &str,
+    now: &JsValue,
+    options: &JsValue,
+) -> Result<(String, u64, Policy), JsValue> {
+    let text = args::string_arg(text, field)?;
+    let now = args::time(now, "now")?.as_secs();
+    let options: DeprecationOptions = self::options(options)?;
+    Ok((text, now, options.policy()))
 }

@@ -4,16 +4,14 @@
 //! [`EvidenceOptions`] ([`options_from_js`]), calls it, and writes the result
 //! ([`convert::to_js`]); the binding adds only `now`'s JS forms (a `Date`, the host clock).
 
-use serde::{Deserialize, Deserializer};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::args;
+use super::args::{clock, JsTime};
 use super::convert::{self, options_from_js};
 use super::error::to_js;
 use super::pending::Pending;
 use crate::evidence::{BatchPlan, DeviceResult, EvidenceOptions, ReportPlan, RuntimeEvidenceInput};
-use crate::time::UnixTime;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE: &str = include_str!("types/evidence.d.ts");
@@ -144,23 +142,6 @@ pub fn runtime_evidence(
     ))
 }
 
-/// `now` as JS gave it, read by [`clock`].
-struct JsTime(JsValue);
-
-impl<'de> Deserialize<'de> for JsTime {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_wasm_bindgen::preserve::deserialize(deserializer).map(JsTime)
-    }
-}
-
 fn read(options: &JsValue) -> Result<EvidenceOptions<JsTime>, JsValue> {
     options_from_js(options)
-}
-
-/// `now` by the one reader of times (seconds or a `Date`), the host clock when absent.
-fn clock(now: Option<&JsTime>) -> Result<UnixTime, JsValue> {
-    match now {
-        Some(JsTime(now)) => args::time_or_clock(now, "now"),
-        None => args::time_or_clock(&JsValue::UNDEFINED, "now"),
-    }
 }

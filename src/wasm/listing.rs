@@ -1,19 +1,17 @@
 //! JS API for `crate::listing`: the `ListTable` handle (load rows once, answer many
-//! queries), `generateDataset`, the one-shot `listPage`, and `listSchemas`.
+//! queries), `generateDataset`, the one-shot `listPage`, `listSchemas` and `listLimits`.
+//! Results are the core's (`Page` JSON, `ListResponse`, `Schema`, `ListLimits`).
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use js_sys::Reflect;
-use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::error::{coded, to_js};
+use super::error::to_js;
 use super::{args, convert};
 use crate::listing::{
-    generate_json, generate_table, respond, ListError, ListQuery, Schema, Table, TableError,
-    DEFAULT_RPP, EMBEDDED_ROWS, EMBEDDED_SEED, MAX_FILTERS, MAX_ROWS, MAX_RPP,
+    generate_json, generate_table, list_response, respond, ListError, ListLimits, Schema, Table,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -35,16 +33,14 @@ impl ListTable {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | object[]")]
         rows: JsValue,
     ) -> Result<ListTable, JsValue> {
-        let path: &str = &args::string_arg(&path, "path")?;
-        let schema = schema(path)?;
+        let schema = schema(&path)?;
         let bytes = if rows.is_instance_of::<js_sys::ArrayBuffer>() {
             js_sys::Uint8Array::new(&rows).to_vec()
         } else {
             args::json_bytes(&rows, "rows")?
         };
-        Table::from_json(schema, &bytes)
-            .map(|table| ListTable { table })
-            .map_err(|error| to_js(&error))
+        let table = Table::from_json(schema, &bytes).map_err(|error| to_js(&error))?;
+        Ok(ListTable { table })
     }
 
     /// A table of `count` generated items (deterministic for `seed`; see `generateDataset`).
@@ -53,13 +49,9 @@ impl ListTable {
         #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
     ) -> Result<ListTable, JsValue> {
-        let path: &str = &args::string_arg(&path, "path")?;
-        let count = args::u32_arg(&count, "count")?;
-        let seed = args::u32_arg(&seed, "seed")?;
-        let schema = schema(path)?;
-        generate_table(schema, count as usize, u64::from(seed))
-            .map(|table| ListTable { table })
-            .map_err(|error| to_js(&error))
+        let (schema, count, seed) = generated(&path, &count, &seed)?;
+        let table = generate_table(schema, count, seed).map_err(|error| to_js(&error))?;
+        Ok(ListTable { table })
     }
 
     /// Runs a query string (`page_number`, `rpp`, `filter`, `sorting`; with or without `?`)
@@ -70,8 +62,7 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let query: &str = &args::string_arg(&query, "query")?;
-        args::parse_json(&self.query_json(query.into())?)
+        args::parse_json(&self.query_json(query)?)
     }
 
     /// As `query`, but returns the envelope as JSON text (ready to send as a body).
@@ -80,10 +71,8 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<String, JsValue> {
-        let query: &str = &args::string_arg(&query, "query")?;
-        self.run(query)
-            .map(|page| page.to_json())
-            .map_err(|error| list_error(&error))
+        let query = args::string_arg(&query, "query")?;
+        list_response(self.path_str(), &query, &self.table).map_err(|error| list_error(&error))
     }
 
     /// Answers a request without throwing for client errors: `{status, body}` with the
@@ -93,12 +82,8 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let query: &str = &args::string_arg(&query, "query")?;
-        let response = respond(self.table.schema().path, query, &self.table);
-        convert::to_js(&ResponseOut {
-            status: response.status,
-            body: &response.body,
-        })
+        let query = args::string_arg(&query, "query")?;
+        convert::to_js(&respond(self.path_str(), &query, &self.table))
     }
 
     /// The number of items.
@@ -116,14 +101,13 @@ impl ListTable {
     /// The endpoint path of the table.
     #[wasm_bindgen(getter)]
     pub fn path(&self) -> String {
-        String::from(self.table.schema().path)
+        String::from(self.path_str())
     }
 }
 
 impl ListTable {
-    fn run(&self, query: &str) -> Result<crate::listing::Page, ListError> {
-        let query = ListQuery::parse(self.table.schema(), query)?;
-        self.table.query(&query)
+    fn path_str(&self) -> &'static str {
+        self.table.schema().path
     }
 }
 
@@ -135,13 +119,8 @@ pub fn generate_dataset(
     #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &args::string_arg(&path, "path")?;
-    let count = args::u32_arg(&count, "count")?;
-    let seed = args::u32_arg(&seed, "seed")?;
-    let schema = schema(path)?;
-    let text =
-        generate_json(schema, count as usize, u64::from(seed)).map_err(|error| to_js(&error))?;
-    args::parse_json(&text)
+    let (schema, count, seed) = generated(&path, &count, &seed)?;
+    args::parse_json(&generate_json(schema, count, seed).map_err(|error| to_js(&error))?)
 }
 
 /// One query over rows loaded for this call only (load once with `ListTable` instead when
@@ -153,75 +132,42 @@ pub fn list_page(
     rows: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let path: &str = &args::string_arg(&path, "path")?;
-    let query: &str = &args::string_arg(&query, "query")?;
-    ListTable::from_json(path.into(), rows)?.query(query.into())
+    args::string_arg(&path, "path")?;
+    args::string_arg(&query, "query")?;
+    ListTable::from_json(path, rows)?.query(query)
 }
 
 /// The nine list endpoints and their item columns.
 #[wasm_bindgen(js_name = listSchemas, unchecked_return_type = "ListSchema[]")]
 pub fn list_schemas() -> Result<JsValue, JsValue> {
-    let schemas: Vec<SchemaDoc> = Schema::all()
-        .iter()
-        .map(|schema| SchemaDoc {
-            path: schema.path,
-            item: schema.item,
-            key: schema.key_name(),
-            columns: schema
-                .columns
-                .iter()
-                .map(|column| ColumnDoc {
-                    name: column.name,
-                    column_type: column.column_type.as_str(),
-                    doc: column.doc,
-                })
-                .collect(),
-        })
-        .collect();
-    let text = serde_json::to_string(&schemas)
-        .map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))?;
-    args::parse_json(&text)
+    convert::to_js(Schema::all())
 }
 
 /// The list limits (default and maximum `rpp`, most filters, most rows) and the size and
 /// seed of the embedded data set.
 #[wasm_bindgen(js_name = listLimits, unchecked_return_type = "ListLimits")]
 pub fn list_limits() -> Result<JsValue, JsValue> {
-    convert::to_js(&LimitsOut {
-        default_rpp: DEFAULT_RPP,
-        max_rpp: MAX_RPP,
-        max_filters: MAX_FILTERS,
-        max_rows: MAX_ROWS,
-        embedded_rows: EMBEDDED_ROWS,
-        embedded_seed: EMBEDDED_SEED,
-    })
+    convert::to_js(&ListLimits::CURRENT)
 }
 
-/// The JS `ListResponse`.
-#[derive(Serialize)]
-struct ResponseOut<'a> {
-    status: u16,
-    body: &'a str,
+fn schema(path: &JsValue) -> Result<&'static Schema, JsValue> {
+    Schema::find(&args::string_arg(path, "path")?).map_err(|error| to_js(&error))
 }
 
-/// The JS `ListLimits`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LimitsOut {
-    default_rpp: u64,
-    max_rpp: u64,
-    max_filters: usize,
-    max_rows: usize,
-    embedded_rows: usize,
-    embedded_seed: u64,
-}
-
-fn schema(path: &str) -> Result<&'static Schema, JsValue> {
-    Schema::for_path(path).ok_or_else(|| {
-        to_js(&TableError::UnknownPath {
-            path: String::from(path),
-        })
-    })
+/// The schema, count and seed of a generated table, read in that order.
+fn generated(
+    path: &JsValue,
+    count: &JsValue,
+    seed: &JsValue,
+) -> Result<(&'static Schema, usize, u64), JsValue> {
+    let path = args::string_arg(path, "path")?;
+    let count = args::u32_arg(count, "count")? as usize;
+    let seed = u64::from(args::u32_arg(seed, "seed")?);
+    Ok((
+        Schema::find(&path).map_err(|error| to_js(&error))?,
+        count,
+        seed,
+    ))
 }
 
 /// The coded error of a query, with the HTTP `status` it maps to.
@@ -230,20 +176,4 @@ fn list_error(error: &ListError) -> JsValue {
     // Setting a property on a fresh Error cannot fail; ignore rather than panic.
     let _ = Reflect::set(&value, &"status".into(), &error.status().into());
     value
-}
-
-#[derive(Serialize)]
-struct SchemaDoc {
-    path: &'static str,
-    item: &'static str,
-    key: &'static str,
-    columns: Vec<ColumnDoc>,
-}
-
-#[derive(Serialize)]
-struct ColumnDoc {
-    name: &'static str,
-    #[serde(rename = "type")]
-    column_type: &'static str,
-    doc: &'static str,
 }

@@ -1,19 +1,17 @@
 //! JS API for `crate::rim`: `verifyRim`, `prepareRim` (for WebCrypto), `openRimEnvelope`,
-//! `rimIds`, `compareGpuRims`, `compareSwitchRim`.
+//! `rimIds`, `compareGpuRims`, `compareSwitchRim`, `identifyRim`.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::convert::{self, from_js, Bytes, Document};
-use super::error::{invalid_argument, to_js};
+use super::convert::{from_js, members_from_js, to_js, Document};
+use super::error;
 use super::pending::Pending;
-use crate::attest::Arch;
-use crate::rim::{self, PendingRim, RimDocument, RimTrust, RuntimeEvidence, VerifiedRim};
+use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
+use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RIM: &str = include_str!("types/rim.d.ts");
@@ -29,7 +27,7 @@ impl VerifiedRimHandle {
     /// The document and chain status as plain JSON.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "VerifiedRimJson")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        to_plain(&self.inner)
+        to_js(&self.inner)
     }
 
     /// Signature verified and chain valid at the time given.
@@ -64,9 +62,8 @@ impl PendingRimHandle {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<VerifiedRimHandle, JsValue> {
-        Ok(VerifiedRimHandle {
-            inner: self.inner.finish(&verdicts)?,
-        })
+        let inner = self.inner.finish(&verdicts)?;
+        Ok(VerifiedRimHandle { inner })
     }
 }
 
@@ -77,8 +74,8 @@ pub fn verify_rim(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RimOptions | undefined")] options: JsValue,
 ) -> Result<VerifiedRimHandle, JsValue> {
-    let (xml, trust, now) = rim_inputs(&xml, &options)?;
-    let inner = rim::verify_rim(&xml, &trust, now).map_err(|e| to_js(&e))?;
+    let (Document(xml), options, now) = rim_inputs(&xml, &options)?;
+    let inner = options.verify(&xml, now).map_err(err)?;
     Ok(VerifiedRimHandle { inner })
 }
 
@@ -88,11 +85,9 @@ pub fn prepare_rim(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RimOptions | undefined")] options: JsValue,
 ) -> Result<PendingRimHandle, JsValue> {
-    let (xml, trust, now) = rim_inputs(&xml, &options)?;
-    let inner = rim::prepare_rim(&xml, &trust, now).map_err(|e| to_js(&e))?;
-    Ok(PendingRimHandle {
-        inner: Pending::new(inner, "PendingRim"),
-    })
+    let (Document(xml), options, now) = rim_inputs(&xml, &options)?;
+    let inner = Pending::new(options.prepare(&xml, now).map_err(err)?, "PendingRim");
+    Ok(PendingRimHandle { inner })
 }
 
 /// Checks a RIM service response body for the id requested; returns the decoded document.
@@ -101,34 +96,9 @@ pub fn open_rim_envelope(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] body: JsValue,
     #[wasm_bindgen(js_name = expectedId, unchecked_param_type = "string")] expected_id: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let expected_id: &str = &args::string_arg(&expected_id, "expectedId")?;
+    let expected_id = args::string_arg(&expected_id, "expectedId")?;
     let body = args::json_bytes(&body, "body")?;
-    let envelope = rim::open_envelope(&body, expected_id).map_err(|e| to_js(&e))?;
-    convert::to_js(&EnvelopeOut {
-        id: &envelope.id,
-        rim: Bytes(&envelope.rim),
-        rim_format: envelope.rim_format.as_deref(),
-        last_updated: envelope.last_updated.as_deref(),
-        request_id: envelope.request_id.as_deref(),
-    })
-}
-
-/// The JS `RimEnvelopeJson`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EnvelopeOut<'a> {
-    id: &'a str,
-    rim: Bytes<'a>,
-    rim_format: Option<&'a str>,
-    last_updated: Option<&'a str>,
-    request_id: Option<&'a str>,
-}
-
-/// The JS `{ driver, firmware }` of `rimIds`.
-#[derive(Serialize)]
-struct RimIdsOut {
-    driver: Option<String>,
-    firmware: String,
+    to_js(&rim::open_envelope(&body, &expected_id).map_err(err)?)
 }
 
 /// The RIM ids a device needs: `{driver, firmware}` (`driver` is null for switches).
@@ -137,16 +107,8 @@ pub fn rim_ids(
     #[wasm_bindgen(unchecked_param_type = "string")] arch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let arch: &str = &args::string_arg(&arch, "arch")?;
-    let arch = Arch::parse(arch).ok_or_else(|| invalid_argument("arch", &Arch::expected()))?;
-    let evidence = runtime_evidence(&evidence)?;
-    // Only architectures with a driver RIM (the table's `driver_rim`) have a driver id.
-    let driver = match arch.profile().driver_rim {
-        Some(_) => Some(rim::driver_rim_id(arch, &evidence).map_err(|e| to_js(&e))?),
-        None => None,
-    };
-    let firmware = rim::firmware_rim_id(arch, &evidence).map_err(|e| to_js(&e))?;
-    convert::to_js(&RimIdsOut { driver, firmware })
+    let arch = from_js(&arch, "arch")?;
+    to_js(&RimIds::of(arch, &runtime_evidence(&evidence)?).map_err(err)?)
 }
 
 /// Compares a GPU's evidence values with its verified driver and firmware RIMs.
@@ -156,14 +118,9 @@ pub fn compare_gpu_rims(
     firmware: &VerifiedRimHandle,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let evidence = runtime_evidence(&evidence)?;
-    let result = rim::compare_gpu(
-        driver.inner.document(),
-        firmware.inner.document(),
-        &evidence,
-    )
-    .map_err(|e| to_js(&e))?;
-    comparison_json(&result)
+    let (driver, firmware) = (driver.inner.document(), firmware.inner.document());
+    let result = rim::compare_gpu(driver, firmware, &runtime_evidence(&evidence)?);
+    to_js(&result.map_err(err)?.report())
 }
 
 /// Compares a switch's evidence values with its verified BIOS RIM.
@@ -172,44 +129,33 @@ pub fn compare_switch_rim(
     firmware: &VerifiedRimHandle,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let evidence = runtime_evidence(&evidence)?;
-    let document: &RimDocument = firmware.inner.document();
-    let result = rim::compare_switch(document, &evidence).map_err(|e| to_js(&e))?;
-    comparison_json(&result)
+    let result = rim::compare_switch(firmware.inner.document(), &runtime_evidence(&evidence)?);
+    to_js(&result.map_err(err)?.report())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ComparisonJson<'a> {
-    #[serde(flatten)]
-    comparison: &'a rim::Comparison,
-    measres: &'static str,
-    all_match: bool,
+/// What a RIM document (XML text or bytes) says it is, read from its own `Meta` (its
+/// signature not checked): `{kind: "driver" | "firmware", arch, product, version, name}`.
+/// A document of neither kind is refused (`ERR_RIM_SCHEMA`).
+#[wasm_bindgen(js_name = identifyRim, unchecked_return_type = "RimIdentity")]
+pub fn identify_rim(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Document(xml) = from_js(&xml, "xml")?;
+    to_js(&rim::identify_rim(&xml).map_err(err)?)
 }
 
-fn comparison_json(result: &rim::Comparison) -> Result<JsValue, JsValue> {
-    to_plain(&ComparisonJson {
-        comparison: result,
-        measres: result.measres(),
-        all_match: result.all_match(),
-    })
-}
-
-fn rim_inputs(xml: &JsValue, options: &JsValue) -> Result<(Vec<u8>, RimTrust, u64), JsValue> {
-    let Document(xml) = from_js(xml, "xml")?;
+/// The document, the options (absent: the defaults) and `options.now` (default: the clock).
+fn rim_inputs(xml: &JsValue, options: &JsValue) -> Result<(Document, RimOptions, u64), JsValue> {
+    let xml = from_js(xml, "xml")?;
     let now = args::time_or_clock(&args::member(options, "now"), "now")?.as_secs();
-    let trust =
-        match args::optional_string(&args::member(options, "trustAnchorPem"), "trustAnchorPem")? {
-            Some(pem) => RimTrust::from_pem(&pem).map_err(|e| to_js(&e))?,
-            None => RimTrust::nvidia(),
-        };
-    Ok((xml, trust, now))
+    let options: Option<RimOptions> = members_from_js(options, "options")?;
+    Ok((xml, options.unwrap_or_default(), now))
 }
 
 fn runtime_evidence(value: &JsValue) -> Result<RuntimeEvidence, JsValue> {
     super::runtime::read(value, "evidence")
 }
 
-fn to_plain<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    convert::to_js(value)
+fn err<E: ErrorCode + core::fmt::Display>(error: E) -> JsValue {
+    error::to_js(&error)
 }

@@ -34,6 +34,7 @@ mod access {
     mod key_request;
     mod keys;
     mod matrix;
+    mod options;
     mod properties;
     mod routes;
 }
@@ -64,6 +65,7 @@ mod chain {
 mod deprecation {
     mod headers;
     mod notices;
+    mod options;
     mod properties;
     mod requests;
 }
@@ -98,6 +100,7 @@ mod hardening {
 
 /// The list engine: queries, schemas, robustness.
 mod listing {
+    mod docs;
     mod engine;
     mod properties;
     mod query;
@@ -107,6 +110,7 @@ mod listing {
 
 /// OCSP requests, responses and their fold into chain revocation.
 mod ocsp {
+    mod chain_check;
     mod fold;
     mod properties;
     mod request;
@@ -121,12 +125,15 @@ mod rim {
     mod budget;
     mod cert_chain;
     mod compare;
+    mod host_options;
     mod ids;
+    mod kind;
     mod properties;
     mod signature;
 }
 
-/// The attestation service: the exchange, claims, keys, OCSP policy, request rules.
+/// The attestation service: the exchange, claims, keys, OCSP policy, request rules, the
+/// serde shapes hosts exchange with it.
 mod service {
     mod attest;
     mod blackwell;
@@ -138,6 +145,7 @@ mod service {
     mod ocsp_policy;
     mod options;
     mod request_rules;
+    mod wire;
 }
 
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.

@@ -94,3 +94,58 @@ test('a list given as something else is refused in words, not with the engine\'s
     refused(() => prepareEvidence({ devices, arch: 'HOPPER', nonce: '00'.repeat(32) }), 'ERR_INVALID_ARGUMENT', 'devices', /devices: invalid type: expected an array/);
   }
 });
+
+// serde-wasm-bindgen reads only a struct's declared members, so a misspelt option used to be
+// ignored and its default applied (a silent default on a security option). Every struct read
+// from JS now refuses a member it does not declare, at every depth, naming it by its path.
+const UNKNOWN = (name, expected) => new RegExp(`unknown field \`${name}\`, expected .*\`${expected}\``);
+
+test('an option the export does not know is refused, named by its path, with the known ones', async () => {
+  const { prepareEvidence, verifyEvidence, prepareJwtVerification, KeySet } = await import('../../pkg/edgeattest.js');
+  const { verifyJwt, verifyAttestationResult, generateKeyPair, signJwt } = await import('../../pkg/index.js');
+  const key = fixtureText('../generated/token_signing_key.pem');
+  const evidence = { arch: 'HOPPER', nonce: '00'.repeat(32), devices: [{ evidence: '00', certificate: 'x' }] };
+
+  // Evidence: a misspelt top-level option, and a misspelt member of a device.
+  refused(() => verifyEvidence({ ...evidence.devices[0], arch: 'HOPPER', nonce: '00'.repeat(32), trustAnchor: 'pem' }),
+    'ERR_INVALID_ARGUMENT', 'trustAnchor', UNKNOWN('trustAnchor', 'trustAnchors'));
+  refused(() => prepareEvidence({ ...evidence, devices: [evidence.devices[0], { evidnce: '00', certificate: 'x' }] }),
+    'ERR_INVALID_ARGUMENT', 'devices[1].evidnce', UNKNOWN('evidnce', 'evidence'));
+  // The unknown member is reported before a required member it may be a misspelling of.
+  refused(() => prepareEvidence({ ...evidence, devics: [] }), 'ERR_INVALID_ARGUMENT', 'devics', UNKNOWN('devics', 'devices'));
+
+  // Token verification, through the JS layer (backend and currentDate are its own) and the
+  // wasm export it calls.
+  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid: 'k' });
+  const jwks = { keys: [{ ...publicJwk, kid: 'k' }] };
+  const token = await signJwt({ iss: 'a', iat: 1_700_000_000 }, privateKey, { kid: 'k' });
+  privateKey.free();
+  for (const backend of ['software', 'webcrypto']) {
+    const good = await verifyJwt(token, jwks, { backend, now: 1_700_000_000, currentDate: new Date(0), issuer: 'a' });
+    assert.equal(good.payload.iss, 'a');
+    await assert.rejects(verifyJwt(token, jwks, { backend, now: 1_700_000_000, isuer: 'a' }),
+      (error) => error.code === 'ERR_INVALID_ARGUMENT' && error.field === 'isuer' && UNKNOWN('isuer', 'issuer').test(error.message));
+    await assert.rejects(verifyAttestationResult('[]', jwks, { backend, allowFailedResults: true }),
+      (error) => error.code === 'ERR_INVALID_ARGUMENT' && error.field === 'allowFailedResults');
+  }
+  const keySet = new KeySet(JSON.stringify(jwks));
+  refused(() => prepareJwtVerification(token, keySet, { now: 1_700_000_000, audiance: 'x' }),
+    'ERR_INVALID_ARGUMENT', 'audiance', UNKNOWN('audiance', 'audience'));
+  keySet.free();
+
+  // Service construction, its requests, the host's answers and source states.
+  refused(() => new AttestationService({ signingKey: key, trustAnchor: 'pem' }),
+    'ERR_INVALID_ARGUMENT', 'trustAnchor', UNKNOWN('trustAnchor', 'trustAnchors'));
+  refused(() => new AttestationService({ signingKey: key, ocspURL: null }), 'ERR_INVALID_ARGUMENT', 'ocspURL');
+  const svc = service();
+  refused(() => svc.handle({ method: 'GET', path: '/health', header: {} }, 0),
+    'ERR_INVALID_ARGUMENT', 'request.header', UNKNOWN('header', 'headers'));
+  refused(() => svc.setSourceState('rim', { reachable: true, lastErr: 'x' }), 'ERR_INVALID_ARGUMENT', 'state.lastErr');
+  const exchange = svc.begin({ method: 'GET', path: '/health' }, 0);
+  refused(() => exchange.fetched([{ bodi: new Uint8Array(1) }]), 'ERR_INVALID_ARGUMENT', 'answers[0].bodi');
+  exchange.free();
+
+  // A record takes any key (headers), and an undefined member is absent, not unknown.
+  assert.equal(svc.handle({ method: 'GET', path: '/health', headers: { 'x-any-name': 'v' } }, 0).status, 200);
+  assert.equal(new AttestationService({ signingKey: key, rimServiceUrl: null, ocspUrl: null, misspelt: undefined }).rimCount, 0);
+});

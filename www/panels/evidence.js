@@ -3,7 +3,7 @@
 // against reference integrity manifests (RIMs). The wasm core decides every check and the
 // verdict, in one report (WebCrypto runs its ECDSA checks); this module lays it out, and the
 // service panel below shows the service's own answer for the same input beside it.
-import { prepareEvidenceReport, runSignatureChecks } from '../pkg/index.js';
+import { prepareEvidenceReport, runSignatureChecks, identifyRim } from '../pkg/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
   serializedEvidence,
@@ -210,9 +210,18 @@ async function readFiles(files) {
       if (first.arch) $('ev-arch').value = first.arch;
     } else if (text.includes('-----BEGIN CERTIFICATE-----')) $('ev-chain').value = text;
     else if (text.trimStart().startsWith('<')) {
-      const kind = /NV_GPU_DRIVER|Driver|driver/.test(text.slice(0, 4000)) && !/VBIOS|SWITCH_BIOS/.test(text.slice(0, 4000)) ? 'driver' : 'firmware';
+      // Driver or firmware RIM: the core reads it from the document's own Meta, and refuses
+      // a document of neither kind (shown, not filed under a guess).
+      let identity;
+      try {
+        identity = identifyRim(text);
+      } catch (error) {
+        showError('evidence-error', { code: error.code, field: error.field, message: `${file.name}: ${error.message}` });
+        continue;
+      }
       const id = `file:${file.name}:${rims.size}`;
-      addRimOption(id, { title: `your file ${file.name}`, kind, xml: text, source: file.name }).value = id;
+      const title = `your file ${file.name} (${identity.kind} ${identity.version})`;
+      addRimOption(id, { title, kind: identity.kind, xml: text, source: file.name }).value = id;
     } else $('ev-evidence').value = text.trim();
   }
 }

@@ -105,12 +105,13 @@ fn pending(prepared: PreparedToken) -> TokenVerification {
 }
 
 /// The options and `now` (read by the binding's one time reader: a number or a `Date`).
-fn verify_input(options: &JsValue) -> Result<(VerifyInput, u64), JsValue> {
-    let input: VerifyInput = convert::options_from_js(options)?;
-    Ok((
-        input,
-        args::time(&args::member(options, "now"), "now")?.as_secs(),
-    ))
+fn verify_input(options: &JsValue) -> Result<(VerifyInput<args::JsTime>, u64), JsValue> {
+    let input: VerifyInput<args::JsTime> = convert::options_from_js(options)?;
+    let now = args::time(
+        input.now.as_ref().map_or(&JsValue::UNDEFINED, |now| &now.0),
+        "now",
+    )?;
+    Ok((input, now.as_secs()))
 }
 
 /// The verified JWT or result; an attestation result's first failure carries every token's

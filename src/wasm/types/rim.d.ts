@@ -76,3 +76,17 @@ export interface RimComparison {
 export interface RimEnvelopeJson {
   id: string; rim: Uint8Array; rimFormat: string | null; lastUpdated: string | null; requestId: string | null;
 }
+
+/** What a RIM document says it is (`identifyRim`), read from its `Meta`. */
+export interface RimIdentity {
+  /** A driver RIM (a GPU's driver version) or a firmware RIM (VBIOS, switch BIOS). */
+  kind: "driver" | "firmware";
+  /** The architecture whose RIM chip is `product`; null for a chip the table does not have. */
+  arch: Arch | null;
+  /** `Meta@product`, e.g. "GH100". */
+  product: string | null;
+  /** `Meta@colloquialVersion`, e.g. "550.144.03" or "96.00.5E.00.01". */
+  version: string;
+  /** `SoftwareIdentity@name`. */
+  name: string;
+}

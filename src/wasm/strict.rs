@@ -1,0 +1,255 @@
+//! Members a struct does not declare are refused, at every depth.
+//!
+//! serde-wasm-bindgen reads a struct by asking the object for each declared member in turn
+//! (its `deserialize_struct` never lists the object's keys), so `#[serde(deny_unknown_fields)]`
+//! has no effect through it and a misspelt option (`trustAnchor` for `trustAnchors`) would be
+//! ignored and its default applied. [`Strict`] wraps that deserializer: a struct is read from
+//! the object's own keys, and a key that is not one of serde's `fields` fails with serde's
+//! `unknown_field` error ("unknown field `x`, expected one of ..."), reported under the key's
+//! own path (`devices[0].evidnce`). Members, sequence elements, `Some` and newtype contents
+//! are wrapped again, so the rule holds at every depth. Maps and `deserialize_any` (records
+//! such as headers, flattened structs, byte and one-or-many visitors), tuples and enums go to
+//! serde-wasm-bindgen unchanged: those take any key.
+//!
+//! Hand-written because no crate does this for serde-wasm-bindgen (crates.io, November 2026;
+//! `serde_ignored` reports ignored keys only where a deserializer offers them, and this one
+//! never does).
+//!
+//! It reads the copy `convert::plain` makes: every member is an own enumerable key, and a
+//! member that was `undefined` is already left out (absent, as serde-wasm-bindgen takes it).
+
+use alloc::string::String;
+use alloc::vec::{self, Vec};
+
+use js_sys::{Array, Object, Reflect};
+use serde::de::value::{SeqDeserializer, StrDeserializer};
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, Expected, IntoDeserializer, MapAccess, Unexpected,
+    Visitor,
+};
+use serde_wasm_bindgen::Error;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A JS value read like serde-wasm-bindgen reads it, but refusing undeclared struct members.
+pub(super) struct Strict(pub(super) JsValue);
+
+impl Strict {
+    fn inner(self) -> serde_wasm_bindgen::Deserializer {
+        serde_wasm_bindgen::Deserializer::from(self.0)
+    }
+}
+
+impl<'de> IntoDeserializer<'de, Error> for Strict {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+macro_rules! forward {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.inner().$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Strict {
+    type Error = Error;
+
+    forward!(
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_unit deserialize_map deserialize_identifier deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.inner().deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.inner().deserialize_tuple(len, visitor)
+    }
+
+    // Also `serde_wasm_bindgen::preserve`, which asks for a tuple struct of a magic name.
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.inner().deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.inner().deserialize_enum(name, variants, visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if self.0.is_undefined() || self.0.is_null() {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    // Sequences and structs are read here, never handed to serde-wasm-bindgen with the
+    // caller's visitor: that would build every nested type a second time for its
+    // deserializer (about 20 KB of wasm).
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match items(self.0)? {
+            Ok(items) => visitor.visit_seq(SeqDeserializer::new(items.into_iter().map(Strict))),
+            Err(value) => Err(refusal(&value, &visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match members(self.0, fields) {
+            Ok(members) => visitor.visit_map(members),
+            Err(value) => Err(refusal(&value, &visitor)),
+        }
+    }
+
+    fn is_human_readable(&self) -> bool {
+        true
+    }
+}
+
+// Sequences and structs are read here, never handed to serde-wasm-bindgen with the caller's
+// visitor: that would build every nested type a second time for its deserializer. The work
+// that does not depend on the visitor is in functions of their own, built once.
+
+/// The elements of an array or another iterable (a typed array), or `Err(value)` when it is
+/// neither. A primitive throws a TypeError here, which `convert` words as "expected an array".
+#[inline(never)]
+fn items(value: JsValue) -> Result<Result<Vec<JsValue>, JsValue>, Error> {
+    if Array::is_array(&value) {
+        return Ok(Ok(value.unchecked_into::<Array>().iter().collect()));
+    }
+    Ok(match js_sys::try_iter(&value)? {
+        Some(items) => Ok(items.collect::<Result<_, _>>()?),
+        None => Err(value),
+    })
+}
+
+/// The members of a plain object, or `Err(value)` for anything else (arrays, bytes and dates
+/// are not member bags, though serde-wasm-bindgen would read their keys).
+#[inline(never)]
+fn members(value: JsValue, fields: &'static [&'static str]) -> Result<Members, JsValue> {
+    if !value.is_object()
+        || Array::is_array(&value)
+        || js_sys::ArrayBuffer::is_view(&value)
+        || value.is_instance_of::<js_sys::Date>()
+    {
+        return Err(value);
+    }
+    let unknown = Object::keys(value.unchecked_ref::<Object>())
+        .iter()
+        .filter_map(|key| key.as_string())
+        .find(|key| !fields.contains(&key.as_str()));
+    // Declared members in declaration order, as serde-wasm-bindgen reads them.
+    let known: Vec<(&'static str, JsValue)> = fields
+        .iter()
+        .filter_map(|&field| {
+            let member = Reflect::get(&value, &field.into()).ok()?;
+            (!member.is_undefined()).then_some((field, member))
+        })
+        .collect();
+    Ok(Members {
+        unknown,
+        fields,
+        known: known.into_iter(),
+        value: None,
+    })
+}
+
+/// serde's "invalid type" error for `value` (worded as serde-wasm-bindgen words it for
+/// primitives).
+#[cold]
+fn refusal(value: &JsValue, expected: &dyn Expected) -> Error {
+    let text;
+    let unexpected = if value.is_undefined() || value.is_null() {
+        Unexpected::Unit
+    } else if let Some(flag) = value.as_bool() {
+        Unexpected::Bool(flag)
+    } else if let Some(number) = value.as_f64() {
+        Unexpected::Float(number)
+    } else if let Some(string) = value.as_string() {
+        text = string;
+        Unexpected::Str(&text)
+    } else if Array::is_array(value) {
+        Unexpected::Seq
+    } else if js_sys::ArrayBuffer::is_view(value) {
+        Unexpected::Bytes(&[])
+    } else if value.is_instance_of::<js_sys::Date>() {
+        Unexpected::Other("a Date")
+    } else {
+        text = value.js_typeof().as_string().unwrap_or_default();
+        Unexpected::Other(&text)
+    };
+    Error::invalid_type(unexpected, expected)
+}
+
+/// A struct's members: an undeclared key first (so that it is the error reported, not a
+/// missing member it may be a misspelling of), then the declared ones.
+struct Members {
+    unknown: Option<String>,
+    fields: &'static [&'static str],
+    known: vec::IntoIter<(&'static str, JsValue)>,
+    value: Option<JsValue>,
+}
+
+impl<'de> MapAccess<'de> for Members {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        // The key goes through the seed, so the error's path ends with it; a struct with
+        // `deny_unknown_fields` fails right here with the same message.
+        if let Some(unknown) = &self.unknown {
+            return seed
+                .deserialize(StrDeserializer::<Error>::new(unknown))
+                .map(Some);
+        }
+        let Some((key, value)) = self.known.next() else {
+            return Ok(None);
+        };
+        self.value = Some(value);
+        seed.deserialize(StrDeserializer::<Error>::new(key))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match (self.value.take(), &self.unknown) {
+            (_, Some(unknown)) => Err(Error::unknown_field(unknown, self.fields)),
+            (Some(value), None) => seed.deserialize(Strict(value)),
+            (None, None) => Err(Error::custom("a member's value was read twice")),
+        }
+    }
+}

@@ -6,8 +6,8 @@
 //! the same type and get the same plans, results and errors.
 //!
 //! ```
-//! # use edgeattest::evidence::{EvidenceOptions, UnixSeconds};
-//! # use edgeattest::time::UnixTime;
+//! # use edgeattest::{EvidenceOptions, UnixSeconds};
+//! # use edgeattest::UnixTime;
 //! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
 //! let clock = UnixTime::from_secs(1_760_000_000).unwrap();
 //! let error = options.batch_plan(UnixSeconds::or(clock)).unwrap_err();

@@ -230,12 +230,8 @@ impl<'de> MapAccess<'de> for Members {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        // The key goes through the seed, so the error's path ends with it; a struct with
-        // `deny_unknown_fields` fails right here with the same message.
         if let Some(unknown) = &self.unknown {
-            return seed
-                .deserialize(StrDeserializer::<Error>::new(unknown))
-                .map(Some);
+            return seed.deserialize(UnknownKey(unknown, self.fields)).map(Some);
         }
         let Some((key, value)) = self.known.next() else {
             return Ok(None);
@@ -246,10 +242,28 @@ impl<'de> MapAccess<'de> for Members {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        match (self.value.take(), &self.unknown) {
-            (_, Some(unknown)) => Err(Error::unknown_field(unknown, self.fields)),
-            (Some(value), None) => seed.deserialize(Strict(value)),
-            (None, None) => Err(Error::custom("a member's value was read twice")),
+        match self.value.take() {
+            Some(value) => seed.deserialize(Strict(value)),
+            None => Err(Error::custom("a member's value was read twice")),
         }
+    }
+}
+
+/// An undeclared key: it is shown to the key's visitor (so that the error's path ends with
+/// it; a struct with `deny_unknown_fields` fails there, with the same message), then refused.
+struct UnknownKey<'a>(&'a str, &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for UnknownKey<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_str::<Error>(self.0)?;
+        Err(Error::unknown_field(self.0, self.1))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
     }
 }

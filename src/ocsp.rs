@@ -11,6 +11,8 @@
 //! check_response(response_der, &request, nonce, issuer_der, now)? -> PendingOcsp
 //!     .signature_checks() / .finish(&verdicts)? / .verify_in_core()? -> CheckedOcsp
 //! fold_chain(&results, allow_hold) -> ChainRevocation                  // one status per chain
+//! OcspRequestsOptions{kind, nonces}.requests(chain_pem, fresh)?        // a host's requests (serde)
+//! CheckOcspOptions{allow_hold}.check(chain_pem, kind, &answers, now)? -> OcspChainStatus
 //! ```
 //!
 //! * Requests: CertID with SHA-384 as NVIDIA's verifiers send them, and a 32-byte nonce.

@@ -14,6 +14,8 @@
 //!    transform, the SHA-384 reference digest and the ECDSA-SHA384 signature value are
 //!    checked against an algorithm allow-list; the `X509Data` chain against a [`RimTrust`]
 //!    (default: NVIDIA's RIM root) at `now`.
+//!    [`RimOptions`] holds a host's options (the anchors, default NVIDIA's root); what an
+//!    unverified document is (driver or firmware, which architecture) is [`identify_rim`].
 //! 3. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
 //!    [`compare_gpu_firmware`] (Blackwell FSP), [`compare_switch`].
 //!

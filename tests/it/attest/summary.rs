@@ -2,7 +2,7 @@
 //! on a real recorded request; an unknown path refused with the service's code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::attest::{validate_request, Endpoint, RequestSummary};
+use edgeattest::{validate_request, Endpoint, RequestSummary};
 use edgeattest::ErrorCode;
 use serde_json::Value;
 

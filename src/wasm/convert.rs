@@ -77,11 +77,11 @@ fn decode<T: DeserializeOwned>(
             Some(&field),
         )
     })?;
-    serde_path_to_error::deserialize(strict::Strict(plain)).map_err(|error| {
-        let path = error.path().to_string();
-        let path = if path == "." { String::new() } else { path };
+    let failed = strict::Failed::default();
+    T::deserialize(strict::Strict::new(plain, &failed)).map_err(|error| {
+        let path = failed.take().unwrap_or_default();
         let field = name(&path);
-        let reason = error.inner().to_string();
+        let reason = error.to_string();
         // serde-wasm-bindgen's errors are JS `Error`s: their text starts with the class name.
         let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
         // Where a sequence is expected, serde-wasm-bindgen asks a primitive for its iterator

@@ -72,6 +72,19 @@ pub struct SignatureCheck {
     pub signature: Vec<u8>,
 }
 
+/// Written as the JS `SignatureCheckData`: `{publicKey, message, signature}`, bytes each.
+impl serde::Serialize for SignatureCheck {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use crate::bytes::RawBytes;
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("SignatureCheck", 3)?;
+        out.serialize_field("publicKey", &RawBytes(&self.public_key_sec1))?;
+        out.serialize_field("message", &RawBytes(&self.message))?;
+        out.serialize_field("signature", &RawBytes(&self.signature))?;
+        out.end()
+    }
+}
+
 impl fmt::Debug for SignatureCheck {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SignatureCheck")

@@ -20,7 +20,6 @@
 
 mod device_report;
 mod error;
-mod input;
 mod opaque;
 mod options;
 mod outcome;
@@ -42,7 +41,6 @@ pub use device_report::{
     ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
 pub use error::{ParseError, VerifyError};
-pub use input::{Document, TextOrBytes, UnixSeconds};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use options::{EvidenceOptions, OptionsError};
 pub use outcome::{CertificateChainReport, DeviceError, DeviceResult};

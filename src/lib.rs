@@ -72,6 +72,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod bytes;
 mod error_code;
 mod urlencoded;
 
@@ -129,9 +130,11 @@ pub use rim::{identify_rim, ComparisonReport, RimIdentity, RimIds, RimOptions};
 // The architecture table's rows as the JS `architectures()` lists them.
 pub use attest::ArchitectureRow;
 pub use evidence::{
-    CertificateChainReport, DeviceError, DeviceResult, Document, EvidenceOptions, OptionsError,
-    RuntimeEvidenceInput, TextOrBytes, UnixSeconds,
+    CertificateChainReport, DeviceError, DeviceResult, EvidenceOptions, OptionsError,
+    RuntimeEvidenceInput,
 };
+// Byte inputs of those shapes (text or bytes, hex or bytes), one rule for every member.
+pub use bytes::{Document, HexBytes, TextOrBytes};
 pub use token::{PreparedToken, TokenVerdict, VerifyInput};
 
 // Device evidence: SPDM transcripts and their verification.
@@ -215,5 +218,5 @@ pub use json::JsonError;
 // and written (`MAX_SECS`, 9999-12-31T23:59:59Z).
 pub use time::{
     format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError,
-    UnixTime, MAX_SECS,
+    UnixSeconds, UnixTime, MAX_SECS,
 };

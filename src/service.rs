@@ -5,7 +5,6 @@
 mod answer;
 mod app;
 mod appraisal;
-mod bytes;
 pub mod claims;
 mod device;
 mod error;
@@ -27,7 +26,6 @@ mod wire;
 
 pub use answer::{AnswerError, AnswerFailure, FetchAnswer};
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
-pub use bytes::{Document, HexBytes};
 pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};

@@ -15,6 +15,9 @@
 use alloc::string::String;
 use core::fmt;
 
+use serde::de::{Unexpected, Visitor};
+use serde::{Deserialize, Deserializer};
+
 use crate::ErrorCode;
 
 /// The last second representable: 9999-12-31T23:59:59Z.
@@ -391,6 +394,50 @@ const fn civil_from_days(days: u64) -> (u32, u32, u32) {
     let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
     let year = (yoe + era * 400) as u32 + (month <= 2) as u32;
     (year, month, day)
+}
+
+/// A time as JSON writes it: Unix seconds, a whole number from 0 to 253402300799 (the JS
+/// binding reads `now` itself, where a `Date` is allowed too and the host clock is the
+/// default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnixSeconds(pub UnixTime);
+
+impl UnixSeconds {
+    /// A reader of an optional `now` for the option methods: the time given, else `clock`
+    /// (the caller's clock reading; the core reads none).
+    pub fn or<E>(clock: UnixTime) -> impl FnOnce(Option<&Self>) -> Result<UnixTime, E> {
+        move |now| Ok(now.map_or(clock, |now| now.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for UnixSeconds {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Secs;
+        impl Visitor<'_> for Secs {
+            type Value = UnixSeconds;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("Unix seconds (a whole number from 0 to 253402300799)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<UnixSeconds, E> {
+                UnixTime::from_secs(n)
+                    .map(UnixSeconds)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<UnixSeconds, E> {
+                u64::try_from(n)
+                    .ok()
+                    .and_then(UnixTime::from_secs)
+                    .map(UnixSeconds)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Signed(n), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<UnixSeconds, E> {
+                UnixTime::from_number(n)
+                    .map(UnixSeconds)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Float(n), &self))
+            }
+        }
+        deserializer.deserialize_any(Secs)
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,6 @@ use core::fmt;
 
 use serde::Deserialize;
 
-use super::input::{Document, TextOrBytes, UnixSeconds, BYTES_EXPECTED};
 use super::{
     decode_generation2, BatchPlan, DeviceInput, FwidPolicy, ParseError, ReportPlan,
     RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
@@ -29,8 +28,10 @@ use super::{
 use crate::attest::{
     decode_evidence_text, Arch, EvidenceEncoding, EvidenceEncodingError, Nonce, RequestError,
 };
+use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
 use crate::rim::{RimError, RimTrust, RuntimeEvidence};
+use crate::time::UnixSeconds;
 use crate::time::UnixTime;
 use crate::ErrorCode;
 

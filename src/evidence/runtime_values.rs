@@ -9,7 +9,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::{Error as _, SeqAccess, Unexpected, Visitor};
+use serde::de::{Error as _, Unexpected, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::rim::{OpaqueValue, RuntimeEvidence};
@@ -19,7 +19,7 @@ use crate::rim::{OpaqueValue, RuntimeEvidence};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RuntimeEvidenceInput {
-    measurements: Option<BTreeMap<Index, HexBytes>>,
+    measurements: Option<BTreeMap<Index, HexText>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     driver_version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,7 +49,7 @@ struct OpaqueInput {
     id: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     value_type: Option<u16>,
-    value: HexBytes,
+    value: HexText,
 }
 
 /// A measurement block's SPDM index, 1 to 255, written as an object key (`"2"`).
@@ -82,45 +82,20 @@ impl<'de> Deserialize<'de> for Index {
     }
 }
 
-/// Bytes written as lowercase hex; read from hex text (surrounding whitespace ignored),
-/// bytes, or an array of integers 0 to 255.
+/// Bytes written as lowercase hex text; read as every byte member is read (hex text, bytes,
+/// or an array of integers 0 to 255: [`crate::bytes::HexBytes`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct HexBytes(Vec<u8>);
+struct HexText(Vec<u8>);
 
-impl Serialize for HexBytes {
+impl Serialize for HexText {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&hex::encode(&self.0))
     }
 }
 
-impl<'de> Deserialize<'de> for HexBytes {
+impl<'de> Deserialize<'de> for HexText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Any;
-        impl<'de> Visitor<'de> for Any {
-            type Value = HexBytes;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(super::input::BYTES_EXPECTED)
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<HexBytes, E> {
-                hex::decode(text.trim())
-                    .map(HexBytes)
-                    .map_err(|_| E::custom("not valid hex text"))
-            }
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<HexBytes, E> {
-                Ok(HexBytes(bytes.to_vec()))
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, b: Vec<u8>) -> Result<HexBytes, E> {
-                Ok(HexBytes(b))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HexBytes, A::Error> {
-                let mut out = Vec::new();
-                while let Some(byte) = seq.next_element::<u8>()? {
-                    out.push(byte);
-                }
-                Ok(HexBytes(out))
-            }
-        }
-        deserializer.deserialize_any(Any)
+        crate::bytes::HexBytes::deserialize(deserializer).map(|bytes| Self(bytes.0))
     }
 }
 
@@ -131,7 +106,7 @@ impl From<RuntimeEvidenceInput> for RuntimeEvidence {
                 .measurements
                 .unwrap_or_default()
                 .into_iter()
-                .map(|(Index(i), HexBytes(bytes))| (i, bytes))
+                .map(|(Index(i), HexText(bytes))| (i, bytes))
                 .collect(),
             driver_version: input.driver_version,
             vbios_version: input.vbios_version,
@@ -164,7 +139,7 @@ impl From<RuntimeEvidence> for RuntimeEvidenceInput {
                 values
                     .measurements
                     .into_iter()
-                    .map(|(i, bytes)| (Index(i), HexBytes(bytes)))
+                    .map(|(i, bytes)| (Index(i), HexText(bytes)))
                     .collect(),
             ),
             driver_version: values.driver_version,
@@ -181,7 +156,7 @@ impl From<RuntimeEvidence> for RuntimeEvidenceInput {
                     .map(|o| OpaqueInput {
                         id: o.id,
                         value_type: o.value_type,
-                        value: HexBytes(o.value),
+                        value: HexText(o.value),
                     })
                     .collect(),
             ),

@@ -379,40 +379,14 @@ fn bytes<S: Serializer>(value: &[u8], serializer: S) -> Result<S::Ok, S::Error> 
 
 impl<'de> Deserialize<'de> for OcspNonce {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = OcspNonce;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(
-                    f,
-                    "{NONCE_LEN} bytes (bytes, an array of bytes or hex text)"
-                )
-            }
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<OcspNonce, E> {
-                bytes
-                    .try_into()
-                    .map(OcspNonce)
-                    .map_err(|_| E::invalid_length(bytes.len(), &self))
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<OcspNonce, E> {
-                let bytes =
-                    hex::decode(text.trim()).map_err(|_| E::custom("not valid hex text"))?;
-                self.visit_bytes(&bytes)
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<OcspNonce, A::Error> {
-                let mut bytes = Vec::with_capacity(NONCE_LEN);
-                while let Some(byte) = seq.next_element::<u8>()? {
-                    if bytes.len() == NONCE_LEN {
-                        return Err(serde::de::Error::invalid_length(NONCE_LEN + 1, &self));
-                    }
-                    bytes.push(byte);
-                }
-                self.visit_bytes(&bytes)
-            }
-        }
-        deserializer.deserialize_any(Visitor)
+        // Read as every byte member is read (bytes, an array of bytes, hex), then sized.
+        let crate::bytes::HexBytes(bytes) = crate::bytes::HexBytes::deserialize(deserializer)?;
+        let len = bytes.len();
+        bytes.try_into().map(OcspNonce).map_err(|_| {
+            serde::de::Error::invalid_length(
+                len,
+                &"32 bytes (bytes, an array of bytes or hex text)",
+            )
+        })
     }
 }

@@ -6,8 +6,8 @@ use core::fmt;
 
 use serde::{Deserialize, Deserializer};
 
-use super::bytes::HexBytes;
 use super::{FetchFailure, Fetched, MAX_FETCHED_BYTES};
+use crate::bytes::HexBytes;
 use crate::ErrorCode;
 
 /// One answer as a host gives it. Bytes are [`HexBytes`]; unknown members are refused.

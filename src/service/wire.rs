@@ -12,8 +12,8 @@ use core::fmt;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::bytes::{Document, RawBytes};
 use super::{OcspCacheEntry, Request, Resource, Response, Source, SourceState, Step};
+use crate::bytes::{Document, RawBytes};
 use crate::crypto::SignatureCheck;
 
 /// The longest `lastError` a host's [`SourceState`] keeps, in characters: it is shown in
@@ -102,15 +102,13 @@ impl Serialize for Step<'_> {
         #[derive(Serialize)]
         #[serde(tag = "kind", rename_all = "lowercase")]
         enum Out<'a> {
-            Verify { checks: Vec<Check<'a>> },
+            Verify { checks: &'a [SignatureCheck] },
             Fetch { resources: &'a [Resource] },
             Sign { inputs: Vec<RawBytes<'a>> },
             Respond { response: &'a Response },
         }
         match *self {
-            Step::Verify(checks) => Out::Verify {
-                checks: checks.iter().map(Check).collect(),
-            },
+            Step::Verify(checks) => Out::Verify { checks },
             Step::Fetch(resources) => Out::Fetch { resources },
             Step::Sign(inputs) => Out::Sign {
                 inputs: inputs
@@ -119,27 +117,6 @@ impl Serialize for Step<'_> {
                     .collect(),
             },
             Step::Respond(response) => Out::Respond { response },
-        }
-        .serialize(serializer)
-    }
-}
-
-/// A signature check as the JS `SignatureCheckData`: `{publicKey, message, signature}`.
-struct Check<'a>(&'a SignatureCheck);
-
-impl Serialize for Check<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Out<'a> {
-            public_key: RawBytes<'a>,
-            message: RawBytes<'a>,
-            signature: RawBytes<'a>,
-        }
-        Out {
-            public_key: RawBytes(&self.0.public_key_sec1),
-            message: RawBytes(&self.0.message),
-            signature: RawBytes(&self.0.signature),
         }
         .serialize(serializer)
     }

@@ -6,13 +6,11 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
-use super::convert::{options_from_js, to_js as to_js_value};
+use super::convert::{optional_options_from_js, options_from_js, to_js as to_js_value, Js};
 use super::error::{invalid_argument, to_js};
 use crate::access::{
     authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
@@ -22,19 +20,6 @@ use crate::access::{
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ACCESS: &str = include_str!("types/access.d.ts");
-
-/// A member kept as the JS value it is: a time (a number or a `Date`), a key store (text or
-/// an object).
-#[derive(Deserialize)]
-pub(crate) struct Js(#[serde(with = "serde_wasm_bindgen::preserve")] JsValue);
-
-/// An optional options object as `T`; `undefined` or `null` is `T::default()`.
-pub(crate) fn options<T: DeserializeOwned + Default>(options: &JsValue) -> Result<T, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(T::default());
-    }
-    options_from_js(options)
-}
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
 /// the key-store form), at `now` (Unix seconds). The store is parsed on every call: a host
@@ -68,7 +53,7 @@ impl ApiGateway {
         #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
     ) -> Result<ApiGateway, JsValue> {
         let store = key_store_from(Some(&key_store), "keyStore")?;
-        let options: AccessOptions = self::options(&options)?;
+        let options: AccessOptions = optional_options_from_js(&options)?;
         let config = options.config().map_err(|error| to_js(&error))?;
         Ok(Self { store, config })
     }
@@ -120,7 +105,7 @@ pub fn evaluate_access(
         args::string_arg(&method, "method")?,
         args::string_arg(&path, "path")?,
     );
-    let options: AccessOptions<Js, Js> = self::options(&options)?;
+    let options: AccessOptions<Js, Js> = optional_options_from_js(&options)?;
     let config = options.config().map_err(|error| to_js(&error))?;
     let now = options.now.map_or(JsValue::UNDEFINED, |now| now.0);
     let now = args::time_or_clock(&now, "options.now")?.as_secs();

@@ -146,8 +146,7 @@ pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
 pub(crate) fn checks_to_js<'a>(
     checks: impl IntoIterator<Item = &'a crate::crypto::SignatureCheck>,
 ) -> js_sys::Array {
-    let checks: Vec<super::convert::Check<'_>> =
-        checks.into_iter().map(super::convert::Check).collect();
+    let checks: Vec<&crate::crypto::SignatureCheck> = checks.into_iter().collect();
     // Serialising plain structs of bytes and strings cannot fail; an empty array if it did.
     super::convert::to_js(&checks).map_or_else(|_| js_sys::Array::new(), JsCast::unchecked_into)
 }
@@ -195,16 +194,7 @@ pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, Js
     time(value, field)
 }
 
-/// `now` as JS gave it in an options object (a number or a `Date`), read by [`clock`].
-pub(crate) struct JsTime(pub(crate) JsValue);
-
-impl<'de> serde::Deserialize<'de> for JsTime {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_wasm_bindgen::preserve::deserialize(deserializer).map(JsTime)
-    }
-}
-
 /// `now` by the one reader of times (seconds or a `Date`), the host clock when absent.
-pub(crate) fn clock(now: Option<&JsTime>) -> Result<crate::UnixTime, JsValue> {
+pub(crate) fn clock(now: Option<&super::convert::Js>) -> Result<crate::UnixTime, JsValue> {
     time_or_clock(now.map_or(&JsValue::UNDEFINED, |now| &now.0), "now")
 }

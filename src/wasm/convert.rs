@@ -10,11 +10,10 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
 
 use js_sys::{Array, Object, Reflect};
-use serde::de::{DeserializeOwned, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::coded;
@@ -46,6 +45,21 @@ pub(crate) fn options_from_js<T: DeserializeOwned>(value: &JsValue) -> Result<T,
     }
     members_from_js(value, "options")
 }
+
+/// An optional options object as `T`; `undefined` or `null` is `T::default()`.
+pub(crate) fn optional_options_from_js<T: DeserializeOwned + Default>(
+    value: &JsValue,
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    options_from_js(value)
+}
+
+/// A member kept as the JS value it is, for the core's generic members that JS writes in
+/// forms serde cannot read: a time (a number or a `Date`), a key store (text or an object).
+#[derive(serde::Deserialize)]
+pub(crate) struct Js(#[serde(with = "serde_wasm_bindgen::preserve")] pub(crate) JsValue);
 
 /// `value` as a `T` whose members are named by themselves in errors (`driverVersion`, not
 /// `evidence.driverVersion`), the whole value as `arg`: for the arguments whose members have
@@ -185,98 +199,4 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
                 None,
             )
         })
-}
-
-/// Bytes written as a `Uint8Array` (serde's `serialize_bytes`).
-pub(crate) struct Bytes<'a>(pub &'a [u8]);
-
-impl Serialize for Bytes<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.0)
-    }
-}
-
-/// Bytes read from a `Uint8Array`, an `ArrayBuffer`, an array of integers 0 to 255, or hex
-/// text (the inputs every byte parameter of the API accepts).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ByteBuf(pub Vec<u8>);
-
-impl<'de> Deserialize<'de> for ByteBuf {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_any(BytesVisitor { text_is_hex: true })
-            .map(ByteBuf)
-    }
-}
-
-/// A document: UTF-8 text (taken as its bytes) or a `Uint8Array` / `ArrayBuffer`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Document(pub Vec<u8>);
-
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_any(BytesVisitor { text_is_hex: false })
-            .map(Document)
-    }
-}
-
-struct BytesVisitor {
-    text_is_hex: bool,
-}
-
-impl<'de> Visitor<'de> for BytesVisitor {
-    type Value = Vec<u8>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.text_is_hex {
-            f.write_str("a Uint8Array, an ArrayBuffer, an array of bytes or a hex string")
-        } else {
-            f.write_str("a string or a Uint8Array")
-        }
-    }
-
-    fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
-        Ok(bytes)
-    }
-
-    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
-        Ok(bytes.to_vec())
-    }
-
-    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
-        if self.text_is_hex {
-            hex::decode(text.trim()).map_err(|_| E::custom("not valid hex text"))
-        } else {
-            Ok(text.as_bytes().to_vec())
-        }
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
-        if !self.text_is_hex {
-            return Err(serde::de::Error::invalid_type(
-                serde::de::Unexpected::Seq,
-                &self,
-            ));
-        }
-        let mut out = Vec::new();
-        while let Some(byte) = seq.next_element::<u8>()? {
-            out.push(byte);
-        }
-        Ok(out)
-    }
-}
-
-/// A `SignatureCheck` as the JS `SignatureCheckData`: `{publicKey, message, signature}`.
-pub(crate) struct Check<'a>(pub &'a crate::crypto::SignatureCheck);
-
-impl Serialize for Check<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("SignatureCheck", 3)?;
-        out.serialize_field("publicKey", &Bytes(&self.0.public_key_sec1))?;
-        out.serialize_field("message", &Bytes(&self.0.message))?;
-        out.serialize_field("signature", &Bytes(&self.0.signature))?;
-        out.end()
-    }
 }

@@ -8,8 +8,8 @@ use alloc::string::String;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::access::options;
 use super::args;
+use super::convert::optional_options_from_js;
 use super::convert::to_js as to_js_value;
 use super::error::{invalid_argument, to_js};
 use crate::deprecation::{
@@ -120,6 +120,6 @@ fn read(
 ) -> Result<(String, u64, Policy), JsValue> {
     let text = args::string_arg(text, field)?;
     let now = args::time(now, "now")?.as_secs();
-    let options: DeprecationOptions = self::options(options)?;
+    let options: DeprecationOptions = optional_options_from_js(options)?;
     Ok((text, now, options.policy()))
 }

@@ -7,7 +7,8 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::args::{clock, JsTime};
+use super::args::clock;
+use super::convert::Js;
 use super::convert::{self, options_from_js};
 use super::error::to_js;
 use super::pending::Pending;
@@ -142,6 +143,6 @@ pub fn runtime_evidence(
     ))
 }
 
-fn read(options: &JsValue) -> Result<EvidenceOptions<JsTime>, JsValue> {
+fn read(options: &JsValue) -> Result<EvidenceOptions<Js>, JsValue> {
     options_from_js(options)
 }

@@ -7,10 +7,11 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::convert::{from_js, members_from_js, to_js, Document};
+use super::convert::{from_js, members_from_js, to_js};
 use super::error;
 use super::pending::Pending;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
+use crate::Document;
 use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -16,9 +16,9 @@ use super::error::{coded, to_js};
 use super::{answer, args};
 use crate::rim::open_envelope;
 use crate::service::{
-    Document, Exchange, FetchAnswer, Fetched, HexBytes, Request, Service, ServiceOptions, Source,
-    SourceState,
+    Exchange, FetchAnswer, Fetched, Request, Service, ServiceOptions, Source, SourceState,
 };
+use crate::{Document, HexBytes};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SERVICE: &str = include_str!("types/service.d.ts");

@@ -95,9 +95,9 @@ pub fn verify_checks_software(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CheckIn {
-    public_key: convert::ByteBuf,
-    message: convert::ByteBuf,
-    signature: convert::ByteBuf,
+    public_key: crate::HexBytes,
+    message: crate::HexBytes,
+    signature: crate::HexBytes,
 }
 
 fn pending(prepared: PreparedToken) -> TokenVerification {
@@ -105,8 +105,8 @@ fn pending(prepared: PreparedToken) -> TokenVerification {
 }
 
 /// The options and `now` (read by the binding's one time reader: a number or a `Date`).
-fn verify_input(options: &JsValue) -> Result<(VerifyInput<args::JsTime>, u64), JsValue> {
-    let input: VerifyInput<args::JsTime> = convert::options_from_js(options)?;
+fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, u64), JsValue> {
+    let input: VerifyInput<convert::Js> = convert::options_from_js(options)?;
     let now = args::time(
         input.now.as_ref().map_or(&JsValue::UNDEFINED, |now| &now.0),
         "now",

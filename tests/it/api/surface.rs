@@ -72,6 +72,7 @@ root_items!(
     DeviceError,
     DeviceResult,
     Document,
+    HexBytes,
     EvidenceOptions,
     OptionsError,
     RuntimeEvidenceInput,
@@ -292,9 +293,10 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 10] = [
+const PRIVATE_MODULES: [&str; 11] = [
     "error_code",
     "urlencoded",
+    "bytes",
     "attest",
     "chain",
     "crypto",

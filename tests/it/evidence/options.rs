@@ -161,7 +161,7 @@ fn now_is_read_from_the_options_else_the_callers_clock() {
             options["now"] = json!(now);
         }
         let options: EvidenceOptions = serde_json::from_value(options).unwrap();
-        let clock = UnixSeconds::or(UnixTime::from_secs(clock).unwrap());
+        let clock = UnixSeconds::or::<OptionsError>(UnixTime::from_secs(clock).unwrap());
         options
             .verify_certificate_chain(clock)
             .unwrap()

@@ -3,11 +3,11 @@
 //! states, host error answers and the limits table; each with the inputs it refuses.
 
 use edgeattest::service::{
-    AnswerError, Document, ErrorResponseInit, FetchAnswer, FetchFailure, Fetched, HexBytes,
-    InitError, OcspCacheEntry, Request, Resource, Response, ServiceLimits, ServiceOptions, Source,
-    SourceState, Step, MAX_FETCHED_BYTES, MAX_LAST_ERROR_CHARS,
+    AnswerError, ErrorResponseInit, FetchAnswer, FetchFailure, Fetched, InitError, OcspCacheEntry,
+    Request, Resource, Response, ServiceLimits, ServiceOptions, Source, SourceState, Step,
+    MAX_FETCHED_BYTES, MAX_LAST_ERROR_CHARS,
 };
-use edgeattest::ErrorCode;
+use edgeattest::{Document, ErrorCode, HexBytes};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 

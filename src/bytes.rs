@@ -1,20 +1,108 @@
-//! Serde value types of the evidence options that JSON and JS write differently: a byte
-//! input given as text or as bytes, a document, a time in Unix seconds. serde-wasm-bindgen
-//! hands a `Uint8Array` or an `ArrayBuffer` to the visitor as bytes; JSON has text and arrays
-//! of numbers, so both readers reach the same rule here.
+//! Byte members of the core's serde shapes (options, requests, answers, reports), read from
+//! any self-describing format: a JS `Uint8Array` or `ArrayBuffer` (serde-wasm-bindgen hands
+//! them to the visitor as bytes), JSON text and arrays of numbers, or bytes. One rule for
+//! every byte input of the API; each writes itself with `serialize_bytes` (a `Uint8Array` in
+//! JS, an array of numbers in JSON).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::{IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
-use serde::{Deserialize, Deserializer};
-
-use crate::time::UnixTime;
+use serde::de::{Error, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a byte member accepts, for messages.
 pub(crate) const BYTES_EXPECTED: &str =
     "a Uint8Array, an ArrayBuffer, an array of bytes or a hex string";
+
+/// A document: text (taken as its UTF-8 bytes) or bytes. Request bodies, RIM XML, envelopes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Document(pub Vec<u8>);
+
+/// Binary data: bytes, an array of integers 0 to 255, or hex text (surrounding whitespace
+/// ignored). Signatures, fetched answers, nonces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HexBytes(pub Vec<u8>);
+
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(Bytes { text_is_hex: false })
+            .map(Self)
+    }
+}
+
+impl<'de> Deserialize<'de> for HexBytes {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(Bytes { text_is_hex: true })
+            .map(Self)
+    }
+}
+
+impl Serialize for Document {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+impl Serialize for HexBytes {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+/// Borrowed bytes, written with `serialize_bytes`: the byte members of written shapes.
+pub(crate) struct RawBytes<'a>(pub &'a [u8]);
+
+impl Serialize for RawBytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+struct Bytes {
+    text_is_hex: bool,
+}
+
+impl<'de> Visitor<'de> for Bytes {
+    type Value = Vec<u8>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.text_is_hex {
+            BYTES_EXPECTED
+        } else {
+            "a string or a Uint8Array"
+        })
+    }
+
+    fn visit_byte_buf<E: Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
+        Ok(bytes)
+    }
+
+    fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+        Ok(bytes.to_vec())
+    }
+
+    fn visit_str<E: Error>(self, text: &str) -> Result<Vec<u8>, E> {
+        if self.text_is_hex {
+            hex::decode(text.trim()).map_err(|_| E::custom("not valid hex text"))
+        } else {
+            Ok(text.as_bytes().to_vec())
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        if !self.text_is_hex {
+            return Err(Error::invalid_type(Unexpected::Seq, &self));
+        }
+        let mut out = Vec::new();
+        while let Some(byte) = seq.next_element::<u8>()? {
+            out.push(byte);
+        }
+        Ok(out)
+    }
+}
 
 /// A member given as text or as bytes; its reader decides what text means (a nonce's hex,
 /// evidence in one of its encodings).
@@ -118,77 +206,5 @@ impl<'de> Deserialize<'de> for Element {
             }
         }
         deserializer.deserialize_any(Any)
-    }
-}
-
-/// A document: UTF-8 text (taken as its bytes) or bytes (a `Uint8Array` / `ArrayBuffer`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Document(pub Vec<u8>);
-
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Any;
-        impl Visitor<'_> for Any {
-            type Value = Document;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string or a Uint8Array")
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Document, E> {
-                Ok(Document(text.as_bytes().to_vec()))
-            }
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Document, E> {
-                Ok(Document(bytes.to_vec()))
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, b: Vec<u8>) -> Result<Document, E> {
-                Ok(Document(b))
-            }
-        }
-        deserializer.deserialize_any(Any)
-    }
-}
-
-/// A time as JSON writes it: Unix seconds, a whole number from 0 to 253402300799 (the JS
-/// binding reads `now` itself, where a `Date` is allowed too and the host clock is the
-/// default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnixSeconds(pub UnixTime);
-
-impl UnixSeconds {
-    /// A reader of an optional `now` for the option methods: the time given, else `clock`
-    /// (the caller's clock reading; the core reads none).
-    pub fn or(
-        clock: UnixTime,
-    ) -> impl FnOnce(Option<&Self>) -> Result<UnixTime, super::OptionsError> {
-        move |now| Ok(now.map_or(clock, |now| now.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for UnixSeconds {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Secs;
-        impl Visitor<'_> for Secs {
-            type Value = UnixSeconds;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("Unix seconds (a whole number from 0 to 253402300799)")
-            }
-            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<UnixSeconds, E> {
-                UnixTime::from_secs(n)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Unsigned(n), &self))
-            }
-            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<UnixSeconds, E> {
-                u64::try_from(n)
-                    .ok()
-                    .and_then(UnixTime::from_secs)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Signed(n), &self))
-            }
-            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<UnixSeconds, E> {
-                UnixTime::from_number(n)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Float(n), &self))
-            }
-        }
-        deserializer.deserialize_any(Secs)
     }
 }

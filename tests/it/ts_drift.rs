@@ -156,217 +156,98 @@ fn answered(chain: &str, brom: &str, allow_hold: bool) -> Value {
     ocsp(chain, files.map(answer), now, allow_hold)
 }
 
-/// (case, TypeScript type, what the core writes): every written value checked.
-fn written() -> Vec<(&'static str, Ty, Value)> {
-    let name = |n: &str| Ty::Name(n.into(), Vec::new());
-    let list = |n: &str| Ty::Arr(Box::new(name(n)));
+/// The type `rimIds` declares in its binding (`unchecked_return_type`): no interface names it.
+fn rim_ids_type() -> String {
+    let binding = std::fs::read_to_string(format!("{ROOT}/src/wasm/rim.rs")).unwrap();
+    let after = binding
+        .split("js_name = rimIds, unchecked_return_type = \"")
+        .nth(1);
+    after.unwrap().split('"').next().unwrap().to_owned()
+}
+
+/// ("Type: case", what the core writes): every written value checked, against the type
+/// before the colon (`[]`: a list of it).
+fn written() -> Vec<(String, Value)> {
     let report = |o: EvidenceOptions| to(o.report_plan(clock()).unwrap().verify());
     let ls10 = |now, extra| options(LS10, "LS10", now, extra);
     let hopper = |device, now, extra| options(device, "HOPPER", now, extra);
     let blackwell = |status: &str| {
-        let rims = rims(Some(GB_DRIVER), GB_VBIOS);
-        let extra =
-            json!({ "rims": rims, "revocation": { "status": status, "message": "keyCompromise" } });
-        options(BLACKWELL, "BLACKWELL", BLACKWELL_NOW, extra)
+        let revocation = json!({ "status": status, "message": "keyCompromise" });
+        let extra = json!({ "rims": rims(Some(GB_DRIVER), GB_VBIOS), "revocation": revocation });
+        report(options(BLACKWELL, "BLACKWELL", BLACKWELL_NOW, extra))
     };
+    let device = |evidence| json!({ "evidence": evidence, "certificate": text(&format!("nvidia/evidence/{LS10}_certchain.pem")) });
     let batch: EvidenceOptions = serde_json::from_value(json!({
         "nonce": hex_evidence(LS10)[8..72], "arch": "LS10", "now": JULY_2026,
-        "devices": ([LS10, "tampered"].map(|d| json!({
-            "evidence": if d == LS10 { hex_evidence(LS10) } else { tampered(LS10) },
-            "certificate": text(&format!("nvidia/evidence/{LS10}_certchain.pem")),
-        }))),
+        "devices": [device(hex_evidence(LS10)), device(tampered(LS10))],
     }))
     .unwrap();
-    let runtime = |device, arch| {
-        options(device, arch, JAN_2024, json!({}))
-            .runtime_evidence()
-            .unwrap()
-    };
-    let (hopper_535, switch) = (runtime(HOPPER_535, "HOPPER"), runtime(LS10, "LS10"));
+    let runtime = |device, arch| options(device, arch, JAN_2024, json!({})).runtime_evidence();
+    let (hopper_535, switch) = (
+        runtime(HOPPER_535, "HOPPER").unwrap(),
+        runtime(LS10, "LS10").unwrap(),
+    );
     let verified = |path, now| verify_rim(&fixture(path), &RimTrust::nvidia(), now).unwrap();
     let (driver, firmware) = (
         verified(DRIVER_545, JAN_2024),
         verified(VBIOS_PROD, JAN_2024),
     );
+    let (switch_rim, none) = (verified(SWITCH_RIM, JULY_2026), RuntimeEvidence::default());
     let envelope =
         json!({ "id": "NV_X", "rim": "PFNvZnR3YXJlSWRlbnRpdHkvPg==", "rim_format": "TCG" });
-    let rim_ids = std::fs::read_to_string(format!("{ROOT}/src/wasm/rim.rs")).unwrap();
-    let rim_ids = rim_ids
-        .split("js_name = rimIds, unchecked_return_type = \"")
-        .nth(1)
-        .unwrap();
-    let rim_ids = parse_type(rim_ids.split('"').next().unwrap());
     let (passed, passed_jwt) = token_results("v3_8gpu_success_20260629", json!({}));
-    let (failed, _) = token_results(
-        "v3_8gpu_nonce_mismatch_20260520",
-        json!({ "allowFailedResult": true }),
-    );
+    let allowed = json!({ "allowFailedResult": true });
+    let (failed, _) = token_results("v3_8gpu_nonce_mismatch_20260520", allowed);
     let good = ocsp_fixtures::response("brom_good.der").now;
-    let down = [
-        answer("brom_good.der"),
-        Fetched::Failed(FetchFailure::Timeout),
-        Fetched::Failed(FetchFailure::HttpStatus(503)),
-    ];
+    let failures = [FetchFailure::Timeout, FetchFailure::HttpStatus(503)].map(Fetched::Failed);
+    let [timeout, status] = failures;
     let nonces = ["brom_good", "ica", "identity"].map(|n| hex::encode(ocsp_fixtures::nonce(n)));
-    let requests: OcspRequestsOptions =
-        serde_json::from_value(json!({ "kind": "device", "nonces": nonces })).unwrap();
+    let requests = json!({ "kind": "device", "nonces": nonces });
+    let requests: OcspRequestsOptions = serde_json::from_value(requests).unwrap();
     let chain = std::fs::read_to_string(ocsp_fixtures::pki("chain_good.pem")).unwrap();
-    let requests = requests
-        .requests(&chain, || {
-            Err::<[u8; OCSP_NONCE_LEN], _>(OcspInputError::Kind)
-        })
-        .unwrap();
-    vec![
-        (
-            "LS10 with its RIM: partial",
-            name("DeviceReport"),
-            report(ls10(JULY_2026, json!({ "rims": rims(None, SWITCH_RIM) }))),
-        ),
-        (
-            "Hopper 545, RIM signers expired: failed",
-            name("DeviceReport"),
-            report(hopper(
-                HOPPER_545,
-                SEPT_2026,
-                json!({ "rims": rims(Some(DRIVER_545), VBIOS_TEST) }),
-            )),
-        ),
-        (
-            "Hopper 535 with another driver RIM: failed",
-            name("DeviceReport"),
-            report(hopper(
-                HOPPER_535,
-                JAN_2024,
-                json!({ "rims": rims(Some(DRIVER_545), VBIOS_PROD) }),
-            )),
-        ),
-        (
-            "Blackwell, revocation good: passed",
-            name("DeviceReport"),
-            report(blackwell("good")),
-        ),
-        (
-            "Blackwell, revoked: failed",
-            name("DeviceReport"),
-            report(blackwell("revoked")),
-        ),
-        (
-            "LS10, bad signature: no evidence",
-            name("DeviceReport"),
-            report(ls10(JULY_2026, json!({ "evidence": tampered(LS10) }))),
-        ),
-        (
-            "verifyEvidence, Hopper 545",
-            name("EvidenceReport"),
-            to(hopper(HOPPER_545, JAN_2024, json!({}))
-                .verify_evidence(clock())
-                .unwrap()
-                .unwrap()
-                .to_report()),
-        ),
-        (
-            "a batch, one device failed",
-            list("DeviceResult"),
-            to(DeviceResult::list(
-                batch.batch_plan(clock()).unwrap().verify(),
-            )),
-        ),
-        (
-            "verifyCertificateChain",
-            name("ChainReportJs"),
-            to(ls10(JULY_2026, json!({}))
-                .verify_certificate_chain(clock())
-                .unwrap()
-                .unwrap()),
-        ),
-        (
-            "runtimeEvidence, Hopper 535",
-            name("RuntimeEvidenceInput"),
-            to(RuntimeEvidenceInput::from(hopper_535.clone())),
-        ),
-        ("verifyRim", name("VerifiedRimJson"), to(&driver)),
-        (
-            "verifyRim, signer expired",
-            name("VerifiedRimJson"),
-            to(verified(DRIVER_545, SEPT_2026)),
-        ),
-        (
-            "compareGpuRims, another driver",
-            name("RimComparison"),
-            to(
-                compare_gpu(driver.document(), firmware.document(), &hopper_535)
-                    .unwrap()
-                    .report(),
-            ),
-        ),
-        (
-            "compareSwitchRim, no values",
-            name("RimComparison"),
-            to(compare_switch(
-                verified(SWITCH_RIM, JULY_2026).document(),
-                &RuntimeEvidence::default(),
-            )
-            .unwrap()
-            .report()),
-        ),
-        (
-            "rimIds, Hopper",
-            rim_ids.clone(),
-            to(RimIds::of(Arch::Hopper, &hopper_535).unwrap()),
-        ),
-        (
-            "rimIds, LS10",
-            rim_ids,
-            to(RimIds::of(Arch::Ls10, &switch).unwrap()),
-        ),
-        (
-            "identifyRim",
-            name("RimIdentity"),
-            to(identify_rim(&fixture(SWITCH_RIM)).unwrap()),
-        ),
-        (
-            "openRimEnvelope",
-            name("RimEnvelopeJson"),
-            to(open_envelope(envelope.to_string().as_bytes(), "NV_X").unwrap()),
-        ),
-        (
-            "architectures",
-            list("Architecture"),
-            to(ArchitectureRow::all()),
-        ),
-        (
-            "an 8-GPU result",
-            name("VerifiedAttestationResultData"),
-            passed,
-        ),
-        ("its overall token", name("VerifiedJwtResult"), passed_jwt),
-        (
-            "a failed 8-GPU result, allowed",
-            name("VerifiedAttestationResultData"),
-            failed,
-        ),
-        ("ocspRequests", list("OcspRequestJs"), to(requests)),
-        (
-            "OCSP good",
-            name("OcspChainStatus"),
-            answered("chain_good.pem", "brom_good.der", false),
-        ),
-        (
-            "OCSP revoked",
-            name("OcspChainStatus"),
-            answered("chain_revoked.pem", "brom_revoked.der", false),
-        ),
-        (
-            "OCSP held, allowed",
-            name("OcspChainStatus"),
-            answered("chain_hold.pem", "brom_hold.der", true),
-        ),
-        (
-            "OCSP unreachable",
-            name("OcspChainStatus"),
-            ocsp("chain_good.pem", down, good, false),
-        ),
-    ]
+    let fresh = || Err::<[u8; OCSP_NONCE_LEN], _>(OcspInputError::Kind);
+    let rim_ids = rim_ids_type();
+    // One row a case: a table.
+    #[rustfmt::skip]
+    let cases = [
+        ("DeviceReport: LS10 with its RIM, partial", report(ls10(JULY_2026, json!({ "rims": rims(None, SWITCH_RIM) })))),
+        ("DeviceReport: Hopper 545, RIM signers expired",
+            report(hopper(HOPPER_545, SEPT_2026, json!({ "rims": rims(Some(DRIVER_545), VBIOS_TEST) })))),
+        ("DeviceReport: Hopper 535, another driver RIM",
+            report(hopper(HOPPER_535, JAN_2024, json!({ "rims": rims(Some(DRIVER_545), VBIOS_PROD) })))),
+        ("DeviceReport: Blackwell, revocation good", blackwell("good")),
+        ("DeviceReport: Blackwell, revoked", blackwell("revoked")),
+        ("DeviceReport: LS10, bad signature", report(ls10(JULY_2026, json!({ "evidence": tampered(LS10) })))),
+        ("EvidenceReport: verifyEvidence, Hopper 545",
+            to(hopper(HOPPER_545, JAN_2024, json!({})).verify_evidence(clock()).unwrap().unwrap().to_report())),
+        ("DeviceResult[]: a batch, one device failed", to(DeviceResult::list(batch.batch_plan(clock()).unwrap().verify()))),
+        ("ChainReportJs: verifyCertificateChain",
+            to(ls10(JULY_2026, json!({})).verify_certificate_chain(clock()).unwrap().unwrap())),
+        ("RuntimeEvidenceInput: runtimeEvidence, Hopper 535", to(RuntimeEvidenceInput::from(hopper_535.clone()))),
+        ("VerifiedRimJson: verifyRim", to(&driver)),
+        ("VerifiedRimJson: verifyRim, signer expired", to(verified(DRIVER_545, SEPT_2026))),
+        ("RimComparison: compareGpuRims, another driver",
+            to(compare_gpu(driver.document(), firmware.document(), &hopper_535).unwrap().report())),
+        ("RimComparison: compareSwitchRim, no values", to(compare_switch(switch_rim.document(), &none).unwrap().report())),
+        ("rimIds: Hopper", to(RimIds::of(Arch::Hopper, &hopper_535).unwrap())),
+        ("rimIds: LS10", to(RimIds::of(Arch::Ls10, &switch).unwrap())),
+        ("RimIdentity: identifyRim", to(identify_rim(&fixture(SWITCH_RIM)).unwrap())),
+        ("RimEnvelopeJson: openRimEnvelope", to(open_envelope(envelope.to_string().as_bytes(), "NV_X").unwrap())),
+        ("Architecture[]: architectures", to(ArchitectureRow::all())),
+        ("VerifiedAttestationResultData: 8 GPUs, passed", passed),
+        ("VerifiedAttestationResultData: 8 GPUs, failed, allowed", failed),
+        ("VerifiedJwtResult: the overall token", passed_jwt),
+        ("OcspRequestJs[]: ocspRequests", to(requests.requests(&chain, fresh).unwrap())),
+        ("OcspChainStatus: good", answered("chain_good.pem", "brom_good.der", false)),
+        ("OcspChainStatus: revoked", answered("chain_revoked.pem", "brom_revoked.der", false)),
+        ("OcspChainStatus: held, allowed", answered("chain_hold.pem", "brom_hold.der", true)),
+        ("OcspChainStatus: unreachable", ocsp("chain_good.pem", [answer("brom_good.der"), timeout, status], good, false)),
+    ];
+    let rim_ids = |label: &str| label.replace("rimIds:", &format!("{rim_ids}:"));
+    cases
+        .into_iter()
+        .map(|(label, value)| (rim_ids(label), value))
+        .collect()
 }
 
 #[test]
@@ -374,24 +255,27 @@ fn what_the_core_writes_is_what_the_declarations_say() {
     let ts = Ts::load();
     let written = written();
     let mut drift = Vec::new();
-    for (case, ty, value) in &written {
-        let root = root_name(ty);
+    for (label, value) in &written {
+        let (ty, case) = label.rsplit_once(": ").unwrap();
+        let root = if ty.starts_with('{') {
+            "rimIds"
+        } else {
+            ty.trim_end_matches("[]")
+        };
         let mut errors = Vec::new();
-        ts.check(
-            ty,
-            value,
-            &root,
-            &(root.clone(), "src/wasm/rim.rs".into()),
-            &mut errors,
-        );
+        let at = (root.to_owned(), "src/wasm/rim.rs".to_owned());
+        ts.check(&parse_type(ty), value, root, &at, &mut errors);
+        // One message for what every element of a list repeats.
+        let mut said = BTreeSet::new();
+        errors.retain(|e| said.insert(e.split(['[', ']']).step_by(2).collect::<String>()));
         if !errors.is_empty() {
-            drift.push(format!("{case}:\n  {}", errors.join("\n  ")));
+            drift.push(format!("{root}, {case}:\n  {}", errors.join("\n  ")));
         }
     }
-    // The cases reach what only some results carry.
+    // The cases reach what only some reports carry.
     let reports: Vec<&Value> = (written.iter())
-        .filter(|w| root_name(&w.1) == "DeviceReport")
-        .map(|w| &w.2)
+        .filter(|w| w.0.starts_with("DeviceReport:"))
+        .map(|w| &w.1)
         .collect();
     for member in ["failure", "comparison", "evidence", "measres"] {
         assert!(
@@ -413,15 +297,6 @@ fn what_the_core_writes_is_what_the_declarations_say() {
         drift.join("\n")
     );
     assert!(seen.len() > 150, "only {} members checked", seen.len());
-}
-
-/// The declaration a case is checked against (`rimIds`: the return type in its binding).
-fn root_name(ty: &Ty) -> String {
-    match ty {
-        Ty::Name(name, _) => name.clone(),
-        Ty::Arr(inner) => root_name(inner),
-        _ => "rimIds".into(),
-    }
 }
 
 /// Every variant of an enum: a variant added to it does not compile here until listed.
@@ -450,87 +325,30 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ChainStatus::Expired,
         ChainStatus::NotYetValid,
     ];
+    let chain: Vec<String> = chain.iter().map(|c| c.as_claim_str().to_owned()).collect();
     let encodings = [
         EvidenceEncoding::Base64,
         EvidenceEncoding::Base64Hex,
         EvidenceEncoding::Hex,
     ];
+    #[rustfmt::skip]
     let enums = [
-        (
-            "StageStatus",
-            "StageStatus",
-            every!(StageStatus: Passed, Failed, NotChecked, NotApplicable),
-        ),
-        (
-            "Verdict",
-            "DeviceReport.verdict",
-            every!(Verdict: Passed, Failed, Partial),
-        ),
-        (
-            "StageId",
-            "StageId",
-            every!(StageId: EvidenceParsed, CertificateChain, EvidenceSignature, Nonce,
+        ("StageStatus", "StageStatus", every!(StageStatus: Passed, Failed, NotChecked, NotApplicable)),
+        ("Verdict", "DeviceReport.verdict", every!(Verdict: Passed, Failed, Partial)),
+        ("StageId", "StageId", every!(StageId: EvidenceParsed, CertificateChain, EvidenceSignature, Nonce,
             Architecture, OpaqueData, Fwid, DriverVersion, Revocation, DriverRim, FirmwareRim,
-            Measurements, DriverRimVersion, FirmwareRimVersion, OpaqueFloors),
-        ),
-        (
-            "RevocationState",
-            "DeviceReport.revocation",
-            every!(RevocationState: NotReached, NotChecked, Good, Failed),
-        ),
-        (
-            "RimCertStatus",
-            "ReportRimStep.chainStatus",
-            every!(RimCertStatus: Valid, Expired, Invalid),
-        ),
-        (
-            "RimCertStatus",
-            "RimCertChain.status",
-            every!(RimCertStatus: Valid, Expired, Invalid),
-        ),
-        (
-            "Nvdec0Rule",
-            "RimComparison.nvdec0",
-            every!(Nvdec0Rule: Enabled, Disabled, Absent, NotApplicable),
-        ),
-        (
-            "MeasurementSource",
-            "RimComparison.mismatches.measurementSource",
-            every!(MeasurementSource: Driver, Firmware),
-        ),
-        (
-            "RimKind",
-            "RimIdentity.kind",
-            every!(RimKind: Driver, Firmware),
-        ),
-        (
-            "ResultFormat",
-            "VerifiedAttestationResultData.format",
-            names([ResultFormat::V1, ResultFormat::Detached]),
-        ),
-        (
-            "ChainStatus",
-            "EvidenceReport.certChain.status",
-            chain.iter().map(|c| c.as_claim_str().to_owned()).collect(),
-        ),
-        (
-            "ChainStatus",
-            "ChainReportJs.status",
-            chain.iter().map(|c| c.as_claim_str().to_owned()).collect(),
-        ),
-        (
-            "EvidenceProfile",
-            "EvidenceReport.profile",
-            EvidenceProfile::ALL
-                .iter()
-                .map(|p| p.as_str().to_owned())
-                .collect(),
-        ),
-        (
-            "EvidenceEncoding",
-            "EvidenceEncoding",
-            encodings.iter().map(|e| e.as_str().to_owned()).collect(),
-        ),
+            Measurements, DriverRimVersion, FirmwareRimVersion, OpaqueFloors)),
+        ("RevocationState", "DeviceReport.revocation", every!(RevocationState: NotReached, NotChecked, Good, Failed)),
+        ("RimCertStatus", "ReportRimStep.chainStatus", every!(RimCertStatus: Valid, Expired, Invalid)),
+        ("RimCertStatus", "RimCertChain.status", every!(RimCertStatus: Valid, Expired, Invalid)),
+        ("Nvdec0Rule", "RimComparison.nvdec0", every!(Nvdec0Rule: Enabled, Disabled, Absent, NotApplicable)),
+        ("MeasurementSource", "RimComparison.mismatches.measurementSource", every!(MeasurementSource: Driver, Firmware)),
+        ("RimKind", "RimIdentity.kind", every!(RimKind: Driver, Firmware)),
+        ("ResultFormat", "VerifiedAttestationResultData.format", names([ResultFormat::V1, ResultFormat::Detached])),
+        ("ChainStatus", "EvidenceReport.certChain.status", chain.clone()),
+        ("ChainStatus", "ChainReportJs.status", chain),
+        ("EvidenceProfile", "EvidenceReport.profile", EvidenceProfile::ALL.iter().map(|p| p.as_str().to_owned()).collect()),
+        ("EvidenceEncoding", "EvidenceEncoding", encodings.iter().map(|e| e.as_str().to_owned()).collect()),
     ];
     let mut missing = Vec::new();
     for (rust, path, variants) in enums {

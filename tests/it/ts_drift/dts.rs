@@ -26,8 +26,8 @@ pub(super) enum Ty {
 
 #[derive(Clone, Debug)]
 pub(super) struct Member {
-    name: String,
-    optional: bool,
+    pub(super) name: String,
+    pub(super) optional: bool,
     ty: Ty,
 }
 
@@ -284,7 +284,7 @@ impl Ts {
 
     /// The members and index signature of an object type (interfaces with their bases,
     /// intersections, `Omit`, `Record`); `None` for any other type.
-    fn object(&self, ty: &Ty) -> Option<(Vec<Member>, Option<Ty>)> {
+    pub(super) fn object(&self, ty: &Ty) -> Option<(Vec<Member>, Option<Ty>)> {
         match ty {
             Ty::Obj(members, index) => Some((members.clone(), index.as_deref().cloned())),
             Ty::Inter(parts) => parts.iter().try_fold((Vec::new(), None), |mut out, part| {
@@ -336,7 +336,23 @@ impl Ts {
         ty
     }
 
-    /// Where a value is: the declaration (`Decl` or `Decl.member…`) and its file.
+    /// How a message names where a type is declared.
+    fn what(&self, (decl, file): &(String, String)) -> String {
+        if decl.contains('.') {
+            format!("the type of {decl} ({file})")
+        } else if self
+            .decls
+            .get(decl)
+            .is_some_and(|d| self.object(&d.0).is_none())
+        {
+            format!("type {decl} ({file})")
+        } else {
+            format!("interface {decl} ({file})")
+        }
+    }
+
+    /// Walks `v` along `ty`, one message in `out` per disagreement: `path` names the value,
+    /// `at` the declaration the type is in (`Decl` or `Decl.member…`) and its file.
     pub(super) fn check(
         &self,
         ty: &Ty,
@@ -345,7 +361,7 @@ impl Ts {
         at: &(String, String),
         out: &mut Vec<String>,
     ) {
-        let what = what(at);
+        let what = self.what(at);
         let shown = || v.to_string().chars().take(60).collect::<String>();
         match ty {
             Ty::Lit(literal) if literal != v => {
@@ -446,7 +462,7 @@ impl Ts {
         out: &mut Vec<String>,
     ) {
         let (members, index) = self.object(ty).unwrap();
-        let what = what(at);
+        let what = self.what(at);
         let Some(map) = v.as_object() else {
             return out.push(format!(
                 "{path}: the core writes {v}, {what} says an object"
@@ -476,14 +492,5 @@ impl Ts {
                 member.name
             ));
         }
-    }
-}
-
-/// How a message names where a type is declared.
-fn what((decl, file): &(String, String)) -> String {
-    if decl.contains('.') {
-        format!("the type of {decl} ({file})")
-    } else {
-        format!("interface {decl} ({file})")
     }
 }

@@ -13,9 +13,10 @@ use edgeattest::{
     compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, Arch, ArchitectureRow,
     ChainKind, ChainStatus, CheckOcspOptions, Deferred, DeviceResult, EvidenceEncoding,
     EvidenceOptions, EvidenceProfile, Jwks, MeasurementSource, Nvdec0Rule, OcspInputError,
-    OcspRequestsOptions, OptionsError, PreparedToken, ResultFormat, RevocationState, RimCertStatus,
-    RimIds, RimKind, RimTrust, RuntimeEvidence, RuntimeEvidenceInput, StageId, StageStatus,
-    TokenVerdict, UnixSeconds, UnixTime, Verdict, VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
+    OcspRequestsOptions, OpaqueFloor, OpaqueValue, OptionsError, PreparedToken, ResultFormat,
+    RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuntimeEvidence,
+    RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
+    VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -192,6 +193,25 @@ fn written() -> Vec<(String, Value)> {
         verified(DRIVER_545, JAN_2024),
         verified(VBIOS_PROD, JAN_2024),
     );
+    // Two unmet floors: one below its minimum, one of the wrong value type.
+    let (mut floored, mut low) = (driver.document().clone(), hopper_535.clone());
+    for (id, value_type) in [(37, 0x87), (38, 0x86)] {
+        let (name, index) = (format!("FLOOR_{id}"), 100 + u32::from(id));
+        let floor = OpaqueFloor {
+            id,
+            index,
+            name,
+            active: true,
+            min_svn: 5,
+            include_in_result: id == 37,
+        };
+        floored.opaque_floors.push(floor);
+        low.opaque.push(OpaqueValue {
+            id,
+            value_type: Some(value_type),
+            value: vec![3, 0],
+        });
+    }
     let (switch_rim, none) = (verified(SWITCH_RIM, JULY_2026), RuntimeEvidence::default());
     let envelope =
         json!({ "id": "NV_X", "rim": "PFNvZnR3YXJlSWRlbnRpdHkvPg==", "rim_format": "TCG" });
@@ -228,6 +248,8 @@ fn written() -> Vec<(String, Value)> {
         ("VerifiedRimJson: verifyRim, signer expired", to(verified(DRIVER_545, SEPT_2026))),
         ("RimComparison: compareGpuRims, another driver",
             to(compare_gpu(driver.document(), firmware.document(), &hopper_535).unwrap().report())),
+        ("RimComparison: compareGpuRims, floors unmet", to(compare_gpu(&floored, firmware.document(), &low).unwrap().report())),
+        ("RimDocumentJson: a document with floors", to(&floored)),
         ("RimComparison: compareSwitchRim, no values", to(compare_switch(switch_rim.document(), &none).unwrap().report())),
         ("rimIds: Hopper", to(RimIds::of(Arch::Hopper, &hopper_535).unwrap())),
         ("rimIds: LS10", to(RimIds::of(Arch::Ls10, &switch).unwrap())),
@@ -272,18 +294,32 @@ fn what_the_core_writes_is_what_the_declarations_say() {
             drift.push(format!("{root}, {case}:\n  {}", errors.join("\n  ")));
         }
     }
-    // The cases reach what only some reports carry.
-    let reports: Vec<&Value> = (written.iter())
-        .filter(|w| w.0.starts_with("DeviceReport:"))
-        .map(|w| &w.1)
-        .collect();
-    for member in ["failure", "comparison", "evidence", "measres"] {
+    // The cases reach what only some results carry (a null: the member is written as null).
+    #[rustfmt::skip]
+    let reached = [
+        ("DeviceReport", "/failure"), ("DeviceReport", "/comparison"), ("DeviceReport", "/evidence"),
+        ("DeviceReport", "/measres"), ("DeviceReport", "/rims/driver/chainExpiration"),
+        ("DeviceReport", "/evidence=null"), ("DeviceReport", "/failure=null"),
+        ("RimComparison", "/opaqueMismatches/0/runtimeValue"), ("RimComparison", "/opaqueMismatches/1"),
+        ("RimComparison", "/mismatches/0"), ("RimComparison", "/driverVersion=null"),
+        ("VerifiedAttestationResultData", "/appraisal/devices/0/reasons/0"),
+        ("OcspChainStatus", "/held"), ("OcspChainStatus", "/certificates/0/revokedAt"),
+        ("OcspChainStatus", "/certificates/1/message"), ("DeviceResult[]", "/1/error"),
+    ];
+    for (root, pointer) in reached {
+        let (pointer, null) = pointer
+            .split_once("=null")
+            .map_or((pointer, false), |(p, _)| (p, true));
+        let found = |v: &Value| v.pointer(pointer).is_some_and(|m| m.is_null() == null);
+        let any = written
+            .iter()
+            .any(|(label, v)| label.starts_with(&format!("{root}:")) && found(v));
         assert!(
-            reports.iter().any(|r| !r[member].is_null()),
-            "no report with a {member}"
+            any,
+            "no case writes {root} {pointer} {}",
+            if null { "null" } else { "non-null" }
         );
     }
-    assert!(reports.iter().any(|r| r["evidence"].is_null()));
     let seen = ts.seen.borrow();
     let declarations: BTreeSet<&str> = seen.iter().map(|m| m.split('.').next().unwrap()).collect();
     eprintln!(
@@ -320,17 +356,11 @@ fn names<T: Serialize>(values: impl IntoIterator<Item = T>) -> Vec<String> {
 fn every_variant_of_the_cores_enums_is_in_its_union() {
     let ts = Ts::load();
     // `non_exhaustive` enums cannot be matched here: their variants are written out.
-    let chain = [
-        ChainStatus::Valid,
-        ChainStatus::Expired,
-        ChainStatus::NotYetValid,
-    ];
-    let chain: Vec<String> = chain.iter().map(|c| c.as_claim_str().to_owned()).collect();
-    let encodings = [
-        EvidenceEncoding::Base64,
-        EvidenceEncoding::Base64Hex,
-        EvidenceEncoding::Hex,
-    ];
+    #[rustfmt::skip]
+    let (chain, encodings): (Vec<String>, Vec<String>) = (
+        [ChainStatus::Valid, ChainStatus::Expired, ChainStatus::NotYetValid].iter().map(|c| c.as_claim_str().into()).collect(),
+        [EvidenceEncoding::Base64, EvidenceEncoding::Base64Hex, EvidenceEncoding::Hex].iter().map(|e| e.as_str().into()).collect(),
+    );
     #[rustfmt::skip]
     let enums = [
         ("StageStatus", "StageStatus", every!(StageStatus: Passed, Failed, NotChecked, NotApplicable)),
@@ -348,7 +378,7 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ("ChainStatus", "EvidenceReport.certChain.status", chain.clone()),
         ("ChainStatus", "ChainReportJs.status", chain),
         ("EvidenceProfile", "EvidenceReport.profile", EvidenceProfile::ALL.iter().map(|p| p.as_str().to_owned()).collect()),
-        ("EvidenceEncoding", "EvidenceEncoding", encodings.iter().map(|e| e.as_str().to_owned()).collect()),
+        ("EvidenceEncoding", "EvidenceEncoding", encodings),
     ];
     let mut missing = Vec::new();
     for (rust, path, variants) in enums {
@@ -386,19 +416,18 @@ fn the_checker_names_each_kind_of_drift() {
             "T: member `g` written by the core is not in interface T (here)".into(),
         ]
     );
-    let mut errors = Vec::new();
+    let (stage, mut errors) = (Ty::Name("ReportStage".into(), Vec::new()), Vec::new());
+    let at = (String::new(), String::new());
     ts.check(
-        &Ty::Name("ReportStage".into(), Vec::new()),
+        &stage,
         &json!({ "id": "nonce", "foo": 1 }),
         "DeviceReport.stages[0]",
-        &("".into(), "".into()),
+        &at,
         &mut errors,
     );
-    assert_eq!(errors[0], format!("DeviceReport.stages[0]: member `foo` written by the core is not in interface ReportStage ({file})"));
-    assert!(
-        errors
-            .iter()
-            .any(|e| e.contains("member `title` of interface ReportStage")),
-        "{errors:?}"
-    );
+    let not_in =
+        format!("member `foo` written by the core is not in interface ReportStage ({file})");
+    assert_eq!(errors[0], format!("DeviceReport.stages[0]: {not_in}"));
+    let title = "member `title` of interface ReportStage";
+    assert!(errors.iter().any(|e| e.contains(title)), "{errors:?}");
 }

@@ -26,8 +26,8 @@ pub(super) enum Ty {
 
 #[derive(Clone, Debug)]
 pub(super) struct Member {
-    pub(super) name: String,
-    pub(super) optional: bool,
+    name: String,
+    optional: bool,
     ty: Ty,
 }
 
@@ -284,7 +284,7 @@ impl Ts {
 
     /// The members and index signature of an object type (interfaces with their bases,
     /// intersections, `Omit`, `Record`); `None` for any other type.
-    pub(super) fn object(&self, ty: &Ty) -> Option<(Vec<Member>, Option<Ty>)> {
+    fn object(&self, ty: &Ty) -> Option<(Vec<Member>, Option<Ty>)> {
         match ty {
             Ty::Obj(members, index) => Some((members.clone(), index.as_deref().cloned())),
             Ty::Inter(parts) => parts.iter().try_fold((Vec::new(), None), |mut out, part| {

@@ -148,6 +148,9 @@ mod service {
     mod wire;
 }
 
+/// The hand-written TypeScript declarations against the serde shapes the core writes.
+mod ts_drift;
+
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.
 mod token {
     mod appraisal;

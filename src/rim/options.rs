@@ -10,15 +10,28 @@ use super::error::RimError;
 use super::trust::RimTrust;
 use super::verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
 
-/// The options of a RIM's verification.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+/// The options of a RIM's verification. `now` is how the caller wrote the verification time
+/// (Unix seconds in JSON; the JS value in the binding, where a `Date` is allowed too): it is
+/// declared so that readers refusing unknown members accept it, and the caller reads it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RimOptions {
+pub struct RimOptions<Now = crate::UnixSeconds> {
     /// PEM anchors replacing NVIDIA's RIM root; default: [`RimTrust::nvidia`].
     pub trust_anchor_pem: Option<String>,
+    /// The verification time as written (read by the caller).
+    pub now: Option<Now>,
 }
 
-impl RimOptions {
+impl<Now> Default for RimOptions<Now> {
+    fn default() -> Self {
+        Self {
+            trust_anchor_pem: None,
+            now: None,
+        }
+    }
+}
+
+impl<Now> RimOptions<Now> {
     /// The anchors these options name.
     ///
     /// # Errors

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::convert::{from_js, members_from_js, to_js};
+use super::convert::{from_js, members_from_js, to_js, Js};
 use super::error;
 use super::pending::Pending;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
@@ -146,11 +146,15 @@ pub fn identify_rim(
 }
 
 /// The document, the options (absent: the defaults) and `options.now` (default: the clock).
-fn rim_inputs(xml: &JsValue, options: &JsValue) -> Result<(Document, RimOptions, u64), JsValue> {
+fn rim_inputs(
+    xml: &JsValue,
+    options: &JsValue,
+) -> Result<(Document, RimOptions<Js>, u64), JsValue> {
     let xml = from_js(xml, "xml")?;
-    let now = args::time_or_clock(&args::member(options, "now"), "now")?.as_secs();
-    let options: Option<RimOptions> = members_from_js(options, "options")?;
-    Ok((xml, options.unwrap_or_default(), now))
+    let options: Option<RimOptions<Js>> = members_from_js(options, "options")?;
+    let options = options.unwrap_or_default();
+    let now = args::clock(options.now.as_ref())?.as_secs();
+    Ok((xml, options, now))
 }
 
 fn runtime_evidence(value: &JsValue) -> Result<RuntimeEvidence, JsValue> {

@@ -6,10 +6,12 @@
 //! ignored and its default applied. [`Strict`] wraps that deserializer: a struct is read from
 //! the object's own keys, and a key that is not one of serde's `fields` fails with serde's
 //! `unknown_field` error ("unknown field `x`, expected one of ..."), reported under the key's
-//! own path (`devices[0].evidnce`). Members, sequence elements, `Some` and newtype contents
-//! are wrapped again, so the rule holds at every depth. Maps and `deserialize_any` (records
-//! such as headers, flattened structs, byte and one-or-many visitors), tuples and enums go to
-//! serde-wasm-bindgen unchanged: those take any key.
+//! own path (`devices[0].evidnce`).
+//! Members, sequence elements, `Some` and newtype contents are wrapped again, so the rule
+//! holds at every depth. Maps (records such as headers, flattened structs) take any key, and
+//! their values, like tuples and whatever `deserialize_any` meets in an array or a plain
+//! object, are read here too, so every failure keeps its path (`headers[0][1]`); bytes, dates,
+//! primitives and enums go to serde-wasm-bindgen.
 //!
 //! Hand-written because no crate does this for serde-wasm-bindgen (crates.io, November 2026;
 //! `serde_ignored` reports ignored keys only where a deserializer offers them, and this one
@@ -29,10 +31,10 @@ use alloc::vec::{self, Vec};
 use core::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect};
-use serde::de::value::{SeqDeserializer, StrDeserializer};
+use serde::de::value::StrDeserializer;
 use serde::de::{
-    DeserializeSeed, Deserializer, Error as _, Expected, IntoDeserializer, MapAccess, Unexpected,
-    Visitor,
+    DeserializeSeed, Deserializer, Error as _, Expected, IntoDeserializer, MapAccess, SeqAccess,
+    Unexpected, Visitor,
 };
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::{JsCast, JsValue};
@@ -112,12 +114,48 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     type Error = Error;
 
     forward!(
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_unit deserialize_map deserialize_identifier deserialize_ignored_any
+        deserialize_unit deserialize_identifier deserialize_ignored_any
     );
+
+    // Arrays and plain objects are read here, whatever the visitor asks for, so that a
+    // failure inside a record (`headers.x`) or a pair (`headers[0][1]`) keeps its path; bytes,
+    // dates and primitives go to serde-wasm-bindgen.
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if Array::is_array(&self.value) {
+            self.deserialize_seq(visitor)
+        } else if is_record(&self.value) {
+            self.deserialize_map(visitor)
+        } else {
+            let result =
+                serde_wasm_bindgen::Deserializer::from(self.value).deserialize_any(visitor);
+            Self::noted(&self.path, self.failed, result)
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let result = if is_record(&self.value) {
+            let entries = Object::entries(self.value.unchecked_ref::<Object>())
+                .iter()
+                .filter_map(|entry| {
+                    let entry: Array = entry.unchecked_into();
+                    Some((entry.get(0).as_string()?, entry.get(1)))
+                })
+                .collect::<Vec<_>>();
+            visitor.visit_map(Entries {
+                entries: entries.into_iter(),
+                value: None,
+                path: self.path.clone(),
+                failed: self.failed,
+            })
+        } else {
+            serde_wasm_bindgen::Deserializer::from(self.value.clone()).deserialize_map(visitor)
+        };
+        Self::noted(&self.path, self.failed, result)
+    }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
@@ -130,6 +168,14 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
+        if Array::is_array(&self.value) {
+            let found = self.value.unchecked_ref::<Array>().length() as usize;
+            if found != len {
+                note(&self.path, self.failed);
+                return Err(Error::invalid_length(found, &visitor));
+            }
+            return self.deserialize_seq(visitor);
+        }
         let result =
             serde_wasm_bindgen::Deserializer::from(self.value).deserialize_tuple(len, visitor);
         Self::noted(&self.path, self.failed, result)
@@ -182,14 +228,12 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     // deserializer (about 20 KB of wasm).
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let result = match items(self.value) {
-            Ok(Ok(items)) => {
-                let elements = items.into_iter().enumerate().map(|(i, item)| Strict {
-                    value: item,
-                    path: format!("{}[{i}]", self.path),
-                    failed: self.failed,
-                });
-                visitor.visit_seq(SeqDeserializer::new(elements))
-            }
+            Ok(Ok(items)) => visitor.visit_seq(Elements {
+                items: items.into_iter(),
+                index: 0,
+                path: &self.path,
+                failed: self.failed,
+            }),
             Ok(Err(value)) => Err(refusal(&value, &visitor)),
             Err(error) => Err(error),
         };
@@ -295,6 +339,92 @@ fn refusal(value: &JsValue, expected: &dyn Expected) -> Error {
     Error::invalid_type(unexpected, expected)
 }
 
+/// A plain object: a bag of members (not an array, bytes, a date or a function).
+fn is_record(value: &JsValue) -> bool {
+    value.is_object()
+        && !Array::is_array(value)
+        && !js_sys::ArrayBuffer::is_view(value)
+        && !value.is_instance_of::<js_sys::ArrayBuffer>()
+        && !value.is_instance_of::<js_sys::Date>()
+}
+
+/// An array's elements, each read strictly under its index (`answers[0]`).
+struct Elements<'p, 'a> {
+    items: vec::IntoIter<JsValue>,
+    index: usize,
+    path: &'p str,
+    failed: &'a Failed,
+}
+
+impl<'de> SeqAccess<'de> for Elements<'_, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let Some(value) = self.items.next() else {
+            return Ok(None);
+        };
+        let path = format!("{}[{}]", self.path, self.index);
+        self.index += 1;
+        let result = seed.deserialize(Strict {
+            value,
+            path: path.clone(),
+            failed: self.failed,
+        });
+        Strict::noted(&path, self.failed, result).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+/// A record's entries (any key), each value read strictly under its own path.
+struct Entries<'a> {
+    entries: vec::IntoIter<(String, JsValue)>,
+    value: Option<(String, JsValue)>,
+    path: String,
+    failed: &'a Failed,
+}
+
+impl<'de> MapAccess<'de> for Entries<'_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        let Some((key, value)) = self.entries.next() else {
+            return Ok(None);
+        };
+        let result = seed
+            .deserialize(StrDeserializer::<Error>::new(&key))
+            .map(Some);
+        if result.is_err() {
+            note(&member_path(&self.path, &key), self.failed);
+        }
+        self.value = Some((key, value));
+        result
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match self.value.take() {
+            Some((key, value)) => {
+                let path = member_path(&self.path, &key);
+                let result = seed.deserialize(Strict {
+                    value,
+                    path: path.clone(),
+                    failed: self.failed,
+                });
+                Strict::noted(&path, self.failed, result)
+            }
+            None => Err(Error::custom("a member's value was read twice")),
+        }
+    }
+}
+
 /// A struct's members: an undeclared key first (so that it is the error reported, not a
 /// missing member it may be a misspelling of), then the declared ones.
 struct Members<'a> {
@@ -327,11 +457,16 @@ impl<'de> MapAccess<'de> for Members<'_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
-            Some((key, value)) => seed.deserialize(Strict {
-                value,
-                path: member_path(&self.path, key),
-                failed: self.failed,
-            }),
+            Some((key, value)) => {
+                let path = member_path(&self.path, key);
+                // A value's own check after reading (a range, a length) fails here, under it.
+                let result = seed.deserialize(Strict {
+                    value,
+                    path: path.clone(),
+                    failed: self.failed,
+                });
+                Strict::noted(&path, self.failed, result)
+            }
             None => Err(Error::custom("a member's value was read twice")),
         }
     }

@@ -1,11 +1,12 @@
 // Size report of the release wasm modules: raw and gzip -9 bytes against their budgets.
 //
 // Full module (`edgeattest`): 725 KB (725,000 bytes) gzipped — raised from 712 KB by issue 18's
-// second part (session 7), which took it from 704,344 to 722,464 bytes, same machine: every
+// second part (session 7), which took it from 704,344 to 723,727 bytes, same machine: every
 // option, request and result shape moved from the binding into the core as serde types
 // (evidence, token, access, listing, deprecation, service wire, OCSP, RIM; about +27.6 KB as
 // first merged), unknown option members refused at every depth (src/wasm/strict.rs, +2.1 KB),
-// and serde_path_to_error replaced by the path strict.rs keeps itself (-9.5 KB). Raised from 645 KB by issue 18
+// serde_path_to_error replaced by the path strict.rs keeps itself (-9.5 KB), and that path
+// kept through array elements, pairs and values checked after reading (+5.2 KB). Raised from 645 KB by issue 18
 // (session 6), which took it from 630,311 to 704,402 bytes, same machine: the binding on
 // serde-wasm-bindgen (one `from_js`/`to_js` path, the failing member's path in `field` through
 // serde_path_to_error: +36.2 KB on its own), the core's evidence report and its serde shape,
@@ -31,7 +32,7 @@
 // Client module (`edgeattest/client`, Cargo feature `js-full` off): nonces, attest requests,
 // tokens and key sets only — what a caller of an attestation service loads in a browser.
 // Budget 218 KB gzipped (200 KB before issue 18's serde binding took it from 190,574 to 214,081
-// bytes; the member paths alone are about 6.8 KB of that); it measures 215,240 bytes after issue
+// bytes; the member paths alone are about 6.8 KB of that); it measures 216,200 bytes after issue
 // 18's second part (the token shapes in the core, strict members, paths kept by strict.rs) (526 KB
 // raw; 173 KB before issue 17 added the appraisal and the evidence decoder, which clients need
 // too), a third of the full module.

@@ -1,11 +1,10 @@
 // The verification page's panels 4 (scopes), 5 (lists) and 6 (deprecations) in headless
 // Chromium: each decision or page shown must equal what the package computes in Node for
 // the same input.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage } from './support/browser.mjs';
-import { ready, panelShots, tableRows, timeValue, listSettled, DESKTOP } from './support/page.mjs';
+import { openPage } from './support/browser.mjs';
+import { ready, panelShots, tableRows, timeValue, listSettled, DESKTOP, pageHooks } from './support/page.mjs';
 import '../../pkg/index.js'; // instantiates the wasm module
 import {
   accessRouteTable, ListTable, listLimits, deprecationNotices, deprecationRegistry,
@@ -13,16 +12,7 @@ import {
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 async function open() {
   const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);

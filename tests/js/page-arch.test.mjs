@@ -1,24 +1,14 @@
 // The page's architecture selects are the core's table (architectures()), and the request
 // builder picks samples and an architecture by the row's device kind (issue 18).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage } from './support/browser.mjs';
+import { openPage } from './support/browser.mjs';
 import { architectures } from '../../pkg/index.js';
-import { ready } from './support/page.mjs';
+import { ready, pageHooks } from './support/page.mjs';
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 const options = (page, selector) => page.$$eval(`${selector} option`, (list) => list.map((o) => o.value));
 const enabledSamples = (page) => page.$$eval('#sample option:not([disabled])', (list) => list.map((o) => o.textContent));

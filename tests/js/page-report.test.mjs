@@ -2,12 +2,11 @@
 // passing and a failing input, the verdict shown is the one `evidenceReport` (the package,
 // run here in Node on the same input) gives, every stage is shown in the core's order with
 // its status, and the service run in the page gives the same answer.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage } from './support/browser.mjs';
-import { ready, timeValue, DESKTOP } from './support/page.mjs';
+import { openPage } from './support/browser.mjs';
+import { ready, timeValue, DESKTOP, pageHooks } from './support/page.mjs';
 import { evidenceReport } from '../../pkg/index.js';
 
 const repo = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -17,16 +16,7 @@ const rimXml = (id) => repo(rims.find((r) => r.id === id).source);
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 // The class each stage status is drawn with: never green for anything but a pass.
 const LOOK = { passed: ['pass', 'warn'], failed: ['fail'], 'not-checked': ['skip'], 'not-applicable': ['skip'] };

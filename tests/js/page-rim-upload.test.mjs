@@ -3,12 +3,11 @@
 // page's — the real driver RIMs (whose text never says "driver") land in the driver list, the
 // firmware RIMs in the firmware list, and a document of neither kind is refused with the
 // core's error and filed nowhere. The same rule is checked on the package in Node.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage } from './support/browser.mjs';
-import { ready, DESKTOP } from './support/page.mjs';
+import { openPage } from './support/browser.mjs';
+import { ready, DESKTOP, pageHooks } from './support/page.mjs';
 import { identifyRim } from '../../pkg/index.js';
 
 const fixture = (path) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
@@ -27,16 +26,7 @@ const NEITHER = fixture(DRIVER).replace('colloquialVersion="550.144.03"', 'collo
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 test('identifyRim (the package): each fixture RIM is the kind its id names, and neither is refused', () => {
   for (const [path, kind, version] of RIMS) {

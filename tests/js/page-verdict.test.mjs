@@ -3,31 +3,19 @@
 // reasons; no green badge); a forged result; the evidence panel with a mismatching RIM; and
 // the convention panels (all nine lists, the deprecation 400 and headers with a Link target
 // that answers, the health view) through the running worker. Screenshots: tests/artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
+import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import {
-  ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP,
-} from './support/page.mjs';
+import { ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
   generateKeyPair, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
 } from '../../pkg/index.js';
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 async function open(path = '/ui/') {
   const { page, problems } = await openPage(browser.context, `${worker.origin}${path}`);

@@ -2,16 +2,13 @@
 // Chromium against the worker in workerd, with real fixtures: recorded NRAS results with
 // their JWKS (pasted from the test side — they are AGPL recordings and are not bundled),
 // results minted here, the bundled evidence samples and RIMs, and tampered copies of each.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
+import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import {
-  ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP,
-} from './support/page.mjs';
+import { ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
   generateKeyPair, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
   verifyAttestationResult,
@@ -19,16 +16,7 @@ import {
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 async function open() {
   const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);

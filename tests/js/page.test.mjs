@@ -2,29 +2,20 @@
 // release build end to end (a broken wasm-opt or bundling step fails here). Panel 3 (the
 // request builder and Send) and the page as a whole: keyboard, phone width, offline.
 // Panels 1-2: page-verify.test.mjs; panels 4-6: page-api.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorker } from './support/worker.mjs';
-import { launchBrowser, openPage, ARTIFACTS } from './support/browser.mjs';
+import { openPage, ARTIFACTS } from './support/browser.mjs';
 import {
   validateAttestRequest, generateKeyPair, createDetachedEat, createJwks,
 } from '../../pkg/index.js';
-import { ready, panelShots, tableRows, DESKTOP, PHONE } from './support/page.mjs';
+import { ready, panelShots, tableRows, DESKTOP, PHONE, pageHooks } from './support/page.mjs';
 
 let worker;
 let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+pageHooks((rig) => ({ worker, browser } = rig));
 
 test('request builder: a bundled sample becomes a valid V4 body', async () => {
   const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);

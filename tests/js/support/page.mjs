@@ -1,9 +1,28 @@
 // Helpers for the verification page's browser tests (tests/js/page*.test.mjs).
+import { before, after } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS } from './browser.mjs';
+import { ARTIFACTS, launchBrowser } from './browser.mjs';
+import { startWorker } from './worker.mjs';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+
+/**
+ * The hooks of a page test file: one worker and one browser for all its tests, handed to
+ * `use` once started, and stopped after the last test.
+ */
+export function pageHooks(use) {
+  const rig = {};
+  before(async () => {
+    rig.worker = await startWorker();
+    rig.browser = await launchBrowser();
+    use(rig);
+  });
+  after(async () => {
+    await rig.browser?.close();
+    await rig.worker?.stop();
+  });
+}
 
 /** Unix seconds as a datetime-local value (the page reads it as UTC). */
 export const timeValue = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 19);

@@ -347,6 +347,22 @@ fn is_record(value: &JsValue) -> bool {
         && !value.is_instance_of::<js_sys::Date>()
 }
 
+/// `seed` read strictly from `value` at `path`; a failure the value's own reader finds after
+/// reading (a range, a length) is noted under `path` too.
+fn read_at<'de, T: DeserializeSeed<'de>>(
+    value: JsValue,
+    path: String,
+    failed: &Failed,
+    seed: T,
+) -> Result<T::Value, Error> {
+    let result = seed.deserialize(Strict {
+        value,
+        path: path.clone(),
+        failed,
+    });
+    Strict::noted(&path, failed, result)
+}
+
 /// An array's elements, each read strictly under its index (`answers[0]`).
 struct Elements<'p, 'a> {
     items: vec::IntoIter<JsValue>,
@@ -367,12 +383,7 @@ impl<'de> SeqAccess<'de> for Elements<'_, '_> {
         };
         let path = format!("{}[{}]", self.path, self.index);
         self.index += 1;
-        let result = seed.deserialize(Strict {
-            value,
-            path: path.clone(),
-            failed: self.failed,
-        });
-        Strict::noted(&path, self.failed, result).map(Some)
+        read_at(value, path, self.failed, seed).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -410,15 +421,7 @@ impl<'de> MapAccess<'de> for Entries<'_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
-            Some((key, value)) => {
-                let path = member_path(&self.path, &key);
-                let result = seed.deserialize(Strict {
-                    value,
-                    path: path.clone(),
-                    failed: self.failed,
-                });
-                Strict::noted(&path, self.failed, result)
-            }
+            Some((key, value)) => read_at(value, member_path(&self.path, &key), self.failed, seed),
             None => Err(Error::custom("a member's value was read twice")),
         }
     }
@@ -456,16 +459,7 @@ impl<'de> MapAccess<'de> for Members<'_> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
-            Some((key, value)) => {
-                let path = member_path(&self.path, key);
-                // A value's own check after reading (a range, a length) fails here, under it.
-                let result = seed.deserialize(Strict {
-                    value,
-                    path: path.clone(),
-                    failed: self.failed,
-                });
-                Strict::noted(&path, self.failed, result)
-            }
+            Some((key, value)) => read_at(value, member_path(&self.path, key), self.failed, seed),
             None => Err(Error::custom("a member's value was read twice")),
         }
     }

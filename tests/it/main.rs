@@ -23,6 +23,16 @@
 
 #[path = "../common/fixture_files.rs"]
 mod fixture_files;
+
+/// The member names of a JSON object, in order: the shapes the tests pin.
+fn keys(value: &serde_json::Value) -> Vec<&str> {
+    value
+        .as_object()
+        .expect("a JSON object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
 #[path = "../common/verdicts.rs"]
 mod verdicts;
 
@@ -159,6 +169,7 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod teep;
     mod verify_input;
     mod wycheproof;
 }

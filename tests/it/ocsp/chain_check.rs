@@ -81,12 +81,7 @@ fn requests_from_json_options_are_the_fixture_requests() {
     }
     // Written out, the request and nonce are byte strings and the names camelCase.
     let written = serde_json::to_value(&requests[0]).unwrap();
-    let keys: Vec<&str> = written
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = crate::keys(&written);
     assert_eq!(
         keys,
         ["certificate", "index", "cacheKey", "request", "nonce"]

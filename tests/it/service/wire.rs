@@ -443,12 +443,7 @@ fn a_host_error_answer_names_exactly_the_members_serde_reads() {
     let full = json!({ "status": 404, "code": "ERR_NOT_FOUND", "message": "m", "field": "f" });
     let read: ErrorResponseInit = read(full.clone());
     assert_eq!(read.field.as_deref(), Some("f"));
-    let members: Vec<&str> = full
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let members = crate::keys(&full);
     assert_eq!(members, ErrorResponseInit::MEMBERS);
     for member in ["Status", "fields", "headers"] {
         let mut value = full.clone();

@@ -20,6 +20,8 @@ use edgeattest::{
 };
 use serde_json::{json, Map, Value};
 
+use super::teep::capture;
+
 const KID: &str = "appraisal-test";
 const ISS: &str = "https://edgeattest.invalid";
 const IAT: u64 = 1_749_601_858;
@@ -37,34 +39,6 @@ fn fixture(path: &str) -> Vec<u8> {
 
 fn fixture_json(path: &str) -> Value {
     serde_json::from_slice(&fixture(path)).unwrap()
-}
-
-fn claims_of(token: &str) -> Map<String, Value> {
-    let payload = token.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
-}
-
-struct Capture {
-    response: Vec<u8>,
-    jwks: Jwks,
-    nonce: String,
-    iat: u64,
-}
-
-fn capture(name: &str) -> Capture {
-    let response = fixture(&format!("nras/teep/{name}_response.json"));
-    let jwks = Jwks::parse(&fixture(&format!("nras/teep/{name}_jwks.json"))).unwrap();
-    let request = fixture_json(&format!("nras/teep/{name}_request.json"));
-    let result: Value = serde_json::from_slice(&response).unwrap();
-    let iat = claims_of(result[0][1].as_str().unwrap())["iat"]
-        .as_u64()
-        .unwrap();
-    Capture {
-        response,
-        jwks,
-        nonce: request["nonce"].as_str().unwrap().to_owned(),
-        iat,
-    }
 }
 
 fn nvidia_options(nonce: &str) -> VerifyOptions {

@@ -8,10 +8,12 @@ use std::fs;
 use std::path::PathBuf;
 
 use edgeattest::{
-    Deferred, ErrorCode, Jwks, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
+    Deferred, ErrorCode, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
     VerifyInput,
 };
 use serde_json::{json, Value};
+
+use super::teep::{capture, Capture};
 
 const ISSUER: &str = "https://nras.attestation.nvidia.com";
 const PASS_1GPU: &str = "v3_1gpu_success_20260629";
@@ -23,36 +25,6 @@ fn fixture(path: &str) -> Vec<u8> {
         .iter()
         .collect();
     fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-struct Capture {
-    response: Vec<u8>,
-    jwks: Jwks,
-    nonce: String,
-    iat: u64,
-}
-
-fn capture(name: &str) -> Capture {
-    let response = fixture(&format!("nvidia/nras/teep/{name}_response.json"));
-    let jwks = Jwks::parse(&fixture(&format!("nvidia/nras/teep/{name}_jwks.json"))).unwrap();
-    let request: Value =
-        serde_json::from_slice(&fixture(&format!("nvidia/nras/teep/{name}_request.json"))).unwrap();
-    let result: Value = serde_json::from_slice(&response).unwrap();
-    let overall = result[0][1].as_str().unwrap();
-    let iat = claims(overall)["iat"].as_u64().unwrap();
-    Capture {
-        response,
-        jwks,
-        nonce: request["nonce"].as_str().unwrap().to_owned(),
-        iat,
-    }
-}
-
-fn claims(token: &str) -> Value {
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use base64::Engine as _;
-    let payload = token.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
 }
 
 fn input(options: Value) -> VerifyInput {
@@ -88,12 +60,7 @@ fn recorded_results_verify_with_options_written_as_json() {
         });
         let verified = verify(&c, options, c.iat).unwrap();
         // The one shape the JS API resolves with.
-        let keys: Vec<&str> = verified
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = crate::keys(&verified);
         assert_eq!(
             keys,
             ["format", "overall", "devices", "overallResult", "appraisal"]
@@ -112,12 +79,7 @@ fn recorded_results_verify_with_options_written_as_json() {
         let list = verified["devices"].as_array().unwrap();
         assert_eq!(list.len(), devices, "{name}");
         for device in list {
-            let keys: Vec<&str> = device
-                .as_object()
-                .unwrap()
-                .keys()
-                .map(String::as_str)
-                .collect();
+            let keys = crate::keys(device);
             assert_eq!(
                 keys,
                 ["label", "digest", "payload", "protectedHeader", "kid"]
@@ -336,12 +298,7 @@ fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
         panic!("not a JWT");
     };
     let written = serde_json::to_value(&verified).unwrap();
-    let keys: Vec<&str> = written
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = crate::keys(&written);
     assert_eq!(keys, ["payload", "protectedHeader", "kid"], "{label}");
     assert_eq!(written["payload"]["eat_nonce"], c.nonce.as_str());
     let jwt = input(json!({}))

@@ -29,7 +29,7 @@ use crate::ErrorCode;
 /// The gateway's options (the JS `GatewayOptions`, and `EvaluateAccessOptions`, which adds
 /// `keyStore` and `now`). Absent members keep the defaults.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AccessOptions<Store = serde_json::Value, Time = u64> {
     /// The `WWW-Authenticate` realm; default [`GatewayConfig::DEFAULT_REALM`].
     pub realm: Option<String>,
@@ -131,7 +131,7 @@ pub fn target_of(url: &str) -> &str {
 /// members, the record's `id` and its optional `expiresAt`. `roles` or `scopes` given as
 /// `null` is present and empty (refused on the other key type as any other value).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewKeyOptions<Time = u64> {
     /// `personal` or `service`; required.
     #[serde(rename = "type")]

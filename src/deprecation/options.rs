@@ -18,7 +18,7 @@ use crate::attest::{Endpoint, RequestError};
 /// The host's settings as given (the JS `DeprecationOptions`); absent members keep
 /// [`Policy::default`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DeprecationOptions {
     /// Seconds one release cycle lasts ([`Policy::release_cycle_secs`]).
     pub release_cycle_seconds: Option<u64>,

@@ -41,7 +41,7 @@ use crate::ErrorCode;
 /// `now` is written: [`UnixSeconds`] in JSON; the JS binding keeps the JS value (a number or
 /// a `Date`) and reads it with the host clock as default.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EvidenceOptions<Now = UnixSeconds> {
     nonce: Option<TextOrBytes>,
     arch: Option<String>,
@@ -62,6 +62,7 @@ pub struct EvidenceOptions<Now = UnixSeconds> {
 
 /// One device of a batch: its transcript and its PEM chain.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DeviceOptions {
     evidence: Option<TextOrBytes>,
     certificate: Option<String>,
@@ -69,6 +70,7 @@ struct DeviceOptions {
 
 /// The RIM documents of a report, by role.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RimOptions {
     driver: Option<Document>,
     firmware: Option<Document>,
@@ -76,6 +78,7 @@ struct RimOptions {
 
 /// What the host learnt of the device chain's revocation.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RevocationOptions {
     status: Option<String>,
     message: Option<String>,

@@ -21,7 +21,7 @@ use crate::ErrorCode;
 /// (`kind`, required), and optionally the nonces, one per request (default: fresh ones from
 /// the caller's randomness).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OcspRequestsOptions {
     /// `device` or `rim`; absent is refused by [`OcspRequestsOptions::requests`] (naming
     /// `kind`).
@@ -32,7 +32,7 @@ pub struct OcspRequestsOptions {
 
 /// The options of checking a chain's answers (the JS `CheckOcspOptions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckOcspOptions {
     /// Count `certificateHold` as good (reported as `held`), as
     /// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks; default false.

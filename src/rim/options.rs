@@ -14,7 +14,7 @@ use super::verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
 /// (Unix seconds in JSON; the JS value in the binding, where a `Date` is allowed too): it is
 /// declared so that readers refusing unknown members accept it, and the caller reads it.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RimOptions<Now = crate::UnixSeconds> {
     /// PEM anchors replacing NVIDIA's RIM root; default: [`RimTrust::nvidia`].
     pub trust_anchor_pem: Option<String>,

@@ -21,7 +21,7 @@ use crate::attest::Endpoint;
 /// value in the binding, where a `Date` is allowed too) and passes the time to
 /// [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VerifyInput<Now = crate::UnixSeconds> {
     /// The verification time as written (read by the caller, see above).
     pub now: Option<Now>,

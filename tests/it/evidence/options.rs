@@ -142,9 +142,19 @@ fn a_member_of_the_wrong_type_is_a_serde_error() {
             "{bad}"
         );
     }
-    // Members an entry does not use are still read (one type for every entry), unknown ones
-    // ignored.
-    let options: EvidenceOptions = serde_json::from_value(json!({ "extra": 1 })).unwrap();
+    // An unknown member is refused, as the JS binding refuses it (a misspelt option must never
+    // fall back to its default).
+    let unknown = serde_json::from_value::<EvidenceOptions>(json!({ "trustAnchor": "pem" }))
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        unknown
+            .as_deref()
+            .is_some_and(|e| e.contains("unknown field `trustAnchor`")),
+        "{unknown:?}"
+    );
+    // Members an entry does not use are still read (one type for every entry).
+    let options: EvidenceOptions = serde_json::from_value(json!({})).unwrap();
     let refused = options.batch_plan(clock()).unwrap_err();
     assert_eq!(
         (refused.code(), refused.field()),

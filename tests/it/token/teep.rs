@@ -1,5 +1,6 @@
 //! NVIDIA's recorded TEEP exchanges (`tests/fixtures/nvidia/nras/teep/`): the attestation
 //! result, the JWKS it was signed under, the request's nonce and the result's `iat`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::fs;
 

@@ -55,8 +55,8 @@ fn recorded_results_verify_with_options_written_as_json() {
             "nonce": c.nonce,
             "requiredClaims": ["iat", "exp", "eat_nonce", "submods", "x-nvidia-overall-att-result"],
             "endpoint": "/v3/attest/gpu",
-            // A host's own members are left to the host.
-            "now": 1, "backend": "software",
+            // `now` is declared (the caller reads it); a host's own members are not.
+            "now": 1,
         });
         let verified = verify(&c, options, c.iat).unwrap();
         // The one shape the JS API resolves with.
@@ -124,7 +124,13 @@ fn issuer_and_audience_are_one_or_many_and_checked() {
     );
     // null is absent, as in JS.
     assert!(verify(&c, json!({ "issuer": null, "nonce": c.nonce }), c.iat).is_ok());
-    for bad in [json!({ "issuer": 7 }), json!({ "audience": [ISSUER, 7] })] {
+    // A member the options do not declare (a misspelling, a host's own `backend`) is refused.
+    for bad in [
+        json!({ "issuer": 7 }),
+        json!({ "audience": [ISSUER, 7] }),
+        json!({ "isuer": ISSUER }),
+        json!({ "backend": "software" }),
+    ] {
         assert!(
             serde_json::from_value::<VerifyInput>(bad.clone()).is_err(),
             "{bad}"

@@ -6,11 +6,11 @@
 //! the same type and get the same plans, results and errors.
 //!
 //! ```
-//! # use edgeattest::{EvidenceOptions, UnixSeconds};
+//! # use edgeattest::{EvidenceOptions, OptionsError, UnixSeconds};
 //! # use edgeattest::UnixTime;
 //! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
 //! let clock = UnixTime::from_secs(1_760_000_000).unwrap();
-//! let error = options.batch_plan(UnixSeconds::or(clock)).unwrap_err();
+//! let error = options.batch_plan(UnixSeconds::or::<OptionsError>(clock)).unwrap_err();
 //! assert_eq!(edgeattest::ErrorCode::code(&error), "ERR_REQUEST_INVALID_NONCE");
 //! # Ok::<(), serde_json::Error>(())
 //! ```

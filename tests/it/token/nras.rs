@@ -3,9 +3,6 @@
 //! later; tampering of every kind is caught with its own code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::fs;
-use std::path::PathBuf;
-
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::{
@@ -14,51 +11,14 @@ use edgeattest::{
 };
 use serde_json::Value;
 
+use super::teep::{capture, claims as claims_of, Capture};
+
 const ISSUER: &str = "https://nras.attestation.nvidia.com";
 const CAPTURES: [&str; 3] = [
     "v3_1gpu_success_20260629",
     "v3_8gpu_success_20260629",
     "v3_8gpu_nonce_mismatch_20260520",
 ];
-
-struct Capture {
-    response: Vec<u8>,
-    jwks: Jwks,
-    nonce: String,
-    iat: u64,
-}
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests/fixtures/nvidia/nras/teep",
-        name,
-    ]
-    .iter()
-    .collect();
-    fs::read(path).unwrap()
-}
-
-fn claims_of(token: &str) -> Value {
-    let payload = token.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
-}
-
-fn capture(name: &str) -> Capture {
-    let response = fixture(&format!("{name}_response.json"));
-    let jwks = Jwks::parse(&fixture(&format!("{name}_jwks.json"))).unwrap();
-    let request: Value = serde_json::from_slice(&fixture(&format!("{name}_request.json"))).unwrap();
-    let result: Value = serde_json::from_slice(&response).unwrap();
-    let iat = claims_of(result[0][1].as_str().unwrap())["iat"]
-        .as_u64()
-        .unwrap();
-    Capture {
-        response,
-        jwks,
-        nonce: request["nonce"].as_str().unwrap().to_owned(),
-        iat,
-    }
-}
 
 fn options(nonce: &str) -> VerifyOptions {
     let mut options = VerifyOptions::new().issuer(ISSUER).nonce(nonce);
@@ -374,7 +334,7 @@ fn two_phase_verdicts_are_attributed_to_their_token() {
 
 #[test]
 fn recorded_jwks_round_trips() {
-    let text = fixture("v3_1gpu_success_20260629_jwks.json");
+    let text = super::teep::fixture("nras/teep/v3_1gpu_success_20260629_jwks.json");
     let jwks = Jwks::parse(&text).unwrap();
     let raw: Value = serde_json::from_slice(&text).unwrap();
     assert_eq!(jwks.keys().len(), raw["keys"].as_array().unwrap().len());

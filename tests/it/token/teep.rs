@@ -9,7 +9,8 @@ use base64::Engine as _;
 use edgeattest::Jwks;
 use serde_json::Value;
 
-fn fixture(path: &str) -> Vec<u8> {
+/// A file under `tests/fixtures/nvidia/`.
+pub(super) fn fixture(path: &str) -> Vec<u8> {
     let full = format!(
         "{}/tests/fixtures/nvidia/{path}",
         env!("CARGO_MANIFEST_DIR")

@@ -1,4 +1,4 @@
-// Types of the package's API: the values api.js exports, and the types they use.
+// Types of the service API: the values service/api.js exports, and the types they use.
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,

@@ -1,5 +1,8 @@
-// The package's API, shared by every entry module (index.js, workerd.js). Entry modules
-// instantiate the wasm module first; nothing here touches wasm at import time.
+// The service API (`edgeattest/service`): everything — the verifier API of `edgeattest` plus
+// the attestation service, access control, lists and deprecations — from the wasm module
+// built with every binding (Cargo feature `js-full`). What the edge worker loads. Shared by
+// this directory's entry modules (index.js, workerd.js, ...), copies of the root ones; entry
+// modules instantiate the wasm module first; nothing here touches wasm at import time.
 //
 // The wasm exports are listed by name: the module's internals (two-phase verification
 // plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and

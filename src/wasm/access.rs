@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
-use super::convert::{optional_options_from_js, options_from_js, to_js as to_js_value, Js};
+use super::convert::{optional_options_from_js, options_from_js, json_to_js as to_js_value, Js};
 use super::error::{invalid_argument, to_js};
 use crate::access::{
     authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
@@ -53,7 +53,9 @@ impl ApiGateway {
         #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
     ) -> Result<ApiGateway, JsValue> {
         let store = key_store_from(Some(&key_store), "keyStore")?;
-        let options: AccessOptions = optional_options_from_js(&options)?;
+        // `Js`: a `keyStore` member (EvaluateAccessOptions') is not read here; no JSON value
+        // reader through serde-wasm-bindgen for it.
+        let options: AccessOptions<Js> = optional_options_from_js(&options)?;
         let config = options.config().map_err(|error| to_js(&error))?;
         Ok(Self { store, config })
     }

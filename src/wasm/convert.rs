@@ -214,6 +214,20 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     value.serialize(&serializer()).map_err(unserialisable)
 }
 
+/// [`to_js`] for shapes without bytes, by their JSON text: the serde_json writer the core
+/// already builds for most of them (HTTP bodies), not a second writer per type. Same
+/// result: members, `null` for `None`, numbers, arrays, objects.
+pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|_| json_error())?;
+    js_sys::JSON::parse(&text).map_err(|_| json_error())
+}
+
+#[cold]
+#[inline(never)]
+fn json_error() -> JsValue {
+    coded("ERR_INTERNAL", "internal JSON error", None)
+}
+
 fn serializer() -> serde_wasm_bindgen::Serializer {
     serde_wasm_bindgen::Serializer::json_compatible().serialize_bytes_as_arrays(false)
 }

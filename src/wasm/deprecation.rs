@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 
 use super::args;
 use super::convert::optional_options_from_js;
-use super::convert::to_js as to_js_value;
+use super::convert::json_to_js as to_js_value;
 use super::error::{invalid_argument, to_js};
 use crate::deprecation::{
     attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,

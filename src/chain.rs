@@ -35,7 +35,9 @@
 //! * Revocation (OCSP, CRL) is not checked and reported as such.
 
 mod cert;
+// A subject as RFC 4514 text, without const-oid's OID database.
 mod dice;
+mod dn_text;
 mod error;
 mod path;
 mod purpose;

@@ -228,7 +228,7 @@ impl Cert {
             signature,
             issuer,
             subject,
-            subject_text: tbs.subject().to_string(),
+            subject_text: super::dn_text::dn_text(tbs.subject()),
             common_name,
             serial,
             not_before,

@@ -1,0 +1,95 @@
+// Cold start: the first verified token of a fresh process. Each round spawns one Node process
+// per library, alternating (edgeattest, edgeattest/client, jose, edgeattest, ...); each
+// imports its library, reads the recorded NRAS JWKS (32 keys) and verifies the recorded 1-GPU
+// overall token (ES384) at its recorded time (tests/bench/cold-start-child.mjs). Reports the
+// medians of: process start → verified (the figure of issue 19, target ≤ jose's), and import
+// → verified (what the library itself costs, without Node's own start-up).
+//
+//   bash pkg-config/build.sh && node tests/bench/cold-start.mjs [--rounds 21] [--deno]
+//
+// --deno: the same in Deno (target/tools/node_modules/.bin/deno), also alternating.
+// The last lines are machine-readable (pkg-config/bench.sh collects them):
+//   BENCH <name> <ours> <yardstick> <ratio> [target]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const repo = new URL('../../', import.meta.url);
+const path = (rel) => fileURLToPath(new URL(rel, repo));
+const args = process.argv.slice(2);
+const rounds = Number(args[args.indexOf('--rounds') + 1]) || 21;
+const withDeno = args.includes('--deno');
+
+const fixture = 'tests/fixtures/nvidia/nras/teep/v3_1gpu_success_20260629';
+const response = path(`${fixture}_response.json`);
+const jwks = path(`${fixture}_jwks.json`);
+const overall = JSON.parse(Buffer.from(JSON.parse(readFileSync(response, 'utf8'))[0][1].split('.')[1], 'base64url'));
+const child = path('tests/bench/cold-start-child.mjs');
+for (const built of ['pkg/node.js', 'pkg/client/node.js']) {
+  if (!existsSync(path(built))) throw new Error(`${built} is missing: run bash pkg-config/build.sh first`);
+}
+
+const LIBS = ['edgeattest', 'client', 'jose'];
+const LABEL = { edgeattest: 'edgeattest (full)', client: 'edgeattest/client', jose: 'jose' };
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function once(command, prefix, which) {
+  const run = spawnSync(command, [...prefix, child, which, response, jwks, String(overall.iat)], {
+    cwd: path('.'), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const line = run.stdout.trim().split('\n').pop();
+  if (run.status !== 0 || !line?.startsWith('{')) {
+    throw new Error(`${command} ${which} failed (status ${run.status}): ${run.stderr || run.stdout}`);
+  }
+  return JSON.parse(line);
+}
+
+function measure(host, command, prefix) {
+  for (const which of LIBS) once(command, prefix, which); // warm the OS file cache, not the process
+  const samples = Object.fromEntries(LIBS.map((which) => [which, { total: [], library: [] }]));
+  for (let round = 0; round < rounds; round++) {
+    for (const which of LIBS) {
+      const t = once(command, prefix, which);
+      samples[which].total.push(t.verified);
+      samples[which].library.push(t.verified - t.beforeImport);
+    }
+  }
+  const rows = LIBS.map((which) => ({
+    which, total: median(samples[which].total), library: median(samples[which].library),
+  }));
+  console.log(`\n## ${host}: first verified token, fresh process, median of ${rounds} alternating rounds`);
+  console.log('| library | process start → verified (ms) | import → verified (ms) |');
+  console.log('|---|---:|---:|');
+  for (const r of rows) console.log(`| ${LABEL[r.which]} | ${r.total.toFixed(1)} | ${r.library.toFixed(1)} |`);
+  return Object.fromEntries(rows.map((r) => [r.which, r]));
+}
+
+const bench = [];
+const report = (name, ours, peer, target) => {
+  bench.push(`BENCH ${name} ${ours.toFixed(1)}ms ${peer.toFixed(1)}ms ${(ours / peer).toFixed(2)}${target ? ` ${target}` : ''}`);
+};
+
+console.log(`cold start: Node ${process.version}, ${rounds} rounds, token ${fixture}_response.json [0][1] at iat ${overall.iat}`);
+const node = measure(`Node ${process.version}`, process.execPath, []);
+report('cold-start-node', node.edgeattest.total, node.jose.total, '<=1.00');
+report('cold-start-node-client', node.client.total, node.jose.total, '<=1.00');
+report('cold-start-node-import-to-verified', node.edgeattest.library, node.jose.library);
+
+if (withDeno) {
+  const deno = path('target/tools/node_modules/.bin/deno');
+  if (!existsSync(deno)) {
+    console.log(`\n(no Deno at ${deno}: run bash pkg-config/setup.sh; Deno skipped)`);
+  } else {
+    const version = spawnSync(deno, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+    const d = measure(version, deno, ['run', '--quiet', '--allow-read', '--allow-env']);
+    report('cold-start-deno', d.edgeattest.total, d.jose.total);
+    report('cold-start-deno-client', d.client.total, d.jose.total);
+  }
+}
+console.log('');
+for (const line of bench) console.log(line);

@@ -1,6 +1,7 @@
 // One cold start, run by cold-start.mjs in a fresh process (Node or Deno): import the
 // library, read the recorded JWKS, verify the recorded NRAS token at its recorded time, and
-// print one JSON line of timings (ms since the process started, performance.timeOrigin).
+// print one JSON line of timings: ms since the process started (performance.timeOrigin), and
+// the CPU time the process has used by then (every thread: compilation and GC included).
 // It does nothing else, so that the process measures what a user's first verification pays.
 //
 //   node tests/bench/cold-start-child.mjs edgeattest|client|jose RESPONSE_FILE JWKS_FILE NOW
@@ -30,7 +31,8 @@ const imported = performance.now();
 const jwks = JSON.parse(readFileSync(jwksFile, 'utf8'));
 const payload = await verify(jwks);
 const verified = performance.now();
+const { user, system } = process.cpuUsage(); // every thread's, since the process started (µs)
 if (payload?.iat === undefined || payload['x-nvidia-overall-att-result'] !== true) {
   throw new Error(`${which}: the verified payload is not the recorded one`);
 }
-console.log(JSON.stringify({ which, beforeImport, imported, verified }));
+console.log(JSON.stringify({ which, beforeImport, imported, verified, cpu: (user + system) / 1000 }));

@@ -7,14 +7,17 @@
 // the process used until verified (all threads), which a loaded machine disturbs far less
 // than wall time.
 //
-//   bash pkg-config/build.sh && node tests/bench/cold-start.mjs [--rounds 21] [--deno]
+//   bash pkg-config/build.sh && node tests/bench/cold-start.mjs [--rounds 21] [--deno] [--before DIR]
 //
 // --deno: the same in Deno (target/tools/node_modules/.bin/deno), also alternating.
+// --before DIR: also the pkg/ of another build (a copy taken before a change), in the same
+// alternation, so that a change is measured against what it replaces in one run.
 // The last lines are machine-readable (pkg-config/bench.sh collects them):
 //   BENCH <name> <ours> <yardstick> <ratio> [target]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = new URL('../../', import.meta.url);
 const path = (rel) => fileURLToPath(new URL(rel, repo));
@@ -31,8 +34,12 @@ for (const built of ['pkg/node.js', 'pkg/client/node.js']) {
   if (!existsSync(path(built))) throw new Error(`${built} is missing: run bash pkg-config/build.sh first`);
 }
 
-const LIBS = ['edgeattest', 'client', 'jose'];
-const LABEL = { edgeattest: 'edgeattest (full)', client: 'edgeattest/client', jose: 'jose' };
+const before = args.includes('--before') ? pathToFileURL(`${resolve(args[args.indexOf('--before') + 1])}/`).href : undefined;
+const LIBS = ['edgeattest', 'client', 'jose', ...(before ? ['before', 'before-client'] : [])];
+const LABEL = {
+  edgeattest: 'edgeattest (full)', client: 'edgeattest/client', jose: 'jose',
+  before: 'edgeattest (full), --before', 'before-client': 'edgeattest/client, --before',
+};
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,7 +49,7 @@ const median = (values) => {
 
 function once(command, prefix, which) {
   const run = spawnSync(command, [...prefix, child, which, response, jwks, String(overall.iat)], {
-    cwd: path('.'), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' },
+    cwd: path('.'), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', EDGEATTEST_BEFORE_PKG: before ?? '' },
   });
   const line = run.stdout.trim().split('\n').pop();
   if (run.status !== 0 || !line?.startsWith('{')) {
@@ -84,6 +91,11 @@ report('cold-start-node-client', node.client.total, node.jose.total, '<=1.00');
 report('cold-start-node-import-to-verified', node.edgeattest.library, node.jose.library);
 report('cold-start-node-cpu', node.edgeattest.cpu, node.jose.cpu);
 report('cold-start-node-client-cpu', node.client.cpu, node.jose.cpu);
+if (before) {
+  report('cold-start-node-vs-before', node.edgeattest.total, node.before.total);
+  report('cold-start-node-cpu-vs-before', node.edgeattest.cpu, node.before.cpu);
+  report('cold-start-node-client-cpu-vs-before', node.client.cpu, node['before-client'].cpu);
+}
 
 if (withDeno) {
   const deno = path('target/tools/node_modules/.bin/deno');

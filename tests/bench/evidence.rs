@@ -134,7 +134,11 @@ fn main() {
         );
         bench.push(format!(
             "BENCH evidence.native.{} {:.3}ms {:.3}ms {:.2}",
-            name.replace(' ', "-"),
+            name.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join("-")
+                .to_lowercase(),
             total.as_secs_f64() * 1e3,
             floor * 1e3,
             total.as_secs_f64() / floor

@@ -89,8 +89,9 @@ const node = measure(`Node ${process.version}`, process.execPath, []);
 report('cold-start-node', node.edgeattest.total, node.jose.total, '<=1.00');
 report('cold-start-node-client', node.client.total, node.jose.total, '<=1.00');
 report('cold-start-node-import-to-verified', node.edgeattest.library, node.jose.library);
-report('cold-start-node-cpu', node.edgeattest.cpu, node.jose.cpu);
-report('cold-start-node-client-cpu', node.client.cpu, node.jose.cpu);
+// CPU time: the same target, judged on the figure a loaded machine disturbs least.
+report('cold-start-node-cpu', node.edgeattest.cpu, node.jose.cpu, '<=1.00');
+report('cold-start-node-client-cpu', node.client.cpu, node.jose.cpu, '<=1.00');
 if (before) {
   report('cold-start-node-vs-before', node.edgeattest.total, node.before.total);
   report('cold-start-node-cpu-vs-before', node.edgeattest.cpu, node.before.cpu);

@@ -4,7 +4,7 @@
 # pass/fail. Benchmarks are not tests: this is not part of pkg-config/test.sh, and a figure off
 # its target does not fail the command (a benchmark that crashes does).
 #
-#   bash pkg-config/bench.sh              # everything: about 15–25 min on the 2-core machine
+#   bash pkg-config/bench.sh              # everything: 16 min on the shared 2-core machine
 #   bash pkg-config/bench.sh cold token   # only the benchmarks whose name contains a word
 #   bash pkg-config/bench.sh --list       # the benchmarks it would run
 #

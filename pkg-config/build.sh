@@ -4,8 +4,10 @@
 #
 #   bash pkg-config/build.sh                      # EDGEATTEST_REBUILD=1: build even if nothing changed
 #
-# pkg/ = wasm-bindgen output (--target web) + the hand-written entry modules in src/js/ +
-# pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
+# pkg/ = three wasm modules, each wasm-bindgen output (--target web) beside the hand-written
+# entry modules in src/js/: pkg/ the default `edgeattest` (Cargo feature `js-verifier`),
+# pkg/service/ `edgeattest/service` (every binding), pkg/client/ `edgeattest/client` (no
+# binding feature) — plus pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
 # generated www/rims.js), pkg/, and assets/: the files Workers static assets serve (the page
 # at assets/ui/, the API reference at assets/docs/), see pkg-config/bundle-worker.mjs.
 #
@@ -71,24 +73,33 @@ tmp=$(mktemp -d target/build-tmp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 PKG=$tmp/pkg
 
+# The service module (`edgeattest/service`): every binding, what the edge worker loads.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack --out-name edgeattest >/dev/null
+# The default module (`edgeattest`): the verifiers and the client API, what the page loads.
+wasm-pack --quiet --log-level warn build --release --target web --no-pack \
+  --out-dir target/wasm-pack-verifier --out-name edgeattest -- --no-default-features --features std,js-verifier >/dev/null
 # The client module (`edgeattest/client`): attest requests and tokens only.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std >/dev/null
 
-mkdir -p "$PKG"
-cp target/wasm-pack/edgeattest.js target/wasm-pack/edgeattest.d.ts \
-   target/wasm-pack/edgeattest_bg.wasm target/wasm-pack/edgeattest_bg.wasm.d.ts "$PKG"/
-# The glue's own refusals (wrong class instance, `new` without constructor) get codes.
-node pkg-config/harden-glue.mjs "$PKG"/edgeattest.js
-node pkg-config/portable-types.mjs "$PKG"/edgeattest.d.ts
-cp src/js/*.js src/js/*.d.ts "$PKG"/
-mkdir -p "$PKG"/client
-cp target/wasm-pack-client/edgeattest.js target/wasm-pack-client/edgeattest.d.ts \
-   target/wasm-pack-client/edgeattest_bg.wasm target/wasm-pack-client/edgeattest_bg.wasm.d.ts "$PKG"/client/
-node pkg-config/harden-glue.mjs "$PKG"/client/edgeattest.js
-node pkg-config/portable-types.mjs "$PKG"/client/edgeattest.d.ts
+# module WASM_PACK_DIR DEST: one module's glue, made to give coded errors and portable types.
+module() {
+  mkdir -p "$2"
+  cp "$1"/edgeattest.js "$1"/edgeattest.d.ts "$1"/edgeattest_bg.wasm "$1"/edgeattest_bg.wasm.d.ts "$2"/
+  # The glue's own refusals (wrong class instance, `new` without constructor) get codes.
+  node pkg-config/harden-glue.mjs "$2"/edgeattest.js
+  node pkg-config/portable-types.mjs "$2"/edgeattest.d.ts
+}
+module target/wasm-pack-verifier "$PKG"
+# service.js and fetch.js drive the service, which only pkg/service/ holds.
+for file in src/js/*.js src/js/*.d.ts; do
+  case ${file##*/} in service.js | service.d.ts | fetch.js) ;; *) cp "$file" "$PKG"/ ;; esac
+done
+module target/wasm-pack "$PKG"/service
+cp src/js/*.js src/js/*.d.ts "$PKG"/service/
+cp src/js/service/*.js src/js/service/*.d.ts "$PKG"/service/
+module target/wasm-pack-client "$PKG"/client
 for name in index browser node workerd init token error jwks webcrypto backend; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
 cp src/js/claims.d.ts src/js/http.js "$PKG"/client/
 cp src/js/client/*.js src/js/client/*.d.ts "$PKG"/client/

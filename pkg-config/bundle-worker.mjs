@@ -54,10 +54,11 @@ writeFileSync(
 
 const ui = join(out, 'assets', 'ui');
 cpSync(www, ui, { recursive: true, filter: (src) => !(src !== www && WORKER_MODULE(src.slice(www.length + 1))) });
-// The package as a browser loads it: its modules (not the workerd entry) and the wasm.
-mkdirSync(join(ui, 'pkg'));
-for (const name of readdirSync(pkg)) {
-  if ((name.endsWith('.js') && name !== 'workerd.js') || name === 'edgeattest_bg.wasm') cpSync(join(pkg, name), join(ui, 'pkg', name));
+// The package as the page loads it: the service entry (the page runs the service's own code
+// too, so it imports edgeattest/service), its modules (not the workerd entry) and its wasm.
+mkdirSync(join(ui, 'pkg', 'service'), { recursive: true });
+for (const name of readdirSync(join(pkg, 'service'))) {
+  if ((name.endsWith('.js') && name !== 'workerd.js') || name === 'edgeattest_bg.wasm') cpSync(join(pkg, 'service', name), join(ui, 'pkg', 'service', name));
 }
 if (existsSync(apiDocs)) cpSync(apiDocs, join(out, 'assets', 'docs'), { recursive: true });
 else console.log(`bundle-worker: no ${apiDocs}, so no API reference at /docs/`);

@@ -55,7 +55,7 @@ async function developmentApiKeys(log, dir) {
     const saved = JSON.parse(readFileSync(path, 'utf8'));
     if (saved.keys.every((key) => key.expiresAt > now + 3600)) return saved;
   }
-  const { devKeySet } = await import('../pkg/index.js');
+  const { devKeySet } = await import('../pkg/service/index.js');
   const set = devKeySet(now);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path, JSON.stringify(set, null, 1), { mode: 0o600 });

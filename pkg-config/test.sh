@@ -58,6 +58,7 @@ nostd() {
 stage fmt            check cargo fmt --check
 stage clippy-native  check cargo clippy --all-targets -- -D warnings
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+stage clippy-verifier check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
 stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
 stage native-tests   tests cargo test --all-targets
 stage doc-tests      tests cargo test --doc

@@ -111,6 +111,7 @@ mod engine;
 mod error;
 mod generate;
 mod load;
+mod order;
 mod page;
 mod query;
 mod response;

@@ -7,37 +7,37 @@
 // Exports reach JavaScript through #[wasm_bindgen], not Rust paths.
 #![allow(unreachable_pub)]
 
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-service")]
 pub mod access;
 // A host's answer for a fetched resource (the service's fetch step, OCSP checks).
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 mod answer;
 mod arch;
 pub mod attest;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-service")]
 pub mod deprecation;
 // serde types ⇄ JS values, with coded errors naming the member.
-#[cfg_attr(not(feature = "js-full"), allow(dead_code))]
+#[cfg_attr(not(feature = "js-service"), allow(dead_code))]
 mod convert;
 mod error;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 pub mod evidence;
-// Readers of single JS arguments shared by every binding; the client build uses only some.
-#[cfg_attr(not(feature = "js-full"), allow(dead_code))]
+// Readers of single JS arguments shared by every binding; the smaller builds use only some.
+#[cfg_attr(not(feature = "js-service"), allow(dead_code))]
 mod args;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 mod limits;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-service")]
 pub mod listing;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
 mod pending;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 pub mod rim;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 mod runtime;
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-service")]
 pub mod service;
 pub mod token;

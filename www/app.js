@@ -1,5 +1,5 @@
 // The verification page. Every check runs in this browser through the edgeattest wasm module
-// (imported by the panels from ./pkg/); this file loads the bundled samples and starts the
+// (imported by the panels from ./pkg/service/: the page runs the service's own code too); this file loads the bundled samples and starts the
 // panels. Everything is fetched at start, so the page keeps working offline once loaded.
 import { showError } from './panels/ui.js';
 

@@ -10,7 +10,7 @@
 // Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
 // namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
 // development key set created on first use and printed to the log.
-import { ApiGateway, bearerToken, devKeySet, gatewayDecision, hashApiKey } from '../pkg/workerd.js';
+import { ApiGateway, bearerToken, devKeySet, gatewayDecision, hashApiKey } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 
 let developmentStore;

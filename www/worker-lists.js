@@ -1,7 +1,7 @@
 // The nine analytics list endpoints (spec: pagination-and-deprecation.md part A): filter,
 // sort and page by the wasm list engine over a table loaded once per path — the embedded
 // generated data set, or the JSON array at EDGEATTEST_LIST_UPSTREAM + path.
-import { EdgeAttestError, ListTable, listLimits, listSchemas } from '../pkg/workerd.js';
+import { EdgeAttestError, ListTable, listLimits, listSchemas } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 
 const PATHS = new Set(listSchemas().map((schema) => schema.path));

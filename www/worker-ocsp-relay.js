@@ -3,7 +3,7 @@
 // them to the responder it is configured with — that one URL only, never one the client
 // names — with a size cap and a timeout. The page checks the answers itself (the wasm core);
 // nothing here is trusted. GET names the responder (null: revocation checking is off).
-import { NVIDIA_OCSP_URL, serviceLimits } from '../pkg/workerd.js';
+import { NVIDIA_OCSP_URL, serviceLimits } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 
 /** An OCSP request for one certificate is about 150 bytes: the relay takes 64 KiB at most. */

@@ -20,7 +20,7 @@
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
-import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, serviceLimits } from '../pkg/workerd.js';
+import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, serviceLimits } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';

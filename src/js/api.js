@@ -1,25 +1,25 @@
-// The package's API, shared by every entry module (index.js, workerd.js). Entry modules
-// instantiate the wasm module first; nothing here touches wasm at import time.
+// The package's API (`edgeattest`): what a relying party and the verification page need —
+// nonces, attest requests, tokens and key sets, evidence, certificate chains, RIMs, OCSP and
+// runtime values — from the wasm module built with the verifier bindings (Cargo feature
+// `js-verifier`). The attestation service, access control, lists and deprecations are in
+// `edgeattest/service` (service/api.js), which holds this API too. Shared by every entry
+// module (index.js, workerd.js); entry modules instantiate the wasm module first; nothing here
+// touches wasm at import time.
 //
 // The wasm exports are listed by name: the module's internals (two-phase verification
 // plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
 // tests/js/package.test.mjs checks that the two lists and the module agree.
 export {
-  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
-  verifyEvidence,
-  prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
-  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim,
-  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
-  gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
-  devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
-  checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
-  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
-  serviceLimits, errorResponse, bearerToken,
+  generateNonce, buildAttestRequest, validateAttestRequest, verifyEvidence, prepareEvidence,
+  verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim, architectures,
+  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim,
+  ocspRequests, checkOcspResponses, serviceLimits, errorResponse, bearerToken,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';
 export * from './evidence.js';
-export * from './service.js';
-export { createFetchCache } from './fetch.js';
 export * from './ocsp.js';
+// The verification-key cache runSignatureChecks takes (service.js exports it in the service).
+export { createVerifyKeyCache } from './backend.js';
 export { EdgeAttestError } from './error.js';

@@ -1,7 +1,8 @@
 /**
- * NVIDIA GPU and switch attestation: attest requests, token verification, local evidence and
- * RIM verification, and the attestation service, from one WebAssembly module. In browsers
- * call `await init()` once first.
+ * NVIDIA GPU and switch attestation for relying parties: attest requests, token verification,
+ * and local evidence, certificate chain, RIM and OCSP verification. The attestation service,
+ * access control, lists and deprecations are in `edgeattest/service`. In browsers call
+ * `await init()` once first.
  *
  * @packageDocumentation
  * @module edgeattest

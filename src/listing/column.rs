@@ -10,10 +10,9 @@ use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
-
 use serde_json::Value;
 
+use super::order;
 use super::query::{FilterOp, Operand};
 
 /// The sorted distinct values of a column.
@@ -86,11 +85,13 @@ impl ColumnData {
     pub(crate) fn build(raw: RawColumn) -> Self {
         let (distinct, ranks) = match raw {
             RawColumn::Integer(values) => {
-                let (distinct, ranks) = rank_by(&values, |a, b| a.cmp(b));
+                let (keys, ranks) = order::rank(values.into_iter().map(order::int_key).collect());
+                let distinct = keys.into_iter().map(order::int_value).collect();
                 (Distinct::Integer(distinct), ranks)
             }
             RawColumn::Number(values) => {
-                let (distinct, ranks) = rank_by(&values, f64::total_cmp);
+                let (keys, ranks) = order::rank(values.into_iter().map(order::num_key).collect());
+                let distinct = keys.into_iter().map(order::num_value).collect();
                 (Distinct::Number(distinct), ranks)
             }
             RawColumn::String(interner, ids) => {
@@ -110,14 +111,8 @@ impl ColumnData {
                         *id = rank_of.get(*id as usize).copied().unwrap_or_default();
                     }
                 }
-                let (distinct_lists, ranks) = rank_by(&lists, |a, b| a.cmp(b));
-                (
-                    Distinct::StringArray {
-                        elements,
-                        lists: distinct_lists,
-                    },
-                    ranks,
-                )
+                let (lists, ranks) = rank_lists(lists, elements.len());
+                (Distinct::StringArray { elements, lists }, ranks)
             }
         };
         let count = distinct.len();
@@ -305,29 +300,49 @@ fn text_match(op: FilterOp, value: &str, text: &str) -> bool {
     }
 }
 
-/// Ranks `values`: the sorted distinct values and each value's rank.
-fn rank_by<T: Clone>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> (Vec<T>, Vec<u32>) {
-    let mut order: Vec<u32> = (0..values.len() as u32).collect();
-    let at = |i: u32| values.get(i as usize);
-    order.sort_unstable_by(|&a, &b| match (at(a), at(b)) {
-        (Some(x), Some(y)) => cmp(x, y),
-        _ => Ordering::Equal,
-    });
-    let mut distinct: Vec<T> = Vec::new();
-    let mut ranks = alloc::vec![0u32; values.len()];
-    for &i in &order {
-        let Some(value) = at(i) else { continue };
-        let new = distinct
-            .last()
-            .is_none_or(|last| cmp(last, value) != Ordering::Equal);
-        if new {
-            distinct.push(value.clone());
+/// Ranks arrays of element ranks (each below `elements`): the sorted distinct arrays and
+/// each array's rank. An array's key is its elements, each plus one, in a fixed width, then
+/// zeros: 0 ends an array, so a proper prefix comes first.
+fn rank_lists(lists: Vec<Box<[u32]>>, elements: usize) -> (Vec<Box<[u32]>>, Vec<u32>) {
+    let width = order::bits_for(elements as u64);
+    let longest = lists.iter().map(|list| list.len()).max().unwrap_or(0);
+    let total = u64::from(width).saturating_mul(longest as u64);
+    let (count, ranks) = match u32::try_from(total) {
+        Ok(bits) if bits <= u64::BITS => {
+            let keys = lists
+                .iter()
+                .map(|list| order::window(symbols(list, width), 0, bits))
+                .collect();
+            let (distinct, ranks) = order::rank(keys);
+            (distinct.len(), ranks)
         }
-        if let Some(slot) = ranks.get_mut(i as usize) {
-            *slot = (distinct.len() - 1) as u32;
+        _ => {
+            let chunk = |i: usize, from: u64, len: u32| {
+                lists
+                    .get(i)
+                    .map_or(0, |list| order::window(symbols(list, width), from, len))
+            };
+            let (ranks, count) = order::rank_wide(lists.len(), total, &chunk);
+            (count, ranks)
+        }
+    };
+    // Each distinct array once: the first row's.
+    let mut distinct: Vec<Option<Box<[u32]>>> = alloc::vec![None; count];
+    for (list, &rank) in lists.into_iter().zip(&ranks) {
+        if let Some(slot @ None) = distinct.get_mut(rank as usize) {
+            *slot = Some(list);
         }
     }
+    let distinct = distinct
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
     (distinct, ranks)
+}
+
+/// An array's elements as key fields: each element rank plus one, `width` bits wide.
+fn symbols(list: &[u32], width: u32) -> impl Iterator<Item = (u64, u32)> + '_ {
+    list.iter().map(move |&e| (u64::from(e) + 1, width))
 }
 
 /// A set of ranks as a bitmap.
@@ -380,5 +395,59 @@ impl RankSet {
     /// Number of ranks the set ranges over.
     pub(crate) fn universe(&self) -> usize {
         self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    /// Arrays rank in lexicographic string order (a proper prefix first), whether their keys
+    /// pack into 64 bits or need the wide path.
+    #[test]
+    fn string_arrays_rank_lexicographically() {
+        let mut state = 99u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        // 40 words: 6 bits an element; 5 elements fit 64 bits, 14 do not.
+        for longest in [5u64, 14] {
+            let rows: Vec<Vec<String>> = (0..800)
+                .map(|_| {
+                    (0..next(longest + 1))
+                        .map(|_| alloc::format!("w{:02}", next(40)))
+                        .collect()
+                })
+                .collect();
+            let mut interner = Interner::default();
+            let lists = rows
+                .iter()
+                .map(|row| row.iter().map(|word| interner.intern(word)).collect())
+                .collect();
+            let column = ColumnData::build(RawColumn::StringArray(interner, lists));
+            let mut expected = rows.clone();
+            expected.sort();
+            expected.dedup();
+            for (row, &rank) in rows.iter().zip(&column.ranks) {
+                let want = expected.get(rank as usize).unwrap();
+                assert_eq!(row, want, "arrays up to {longest}");
+                let value = column.value(rank);
+                let got: Vec<String> = value
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect();
+                assert_eq!(&got, row);
+            }
+            let Distinct::StringArray { lists, .. } = &column.distinct else {
+                panic!("not an array column");
+            };
+            assert_eq!(lists.len(), expected.len());
+        }
     }
 }

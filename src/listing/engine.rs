@@ -4,19 +4,18 @@
 //! Rows are stored in primary-key order, so the row index itself is the unique tie-breaker.
 //! Each sort key is a column rank (descending keys are bit-inverted), so the full order of a
 //! row is one integer: the keys' ranks and the row index packed side by side, most
-//! significant first. When the packing fits 64 bits (or 128), selecting the page is
-//! integer selection: `select_nth_unstable` to find the first `page_number × rpp` rows,
-//! again to drop the rows of earlier pages, then a sort of the page alone. Orders too wide
-//! to pack fall back to the same selection with a comparator over ranks.
-
-use alloc::vec::Vec;
-use core::cmp::Ordering;
+//! significant first, in as few bits as the table needs. When that fits 64 bits, selecting
+//! the page is integer selection (`order::page`, a radix selection that sorts only the
+//! values that can land on the page). Wider orders are first ranked over the selected rows
+//! (`order::rank_wide`), and the rank takes the keys' place.
 
 use super::column::{ColumnData, RankSet};
 use super::error::ListError;
+use super::order;
 use super::page::Page;
 use super::query::{Direction, ListQuery};
 use super::table::Table;
+use alloc::vec::Vec;
 
 impl Table {
     /// Runs a parsed query and returns its page.
@@ -67,20 +66,19 @@ impl Table {
             .iter()
             .filter_map(|key| columns.get(key.column).map(|c| (c, key.direction)))
             .collect();
-        // The row index takes the low 32 bits.
-        let key_bits: u32 = keys.iter().map(|(c, _)| c.bits).sum::<u32>() + u32::BITS;
         let rows = if keys.is_empty() {
             // Filtering keeps primary-key order: the page is a slice.
             selected
                 .get(start..end)
                 .map(<[u32]>::to_vec)
                 .unwrap_or_default()
-        } else if key_bits <= 64 {
-            packed_page::<u64>(&selected, &keys, start, end)
-        } else if key_bits <= 128 {
-            packed_page::<u128>(&selected, &keys, start, end)
         } else {
-            compared_page(selected, &keys, start, end)
+            let row_bits = order::bits_for(self.len().saturating_sub(1) as u64);
+            let (packed, bits) = sort_keys(&selected, &keys, row_bits);
+            order::page(packed, bits, start, end)
+                .into_iter()
+                .map(|packed| (packed & order::low_mask(row_bits)) as u32)
+                .collect()
         };
         let (first_index, last_index) = if filtered == 0 {
             (0, 0)
@@ -118,10 +116,21 @@ impl Table {
         }
         // A filter that keeps every value keeps every row.
         sets.retain(|(_, set)| set.count() != set.universe());
-        sets.sort_by(|(_, a), (_, b)| {
+        let before = |a: &RankSet, b: &RankSet| {
             let ((kept_a, all_a), (kept_b, all_b)) = (share(a), share(b));
-            (u128::from(kept_a) * u128::from(all_b)).cmp(&(u128::from(kept_b) * u128::from(all_a)))
-        });
+            u128::from(kept_a) * u128::from(all_b) < u128::from(kept_b) * u128::from(all_a)
+        };
+        // Insertion sort (stable; at most MAX_FILTERS sets): no sort instantiation for this.
+        for i in 1..sets.len() {
+            let mut j = i;
+            while j > 0 {
+                match sets.get(j - 1..=j) {
+                    Some([(_, a), (_, b)]) if before(b, a) => sets.swap(j - 1, j),
+                    _ => break,
+                }
+                j -= 1;
+            }
+        }
         let len = self.len() as u32;
         let Some(((first_ranks, first_set), rest)) = sets.split_first() else {
             return (0..len).collect();
@@ -157,37 +166,6 @@ pub struct PageRows {
     pub num_of_pages: u64,
 }
 
-/// An unsigned integer a whole row order packs into.
-trait Packed: Copy + Ord {
-    const ZERO: Self;
-    fn push(self, bits: u32, value: u32) -> Self;
-    fn low_u32(self) -> u32;
-}
-
-impl Packed for u64 {
-    const ZERO: Self = 0;
-    #[inline]
-    fn push(self, bits: u32, value: u32) -> Self {
-        self.checked_shl(bits).unwrap_or(0) | u64::from(value)
-    }
-    #[inline]
-    fn low_u32(self) -> u32 {
-        self as u32
-    }
-}
-
-impl Packed for u128 {
-    const ZERO: Self = 0;
-    #[inline]
-    fn push(self, bits: u32, value: u32) -> Self {
-        self.checked_shl(bits).unwrap_or(0) | u128::from(value)
-    }
-    #[inline]
-    fn low_u32(self) -> u32 {
-        self as u32
-    }
-}
-
 /// The rank of a row for one key, inverted within its bit width for a descending key.
 #[inline]
 fn key_rank(column: &ColumnData, direction: Direction, row: u32) -> u32 {
@@ -201,87 +179,93 @@ fn key_rank(column: &ColumnData, direction: Direction, row: u32) -> u32 {
     }
 }
 
-fn packed_page<P: Packed>(
+/// Each selected row's place in the order as one integer (its row index in the low
+/// `row_bits`), and the bits those integers use.
+fn sort_keys(
     selected: &[u32],
     keys: &[(&ColumnData, Direction)],
-    start: usize,
-    end: usize,
-) -> Vec<u32> {
-    let mut packed: Vec<P> = selected
+    row_bits: u32,
+) -> (Vec<u64>, u32) {
+    let key_bits: u64 = keys.iter().map(|(column, _)| u64::from(column.bits)).sum();
+    match u32::try_from(key_bits) {
+        Ok(bits) if bits + row_bits <= u64::BITS => {
+            (packed_keys(selected, keys, row_bits), bits + row_bits)
+        }
+        _ => ranked_keys(selected, keys, key_bits, row_bits),
+    }
+}
+
+/// The keys' ranks and the row index side by side (they fit 64 bits).
+fn packed_keys(selected: &[u32], keys: &[(&ColumnData, Direction)], row_bits: u32) -> Vec<u64> {
+    selected
         .iter()
         .map(|&row| {
-            let mut value = P::ZERO;
+            let mut value = 0u64;
             for &(column, direction) in keys {
-                value = value.push(column.bits, key_rank(column, direction, row));
+                value = value.checked_shl(column.bits).unwrap_or(0)
+                    | u64::from(key_rank(column, direction, row));
             }
-            value.push(u32::BITS, row)
+            value.checked_shl(row_bits).unwrap_or(0) | u64::from(row)
         })
-        .collect();
-    select_page(&mut packed, start, end, Ord::cmp);
-    packed
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(|p| p.low_u32())
         .collect()
 }
 
-fn compared_page(
-    mut selected: Vec<u32>,
+/// For keys too wide to pack: the rank of the row's keys among the selected rows' keys,
+/// then the row index.
+fn ranked_keys(
+    selected: &[u32],
     keys: &[(&ColumnData, Direction)],
-    start: usize,
-    end: usize,
-) -> Vec<u32> {
-    let compare = |a: &u32, b: &u32| {
-        for &(column, direction) in keys {
-            let ordering = key_rank(column, direction, *a).cmp(&key_rank(column, direction, *b));
-            if ordering != Ordering::Equal {
-                return ordering;
-            }
-        }
-        a.cmp(b)
+    key_bits: u64,
+    row_bits: u32,
+) -> (Vec<u64>, u32) {
+    let chunk = |i: usize, from: u64, len: u32| {
+        let row = selected.get(i).copied().unwrap_or_default();
+        let fields = keys
+            .iter()
+            .map(|&(column, direction)| (u64::from(key_rank(column, direction, row)), column.bits));
+        order::window(fields, from, len)
     };
-    select_page(&mut selected, start, end, compare);
-    selected
-        .get(start..end)
-        .map(<[u32]>::to_vec)
-        .unwrap_or_default()
-}
-
-/// Leaves `items[start..end]` holding, in order, the items that a full sort would put there,
-/// sorting only those.
-fn select_page<T>(
-    items: &mut [T],
-    start: usize,
-    end: usize,
-    mut compare: impl FnMut(&T, &T) -> Ordering,
-) {
-    if start >= end || end > items.len() {
-        return;
-    }
-    if end < items.len() {
-        items.select_nth_unstable_by(end, &mut compare);
-    }
-    let Some(head) = items.get_mut(..end) else {
-        return;
-    };
-    if start > 0 {
-        head.select_nth_unstable_by(start, &mut compare);
-    }
-    if let Some(page) = head.get_mut(start..) {
-        page.sort_unstable_by(compare);
-    }
+    let (ranks, count) = order::rank_wide(selected.len(), key_bits, &chunk);
+    let rank_bits = order::bits_for(count.saturating_sub(1) as u64);
+    let packed = ranks
+        .iter()
+        .zip(selected)
+        .map(|(&rank, &row)| (u64::from(rank) << row_bits) | u64::from(row))
+        .collect();
+    (packed, rank_bits + row_bits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::column::RawColumn;
     use super::*;
+    use core::cmp::Ordering;
 
-    /// The three selection paths (u64, u128, comparator) agree with a full sort, for every
-    /// page window, including keys wide enough to need each path.
+    /// The page's rows by packed keys (or, with `wide`, by ranked keys whatever their width).
+    fn page_of(
+        selected: &[u32],
+        keys: &[(&ColumnData, Direction)],
+        rows: u32,
+        (start, end): (usize, usize),
+        wide: bool,
+    ) -> Vec<u32> {
+        let row_bits = order::bits_for(u64::from(rows - 1));
+        let (packed, bits) = if wide {
+            let key_bits = keys.iter().map(|(c, _)| u64::from(c.bits)).sum();
+            ranked_keys(selected, keys, key_bits, row_bits)
+        } else {
+            sort_keys(selected, keys, row_bits)
+        };
+        order::page(packed, bits, start, end)
+            .into_iter()
+            .map(|p| (p & order::low_mask(row_bits)) as u32)
+            .collect()
+    }
+
+    /// Packed and ranked keys agree with a full comparator sort, for every page window,
+    /// including keys too wide to pack (which take the ranked path on their own).
     #[test]
-    fn packings_agree_with_a_full_sort() {
+    fn orders_agree_with_a_full_sort() {
         let mut state = 0x1234_5678_9abc_def0u64;
         let mut next = move |n: u64| {
             state ^= state << 13;
@@ -297,52 +281,41 @@ mod tests {
         let narrow =
             ColumnData::build(RawColumn::Integer((0..n).map(|_| next(4) as i64).collect()));
         let selected: Vec<u32> = (0..n).filter(|_| next(3) != 0).collect();
-        let keys = [
+        let mut keys = alloc::vec![
             (&narrow, Direction::Desc),
             (&wide, Direction::Asc),
             (&narrow, Direction::Asc),
             (&wide, Direction::Desc),
         ];
-        let mut full = selected.clone();
-        full.sort_by(|a, b| {
-            for &(column, direction) in &keys {
-                let o = key_rank(column, direction, *a).cmp(&key_rank(column, direction, *b));
-                if o != Ordering::Equal {
-                    return o;
-                }
-            }
-            a.cmp(b)
-        });
-        for (start, end) in [
-            (0, 1),
-            (0, 50),
-            (100, 150),
-            (1950, 2000),
-            (0, selected.len()),
-            (selected.len() - 7, selected.len()),
-        ] {
-            let expected = full.get(start..end).unwrap().to_vec();
-            assert_eq!(
-                packed_page::<u64>(&selected, &keys[..1], start, end).len(),
-                end - start
-            );
-            assert_eq!(packed_page::<u128>(&selected, &keys, start, end), expected);
-            assert_eq!(compared_page(selected.clone(), &keys, start, end), expected);
+        // 2 + 12 + 2 + 12 bits and a 12-bit row index: 6 more 12-bit keys pass 64 bits.
+        for _ in 0..3 {
+            keys.push((&wide, Direction::Asc));
+            keys.push((&wide, Direction::Desc));
         }
-        // u64 and the comparator agree on keys that fit 64 bits.
-        let two = &keys[..2];
-        let mut full_two = selected.clone();
-        full_two.sort_by_key(|&r| {
-            (
-                key_rank(&narrow, Direction::Desc, r),
-                key_rank(&wide, Direction::Asc, r),
-                r,
-            )
-        });
-        assert_eq!(packed_page::<u64>(&selected, two, 10, 60), full_two[10..60]);
-        assert_eq!(
-            compared_page(selected.clone(), two, 10, 60),
-            full_two[10..60]
-        );
+        for used in [1, 2, 4, keys.len()] {
+            let keys = &keys[..used];
+            let mut full = selected.clone();
+            full.sort_by(|a, b| {
+                for &(column, direction) in keys {
+                    let o = key_rank(column, direction, *a).cmp(&key_rank(column, direction, *b));
+                    if o != Ordering::Equal {
+                        return o;
+                    }
+                }
+                a.cmp(b)
+            });
+            for window in [
+                (0, 1),
+                (0, 50),
+                (100, 150),
+                (1950, 2000),
+                (0, selected.len()),
+                (selected.len() - 7, selected.len()),
+            ] {
+                let expected = full.get(window.0..window.1).unwrap().to_vec();
+                assert_eq!(page_of(&selected, keys, n, window, false), expected);
+                assert_eq!(page_of(&selected, keys, n, window, true), expected);
+            }
+        }
     }
 }

@@ -50,24 +50,25 @@ impl SplitMix64 {
 /// [`TableError::TooManyRows`] when `count` exceeds [`MAX_ROWS`].
 pub fn generate_rows(schema: &Schema, count: usize, seed: u64) -> Result<Vec<Value>, TableError> {
     let mut rows = Vec::with_capacity(count.min(MAX_ROWS));
-    for_each_row(schema, count, seed, |values| {
+    for_each_row(schema, count, seed, &mut |values| {
         let names = schema.columns.iter().map(|c| String::from(c.name));
         rows.push(Value::Object(names.zip(values).collect()));
-        Ok::<(), TableError>(())
+        true
     })?;
     Ok(rows)
 }
 
-/// Calls `each` with every generated item in turn (its values in schema order), so that
-/// large data sets never exist as one JSON tree.
-fn for_each_row<E: From<TableError>>(
+/// Calls `each` with every generated item in turn (its values in schema order) until it
+/// returns false, so that large data sets never exist as one JSON tree. `each` is `dyn`: one
+/// copy of the generator serves its three callers.
+fn for_each_row(
     schema: &Schema,
     count: usize,
     seed: u64,
-    mut each: impl FnMut(Vec<Value>) -> Result<(), E>,
-) -> Result<(), E> {
+    each: &mut dyn FnMut(Vec<Value>) -> bool,
+) -> Result<(), TableError> {
     if count > MAX_ROWS {
-        return Err(TableError::TooManyRows { count }.into());
+        return Err(TableError::TooManyRows { count });
     }
     let mut rng = SplitMix64(seed);
     // Keys 1..=count in a shuffled order (Fisher-Yates), so that input order is not key order.
@@ -134,7 +135,9 @@ fn for_each_row<E: From<TableError>>(
             };
             values.push(value);
         }
-        each(values)?;
+        if !each(values) {
+            break;
+        }
     }
     Ok(())
 }
@@ -149,8 +152,15 @@ pub fn generate_table(
     seed: u64,
 ) -> Result<Table, TableError> {
     let mut builder = TableBuilder::new(schema, count)?;
-    for_each_row(schema, count, seed, |values| builder.push_ordered(values))?;
-    builder.finish()
+    let mut failure = None;
+    for_each_row(schema, count, seed, &mut |values| {
+        let pushed = builder.push_ordered(values);
+        pushed.map_err(|error| failure = Some(error)).is_ok()
+    })?;
+    match failure {
+        Some(error) => Err(error),
+        None => builder.finish(),
+    }
 }
 
 /// Generated items as a JSON array (the worker's embedded data set, or an upstream mock).
@@ -189,32 +199,24 @@ impl Serialize for Item<'_> {
     }
 }
 
-/// Carries a serializer error through `for_each_row`.
-enum Either<E> {
-    Serializer(E),
-    Table,
-}
-
-impl<E> From<TableError> for Either<E> {
-    fn from(_: TableError) -> Self {
-        Self::Table
-    }
-}
-
 impl Serialize for Lazy<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.count))?;
-        let result = for_each_row(self.schema, self.count, self.seed, |values| {
+        let mut failure = None;
+        let generated = for_each_row(self.schema, self.count, self.seed, &mut |values| {
             let item = Item {
                 schema: self.schema,
                 values: &values,
             };
-            seq.serialize_element(&item).map_err(Either::Serializer)
+            let written = seq.serialize_element(&item);
+            written.map_err(|error| failure = Some(error)).is_ok()
         });
-        match result {
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        match generated {
             Ok(()) => seq.end(),
-            Err(Either::Serializer(error)) => Err(error),
-            Err(Either::Table) => Err(serde::ser::Error::custom("too many rows")),
+            Err(_) => Err(serde::ser::Error::custom("too many rows")),
         }
     }
 }

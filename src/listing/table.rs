@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::column::{ColumnData, Interner, RawColumn};
 use super::error::TableError;
+use super::order;
 use super::schema::{ColumnType, Schema};
 use super::MAX_ROWS;
 
@@ -263,22 +264,36 @@ fn string_array(value: Value, field: &impl Fn() -> String) -> Result<Vec<String>
         .collect()
 }
 
-/// The row order by primary key; refuses a repeated key.
+/// The row order by primary key; refuses a repeated key, naming the second row (by
+/// position) of the smallest repeated key.
 fn key_order(schema: &Schema, raw: &[RawColumn]) -> Result<Vec<u32>, TableError> {
     let Some(RawColumn::Integer(keys)) = raw.get(schema.key) else {
         // A schema's key is an integer column (checked by the schema tests).
         return Ok(Vec::new());
     };
-    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
-    let key = |i: &u32| keys.get(*i as usize).copied().unwrap_or_default();
-    order.sort_unstable_by_key(|i| (key(i), *i));
-    for pair in order.windows(2) {
-        if let [a, b] = pair {
-            if key(a) == key(b) {
-                return Err(TableError::DuplicateKey {
-                    field: format!("[{}].{}", b, schema.key_name()),
-                });
+    let (distinct, ranks) = order::rank(keys.iter().map(|&key| order::int_key(key)).collect());
+    if distinct.len() < keys.len() {
+        let mut seen = alloc::vec![false; distinct.len()];
+        let mut repeat: Option<(u32, usize)> = None;
+        for (row, &rank) in ranks.iter().enumerate() {
+            match seen.get_mut(rank as usize) {
+                Some(seen) if !*seen => *seen = true,
+                _ if repeat.is_none_or(|(smallest, _)| rank < smallest) => {
+                    repeat = Some((rank, row));
+                }
+                _ => {}
             }
+        }
+        let row = repeat.map_or(0, |(_, row)| row);
+        return Err(TableError::DuplicateKey {
+            field: format!("[{row}].{}", schema.key_name()),
+        });
+    }
+    // Ranks of unique keys are a permutation: the row of rank r goes to position r.
+    let mut order = alloc::vec![0u32; keys.len()];
+    for (row, &rank) in (0u32..).zip(&ranks) {
+        if let Some(slot) = order.get_mut(rank as usize) {
+            *slot = row;
         }
     }
     Ok(order)

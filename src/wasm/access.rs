@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
-use super::convert::{optional_options_from_js, options_from_js, to_js as to_js_value, Js};
+use super::convert::{json_to_js as to_js_value, optional_options_from_js, options_from_js, Js};
 use super::error::{invalid_argument, to_js};
 use crate::access::{
     authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
@@ -53,7 +53,9 @@ impl ApiGateway {
         #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
     ) -> Result<ApiGateway, JsValue> {
         let store = key_store_from(Some(&key_store), "keyStore")?;
-        let options: AccessOptions = optional_options_from_js(&options)?;
+        // `Js`: a `keyStore` member (EvaluateAccessOptions') is not read here; no JSON value
+        // reader through serde-wasm-bindgen for it.
+        let options: AccessOptions<Js> = optional_options_from_js(&options)?;
         let config = options.config().map_err(|error| to_js(&error))?;
         Ok(Self { store, config })
     }
@@ -211,19 +213,20 @@ fn headers_from(
     let mut budget = HeaderBudget::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
-        let field = alloc::format!("request.headers[{i}]");
+        // The pair's name is only written for an error (a request's headers are read on
+        // every decision).
+        let refused =
+            |expected| invalid_argument(&alloc::format!("request.headers[{i}]"), expected);
         let (name, value) = (args::member(&item, "0"), args::member(&item, "1"));
         let units = |v: &JsValue| v.dyn_ref::<js_sys::JsString>().map(|s| s.length() as usize);
         let (Some(name_units), Some(value_units)) = (units(&name), units(&value)) else {
-            return Err(invalid_argument(&field, "a [name, value] pair of strings"));
+            return Err(refused("a [name, value] pair of strings"));
         };
         if let Err(denial) = budget.admit(name_units, value_units) {
             return Ok(Err(denial));
         }
-        headers.push((
-            args::required_string(&name, &field)?,
-            args::required_string(&value, &field)?,
-        ));
+        let text = |v: &JsValue| v.as_string().ok_or_else(|| refused("a string"));
+        headers.push((text(&name)?, text(&value)?));
     }
     Ok(Ok(headers))
 }

@@ -6,12 +6,12 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ARCH: &str = crate::attest::arch::TS_ARCH_UNION;
 
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ARCHITECTURE: &str = include_str!("types/arch.d.ts");
 
 /// The architecture table, one plain object per architecture, in the table's order.
-#[cfg(feature = "js-full")]
+#[cfg(feature = "js-verifier")]
 #[wasm_bindgen(unchecked_return_type = "Architecture[]")]
 pub fn architectures() -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
     super::convert::to_js(&crate::attest::ArchitectureRow::all())

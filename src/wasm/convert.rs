@@ -28,13 +28,7 @@ const MAX_DEPTH: u32 = 32;
 /// `value` as a `T`; a failure names `arg`, or the member under it (`request.method`,
 /// `answers[0].body`).
 pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, arg: &str) -> Result<T, JsValue> {
-    decode(value, arg, |path| {
-        if path.starts_with('[') {
-            format!("{arg}{path}")
-        } else {
-            format!("{arg}.{path}")
-        }
-    })
+    decode(value, arg, Naming::Under)
 }
 
 /// An options object as a `T`: a failing member is named by itself (`tokenLifetime`, as the
@@ -68,50 +62,79 @@ pub(crate) fn members_from_js<T: DeserializeOwned>(
     value: &JsValue,
     arg: &str,
 ) -> Result<T, JsValue> {
-    decode(value, arg, ToString::to_string)
+    decode(value, arg, Naming::Itself)
 }
 
-fn decode<T: DeserializeOwned>(
-    value: &JsValue,
-    arg: &str,
-    member: impl Fn(&str) -> String,
-) -> Result<T, JsValue> {
-    let name = |path: &str| {
-        if path.is_empty() {
-            arg.to_string()
-        } else {
-            member(path)
-        }
-    };
-    let plain = plain(value, 0, &mut String::new()).map_err(|path| {
-        let field = name(&path);
+/// How a failing member is named in `field`.
+#[derive(Clone, Copy)]
+enum Naming {
+    /// Under the argument: `request.method`, `answers[0]`.
+    Under,
+    /// By itself: `driverVersion`.
+    Itself,
+}
+
+/// The one generic step of reading: `T` from the plain copy. Copying and wording a failure
+/// are in functions of their own, built once (not once per type read).
+fn decode<T: DeserializeOwned>(value: &JsValue, arg: &str, naming: Naming) -> Result<T, JsValue> {
+    let plain = copy(value, arg, naming)?;
+    let failed = strict::Failed::default();
+    match T::deserialize(strict::Strict::new(plain, &failed)) {
+        Ok(value) => Ok(value),
+        Err(error) => Err(refused(&error, &failed, arg, naming)),
+    }
+}
+
+/// `field` for the failing `path` under argument `arg`.
+fn field_name(path: &str, arg: &str, naming: Naming) -> String {
+    match naming {
+        _ if path.is_empty() => arg.to_string(),
+        Naming::Itself => path.to_string(),
+        Naming::Under if path.starts_with('[') => format!("{arg}{path}"),
+        Naming::Under => format!("{arg}.{path}"),
+    }
+}
+
+/// [`plain`]'s copy of `value`, or the coded error naming the member that could not be read.
+#[inline(never)]
+fn copy(value: &JsValue, arg: &str, naming: Naming) -> Result<JsValue, JsValue> {
+    plain(value, 0, &mut String::new()).map_err(|path| {
+        let field = field_name(&path, arg, naming);
         coded(
             "ERR_INVALID_ARGUMENT",
             &format!("{field} could not be read (a getter threw, or it nests too deep)"),
             Some(&field),
         )
-    })?;
-    let failed = strict::Failed::default();
-    T::deserialize(strict::Strict::new(plain, &failed)).map_err(|error| {
-        let path = failed.take().unwrap_or_default();
-        let field = name(&path);
-        let reason = error.to_string();
-        // serde-wasm-bindgen's errors are JS `Error`s: their text starts with the class name.
-        let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
-        // Where a sequence is expected, serde-wasm-bindgen asks a primitive for its iterator
-        // and passes on the engine's TypeError ("Reflect.get called on non-object"): say
-        // what was expected instead.
-        let reason = if reason.starts_with("TypeError") {
-            "invalid type: expected an array"
-        } else {
-            reason
-        };
-        coded(
-            "ERR_INVALID_ARGUMENT",
-            &format!("{field}: {reason}"),
-            Some(&field),
-        )
     })
+}
+
+/// The coded error for a failed read: `field` is the failing member's path.
+#[cold]
+#[inline(never)]
+fn refused(
+    error: &serde_wasm_bindgen::Error,
+    failed: &strict::Failed,
+    arg: &str,
+    naming: Naming,
+) -> JsValue {
+    let path = failed.take().unwrap_or_default();
+    let field = field_name(&path, arg, naming);
+    let reason = error.to_string();
+    // serde-wasm-bindgen's errors are JS `Error`s: their text starts with the class name.
+    let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
+    // Where a sequence is expected, serde-wasm-bindgen asks a primitive for its iterator
+    // and passes on the engine's TypeError ("Reflect.get called on non-object"): say
+    // what was expected instead.
+    let reason = if reason.starts_with("TypeError") {
+        "invalid type: expected an array"
+    } else {
+        reason
+    };
+    coded(
+        "ERR_INVALID_ARGUMENT",
+        &format!("{field}: {reason}"),
+        Some(&field),
+    )
 }
 
 /// A copy of `value` made of plain objects and arrays, read through `Reflect` (own and
@@ -188,15 +211,33 @@ fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, Stri
 /// written with [`Bytes`]) become `Uint8Array`s, as the API has always returned
 /// them, not arrays of numbers.
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(
-            &serde_wasm_bindgen::Serializer::json_compatible().serialize_bytes_as_arrays(false),
-        )
-        .map_err(|error| {
-            coded(
-                "ERR_INTERNAL",
-                &format!("could not build the result object: {error}"),
-                None,
-            )
-        })
+    value.serialize(&serializer()).map_err(unserialisable)
+}
+
+/// [`to_js`] for shapes without bytes, by their JSON text: the serde_json writer the core
+/// already builds for most of them (HTTP bodies), not a second writer per type. Same
+/// result: members, `null` for `None`, numbers, arrays, objects.
+pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|_| json_error())?;
+    js_sys::JSON::parse(&text).map_err(|_| json_error())
+}
+
+#[cold]
+#[inline(never)]
+fn json_error() -> JsValue {
+    coded("ERR_INTERNAL", "internal JSON error", None)
+}
+
+fn serializer() -> serde_wasm_bindgen::Serializer {
+    serde_wasm_bindgen::Serializer::json_compatible().serialize_bytes_as_arrays(false)
+}
+
+#[cold]
+#[inline(never)]
+fn unserialisable(error: serde_wasm_bindgen::Error) -> JsValue {
+    coded(
+        "ERR_INTERNAL",
+        &format!("could not build the result object: {error}"),
+        None,
+    )
 }

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
+use super::convert::json_to_js as to_js_value;
 use super::convert::optional_options_from_js;
-use super::convert::to_js as to_js_value;
 use super::error::{invalid_argument, to_js};
 use crate::deprecation::{
     attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,

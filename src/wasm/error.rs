@@ -11,7 +11,13 @@ use crate::ErrorCode;
 /// A JS `Error` with `name` `EdgeAttestError`, the stable `code`, and `field` when the error
 /// concerns one input member.
 pub(crate) fn to_js<E: ErrorCode + Display>(error: &E) -> JsValue {
-    coded(error.code(), &error.to_string(), error.field())
+    described(error.code(), error, error.field())
+}
+
+/// [`coded`] with the message written by `message` (one body for every error type).
+#[inline(never)]
+fn described(code: &str, message: &dyn Display, field: Option<&str>) -> JsValue {
+    coded(code, &message.to_string(), field)
 }
 
 /// A coded JS error for failures of the binding itself (argument types and shapes).

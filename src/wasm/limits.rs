@@ -1,7 +1,7 @@
 //! What the hosts (the edge workers, the package's JS) take from the core instead of copying
 //! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]), the one
 //! error-answer shape (`errorResponse`, [`ErrorResponseInit`]) and the reading of a bearer
-//! credential (`bearerToken`, [`crate::access::bearer_token`]). TS types: types/service.d.ts.
+//! credential (`bearerToken`, [`crate::access::bearer_token`]). TS types: types/limits.d.ts.
 
 use alloc::format;
 use alloc::string::String;
@@ -16,6 +16,9 @@ use super::args::optional_string;
 use super::convert::{from_js, to_js};
 use super::error::coded;
 use crate::service::{ErrorResponseInit, ServiceLimits};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_LIMITS: &str = include_str!("types/limits.d.ts");
 
 /// The core's limits as a plain object (`ServiceLimits`).
 #[wasm_bindgen(js_name = serviceLimits, unchecked_return_type = "ServiceLimits")]

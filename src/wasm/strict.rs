@@ -20,15 +20,17 @@
 //! It also keeps the path of the value it reads (`devices[1].evidence`) and, when reading
 //! fails, leaves the innermost failing path in [`Failed`]: the error's `field`. This replaces
 //! a second wrapper (serde_path_to_error) around every read, which built each option type
-//! once more (about 20 KB of gzipped wasm).
+//! once more (about 20 KB of gzipped wasm). The path is one buffer in [`Failed`], grown on
+//! entering a member or an element and cut back on leaving it (issue 19): no string is built
+//! per member read, and the code each member type instantiates is a call in and a call out.
 //!
 //! It reads the copy `convert::plain` makes: every member is an own enumerable key, and a
 //! member that was `undefined` is already left out (absent, as serde-wasm-bindgen takes it).
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::{self, Vec};
 use core::cell::RefCell;
+use core::fmt::Write as _;
 
 use js_sys::{Array, Object, Reflect};
 use serde::de::value::StrDeserializer;
@@ -39,59 +41,88 @@ use serde::de::{
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Where reading failed: the path of the innermost value whose read returned the error
-/// (empty: the value itself), set once.
-pub(super) type Failed = RefCell<Option<String>>;
+/// The path of the value being read (one buffer for the whole read) and, once reading
+/// failed, the path of the innermost value whose read returned the error (empty: the value
+/// itself), set once.
+#[derive(Default)]
+pub(super) struct Failed {
+    path: RefCell<String>,
+    failed: RefCell<Option<String>>,
+}
+
+impl Failed {
+    /// The failing path, if reading failed.
+    pub(super) fn take(&self) -> Option<String> {
+        self.failed.borrow_mut().take()
+    }
+}
 
 /// A JS value read like serde-wasm-bindgen reads it, but refusing undeclared struct members;
-/// `path` is where it sits in the value read.
+/// its path is the one `failed` holds while it is read.
 pub(super) struct Strict<'a> {
     value: JsValue,
-    path: String,
     failed: &'a Failed,
 }
 
 impl<'a> Strict<'a> {
     /// The whole value, reporting a failure's path to `failed`.
     pub(super) fn new(value: JsValue, failed: &'a Failed) -> Self {
-        Self {
-            value,
-            path: String::new(),
-            failed,
-        }
+        Self { value, failed }
     }
+}
 
-    fn at(&self, value: JsValue, path: String) -> Self {
-        Self {
-            value,
-            path,
-            failed: self.failed,
-        }
+/// `result`, noting the current path when it is the first (innermost) failure.
+#[inline]
+fn noted<T>(failed: &Failed, result: Result<T, Error>) -> Result<T, Error> {
+    if result.is_err() {
+        note(failed);
     }
-
-    /// `result`, noting this value's path when it is the first (innermost) failure.
-    fn noted<T>(path: &str, failed: &Failed, result: Result<T, Error>) -> Result<T, Error> {
-        if result.is_err() {
-            note(path, failed);
-        }
-        result
-    }
+    result
 }
 
 #[inline(never)]
-fn note(path: &str, failed: &Failed) {
-    let mut failed = failed.borrow_mut();
-    if failed.is_none() {
-        *failed = Some(path.into());
+fn note(failed: &Failed) {
+    let mut slot = failed.failed.borrow_mut();
+    if slot.is_none() {
+        *slot = Some(failed.path.borrow().clone());
     }
 }
 
-fn member_path(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.into()
-    } else {
-        format!("{path}.{key}")
+/// Enters member `key` of the current value; returns the mark [`leave`] cuts back to.
+#[inline(never)]
+fn enter_member(failed: &Failed, key: &str) -> usize {
+    let mut path = failed.path.borrow_mut();
+    let at = path.len();
+    if at != 0 {
+        path.push('.');
     }
+    path.push_str(key);
+    at
+}
+
+/// Enters element `index` of the current value; returns the mark [`leave`] cuts back to.
+#[inline(never)]
+fn enter_index(failed: &Failed, index: usize) -> usize {
+    let mut path = failed.path.borrow_mut();
+    let at = path.len();
+    let _ = write!(path, "[{index}]");
+    at
+}
+
+/// Leaves the member or element entered at `at`, noting its path first if its read failed.
+#[inline(never)]
+fn leave(failed: &Failed, at: usize, is_err: bool) {
+    if is_err {
+        note(failed);
+    }
+    failed.path.borrow_mut().truncate(at);
+}
+
+/// Notes member `key` of the current value as the failure.
+#[inline(never)]
+fn note_member(failed: &Failed, key: &str) {
+    let at = enter_member(failed, key);
+    leave(failed, at, true);
 }
 
 impl<'de, 'a> IntoDeserializer<'de, Error> for Strict<'a> {
@@ -105,7 +136,7 @@ macro_rules! forward {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             let result = serde_wasm_bindgen::Deserializer::from(self.value).$method(visitor);
-            Self::noted(&self.path, self.failed, result)
+            noted(self.failed, result)
         }
     )*};
 }
@@ -131,7 +162,7 @@ impl<'de> Deserializer<'de> for Strict<'_> {
         } else {
             let result =
                 serde_wasm_bindgen::Deserializer::from(self.value).deserialize_any(visitor);
-            Self::noted(&self.path, self.failed, result)
+            noted(self.failed, result)
         }
     }
 
@@ -147,13 +178,12 @@ impl<'de> Deserializer<'de> for Strict<'_> {
             visitor.visit_map(Entries {
                 entries: entries.into_iter(),
                 value: None,
-                path: self.path.clone(),
                 failed: self.failed,
             })
         } else {
             serde_wasm_bindgen::Deserializer::from(self.value.clone()).deserialize_map(visitor)
         };
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -163,21 +193,21 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     ) -> Result<V::Value, Error> {
         let result = serde_wasm_bindgen::Deserializer::from(self.value)
             .deserialize_unit_struct(name, visitor);
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
         if Array::is_array(&self.value) {
             let found = self.value.unchecked_ref::<Array>().length() as usize;
             if found != len {
-                note(&self.path, self.failed);
+                note(self.failed);
                 return Err(Error::invalid_length(found, &visitor));
             }
             return self.deserialize_seq(visitor);
         }
         let result =
             serde_wasm_bindgen::Deserializer::from(self.value).deserialize_tuple(len, visitor);
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     // Also `serde_wasm_bindgen::preserve`, which asks for a tuple struct of a magic name.
@@ -189,7 +219,7 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     ) -> Result<V::Value, Error> {
         let result = serde_wasm_bindgen::Deserializer::from(self.value)
             .deserialize_tuple_struct(name, len, visitor);
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -200,16 +230,15 @@ impl<'de> Deserializer<'de> for Strict<'_> {
     ) -> Result<V::Value, Error> {
         let result = serde_wasm_bindgen::Deserializer::from(self.value)
             .deserialize_enum(name, variants, visitor);
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let failed = self.failed;
         if self.value.is_undefined() || self.value.is_null() {
-            let (path, failed) = (self.path.clone(), self.failed);
-            Self::noted(&path, failed, visitor.visit_none())
+            noted(failed, visitor.visit_none())
         } else {
-            let (path, failed) = (self.path.clone(), self.failed);
-            Self::noted(&path, failed, visitor.visit_some(self))
+            noted(failed, visitor.visit_some(self))
         }
     }
 
@@ -218,8 +247,8 @@ impl<'de> Deserializer<'de> for Strict<'_> {
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let (path, failed) = (self.path.clone(), self.failed);
-        Self::noted(&path, failed, visitor.visit_newtype_struct(self))
+        let failed = self.failed;
+        noted(failed, visitor.visit_newtype_struct(self))
     }
 
     // Sequences and structs are read here, never handed to serde-wasm-bindgen with the
@@ -230,13 +259,12 @@ impl<'de> Deserializer<'de> for Strict<'_> {
             Ok(Ok(items)) => visitor.visit_seq(Elements {
                 items: items.into_iter(),
                 index: 0,
-                path: &self.path,
                 failed: self.failed,
             }),
             Ok(Err(value)) => Err(refusal(&value, &visitor)),
             Err(error) => Err(error),
         };
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -245,11 +273,11 @@ impl<'de> Deserializer<'de> for Strict<'_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let result = match members(self.at(self.value.clone(), self.path.clone()), fields) {
+        let result = match members(self.value, fields, self.failed) {
             Ok(members) => visitor.visit_map(members),
             Err(value) => Err(refusal(&value, &visitor)),
         };
-        Self::noted(&self.path, self.failed, result)
+        noted(self.failed, result)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -278,10 +306,10 @@ fn items(value: JsValue) -> Result<Result<Vec<JsValue>, JsValue>, Error> {
 /// are not member bags, though serde-wasm-bindgen would read their keys).
 #[inline(never)]
 fn members<'a>(
-    strict: Strict<'a>,
+    value: JsValue,
     fields: &'static [&'static str],
+    failed: &'a Failed,
 ) -> Result<Members<'a>, JsValue> {
-    let value = strict.value;
     if !value.is_object()
         || Array::is_array(&value)
         || js_sys::ArrayBuffer::is_view(&value)
@@ -306,8 +334,7 @@ fn members<'a>(
         fields,
         known: known.into_iter(),
         value: None,
-        path: strict.path,
-        failed: strict.failed,
+        failed,
     })
 }
 
@@ -347,43 +374,48 @@ fn is_record(value: &JsValue) -> bool {
         && !value.is_instance_of::<js_sys::Date>()
 }
 
-/// `seed` read strictly from `value` at `path`; a failure the value's own reader finds after
-/// reading (a range, a length) is noted under `path` too.
+/// `seed` read strictly from `value`, the member or element entered at `at`; a failure the
+/// value's own reader finds after reading (a range, a length) is noted under its path too.
 fn read_at<'de, T: DeserializeSeed<'de>>(
     value: JsValue,
-    path: String,
+    at: usize,
     failed: &Failed,
     seed: T,
 ) -> Result<T::Value, Error> {
-    let result = seed.deserialize(Strict {
-        value,
-        path: path.clone(),
-        failed,
-    });
-    Strict::noted(&path, failed, result)
+    let result = seed.deserialize(Strict { value, failed });
+    leave(failed, at, result.is_err());
+    result
 }
 
 /// An array's elements, each read strictly under its index (`answers[0]`).
-struct Elements<'p, 'a> {
+struct Elements<'a> {
     items: vec::IntoIter<JsValue>,
     index: usize,
-    path: &'p str,
     failed: &'a Failed,
 }
 
-impl<'de> SeqAccess<'de> for Elements<'_, '_> {
+impl Elements<'_> {
+    /// The next element, entered.
+    #[inline(never)]
+    fn next(&mut self) -> Option<(JsValue, usize)> {
+        let value = self.items.next()?;
+        let at = enter_index(self.failed, self.index);
+        self.index += 1;
+        Some((value, at))
+    }
+}
+
+impl<'de> SeqAccess<'de> for Elements<'_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
-        let Some(value) = self.items.next() else {
+        let Some((value, at)) = self.next() else {
             return Ok(None);
         };
-        let path = format!("{}[{}]", self.path, self.index);
-        self.index += 1;
-        read_at(value, path, self.failed, seed).map(Some)
+        read_at(value, at, self.failed, seed).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -395,8 +427,18 @@ impl<'de> SeqAccess<'de> for Elements<'_, '_> {
 struct Entries<'a> {
     entries: vec::IntoIter<(String, JsValue)>,
     value: Option<(String, JsValue)>,
-    path: String,
     failed: &'a Failed,
+}
+
+impl Entries<'_> {
+    /// The value of the key just read, entered.
+    #[inline(never)]
+    fn value(&mut self) -> Result<(JsValue, usize), Error> {
+        match self.value.take() {
+            Some((key, value)) => Ok((value, enter_member(self.failed, &key))),
+            None => Err(read_twice()),
+        }
+    }
 }
 
 impl<'de> MapAccess<'de> for Entries<'_> {
@@ -413,17 +455,15 @@ impl<'de> MapAccess<'de> for Entries<'_> {
             .deserialize(StrDeserializer::<Error>::new(&key))
             .map(Some);
         if result.is_err() {
-            note(&member_path(&self.path, &key), self.failed);
+            note_member(self.failed, &key);
         }
         self.value = Some((key, value));
         result
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        match self.value.take() {
-            Some((key, value)) => read_at(value, member_path(&self.path, &key), self.failed, seed),
-            None => Err(Error::custom("a member's value was read twice")),
-        }
+        let (value, at) = self.value()?;
+        read_at(value, at, self.failed, seed)
     }
 }
 
@@ -434,8 +474,23 @@ struct Members<'a> {
     fields: &'static [&'static str],
     known: vec::IntoIter<(&'static str, JsValue)>,
     value: Option<(&'static str, JsValue)>,
-    path: String,
     failed: &'a Failed,
+}
+
+impl Members<'_> {
+    /// The value of the key just read, entered.
+    #[inline(never)]
+    fn value(&mut self) -> Result<(JsValue, usize), Error> {
+        match self.value.take() {
+            Some((key, value)) => Ok((value, enter_member(self.failed, key))),
+            None => Err(read_twice()),
+        }
+    }
+}
+
+#[cold]
+fn read_twice() -> Error {
+    Error::custom("a member's value was read twice")
 }
 
 impl<'de> MapAccess<'de> for Members<'_> {
@@ -446,7 +501,7 @@ impl<'de> MapAccess<'de> for Members<'_> {
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
         if let Some(unknown) = &self.unknown {
-            note(&member_path(&self.path, unknown), self.failed);
+            note_member(self.failed, unknown);
             return seed.deserialize(UnknownKey(unknown, self.fields)).map(Some);
         }
         let Some((key, value)) = self.known.next() else {
@@ -458,10 +513,8 @@ impl<'de> MapAccess<'de> for Members<'_> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        match self.value.take() {
-            Some((key, value)) => read_at(value, member_path(&self.path, key), self.failed, seed),
-            None => Err(Error::custom("a member's value was read twice")),
-        }
+        let (value, at) = self.value()?;
+        read_at(value, at, self.failed, seed)
     }
 }
 

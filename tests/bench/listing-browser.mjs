@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { benchLines } from './listing-core.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = resolve(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg'));
@@ -85,8 +86,9 @@ try {
   if (!outcome.ok) {
     failed = true;
     console.error(outcome.error);
-  } else if (process.env.BENCH_JSON) {
-    console.log(JSON.stringify({ host: 'chromium', results: outcome.results }));
+  } else {
+    for (const line of benchLines('chromium', outcome.results)) console.log(line);
+    if (process.env.BENCH_JSON) console.log(JSON.stringify({ host: 'chromium', results: outcome.results }));
   }
 } finally {
   await context.close();

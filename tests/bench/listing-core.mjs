@@ -92,23 +92,32 @@ function sqlQuery({ count, page }) {
 }
 
 /**
- * Median time of one call. Each sample times a batch of calls lasting at least ~5 ms, so
- * that coarse browser timers (0.1 ms in Chromium) do not round fast engines away.
+ * Median time of one call of each function, measured in alternating rounds (a, b, c, a, b,
+ * c, ...) so that machine noise falls on every engine alike. Each sample times a batch of
+ * calls lasting at least ~5 ms, so that coarse browser timers (0.1 ms in Chromium) do not
+ * round fast engines away.
  */
-function median(fn, runs) {
-  for (let i = 0; i < 2; i++) fn();
-  const t0 = performance.now();
-  fn();
-  const once = Math.max(performance.now() - t0, 0.01);
-  const batch = Math.max(1, Math.ceil(5 / once));
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    for (let j = 0; j < batch; j++) fn();
-    times.push((performance.now() - t) / batch);
+function alternating(fns, runs) {
+  const names = Object.keys(fns);
+  const batch = {};
+  for (const name of names) {
+    const fn = fns[name];
+    for (let i = 0; i < 2; i++) fn();
+    const t0 = performance.now();
+    fn();
+    batch[name] = Math.max(1, Math.ceil(5 / Math.max(performance.now() - t0, 0.01)));
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(runs / 2)];
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const name of names) {
+      const fn = fns[name];
+      const t = performance.now();
+      for (let j = 0; j < batch[name]; j++) fn();
+      times[name].push((performance.now() - t) / batch[name]);
+    }
+  }
+  const median = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return Object.fromEntries(names.map((name) => [name, median(times[name])]));
 }
 
 function timed(fn) {
@@ -148,12 +157,12 @@ export function run({ lib, SQL, sizes, log = () => {}, indexed = true }) {
       rows: n,
       filtered: reference.filtered_resources,
       load_ms: { edgeattest: loadOurs, sqljs: loadSql },
-      query_ms: {
-        edgeattest: median(() => table.query(QUERY), runs),
-        edgeattest_json: median(() => table.queryJson(QUERY), runs),
-        js: median(() => jsQuery(rows), runs),
-        sqljs: median(() => sqlQuery(sql), runs),
-      },
+      query_ms: alternating({
+        edgeattest: () => table.query(QUERY),
+        edgeattest_json: () => table.queryJson(QUERY),
+        js: () => jsQuery(rows),
+        sqljs: () => sqlQuery(sql),
+      }, runs),
     };
     sql.count.free();
     sql.page.free();
@@ -162,7 +171,7 @@ export function run({ lib, SQL, sizes, log = () => {}, indexed = true }) {
       const [sqlIndexed, loadIndexed] = timed(() => sqlLoad(SQL, rows, true));
       sameAnswer('sql.js+index', sqlQuery(sqlIndexed), reference);
       result.load_ms.sqljs_indexed = loadIndexed;
-      result.query_ms.sqljs_indexed = median(() => sqlQuery(sqlIndexed), runs);
+      result.query_ms.sqljs_indexed = alternating({ sqljs_indexed: () => sqlQuery(sqlIndexed) }, runs).sqljs_indexed;
       sqlIndexed.count.free();
       sqlIndexed.page.free();
       sqlIndexed.db.close();
@@ -174,6 +183,25 @@ export function run({ lib, SQL, sizes, log = () => {}, indexed = true }) {
     results.push(result);
   }
   return results;
+}
+
+/**
+ * The lines pkg-config/bench.sh collects, `BENCH <name> <ours> <yardstick> <ratio> [target]`:
+ * per size, edgeattest's query against idiomatic JS and against sql.js (ratio = ours / peer,
+ * so below 1 is faster), and its one-off load against sql.js's.
+ */
+export function benchLines(host, results) {
+  const lines = [];
+  for (const r of results) {
+    const q = r.query_ms;
+    const name = `listing.${host}.${r.rows / 1000}k`;
+    const line = (what, ours, peer, target = '') =>
+      lines.push(`BENCH ${name}.${what} ${ours.toFixed(3)}ms ${peer.toFixed(3)}ms ${(ours / peer).toFixed(4)} ${target}`.trim());
+    line('query-vs-js', q.edgeattest, q.js, '<=1.00');
+    line('query-vs-sqljs', q.edgeattest, q.sqljs, '<=1.00');
+    line('load-vs-sqljs', r.load_ms.edgeattest, r.load_ms.sqljs);
+  }
+  return lines;
 }
 
 export function format(r) {

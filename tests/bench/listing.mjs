@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve, dirname } from 'node:path';
-import { run } from './listing-core.mjs';
+import { benchLines, run } from './listing-core.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = resolve(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg'));
@@ -27,4 +27,5 @@ const sqlVersion = JSON.parse(
 ).version;
 console.log(`Node ${process.version}, sql.js ${sqlVersion}`);
 const results = run({ lib, SQL, sizes, log: (line) => console.log(line) });
+for (const line of benchLines('node', results)) console.log(line);
 if (process.env.BENCH_JSON) console.log(JSON.stringify({ host: `node ${process.version}`, results }));

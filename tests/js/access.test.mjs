@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
-import '../../pkg/index.js';
+import '../../pkg/service/index.js';
 import {
   accessRouteTable,
   createApiKey,
@@ -17,7 +17,7 @@ import {
   hashApiKey,
   parseApiKey,
   roleScopes,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/service/edgeattest.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = 1_800_000_000;
@@ -214,8 +214,8 @@ test('accessRouteTable: every route once, each with a requirement', () => {
 // and forwards allowed requests to EDGEATTEST_SIM_UPSTREAM. Keys come from EDGEATTEST_API_KEYS
 // (key-store JSON) or, when bound, from a KV namespace keyed by key digest.
 const GATEWAY = `
-import './pkg/workerd.js'; // instantiates the wasm module
-import { gatewayDecision, hashApiKey } from './pkg/edgeattest.js';
+import './pkg/service/workerd.js'; // instantiates the wasm module
+import { gatewayDecision, hashApiKey } from './pkg/service/edgeattest.js';
 async function keyStore(request, env) {
   if (!env.EDGEATTEST_API_KEYS_KV) return env.EDGEATTEST_API_KEYS;
   const auth = request.headers.get('authorization') ?? '';

@@ -3,10 +3,10 @@
 // path, and getters that throw refused with a code rather than escaping.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../pkg/index.js'; // instantiates the wasm module
+import '../../pkg/service/index.js'; // instantiates the wasm module
 import {
   AttestationService, formatRfc3339, formatHttpDate, deprecationHeaders, prepareRim, verifyRim,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/service/edgeattest.js';
 import { fixtureText } from './support/fixtures.mjs';
 
 const DRIVER = fixtureText('rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml');
@@ -89,7 +89,7 @@ test('requests and exchange answers: the failing member is named by its path', (
 });
 
 test('a list given as something else is refused in words, not with the engine\'s TypeError', async () => {
-  const { prepareEvidence } = await import('../../pkg/edgeattest.js');
+  const { prepareEvidence } = await import('../../pkg/service/edgeattest.js');
   for (const devices of [4, 'x', true]) {
     refused(() => prepareEvidence({ devices, arch: 'HOPPER', nonce: '00'.repeat(32) }), 'ERR_INVALID_ARGUMENT', 'devices', /devices: invalid type: expected an array/);
   }
@@ -101,8 +101,8 @@ test('a list given as something else is refused in words, not with the engine\'s
 const UNKNOWN = (name, expected) => new RegExp(`unknown field \`${name}\`, expected .*\`${expected}\``);
 
 test('an option the export does not know is refused, named by its path, with the known ones', async () => {
-  const { prepareEvidence, verifyEvidence, prepareJwtVerification, KeySet } = await import('../../pkg/edgeattest.js');
-  const { verifyJwt, verifyAttestationResult, generateKeyPair, signJwt } = await import('../../pkg/index.js');
+  const { prepareEvidence, verifyEvidence, prepareJwtVerification, KeySet } = await import('../../pkg/service/edgeattest.js');
+  const { verifyJwt, verifyAttestationResult, generateKeyPair, signJwt } = await import('../../pkg/service/index.js');
   const key = fixtureText('../generated/token_signing_key.pem');
   const evidence = { arch: 'HOPPER', nonce: '00'.repeat(32), devices: [{ evidence: '00', certificate: 'x' }] };
 

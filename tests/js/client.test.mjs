@@ -1,13 +1,13 @@
 // The client entry (`edgeattest/client`): a wasm module built without the service, evidence,
 // RIM, access, list and deprecation bindings. It exports what its types declare and nothing
-// of the rest, and behaves as the full package on the same inputs: requests built, recorded
+// of the rest, and behaves as the full package (`edgeattest/service`) on the same inputs: requests built, recorded
 // NVIDIA results verified at their time on both backends, tampering refused with the same
 // codes, tokens it signs verified by the full package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as client from '../../pkg/client/index.js';
-import * as full from '../../pkg/index.js';
+import * as full from '../../pkg/service/index.js';
 import { fixtureText, hopper } from './support/fixtures.mjs';
 
 const read = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url), 'utf8');
@@ -36,7 +36,7 @@ test('the client exports what its types declare, a subset of the full package, a
   }
   for (const name of ['AttestationService', 'verifyEvidence', 'verifyRim', 'evaluateAccess', 'ListTable', 'deprecationNotices', 'handleRequest']) {
     assert.equal(client[name], undefined, `${name} is not in the client`);
-    assert.match(read('edgeattest.d.ts') + read('service.d.ts'), new RegExp(`\\b${name}\\b`), `${name} is in the full package`);
+    assert.match(read('service/edgeattest.d.ts') + read('service/service.d.ts'), new RegExp(`\\b${name}\\b`), `${name} is in the full package`);
   }
   assert.doesNotMatch(wasmTypes, /AttestationService|verifyEvidence|ListTable/);
 });

@@ -210,10 +210,10 @@ test('static assets: the page at /ui/ and the API reference at /docs/ from the A
     const post = await fetch(`${worker.origin}/docs/`, { method: 'POST' });
     assert.equal(post.status, 405);
     // The page's modules and wasm, as the browser loads them; the worker's modules are not served.
-    const wasm = await fetch(`${worker.origin}/ui/pkg/edgeattest_bg.wasm`);
+    const wasm = await fetch(`${worker.origin}/ui/pkg/service/edgeattest_bg.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     assert.equal((await fetch(`${worker.origin}/ui/app.js`)).status, 200);
-    for (const hidden of ['/ui/worker.js', '/ui/pkg/workerd.js', '/ui/rims.js']) {
+    for (const hidden of ['/ui/worker.js', '/ui/pkg/service/workerd.js', '/ui/rims.js']) {
       assert.equal((await fetch(`${worker.origin}${hidden}`)).status, 404, hidden);
     }
     // Revalidation by ETag, as Workers static assets answer it.

@@ -2,7 +2,7 @@
 // checks, standard headers, the registry and the time formats.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../pkg/index.js';
+import '../../pkg/service/index.js';
 import {
   attestDeprecationHeaders,
   checkDeprecatedQuery,
@@ -12,7 +12,7 @@ import {
   deprecationRegistry,
   formatHttpDate,
   formatRfc3339,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/service/edgeattest.js';
 
 const SEPT_10 = Date.UTC(2026, 8, 10) / 1000;
 const OCT_10 = Date.UTC(2026, 9, 10) / 1000;

@@ -9,7 +9,7 @@ import { X509Certificate, createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AttestationService, buildAttestRequest, verifyAttestationResult, verifyCertificateChain } from '../../pkg/index.js';
+import { AttestationService, buildAttestRequest, verifyAttestationResult, verifyCertificateChain } from '../../pkg/service/index.js';
 import { DEV_CHAIN_FILE, localBindings } from '../../pkg-config/local-config.mjs';
 import {
   DEV_CHAIN_LIFETIME_SECONDS,

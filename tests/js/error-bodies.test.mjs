@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { devKeySet, checkDeprecatedRequest, checkDeprecatedQuery } from '../../pkg/index.js';
+import { devKeySet, checkDeprecatedRequest, checkDeprecatedQuery } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 

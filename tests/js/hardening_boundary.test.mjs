@@ -12,8 +12,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import '../../pkg/index.js';
-import * as wasm from '../../pkg/edgeattest.js';
+import '../../pkg/service/index.js';
+import * as wasm from '../../pkg/service/edgeattest.js';
 import '../../pkg/client/index.js';
 import * as clientWasm from '../../pkg/client/edgeattest.js';
 

@@ -100,7 +100,7 @@ function workerdRssKib() {
 
 // The probe entry: `initSync()` of an initialised module returns its exports (no second
 // instance). BASELINE stands in for www/worker.js.
-const PROBE = `import { initSync } from '../pkg/edgeattest.js';
+const PROBE = `import { initSync } from '../pkg/service/edgeattest.js';
 import worker from './__TARGET__';
 export default {
   async fetch(request, env, ctx) {
@@ -112,7 +112,7 @@ export default {
   },
 };
 `;
-const BASELINE = `import '../pkg/workerd.js';
+const BASELINE = `import '../pkg/service/workerd.js';
 export default {
   async fetch(request) {
     if (request.body) await request.arrayBuffer();

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as lib from '../../pkg/edgeattest.js';
+import * as lib from '../../pkg/service/edgeattest.js';
 
-lib.initSync({ module: readFileSync(new URL('../../pkg/edgeattest_bg.wasm', import.meta.url)) });
+lib.initSync({ module: readFileSync(new URL('../../pkg/service/edgeattest_bg.wasm', import.meta.url)) });
 const { ListTable, generateDataset, listPage, listSchemas, listLimits } = lib;
 
 const ALERTS = '/analytics/alerts/filter';

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as edgeattest from '../../pkg/index.js';
+import * as service from '../../pkg/service/index.js';
 import { buildAttestRequest, generateNonce, validateAttestRequest } from '../../pkg/index.js';
 import { hopper, ls10, fixtureBytes } from './support/fixtures.mjs';
 
@@ -34,7 +35,14 @@ test('package metadata matches the crate', () => {
   assert.equal(manifest.bugs.url, 'https://github.com/edgeattest/edgeattest/issues');
   assert.match(manifest.homepage, /^https:\/\/github\.com\/edgeattest\/edgeattest/);
   // Only the entries that instantiate the wasm module at import have side effects.
-  assert.deepEqual(manifest.sideEffects.toSorted(), ['./client/index.js', './client/node.js', './client/workerd.js', './index.js', './node.js', './workerd.js']);
+  assert.deepEqual(manifest.sideEffects.toSorted(), [
+    './client/index.js', './client/node.js', './client/workerd.js', './index.js', './node.js',
+    './service/index.js', './service/node.js', './service/workerd.js', './workerd.js',
+  ]);
+  assert.deepEqual(manifest.exports['./service'], {
+    types: './service/index.d.ts', workerd: './service/workerd.js', worker: './service/workerd.js',
+    deno: './service/node.js', node: './service/node.js', browser: './service/browser.js', default: './service/index.js',
+  });
   // (What the tarball holds, and that it is self-contained: tests/js/npm-pack.test.mjs.)
 });
 
@@ -46,20 +54,38 @@ test('exports the request API and nothing of the wasm plumbing', () => {
   assert.equal(edgeattest.default, undefined);
 });
 
-test('the package exports what its types declare, and every public wasm type', () => {
-  const read = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url), 'utf8');
-  const list = (text, pattern) => [...text.matchAll(pattern)].flatMap((m) => m[1].split(',')).map((n) => n.trim()).filter(Boolean);
-  const wasmTypes = read('edgeattest.d.ts');
-  const values = list(read('api.js'), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
-  const declaredValues = list(read('api.d.ts'), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
-  const declaredTypes = list(read('api.d.ts'), /export type \{([^}]*)\} from '\.\/edgeattest\.js'/g);
-  assert.deepEqual(declaredValues, values);
-  for (const name of values) {
-    assert.equal(typeof edgeattest[name], 'function', name);
-    assert.match(wasmTypes, new RegExp(`^export (function|class) ${name}\\b`, 'm'), name);
+const read = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url), 'utf8');
+const list = (text, pattern) => [...text.matchAll(pattern)].flatMap((m) => m[1].split(',')).map((n) => n.trim()).filter(Boolean);
+
+for (const [entry, dir, api] of [['edgeattest', '', edgeattest], ['edgeattest/service', 'service/', service]]) {
+  test(`${entry} exports what its types declare, and every public wasm type of its module`, () => {
+    const wasmTypes = read(`${dir}edgeattest.d.ts`);
+    const values = list(read(`${dir}api.js`), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+    const declaredValues = list(read(`${dir}api.d.ts`), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+    const declaredTypes = list(read(`${dir}api.d.ts`), /export type \{([^}]*)\} from '\.\/edgeattest\.js'/g);
+    assert.deepEqual(declaredValues, values);
+    for (const name of values) {
+      assert.equal(typeof api[name], 'function', name);
+      assert.match(wasmTypes, new RegExp(`^export (function|class) ${name}\\b`, 'm'), name);
+    }
+    const publicTypes = [...wasmTypes.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]).filter((n) => !/^(Sync)?Init(Input|Output)$/.test(n));
+    for (const name of publicTypes) assert.ok(declaredTypes.includes(name), `type ${name} is re-exported`);
+  });
+}
+
+test('edgeattest is the service entry without the service: a subset with the same names, from a smaller module', () => {
+  for (const name of Object.keys(edgeattest)) {
+    assert.equal(typeof service[name], typeof edgeattest[name], `${name} is also edgeattest/service's`);
   }
-  const publicTypes = [...wasmTypes.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]).filter((n) => !/^(Sync)?Init(Input|Output)$/.test(n));
-  for (const name of publicTypes) assert.ok(declaredTypes.includes(name), `type ${name} is re-exported`);
+  for (const name of ['AttestationService', 'ServiceExchange', 'handleRequest', 'importSigningKey', 'createFetchCache', 'evaluateAccess', 'ApiGateway', 'createApiKey', 'ListTable', 'listSchemas', 'deprecationNotices', 'checkDeprecatedRequest']) {
+    assert.equal(edgeattest[name], undefined, `${name} is not in edgeattest`);
+    assert.equal(typeof service[name], 'function', `${name} is in edgeattest/service`);
+  }
+  for (const name of ['verifyEvidence', 'prepareEvidence', 'verifyRim', 'checkOcspResponses', 'fetchOcspStatus', 'verifyAttestationResult', 'runtimeEvidence']) {
+    assert.equal(typeof edgeattest[name], 'function', `${name} is in edgeattest`);
+  }
+  assert.doesNotMatch(read('edgeattest.d.ts'), /AttestationService|ListTable|ApiGateway/);
+  assert.ok(readFileSync(new URL('../../pkg/edgeattest_bg.wasm', import.meta.url)).length < readFileSync(new URL('../../pkg/service/edgeattest_bg.wasm', import.meta.url)).length);
 });
 
 test('generateNonce: 64 lowercase hex characters from the host randomness', () => {

@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage } from './support/browser.mjs';
 import { ready, panelShots, tableRows, timeValue, listSettled, DESKTOP, pageHooks } from './support/page.mjs';
-import '../../pkg/index.js'; // instantiates the wasm module
+import '../../pkg/service/index.js'; // instantiates the wasm module
 import {
   accessRouteTable, ListTable, listLimits, deprecationNotices, deprecationRegistry,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/service/edgeattest.js';
 
 let worker;
 let browser;

@@ -11,7 +11,7 @@ import { fixtureText } from './support/fixtures.mjs';
 import { ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
   generateKeyPair, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
-} from '../../pkg/index.js';
+} from '../../pkg/service/index.js';
 
 let worker;
 let browser;
@@ -151,7 +151,7 @@ test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per 
     })),
   };
   const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal }) => {
-    const { verifyAttestationResult } = await import('./pkg/index.js');
+    const { verifyAttestationResult } = await import('./pkg/service/index.js');
     const { showVerified } = await import('./panels/result.js');
     const now = Math.floor(Date.now() / 1000);
     const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true });

@@ -71,7 +71,8 @@ test('Deno: the installed tarball, both entries, through the deno condition', ()
 
 test('tsc --strict with the default libraries accepts the installed package\'s types', () => {
   const usage = `
-    import { init, generateNonce, handleRequest, AttestationService, type InitInput, type ServiceResponse, type FetchResource, type OcspRequestJs } from 'edgeattest';
+    import { init, generateNonce, type InitInput, type OcspRequestJs } from 'edgeattest';
+    import { handleRequest, AttestationService, type ServiceResponse, type FetchResource } from 'edgeattest/service';
     import * as client from 'edgeattest/client';
     import wasmUrl from 'edgeattest/edgeattest_bg.wasm';
     const inputs: InitInput[] = [wasmUrl, new URL(wasmUrl, 'https://example.com/'), new Uint8Array(0), new ArrayBuffer(0), fetch(wasmUrl)];
@@ -99,8 +100,8 @@ test('tsc --strict with the default libraries accepts the installed package\'s t
   try {
     project.run(bin('tsc'), ['-p', '.']);
     // The same file with the pre-fix body type fails: the test can tell.
-    const types = `${project.dir}/node_modules/edgeattest/edgeattest.d.ts`;
-    project.write('node_modules/edgeattest/edgeattest.d.ts', readFileSync(types, 'utf8').replace(/body: Uint8Array & \{ readonly buffer: ArrayBuffer \};/, 'body: Uint8Array;'));
+    const types = `${project.dir}/node_modules/edgeattest/service/edgeattest.d.ts`;
+    project.write('node_modules/edgeattest/service/edgeattest.d.ts', readFileSync(types, 'utf8').replace(/body: Uint8Array & \{ readonly buffer: ArrayBuffer \};/, 'body: Uint8Array;'));
     assert.throws(() => project.run(bin('tsc'), ['-p', '.']), (error) => /usage\.ts.*TS2345.*BodyInit/s.test(error.stdout));
   } catch (error) {
     if (error.stdout !== undefined) assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);

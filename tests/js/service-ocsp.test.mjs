@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { AttestationService, buildAttestRequest, createFetchCache, handleRequest } from '../../pkg/index.js';
+import { AttestationService, buildAttestRequest, createFetchCache, handleRequest } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
 

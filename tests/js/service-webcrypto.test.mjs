@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import {
   AttestationService, ServiceExchange, handleRequest, importSigningKey, buildAttestRequest, verifyAttestationResult,
-} from '../../pkg/index.js';
+} from '../../pkg/service/index.js';
 import { fixtureText, ls10 } from './support/fixtures.mjs';
 import { freshSigningKeyPem } from './support/worker.mjs';
 

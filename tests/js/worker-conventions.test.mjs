@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
-import { devKeySet } from '../../pkg/index.js';
+import { devKeySet } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 
 let worker;

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { devKeySet } from '../../pkg/index.js';
+import { devKeySet } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 
 let worker;

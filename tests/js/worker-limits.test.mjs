@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { bearerToken, devKeySet, errorResponse, serviceLimits } from '../../pkg/index.js';
+import { bearerToken, devKeySet, errorResponse, serviceLimits } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 
 const limits = serviceLimits();

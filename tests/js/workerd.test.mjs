@@ -51,7 +51,7 @@ test('the worker serves the documentation string, the page and 404s', async () =
     assert.match(page.headers.get('content-type'), /^text\/html/);
     assert.match(await page.text(), /<title>edgeattest/);
 
-    const wasm = await fetch(`${worker.origin}/ui/pkg/edgeattest_bg.wasm`);
+    const wasm = await fetch(`${worker.origin}/ui/pkg/service/edgeattest_bg.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     const bytes = new Uint8Array(await wasm.arrayBuffer());
     assert.deepEqual([...bytes.slice(0, 4)], [0x00, 0x61, 0x73, 0x6d]);

@@ -1,6 +1,6 @@
 // The architectures the page offers, and whether each is a GPU or a switch: rows of the
 // core's architecture table (architectures()), never a list or a name test of the page's own.
-import { architectures } from '../pkg/index.js';
+import { architectures } from '../pkg/service/index.js';
 
 const rows = architectures();
 

@@ -5,7 +5,7 @@
 // come from the running worker's deprecated V2 endpoint, asked as a client would.
 import {
   deprecationRegistry, deprecationNotices, checkDeprecatedRequest, checkDeprecatedQuery,
-} from '../pkg/index.js';
+} from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dateText,
 } from './ui.js';

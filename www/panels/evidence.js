@@ -3,7 +3,7 @@
 // against reference integrity manifests (RIMs). The wasm core decides every check and the
 // verdict, in one report (WebCrypto runs its ECDSA checks); this module lays it out, and the
 // service panel below shows the service's own answer for the same input beside it.
-import { prepareEvidenceReport, runSignatureChecks, identifyRim } from '../pkg/index.js';
+import { prepareEvidenceReport, runSignatureChecks, identifyRim } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
   serializedEvidence,

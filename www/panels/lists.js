@@ -3,7 +3,7 @@
 // worker as a client would send it (GET <path>?<query>, same origin); when the worker cannot
 // be reached (the page opened offline), the same list engine answers in this page, and the
 // panel says so.
-import { ListTable, listSchemas, listLimits } from '../pkg/index.js';
+import { ListTable, listSchemas, listLimits } from '../pkg/service/index.js';
 import { $, el, table, showError, isoSeconds } from './ui.js';
 
 const DEFAULT_PATH = '/analytics/alerts/filter';

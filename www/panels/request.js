@@ -1,6 +1,6 @@
 // Panel 3: build an attest request body with the package's builder (the same validation the
 // service applies), copy it, or send it to a service and verify the answer in panel 1.
-import { buildAttestRequest, generateNonce } from '../pkg/index.js';
+import { buildAttestRequest, generateNonce } from '../pkg/service/index.js';
 import { $, el, showError, dropZone, serializedEvidence } from './ui.js';
 import { fetchJwks, verifyResult } from './result.js';
 import { architecturesOf, deviceKind } from './arch.js';

@@ -1,7 +1,7 @@
 // Panel 1: verify an attestation result (V2–V4 detached EAT or V1 {"eat"}) against a JWKS.
 // The wasm core decides every check; this module only collects the inputs and lays out the
 // per-token verdicts it returns (on success, or on the error's `verdicts` on failure).
-import { verifyAttestationResult } from '../pkg/index.js';
+import { verifyAttestationResult } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
   dropZone, claimCell,

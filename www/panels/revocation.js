@@ -3,7 +3,7 @@
 // the responder it is configured with, since browsers cannot POST to NVIDIA's responder.
 // Good is a pass; revoked, unknown and an answer that could not be had or checked are
 // failures; without the relay the check is "not checked", with its reason — never a pass.
-import { fetchOcspStatus } from '../pkg/index.js';
+import { fetchOcspStatus } from '../pkg/service/index.js';
 import { el, table } from './ui.js';
 
 /** The relay's URL when the page is served by the service and revocation checking is on. */

@@ -1,6 +1,6 @@
 // Panel 4: what a key may call. The gateway's own decision (evaluateAccess) for a key record
 // built from the chosen type and roles or scopes, against one endpoint of the route table.
-import { evaluateAccess, accessRouteTable, roleScopes } from '../pkg/index.js';
+import { evaluateAccess, accessRouteTable, roleScopes } from '../pkg/service/index.js';
 import { $, el, badge, table, showError } from './ui.js';
 
 let routes = [];

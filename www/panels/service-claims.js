@@ -5,7 +5,7 @@
 // the device, and why), had by verifying the answer against the service's own JWKS.
 import {
   AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8, verifyAttestationResult,
-} from '../pkg/index.js';
+} from '../pkg/service/index.js';
 import { el, badge, table, claimCell } from './ui.js';
 import { v4Endpoint } from './arch.js';
 

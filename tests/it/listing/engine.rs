@@ -139,6 +139,47 @@ fn number_filters() {
     );
 }
 
+/// A number filter reads its value as the table read the item: the same text is the same
+/// number to the last bit, for long mantissas and extreme exponents too.
+#[test]
+fn number_filter_values_read_like_loaded_values() {
+    let texts = [
+        "0.30000000000000004",
+        "0.1",
+        "123456789.12345678901234",
+        "9007199254740993",
+        "1.7976931348623157e308",
+        "2.2250738585072014e-308",
+        "4.9e-324",
+        "3.141592653589793238462643383279",
+        "7.3177701707893310e15",
+        "1e23",
+    ];
+    let items: Vec<String> = texts
+        .iter()
+        .zip(1..)
+        .map(|(text, id)| {
+            format!(
+                r#"{{"alert_id":{id},"occurrence":1,"severity":"s","description":"d","influencers":[],"percentage":{text},"influencers_display_names":[],"timestamp":1}}"#
+            )
+        })
+        .collect();
+    let table = Table::from_json(schema(), format!("[{}]", items.join(",")).as_bytes()).unwrap();
+    for (text, id) in texts.iter().zip(1..) {
+        assert_eq!(
+            ids(&table, &format!("filter=percentage[eq]{text}")),
+            [id],
+            "{text}"
+        );
+        let others: Vec<i64> = (1..=texts.len() as i64).filter(|&i| i != id).collect();
+        assert_eq!(
+            ids(&table, &format!("filter=percentage[neq]{text}")),
+            others,
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn filters_are_anded() {
     let t = table();

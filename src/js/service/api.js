@@ -1,0 +1,28 @@
+// The service API (`edgeattest/service`): everything — the verifier API of `edgeattest` plus
+// the attestation service, access control, lists and deprecations — from the wasm module
+// built with every binding (Cargo feature `js-full`). What the edge worker loads. Shared by
+// this directory's entry modules (index.js, workerd.js, ...), copies of the root ones; entry
+// modules instantiate the wasm module first; nothing here touches wasm at import time.
+//
+// The wasm exports are listed by name: the module's internals (two-phase verification
+// plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
+// tests/js/package.test.mjs checks that the two lists and the module agree.
+export {
+  generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
+  verifyEvidence,
+  prepareEvidence, verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
+  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim,
+  architectures, rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim, evaluateAccess,
+  gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
+  devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
+  checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
+  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
+  serviceLimits, errorResponse, bearerToken,
+} from './edgeattest.js';
+export * from './token.js';
+export * from './jwks.js';
+export * from './evidence.js';
+export * from './service.js';
+export { createFetchCache } from './fetch.js';
+export * from './ocsp.js';
+export { EdgeAttestError } from './error.js';

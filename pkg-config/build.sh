@@ -40,7 +40,7 @@ inputs_hash() {
       ! -path pkg-config/serve.mjs ! -path pkg-config/local-config.mjs \
       ! -path pkg-config/dev-certificate.mjs ! -path pkg-config/dev-vars.mjs \
       ! -path pkg-config/worker-options.mjs ! -path pkg-config/wrangler.toml \
-      ! -path pkg-config/fuzz-smoke.sh ! -path pkg-config/size-report.mjs \
+      ! -path pkg-config/fuzz-smoke.sh ! -path pkg-config/size-report.mjs ! -path pkg-config/bench.sh \
       ! -path pkg-config/requirements-test.txt ! -path pkg-config/webdriver.json \
       -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
     rustc -V

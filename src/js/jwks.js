@@ -106,7 +106,8 @@ export function createRemoteJWKSet(url, options = {}) {
         throw coded('ERR_JWKS_NOT_JSON', `the JWKS at ${target.href} is not valid JSON`);
       }
       // The core validates the set (P-384 keys, distinct kids): ERR_JWKS_INVALID otherwise.
-      const set = new KeySet(json);
+      // As UTF-8 bytes, encoded natively (see token.js); JSON.stringify of a parsed value.
+      const set = new KeySet(new TextEncoder().encode(JSON.stringify(json)));
       return { json, set, at: clock() };
     } finally {
       clearTimeout(timer);

@@ -46,6 +46,28 @@ function backendOf(options) {
 
 // ---- key sets ----------------------------------------------------------------------------
 
+// JSON goes to wasm as UTF-8 bytes, encoded natively: the glue copies a string into wasm
+// memory one character at a time in JS, which in a fresh process (before the JIT has compiled
+// that loop) costs milliseconds for a real JWKS (81 KB with its x5c chains) — the larger part
+// of a first verification's key-set parse. The core gets the same bytes either way: a string
+// encoded as the glue would (TextEncoder; a lone surrogate becomes U+FFFD), an object
+// serialised as the core would (JSON.stringify). What JSON.stringify cannot serialise goes to
+// the core as it is, which refuses it as before; bytes and anything else go as they are.
+const utf8 = new TextEncoder();
+function asBytes(value) {
+  if (typeof value === 'string') return utf8.encode(value);
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer)) {
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      return value;
+    }
+    return typeof text === 'string' ? utf8.encode(text) : value;
+  }
+  return value;
+}
+
 // Parsed sets, by the object passed in (a JWKS object is typically reused for many tokens),
 // with the JSON text they were parsed from: an object changed since is parsed again.
 // Pass a KeySet (createKeySet) to skip even that comparison.
@@ -53,7 +75,7 @@ const keySets = new WeakMap();
 
 /** Parses a JWKS once: pass the result to verifyJwt / verifyAttestationResult. */
 export function createKeySet(jwks) {
-  return jwks instanceof KeySet ? jwks : new KeySet(jwks);
+  return jwks instanceof KeySet ? jwks : new KeySet(asBytes(jwks));
 }
 
 // Returns [keySet, owned]: owned sets are freed after use.
@@ -64,11 +86,11 @@ function keySetOf(jwks) {
     const cached = keySets.get(jwks);
     if (cached?.text === text) return [cached.set, false];
     cached?.set.free();
-    const set = new KeySet(text);
+    const set = new KeySet(utf8.encode(text));
     keySets.set(jwks, { text, set });
     return [set, false];
   }
-  return [new KeySet(jwks), true];
+  return [new KeySet(asBytes(jwks)), true];
 }
 
 // ---- WebCrypto signature checks --------------------------------------------------------
@@ -162,7 +184,7 @@ export async function verifyAttestationResult(result, jwks, options = {}) {
   const core = coreOptions(options);
   const [keySet, owned] = keySetOf(jwks);
   try {
-    return await complete(prepareAttestationResultVerification(result, keySet, core), backend);
+    return await complete(prepareAttestationResultVerification(asBytes(result), keySet, core), backend);
   } finally {
     if (owned) keySet.free();
   }

@@ -1,5 +1,6 @@
 //! Native evidence verification cost, with one native ECDSA P-384 verify as the yardstick
-//! measured in the same run.
+//! measured in the same run. The last lines are machine-readable for `pkg-config/bench.sh`:
+//! `BENCH evidence.native.<workload> <ms> <checks x one verify, ms> <ratio>`.
 //!
 //!     cargo bench --bench evidence
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
@@ -108,6 +109,7 @@ fn main() {
         one.as_secs_f64() * 1e3
     );
     println!("workload            checks  native ms  checks x verify ms  ratio");
+    let mut bench = Vec::new();
     for (name, sets) in [
         ("hopper x1", vec![&hopper]),
         ("8 GPU + 4 switch", vec![&gpus, &switches]),
@@ -130,5 +132,20 @@ fn main() {
             floor * 1e3,
             total.as_secs_f64() / floor
         );
+        bench.push(format!(
+            "BENCH evidence.native.{} {:.3}ms {:.3}ms {:.2}",
+            name.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join("-")
+                .to_lowercase(),
+            total.as_secs_f64() * 1e3,
+            floor * 1e3,
+            total.as_secs_f64() / floor
+        ));
+    }
+    println!();
+    for line in bench {
+        println!("{line}");
     }
 }

@@ -1,6 +1,8 @@
 //! Native OCSP cost — building a request, checking one response (structure only, and with
 //! its signatures), a device chain's three responses — beside one Hopper evidence
-//! verification and one ECDSA P-384 verify measured in the same run.
+//! verification and one ECDSA P-384 verify measured in the same run. The last lines are
+//! machine-readable for `pkg-config/bench.sh`: `BENCH ocsp.<workload> <ms> <one Hopper
+//! evidence verification, ms> <ratio>`.
 //!
 //!     cargo bench --bench ocsp
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
@@ -114,18 +116,32 @@ fn main() {
         ms(hopper)
     );
     println!("workload                                 ms  x evidence  x verify");
-    for (name, d) in [
-        ("OcspRequest::new", build),
-        ("check_response, signatures not run", structure),
-        ("one response, delegated (2 verifies)", full_delegated),
-        ("one response, CA-signed (1 verify)", full_ca),
-        ("device chain, 3 responses (6 verifies)", three),
-    ] {
+    let workloads = [
+        ("OcspRequest::new", "request", build),
+        ("check_response, signatures not run", "structure", structure),
+        (
+            "one response, delegated (2 verifies)",
+            "delegated",
+            full_delegated,
+        ),
+        ("one response, CA-signed (1 verify)", "ca-signed", full_ca),
+        ("device chain, 3 responses (6 verifies)", "chain-3", three),
+    ];
+    for (name, _, d) in workloads {
         println!(
             "{name:<38} {:>6.3}  {:>10.2}  {:>8.2}",
             ms(d),
             d.as_secs_f64() / hopper.as_secs_f64(),
             d.as_secs_f64() / one_verify.as_secs_f64()
+        );
+    }
+    println!();
+    for (_, id, d) in workloads {
+        println!(
+            "BENCH ocsp.{id} {:.3}ms {:.3}ms {:.3}",
+            ms(d),
+            ms(hopper),
+            d.as_secs_f64() / hopper.as_secs_f64()
         );
     }
 }

@@ -1,7 +1,9 @@
 //! RIM benchmark: parse + canonicalise + digest, full verification (RIM signature and the
 //! 3-link certificate path), and comparison, for a driver RIM and a VBIOS RIM; with a peer
 //! measured in the same run (Python lxml C14N + `cryptography` ECDSA, the stack NVIDIA's
-//! Python verifier uses), when `python3` with those modules is available.
+//! Python verifier uses), when `python3` with those modules is available. The peer runs between
+//! our rounds (ours, peer, ours, peer, ...; medians), and the last lines are machine-readable
+//! for `pkg-config/bench.sh`: `BENCH rim.<doc>.<step> <ours µs> <peer µs> <ratio>`.
 //!
 //!     cargo bench --bench rim
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
@@ -25,6 +27,9 @@ fn fixture(rel: &str) -> String {
     )
     .unwrap()
 }
+
+/// Rounds of ours and the peer, alternating.
+const ROUNDS: usize = 3;
 
 /// Median time per call over ~1 s of repetitions.
 fn measure(mut f: impl FnMut()) -> Duration {
@@ -58,7 +63,32 @@ fn blocks(rel: &str) -> BTreeMap<u8, Vec<u8>> {
     out
 }
 
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// One run of the Python peer: µs per call by document label and step, or why there is none.
+fn peer() -> Result<serde_json::Value, String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/rim_peer.py");
+    match Command::new("python3").arg(&script).arg("--json").output() {
+        Ok(out) if out.status.success() => {
+            serde_json::from_slice(&out.stdout).map_err(|e| format!("unreadable output ({e})"))
+        }
+        Ok(out) => Err(String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_owned()),
+        Err(e) => Err(format!("python3 not available ({e})")),
+    }
+}
+
 fn main() {
+    // `cargo test --all-targets` runs bench programs too, without `--bench`: skip the timing.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
     let trust = RimTrust::nvidia();
     let docs = [
         ("driver RIM", "rims/nvtrust/Driver_RIM_test_no_gpu.swidtag"),
@@ -67,20 +97,50 @@ fn main() {
             "rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag",
         ),
     ];
-    println!("edgeattest RIM benchmark (native, release), median per call");
-    for (label, path) in docs {
-        let xml = fixture(path);
-        let prepare = measure(|| {
-            black_box(prepare_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
-        });
-        let verify = measure(|| {
-            black_box(verify_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
-        });
+    // (document, step) -> samples in µs, ours and the peer's.
+    let mut ours: BTreeMap<(usize, &str), Vec<f64>> = BTreeMap::new();
+    let mut theirs: BTreeMap<(usize, &str), Vec<f64>> = BTreeMap::new();
+    let mut peer_missing = None;
+    for _ in 0..ROUNDS {
+        for (i, (_, path)) in docs.iter().enumerate() {
+            let xml = fixture(path);
+            let prepare = measure(|| {
+                black_box(prepare_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
+            });
+            let verify = measure(|| {
+                black_box(verify_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
+            });
+            ours.entry((i, "prepare"))
+                .or_default()
+                .push(prepare.as_secs_f64() * 1e6);
+            ours.entry((i, "verify"))
+                .or_default()
+                .push(verify.as_secs_f64() * 1e6);
+        }
+        if peer_missing.is_some() {
+            continue;
+        }
+        match peer() {
+            Ok(json) => {
+                for (i, (label, _)) in docs.iter().enumerate() {
+                    for step in ["prepare", "verify"] {
+                        if let Some(us) = json[*label][step].as_f64() {
+                            theirs.entry((i, step)).or_default().push(us);
+                        }
+                    }
+                }
+            }
+            Err(why) => peer_missing = Some(why),
+        }
+    }
+
+    println!("edgeattest RIM benchmark (native, release), median per call of {ROUNDS} rounds");
+    for (i, (label, path)) in docs.iter().enumerate() {
         println!(
             "  {label:<11} {:>6} B  parse+C14N+digest {:>8.1} µs   full verify (4 ECDSA) {:>8.1} µs",
-            xml.len(),
-            prepare.as_secs_f64() * 1e6,
-            verify.as_secs_f64() * 1e6
+            fixture(path).len(),
+            median(ours[&(i, "prepare")].clone()),
+            median(ours[&(i, "verify")].clone())
         );
     }
     let driver = verify_rim(fixture(docs[0].1).as_bytes(), &trust, NOW).unwrap();
@@ -102,17 +162,31 @@ fn main() {
         "  compare driver+VBIOS (32 records)        {:>8.1} µs",
         compare.as_secs_f64() * 1e6
     );
-
-    let peer = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/rim_peer.py");
-    match Command::new("python3").arg(&peer).output() {
-        Ok(out) if out.status.success() => print!("{}", String::from_utf8_lossy(&out.stdout)),
-        Ok(out) => println!(
-            "peer skipped: {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        ),
-        Err(e) => println!("peer skipped: python3 not available ({e})"),
+    if let Some(why) = &peer_missing {
+        println!("peer skipped: {why}");
+    } else {
+        println!("peer: Python lxml + cryptography (libxml2, OpenSSL), median per call of {ROUNDS} rounds");
+        for (i, (label, _)) in docs.iter().enumerate() {
+            println!(
+                "  {label:<11}          parse+C14N+digest {:>8.1} µs   full verify (4 ECDSA) {:>8.1} µs",
+                median(theirs[&(i, "prepare")].clone()),
+                median(theirs[&(i, "verify")].clone())
+            );
+        }
+    }
+    println!();
+    for ((i, step), samples) in &ours {
+        let doc = if *i == 0 { "driver" } else { "vbios" };
+        let mine = median(samples.clone());
+        match theirs.get(&(*i, *step)) {
+            Some(peer) => {
+                let peer = median(peer.clone());
+                println!(
+                    "BENCH rim.{doc}.{step} {mine:.1}us {peer:.1}us {:.2}",
+                    mine / peer
+                );
+            }
+            None => println!("BENCH rim.{doc}.{step} {mine:.1}us - -"),
+        }
     }
 }

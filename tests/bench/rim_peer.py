@@ -2,9 +2,15 @@
 """Peer for tests/bench/rim.rs: the same RIM checks with lxml (libxml2 C14N) and
 `cryptography` (OpenSSL ECDSA), i.e. the C stack NVIDIA's Python verifier builds on.
 Measures parse + C14N + SHA-384 digest, and that plus the RIM signature and the 3 chain
-links (4 ECDSA verifications), median per call over about one second."""
+links (4 ECDSA verifications), median per call over about one second.
+
+    python3 tests/bench/rim_peer.py [--json]
+
+--json: one JSON line instead of the table, {"driver RIM": {"prepare": µs, "verify": µs}, ...},
+for rim.rs and rim_wasm.mjs, which run this peer between their own rounds."""
 import base64
 import hashlib
+import json
 import pathlib
 import statistics
 import sys
@@ -56,14 +62,24 @@ def measure(fn, data):
     return statistics.median(samples)
 
 
+DOCS = (("driver RIM", "Driver_RIM_test_no_gpu.swidtag"),
+        ("VBIOS RIM", "1010_0200_882_96005E0001_test_no_gpu.swidtag"))
+
+
 def main():
-    print("peer: Python lxml + cryptography (libxml2, OpenSSL), median per call")
-    for label, name in (("driver RIM", "Driver_RIM_test_no_gpu.swidtag"),
-                        ("VBIOS RIM", "1010_0200_882_96005E0001_test_no_gpu.swidtag")):
+    as_json = "--json" in sys.argv[1:]
+    results = {}
+    if not as_json:
+        print("peer: Python lxml + cryptography (libxml2, OpenSSL), median per call")
+    for label, name in DOCS:
         data = (ROOT / name).read_bytes()
         p = measure(prepare, data)
         v = measure(verify, data)
-        print(f"  {label:<11} {len(data):>6} B  parse+C14N+digest {p * 1e6:>8.1f} µs   full verify (4 ECDSA) {v * 1e6:>8.1f} µs")
+        results[label] = {"prepare": p * 1e6, "verify": v * 1e6}
+        if not as_json:
+            print(f"  {label:<11} {len(data):>6} B  parse+C14N+digest {p * 1e6:>8.1f} µs   full verify (4 ECDSA) {v * 1e6:>8.1f} µs")
+    if as_json:
+        print(json.dumps(results))
     return 0
 
 

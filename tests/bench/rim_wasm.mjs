@@ -1,8 +1,14 @@
 // RIM benchmark in wasm (Node): parse + C14N + digest (prepareRim), full verification with
 // the in-wasm software backend (verifyRim) and with WebCrypto (prepareRim + crypto.subtle),
-// and the comparison. Build pkg/ first (bash pkg-config/build.sh), then:
+// and the comparison; beside the Python peer of tests/bench/rim.rs (lxml + cryptography,
+// tests/bench/rim_peer.py) when python3 has those modules, run between our rounds (ours, peer,
+// ours, peer, ...; medians). Build pkg/ first (bash pkg-config/build.sh), then:
 //
-//   node tests/bench/rim_wasm.mjs
+//   node tests/bench/rim_wasm.mjs [--rounds 3]
+//
+// The last lines are machine-readable (pkg-config/bench.sh):
+//   BENCH rim.wasm.<doc>.<step> <ours µs> <peer µs> <ratio>
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import '../../pkg/index.js';
 import { verifyRim, prepareRim, compareGpuRims } from '../../pkg/edgeattest.js';
@@ -53,14 +59,39 @@ const docs = [
   ['driver RIM', 'rims/nvtrust/Driver_RIM_test_no_gpu.swidtag'],
   ['VBIOS RIM', 'rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag'],
 ];
-console.log(`edgeattest RIM benchmark (wasm in Node ${process.version}), median per call`);
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+/** One run of the Python peer: { 'driver RIM': { prepare, verify }, ... } in µs, or a reason. */
+function peer() {
+  const run = spawnSync('python3', [new URL('rim_peer.py', import.meta.url).pathname, '--json'], { encoding: 'utf8' });
+  if (run.error) return `python3 not available (${run.error.message})`;
+  if (run.status !== 0) return run.stderr.trim().split('\n').pop();
+  return JSON.parse(run.stdout);
+}
+
+const ours = {};
+const theirs = {};
+let peerMissing;
+const add = (into, label, step, value) => ((into[label] ??= {})[step] ??= []).push(value);
+for (let round = 0; round < rounds; round++) {
+  for (const [label, path] of docs) {
+    const xml = text(path);
+    add(ours, label, 'prepare', await measure(() => prepareRim(xml, options)));
+    add(ours, label, 'verify-software', await measure(() => verifyRim(xml, options)));
+    add(ours, label, 'verify-webcrypto', await measure(() => webcrypto(xml)));
+  }
+  if (peerMissing) continue;
+  const result = peer();
+  if (typeof result === 'string') peerMissing = result;
+  else for (const [label] of docs) for (const step of ['prepare', 'verify']) add(theirs, label, step, result[label][step]);
+}
+
+console.log(`edgeattest RIM benchmark (wasm in Node ${process.version}), median per call of ${rounds} rounds`);
 for (const [label, path] of docs) {
-  const xml = text(path);
-  const prepare = await measure(() => prepareRim(xml, options));
-  const software = await measure(() => verifyRim(xml, options));
-  const web = await measure(() => webcrypto(xml));
-  console.log(`  ${label.padEnd(11)} ${String(xml.length).padStart(6)} B  parse+C14N+digest ${prepare.toFixed(1).padStart(8)} µs   ` +
-    `verify, wasm p384 ${software.toFixed(1).padStart(8)} µs   verify, WebCrypto ${web.toFixed(1).padStart(8)} µs`);
+  const m = (step) => median(ours[label][step]).toFixed(1).padStart(8);
+  console.log(`  ${label.padEnd(11)} ${String(text(path).length).padStart(6)} B  parse+C14N+digest ${m('prepare')} µs   ` +
+    `verify, wasm p384 ${m('verify-software')} µs   verify, WebCrypto ${m('verify-webcrypto')} µs`);
 }
 const driver = verifyRim(text(docs[0][1]), options);
 const firmware = verifyRim(text(docs[1][1]), options);
@@ -72,3 +103,22 @@ const compare = await measure(() => {
   if (!compareGpuRims(driver, firmware, evidence).allMatch) throw new Error('mismatch');
 });
 console.log(`  compare driver+VBIOS (32 records)        ${compare.toFixed(1).padStart(8)} µs`);
+if (peerMissing) console.log(`peer skipped: ${peerMissing}`);
+else {
+  console.log(`peer: Python lxml + cryptography (libxml2, OpenSSL), median per call of ${rounds} rounds`);
+  for (const [label] of docs) {
+    const m = (step) => median(theirs[label][step]).toFixed(1).padStart(8);
+    console.log(`  ${label.padEnd(11)}          parse+C14N+digest ${m('prepare')} µs   full verify (4 ECDSA) ${m('verify')} µs`);
+  }
+}
+
+console.log('');
+for (const [label] of docs) {
+  const doc = label.split(' ')[0].toLowerCase();
+  for (const step of ['prepare', 'verify-software', 'verify-webcrypto']) {
+    const mine = median(ours[label][step]);
+    const peerSamples = theirs[label]?.[step.startsWith('verify') ? 'verify' : step];
+    const yardstick = peerSamples ? median(peerSamples) : undefined;
+    console.log(`BENCH rim.wasm.${doc}.${step} ${mine.toFixed(1)}us ${yardstick === undefined ? '- -' : `${yardstick.toFixed(1)}us ${(mine / yardstick).toFixed(2)}`}`);
+  }
+}

@@ -8,6 +8,8 @@
 //            1 GPU, 12 for 8 GPUs) and the RIM service again.
 // 1 GPU (the test PKI's `good` device) and 8 GPUs of one node (`node_0` … `node_7`).
 // Run after `bash pkg-config/build.sh`:  node tests/bench/service-ocsp.mjs [rounds=30]
+// The last lines are machine-readable (pkg-config/bench.sh):
+//   BENCH service-ocsp.<warm|cold>.<1gpu|8gpu> <median ms> <median ms with sources off> <ratio>
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { buildAttestRequest } from '../../pkg/index.js';
@@ -60,6 +62,7 @@ try {
   await responder.close();
   await rims.close();
 }
+const bench = [];
 console.log('| sources | request | median ms | p99 ms | median / off |');
 console.log('|---|---|---:|---:|---:|');
 for (const name of Object.keys(bodies)) {
@@ -68,5 +71,8 @@ for (const name of Object.keys(bodies)) {
     const sorted = [...times[`${mode}|${name}`]].sort((a, b) => a - b);
     const median = quantile(sorted, 0.5);
     console.log(`| ${mode} | ${name} | ${median.toFixed(1)} | ${quantile(sorted, 0.99).toFixed(1)} | ${(median / off).toFixed(2)} |`);
+    if (mode !== 'off') bench.push(`BENCH service-ocsp.${mode}.${name.replace(/\s+/g, '').toLowerCase()} ${median.toFixed(1)}ms ${off.toFixed(1)}ms ${(median / off).toFixed(2)}`);
   }
 }
+console.log('');
+for (const line of bench) console.log(line);

@@ -5,7 +5,8 @@
 //   bash pkg-config/build.sh && node tests/bench/token-bench.mjs [--ms 1500] [--node-only]
 //
 // Prints one table per host and the WebCrypto/jose ratios (target: 0.8 or better), and writes
-// them as JSON to tests/artifacts/token-bench.json.
+// them as JSON to tests/artifacts/token-bench.json. The last lines are machine-readable
+// (pkg-config/bench.sh): `BENCH token.<case>.<host> <ours ops/s> <jose ops/s> <ratio> >=0.80`.
 import { createServer } from 'node:http';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { extname } from 'node:path';
@@ -37,7 +38,21 @@ function table(host, rows) {
   for (const r of rows) console.log(`| ${r.case} | ${r.impl} | ${r.opsPerSec.toFixed(1)} |`);
   const q = ratios(rows);
   console.log(`\nWebCrypto path / jose: sign ${q.sign.toFixed(2)}x, verify ${q.verify.toFixed(2)}x, 8-device result ${q.detachedEat.toFixed(2)}x`);
-  return { host, rows, ratios: q };
+  return { host, tag: host.split(' ')[0].toLowerCase(), rows, ratios: q };
+}
+
+/** One BENCH line per headline case: our WebCrypto path against jose, ops/s. */
+function benchLines({ tag, rows }) {
+  const get = (name, impl) => rows.find((r) => r.case === name && r.impl === impl)?.opsPerSec;
+  for (const [id, name, jose] of [
+    ['sign', 'ES384 sign (JWT)', 'jose SignJWT'],
+    ['verify', 'ES384 verify (JWT, JWKS)', 'jose jwtVerify'],
+    ['detached-eat-8', 'detached EAT, 8 devices, verify', 'jose (9 jwtVerify + digests)'],
+  ]) {
+    const ours = get(name, 'ours webcrypto');
+    const theirs = get(name, jose);
+    console.log(`BENCH token.${id}.${tag} ${ours.toFixed(1)}ops/s ${theirs.toFixed(1)}ops/s ${(ours / theirs).toFixed(2)} >=0.80`);
+  }
 }
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.html': 'text/html' };
@@ -102,3 +117,5 @@ if (!nodeOnly) {
 }
 mkdirSync(new URL('tests/artifacts/', repo), { recursive: true });
 writeFileSync(new URL('tests/artifacts/token-bench.json', repo), JSON.stringify(results, null, 2));
+console.log('');
+for (const result of results) benchLines(result);

@@ -147,7 +147,9 @@ impl AttestationService {
         let now = args::time(&now, "now")?.as_secs();
         let request: Request = from_js(&request, "request")?;
         let entropy = args::random_bytes::<32>()?;
-        let exchange = self.service()?.begin(&request, now, entropy);
+        // Mutable: the service keeps the chain certificates it decodes (no exchange holds a
+        // borrow between calls, so this never meets another).
+        let exchange = self.service_mut()?.begin_cached(&request, now, entropy);
         let service = Rc::clone(&self.inner);
         Ok(ServiceExchange { service, exchange })
     }

@@ -3,8 +3,9 @@
 // workerd, beside a signature-replay probe worker in another workerd that receives the same
 // request body and makes exactly the WebCrypto calls the real request makes — the same
 // `crypto.subtle.verify` calls (same keys, signatures and messages, in the same parallel
-// batches) and the same `sign` calls (same signing key, same-sized inputs) — and answers a
-// body of the real answer's size. Imported keys are kept across requests in both, as the
+// batches) and the same `sign` calls (same signing key, same-sized inputs) — and answers the
+// recorded answer's bytes. Requests ask for `accept-encoding: identity`: no gzip inside
+// workerd, as on Cloudflare, where the edge compresses outside the worker's CPU time. Imported keys are kept across requests in both, as the
 // worker keeps them. The calls are recorded from the same request through the package's own
 // handleRequest in Node, with a recording crypto.subtle.
 //
@@ -14,6 +15,7 @@
 // Wall-clock latency (client side) is reported beside it.
 //
 // Run after `bash pkg-config/build.sh`:  node tests/bench/worker-attest.mjs [rounds=40]
+// (EDGEATTEST_BENCH_ROOT=/path/to/checkout: measure that checkout's build instead.)
 // Prints a table and one line per figure for pkg-config/bench.sh:
 //   BENCH worker-attest.<request>.cpu <worker ms> <probe ms> <ratio> <=1.15
 import { execFileSync } from 'node:child_process';
@@ -21,9 +23,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { webcrypto } from 'node:crypto';
 import { Miniflare } from 'miniflare';
-import { AttestationService, handleRequest, importSigningKey } from '../../pkg/index.js';
-import { BUNDLED_RIMS } from '../../target/worker/www/rims.js';
+import { pathToFileURL } from 'node:url';
 import { freshSigningKeyPem, startWorker } from '../js/support/worker.mjs';
+
+// EDGEATTEST_BENCH_ROOT: another checkout whose build (pkg/, target/worker/) is measured
+// instead of this one's, e.g. a commit before a change, with this same script.
+const ROOT = process.env.EDGEATTEST_BENCH_ROOT
+  ? pathToFileURL(`${process.env.EDGEATTEST_BENCH_ROOT.replace(/\/?$/, '/')}`)
+  : new URL('../../', import.meta.url);
+const { AttestationService, handleRequest, importSigningKey } = await import(new URL('pkg/index.js', ROOT));
+const { BUNDLED_RIMS } = await import(new URL('target/worker/www/rims.js', ROOT));
+const WORKER_ROOT = new URL('target/worker/', ROOT).pathname;
 
 const rounds = Number(process.argv[2] ?? 40);
 const WARM_UP = 5;
@@ -104,7 +114,7 @@ async function record(pem, body, origin) {
     if (batch.length) batches.push(batch);
   }
   if (calls.some((call) => call.kind === 'verify' && !call.ok)) throw new Error('recording: a check failed');
-  return { batches, answerBytes: answer.body.length, verifies: calls.filter((c) => c.kind === 'verify').length, signs: calls.filter((c) => c.kind === 'sign').length };
+  return { batches, answer: b64(answer.body), answerBytes: answer.body.length, verifies: calls.filter((c) => c.kind === 'verify').length, signs: calls.filter((c) => c.kind === 'sign').length };
 }
 
 // The probe: reads the body as the worker does, replays the recorded batches with keys
@@ -120,7 +130,7 @@ async function prepare(env) {
   const signingKey = await crypto.subtle.importKey('pkcs8', bytes(pem), ECDSA, false, ['sign']);
   const keys = new Map();
   const out = {};
-  for (const [name, { batches, answerBytes }] of Object.entries(recordings)) {
+  for (const [name, { batches, answer }] of Object.entries(recordings)) {
     const prepared = [];
     for (const batch of batches) {
       const calls = [];
@@ -132,7 +142,7 @@ async function prepare(env) {
       }
       prepared.push(calls);
     }
-    out[name] = { batches: prepared, answer: 'x'.repeat(answerBytes) };
+    out[name] = { batches: prepared, answer: bytes(answer) };
   }
   return { signingKey, recordings: out };
 }
@@ -148,7 +158,7 @@ export default {
         : crypto.subtle.verify(ES384, call.key, call.signature, call.message)));
       if (!results.every(Boolean)) return new Response('replay failed', { status: 500 });
     }
-    return new Response(body.length ? recording.answer : '', { headers: { 'content-type': 'application/json' } });
+    return new Response(body.length ? recording.answer : null, { headers: { 'content-type': 'application/json' } });
   },
 };
 `;
@@ -187,7 +197,7 @@ const median = (values) => {
 };
 
 const pem = await freshSigningKeyPem();
-const real = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: pem } });
+const real = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: pem }, rootPath: WORKER_ROOT, modulesRoot: WORKER_ROOT });
 const realPids = workerdPids();
 // Recorded with the worker's origin: the tokens name it as their issuer.
 const recordings = {};
@@ -214,7 +224,9 @@ try {
     const { pids, url } = targets[who];
     const cpu = cpuNs(pids);
     const t = performance.now();
-    const response = await fetch(url(name), { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[name] });
+    // identity: no gzip of the answer inside workerd (on Cloudflare the edge compresses,
+    // outside the worker's CPU time).
+    const response = await fetch(url(name), { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: bodies[name] });
     const answer = await response.arrayBuffer();
     const wall = performance.now() - t;
     const used = cpuNs(pids) - cpu;
@@ -242,7 +254,7 @@ try {
   await probeMf.dispose();
 }
 
-console.log(`worker-attest: ${rounds} rounds alternating worker and probe; CPU = workerd process CPU (schedstat) per request`);
+console.log(`worker-attest (${new URL('.', ROOT).pathname}): ${rounds} rounds alternating worker and probe; CPU = workerd process CPU (schedstat) per request`);
 console.log('| request | verify + sign calls | worker CPU ms | probe CPU ms | CPU ratio | worker wall ms | probe wall ms | wall ratio |');
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 const lines = [];

@@ -36,7 +36,7 @@ const { BUNDLED_RIMS } = await import(new URL('target/worker/www/rims.js', ROOT)
 const WORKER_ROOT = new URL('target/worker/', ROOT).pathname;
 
 const rounds = Number(process.argv[2] ?? 40);
-const WARM_UP = 5;
+const WARM_UP = Number(process.env.WARM_UP ?? 20);
 const root = new URL('../fixtures/nvidia/', import.meta.url);
 const json = (path) => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 

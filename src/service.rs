@@ -5,6 +5,7 @@
 mod answer;
 mod app;
 mod appraisal;
+mod certs;
 pub mod claims;
 mod device;
 mod error;

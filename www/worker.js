@@ -250,6 +250,13 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
  */
 async function readBody(request, keep = maxBodyBytes) {
   if (!request.body) return { body: undefined, size: 0 };
+  // A declared length within the limit is read in one piece: HTTP framing holds the body to
+  // that length (and it is checked again), which spares the chunk loop on every request.
+  const declared = request.headers.get('content-length');
+  if (keep > 0 && declared !== null && /^\d+$/.test(declared) && Number(declared) <= keep) {
+    const body = new Uint8Array(await request.arrayBuffer());
+    return body.byteLength <= keep ? { body, size: body.byteLength } : { body: undefined, size: body.byteLength };
+  }
   const reader = request.body.getReader();
   const chunks = [];
   let size = 0;
@@ -314,7 +321,7 @@ async function route(request, env, ctx) {
   if (isListPath(url.pathname)) return lists(request, env, url);
   if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);
 
-  const svc = await attestationService(env, url);
+  const svc = service ?? (await attestationService(env, url));
   if (!svc) {
     return errorAnswer(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
   }

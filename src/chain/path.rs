@@ -127,6 +127,18 @@ impl ChainPlan {
         now: u64,
         options: &ChainOptions,
     ) -> Result<Self, ChainError> {
+        Self::with_parser(chain, store, now, options, Cert::parse)
+    }
+
+    /// [`Self::new`] with the certificates decoded by `parse`: [`Cert::parse`] or a cache
+    /// of its results (a service keeps the CA certificates every request presents).
+    pub(crate) fn with_parser<C: AsRef<[u8]>>(
+        chain: &[C],
+        store: &TrustStore,
+        now: u64,
+        options: &ChainOptions,
+        mut parse: impl FnMut(&[u8], CertPosition) -> Result<Cert, ChainError>,
+    ) -> Result<Self, ChainError> {
         if chain.is_empty() {
             return Err(ChainError::Empty);
         }
@@ -136,7 +148,7 @@ impl ChainPlan {
         let certs = chain
             .iter()
             .enumerate()
-            .map(|(i, der)| Cert::parse(der.as_ref(), CertPosition::Chain(i)))
+            .map(|(i, der)| parse(der.as_ref(), CertPosition::Chain(i)))
             .collect::<Result<Vec<_>, _>>()?;
         // A supplied certificate equal to an anchor is that anchor.
         let as_anchor: Vec<Option<usize>> =

@@ -11,8 +11,8 @@ use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
 use crate::attest::{Arch, DeviceKind, EvidenceEncoding, FwidSource, Nonce};
 use crate::chain::{
-    parse_pem_chain, ChainError, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore,
-    VerifiedChain,
+    parse_pem_chain, Cert, CertPosition, ChainError, ChainOptions, ChainPlan, ChainStatus,
+    OcspStatus, TrustStore, VerifiedChain,
 };
 use crate::crypto::{intern_check, SignatureCheck};
 
@@ -218,6 +218,16 @@ pub struct BatchPlan {
 impl BatchPlan {
     /// Parses every device and builds its chain path; collects the signature checks.
     pub fn new(devices: &[DeviceInput<'_>], context: &VerifyContext<'_>) -> Self {
+        Self::with_parser(devices, context, Cert::parse)
+    }
+
+    /// [`Self::new`] with the chain certificates decoded by `parse` (see
+    /// `ChainPlan::with_parser`).
+    pub(crate) fn with_parser(
+        devices: &[DeviceInput<'_>],
+        context: &VerifyContext<'_>,
+        mut parse: impl FnMut(&[u8], CertPosition) -> Result<Cert, ChainError>,
+    ) -> Self {
         let mut checks: Vec<SignatureCheck> = Vec::new();
         let mut intern = |check: SignatureCheck| intern_check(&mut checks, &check);
         let prepared = devices
@@ -225,11 +235,12 @@ impl BatchPlan {
             .map(|device| {
                 let transcript = Transcript::parse(device.evidence)?;
                 let ders = parse_pem_chain(device.certificate_pem)?;
-                let chain = ChainPlan::new(
+                let chain = ChainPlan::with_parser(
                     &ders,
                     context.trust_store,
                     context.now,
                     &context.chain_options,
+                    &mut parse,
                 )?;
                 let chain_checks = chain
                     .signature_checks()

@@ -3,6 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::certs::CertCache;
 use super::device::rim_ids;
 use super::error::ErrorBody;
 use super::exchange::{Exchange, Step};
@@ -77,6 +78,8 @@ pub struct Service {
     rims: RimStore,
     rim_service: SourceState,
     ocsp: SourceState,
+    /// Chain certificates decoded by [`Self::begin_cached`], for the next requests.
+    certs: CertCache,
 }
 
 impl Service {
@@ -99,6 +102,7 @@ impl Service {
             rims: RimStore::new(),
             rim_service: SourceState::default(),
             ocsp: SourceState::default(),
+            certs: CertCache::default(),
         }
     }
 
@@ -200,6 +204,25 @@ impl Service {
     /// itself (WebCrypto): see [`Exchange`]. `now` is Unix seconds; `entropy` is 32 fresh
     /// random bytes (token ids).
     pub fn begin(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Exchange {
+        self.begin_with(request, now, entropy, &mut CertCache::default())
+    }
+
+    /// [`Self::begin`], keeping the chain certificates it decodes for the next requests
+    /// (at most 256): the CA certificates every request presents are decoded once.
+    pub fn begin_cached(&mut self, request: &Request, now: u64, entropy: [u8; 32]) -> Exchange {
+        let mut certs = core::mem::take(&mut self.certs);
+        let exchange = self.begin_with(request, now, entropy, &mut certs);
+        self.certs = certs;
+        exchange
+    }
+
+    fn begin_with(
+        &self,
+        request: &Request,
+        now: u64,
+        entropy: [u8; 32],
+        certs: &mut CertCache,
+    ) -> Exchange {
         let immediate = |response: Response| {
             Exchange::respond(decorate(strip_body_for_head(request, response)), now)
         };
@@ -229,7 +252,7 @@ impl Service {
                         None => {
                             let allow_hold = allows_certificate_hold(request);
                             return Exchange::attest(
-                                self, validated, allow_hold, issuer, now, entropy,
+                                self, validated, allow_hold, issuer, now, entropy, certs,
                             );
                         }
                     },

@@ -11,6 +11,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::appraisal::RevocationVerdicts;
+use super::certs::CertCache;
 use super::claims::switch_pdis_claim;
 use super::failure::{details, failed_outcome, message_of, unestablished};
 use super::outcome::{
@@ -44,6 +45,7 @@ pub(crate) fn plan_evidence(
     device_trust: &TrustStore,
     now: u64,
     fwid_policy: FwidPolicy,
+    certs: &mut CertCache,
 ) -> BatchPlan {
     let inputs: Vec<DeviceInput<'_>> = request
         .devices()
@@ -61,7 +63,7 @@ pub(crate) fn plan_evidence(
         chain_options: ChainOptions::default(),
         fwid_policy,
     };
-    BatchPlan::new(&inputs, &context)
+    BatchPlan::with_parser(&inputs, &context, |der, at| certs.parse(der, at))
 }
 
 /// A device after its evidence and chain checks, before its RIMs.

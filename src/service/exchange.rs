@@ -18,6 +18,7 @@ use core::fmt;
 
 use super::app::{finish_attest_response, Service};
 use super::appraisal::{Appraisal, Target};
+use super::certs::CertCache;
 use super::device::{device_stages, plan_evidence};
 use super::error::ErrorBody;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
@@ -158,7 +159,8 @@ impl Exchange {
 
     /// An attestation request, validated: its first round is the evidence checks — unless
     /// it asks for more distinct ones than [`MAX_SIGNATURE_CHECKS`], when it is refused
-    /// before any is run. `allow_hold`: the request accepts certificates on hold.
+    /// before any is run. `allow_hold`: the request accepts certificates on hold; `certs`:
+    /// the certificates decoded before (see `CertCache`).
     pub(crate) fn attest(
         service: &Service,
         request: ValidatedRequest,
@@ -166,12 +168,14 @@ impl Exchange {
         issuer: String,
         now: u64,
         entropy: [u8; 32],
+        certs: &mut CertCache,
     ) -> Self {
         let plan = plan_evidence(
             &request,
             service.device_trust(),
             now,
             service.config().fwid_policy,
+            certs,
         );
         let planned = plan.signature_checks().len();
         if planned > MAX_SIGNATURE_CHECKS {

@@ -70,6 +70,13 @@ fn external() -> Service {
 }
 
 fn ls10_request() -> Request {
+    ls10_request_with(&fixture(
+        "evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem",
+    ))
+}
+
+/// The LS10 request with `chain_pem` as its certificate chain.
+fn ls10_request_with(chain_pem: &[u8]) -> Request {
     let hex_text = String::from_utf8(fixture(
         "evidence/switch/nvat_ls10_96.10.55.00.01_report.hex",
     ))
@@ -82,7 +89,7 @@ fn ls10_request() -> Request {
         "claims_version": "3.0",
         "evidence_list": [{
             "evidence": STANDARD.encode(&evidence),
-            "certificate": STANDARD.encode(fixture("evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem")),
+            "certificate": STANDARD.encode(chain_pem),
         }],
     });
     // No issuer in some services here: the request's origin names it.
@@ -191,6 +198,77 @@ fn an_external_key_gives_the_same_bytes_as_handle() {
         assert_eq!(rounds[rounds.len() - 2], format!("sign {devices}"));
         assert_eq!(rounds[rounds.len() - 1], "sign 1");
     }
+}
+
+/// The LS10 chain with one byte of certificate `index`'s signature changed: it still
+/// decodes, and its link no longer verifies.
+fn tampered_ls10_chain(index: usize) -> Vec<u8> {
+    let pem = fixture("evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem");
+    let text = String::from_utf8(pem).unwrap();
+    let mut ders: Vec<Vec<u8>> = text
+        .split("-----BEGIN CERTIFICATE-----")
+        .skip(1)
+        .map(|block| {
+            let body: String = block
+                .split("-----END CERTIFICATE-----")
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            STANDARD.decode(body).unwrap()
+        })
+        .collect();
+    assert!(ders.len() > index);
+    let last = ders[index].len() - 1;
+    ders[index][last] ^= 1;
+    ders.iter()
+        .map(|der| {
+            let body = STANDARD.encode(der);
+            let lines: Vec<&str> = body
+                .as_bytes()
+                .chunks(64)
+                .map(|line| core::str::from_utf8(line).unwrap())
+                .collect();
+            format!(
+                "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
+                lines.join("\n")
+            )
+        })
+        .collect::<String>()
+        .into_bytes()
+}
+
+#[test]
+fn begin_cached_gives_the_bytes_of_begin() {
+    // The certificates one request decodes serve the next ones: every answer is the one a
+    // service that keeps nothing gives, including for chains that differ from a kept one by
+    // a byte (a changed CA signature must fail, not hit the cache).
+    let plain = external();
+    let mut cached = external();
+    let eight = "v3_8gpu_success_20260629";
+    let cases = [
+        (ls10_request(), JUNE_2026),
+        (recorded_request(eight), recorded_time(eight)),
+        (ls10_request_with(&tampered_ls10_chain(1)), JUNE_2026),
+        (ls10_request_with(&tampered_ls10_chain(2)), JUNE_2026),
+        (ls10_request(), JUNE_2026),
+        (recorded_request(eight), recorded_time(eight)),
+    ];
+    let mut overall = Vec::new();
+    for (request, now) in &cases {
+        let (expected, _) = drive(&plain, plain.begin(request, *now, [7; 32]), &key());
+        let exchange = cached.begin_cached(request, *now, [7; 32]);
+        let (response, _) = drive(&cached, exchange, &key());
+        assert_eq!(response, expected, "{}", request.path);
+        let result: Value = serde_json::from_slice(&response.body).unwrap();
+        overall
+            .push(payload(result[0][1].as_str().unwrap())["x-nvidia-overall-att-result"].clone());
+    }
+    // The switch passes and its tampered chains fail; the GPUs' RIMs are not held here.
+    assert_eq!(
+        overall,
+        [true, false, false, false, true, false].map(Value::Bool)
+    );
 }
 
 #[test]

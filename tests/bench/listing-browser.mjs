@@ -23,10 +23,10 @@ const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'a
 const PAGE = `<!doctype html><meta charset="utf-8"><title>list benchmark</title>
 <script src="/sqljs/sql-wasm.js"></script>
 <script type="module">
-import init, * as lib from '/pkg/edgeattest.js';
+import init, * as lib from '/pkg/service/edgeattest.js';
 import { run } from '/bench/listing-core.mjs';
 try {
-  await init({ module_or_path: '/pkg/edgeattest_bg.wasm' });
+  await init({ module_or_path: '/pkg/service/edgeattest_bg.wasm' });
   const SQL = await initSqlJs({ locateFile: (file) => '/sqljs/' + file });
   const sizes = JSON.parse(new URLSearchParams(location.search).get('sizes'));
   window.__result = { ok: true, results: run({ lib, SQL, sizes, log: (line) => console.log(line) }) };

@@ -2,7 +2,7 @@
 // same query, same run (see listing-core.mjs).
 //
 //   node tests/bench/listing.mjs [size ...]          default sizes: 100000 1000000
-//   EDGEATTEST_PKG=/path/to/pkg node tests/bench/listing.mjs
+//   EDGEATTEST_PKG=/path/to/pkg/service node tests/bench/listing.mjs
 //
 // Needs the built package (bash pkg-config/build.sh → pkg/) and `npm ci` (sql.js).
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { resolve, dirname } from 'node:path';
 import { benchLines, run } from './listing-core.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const pkg = resolve(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg'));
+const pkg = resolve(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg/service'));
 const lib = await import(pathToFileURL(resolve(pkg, 'edgeattest.js')).href);
 lib.initSync({ module: readFileSync(resolve(pkg, 'edgeattest_bg.wasm')) });
 

@@ -31,7 +31,7 @@ import { freshSigningKeyPem, startWorker } from '../js/support/worker.mjs';
 const ROOT = process.env.EDGEATTEST_BENCH_ROOT
   ? pathToFileURL(`${process.env.EDGEATTEST_BENCH_ROOT.replace(/\/?$/, '/')}`)
   : new URL('../../', import.meta.url);
-const { AttestationService, handleRequest, importSigningKey } = await import(new URL('pkg/index.js', ROOT));
+const { AttestationService, handleRequest, importSigningKey } = await import(new URL('pkg/service/index.js', ROOT));
 const { BUNDLED_RIMS } = await import(new URL('target/worker/www/rims.js', ROOT));
 const WORKER_ROOT = new URL('target/worker/', ROOT).pathname;
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
-import { AttestationService, buildAttestRequest, importSigningKey } from '../../pkg/index.js';
+import { AttestationService, buildAttestRequest, importSigningKey } from '../../pkg/service/index.js';
 import { fixtureText, ls10 } from './support/fixtures.mjs';
 import { freshSigningKeyPem } from './support/worker.mjs';
 

@@ -9,13 +9,14 @@
 //! values that can land on the page). Wider orders are first ranked over the selected rows
 //! (`order::rank_wide`), and the rank takes the keys' place.
 
+use alloc::vec::Vec;
+
 use super::column::{ColumnData, RankSet};
 use super::error::ListError;
 use super::order;
 use super::page::Page;
 use super::query::{Direction, ListQuery};
 use super::table::Table;
-use alloc::vec::Vec;
 
 impl Table {
     /// Runs a parsed query and returns its page.

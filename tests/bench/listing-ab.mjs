@@ -1,10 +1,10 @@
 // Two builds of the list engine in one Node process, alternating: the package at
-// EDGEATTEST_PKG (default pkg/) against the one at EDGEATTEST_PKG_BASE (a copy of an earlier
+// EDGEATTEST_PKG (default pkg/service/) against the one at EDGEATTEST_PKG_BASE (a copy of an earlier
 // build), on the same rows and queries. This is how a change to the engine shows its cost
 // beside the code it replaces, in the same run. Without a base it compares the package with
 // a second instance of itself: the noise floor of the machine.
 //
-//   cp -r pkg /tmp/pkg-base   # before the change; then rebuild
+//   cp -r pkg/service /tmp/pkg-base   # before the change; then rebuild
 //   EDGEATTEST_PKG_BASE=/tmp/pkg-base node tests/bench/listing-ab.mjs [size ...]   # default 100000
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
@@ -18,8 +18,8 @@ const load = async (dir, tag) => {
   lib.initSync({ module: readFileSync(resolve(dir, 'edgeattest_bg.wasm')) });
   return lib;
 };
-const ours = await load(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg'), 'ours');
-const baseDir = process.env.EDGEATTEST_PKG_BASE ?? process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg');
+const ours = await load(process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg/service'), 'ours');
+const baseDir = process.env.EDGEATTEST_PKG_BASE ?? process.env.EDGEATTEST_PKG ?? resolve(here, '../../pkg/service');
 const base = await load(baseDir, 'base');
 const label = process.env.EDGEATTEST_PKG_BASE ? 'vs-base' : 'vs-itself';
 

@@ -493,6 +493,24 @@ fn read_twice() -> Error {
     Error::custom("a member's value was read twice")
 }
 
+impl<'a> Members<'a> {
+    /// The next declared key, `None` after the last; an undeclared key first, refused with
+    /// serde's `unknown_field` error under its own path (the error a struct with
+    /// `deny_unknown_fields` gives for it too). Not generic: built once, not once per struct.
+    #[inline(never)]
+    fn next_key(&mut self) -> Result<Option<&'static str>, Error> {
+        if let Some(unknown) = &self.unknown {
+            note_member(self.failed, unknown);
+            return Err(Error::unknown_field(unknown, self.fields));
+        }
+        let Some((key, value)) = self.known.next() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        Ok(Some(key))
+    }
+}
+
 impl<'de> MapAccess<'de> for Members<'_> {
     type Error = Error;
 
@@ -500,39 +518,16 @@ impl<'de> MapAccess<'de> for Members<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        if let Some(unknown) = &self.unknown {
-            note_member(self.failed, unknown);
-            return seed.deserialize(UnknownKey(unknown, self.fields)).map(Some);
+        match self.next_key()? {
+            Some(key) => seed
+                .deserialize(StrDeserializer::<Error>::new(key))
+                .map(Some),
+            None => Ok(None),
         }
-        let Some((key, value)) = self.known.next() else {
-            return Ok(None);
-        };
-        self.value = Some((key, value));
-        seed.deserialize(StrDeserializer::<Error>::new(key))
-            .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let (value, at) = self.value()?;
         read_at(value, at, self.failed, seed)
-    }
-}
-
-/// An undeclared key: it is shown to the key's visitor (so that the error's path ends with
-/// it; a struct with `deny_unknown_fields` fails there, with the same message), then refused.
-struct UnknownKey<'a>(&'a str, &'static [&'static str]);
-
-impl<'de> Deserializer<'de> for UnknownKey<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str::<Error>(self.0)?;
-        Err(Error::unknown_field(self.0, self.1))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
     }
 }

@@ -168,15 +168,8 @@ impl<'de> Deserializer<'de> for Strict<'_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let result = if is_record(&self.value) {
-            let entries = Object::entries(self.value.unchecked_ref::<Object>())
-                .iter()
-                .filter_map(|entry| {
-                    let entry: Array = entry.unchecked_into();
-                    Some((entry.get(0).as_string()?, entry.get(1)))
-                })
-                .collect::<Vec<_>>();
             visitor.visit_map(Entries {
-                entries: entries.into_iter(),
+                entries: entries(&self.value).into_iter(),
                 value: None,
                 failed: self.failed,
             })
@@ -365,6 +358,18 @@ fn refusal(value: &JsValue, expected: &dyn Expected) -> Error {
     Error::invalid_type(unexpected, expected)
 }
 
+/// A record's own enumerable string-keyed entries (not generic: built once).
+#[inline(never)]
+fn entries(value: &JsValue) -> Vec<(String, JsValue)> {
+    Object::entries(value.unchecked_ref::<Object>())
+        .iter()
+        .filter_map(|entry| {
+            let entry: Array = entry.unchecked_into();
+            Some((entry.get(0).as_string()?, entry.get(1)))
+        })
+        .collect()
+}
+
 /// A plain object: a bag of members (not an array, bytes, a date or a function).
 fn is_record(value: &JsValue) -> bool {
     value.is_object()
@@ -431,6 +436,13 @@ struct Entries<'a> {
 }
 
 impl Entries<'_> {
+    /// The next entry, held for its value's read; `None` after the last.
+    #[inline(never)]
+    fn advance(&mut self) -> Option<&(String, JsValue)> {
+        self.value = self.entries.next();
+        self.value.as_ref()
+    }
+
     /// The value of the key just read, entered.
     #[inline(never)]
     fn value(&mut self) -> Result<(JsValue, usize), Error> {
@@ -448,16 +460,16 @@ impl<'de> MapAccess<'de> for Entries<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else {
+        let failed = self.failed;
+        let Some((key, _)) = self.advance() else {
             return Ok(None);
         };
         let result = seed
-            .deserialize(StrDeserializer::<Error>::new(&key))
+            .deserialize(StrDeserializer::<Error>::new(key))
             .map(Some);
         if result.is_err() {
-            note_member(self.failed, &key);
+            note_member(failed, key);
         }
-        self.value = Some((key, value));
         result
     }
 

@@ -168,15 +168,8 @@ impl<'de> Deserializer<'de> for Strict<'_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let result = if is_record(&self.value) {
-            let entries = Object::entries(self.value.unchecked_ref::<Object>())
-                .iter()
-                .filter_map(|entry| {
-                    let entry: Array = entry.unchecked_into();
-                    Some((entry.get(0).as_string()?, entry.get(1)))
-                })
-                .collect::<Vec<_>>();
             visitor.visit_map(Entries {
-                entries: entries.into_iter(),
+                entries: entries(&self.value).into_iter(),
                 value: None,
                 failed: self.failed,
             })
@@ -365,6 +358,18 @@ fn refusal(value: &JsValue, expected: &dyn Expected) -> Error {
     Error::invalid_type(unexpected, expected)
 }
 
+/// A record's own enumerable string-keyed entries (not generic: built once).
+#[inline(never)]
+fn entries(value: &JsValue) -> Vec<(String, JsValue)> {
+    Object::entries(value.unchecked_ref::<Object>())
+        .iter()
+        .filter_map(|entry| {
+            let entry: Array = entry.unchecked_into();
+            Some((entry.get(0).as_string()?, entry.get(1)))
+        })
+        .collect()
+}
+
 /// A plain object: a bag of members (not an array, bytes, a date or a function).
 fn is_record(value: &JsValue) -> bool {
     value.is_object()
@@ -431,6 +436,13 @@ struct Entries<'a> {
 }
 
 impl Entries<'_> {
+    /// The next entry, held for its value's read; `None` after the last.
+    #[inline(never)]
+    fn advance(&mut self) -> Option<&(String, JsValue)> {
+        self.value = self.entries.next();
+        self.value.as_ref()
+    }
+
     /// The value of the key just read, entered.
     #[inline(never)]
     fn value(&mut self) -> Result<(JsValue, usize), Error> {
@@ -448,16 +460,16 @@ impl<'de> MapAccess<'de> for Entries<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else {
+        let failed = self.failed;
+        let Some((key, _)) = self.advance() else {
             return Ok(None);
         };
         let result = seed
-            .deserialize(StrDeserializer::<Error>::new(&key))
+            .deserialize(StrDeserializer::<Error>::new(key))
             .map(Some);
         if result.is_err() {
-            note_member(self.failed, &key);
+            note_member(failed, key);
         }
-        self.value = Some((key, value));
         result
     }
 
@@ -493,6 +505,24 @@ fn read_twice() -> Error {
     Error::custom("a member's value was read twice")
 }
 
+impl<'a> Members<'a> {
+    /// The next declared key, `None` after the last; an undeclared key first, refused with
+    /// serde's `unknown_field` error under its own path (the error a struct with
+    /// `deny_unknown_fields` gives for it too). Not generic: built once, not once per struct.
+    #[inline(never)]
+    fn next_key(&mut self) -> Result<Option<&'static str>, Error> {
+        if let Some(unknown) = &self.unknown {
+            note_member(self.failed, unknown);
+            return Err(Error::unknown_field(unknown, self.fields));
+        }
+        let Some((key, value)) = self.known.next() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        Ok(Some(key))
+    }
+}
+
 impl<'de> MapAccess<'de> for Members<'_> {
     type Error = Error;
 
@@ -500,39 +530,16 @@ impl<'de> MapAccess<'de> for Members<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        if let Some(unknown) = &self.unknown {
-            note_member(self.failed, unknown);
-            return seed.deserialize(UnknownKey(unknown, self.fields)).map(Some);
+        match self.next_key()? {
+            Some(key) => seed
+                .deserialize(StrDeserializer::<Error>::new(key))
+                .map(Some),
+            None => Ok(None),
         }
-        let Some((key, value)) = self.known.next() else {
-            return Ok(None);
-        };
-        self.value = Some((key, value));
-        seed.deserialize(StrDeserializer::<Error>::new(key))
-            .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let (value, at) = self.value()?;
         read_at(value, at, self.failed, seed)
-    }
-}
-
-/// An undeclared key: it is shown to the key's visitor (so that the error's path ends with
-/// it; a struct with `deny_unknown_fields` fails there, with the same message), then refused.
-struct UnknownKey<'a>(&'a str, &'static [&'static str]);
-
-impl<'de> Deserializer<'de> for UnknownKey<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str::<Error>(self.0)?;
-        Err(Error::unknown_field(self.0, self.1))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
     }
 }

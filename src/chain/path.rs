@@ -136,7 +136,7 @@ impl ChainPlan {
         let certs = chain
             .iter()
             .enumerate()
-            .map(|(i, der)| Cert::parse(der.as_ref(), CertPosition::Chain(i)))
+            .map(|(i, der)| super::cache::cert(der.as_ref(), CertPosition::Chain(i)))
             .collect::<Result<Vec<_>, _>>()?;
         // A supplied certificate equal to an anchor is that anchor.
         let as_anchor: Vec<Option<usize>> =

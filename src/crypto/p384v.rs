@@ -1,5 +1,5 @@
 //! ECDSA P-384 verification for the software backend, fast in wasm: u1·G + u2·Q by one
-//! interleaved width-w NAF pass (Shamir's trick) in Jacobian coordinates, G's odd multiples
+//! interleaved width-5 NAF pass (Shamir's trick) in Jacobian coordinates, G's odd multiples
 //! fixed at compile time ([`table`]), field arithmetic on 32-bit limbs ([`field`]). Scalars
 //! (r, s, s⁻¹, u1, u2) stay RustCrypto's, which also parses the key and the signature.
 //! Verification computes on public values only, so all of it is variable time; signing
@@ -37,9 +37,10 @@ const N: [u32; 12] = [
     0xffff_ffff,
 ];
 
-/// NAF widths: 7 for G (its 32 odd multiples are fixed), 5 for Q (8 odd multiples built per
-/// verification: a wider table costs more to build than it saves).
-const G_WIDTH: u32 = 7;
+/// NAF widths: 5 for G (its 8 odd multiples are fixed; width 7's 32 cost 2.3 KB more gzip for
+/// 4 % of a verification), 5 for Q (8 odd multiples built per verification: a wider table
+/// costs more to build than it saves).
+const G_WIDTH: u32 = 5;
 const Q_WIDTH: u32 = 5;
 const Q_TABLE: usize = 1 << (Q_WIDTH - 2);
 /// Digits of a NAF of a scalar below n: one more than its bits.

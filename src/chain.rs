@@ -34,6 +34,7 @@
 //!   The anchor's own signature is not checked (it is trusted); its profile is.
 //! * Revocation (OCSP, CRL) is not checked and reported as such.
 
+mod cache;
 mod cert;
 // A subject as RFC 4514 text, without const-oid's OID database.
 mod dice;

@@ -12,6 +12,7 @@ mod deferred;
 mod jwk;
 mod key;
 mod key_text;
+mod p384v;
 
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};
@@ -21,8 +22,8 @@ pub use key::{KeyError, PublicKey, SigningKey};
 use alloc::vec::Vec;
 use core::fmt;
 
-use p384::ecdsa::signature::Verifier;
 use p384::ecdsa::{Signature, VerifyingKey};
+use sha2::Digest as _;
 
 use crate::ErrorCode;
 
@@ -133,6 +134,10 @@ pub fn verify_p384_sha384(
         return Err(SignatureError::Invalid);
     }
     let signature = Signature::from_slice(signature).map_err(|_| SignatureError::Invalid)?;
-    key.verify(message, &signature)
-        .map_err(|_| SignatureError::Invalid)
+    let digest: [u8; 48] = sha2::Sha384::digest(message).into();
+    if p384v::verify_prehash(&key, &digest, &signature) {
+        Ok(())
+    } else {
+        Err(SignatureError::Invalid)
+    }
 }

@@ -127,10 +127,11 @@ impl ChainPlan {
         now: u64,
         options: &ChainOptions,
     ) -> Result<Self, ChainError> {
-        Self::with_parser(chain, store, now, options, Cert::parse)
+        Self::with_parser(chain, store, now, options, super::cache::cert)
     }
 
-    /// [`Self::new`] with the certificates decoded by `parse`: [`Cert::parse`] or a cache
+    /// [`Self::new`] (which decodes through the process-wide cache, `cache::cert`) with the
+    /// certificates decoded by `parse`: [`Cert::parse`] or a cache
     /// of its results (a service keeps the CA certificates every request presents).
     pub(crate) fn with_parser<C: AsRef<[u8]>>(
         chain: &[C],

@@ -33,7 +33,7 @@ impl TrustStore {
         let anchors = anchors
             .iter()
             .enumerate()
-            .map(|(i, der)| Cert::parse(der.as_ref(), CertPosition::Anchor(i)))
+            .map(|(i, der)| super::cache::cert(der.as_ref(), CertPosition::Anchor(i)))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self { anchors })
     }
@@ -91,6 +91,10 @@ impl TrustStore {
 /// [`ChainError::Empty`] when there is none, [`ChainError::TooManyCertificates`] above
 /// [`MAX_CHAIN_CERTIFICATES`].
 pub fn parse_pem_chain(text: &str) -> Result<Vec<Vec<u8>>, ChainError> {
+    super::cache::pem_chain(text, decode_pem_chain)
+}
+
+fn decode_pem_chain(text: &str) -> Result<Vec<Vec<u8>>, ChainError> {
     const BEGIN: &str = "-----BEGIN ";
     const END: &str = "-----END ";
     let mut out = Vec::new();

@@ -17,7 +17,7 @@
 #   - Rust: `cargo bench --bench NAME` for every [[bench]] in Cargo.toml (tests/bench/*.rs);
 #     rim.rs runs its Python peer (tests/bench/rim_peer.py, lxml + cryptography) itself;
 #   - Node: every tests/bench/*.mjs but the modules other scripts load (*-core.mjs,
-#     *-child.mjs) and the A/B tools that compare two builds given to them (*-ab.mjs).
+#     *-child.mjs, support.mjs) and the A/B tools that compare two builds given to them (*-ab.mjs).
 # Logs: target/bench/<name>.log (replaced each run); the table also goes to
 # target/bench/table.md.
 #
@@ -40,7 +40,7 @@ rust_benches() { awk '/^\[\[bench\]\]/ { b = 1; next } b && /^name *=/ { gsub(/[
 node_benches() {
   local f
   for f in tests/bench/*.mjs; do
-    case $f in *-core.mjs | *-child.mjs | *-ab.mjs) continue ;; esac
+    case $f in *-core.mjs | *-child.mjs | *-ab.mjs | */support.mjs) continue ;; esac
     basename "$f" .mjs
   done
 }

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { median, measure } from './support.mjs';
 
 const pkgDir = process.env.EDGEATTEST_PKG ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG) + '/') : new URL('../../pkg/', import.meta.url);
 const { prepareEvidence, runSignatureChecks } = await import(new URL('index.js', pkgDir));
@@ -98,18 +99,7 @@ const software = (batches) => async () => {
   }
 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
-/** Mean ms per call over `n` calls. */
-async function measure(fn, n) {
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return (performance.now() - start) / n;
-}
 
 /** Calls per round so that one round of `fn` lasts about ROUND_MS. */
 async function calibrate(fn) {

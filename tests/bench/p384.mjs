@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { median, measure } from './support.mjs';
 
 const pkgDir = process.env.EDGEATTEST_PKG ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG) + '/') : new URL('../../pkg/', import.meta.url);
 const { prepareEvidence, verifyChecksSoftware } = await import(new URL('index.js', pkgDir));
@@ -60,16 +61,6 @@ const arms = {
   native: () => { if (!nodeVerify('sha384', check.message, { key: nodeKey, dsaEncoding: 'ieee-p1363' }, check.signature)) throw new Error('native verify failed'); },
 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-async function measure(fn, n) {
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return (performance.now() - start) / n;
-}
 const counts = {};
 for (const [name, fn] of Object.entries(arms)) {
   for (let i = 0; i < 10; i++) await fn();

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startWorker } from '../js/support/worker.mjs';
+import { workerdPids } from './support.mjs';
 
 const root = new URL('../fixtures/nvidia/', import.meta.url);
 const json = (path) => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
@@ -36,17 +37,6 @@ const bodies = {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-/** The workerd processes under this one (Miniflare starts workerd as a child). */
-function workerdPids() {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .trim().split('\n').map((line) => line.trim().split(/\s+/));
-  const mine = new Set([String(process.pid)]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of rows) if (mine.has(ppid) && !mine.has(pid)) { mine.add(pid); grew = true; }
-  }
-  return rows.filter(([pid, , comm]) => mine.has(pid) && /workerd/.test(comm)).map(([pid]) => pid);
-}
 
 /** CPU milliseconds (user + system) the workerd processes have used. */
 function workerdCpuMs(pids) {

@@ -18,13 +18,13 @@
 // (EDGEATTEST_BENCH_ROOT=/path/to/checkout: measure that checkout's build instead.)
 // Prints a table and one line per figure for pkg-config/bench.sh:
 //   BENCH worker-attest.<request>.cpu <worker ms> <probe ms> <ratio> <=1.15
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { webcrypto } from 'node:crypto';
 import { Miniflare } from 'miniflare';
 import { pathToFileURL } from 'node:url';
 import { freshSigningKeyPem, startWorker } from '../js/support/worker.mjs';
+import { workerdPids } from './support.mjs';
 
 // EDGEATTEST_BENCH_ROOT: another checkout whose build (pkg/, target/worker/) is measured
 // instead of this one's, e.g. a commit before a change, with this same script.
@@ -163,17 +163,6 @@ export default {
 };
 `;
 
-/** The workerd processes under this one (Miniflare starts workerd as a child). */
-function workerdPids() {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .trim().split('\n').map((line) => line.trim().split(/\s+/));
-  const mine = new Set([String(process.pid)]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of rows) if (mine.has(ppid) && !mine.has(pid)) { mine.add(pid); grew = true; }
-  }
-  return rows.filter(([pid, , comm]) => mine.has(pid) && /workerd/.test(comm)).map(([pid]) => pid);
-}
 
 /** CPU nanoseconds the threads of `pids` have run (schedstat: nanosecond resolution). */
 function cpuNs(pids) {

@@ -47,6 +47,7 @@ mod verified;
 
 use alloc::vec::Vec;
 
+pub(crate) use cache::CertCache;
 pub(crate) use cert::Cert;
 pub use error::{CertPosition, ChainError};
 pub use path::{ChainOptions, ChainPlan, TimeCheck};

@@ -5,7 +5,6 @@
 mod answer;
 mod app;
 mod appraisal;
-mod certs;
 pub mod claims;
 mod device;
 mod error;

@@ -3,28 +3,31 @@
 //! every request, and decoding them again cost more than a third of an evidence batch's CPU
 //! beside its signature checks (issue 19). Only successes are kept, keyed by their exact
 //! input bytes, so a hit returns what parsing would; a bounded, least-recently-used list
-//! keeps a stream of new certificates from growing it. Without `std` there is no cache.
+//! keeps a stream of new certificates from growing it. Without `std` there is no
+//! process-wide cache; a service keeps its own [`CertCache`] either way.
 
 use alloc::vec::Vec;
 
 use super::cert::Cert;
 use super::error::{CertPosition, ChainError};
 
-/// Parsed certificates kept (a node's device chains hold 16 to 40 distinct certificates).
+/// Parsed certificates the process-wide cache keeps (a node's device chains hold 16 to 40
+/// distinct certificates).
 #[cfg(feature = "std")]
 const CERTS: usize = 128;
 /// Decoded PEM chains kept.
 #[cfg(feature = "std")]
 const CHAINS: usize = 32;
+/// Most certificates a service keeps: the CAs of a large fleet and its recent devices.
+pub(crate) const CERT_CACHE_LIMIT: usize = 256;
 
 /// A bounded list, most recently used last.
-#[cfg(feature = "std")]
+#[derive(Clone, Debug)]
 struct Lru<K, V> {
     entries: Vec<(K, V)>,
     limit: usize,
 }
 
-#[cfg(feature = "std")]
 impl<K, V: Clone> Lru<K, V> {
     fn get<Q>(&mut self, key: &Q) -> Option<V>
     where
@@ -46,11 +49,51 @@ impl<K, V: Clone> Lru<K, V> {
     }
 }
 
+/// Decoded certificates by their exact DER bytes. A decode is pure, so a hit is what decoding
+/// again would give; only certificates that decode are kept (an error names the position it
+/// was asked at), and at most the limit of them. One per service (a fleet presents the same
+/// CA certificates on every request), and one process-wide behind [`cert`].
+#[derive(Clone, Debug)]
+pub(crate) struct CertCache(Lru<Vec<u8>, Cert>);
+
+impl Default for CertCache {
+    fn default() -> Self {
+        Self::with_limit(CERT_CACHE_LIMIT)
+    }
+}
+
+impl CertCache {
+    /// An empty cache keeping at most `limit` certificates.
+    pub(crate) const fn with_limit(limit: usize) -> Self {
+        Self(Lru {
+            entries: Vec::new(),
+            limit,
+        })
+    }
+
+    /// `der` decoded ([`Cert::parse`]), from the cache when it was decoded before.
+    ///
+    /// # Errors
+    /// As [`Cert::parse`].
+    pub(crate) fn parse(&mut self, der: &[u8], at: CertPosition) -> Result<Cert, ChainError> {
+        if let Some(cert) = self.0.get(der) {
+            return Ok(cert);
+        }
+        let cert = Cert::parse(der, at)?;
+        self.0.put(der.to_vec(), cert.clone());
+        Ok(cert)
+    }
+
+    /// Number of certificates kept.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.entries.len()
+    }
+}
+
 #[cfg(feature = "std")]
-static CERT_CACHE: std::sync::Mutex<Lru<Vec<u8>, Cert>> = std::sync::Mutex::new(Lru {
-    entries: Vec::new(),
-    limit: CERTS,
-});
+static CERT_CACHE: std::sync::Mutex<CertCache> =
+    std::sync::Mutex::new(CertCache::with_limit(CERTS));
 
 #[cfg(feature = "std")]
 static CHAIN_CACHE: std::sync::Mutex<Lru<alloc::string::String, Vec<Vec<u8>>>> =
@@ -59,23 +102,15 @@ static CHAIN_CACHE: std::sync::Mutex<Lru<alloc::string::String, Vec<Vec<u8>>>> =
         limit: CHAINS,
     });
 
-/// [`Cert::parse`], from the cache when the same DER was parsed before.
+/// [`Cert::parse`] through the process-wide [`CertCache`] (with `std`; without it, no cache).
 ///
 /// # Errors
-/// As [`Cert::parse`] (errors are not kept: `at` is part of them).
+/// As [`Cert::parse`].
 pub(crate) fn cert(der: &[u8], at: CertPosition) -> Result<Cert, ChainError> {
     #[cfg(feature = "std")]
-    {
-        if let Some(cert) = CERT_CACHE.lock().ok().and_then(|mut c| c.get(der)) {
-            return Ok(cert);
-        }
-        let cert = Cert::parse(der, at)?;
-        if let Ok(mut cache) = CERT_CACHE.lock() {
-            cache.put(der.to_vec(), cert.clone());
-        }
-        Ok(cert)
+    if let Ok(mut cache) = CERT_CACHE.lock() {
+        return cache.parse(der, at);
     }
-    #[cfg(not(feature = "std"))]
     Cert::parse(der, at)
 }
 
@@ -100,4 +135,50 @@ pub(crate) fn pem_chain(
     }
     #[cfg(not(feature = "std"))]
     decode(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CertCache;
+    use crate::chain::{
+        parse_pem_chain, CertPosition, ChainError, NVIDIA_DEVICE_IDENTITY_CA_PEM,
+        NVIDIA_RIM_ROOT_CA_PEM,
+    };
+
+    #[test]
+    fn a_hit_is_the_decoded_certificate_and_failures_are_not_kept() {
+        let der = parse_pem_chain(NVIDIA_DEVICE_IDENTITY_CA_PEM)
+            .unwrap()
+            .remove(0);
+        let mut cache = CertCache::default();
+        let first = cache.parse(&der, CertPosition::Chain(0)).unwrap();
+        let again = cache.parse(&der, CertPosition::Chain(3)).unwrap();
+        assert_eq!(cache.len(), 1);
+        assert_eq!(first.der, again.der);
+        assert_eq!(first.subject_text, again.subject_text);
+        assert_eq!(first.public_key, again.public_key);
+
+        let truncated = &der[..der.len() - 1];
+        for at in [CertPosition::Chain(1), CertPosition::Chain(2)] {
+            assert_eq!(
+                cache.parse(truncated, at).unwrap_err(),
+                ChainError::Malformed { at }
+            );
+        }
+        assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn bounded() {
+        let mut cache = CertCache::with_limit(1);
+        for pem in [
+            NVIDIA_DEVICE_IDENTITY_CA_PEM,
+            NVIDIA_RIM_ROOT_CA_PEM,
+            NVIDIA_DEVICE_IDENTITY_CA_PEM,
+        ] {
+            let der = parse_pem_chain(pem).unwrap().remove(0);
+            assert_eq!(cache.parse(&der, CertPosition::Chain(0)).unwrap().der, der);
+            assert_eq!(cache.len(), 1);
+        }
+    }
 }

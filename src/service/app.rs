@@ -3,7 +3,6 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::certs::CertCache;
 use super::device::rim_ids;
 use super::error::ErrorBody;
 use super::exchange::{Exchange, Step};
@@ -14,6 +13,7 @@ use super::keys::KeyRing;
 use super::rims::RimStore;
 use super::router::{decorate, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
+use crate::chain::CertCache;
 use crate::chain::TrustStore;
 use crate::deprecation::{attest_deprecation_headers, Policy};
 use crate::evidence::{FwidPolicy, OpaqueFormat, Transcript};

@@ -11,7 +11,6 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::appraisal::RevocationVerdicts;
-use super::certs::CertCache;
 use super::claims::switch_pdis_claim;
 use super::failure::{details, failed_outcome, message_of, unestablished};
 use super::outcome::{
@@ -20,6 +19,7 @@ use super::outcome::{
 };
 use super::revocation::ChainVerdict;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
+use crate::chain::CertCache;
 use crate::chain::{ChainOptions, TrustStore};
 use crate::evidence::{
     compare_device, device_rims, BatchPlan, DeviceInput, DeviceRims, FailedEvidence, FwidCheck,

@@ -18,13 +18,13 @@ use core::fmt;
 
 use super::app::{finish_attest_response, Service};
 use super::appraisal::{Appraisal, Target};
-use super::certs::CertCache;
 use super::device::{device_stages, plan_evidence};
 use super::error::ErrorBody;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use crate::attest::{Endpoint, ValidatedRequest};
+use crate::chain::CertCache;
 use crate::crypto::SignatureCheck;
 use crate::evidence::BatchPlan;
 use crate::token::TokenError;

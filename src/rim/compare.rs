@@ -316,16 +316,22 @@ fn compare_one(
     result: &mut Comparison,
 ) {
     result.compared = result.compared.saturating_add(1);
-    let golden_value = golden
-        .alternatives
-        .first()
-        .map(hex::encode)
-        .unwrap_or_default();
     let runtime = golden
         .index
         .checked_add(1)
         .and_then(|i| u8::try_from(i).ok())
         .and_then(|spdm_index| evidence.measurements.get(&spdm_index));
+    if let Some(value) = runtime {
+        if golden.alternatives.iter().any(|alt| alt == value) {
+            return;
+        }
+    }
+    // A mismatch only: a match (nearly every record) costs no hex text.
+    let golden_value = golden
+        .alternatives
+        .first()
+        .map(hex::encode)
+        .unwrap_or_default();
     let record = match runtime {
         None => MismatchRecord {
             index: golden.index,
@@ -335,7 +341,6 @@ fn compare_one(
             runtime_value: "NA".into(),
             measurement_source: source,
         },
-        Some(value) if golden.alternatives.iter().any(|alt| alt == value) => return,
         Some(value) => MismatchRecord {
             index: golden.index,
             golden_size: golden.size,

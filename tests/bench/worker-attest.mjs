@@ -19,6 +19,9 @@
 // Wall-clock latency (client side) is reported beside it.
 //
 // Run after `bash pkg-config/build.sh`:  node tests/bench/worker-attest.mjs [rounds=40]
+// WARM_UP=N (default 20) requests of each kind first. After 20 the worker's wasm is still
+// mostly unoptimised (V8 tiers wasm up by use: its non-signature CPU in workerd falls about
+// half over the first ~2000 requests); WARM_UP=300 measures the steady state.
 // (EDGEATTEST_BENCH_ROOT=/path/to/checkout: measure that checkout's build instead.)
 // Prints a table and one line per figure for pkg-config/bench.sh:
 //   BENCH worker-attest.<request>.cpu <worker ms> <probe ms> <ratio> <=1.15

@@ -155,6 +155,7 @@ mod service {
     mod ocsp_policy;
     mod options;
     mod request_rules;
+    mod result_text;
     mod wire;
 }
 

@@ -22,7 +22,7 @@ pub use key::{KeyError, PublicKey, SigningKey};
 use alloc::vec::Vec;
 use core::fmt;
 
-use p384::ecdsa::{Signature, VerifyingKey};
+use p384::ecdsa::Signature;
 use sha2::Digest as _;
 
 use crate::ErrorCode;
@@ -128,8 +128,7 @@ pub fn verify_p384_sha384(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), SignatureError> {
-    let key = VerifyingKey::from_sec1_bytes(public_key_sec1)
-        .map_err(|_| SignatureError::InvalidPublicKey)?;
+    let key = p384v::decode_sec1(public_key_sec1).ok_or(SignatureError::InvalidPublicKey)?;
     if signature.len() != SIGNATURE_LEN {
         return Err(SignatureError::Invalid);
     }

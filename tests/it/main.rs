@@ -170,6 +170,7 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod sec1_keys;
     mod teep;
     mod verify_input;
     mod wycheproof;

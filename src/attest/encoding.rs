@@ -86,16 +86,20 @@ impl EvidenceEncoding {
     /// digit or is not base64; else base64 of hex text when it decodes as base64 to hex
     /// digits (a trailing newline allowed); else base64 when it decodes.
     pub fn detect(text: &str) -> Option<Self> {
+        Self::detect_decoded(text, BASE64.decode(text).ok().as_deref())
+    }
+
+    /// [`Self::detect`] with `base64`, the text's base64 decoding (`None`: it is not base64),
+    /// already made.
+    fn detect_decoded(text: &str, base64: Option<&[u8]>) -> Option<Self> {
         let trimmed = text.trim_ascii();
-        let base64 = BASE64.decode(text).ok();
         let hex_chars = !trimmed.is_empty()
             && trimmed.len() % 2 == 0
             && trimmed.bytes().all(|b| b.is_ascii_hexdigit());
         if hex_chars && (base64.is_none() || trimmed.bytes().any(|b| b.is_ascii_digit())) {
             return Some(Self::Hex);
         }
-        let decoded = base64?;
-        let inner = decoded.trim_ascii();
+        let inner = base64?.trim_ascii();
         if !inner.is_empty() && inner.iter().all(u8::is_ascii_hexdigit) {
             Some(Self::Base64Hex)
         } else {
@@ -103,11 +107,13 @@ impl EvidenceEncoding {
         }
     }
 
-    /// Decodes `text` in this encoding, with nothing guessed.
-    fn decode(self, text: &str) -> Option<Vec<u8>> {
+    /// Decodes `text` in this encoding, with nothing guessed; `base64` is the text's base64
+    /// decoding, made once for detection and decoding (a long text's decoding was half the
+    /// cost of reading a batch's options).
+    fn decode(self, text: &str, base64: Option<Vec<u8>>) -> Option<Vec<u8>> {
         match self {
-            Self::Base64 => BASE64.decode(text).ok(),
-            Self::Base64Hex => hex::decode(BASE64.decode(text).ok()?.trim_ascii()).ok(),
+            Self::Base64 => base64,
+            Self::Base64Hex => hex::decode(base64?.trim_ascii()).ok(),
             Self::Hex => hex::decode(text.trim_ascii()).ok(),
         }
     }
@@ -178,7 +184,8 @@ pub fn decode_evidence_text(
     expected: Option<EvidenceEncoding>,
     field: &str,
 ) -> Result<Vec<u8>, EvidenceEncodingError> {
-    let found = EvidenceEncoding::detect(text);
+    let base64 = BASE64.decode(text).ok();
+    let found = EvidenceEncoding::detect_decoded(text, base64.as_deref());
     let refuse = |found| EvidenceEncodingError {
         field: field.into(),
         expected,
@@ -186,10 +193,10 @@ pub fn decode_evidence_text(
     };
     let Some(expected) = expected else {
         return found
-            .and_then(|encoding| encoding.decode(text))
+            .and_then(|encoding| encoding.decode(text, base64))
             .ok_or_else(|| refuse(None));
     };
-    match expected.decode(text) {
+    match expected.decode(text, base64) {
         // Valid as expected, but unmistakably another encoding: the caller's mix-up, which
         // would otherwise surface later as an unparsable transcript.
         Some(_) if found != Some(expected) && misread(text, found) => Err(refuse(found)),

@@ -216,9 +216,18 @@ pub struct BatchPlan {
 }
 
 impl BatchPlan {
-    /// Parses every device and builds its chain path; collects the signature checks.
+    /// Parses every device and builds its chain path; collects the signature checks. The
+    /// certificates are decoded through the process-wide cache (`ChainPlan::new`): the CA
+    /// certificates every device chain shares were most of a batch's preparation (issue 19).
     pub fn new(devices: &[DeviceInput<'_>], context: &VerifyContext<'_>) -> Self {
-        Self::with_parser(devices, context, Cert::parse)
+        Self::with_chains(devices, context, |ders| {
+            ChainPlan::new(
+                ders,
+                context.trust_store,
+                context.now,
+                &context.chain_options,
+            )
+        })
     }
 
     /// [`Self::new`] with the chain certificates decoded by `parse` (see
@@ -228,6 +237,23 @@ impl BatchPlan {
         context: &VerifyContext<'_>,
         mut parse: impl FnMut(&[u8], CertPosition) -> Result<Cert, ChainError>,
     ) -> Self {
+        Self::with_chains(devices, context, |ders| {
+            ChainPlan::with_parser(
+                ders,
+                context.trust_store,
+                context.now,
+                &context.chain_options,
+                &mut parse,
+            )
+        })
+    }
+
+    /// The batch with each device's path built by `chain` from its DER certificates.
+    fn with_chains(
+        devices: &[DeviceInput<'_>],
+        context: &VerifyContext<'_>,
+        mut chain: impl FnMut(&[Vec<u8>]) -> Result<ChainPlan, ChainError>,
+    ) -> Self {
         let mut checks: Vec<SignatureCheck> = Vec::new();
         let mut intern = |check: SignatureCheck| intern_check(&mut checks, &check);
         let prepared = devices
@@ -235,13 +261,7 @@ impl BatchPlan {
             .map(|device| {
                 let transcript = Transcript::parse(device.evidence)?;
                 let ders = parse_pem_chain(device.certificate_pem)?;
-                let chain = ChainPlan::with_parser(
-                    &ders,
-                    context.trust_store,
-                    context.now,
-                    &context.chain_options,
-                    &mut parse,
-                )?;
+                let chain = chain(&ders)?;
                 let chain_checks = chain
                     .signature_checks()
                     .iter()

@@ -7,7 +7,9 @@
 //   bash pkg-config/build.sh && node tests/bench/evidence.mjs
 //
 // Environment: BENCH_ROUNDS (default 21), BENCH_ROUND_MS (target length of one arm's round,
-// default 120), BENCH_SOFTWARE=0 skips the software arm, EDGEATTEST_PKG another pkg/ dir.
+// default 120), BENCH_SOFTWARE=0 skips the software arm, EDGEATTEST_PKG another pkg/ dir,
+// EDGEATTEST_PKG_BASE a second pkg/ dir whose WebCrypto path is one more arm of the same
+// rounds (a change's before and after, each beside the yardstick of the same run).
 // Target (issue 19, item 3): wasm-webcrypto <= 1.2 x yardstick.
 // One machine-readable line per result: `BENCH <name> <ms> <yardstick ms> <ratio>`.
 import { readFileSync } from 'node:fs';
@@ -17,6 +19,8 @@ import { median, measure } from './support.mjs';
 
 const pkgDir = process.env.EDGEATTEST_PKG ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG) + '/') : new URL('../../pkg/', import.meta.url);
 const { prepareEvidence, runSignatureChecks } = await import(new URL('index.js', pkgDir));
+const baseDir = process.env.EDGEATTEST_PKG_BASE ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG_BASE) + '/') : undefined;
+const base = baseDir && (await import(new URL('index.js', baseDir)));
 
 const root = new URL('../fixtures/nvidia/evidence/', import.meta.url);
 const text = (p) => readFileSync(new URL(p, root), 'utf8');
@@ -55,11 +59,11 @@ const allOk = (results) => {
 
 // A: the package's WebCrypto path, the batches of the workload in parallel (as a host serving
 // both requests would): parse, path building, checks handed to WebCrypto, finish.
-const webcrypto = (batches) => async () => {
+const webcrypto = (batches, pkg = { prepareEvidence, runSignatureChecks }) => async () => {
   await Promise.all(batches.map(async (options) => {
-    const batch = prepareEvidence(options);
+    const batch = pkg.prepareEvidence(options);
     try {
-      allOk(batch.finish(await runSignatureChecks(batch.signatureChecks())));
+      allOk(batch.finish(await pkg.runSignatureChecks(batch.signatureChecks())));
     } finally {
       batch.free();
     }
@@ -124,11 +128,16 @@ console.log('workload       checks keys  yardstick ms  wasm-webcrypto ms  ratio 
 for (const [name, batches] of Object.entries(workloads)) {
   const strict = await yardstick(batches);
   const arms = [{ fn: strict.run }, { fn: webcrypto(batches) }];
+  if (base) arms.push({ fn: webcrypto(batches, base) });
   if (SOFTWARE) arms.push({ fn: software(batches) });
-  const [base, web, soft] = await alternate(arms);
-  const ratio = web / base;
-  const softCols = SOFTWARE ? `${soft.toFixed(2).padStart(16)}  ${(soft / base).toFixed(2).padStart(5)}` : '';
-  console.log(`${name.padEnd(14)} ${String(strict.checks).padStart(6)} ${String(strict.keys).padStart(4)}  ${base.toFixed(3).padStart(12)}  ${web.toFixed(3).padStart(17)}  ${ratio.toFixed(2).padStart(5)}  ${softCols}`);
-  console.log(`BENCH evidence.webcrypto.${name} ${web.toFixed(3)} ${base.toFixed(3)} ${ratio.toFixed(3)}`);
-  if (SOFTWARE) console.log(`BENCH evidence.software.${name} ${soft.toFixed(3)} ${base.toFixed(3)} ${(soft / base).toFixed(3)}`);
+  const medians = await alternate(arms);
+  const [yard, web] = medians;
+  const before = base ? medians[2] : undefined;
+  const soft = medians[base ? 3 : 2];
+  const ratio = web / yard;
+  const softCols = SOFTWARE ? `${soft.toFixed(2).padStart(16)}  ${(soft / yard).toFixed(2).padStart(5)}` : '';
+  console.log(`${name.padEnd(14)} ${String(strict.checks).padStart(6)} ${String(strict.keys).padStart(4)}  ${yard.toFixed(3).padStart(12)}  ${web.toFixed(3).padStart(17)}  ${ratio.toFixed(2).padStart(5)}  ${softCols}`);
+  console.log(`BENCH evidence.webcrypto.${name} ${web.toFixed(3)} ${yard.toFixed(3)} ${ratio.toFixed(3)}`);
+  if (base) console.log(`BENCH evidence.webcrypto-base.${name} ${before.toFixed(3)} ${yard.toFixed(3)} ${(before / yard).toFixed(3)}`);
+  if (SOFTWARE) console.log(`BENCH evidence.software.${name} ${soft.toFixed(3)} ${yard.toFixed(3)} ${(soft / yard).toFixed(3)}`);
 }

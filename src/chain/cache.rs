@@ -21,31 +21,45 @@ const CHAINS: usize = 32;
 /// Most certificates a service keeps: the CAs of a large fleet and its recent devices.
 pub(crate) const CERT_CACHE_LIMIT: usize = 256;
 
-/// A bounded list, most recently used last.
+/// A bounded list; each entry carries the tick of its last use. A hit only restamps its
+/// entry: moving entries to keep them in recency order cost more than the hit itself (a
+/// `Cert` is large, and a batch looks up every CA certificate of every device).
 #[derive(Clone, Debug)]
 struct Lru<K, V> {
-    entries: Vec<(K, V)>,
+    entries: Vec<(K, V, u64)>,
     limit: usize,
+    tick: u64,
 }
 
 impl<K, V: Clone> Lru<K, V> {
+    const fn with_limit(limit: usize) -> Self {
+        Self {
+            entries: Vec::new(),
+            limit,
+            tick: 0,
+        }
+    }
+
     fn get<Q>(&mut self, key: &Q) -> Option<V>
     where
         Q: PartialEq + ?Sized,
         K: core::borrow::Borrow<Q>,
     {
-        let i = self.entries.iter().rposition(|(k, _)| k.borrow() == key)?;
-        let entry = self.entries.remove(i);
-        let value = entry.1.clone();
-        self.entries.push(entry);
-        Some(value)
+        self.tick = self.tick.wrapping_add(1);
+        let entry = self.entries.iter_mut().find(|(k, ..)| k.borrow() == key)?;
+        entry.2 = self.tick;
+        Some(entry.1.clone())
     }
 
+    /// Keeps `value`, in place of the least recently used entry when full.
     fn put(&mut self, key: K, value: V) {
-        if self.entries.len() >= self.limit {
-            self.entries.remove(0);
+        self.tick = self.tick.wrapping_add(1);
+        let entry = (key, value, self.tick);
+        if self.entries.len() < self.limit {
+            self.entries.push(entry);
+        } else if let Some(oldest) = self.entries.iter_mut().min_by_key(|(.., used)| *used) {
+            *oldest = entry;
         }
-        self.entries.push((key, value));
     }
 }
 
@@ -65,10 +79,7 @@ impl Default for CertCache {
 impl CertCache {
     /// An empty cache keeping at most `limit` certificates.
     pub(crate) const fn with_limit(limit: usize) -> Self {
-        Self(Lru {
-            entries: Vec::new(),
-            limit,
-        })
+        Self(Lru::with_limit(limit))
     }
 
     /// `der` decoded ([`Cert::parse`]), from the cache when it was decoded before.
@@ -97,10 +108,7 @@ static CERT_CACHE: std::sync::Mutex<CertCache> =
 
 #[cfg(feature = "std")]
 static CHAIN_CACHE: std::sync::Mutex<Lru<alloc::string::String, Vec<Vec<u8>>>> =
-    std::sync::Mutex::new(Lru {
-        entries: Vec::new(),
-        limit: CHAINS,
-    });
+    std::sync::Mutex::new(Lru::with_limit(CHAINS));
 
 /// [`Cert::parse`] through the process-wide [`CertCache`] (with `std`; without it, no cache).
 ///
@@ -166,6 +174,24 @@ mod tests {
             );
         }
         assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn a_full_cache_drops_the_least_recently_used() {
+        let der = |pem| parse_pem_chain(pem).unwrap().remove(0);
+        let (ca, rim) = (
+            der(NVIDIA_DEVICE_IDENTITY_CA_PEM),
+            der(NVIDIA_RIM_ROOT_CA_PEM),
+        );
+        let mut lru = super::Lru::with_limit(2);
+        lru.put(1, ca.clone());
+        lru.put(2, rim.clone());
+        assert_eq!(lru.get(&1), Some(ca.clone())); // 1 is now the more recent
+        lru.put(3, ca.clone());
+        assert_eq!(lru.get(&2), None);
+        assert_eq!(lru.get(&1), Some(ca.clone()));
+        assert_eq!(lru.get(&3), Some(ca));
+        assert_eq!(lru.entries.len(), 2);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use wasm_bindgen::JsValue;
 
 use super::answer::within;
 use super::args::optional_string;
-use super::convert::{from_js, to_js};
+use super::convert::{from_js, json_to_js};
 use super::error::coded;
 use crate::service::{ErrorResponseInit, ServiceLimits};
 
@@ -23,7 +23,7 @@ const TS_LIMITS: &str = include_str!("types/limits.d.ts");
 /// The core's limits as a plain object (`ServiceLimits`).
 #[wasm_bindgen(js_name = serviceLimits, unchecked_return_type = "ServiceLimits")]
 pub fn service_limits() -> Result<JsValue, JsValue> {
-    to_js(&ServiceLimits::CORE)
+    json_to_js(&ServiceLimits::CORE)
 }
 
 /// An error answer of a host (a worker's 404, 405, 413, 502, 503) in the service's one
@@ -36,7 +36,7 @@ pub fn error_response(
 ) -> Result<JsValue, JsValue> {
     known_members(&init)?;
     let init: ErrorResponseInit = from_js(&init, "init")?;
-    to_js(&init.response().map_err(|error| within("init", &error))?)
+    json_to_js(&init.response().map_err(|error| within("init", &error))?)
 }
 
 /// A member `init` should not have refuses it as a whole (`field: 'init'`), as it always has.

@@ -22,7 +22,7 @@ pub use key::{KeyError, PublicKey, SigningKey};
 use alloc::vec::Vec;
 use core::fmt;
 
-use p384::ecdsa::{Signature, VerifyingKey};
+use p384::ecdsa::Signature;
 use sha2::Digest as _;
 
 use crate::ErrorCode;
@@ -116,6 +116,12 @@ pub(crate) fn intern_check(checks: &mut Vec<SignatureCheck>, check: &SignatureCh
     checks.len().saturating_sub(1)
 }
 
+/// Whether `sec1` is a valid P-384 public point in any SEC1 form [`PublicKey::from_sec1`]
+/// accepts (the certificate profile's key check, without building a key).
+pub(crate) fn is_p384_point(sec1: &[u8]) -> bool {
+    p384v::decode_sec1(sec1).is_some()
+}
+
 /// Verifies a raw `r‖s` ECDSA P-384/SHA-384 signature over `message` with a SEC1 public key.
 ///
 /// High-S signatures are accepted: ECDSA verification per FIPS 186-5 does not reject them
@@ -128,8 +134,7 @@ pub fn verify_p384_sha384(
     message: &[u8],
     signature: &[u8],
 ) -> Result<(), SignatureError> {
-    let key = VerifyingKey::from_sec1_bytes(public_key_sec1)
-        .map_err(|_| SignatureError::InvalidPublicKey)?;
+    let key = p384v::decode_sec1(public_key_sec1).ok_or(SignatureError::InvalidPublicKey)?;
     if signature.len() != SIGNATURE_LEN {
         return Err(SignatureError::Invalid);
     }

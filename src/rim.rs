@@ -62,6 +62,7 @@ mod kind;
 mod options;
 mod runtime_evidence;
 mod scan;
+pub(crate) mod sort;
 mod trust;
 mod verify;
 

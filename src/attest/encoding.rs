@@ -86,16 +86,19 @@ impl EvidenceEncoding {
     /// digit or is not base64; else base64 of hex text when it decodes as base64 to hex
     /// digits (a trailing newline allowed); else base64 when it decodes.
     pub fn detect(text: &str) -> Option<Self> {
+        Self::classify(text, BASE64.decode(text).ok().as_deref())
+    }
+
+    /// [`Self::detect`] with `text`'s base64 decoding (`None`: not base64) already made.
+    fn classify(text: &str, base64: Option<&[u8]>) -> Option<Self> {
         let trimmed = text.trim_ascii();
-        let base64 = BASE64.decode(text).ok();
         let hex_chars = !trimmed.is_empty()
             && trimmed.len() % 2 == 0
             && trimmed.bytes().all(|b| b.is_ascii_hexdigit());
         if hex_chars && (base64.is_none() || trimmed.bytes().any(|b| b.is_ascii_digit())) {
             return Some(Self::Hex);
         }
-        let decoded = base64?;
-        let inner = decoded.trim_ascii();
+        let inner = base64?.trim_ascii();
         if !inner.is_empty() && inner.iter().all(u8::is_ascii_hexdigit) {
             Some(Self::Base64Hex)
         } else {
@@ -103,11 +106,12 @@ impl EvidenceEncoding {
         }
     }
 
-    /// Decodes `text` in this encoding, with nothing guessed.
-    fn decode(self, text: &str) -> Option<Vec<u8>> {
+    /// Decodes `text` in this encoding, with nothing guessed; `base64` is `text`'s base64
+    /// decoding (`None`: not base64), made once for detection and decoding.
+    fn decode(self, text: &str, base64: Option<Vec<u8>>) -> Option<Vec<u8>> {
         match self {
-            Self::Base64 => BASE64.decode(text).ok(),
-            Self::Base64Hex => hex::decode(BASE64.decode(text).ok()?.trim_ascii()).ok(),
+            Self::Base64 => base64,
+            Self::Base64Hex => hex::decode(base64?.trim_ascii()).ok(),
             Self::Hex => hex::decode(text.trim_ascii()).ok(),
         }
     }
@@ -178,7 +182,9 @@ pub fn decode_evidence_text(
     expected: Option<EvidenceEncoding>,
     field: &str,
 ) -> Result<Vec<u8>, EvidenceEncodingError> {
-    let found = EvidenceEncoding::detect(text);
+    // Decoded once: the evidence is the largest member of a request.
+    let base64 = BASE64.decode(text).ok();
+    let found = EvidenceEncoding::classify(text, base64.as_deref());
     let refuse = |found| EvidenceEncodingError {
         field: field.into(),
         expected,
@@ -186,10 +192,10 @@ pub fn decode_evidence_text(
     };
     let Some(expected) = expected else {
         return found
-            .and_then(|encoding| encoding.decode(text))
+            .and_then(|encoding| encoding.decode(text, base64))
             .ok_or_else(|| refuse(None));
     };
-    match expected.decode(text) {
+    match expected.decode(text, base64) {
         // Valid as expected, but unmistakably another encoding: the caller's mix-up, which
         // would otherwise surface later as an unparsable transcript.
         Some(_) if found != Some(expected) && misread(text, found) => Err(refuse(found)),

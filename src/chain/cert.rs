@@ -205,7 +205,7 @@ impl Cert {
         let public_key = spki
             .subject_public_key
             .as_bytes()
-            .filter(|key| named_p384 && p384::PublicKey::from_sec1_bytes(key).is_ok())
+            .filter(|key| named_p384 && crate::crypto::is_p384_point(key))
             .map(<[u8]>::to_vec);
         if public_key.is_none() {
             note(Defect::PublicKey);

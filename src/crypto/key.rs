@@ -8,6 +8,7 @@ use core::fmt;
 
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
+use p384::elliptic_curve::point::AffineCoordinates as _;
 use p384::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 use serde_json::{Map, Value};
 
@@ -18,6 +19,12 @@ use crate::ErrorCode;
 /// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
 /// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).
 pub(crate) const COORDINATE_LEN: usize = 48;
+
+/// id-ecPublicKey (RFC 5480 §2.1.1).
+const ID_EC_PUBLIC_KEY: spki::ObjectIdentifier =
+    spki::ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
+/// secp384r1 (RFC 5480 §2.1.1.1).
+const SECP384R1: spki::ObjectIdentifier = spki::ObjectIdentifier::new_unwrap("1.3.132.0.34");
 
 /// Length of an uncompressed SEC1 point `04‖x‖y`.
 pub(crate) const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
@@ -131,9 +138,19 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::NotOnCurve`].
     pub fn from_sec1(bytes: &[u8]) -> Result<Self, KeyError> {
-        VerifyingKey::from_sec1_bytes(bytes)
+        // Decoded by the verifier's own arithmetic (RustCrypto's `from_sec1_bytes` would pull
+        // its generic point decompression into every module), then handed over uncompressed.
+        let sec1 = super::p384v::decode_sec1(bytes)
+            .map(|point| super::p384v::encode_sec1(&point))
+            .ok_or(KeyError::NotOnCurve)?;
+        let (mut x, mut y) = (p384::FieldBytes::default(), p384::FieldBytes::default());
+        x.copy_from_slice(&sec1[1..=COORDINATE_LEN]);
+        y.copy_from_slice(&sec1[1 + COORDINATE_LEN..]);
+        let affine = p384::AffinePoint::from_coordinates(&x, &y);
+        Option::<p384::AffinePoint>::from(affine)
+            .and_then(|affine| VerifyingKey::from_affine(affine).ok())
             .map(|key| Self { key })
-            .map_err(|_| KeyError::NotOnCurve)
+            .ok_or(KeyError::NotOnCurve)
     }
 
     /// The uncompressed SEC1 encoding `04‖x‖y` (97 bytes), the form WebCrypto imports as
@@ -187,8 +204,7 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`] (also for other curves and algorithms).
     pub fn from_spki_der(der: &[u8]) -> Result<Self, KeyError> {
-        VerifyingKey::from_public_key_der(der)
-            .map(|key| Self { key })
+        <Self as DecodePublicKey>::from_public_key_der(der)
             .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
     }
 
@@ -197,8 +213,7 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_spki_pem(pem: &str) -> Result<Self, KeyError> {
-        VerifyingKey::from_public_key_pem(pem.trim())
-            .map(|key| Self { key })
+        <Self as DecodePublicKey>::from_public_key_pem(pem.trim())
             .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
     }
 
@@ -243,6 +258,19 @@ impl PublicKey {
             y.copy_from_slice(py);
         }
         (x, y)
+    }
+}
+
+/// SPKI decoding (through `DecodePublicKey`'s DER and PEM readers) with the checks of
+/// RustCrypto's own: id-ecPublicKey with secp384r1, then the SEC1 point as [`PublicKey::from_sec1`].
+impl TryFrom<spki::SubjectPublicKeyInfoRef<'_>> for PublicKey {
+    type Error = spki::Error;
+
+    fn try_from(info: spki::SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
+        info.algorithm.assert_oids(ID_EC_PUBLIC_KEY, SECP384R1)?;
+        let invalid = || spki::Error::from(der::Tag::BitString.value_error().to_error());
+        let bytes = info.subject_public_key.as_bytes().ok_or_else(invalid)?;
+        Self::from_sec1(bytes).map_err(|_| invalid())
     }
 }
 

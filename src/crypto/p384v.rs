@@ -1,7 +1,8 @@
 //! ECDSA P-384 verification for the software backend, fast in wasm: u1·G + u2·Q by one
 //! interleaved width-5 NAF pass (Shamir's trick) in Jacobian coordinates, G's odd multiples
-//! fixed at compile time ([`table`]), field arithmetic on 32-bit limbs ([`field`]). Scalars
-//! (r, s, s⁻¹, u1, u2) stay RustCrypto's, which also parses the key and the signature.
+//! fixed at compile time ([`table`]), field arithmetic on 32-bit limbs ([`field`]), SEC1 keys
+//! decoded with the same arithmetic ([`sec1`]). Scalars (r, s, s⁻¹, u1, u2) stay RustCrypto's,
+//! which also parses the signature.
 //! Verification computes on public values only, so all of it is variable time; signing
 //! stays with RustCrypto's constant-time code.
 
@@ -10,15 +11,18 @@
 
 mod field;
 mod point;
+mod sec1;
 mod table;
 
-use p384::ecdsa::{Signature, VerifyingKey};
+pub(in crate::crypto) use point::Affine;
+pub(in crate::crypto) use sec1::{decode as decode_sec1, encode as encode_sec1};
+
+use p384::ecdsa::Signature;
 use p384::elliptic_curve::ops::{Invert, Reduce};
-use p384::elliptic_curve::sec1::ToSec1Point;
 use p384::{FieldBytes, Scalar};
 
 use field::{lt, Fe};
-use point::{Affine, Jacobian};
+use point::Jacobian;
 use table::G_ODD_MULTIPLES;
 
 /// The group order n, least significant limb first.
@@ -49,8 +53,8 @@ const DIGITS: usize = 385;
 /// Whether `signature` is a valid ECDSA signature by `key` of the message whose SHA-384
 /// digest is `prehash` (48 bytes): x(u1·G + u2·Q) ≡ r (mod n) with u1 = z·s⁻¹, u2 = r·s⁻¹
 /// (FIPS 186-5 §6.4.2; high s accepted).
-pub(crate) fn verify_prehash(
-    key: &VerifyingKey,
+pub(in crate::crypto) fn verify_prehash(
+    key: &Affine,
     prehash: &[u8; 48],
     signature: &Signature,
 ) -> bool {
@@ -60,18 +64,7 @@ pub(crate) fn verify_prehash(
     let u1 = z * s_inv;
     let u2 = *r * s_inv;
 
-    let point = key.as_affine().to_sec1_point(false);
-    let (Some(x), Some(y)) = (point.x(), point.y()) else {
-        return false;
-    };
-    let (Some(x), Some(y)) = (fe(x), fe(y)) else {
-        return false;
-    };
-    let sum = lincomb(
-        &u1.to_bytes().into(),
-        &Affine { x, y },
-        &u2.to_bytes().into(),
-    );
+    let sum = lincomb(&u1.to_bytes().into(), key, &u2.to_bytes().into());
     if sum.is_identity() {
         return false;
     }
@@ -85,10 +78,6 @@ pub(crate) fn verify_prehash(
     }
     let (r_plus_n, carry) = add_limbs(&r_limbs, &N);
     !carry && lt(&r_plus_n, &field::P) && Fe(r_plus_n).mul(&zz) == sum.x
-}
-
-fn fe(bytes: &[u8]) -> Option<Fe> {
-    Fe::from_be_bytes(bytes.try_into().ok()?)
 }
 
 fn add_limbs(a: &[u32; 12], b: &[u32; 12]) -> ([u32; 12], bool) {
@@ -197,6 +186,7 @@ mod tests {
     use super::*;
     use p384::ecdsa::signature::{Signer, Verifier};
     use p384::ecdsa::SigningKey;
+    use p384::elliptic_curve::sec1::ToSec1Point;
     use p384::ProjectivePoint;
     use proptest::prelude::*;
 
@@ -241,6 +231,10 @@ mod tests {
             x: fe(encoded.x().unwrap()).unwrap(),
             y: fe(encoded.y().unwrap()).unwrap(),
         }
+    }
+
+    fn fe(bytes: &[u8]) -> Option<Fe> {
+        Fe::from_be_bytes(bytes.try_into().ok()?)
     }
 
     fn scalar(bytes: [u8; 48]) -> Scalar {
@@ -321,28 +315,29 @@ mod tests {
             let Ok(key) = SigningKey::from_slice(&d) else { return Ok(()) };
             let signature: Signature = key.sign(&message);
             let verifying = key.verifying_key();
+            let q = decode_sec1(verifying.to_sec1_point(false).as_bytes()).unwrap();
             let digest: [u8; 48] = <sha2::Sha384 as sha2::Digest>::digest(message).into();
-            prop_assert!(verify_prehash(verifying, &digest, &signature));
+            prop_assert!(verify_prehash(&q, &digest, &signature));
             // High s verifies too.
             let (r, s) = signature.split_scalars();
             let high = Signature::from_scalars(*r, -*s).unwrap();
-            prop_assert!(verify_prehash(verifying, &digest, &high));
+            prop_assert!(verify_prehash(&q, &digest, &high));
             // Any changed byte: as RustCrypto says (which refuses it).
             let mut bytes: [u8; 96] = signature.to_bytes().into();
             bytes[flip] ^= 1;
             if let Ok(changed) = Signature::from_slice(&bytes) {
-                prop_assert_eq!(verify_prehash(verifying, &digest, &changed), verifying.verify(&message, &changed).is_ok());
-                prop_assert!(!verify_prehash(verifying, &digest, &changed));
+                prop_assert_eq!(verify_prehash(&q, &digest, &changed), verifying.verify(&message, &changed).is_ok());
+                prop_assert!(!verify_prehash(&q, &digest, &changed));
             }
             let mut other = digest;
             other[0] ^= 0x80;
-            prop_assert!(!verify_prehash(verifying, &other, &signature));
+            prop_assert!(!verify_prehash(&q, &other, &signature));
             // r taken from another point: the x-coordinate test with r + n.
             let mut forged = [0u8; 96];
             forged[..48].copy_from_slice(&junk);
             forged[48..].copy_from_slice(&bytes[48..]);
             if let Ok(forged) = Signature::from_slice(&forged) {
-                prop_assert_eq!(verify_prehash(verifying, &digest, &forged), verifying.verify(&message, &forged).is_ok());
+                prop_assert_eq!(verify_prehash(&q, &digest, &forged), verifying.verify(&message, &forged).is_ok());
             }
         }
     }

@@ -21,7 +21,6 @@
 //! implementation on generated documents (redeclarations, `xmlns=""`, excluded subtrees,
 //! apexes anywhere). The work is linear in the document: see [`Canonicaliser`].
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use roxmltree::{Document, Node, NodeId, NodeType};
@@ -29,6 +28,7 @@ use roxmltree::{Document, Node, NodeId, NodeType};
 use super::budget::Budget;
 use super::error::RimError;
 use super::scan;
+use super::sort;
 use super::MAX_XML_DEPTH;
 
 const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
@@ -87,16 +87,53 @@ pub(crate) fn subtree(apex: Node<'_, '_>, budget: &mut Budget) -> Result<Vec<u8>
 /// parent, so a namespace is rendered exactly when the element's binding of its prefix
 /// differs from the parent's — which can only happen for a prefix the element itself
 /// declares. `scope` holds the parent's bindings while an element is written: each of the
-/// element's declarations is one lookup and one update of it (`O(log k)` for `k` bindings in
-/// scope), undone when the element ends, so an element costs its own declarations, not its
-/// in-scope list (which `roxmltree` gives in full on every element).
+/// element's declarations is one lookup and one update of it (`O(log k)` comparisons for `k`
+/// bindings in scope), undone when the element ends, so an element costs its own
+/// declarations, not its in-scope list (which `roxmltree` gives in full on every element).
 struct Canonicaliser<'a, 'b> {
     input: &'a str,
     out: Vec<u8>,
-    /// In-scope namespace bindings of the parent of the element being written: prefix
-    /// (`None` for the default namespace) → URI (empty for `xmlns=""`).
-    scope: BTreeMap<Option<&'a str>, &'a str>,
+    /// In-scope namespace bindings of the parent of the element being written.
+    scope: Scope<'a>,
     budget: &'b mut Budget,
+}
+
+/// Namespace bindings: prefix (`None` for the default namespace) → URI (empty for
+/// `xmlns=""`), sorted by prefix. A sorted vector rather than a map: the document declares
+/// at most [`super::MAX_XML_NAMESPACES`] namespaces, so an update moves at most that many
+/// entries, and the module carries a binary search instead of a B-tree.
+#[derive(Default)]
+struct Scope<'a>(Vec<(Option<&'a str>, &'a str)>);
+
+impl<'a> Scope<'a> {
+    fn find(&self, prefix: Option<&'a str>) -> Result<usize, usize> {
+        self.0.binary_search_by(|(p, _)| p.cmp(&prefix))
+    }
+
+    fn get(&self, prefix: Option<&'a str>) -> Option<&'a str> {
+        let at = self.find(prefix).ok()?;
+        self.0.get(at).map(|(_, uri)| *uri)
+    }
+
+    /// Binds `prefix` to `uri`; returns the binding it replaced.
+    fn insert(&mut self, prefix: Option<&'a str>, uri: &'a str) -> Option<&'a str> {
+        match self.find(prefix) {
+            Ok(at) => self
+                .0
+                .get_mut(at)
+                .map(|(_, bound)| core::mem::replace(bound, uri)),
+            Err(at) => {
+                self.0.insert(at, (prefix, uri));
+                None
+            }
+        }
+    }
+
+    fn remove(&mut self, prefix: Option<&'a str>) {
+        if let Ok(at) = self.find(prefix) {
+            self.0.remove(at);
+        }
+    }
 }
 
 /// A binding replaced on entry to an element, restored when the element ends.
@@ -107,7 +144,7 @@ impl<'a, 'b> Canonicaliser<'a, 'b> {
         Self {
             input,
             out: Vec::with_capacity(capacity),
-            scope: BTreeMap::new(),
+            scope: Scope::default(),
             budget,
         }
     }
@@ -153,9 +190,11 @@ impl<'a, 'b> Canonicaliser<'a, 'b> {
         self.out.push(b'>');
         for (prefix, previous) in undo.into_iter().rev() {
             match previous {
-                Some(uri) => self.scope.insert(prefix, uri),
-                None => self.scope.remove(&prefix),
-            };
+                Some(uri) => {
+                    self.scope.insert(prefix, uri);
+                }
+                None => self.scope.remove(prefix),
+            }
         }
         Ok(())
     }
@@ -186,7 +225,7 @@ impl<'a, 'b> Canonicaliser<'a, 'b> {
         } else {
             for (prefix, uri) in declarations(node, self.budget)? {
                 self.budget.spend(1)?;
-                let parent = self.scope.get(&prefix).copied();
+                let parent = self.scope.get(prefix);
                 let needed = match prefix {
                     // §2.3: xmlns="" is written only to undo a non-empty default of the
                     // nearest rendered ancestor.
@@ -201,7 +240,7 @@ impl<'a, 'b> Canonicaliser<'a, 'b> {
         }
         // The default namespace ("") sorts first, then prefixes in code-point order.
         self.budget.spend_sort(rendered.len())?;
-        rendered.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        sort::sort_by(&mut rendered, |a, b| a.0 < b.0);
         for (prefix, uri) in rendered {
             self.budget
                 .spend_usize(prefix.len().saturating_add(uri.len()).saturating_add(1))?;
@@ -237,7 +276,7 @@ impl<'a, 'b> Canonicaliser<'a, 'b> {
         // §2.3: namespace URI is the primary key (none = empty, sorts first), local name the
         // secondary key.
         self.budget.spend_sort(attrs.len())?;
-        attrs.sort_unstable_by(|a, b| a.uri.cmp(b.uri).then_with(|| a.local.cmp(b.local)));
+        sort::sort_by(&mut attrs, |a, b| (a.uri, a.local) < (b.uri, b.local));
         for attr in attrs {
             self.budget.spend_usize(
                 attr.qname

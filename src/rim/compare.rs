@@ -24,6 +24,7 @@ use super::error::CompareError;
 use super::runtime_evidence::{
     RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
 };
+use super::sort;
 
 /// The RIM index governed by the NVDEC0 rule.
 const NVDEC0_INDEX: u32 = 35;
@@ -298,9 +299,14 @@ fn version_check(rim: &RimDocument, evidence_version: Option<&str>) -> VersionCh
 }
 
 fn sorted_active(rim: &RimDocument) -> Vec<&GoldenMeasurement> {
-    let mut active: Vec<&GoldenMeasurement> = rim.active_measurements().collect();
-    active.sort_by_key(|m| m.index);
-    active
+    // Document order breaks ties (a document built by hand may repeat an index).
+    let mut active: Vec<(u32, usize, &GoldenMeasurement)> = rim
+        .active_measurements()
+        .enumerate()
+        .map(|(at, m)| (m.index, at, m))
+        .collect();
+    sort::sort_by(&mut active, |a, b| (a.0, a.1) < (b.0, b.1));
+    active.into_iter().map(|(_, _, m)| m).collect()
 }
 
 fn compare_one(
@@ -310,16 +316,22 @@ fn compare_one(
     result: &mut Comparison,
 ) {
     result.compared = result.compared.saturating_add(1);
-    let golden_value = golden
-        .alternatives
-        .first()
-        .map(hex::encode)
-        .unwrap_or_default();
     let runtime = golden
         .index
         .checked_add(1)
         .and_then(|i| u8::try_from(i).ok())
         .and_then(|spdm_index| evidence.measurements.get(&spdm_index));
+    if let Some(value) = runtime {
+        if golden.alternatives.iter().any(|alt| alt == value) {
+            return;
+        }
+    }
+    // A mismatch only: a match (nearly every record) costs no hex text.
+    let golden_value = golden
+        .alternatives
+        .first()
+        .map(hex::encode)
+        .unwrap_or_default();
     let record = match runtime {
         None => MismatchRecord {
             index: golden.index,
@@ -329,7 +341,6 @@ fn compare_one(
             runtime_value: "NA".into(),
             measurement_source: source,
         },
-        Some(value) if golden.alternatives.iter().any(|alt| alt == value) => return,
         Some(value) => MismatchRecord {
             index: golden.index,
             golden_size: golden.size,

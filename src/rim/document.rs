@@ -236,13 +236,13 @@ fn measurement(node: Node<'_, '_>, budget: &mut Budget) -> Result<GoldenMeasurem
     }
     let mut values = Vec::new();
     for (alt, text) in texts.into_iter().enumerate() {
-        let attr = format!("Hash{alt}");
-        let text = text.ok_or_else(|| RimError::schema(at(&attr), "missing hash alternative"))?;
+        // The field's name is formatted only for an error: this loop runs for every hash.
+        let bad = |problem| RimError::schema(format!("Resource[{index}]@Hash{alt}"), problem);
+        let text = text.ok_or_else(|| bad("missing hash alternative"))?;
         budget.spend_usize(text.len())?;
-        let value =
-            hex::decode(text).map_err(|_| RimError::schema(at(&attr), "not hexadecimal"))?;
+        let value = hex::decode(text).map_err(|_| bad("not hexadecimal"))?;
         if value.len() != size {
-            return Err(RimError::schema(at(&attr), "length differs from size"));
+            return Err(bad("length differs from size"));
         }
         values.push(value);
     }

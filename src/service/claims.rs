@@ -32,6 +32,7 @@ pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3, SwitchCommonCla
 
 use alloc::string::String;
 
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::outcome::DeviceOutcome;
@@ -90,20 +91,27 @@ impl DeviceClaims {
 
     /// The claims as a JSON object, ready to sign.
     pub fn to_json(&self) -> Map<String, Value> {
-        let value = match self {
-            Self::ErrorOnly(claims) => serde_json::to_value(claims),
-            Self::GpuV1(claims) => serde_json::to_value(claims),
-            Self::GpuV2(claims) => serde_json::to_value(claims),
-            Self::GpuV3(claims) => serde_json::to_value(claims),
-            Self::GpuV4(claims) => serde_json::to_value(claims),
-            Self::SwitchV1(claims) => serde_json::to_value(claims),
-            Self::SwitchV2(claims) => serde_json::to_value(claims),
-            Self::SwitchV3(claims) => serde_json::to_value(claims),
-        };
         // Serialising plain structs of strings, numbers and booleans cannot fail.
-        match value {
+        match serde_json::to_value(self) {
             Ok(Value::Object(map)) => map,
             _ => Map::new(),
+        }
+    }
+}
+
+/// The claims of the variant, member for member: what [`DeviceClaims::to_json`] holds. The
+/// minter signs them through this, without building the JSON object twice.
+impl Serialize for DeviceClaims {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::ErrorOnly(claims) => claims.serialize(serializer),
+            Self::GpuV1(claims) => claims.serialize(serializer),
+            Self::GpuV2(claims) => claims.serialize(serializer),
+            Self::GpuV3(claims) => claims.serialize(serializer),
+            Self::GpuV4(claims) => claims.serialize(serializer),
+            Self::SwitchV1(claims) => claims.serialize(serializer),
+            Self::SwitchV2(claims) => claims.serialize(serializer),
+            Self::SwitchV3(claims) => claims.serialize(serializer),
         }
     }
 }

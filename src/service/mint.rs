@@ -100,7 +100,9 @@ impl<'a> Minter<'a> {
         let mut labels = Vec::with_capacity(outcomes.len());
         let mut inputs = Vec::with_capacity(outcomes.len());
         for (i, outcome) in outcomes.iter().enumerate() {
-            let claims = DeviceClaims::build(outcome, version, nonce, self.times()).to_json();
+            // Serialised straight from the typed claims: the signing input builds the JSON
+            // object once (DeviceClaims::to_json would be a second copy of it).
+            let claims = DeviceClaims::build(outcome, version, nonce, self.times());
             labels.push(alloc::format!("{prefix}-{i}"));
             inputs.push(jwt_signing_input(&claims, self.kid)?);
         }

@@ -17,6 +17,7 @@ mod checks;
 
 use super::attestation::VerifiedAttestationResult;
 use super::result::ResultFormat;
+use crate::rim::sort;
 
 /// The verdict claim of the overall token (and of the V1 single token).
 pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
@@ -70,7 +71,9 @@ impl DeviceAppraisal {
             .keys()
             .any(|name| name.starts_with("x-nvidia-switch-"));
         let detailed = claims.get(DETAILED_RESULT).and_then(Value::as_object);
-        let mut found: Vec<(usize, AppraisalReason)> = claims
+        // (rank, position, reason): the position keeps the order of equal (rank, claim)
+        // pairs, so the flat claim is the one kept below.
+        let mut found: Vec<(usize, usize, AppraisalReason)> = claims
             .iter()
             .chain(detailed.into_iter().flatten())
             .filter_map(|(name, value)| {
@@ -84,11 +87,16 @@ impl DeviceAppraisal {
                     },
                 ))
             })
+            .enumerate()
+            .map(|(at, (rank, reason))| (rank, at, reason))
             .collect();
         // The V1 token names a check both flat and grouped: report it once.
-        found.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.claim.cmp(&y.claim)));
-        found.dedup_by(|(_, a), (_, b)| a.claim == b.claim);
-        let reasons: Vec<AppraisalReason> = found.into_iter().map(|(_, reason)| reason).collect();
+        sort::sort_by(&mut found, |(a, i, x), (b, j, y)| {
+            (*a, x.claim.as_str(), *i) < (*b, y.claim.as_str(), *j)
+        });
+        found.dedup_by(|(_, _, a), (_, _, b)| a.claim == b.claim);
+        let reasons: Vec<AppraisalReason> =
+            found.into_iter().map(|(_, _, reason)| reason).collect();
         let passed = if reasons.is_empty() {
             claims
                 .get("measres")

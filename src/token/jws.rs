@@ -180,11 +180,12 @@ pub fn jwt_signing_input<T: Serialize + ?Sized>(
     kid: &str,
 ) -> Result<String, TokenError> {
     let invalid = TokenError::JwtInvalid { field: "payload" };
-    let claims = serde_json::to_value(claims).map_err(|_| invalid.clone())?;
-    if !claims.is_object() {
+    // Written once, straight from `claims` (no JSON object built first: the service mints
+    // one token per device per request); an object's text is the one that starts with `{`.
+    let payload = serde_json::to_vec(claims).map_err(|_| invalid.clone())?;
+    if payload.first() != Some(&b'{') {
         return Err(invalid);
     }
-    let payload = serde_json::to_vec(&claims).map_err(|_| invalid.clone())?;
     let header = serde_json::to_vec(&Header { kid, alg: ALG }).map_err(|_| invalid)?;
     let mut input = b64url_encode(&header);
     input.push('.');

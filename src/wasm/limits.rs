@@ -1,21 +1,16 @@
 //! What the hosts (the edge workers, the package's JS) take from the core instead of copying
-//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]), the one
-//! error-answer shape (`errorResponse`, [`ErrorResponseInit`]) and the reading of a bearer
-//! credential (`bearerToken`, [`crate::access::bearer_token`]). TS types: types/limits.d.ts.
-
-use alloc::format;
-use alloc::string::String;
-
-use js_sys::Reflect;
+//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]) in every module but
+//! the client one; and in the service module, which the workers load, the one error-answer
+//! shape (`errorResponse`, [`crate::service::ErrorResponseInit`]) and the reading of a bearer
+//! credential (`bearerToken`, [`crate::access::bearer_token`]). Those two are the service's
+//! conventions, not a relying party's: in the default module they cost 7.2 KB gzip (issue 19).
+//! TS types: types/limits.d.ts and types/host_answers.d.ts.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::answer::within;
-use super::args::optional_string;
-use super::convert::{from_js, json_to_js};
-use super::error::coded;
-use crate::service::{ErrorResponseInit, ServiceLimits};
+use super::convert::json_to_js;
+use crate::service::ServiceLimits;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LIMITS: &str = include_str!("types/limits.d.ts");
@@ -26,51 +21,70 @@ pub fn service_limits() -> Result<JsValue, JsValue> {
     json_to_js(&ServiceLimits::CORE)
 }
 
-/// An error answer of a host (a worker's 404, 405, 413, 502, 503) in the service's one
-/// shape: the body is an [`crate::ErrorBody`], the headers those of every service answer.
-/// The code must be registered ([`crate::ERROR_CODES`]): a host gives no code the registry
-/// lacks.
-#[wasm_bindgen(js_name = errorResponse, unchecked_return_type = "ErrorResponse")]
-pub fn error_response(
-    #[wasm_bindgen(unchecked_param_type = "ErrorResponseInit")] init: JsValue,
-) -> Result<JsValue, JsValue> {
-    known_members(&init)?;
-    let init: ErrorResponseInit = from_js(&init, "init")?;
-    json_to_js(&init.response().map_err(|error| within("init", &error))?)
-}
+#[cfg(feature = "js-service")]
+mod host_answers {
+    use alloc::format;
+    use alloc::string::String;
 
-/// A member `init` should not have refuses it as a whole (`field: 'init'`), as it always has.
-fn known_members(init: &JsValue) -> Result<(), JsValue> {
-    let refused = |why: &str| {
-        let message = format!("init must be {{ status, code, message, field? }}: {why}");
-        coded("ERR_INVALID_ARGUMENT", &message, Some("init"))
-    };
-    if !init.is_object() {
-        return Ok(()); // refused by `from_js`, as not a struct
-    }
-    let keys = Reflect::own_keys(init).map_err(|_| refused("its members cannot be listed"))?;
-    let name = |key: JsValue| key.as_string().unwrap_or_else(|| "a symbol".into());
-    match keys
-        .iter()
-        .map(name)
-        .find(|key| !ErrorResponseInit::MEMBERS.contains(&key.as_str()))
-    {
-        Some(key) => Err(refused(&format!("no member {key:?}"))),
-        None => Ok(()),
-    }
-}
+    use js_sys::Reflect;
+    use wasm_bindgen::prelude::wasm_bindgen;
+    use wasm_bindgen::JsValue;
 
-/// The bearer token of an `Authorization` value (RFC 6750 §2.1), read as the gateway reads
-/// it; `query` (without `?`) is checked for a key in the URL. Throws the credential's
-/// `ERR_ACCESS_*` error otherwise.
-#[wasm_bindgen(js_name = bearerToken)]
-pub fn bearer_token(
-    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] authorization: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "string | null")] query: JsValue,
-) -> Result<String, JsValue> {
-    let authorization = optional_string(&authorization, "authorization")?;
-    let query = optional_string(&query, "query")?;
-    crate::access::bearer_token(authorization.as_deref(), query.as_deref())
-        .map(String::from)
-        .map_err(|error| super::error::to_js(&error))
+    use crate::service::ErrorResponseInit;
+    use crate::wasm::answer::within;
+    use crate::wasm::args::optional_string;
+    use crate::wasm::convert::{from_js, json_to_js};
+    use crate::wasm::error::coded;
+
+    #[wasm_bindgen(typescript_custom_section)]
+    const TS_HOST_ANSWERS: &str = include_str!("types/host_answers.d.ts");
+
+    /// An error answer of a host (a worker's 404, 405, 413, 502, 503) in the service's one
+    /// shape: the body is an [`crate::ErrorBody`], the headers those of every service answer.
+    /// The code must be registered ([`crate::ERROR_CODES`]): a host gives no code the registry
+    /// lacks.
+    #[wasm_bindgen(js_name = errorResponse, unchecked_return_type = "ErrorResponse")]
+    pub fn error_response(
+        #[wasm_bindgen(unchecked_param_type = "ErrorResponseInit")] init: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        known_members(&init)?;
+        let init: ErrorResponseInit = from_js(&init, "init")?;
+        json_to_js(&init.response().map_err(|error| within("init", &error))?)
+    }
+
+    /// A member `init` should not have refuses it as a whole (`field: 'init'`), as it always has.
+    fn known_members(init: &JsValue) -> Result<(), JsValue> {
+        let refused = |why: &str| {
+            let message = format!("init must be {{ status, code, message, field? }}: {why}");
+            coded("ERR_INVALID_ARGUMENT", &message, Some("init"))
+        };
+        if !init.is_object() {
+            return Ok(()); // refused by `from_js`, as not a struct
+        }
+        let keys = Reflect::own_keys(init).map_err(|_| refused("its members cannot be listed"))?;
+        let name = |key: JsValue| key.as_string().unwrap_or_else(|| "a symbol".into());
+        match keys
+            .iter()
+            .map(name)
+            .find(|key| !ErrorResponseInit::MEMBERS.contains(&key.as_str()))
+        {
+            Some(key) => Err(refused(&format!("no member {key:?}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The bearer token of an `Authorization` value (RFC 6750 §2.1), read as the gateway reads
+    /// it; `query` (without `?`) is checked for a key in the URL. Throws the credential's
+    /// `ERR_ACCESS_*` error otherwise.
+    #[wasm_bindgen(js_name = bearerToken)]
+    pub fn bearer_token(
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] authorization: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] query: JsValue,
+    ) -> Result<String, JsValue> {
+        let authorization = optional_string(&authorization, "authorization")?;
+        let query = optional_string(&query, "query")?;
+        crate::access::bearer_token(authorization.as_deref(), query.as_deref())
+            .map(String::from)
+            .map_err(|error| crate::wasm::error::to_js(&error))
+    }
 }

@@ -155,6 +155,7 @@ mod service {
     mod ocsp_policy;
     mod options;
     mod request_rules;
+    mod result_text;
     mod wire;
 }
 
@@ -169,6 +170,7 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod sec1_keys;
     mod teep;
     mod verify_input;
     mod wycheproof;

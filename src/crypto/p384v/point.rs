@@ -16,7 +16,7 @@ pub(super) struct Jacobian {
 
 /// An affine point (never the identity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Affine {
+pub(in crate::crypto) struct Affine {
     pub(super) x: Fe,
     pub(super) y: Fe,
 }

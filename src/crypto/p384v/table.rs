@@ -52,7 +52,7 @@ const fn point(x: &str, y: &str) -> Affine {
 /// 96 hex digits (big-endian) as limbs, least significant first; at compile time (a bad
 /// digit fails the build, never a run).
 #[allow(clippy::panic)]
-const fn limbs_of_hex(hex: &str) -> [u32; 12] {
+pub(super) const fn limbs_of_hex(hex: &str) -> [u32; 12] {
     let hex = hex.as_bytes();
     let mut limbs = [0u32; 12];
     let mut i = 0;

@@ -139,3 +139,60 @@ fn every_claims_version_keeps_its_bytes() {
     }
     assert_eq!(rendered.lines().count(), pinned.lines().count());
 }
+
+/// The minter signs the typed claims (`DeviceClaims: Serialize`) without building their JSON
+/// object first: the signing input is byte for byte the one of the object, for every claims
+/// version, device kind and outcome, and its payload is the pinned text.
+#[test]
+fn the_claims_sign_as_their_json_object() {
+    use edgeattest::jwt_signing_input;
+    let nonce =
+        Nonce::parse("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb").unwrap();
+    let versions = [
+        ClaimsVersion::V1_0,
+        ClaimsVersion::V2_0,
+        ClaimsVersion::V3_0,
+        ClaimsVersion::V4_0,
+    ];
+    let mut compared = 0;
+    for kind in [DeviceKind::Gpu, DeviceKind::Switch] {
+        for (passed, with_error) in [(true, false), (false, false), (false, true)] {
+            let outcome = outcome(kind, passed, with_error);
+            for version in versions {
+                let claims = DeviceClaims::build(&outcome, version, &nonce, times());
+                let object = claims.to_json();
+                let direct = jwt_signing_input(&claims, "kid-1").unwrap();
+                assert_eq!(direct, jwt_signing_input(&object, "kid-1").unwrap());
+                let payload = direct.split('.').nth(1).unwrap();
+                let payload = base64::Engine::decode(
+                    &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+                    payload,
+                )
+                .unwrap();
+                assert_eq!(payload, serde_json::to_vec(&object).unwrap());
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 24);
+}
+
+/// What is not a JSON object has no signing input, written straight or not.
+#[test]
+fn only_an_object_has_a_signing_input() {
+    use edgeattest::jwt_signing_input;
+    for value in [
+        serde_json::json!([1, 2]),
+        serde_json::json!("text"),
+        serde_json::json!(null),
+        serde_json::json!(7),
+    ] {
+        let error = jwt_signing_input(&value, "kid-1").unwrap_err();
+        assert_eq!(edgeattest::ErrorCode::code(&error), "ERR_JWT_INVALID");
+    }
+    assert_eq!(
+        jwt_signing_input(&[("a", 1)], "k").map_err(|e| edgeattest::ErrorCode::code(&e)),
+        Err("ERR_JWT_INVALID")
+    );
+    assert!(jwt_signing_input(&serde_json::json!({}), "kid-1").is_ok());
+}

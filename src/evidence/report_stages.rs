@@ -233,7 +233,7 @@ pub(super) fn rim_stage(
     reached: bool,
     now: u64,
 ) -> (RimStep, Option<VerifiedRim>) {
-    let lower = label.to_lowercase();
+    let lower = label.to_ascii_lowercase();
     let mut step = RimStep {
         id: wanted.clone(),
         status: StageStatus::NotApplicable,
@@ -422,7 +422,7 @@ pub(super) fn comparison_stages(
         } else {
             let message = format!(
                 "the {} version {} is not the RIM's {}",
-                label.to_lowercase(),
+                label.to_ascii_lowercase(),
                 evidence.unwrap_or("(absent)"),
                 check.rim_version
             );

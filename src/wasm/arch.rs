@@ -14,5 +14,5 @@ const TS_ARCHITECTURE: &str = include_str!("types/arch.d.ts");
 #[cfg(feature = "js-verifier")]
 #[wasm_bindgen(unchecked_return_type = "Architecture[]")]
 pub fn architectures() -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
-    super::convert::to_js(&crate::attest::ArchitectureRow::all())
+    super::convert::json_to_js(&crate::attest::ArchitectureRow::all())
 }

@@ -142,13 +142,32 @@ pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
         .ok_or_else(|| invalid_argument(field, "an integer from 0 to 4294967295"))
 }
 
-/// Signature checks as `{publicKey, message, signature}` objects of `Uint8Array`s.
+/// Signature checks as `{publicKey, message, signature}` objects of `Uint8Array`s, built
+/// member by member: serde-wasm-bindgen's writer (and its key cache, a `HashMap`) is not
+/// built into the client module for this one shape.
 pub(crate) fn checks_to_js<'a>(
     checks: impl IntoIterator<Item = &'a crate::crypto::SignatureCheck>,
 ) -> js_sys::Array {
-    let checks: Vec<&crate::crypto::SignatureCheck> = checks.into_iter().collect();
-    // Serialising plain structs of bytes and strings cannot fail; an empty array if it did.
-    super::convert::to_js(&checks).map_or_else(|_| js_sys::Array::new(), JsCast::unchecked_into)
+    let out = js_sys::Array::new();
+    for check in checks {
+        out.push(&check_to_js(check));
+    }
+    out
+}
+
+/// One check as a plain object (not generic: built once).
+#[inline(never)]
+fn check_to_js(check: &crate::crypto::SignatureCheck) -> JsValue {
+    let object = js_sys::Object::new();
+    for (name, bytes) in [
+        ("publicKey", &check.public_key_sec1),
+        ("message", &check.message),
+        ("signature", &check.signature),
+    ] {
+        // Setting a member of a fresh plain object cannot fail.
+        let _ = Reflect::set(&object, &name.into(), &Uint8Array::from(bytes.as_slice()));
+    }
+    object.into()
 }
 
 /// An array of booleans, one verdict per signature check.

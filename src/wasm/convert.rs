@@ -222,6 +222,15 @@ pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Js
     js_sys::JSON::parse(&text).map_err(|_| json_error())
 }
 
+/// Replaces member `name` of the object `object` ([`json_to_js`] wrote it as an array of
+/// numbers, or empty) with `bytes` as a `Uint8Array`, as [`to_js`] writes byte members: the
+/// shapes with bytes take the JSON path too, and the module needs no second writer.
+#[inline(never)]
+pub(crate) fn set_bytes(object: &JsValue, name: &str, bytes: &[u8]) {
+    // Setting a member of a plain object that JSON.parse made cannot fail.
+    let _ = Reflect::set(object, &name.into(), &js_sys::Uint8Array::from(bytes));
+}
+
 #[cold]
 #[inline(never)]
 fn json_error() -> JsValue {

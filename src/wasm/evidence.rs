@@ -2,7 +2,7 @@
 //! (signature checks handed to JS, e.g. WebCrypto, then `finish`), `verifyCertificateChain`,
 //! `evidenceReport` / `prepareEvidenceReport`, `runtimeEvidence`. Each reads the core's
 //! [`EvidenceOptions`] ([`options_from_js`]), calls it, and writes the result
-//! ([`convert::to_js`]); the binding adds only `now`'s JS forms (a `Date`, the host clock).
+//! ([`convert::json_to_js`]); the binding adds only `now`'s JS forms (a `Date`, the host clock).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -74,7 +74,7 @@ impl EvidenceBatch {
 pub fn evidence_report(
     #[wasm_bindgen(unchecked_param_type = "EvidenceReportOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    convert::to_js(&read(&options)?.report_plan(clock)?.verify())
+    json_to_js(&read(&options)?.report_plan(clock)?.verify())
 }
 
 /// A device report whose signature checks JS may run itself (WebCrypto) before
@@ -109,13 +109,13 @@ impl EvidenceReportPlan {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        convert::to_js(&self.plan.finish(&verdicts)?)
+        json_to_js(&self.plan.finish(&verdicts)?)
     }
 
     /// The report, with the software backend.
     #[wasm_bindgen(unchecked_return_type = "DeviceReport")]
     pub fn verify(&mut self) -> Result<JsValue, JsValue> {
-        convert::to_js(&self.plan.take()?.verify())
+        json_to_js(&self.plan.take()?.verify())
     }
 }
 
@@ -128,7 +128,10 @@ pub fn verify_certificate_chain(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let chain = read(&options)?.verify_certificate_chain(clock)?;
-    convert::to_js(&chain.map_err(|e| to_js(&e))?)
+    let chain = chain.map_err(|e| to_js(&e))?;
+    let out = json_to_js(&chain)?;
+    convert::set_bytes(&out, "leafPublicKey", &chain.leaf_public_key);
+    Ok(out)
 }
 
 /// The values of one device's transcript that `rimIds`, `compareGpuRims` and
@@ -138,19 +141,16 @@ pub fn verify_certificate_chain(
 pub fn runtime_evidence(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    convert::to_js(&RuntimeEvidenceInput::from(
+    json_to_js(&RuntimeEvidenceInput::from(
         read(&options)?.runtime_evidence()?,
     ))
 }
 
 /// A result without bytes (the device reports: hex strings, numbers, booleans), built by
 /// `JSON.parse` of its JSON text: one string across the boundary instead of a JS call per
-/// member, the same object as [`convert::to_js`] builds (a report has 60 and more members).
+/// member (a report has 60 and more members), and no second writer in the module.
 fn json_to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    match serde_json::to_string(value) {
-        Ok(text) => js_sys::JSON::parse(&text),
-        Err(_) => convert::to_js(value),
-    }
+    convert::json_to_js(value)
 }
 
 fn read(options: &JsValue) -> Result<EvidenceOptions<Js>, JsValue> {

@@ -9,7 +9,7 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::to_js;
+use super::convert::json_to_js;
 use crate::service::ServiceLimits;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -18,7 +18,7 @@ const TS_LIMITS: &str = include_str!("types/limits.d.ts");
 /// The core's limits as a plain object (`ServiceLimits`).
 #[wasm_bindgen(js_name = serviceLimits, unchecked_return_type = "ServiceLimits")]
 pub fn service_limits() -> Result<JsValue, JsValue> {
-    to_js(&ServiceLimits::CORE)
+    json_to_js(&ServiceLimits::CORE)
 }
 
 #[cfg(feature = "js-service")]
@@ -33,7 +33,7 @@ mod host_answers {
     use crate::service::ErrorResponseInit;
     use crate::wasm::answer::within;
     use crate::wasm::args::optional_string;
-    use crate::wasm::convert::{from_js, to_js};
+    use crate::wasm::convert::{from_js, json_to_js};
     use crate::wasm::error::coded;
 
     #[wasm_bindgen(typescript_custom_section)]
@@ -49,7 +49,7 @@ mod host_answers {
     ) -> Result<JsValue, JsValue> {
         known_members(&init)?;
         let init: ErrorResponseInit = from_js(&init, "init")?;
-        to_js(&init.response().map_err(|error| within("init", &error))?)
+        json_to_js(&init.response().map_err(|error| within("init", &error))?)
     }
 
     /// A member `init` should not have refuses it as a whole (`field: 'init'`), as it always has.

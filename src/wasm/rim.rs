@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::convert::{from_js, members_from_js, to_js, Js};
+use super::convert::{from_js, json_to_js, members_from_js, set_bytes, Js};
 use super::error;
 use super::pending::Pending;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
@@ -28,7 +28,7 @@ impl VerifiedRimHandle {
     /// The document and chain status as plain JSON.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "VerifiedRimJson")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner)
+        json_to_js(&self.inner)
     }
 
     /// Signature verified and chain valid at the time given.
@@ -99,7 +99,12 @@ pub fn open_rim_envelope(
 ) -> Result<JsValue, JsValue> {
     let expected_id = args::string_arg(&expected_id, "expectedId")?;
     let body = args::json_bytes(&body, "body")?;
-    to_js(&rim::open_envelope(&body, &expected_id).map_err(err)?)
+    let mut envelope = rim::open_envelope(&body, &expected_id).map_err(err)?;
+    // The document goes across as bytes, not as a JSON array of numbers.
+    let document = core::mem::take(&mut envelope.rim);
+    let out = json_to_js(&envelope)?;
+    set_bytes(&out, "rim", &document);
+    Ok(out)
 }
 
 /// The RIM ids a device needs: `{driver, firmware}` (`driver` is null for switches).
@@ -109,7 +114,7 @@ pub fn rim_ids(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
     let arch = from_js(&arch, "arch")?;
-    to_js(&RimIds::of(arch, &runtime_evidence(&evidence)?).map_err(err)?)
+    json_to_js(&RimIds::of(arch, &runtime_evidence(&evidence)?).map_err(err)?)
 }
 
 /// Compares a GPU's evidence values with its verified driver and firmware RIMs.
@@ -121,7 +126,7 @@ pub fn compare_gpu_rims(
 ) -> Result<JsValue, JsValue> {
     let (driver, firmware) = (driver.inner.document(), firmware.inner.document());
     let result = rim::compare_gpu(driver, firmware, &runtime_evidence(&evidence)?);
-    to_js(&result.map_err(err)?.report())
+    json_to_js(&result.map_err(err)?.report())
 }
 
 /// Compares a switch's evidence values with its verified BIOS RIM.
@@ -131,7 +136,7 @@ pub fn compare_switch_rim(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
     let result = rim::compare_switch(firmware.inner.document(), &runtime_evidence(&evidence)?);
-    to_js(&result.map_err(err)?.report())
+    json_to_js(&result.map_err(err)?.report())
 }
 
 /// What a RIM document (XML text or bytes) says it is, read from its own `Meta` (its
@@ -142,7 +147,7 @@ pub fn identify_rim(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
 ) -> Result<JsValue, JsValue> {
     let Document(xml) = from_js(&xml, "xml")?;
-    to_js(&rim::identify_rim(&xml).map_err(err)?)
+    json_to_js(&rim::identify_rim(&xml).map_err(err)?)
 }
 
 /// The document, the options (absent: the defaults) and `options.now` (default: the clock).

@@ -6,6 +6,7 @@
 //! keeps a stream of new certificates from growing it. Without `std` there is no
 //! process-wide cache; a service keeps its own [`CertCache`] either way.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::cert::Cert;
@@ -22,8 +23,9 @@ const CHAINS: usize = 32;
 pub(crate) const CERT_CACHE_LIMIT: usize = 256;
 
 /// A bounded list; each entry carries the tick of its last use. A hit only restamps its
-/// entry: moving entries to keep them in recency order cost more than the hit itself (a
-/// `Cert` is large, and a batch looks up every CA certificate of every device).
+/// entry: moving entries to keep them in recency order cost more than the hit itself, as did
+/// deep copies of a hit (certificates are shared, `Arc<Cert>`; a batch looks up every CA
+/// certificate of every device).
 #[derive(Clone, Debug)]
 struct Lru<K, V> {
     entries: Vec<(K, V, u64)>,
@@ -68,7 +70,7 @@ impl<K, V: Clone> Lru<K, V> {
 /// was asked at), and at most the limit of them. One per service (a fleet presents the same
 /// CA certificates on every request), and one process-wide behind [`cert`].
 #[derive(Clone, Debug)]
-pub(crate) struct CertCache(Lru<Vec<u8>, Cert>);
+pub(crate) struct CertCache(Lru<Vec<u8>, Arc<Cert>>);
 
 impl Default for CertCache {
     fn default() -> Self {
@@ -86,12 +88,12 @@ impl CertCache {
     ///
     /// # Errors
     /// As [`Cert::parse`].
-    pub(crate) fn parse(&mut self, der: &[u8], at: CertPosition) -> Result<Cert, ChainError> {
+    pub(crate) fn parse(&mut self, der: &[u8], at: CertPosition) -> Result<Arc<Cert>, ChainError> {
         if let Some(cert) = self.0.get(der) {
             return Ok(cert);
         }
-        let cert = Cert::parse(der, at)?;
-        self.0.put(der.to_vec(), cert.clone());
+        let cert = Arc::new(Cert::parse(der, at)?);
+        self.0.put(der.to_vec(), Arc::clone(&cert));
         Ok(cert)
     }
 
@@ -114,12 +116,12 @@ static CHAIN_CACHE: std::sync::Mutex<Lru<alloc::string::String, Vec<Vec<u8>>>> =
 ///
 /// # Errors
 /// As [`Cert::parse`].
-pub(crate) fn cert(der: &[u8], at: CertPosition) -> Result<Cert, ChainError> {
+pub(crate) fn cert(der: &[u8], at: CertPosition) -> Result<Arc<Cert>, ChainError> {
     #[cfg(feature = "std")]
     if let Ok(mut cache) = CERT_CACHE.lock() {
         return cache.parse(der, at);
     }
-    Cert::parse(der, at)
+    Cert::parse(der, at).map(Arc::new)
 }
 
 /// `decode(text)` (the PEM reader), from the cache when the same text was decoded before.

@@ -6,6 +6,7 @@
 //! Anchors are preferred over pool certificates at each step, so a supplied root equal to
 //! an anchor ends the path there and a cross-signed detour is never taken.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::cert::Cert;
@@ -138,7 +139,7 @@ impl ChainPlan {
         store: &TrustStore,
         now: u64,
         options: &ChainOptions,
-        mut parse: impl FnMut(&[u8], CertPosition) -> Result<Cert, ChainError>,
+        mut parse: impl FnMut(&[u8], CertPosition) -> Result<Arc<Cert>, ChainError>,
     ) -> Result<Self, ChainError> {
         if chain.is_empty() {
             return Err(ChainError::Empty);
@@ -210,7 +211,7 @@ impl ChainPlan {
 }
 
 struct Builder<'a> {
-    certs: &'a [Cert],
+    certs: &'a [Arc<Cert>],
     as_anchor: &'a [Option<usize>],
     store: &'a TrustStore,
     now: u64,
@@ -221,7 +222,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn cert(&self, node: Node) -> Option<&Cert> {
         match node {
-            Node::Chain(i) => self.certs.get(i),
+            Node::Chain(i) => self.certs.get(i).map(|cert| &**cert),
             Node::Anchor(i) => self.store.anchors.get(i),
         }
     }

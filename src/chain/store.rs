@@ -33,7 +33,9 @@ impl TrustStore {
         let anchors = anchors
             .iter()
             .enumerate()
-            .map(|(i, der)| super::cache::cert(der.as_ref(), CertPosition::Anchor(i)))
+            .map(|(i, der)| {
+                super::cache::cert(der.as_ref(), CertPosition::Anchor(i)).map(|c| Cert::clone(&c))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self { anchors })
     }

@@ -235,7 +235,7 @@ impl BatchPlan {
     pub(crate) fn with_parser(
         devices: &[DeviceInput<'_>],
         context: &VerifyContext<'_>,
-        mut parse: impl FnMut(&[u8], CertPosition) -> Result<Cert, ChainError>,
+        mut parse: impl FnMut(&[u8], CertPosition) -> Result<alloc::sync::Arc<Cert>, ChainError>,
     ) -> Self {
         Self::with_chains(devices, context, |ders| {
             ChainPlan::with_parser(

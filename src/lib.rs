@@ -74,6 +74,7 @@ extern crate std;
 
 mod bytes;
 mod error_code;
+mod sort;
 mod urlencoded;
 
 // The attestation core: private modules; its API is the re-export list below (as

@@ -62,7 +62,6 @@ mod kind;
 mod options;
 mod runtime_evidence;
 mod scan;
-pub(crate) mod sort;
 mod trust;
 mod verify;
 

@@ -24,7 +24,7 @@ use super::error::CompareError;
 use super::runtime_evidence::{
     RuntimeEvidence, MIN_SVN_VALUE_TYPE, NVDEC0_DISABLED, NVDEC0_ENABLED,
 };
-use super::sort;
+use crate::sort;
 
 /// The RIM index governed by the NVDEC0 rule.
 const NVDEC0_INDEX: u32 = 35;

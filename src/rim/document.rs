@@ -237,7 +237,7 @@ fn measurement(node: Node<'_, '_>, budget: &mut Budget) -> Result<GoldenMeasurem
     let mut values = Vec::new();
     for (alt, text) in texts.into_iter().enumerate() {
         // The field's name is formatted only for an error: this loop runs for every hash.
-        let bad = |problem| RimError::schema(format!("Resource[{index}]@Hash{alt}"), problem);
+        let bad = |problem| RimError::schema(at(&format!("Hash{alt}")), problem);
         let text = text.ok_or_else(|| bad("missing hash alternative"))?;
         budget.spend_usize(text.len())?;
         let value = hex::decode(text).map_err(|_| bad("not hexadecimal"))?;

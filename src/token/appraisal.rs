@@ -17,7 +17,7 @@ mod checks;
 
 use super::attestation::VerifiedAttestationResult;
 use super::result::ResultFormat;
-use crate::rim::sort;
+use crate::sort;
 
 /// The verdict claim of the overall token (and of the V1 single token).
 pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";

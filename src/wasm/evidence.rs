@@ -2,14 +2,16 @@
 //! (signature checks handed to JS, e.g. WebCrypto, then `finish`), `verifyCertificateChain`,
 //! `evidenceReport` / `prepareEvidenceReport`, `runtimeEvidence`. Each reads the core's
 //! [`EvidenceOptions`] ([`options_from_js`]), calls it, and writes the result
-//! ([`convert::json_to_js`]); the binding adds only `now`'s JS forms (a `Date`, the host clock).
+//! ([`convert::json_to_js`]: one JSON string across the boundary instead of a JS call per
+//! member, and a report has 60 and more); the binding adds only `now`'s JS forms (a `Date`,
+//! the host clock).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::args::clock;
 use super::convert::Js;
-use super::convert::{self, options_from_js};
+use super::convert::{self, json_to_js, options_from_js};
 use super::error::to_js;
 use super::pending::Pending;
 use crate::evidence::{BatchPlan, DeviceResult, EvidenceOptions, ReportPlan, RuntimeEvidenceInput};
@@ -144,13 +146,6 @@ pub fn runtime_evidence(
     json_to_js(&RuntimeEvidenceInput::from(
         read(&options)?.runtime_evidence()?,
     ))
-}
-
-/// A result without bytes (the device reports: hex strings, numbers, booleans), built by
-/// `JSON.parse` of its JSON text: one string across the boundary instead of a JS call per
-/// member (a report has 60 and more members), and no second writer in the module.
-fn json_to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    convert::json_to_js(value)
 }
 
 fn read(options: &JsValue) -> Result<EvidenceOptions<Js>, JsValue> {

@@ -1,4 +1,4 @@
-//! One small in-place sort for the RIM and token code (canonical XML's namespace and
+//! One small in-place sort shared by the RIM and token code (canonical XML's namespace and
 //! attribute order, measurement order, appraisal reasons).
 //!
 //! Heapsort: `O(n log n)` comparisons on any input and no allocation, so the RIM work

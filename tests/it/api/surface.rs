@@ -293,8 +293,9 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 11] = [
+const PRIVATE_MODULES: [&str; 12] = [
     "error_code",
+    "sort",
     "urlencoded",
     "bytes",
     "attest",

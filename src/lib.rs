@@ -84,6 +84,7 @@ mod chain;
 mod crypto;
 mod evidence;
 mod ocsp;
+mod policy;
 mod rim;
 mod time;
 mod token;
@@ -203,6 +204,13 @@ pub use token::{
 pub use token::{
     MAX_DEVICES as MAX_RESULT_DEVICES, MAX_HEADER_BYTES as MAX_JWS_HEADER_BYTES,
     MAX_LABEL_LEN as MAX_RESULT_LABEL_LEN,
+};
+
+// Relying-party policies (NVIDIA's JSON format) applied to a verified result.
+pub use policy::{
+    appraise, DeviceDecision, Policy, PolicyDecision, PolicyError, PolicyVersion, RuleOutcome,
+    RuleStatus, MAX_POLICY_BYTES, MAX_RULES as MAX_POLICY_RULES,
+    MAX_RULE_ARRAY as MAX_POLICY_RULE_ARRAY, MAX_RULE_DEPTH as MAX_POLICY_RULE_DEPTH,
 };
 
 // P-384 keys and signature checks.

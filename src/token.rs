@@ -64,6 +64,7 @@ mod submods;
 mod verification;
 mod verify_input;
 
+pub(crate) use appraisal::V1_DEVICE_LABEL;
 pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal};
 pub use attestation::{
     prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,

@@ -44,6 +44,15 @@ registry! {
         ERR_KEY_RANDOMNESS_TOO_SHORT,
         ERR_SIGNATURE_INVALID,
     ],
+    "policy": [
+        ERR_POLICY_ARRAY_TOO_LARGE,
+        ERR_POLICY_RESULT_FORMAT,
+        ERR_POLICY_SHAPE,
+        ERR_POLICY_TOO_DEEP,
+        ERR_POLICY_TOO_LARGE,
+        ERR_POLICY_TOO_MANY_RULES,
+        ERR_POLICY_UNKNOWN_VERSION,
+    ],
     "time": [
         ERR_TIME_RANGE,
         ERR_TIME_SYNTAX,

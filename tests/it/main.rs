@@ -49,6 +49,12 @@ mod access {
     mod routes;
 }
 
+/// Relying-party policies (NVIDIA's JSON format) against verified results.
+mod policy {
+    mod nvidia;
+    mod rules;
+}
+
 /// The public surface: the root re-export list and the few public modules.
 mod api {
     mod surface;
@@ -171,7 +177,7 @@ mod token {
     mod properties;
     mod result_format;
     mod sec1_keys;
-    mod teep;
+    pub(crate) mod teep;
     mod verify_input;
     mod wycheproof;
 }

@@ -260,6 +260,18 @@ root_items!(
     MAX_RESULT_DEVICES,
     MAX_JWS_HEADER_BYTES,
     MAX_RESULT_LABEL_LEN,
+    appraise,
+    DeviceDecision,
+    Policy,
+    PolicyDecision,
+    PolicyError,
+    PolicyVersion,
+    RuleOutcome,
+    RuleStatus,
+    MAX_POLICY_BYTES,
+    MAX_POLICY_RULES,
+    MAX_POLICY_RULE_ARRAY,
+    MAX_POLICY_RULE_DEPTH,
     software_verdicts,
     verify_p384_sha384,
     Deferred,
@@ -293,7 +305,7 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 12] = [
+const PRIVATE_MODULES: [&str; 13] = [
     "error_code",
     "sort",
     "urlencoded",
@@ -303,6 +315,7 @@ const PRIVATE_MODULES: [&str; 12] = [
     "crypto",
     "evidence",
     "ocsp",
+    "policy",
     "rim",
     "time",
     "token",

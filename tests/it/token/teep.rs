@@ -10,7 +10,7 @@ use edgeattest::Jwks;
 use serde_json::Value;
 
 /// A file under `tests/fixtures/nvidia/`.
-pub(super) fn fixture(path: &str) -> Vec<u8> {
+pub(crate) fn fixture(path: &str) -> Vec<u8> {
     let full = format!(
         "{}/tests/fixtures/nvidia/{path}",
         env!("CARGO_MANIFEST_DIR")
@@ -19,15 +19,15 @@ pub(super) fn fixture(path: &str) -> Vec<u8> {
 }
 
 /// One recorded exchange.
-pub(super) struct Capture {
-    pub(super) response: Vec<u8>,
-    pub(super) jwks: Jwks,
-    pub(super) nonce: String,
-    pub(super) iat: u64,
+pub(crate) struct Capture {
+    pub(crate) response: Vec<u8>,
+    pub(crate) jwks: Jwks,
+    pub(crate) nonce: String,
+    pub(crate) iat: u64,
 }
 
 /// The exchange recorded as `name` (`..._request.json`, `_response.json`, `_jwks.json`).
-pub(super) fn capture(name: &str) -> Capture {
+pub(crate) fn capture(name: &str) -> Capture {
     let response = fixture(&format!("nras/teep/{name}_response.json"));
     let jwks = Jwks::parse(&fixture(&format!("nras/teep/{name}_jwks.json"))).unwrap();
     let request: Value =
@@ -45,7 +45,7 @@ pub(super) fn capture(name: &str) -> Capture {
 }
 
 /// A JWT's payload, unverified.
-pub(super) fn claims(token: &str) -> Value {
+pub(crate) fn claims(token: &str) -> Value {
     let payload = token.split('.').nth(1).unwrap();
     serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
 }

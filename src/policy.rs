@@ -51,6 +51,9 @@ mod evaluate;
 pub use decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 pub use document::{Policy, PolicyVersion};
 pub use evaluate::appraise;
+// The JS binding appraises the claims the verification handed to JS.
+#[cfg(all(target_arch = "wasm32", feature = "js-verifier"))]
+pub(crate) use evaluate::appraise_claims;
 
 /// The largest policy text read. NVIDIA's examples are under 2 KB.
 pub const MAX_POLICY_BYTES: usize = 64 * 1024;

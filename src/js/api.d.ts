@@ -4,7 +4,7 @@ export {
   verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
   EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim, architectures,
   rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim,
-  ocspRequests, checkOcspResponses, serviceLimits,
+  ocspRequests, checkOcspResponses, serviceLimits, appraise,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions,
@@ -17,7 +17,7 @@ export type {
   VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal,
   AppraisalReason, VerifiedJwtResult, OcspChainKind, OcspRequestsOptions, OcspRequestJs,
   OcspAnswer, CheckOcspOptions, OcspStatusJs, OcspCertificateStatus, OcspChainStatus,
-  ServiceLimits,
+  ServiceLimits, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

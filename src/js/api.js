@@ -14,7 +14,7 @@ export {
   verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
   EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim, architectures,
   rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim,
-  ocspRequests, checkOcspResponses, serviceLimits,
+  ocspRequests, checkOcspResponses, serviceLimits, appraise,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

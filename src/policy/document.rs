@@ -65,6 +65,7 @@ const RULES: &str = "authorization-rules";
 const TYPE: &str = "type";
 const OVERALL: &str = "overall-claims";
 const DETACHED: &str = "detached-claims";
+const REQUIRED_OBJECT: &str = "is required, as an object";
 
 impl Policy {
     /// Reads a policy: strict JSON (no duplicate members), a known `version`, the shape that
@@ -73,22 +74,27 @@ impl Policy {
         if text.len() > MAX_POLICY_BYTES {
             return Err(PolicyError::TooLarge { len: text.len() });
         }
-        let document = json::parse(text).map_err(PolicyError::Json)?;
-        let Value::Object(mut top) = document else {
+        let Value::Object(top) = json::parse(text).map_err(PolicyError::Json)? else {
             return Err(shape("", "a policy is a JSON object"));
         };
         only_members(&top, "", &[VERSION, RULES])?;
-        let version = match top.get(VERSION) {
+        let (mut version, mut rules) = (None, None);
+        for (name, value) in top {
+            if name == VERSION {
+                version = Some(value);
+            } else {
+                rules = Some(value);
+            }
+        }
+        let version = match version {
             Some(Value::String(text)) => {
-                PolicyVersion::parse(text).ok_or_else(|| PolicyError::UnknownVersion {
-                    version: text.clone(),
-                })?
+                PolicyVersion::parse(&text).ok_or(PolicyError::UnknownVersion { version: text })?
             }
             Some(_) => return Err(shape("/version", "must be a string such as \"4.0\"")),
             None => return Err(shape("/version", "is required")),
         };
-        let Some(Value::Object(mut rules)) = top.remove(RULES) else {
-            return Err(shape("/authorization-rules", "is required, as an object"));
+        let Some(Value::Object(rules)) = rules else {
+            return Err(shape("/authorization-rules", REQUIRED_OBJECT));
         };
         let mut count = 0;
         let rules = if version == PolicyVersion::V1 {
@@ -96,20 +102,31 @@ impl Policy {
             Rules::Flat(rules)
         } else {
             only_members(&rules, "/authorization-rules", &[TYPE, OVERALL, DETACHED])?;
-            match rules.get(TYPE) {
+            let (mut kind, mut overall, mut detached) = (None, None, None);
+            for (name, value) in rules {
+                match name.as_str() {
+                    TYPE => kind = Some(value),
+                    OVERALL => overall = Some(value),
+                    _ => detached = Some(value),
+                }
+            }
+            match kind {
                 Some(Value::String(kind)) if kind == "JWT" => {}
                 Some(_) => return Err(shape("/authorization-rules/type", "must be \"JWT\"")),
                 None => return Err(shape("/authorization-rules/type", "is required")),
             }
-            let mut set = |name: &str| match rules.remove(name) {
-                Some(Value::Object(set)) => Ok(set),
-                _ => Err(shape(
-                    &format!("/authorization-rules/{name}"),
-                    "is required, as an object",
-                )),
+            let Some(Value::Object(overall)) = overall else {
+                return Err(shape(
+                    "/authorization-rules/overall-claims",
+                    REQUIRED_OBJECT,
+                ));
             };
-            let overall = set(OVERALL)?;
-            let detached = set(DETACHED)?;
+            let Some(Value::Object(detached)) = detached else {
+                return Err(shape(
+                    "/authorization-rules/detached-claims",
+                    REQUIRED_OBJECT,
+                ));
+            };
             check_rules(
                 &overall,
                 "/authorization-rules/overall-claims",

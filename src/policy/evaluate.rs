@@ -22,18 +22,33 @@ pub fn appraise(
     result: &VerifiedAttestationResult,
     policy: &Policy,
 ) -> Result<PolicyDecision, PolicyError> {
-    let v1 = result.format() == ResultFormat::V1;
-    let (overall, devices) = match (policy.rules(), v1) {
-        (Rules::Flat(rules), true) => {
-            let rules = outcomes(rules, result.overall().claims());
+    let devices: Vec<(&str, &Map<String, Value>)> = result
+        .devices()
+        .iter()
+        .map(|device| (device.label(), device.token().claims()))
+        .collect();
+    appraise_claims(result.format(), result.overall().claims(), &devices, policy)
+}
+
+/// [`appraise`] over claims a host kept from a verified result (the JS binding reads them
+/// back from the object the verification returned). Not public: in Rust only a verified
+/// result is appraised.
+pub(crate) fn appraise_claims(
+    format: ResultFormat,
+    overall_claims: &Map<String, Value>,
+    device_claims: &[(&str, &Map<String, Value>)],
+    policy: &Policy,
+) -> Result<PolicyDecision, PolicyError> {
+    let (overall, devices) = match (policy.rules(), format) {
+        (Rules::Flat(rules), ResultFormat::V1) => {
+            let rules = outcomes(rules, overall_claims);
             (Vec::new(), alloc::vec![device(V1_DEVICE_LABEL, rules)])
         }
-        (Rules::Split { overall, detached }, false) => (
-            outcomes(overall, result.overall().claims()),
-            result
-                .devices()
+        (Rules::Split { overall, detached }, ResultFormat::Detached) => (
+            outcomes(overall, overall_claims),
+            device_claims
                 .iter()
-                .map(|d| device(d.label(), outcomes(detached, d.token().claims())))
+                .map(|(label, claims)| device(label, outcomes(detached, claims)))
                 .collect(),
         ),
         _ => {
@@ -42,8 +57,8 @@ pub fn appraise(
             })
         }
     };
-    // No device is no decision (nvtrust passes an empty device list; a detached result
-    // always has one, so this only guards the rule).
+    // No device is no decision (nvtrust passes an empty device list; a verified detached
+    // result always has one, so this only guards the rule).
     let passed = !devices.is_empty()
         && overall.iter().all(RuleOutcome::passed)
         && devices.iter().all(|d: &DeviceDecision| d.passed);

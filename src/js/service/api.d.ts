@@ -9,7 +9,7 @@ export {
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
-  serviceLimits, errorResponse, bearerToken,
+  serviceLimits, errorResponse, bearerToken, appraise,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
@@ -28,6 +28,7 @@ export type {
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
   OcspCertificateStatus, OcspChainStatus, ServiceLimits, ErrorResponseInit, ErrorResponse,
+  RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './jwks.js';

@@ -243,6 +243,20 @@ fn every_serde_form_agrees() {
         json::to_text(&wide).unwrap(),
         serde_json::to_string(&wide).unwrap()
     );
+    // A byte to escape (or not) at every place of a run of plain bytes.
+    for special in [
+        '"', '\\', '\n', '\u{1f}', '\0', '\u{7f}', 'é', '!', ' ', '#', '[', ']',
+    ] {
+        for at in 0..24 {
+            let mut text: Vec<char> = "0123456789abcdef~}|{ZYXW".chars().collect();
+            text[at] = special;
+            let text: String = text.into_iter().collect();
+            assert_eq!(
+                json::to_text(&text).unwrap(),
+                serde_json::to_string(&text).unwrap()
+            );
+        }
+    }
     agrees(&Vec::<u8>::new());
     agrees(&BTreeMap::<String, u8>::new());
     agrees("");

@@ -22,9 +22,11 @@ use super::error::coded;
 #[path = "strict.rs"]
 mod strict;
 
-// The JSON writer of `json_to_js` (faster than serde_json's in a crate built for size); the
-// client module, whose results are small, keeps serde_json's (no second writer there).
-#[cfg(feature = "js-verifier")]
+// The JSON writer of `json_to_js` in the default module (faster than serde_json's in a crate
+// built for size). The client module, whose results are small, and the service module, whose
+// HTTP bodies keep serde_json's writer for the same types (a second writer there cost
+// 3.2 KB of gzip), write with serde_json.
+#[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
 #[path = "json.rs"]
 mod json;
 
@@ -221,13 +223,13 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
 }
 
 /// [`to_js`] for shapes without bytes, by their JSON text. Same result: members, `null` for
-/// `None`, numbers, arrays, objects. The text is [`json::to_text`]'s where the module has
-/// the verifiers (an 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer
-/// escapes a byte at a time in this size-built crate: issue 19), serde_json's in the client.
+/// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the default module (an
+/// 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer escapes a byte
+/// at a time in this size-built crate: issue 19), serde_json's in the other two.
 pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    #[cfg(feature = "js-verifier")]
+    #[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
     let text = json::to_text(value).map_err(|_| json_error())?;
-    #[cfg(not(feature = "js-verifier"))]
+    #[cfg(not(all(feature = "js-verifier", not(feature = "js-service"))))]
     let text = serde_json::to_string(value).map_err(|_| json_error())?;
     js_sys::JSON::parse(&text).map_err(|_| json_error())
 }

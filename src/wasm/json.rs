@@ -2,7 +2,9 @@
 //! for every result a binding of the default module returns. It writes what
 //! `serde_json::to_string` writes for every serde form, parsed the same value: members in
 //! order, `null` for `None` and unit, numbers as numbers (a float as its shortest round-trip
-//! digits), bytes as arrays of numbers, enum variants externally tagged, map keys as strings.
+//! digits), bytes as arrays of numbers, enum variants externally tagged, map keys as strings
+//! (a number or boolean key quoted). Two keys serde_json refuses and no result has are
+//! written here (`Some(key)`, a float key as its digits): JSON keys are strings either way.
 //!
 //! Why not serde_json's writer: the crate is built for size, where serde_json's string
 //! escaping makes a non-inlined `split_at` call per byte and every write passes four
@@ -20,8 +22,8 @@ use core::fmt;
 
 use serde::ser::{self, Serialize};
 
-/// `value` as JSON text; `Err` for what JSON cannot hold (a map key that is not a string or
-/// a number) or a `Serialize` impl's own error.
+/// `value` as JSON text; `Err` for what JSON cannot hold (a map key that is not a string, a
+/// number or a boolean) or a `Serialize` impl's own error.
 pub(super) fn to_text<T: Serialize + ?Sized>(value: &T) -> Result<String, Unsupported> {
     let mut writer = Writer {
         out: Vec::with_capacity(1024),

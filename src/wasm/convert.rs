@@ -22,6 +22,14 @@ use super::error::coded;
 #[path = "strict.rs"]
 mod strict;
 
+// The JSON writer of `json_to_js` in the default module (faster than serde_json's in a crate
+// built for size). The client module, whose results are small, and the service module, whose
+// HTTP bodies keep serde_json's writer for the same types (a second writer there cost
+// 3.2 KB of gzip), write with serde_json.
+#[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
+#[path = "json.rs"]
+mod json;
+
 /// How deep a value may nest; deeper is refused (a cyclic object would never end).
 const MAX_DEPTH: u32 = 32;
 
@@ -214,10 +222,14 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     value.serialize(&serializer()).map_err(unserialisable)
 }
 
-/// [`to_js`] for shapes without bytes, by their JSON text: the serde_json writer the core
-/// already builds for most of them (HTTP bodies), not a second writer per type. Same
-/// result: members, `null` for `None`, numbers, arrays, objects.
+/// [`to_js`] for shapes without bytes, by their JSON text. Same result: members, `null` for
+/// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the default module (an
+/// 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer escapes a byte
+/// at a time in this size-built crate: issue 19), serde_json's in the other two.
 pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    #[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
+    let text = json::to_text(value).map_err(|_| json_error())?;
+    #[cfg(not(all(feature = "js-verifier", not(feature = "js-service"))))]
     let text = serde_json::to_string(value).map_err(|_| json_error())?;
     js_sys::JSON::parse(&text).map_err(|_| json_error())
 }

@@ -3,6 +3,10 @@
 //! service's own answer for the same input where the service can be run.
 #![cfg(not(target_arch = "wasm32"))]
 
+// The binding's JSON writer, checked on the reports built here.
+#[path = "report_json.rs"]
+mod report_json;
+
 use edgeattest::{
     device_report, verify_rim, Arch, BatchPlan, ChainOptions, DeviceInput, DeviceReport, ErrorCode,
     FwidPolicy, Nonce, ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs,

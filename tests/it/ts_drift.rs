@@ -14,10 +14,11 @@ use edgeattest::{
     ChainKind, ChainStatus, CheckOcspOptions, Deferred, DeviceResult, EvidenceEncoding,
     EvidenceOptions, EvidenceProfile, Jwks, MeasurementSource, Nvdec0Rule, OcspInputError,
     OcspRequestsOptions, OpaqueFloor, OpaqueValue, OptionsError, PreparedToken, ResultFormat,
-    RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuntimeEvidence,
+    RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuleStatus, RuntimeEvidence,
     RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
     VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
 };
+use edgeattest::{appraise, verify_attestation_result, Policy, PolicyVersion, VerifyOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -126,6 +127,24 @@ fn token_results(name: &str, extra: Value) -> (Value, Value) {
         TokenVerdict::Jwt(jwt) => (verified, to(jwt)),
         TokenVerdict::Result(_) => panic!("a JWT verified as a result"),
     }
+}
+
+/// A recorded result (refused ones too) appraised with one of nvtrust's policies.
+fn policy_decision(name: &str, policy: &str) -> Value {
+    let file = |kind: &str| fixture(&format!("nvidia/nras/teep/{name}_{kind}.json"));
+    let request: Value = serde_json::from_slice(&file("request")).unwrap();
+    let response = file("response");
+    let result: Value = serde_json::from_slice(&response).unwrap();
+    let payload = result[0][1].as_str().unwrap().split('.').nth(1).unwrap();
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    let options = VerifyOptions::new()
+        .nonce(request["nonce"].as_str().unwrap())
+        .allow_failed_result(true);
+    let jwks = Jwks::parse(&file("jwks")).unwrap();
+    let now = claims["iat"].as_u64().unwrap();
+    let verified = verify_attestation_result(&response, &jwks, &options, now).unwrap();
+    let policy = fixture(&format!("nvidia/policies/nvtrust/{policy}.json"));
+    to(appraise(&verified, &Policy::parse(&policy).unwrap()).unwrap())
 }
 
 /// A device chain's OCSP status from the fixture responses (`brom` the leaf's issuer's).
@@ -259,6 +278,8 @@ fn written() -> Vec<(String, Value)> {
         ("VerifiedAttestationResultData: 8 GPUs, passed", passed),
         ("VerifiedAttestationResultData: 8 GPUs, failed, allowed", failed),
         ("VerifiedJwtResult: the overall token", passed_jwt),
+        ("PolicyDecision: 8 GPUs, passed", policy_decision("v3_8gpu_success_20260629", "remote_v3_NVGPURemotePolicyExample")),
+        ("PolicyDecision: 8 GPUs, refused", policy_decision("v3_8gpu_nonce_mismatch_20260520", "remote_v3_NVGPURemotePolicyExample")),
         ("OcspRequestJs[]: ocspRequests", to(requests.requests(&chain, fresh).unwrap())),
         ("OcspChainStatus: good", answered("chain_good.pem", "brom_good.der", false)),
         ("OcspChainStatus: revoked", answered("chain_revoked.pem", "brom_revoked.der", false)),
@@ -379,6 +400,9 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ("ChainStatus", "ChainReportJs.status", chain),
         ("EvidenceProfile", "EvidenceReport.profile", EvidenceProfile::ALL.iter().map(|p| p.as_str().to_owned()).collect()),
         ("EvidenceEncoding", "EvidenceEncoding", encodings),
+        ("RuleStatus", "RuleStatus", names([RuleStatus::Pass, RuleStatus::Mismatch, RuleStatus::Missing])),
+        ("PolicyVersion", "PolicyDecision.version",
+            [PolicyVersion::V1, PolicyVersion::V2, PolicyVersion::V3, PolicyVersion::V4].iter().map(|v| v.as_str().to_owned()).collect()),
     ];
     let mut missing = Vec::new();
     for (rust, path, variants) in enums {

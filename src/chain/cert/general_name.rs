@@ -10,7 +10,7 @@
 
 use const_oid::ObjectIdentifier;
 use der::asn1::{AnyRef, ContextSpecific, Ia5StringRef, OctetStringRef};
-use der::{Decode, DecodeValue, FixedTag, Header, Reader, SliceReader, Tag, TagNumber};
+use der::{Class, Decode, DecodeValue, FixedTag, Header, Reader, SliceReader, Tag, TagNumber};
 use x509_cert::certificate::Rfc5280;
 use x509_cert::ext::pkix::name::DirectoryString;
 use x509_cert::serial_number::SerialNumber;
@@ -25,6 +25,26 @@ const fn context(number: u32, constructed: bool) -> Tag {
     }
 }
 
+/// The value inside an EXPLICIT `[number]`: `der`'s `ContextSpecific::<T>::decode` (a
+/// constructed context-specific TLV holding exactly one value), then the tag number check
+/// the derived decoders make, with the value borrowed (one instantiation for every use).
+fn explicit<'a>(reader: &mut SliceReader<'a>, number: u32) -> der::Result<AnyRef<'a>> {
+    let header = Header::decode(reader)?;
+    if header.tag() != context(number, true) {
+        return Err(header
+            .tag()
+            .unexpected_error(Some(context(number, true)))
+            .to_error());
+    }
+    reader.read_nested(header.length(), AnyRef::decode)
+}
+
+/// A `DirectoryString` inside an EXPLICIT `[number]` (x509-cert's `EdiPartyName` fields).
+fn directory_string(reader: &mut SliceReader<'_>, number: u32) -> der::Result<()> {
+    explicit(reader, number)?.decode_as::<DirectoryString>()?;
+    Ok(())
+}
+
 /// Reads one `GeneralName` (x509-cert's `GeneralName` CHOICE; `x400Address` is not one of
 /// its alternatives, so it is refused as there).
 fn general_name<'a>(reader: &mut SliceReader<'a>) -> der::Result<()> {
@@ -35,10 +55,7 @@ fn general_name<'a>(reader: &mut SliceReader<'a>) -> der::Result<()> {
             // otherName [0] IMPLICIT SEQUENCE { type-id OID, value [0] EXPLICIT ANY }
             t if t == context(0, true) => {
                 <ObjectIdentifier>::decode(r)?;
-                let value = ContextSpecific::<AnyRef<'a>>::decode(r)?;
-                if value.tag_number != TagNumber(0) {
-                    return Err(context(0, true).value_error().to_error());
-                }
+                explicit(r, 0)?;
             }
             // rfc822Name, dNSName, uniformResourceIdentifier: IA5String
             t if t == context(1, false) || t == context(2, false) || t == context(6, false) => {
@@ -51,11 +68,12 @@ fn general_name<'a>(reader: &mut SliceReader<'a>) -> der::Result<()> {
             // ediPartyName [5] IMPLICIT SEQUENCE { nameAssigner [0] EXPLICIT DirectoryString
             // OPTIONAL, partyName [1] EXPLICIT DirectoryString }
             t if t == context(5, true) => {
-                ContextSpecific::<DirectoryString>::decode_explicit(r, TagNumber(0))?;
-                let party = ContextSpecific::<DirectoryString>::decode(r)?;
-                if party.tag_number != TagNumber(1) {
-                    return Err(context(1, true).value_error().to_error());
+                // `decode_explicit`: only a context-specific [0] is the nameAssigner.
+                let assigner = Tag::peek(r)?;
+                if assigner.class() == Class::ContextSpecific && assigner.number() == TagNumber(0) {
+                    directory_string(r, 0)?;
                 }
+                directory_string(r, 1)?;
             }
             // iPAddress [7] IMPLICIT OCTET STRING
             t if t == context(7, false) => {

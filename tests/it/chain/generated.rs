@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::{
-    verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus, ErrorCode, TimeCheck,
-    TrustStore,
+    parse_pem_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus,
+    ErrorCode, TimeCheck, TrustStore,
 };
 
 const NOW: u64 = 1_790_000_000; // 2026-09-21
@@ -145,6 +145,53 @@ fn intermediate_limit_is_enforced() {
     assert!(check(
         "chain_valid.pem",
         &ChainOptions::default().with_max_intermediates(2)
+    )
+    .is_ok());
+}
+
+/// authorityKeyIdentifier that is not well-formed (read without x509-cert's `GeneralName`
+/// decoder since issue 19): the anchor's profile refuses it, its signature being unchecked.
+#[test]
+fn a_malformed_authority_key_identifier_is_an_invalid_extension() {
+    let root = parse_pem_chain(&read("test_root.pem")).unwrap().remove(0);
+    // The AKI extension's OCTET STRING holds 30 16 80 14 <key id>.
+    let at = root
+        .windows(4)
+        .position(|w| w == [0x30, 0x16, 0x80, 0x14])
+        .expect("the root's authorityKeyIdentifier");
+    for (offset, byte) in [
+        (2, 0x83), // an element AuthorityKeyIdentifier does not have
+        (2, 0x81), // authorityCertIssuer, primitive
+        (2, 0xa1), // authorityCertIssuer holding the key id as GeneralNames
+        (1, 0x17), // a SEQUENCE longer than its OCTET STRING
+        (1, 0x15), // a SEQUENCE shorter than its element
+    ] {
+        let mut bad = root.clone();
+        bad[at + offset] = byte;
+        let store = TrustStore::from_der(&[bad]).unwrap();
+        let err = verify_pem_chain(
+            &read("chain_valid.pem"),
+            &store,
+            NOW,
+            &ChainOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ChainError::InvalidExtension {
+                at: CertPosition::Anchor(0),
+                oid: "2.5.29.35".into()
+            },
+            "byte {offset} = {byte:#04x}"
+        );
+    }
+    // Unchanged, the same chain verifies against it.
+    let store = TrustStore::from_der(&[root]).unwrap();
+    assert!(verify_pem_chain(
+        &read("chain_valid.pem"),
+        &store,
+        NOW,
+        &ChainOptions::default()
     )
     .is_ok());
 }

@@ -325,9 +325,6 @@ impl Cert {
     /// read as [`Cert::parse`] reads it, which accepts what x509-cert's
     /// `Certificate::from_der` accepts, for a caller that needs the key only (x509-cert's
     /// derived decoder is about 15 KB of the wasm module).
-    // For rim::verify's signer key (outside this module's owner's files this round: the
-    // switch from `Certificate::from_der` is left to the lead, issue 19).
-    #[allow(dead_code)]
     pub(crate) fn public_key_info(der: &[u8]) -> Option<spki::SubjectPublicKeyInfoRef<'_>> {
         let (tbs, _, _) = split(der).ok()?;
         tbs::Tbs::read(tbs).ok().map(|tbs| tbs.spki)

@@ -7,9 +7,7 @@
 use alloc::vec::Vec;
 
 use const_oid::ObjectIdentifier;
-use der::Decode;
 use serde::Serialize;
-use x509_cert::Certificate;
 
 use super::budget::Budget;
 use super::document::{self, RimDocument};
@@ -252,8 +250,9 @@ impl VerifiedRim {
 /// The SEC1 point of an EC P-384 signer certificate.
 fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
     let bad = |problem| RimError::Certificate { index: 0, problem };
-    let certificate = Certificate::from_der(der).map_err(|_| bad("not a DER certificate"))?;
-    let spki = certificate.tbs_certificate().subject_public_key_info();
+    // The chain module's reader: the same acceptance as x509-cert's `Certificate::from_der`,
+    // without a second certificate decoder in the module.
+    let spki = crate::chain::Cert::public_key_info(der).ok_or(bad("not a DER certificate"))?;
     if spki.algorithm.oid != EC_PUBLIC_KEY {
         return Err(bad("signer key is not an EC key"));
     }

@@ -71,7 +71,7 @@ impl JwksKey {
     /// certificate with a P-384 key.
     pub fn x5c_leaf_matches(&self) -> Result<Option<bool>, TokenError> {
         use base64::Engine as _;
-        use x509_cert::der::{Decode as _, Encode as _};
+        use x509_cert::der::Encode as _;
         let Some(leaf) = self.x5c.as_ref().and_then(|chain| chain.first()) else {
             return Ok(None);
         };
@@ -82,12 +82,9 @@ impl JwksKey {
         let der = base64::engine::general_purpose::STANDARD
             .decode(leaf)
             .map_err(|_| invalid())?;
-        let certificate = x509_cert::Certificate::from_der(&der).map_err(|_| invalid())?;
-        let spki = certificate
-            .tbs_certificate()
-            .subject_public_key_info()
-            .to_der()
-            .map_err(|_| invalid())?;
+        let spki = crate::chain::Cert::public_key_info(&der)
+            .and_then(|spki| spki.to_der().ok())
+            .ok_or_else(invalid)?;
         let key = PublicKey::from_spki_der(&spki).map_err(|_| invalid())?;
         Ok(Some(key == self.key))
     }

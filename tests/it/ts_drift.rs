@@ -9,6 +9,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use edgeattest::service::{FetchFailure, Fetched};
+use edgeattest::{appraise, verify_attestation_result, Policy, PolicyVersion, VerifyOptions};
 use edgeattest::{
     compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, Arch, ArchitectureRow,
     ChainKind, ChainStatus, CheckOcspOptions, Deferred, DeviceResult, EvidenceEncoding,
@@ -18,7 +19,6 @@ use edgeattest::{
     RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
     VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
 };
-use edgeattest::{appraise, verify_attestation_result, Policy, PolicyVersion, VerifyOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;

@@ -109,6 +109,8 @@ export async function localBindings(env = process.env, log = console.log, { dir 
   if (trust) bindings.EDGEATTEST_TRUST_ANCHORS = trust;
   const rimTrust = readConfigFile('EDGEATTEST_RIM_TRUST_ANCHORS', env);
   if (rimTrust) bindings.EDGEATTEST_RIM_TRUST_ANCHORS = rimTrust;
+  const policy = readConfigFile('EDGEATTEST_POLICY', env);
+  if (policy) bindings.EDGEATTEST_POLICY = policy;
   if (env.EDGEATTEST_RIM_DIR) bindings.EDGEATTEST_RIM_DOCUMENTS = JSON.stringify(rimFolder(env.EDGEATTEST_RIM_DIR));
   // The sources: NVIDIA's RIM service and OCSP responder unless set; `off` switches one off.
   for (const name of ['EDGEATTEST_RIM_SERVICE_URL', 'EDGEATTEST_OCSP_URL']) {

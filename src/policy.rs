@@ -51,6 +51,7 @@ mod evaluate;
 pub use decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 pub use document::{Policy, PolicyVersion};
 pub use evaluate::appraise;
+pub(crate) use evaluate::device_rules;
 // The JS binding appraises the claims the verification handed to JS.
 #[cfg(all(target_arch = "wasm32", feature = "js-verifier"))]
 pub(crate) use evaluate::appraise_claims;

@@ -19,6 +19,7 @@ mod limits;
 mod mint;
 mod options;
 mod outcome;
+mod policy_gate;
 mod revocation;
 mod rims;
 mod router;
@@ -43,6 +44,7 @@ pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
+pub use policy_gate::POLICY_NOT_MET_CODE;
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, MAX_STORED_RIMS};
 pub use wire::MAX_LAST_ERROR_CHARS;

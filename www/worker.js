@@ -11,7 +11,8 @@
 // EDGEATTEST_SIGNING_CERTIFICATE (its PEM chain, published as x5c),
 // EDGEATTEST_RETIRED_KEYS (JWKS), EDGEATTEST_ISSUER (the tokens' iss; unset: each request's
 // own origin — set it in production), EDGEATTEST_REQUIRE_FWID ("on": fail Hopper evidence
-// without an FWID with 4016), EDGEATTEST_TRUST_ANCHORS,
+// without an FWID with 4016), EDGEATTEST_POLICY (a relying-party policy, NVIDIA's JSON
+// format: a device that fails it fails with 4091), EDGEATTEST_TRUST_ANCHORS,
 // EDGEATTEST_RIM_TRUST_ANCHORS (PEM), EDGEATTEST_RIM_DOCUMENTS (JSON [{name, xml}]),
 // EDGEATTEST_BUNDLED_RIMS ("off": not the fixtures' RIMs), EDGEATTEST_RIM_SERVICE_URL (default
 // NVIDIA's https://rim.attestation.nvidia.com/v1/rim/; "off": only the RIMs held),
@@ -132,6 +133,7 @@ async function attestationService(env, url) {
       rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
       rimServiceUrl: rimServiceUrl(env),
       ocspUrl: sourceUrl(env, 'EDGEATTEST_OCSP_URL'),
+      policy: env.EDGEATTEST_POLICY || undefined,
     });
     if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
       console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');

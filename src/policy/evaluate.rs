@@ -70,6 +70,29 @@ pub(crate) fn appraise_claims(
     })
 }
 
+/// The rules one device token's claims must meet under `policy` in a result of `format` (a
+/// service enforcing a policy checks the claims it is about to sign): a 1.0 policy's rules
+/// for the V1 single token, a 2.0–4.0 policy's detached rules for a device token. A policy
+/// for the other format is [`PolicyError::ResultFormat`].
+pub(crate) fn device_rules(
+    policy: &Policy,
+    format: ResultFormat,
+    claims: &Map<String, Value>,
+) -> Result<Vec<RuleOutcome>, PolicyError> {
+    match (policy.rules(), format) {
+        (Rules::Flat(rules), ResultFormat::V1)
+        | (
+            Rules::Split {
+                detached: rules, ..
+            },
+            ResultFormat::Detached,
+        ) => Ok(outcomes(rules, claims)),
+        _ => Err(PolicyError::ResultFormat {
+            version: policy.version(),
+        }),
+    }
+}
+
 fn device(label: &str, rules: Vec<RuleOutcome>) -> DeviceDecision {
     DeviceDecision {
         label: label.into(),

@@ -44,6 +44,9 @@ pub struct ServiceConfig {
     /// NVIDIA's, [`NVIDIA_OCSP_URL`]); `None`: revocation is not checked, and every token
     /// says so in `x-nvidia-attestation-warning`.
     pub ocsp_url: Option<String>,
+    /// A relying-party policy every device must meet (`None`, the default: none, as the real
+    /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
+    pub policy: Option<crate::Policy>,
 }
 
 impl Default for ServiceConfig {
@@ -53,6 +56,7 @@ impl Default for ServiceConfig {
             fwid_policy: FwidPolicy::AsNvidia,
             rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
             ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
+            policy: None,
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
             documentation: String::from(
                 "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \

@@ -450,6 +450,7 @@ impl Exchange {
             request.claims_version(),
             request.nonce(),
             &outcomes,
+            config.policy.as_ref(),
         ) {
             Ok(plan) => State::DeviceTokens(plan),
             Err(_) => self.done(token_failure()),

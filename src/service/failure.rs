@@ -168,6 +168,7 @@ pub(super) fn message_of(code: u16) -> &'static str {
         4020 => "NO_RIM_META_ELEMENT_FOUND",
         4021 => "PARSE_ERROR",
         super::device::DUPLICATE_DEVICE_CODE => "DUPLICATE_DEVICE",
+        super::policy_gate::POLICY_NOT_MET_CODE => super::policy_gate::POLICY_NOT_MET,
         5009 => "RIM_BUNDLE_NOT_FOUND",
         5010 => "ERROR_PARSING_RIM_CERTIFICATE",
         5011 => "INVALID_RIM_CERTIFICATE",

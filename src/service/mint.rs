@@ -15,10 +15,12 @@ use sha2::{Digest, Sha256};
 
 use super::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
 use super::outcome::DeviceOutcome;
+use super::policy_gate::policy_failure;
 use crate::attest::{ClaimsVersion, Endpoint, Nonce};
+use crate::policy::Policy;
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_v1_result, detached_eat_signing_input,
-    jwt_signing_input, TokenError,
+    jwt_signing_input, ResultFormat, TokenError,
 };
 
 /// Issues tokens with common times and fresh `jti`s.
@@ -79,19 +81,36 @@ impl<'a> Minter<'a> {
     }
 
     /// The claims and device signing inputs of the result for `outcomes` (one per device,
-    /// request order).
+    /// request order). With a `policy`, a device that passed but whose claims fail it fails
+    /// with the policy's error details (`policy_gate`).
     pub(crate) fn plan(
         &self,
         endpoint: Endpoint,
         version: ClaimsVersion,
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
+        policy: Option<&Policy>,
     ) -> Result<MintPlan, TokenError> {
         if endpoint == Endpoint::GpuV1 {
             let outcome = outcomes.first().ok_or(TokenError::ResultInvalid {
                 field: "devices".into(),
             })?;
-            let claims = GpuSingleTokenV1::new(outcome, nonce, self.times());
+            let times = self.times();
+            let mut claims = GpuSingleTokenV1::new(outcome, nonce, times.clone());
+            if let Some(policy) = policy.filter(|_| outcome.passed()) {
+                let json =
+                    serde_json::to_value(&claims).map_err(|_| TokenError::ResultInvalid {
+                        field: "claims".into(),
+                    })?;
+                let json = json.as_object().cloned().unwrap_or_default();
+                if let Some(error) = policy_failure(policy, ResultFormat::V1, &json) {
+                    let failed = DeviceOutcome {
+                        error: Some(error),
+                        ..outcome.clone()
+                    };
+                    claims = GpuSingleTokenV1::new(&failed, nonce, times);
+                }
+            }
             return Ok(MintPlan::Single {
                 input: jwt_signing_input(&claims, self.kid)?,
             });
@@ -99,14 +118,29 @@ impl<'a> Minter<'a> {
         let prefix = endpoint.device_kind().label_prefix();
         let mut labels = Vec::with_capacity(outcomes.len());
         let mut inputs = Vec::with_capacity(outcomes.len());
+        let mut overall_result = !outcomes.is_empty();
         for (i, outcome) in outcomes.iter().enumerate() {
             // Serialised straight from the typed claims: the signing input builds the JSON
-            // object once (DeviceClaims::to_json would be a second copy of it).
-            let claims = DeviceClaims::build(outcome, version, nonce, self.times());
+            // object once (DeviceClaims::to_json would be a second copy of it, made only for
+            // a policy).
+            let times = self.times();
+            let mut claims = DeviceClaims::build(outcome, version, nonce, times.clone());
+            let mut passed = outcome.passed();
+            if let Some(policy) = policy.filter(|_| passed) {
+                let json = claims.to_json();
+                if let Some(error) = policy_failure(policy, ResultFormat::Detached, &json) {
+                    let failed = DeviceOutcome {
+                        error: Some(error),
+                        ..outcome.clone()
+                    };
+                    claims = DeviceClaims::build(&failed, version, nonce, times);
+                    passed = false;
+                }
+            }
+            overall_result &= passed;
             labels.push(alloc::format!("{prefix}-{i}"));
             inputs.push(jwt_signing_input(&claims, self.kid)?);
         }
-        let overall_result = !outcomes.is_empty() && outcomes.iter().all(DeviceOutcome::passed);
         let overall = OverallClaims::new(self.times(), version, overall_result, nonce.to_hex());
         Ok(MintPlan::Detached {
             kid: self.kid.into(),

@@ -11,6 +11,7 @@ use super::{KeyRing, Service, ServiceConfig};
 use crate::chain::{ChainError, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
 use crate::crypto::{KeyError, PublicKey, SigningKey};
 use crate::evidence::FwidPolicy;
+use crate::policy::{Policy, PolicyError};
 use crate::rim::RimTrust;
 use crate::token::{Jwks, TokenError};
 use crate::ErrorCode;
@@ -53,6 +54,9 @@ pub struct ServiceOptions {
     /// The OCSP responder asked about device and RIM certificates.
     #[serde(default, deserialize_with = "setting")]
     pub ocsp_url: Setting,
+    /// A relying-party policy (NVIDIA's JSON format, as text) every device must meet; a
+    /// device that fails it fails with error 4091 naming the failed rules. Default: none.
+    pub policy: Option<String>,
 }
 
 /// A remote source's setting: absent keeps the default (NVIDIA's), `null` or `"off"` turns it
@@ -94,6 +98,8 @@ pub enum OptionsError {
     SourceUrl(&'static str),
     /// `trustAnchors` or `rimTrustAnchors` (named) is not a PEM certificate list.
     TrustAnchors(&'static str, ChainError),
+    /// `policy` is not a policy ([`PolicyError`] says why).
+    Policy(PolicyError),
 }
 
 impl fmt::Display for OptionsError {
@@ -113,6 +119,7 @@ impl fmt::Display for OptionsError {
                 "{name} must be an http(s) URL, or null (or \"off\") to switch the source off"
             ),
             Self::TrustAnchors(_, error) => error.fmt(f),
+            Self::Policy(error) => write!(f, "policy: {error}"),
         }
     }
 }
@@ -126,6 +133,7 @@ impl ErrorCode for OptionsError {
             Self::Key(error) => error.code(),
             Self::Certificate(error) | Self::RetiredKeys(error) => error.code(),
             Self::TrustAnchors(_, error) => error.code(),
+            Self::Policy(error) => error.code(),
         }
     }
 
@@ -137,6 +145,7 @@ impl ErrorCode for OptionsError {
             Self::RetiredKeys(error) => error.field(),
             Self::TokenLifetime(_) => Some("tokenLifetime"),
             Self::SourceUrl(name) | Self::TrustAnchors(name, _) => Some(name),
+            Self::Policy(_) => Some("policy"),
         }
     }
 }
@@ -211,6 +220,9 @@ impl ServiceOptions {
             "rimServiceUrl",
         )?;
         config.ocsp_url = source(&self.ocsp_url, config.ocsp_url, "ocspUrl")?;
+        if let Some(text) = &self.policy {
+            config.policy = Some(Policy::parse(text.as_bytes()).map_err(OptionsError::Policy)?);
+        }
         Ok(config)
     }
 }

@@ -160,6 +160,7 @@ mod service {
     mod ocsp;
     mod ocsp_policy;
     mod options;
+    mod policy_gate;
     mod request_rules;
     mod result_text;
     mod wire;

@@ -29,6 +29,13 @@ export interface AttestationServiceOptions {
    * a warning claim naming it.
    */
   requireFwid?: boolean;
+  /**
+   * A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
+   * `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
+   * fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed rules.
+   * Default: none, as the real service.
+   */
+  policy?: string;
   /** Token lifetime in seconds (default 3600). */
   tokenLifetime?: number;
   /** Extra device root certificates (PEM), trusted besides the NVIDIA device root. */

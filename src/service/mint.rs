@@ -127,7 +127,7 @@ impl<'a> Minter<'a> {
             let mut claims = DeviceClaims::build(outcome, version, nonce, times.clone());
             let mut passed = outcome.passed();
             if let Some(policy) = policy.filter(|_| passed) {
-                let json = claims.to_json();
+                let json = claims_json(&claims)?;
                 if let Some(error) = policy_failure(policy, ResultFormat::Detached, &json) {
                     let failed = DeviceOutcome {
                         error: Some(error),
@@ -183,6 +183,18 @@ impl<'a> Minter<'a> {
             part(16..20),
             part(20..32)
         )
+    }
+}
+
+/// The claims as the JSON object the token will carry, for a policy to read: written as the
+/// signing input writes them and read back (the code both already use), not through a
+/// second serializer.
+fn claims_json<T: serde::Serialize>(claims: &T) -> Result<Map<String, Value>, TokenError> {
+    let invalid = || TokenError::JwtInvalid { field: "payload" };
+    let text = serde_json::to_vec(claims).map_err(|_| invalid())?;
+    match crate::json::parse(&text) {
+        Ok(Value::Object(members)) => Ok(members),
+        _ => Err(invalid()),
     }
 }
 

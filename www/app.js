@@ -21,11 +21,11 @@ async function main() {
   const [
     { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
     { initScopesPanel }, { initListsPanel }, { initDeprecationsPanel }, { initHealthPanel },
-    { fillArchSelects },
+    { fillArchSelects }, { initPolicySection },
   ] = await Promise.all([
     import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
     import('./panels/scopes.js'), import('./panels/lists.js'), import('./panels/deprecations.js'),
-    import('./panels/health.js'), import('./panels/arch.js'),
+    import('./panels/health.js'), import('./panels/arch.js'), import('./panels/policy.js'),
   ]);
   fillArchSelects(); // before the panels, which set the selects from samples
   const failures = [];
@@ -39,16 +39,19 @@ async function main() {
   };
   let evidence = [];
   let rims = [];
+  let policies = [];
   try {
-    [evidence, rims] = await Promise.all([
+    [evidence, rims, policies] = await Promise.all([
       loadJson('samples/evidence.json').then((j) => j.samples),
       loadJson('samples/rims.json').then((j) => j.rims),
+      loadJson('samples/policies.json').then((j) => j.policies),
     ]);
   } catch (error) {
     failures.push('samples');
     showError('evidence-error', { code: 'ERR_SAMPLES', message: `The bundled samples could not be loaded: ${error.message}` });
   }
   start('Panel 1', 'result-error', initResultPanel);
+  start('Panel 1 policy', 'policy-error', () => initPolicySection(policies));
   start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
   start('Panel 3', 'build-error', () => initRequestPanel(evidence));
   start('Panel 4', 'scopes-error', initScopesPanel);

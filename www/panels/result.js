@@ -6,6 +6,7 @@ import {
   $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
   dropZone, claimCell,
 } from './ui.js';
+import { setPolicySubject } from './policy.js';
 
 // Where a failure code belongs: the core checks a token in this order — its binding in the
 // overall token's submods, then the signature (key selection included), then the claims
@@ -261,6 +262,7 @@ function render(verdicts, tokens, context, summary, state) {
 }
 
 function clear() {
+  setPolicySubject(null);
   showError('result-error', null);
   $('result-summary').hidden = true;
   $('result-tokens').replaceChildren();
@@ -363,6 +365,7 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
       ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)} (${verified.format} result, ${plural(count, 'device')}):`,
       ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.passed ? 'good' : 'bad');
+  setPolicySubject(verified);
   return { authentic: true, passed: appraisal.passed };
 }
 

@@ -1,0 +1,92 @@
+// The policy section of panel 1, in headless Chromium against the worker in workerd: NVIDIA's
+// bundled policies are offered; applied to the recorded real 8-GPU NRAS result, the matching
+// one is met (green, every rule with its value) and the 4.0 one is not (red first, the failed
+// rules named, no green verdict); a malformed policy shows its code; a new verification
+// clears the decision. Also: the bundled samples are nvtrust's files, unchanged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openPage, ARTIFACTS } from './support/browser.mjs';
+import { fixtureText } from './support/fixtures.mjs';
+import { ready, tableRows, timeValue, DESKTOP, pageHooks } from './support/page.mjs';
+
+let worker;
+let browser;
+pageHooks((rig) => ({ worker, browser } = rig));
+
+const samples = JSON.parse(readFileSync(new URL('../../www/samples/policies.json', import.meta.url), 'utf8'));
+
+test('the bundled policies are nvtrust\'s files, unchanged', () => {
+  assert.equal(samples.policies.length, 13);
+  for (const sample of samples.policies) {
+    const file = readFileSync(new URL(`../../${sample.file}`, import.meta.url), 'utf8');
+    assert.equal(sample.policy, file, sample.id);
+  }
+});
+
+async function verified(page) {
+  const name = 'nras/teep/v3_8gpu_success_20260629';
+  const result = fixtureText(`${name}_response.json`);
+  const overall = JSON.parse(Buffer.from(JSON.parse(result)[0][1].split('.')[1], 'base64url'));
+  await page.fill('#result-text', result);
+  await page.fill('#jwks-text', fixtureText(`${name}_jwks.json`));
+  await page.fill('#result-nonce', JSON.parse(fixtureText(`${name}_request.json`)).nonce);
+  await page.fill('#result-time', timeValue(overall.iat));
+  await page.click('#verify-result');
+  await page.waitForSelector('#result-summary:not([hidden])');
+}
+
+async function apply(page, id) {
+  await page.selectOption('#policy-sample', id);
+  await page.click('#apply-policy');
+  await page.waitForSelector('#policy-verdict, #policy-error:not([hidden])');
+}
+
+test('page policy: met is green with every rule; not met is red first with the failed rules', async () => {
+  const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);
+  await page.setViewportSize(DESKTOP);
+  await ready(page);
+  assert.equal(await page.isDisabled('#apply-policy'), true);
+  const offered = await page.$$eval('#policy-sample option', (o) => o.map((x) => x.value).filter(Boolean));
+  assert.deepEqual(offered, samples.policies.map((p) => p.id));
+  await verified(page);
+  assert.equal(await page.isDisabled('#apply-policy'), false);
+
+  await apply(page, 'remote_v3_NVGPURemotePolicyExample');
+  assert.match(await page.textContent('#policy-verdict'), /^policy met Every rule of this version 3\.0 policy holds/);
+  assert.equal(await page.locator('#policy-output .badge.fail').count(), 0);
+  const tables = await page.locator('#policy-output table').count();
+  assert.equal(tables, 9); // the overall token and 8 GPUs
+  const overall = await tableRows(page, '#policy-output table:nth-of-type(1)');
+  assert.deepEqual(overall[0], ['/x-nvidia-overall-att-result', 'true', 'true', 'pass']);
+  await page.locator('#policy-output').screenshot({ path: join(ARTIFACTS, 'page-policy-met.png') });
+
+  await apply(page, 'remote_v4_NVGPURemotePolicyExample');
+  const verdict = await page.textContent('#policy-verdict');
+  assert.match(verdict, /^policy NOT met \d+ rules failed \(devices: GPU-0, GPU-1, GPU-2, GPU-3, GPU-4, GPU-5, GPU-6, GPU-7\)\. By this policy, do not rely on these devices\./);
+  assert.equal(await page.getAttribute('#policy-output > div', 'class'), 'summary bad');
+  assert.equal(await page.locator('#policy-verdict .badge.pass').count(), 0);
+  const first = await tableRows(page, '#policy-output table:nth-of-type(1)');
+  assert.deepEqual(first.find((r) => r[0] === '/x-nvidia-ver'), ['/x-nvidia-ver', '3.0', '2.0', 'fail: differs']);
+  const gpu = await tableRows(page, '#policy-output table:nth-of-type(2)');
+  assert.deepEqual(gpu.find((r) => r[0] === '/x-nvidia-gpu-attestation-report-cert-chain-fwid-match'),
+    ['/x-nvidia-gpu-attestation-report-cert-chain-fwid-match', 'true', 'absent', 'fail: missing']);
+  await page.locator('#policy-output').screenshot({ path: join(ARTIFACTS, 'page-policy-not-met.png') });
+
+  await page.fill('#policy-text', '{"version": "7.0", "authorization-rules": {}}');
+  await page.click('#apply-policy');
+  await page.waitForSelector('#policy-error:not([hidden])');
+  assert.match(await page.textContent('#policy-error'), /^ERR_POLICY_UNKNOWN_VERSION unknown policy version "7\.0"/);
+  assert.equal(await page.locator('#policy-verdict').count(), 0);
+
+  // Another verification clears the decision: it belonged to the earlier result.
+  await apply(page, 'remote_v3_NVGPURemotePolicyExample');
+  await page.fill('#result-text', '{');
+  await page.click('#verify-result');
+  await page.waitForSelector('#result-error:not([hidden])');
+  assert.equal(await page.locator('#policy-verdict').count(), 0);
+  assert.equal(await page.isDisabled('#apply-policy'), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

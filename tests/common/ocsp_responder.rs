@@ -300,3 +300,31 @@ pub(crate) fn tokens(response: &Response) -> (Map<String, Value>, Vec<Map<String
             .collect(),
     )
 }
+
+/// A service holding the OCSP test RIMs (the 550.90.07 driver and VBIOS RIMs, the LS10 BIOS
+/// RIM), trusting the test device and RIM roots, with `config`; `revoked_driver_signer`: the
+/// driver RIM signed by the revoked signer instead.
+pub(crate) fn test_service(
+    config: edgeattest::service::ServiceConfig,
+    revoked_driver_signer: bool,
+) -> Service {
+    use edgeattest::{RimTrust, TrustStore};
+    let mut service = Service::new(
+        config,
+        edgeattest::service::KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),
+        TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
+        RimTrust::from_store(TrustStore::from_pem(&read("generated/ocsp/rim_root.pem")).unwrap()),
+        1,
+    );
+    let manifest: Value = serde_json::from_str(&read("generated/ocsp/rims/manifest.json")).unwrap();
+    for kind in ["driver", "vbios", "switch"] {
+        let id = manifest[kind].as_str().unwrap();
+        let file = if kind == "driver" && revoked_driver_signer {
+            format!("generated/ocsp/rims/{id}_revoked_signer.xml")
+        } else {
+            format!("generated/ocsp/rims/{id}.xml")
+        };
+        service.rims_mut().insert(id, read(&file).into_bytes());
+    }
+    service
+}

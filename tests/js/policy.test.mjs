@@ -16,6 +16,7 @@ import {
 } from '../../pkg/index.js';
 import * as service from '../../pkg/service/index.js';
 import * as client from '../../pkg/client/index.js';
+import { capture } from './support/fixtures.mjs';
 
 const fixtures = new URL('../fixtures/', import.meta.url);
 const text = (path) => readFileSync(new URL(path, fixtures), 'utf8');
@@ -24,13 +25,6 @@ const policyText = (name) => text(`nvidia/policies/nvtrust/${name}.json`);
 const NONCE = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
 const NOW = 1_800_000_000;
 
-function capture(name) {
-  const response = json(`nvidia/nras/teep/${name}_response.json`);
-  const jwks = json(`nvidia/nras/teep/${name}_jwks.json`);
-  const request = json(`nvidia/nras/teep/${name}_request.json`);
-  const overall = JSON.parse(Buffer.from(response[0][1].split('.')[1], 'base64url'));
-  return { response, jwks, nonce: request.nonce, iat: overall.iat };
-}
 
 const times = { iss: 'https://edgeattest.test', iat: NOW, nbf: NOW, exp: NOW + 3600, jti: 'j' };
 // Claims 3.0 of NVIDIA's real Hopper token (tests/fixtures/nvidia/nras/nvat), re-signed.

@@ -27,6 +27,7 @@ import {
   verifyJwt,
   P384PrivateKey,
 } from '../../pkg/index.js';
+import { capture } from './support/fixtures.mjs';
 
 const BACKENDS = ['webcrypto', 'software'];
 const fixtures = new URL('../fixtures/', import.meta.url);
@@ -46,13 +47,6 @@ async function rejectsWith(promise, code, field) {
   });
 }
 
-function capture(name) {
-  const response = json(`nvidia/nras/teep/${name}_response.json`);
-  const jwks = json(`nvidia/nras/teep/${name}_jwks.json`);
-  const request = json(`nvidia/nras/teep/${name}_request.json`);
-  const overall = JSON.parse(Buffer.from(response[0][1].split('.')[1], 'base64url'));
-  return { response, jwks, nonce: request.nonce, iat: overall.iat };
-}
 const CAPTURES = ['v3_1gpu_success_20260629', 'v3_8gpu_success_20260629', 'v3_8gpu_nonce_mismatch_20260520'];
 
 test('WebCrypto is the default backend in Node and can be overridden', () => {

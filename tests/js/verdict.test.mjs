@@ -17,6 +17,7 @@ import {
   buildAttestRequest,
 } from '../../pkg/index.js';
 import * as client from '../../pkg/client/index.js';
+import { capture } from './support/fixtures.mjs';
 
 const BACKENDS = ['webcrypto', 'software'];
 const fixtures = new URL('../fixtures/', import.meta.url);
@@ -24,13 +25,6 @@ const json = (path) => JSON.parse(readFileSync(new URL(path, fixtures), 'utf8'))
 const NOW = 1_800_000_000;
 const NONCE = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
 
-function capture(name) {
-  const response = json(`nvidia/nras/teep/${name}_response.json`);
-  const jwks = json(`nvidia/nras/teep/${name}_jwks.json`);
-  const request = json(`nvidia/nras/teep/${name}_request.json`);
-  const overall = JSON.parse(Buffer.from(response[0][1].split('.')[1], 'base64url'));
-  return { response, jwks, nonce: request.nonce, iat: overall.iat };
-}
 
 async function keys() {
   const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k', backend: 'software' });

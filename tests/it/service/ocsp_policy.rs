@@ -8,40 +8,22 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{RimTrust, SigningKey, TrustStore};
+use edgeattest::service::{Request, Service, ServiceConfig};
+use edgeattest::SigningKey;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{attest_with, device, read, tokens, Mode, Responder};
+use ocsp_responder::{attest_with, device, read, test_service, tokens, Mode, Responder};
 
-/// A service holding the OCSP test RIMs (the 550.90.07 driver and VBIOS RIMs, the LS10 BIOS
-/// RIM), trusting the test device and RIM roots; `revoked_driver_signer`: the driver RIM
-/// signed by the revoked signer instead.
+/// The OCSP test service (`ocsp_responder::test_service`) with its issuer.
 fn service(revoked_driver_signer: bool) -> Service {
-    let mut service = Service::new(
-        ServiceConfig {
-            rim_service_url: None,
-            issuer: Some("https://attest.example".into()),
-            ..ServiceConfig::default()
-        },
-        KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),
-        TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
-        RimTrust::from_store(TrustStore::from_pem(&read("generated/ocsp/rim_root.pem")).unwrap()),
-        1,
-    );
-    let manifest: Value = serde_json::from_str(&read("generated/ocsp/rims/manifest.json")).unwrap();
-    for kind in ["driver", "vbios", "switch"] {
-        let id = manifest[kind].as_str().unwrap();
-        let file = if kind == "driver" && revoked_driver_signer {
-            format!("generated/ocsp/rims/{id}_revoked_signer.xml")
-        } else {
-            format!("generated/ocsp/rims/{id}.xml")
-        };
-        service.rims_mut().insert(id, read(&file).into_bytes());
-    }
-    service
+    let config = ServiceConfig {
+        rim_service_url: None,
+        issuer: Some("https://attest.example".into()),
+        ..ServiceConfig::default()
+    };
+    test_service(config, revoked_driver_signer)
 }
 
 fn request(path: &str, arch: &str, (evidence, chain): &(Vec<u8>, String)) -> Request {

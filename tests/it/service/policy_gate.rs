@@ -6,40 +6,23 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::service::{
-    KeyRing, Request, Service, ServiceConfig, ServiceOptions, POLICY_NOT_MET_CODE,
-};
-use edgeattest::{ErrorCode, Policy, RimTrust, SigningKey, TrustStore};
+use edgeattest::service::{Request, Service, ServiceConfig, ServiceOptions, POLICY_NOT_MET_CODE};
+use edgeattest::{ErrorCode, Policy, SigningKey};
 use serde_json::{json, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{attest_with, device, read, tokens, Mode, Responder};
+use ocsp_responder::{attest_with, device, read, test_service, tokens, Mode, Responder};
 
+/// The OCSP test service (`ocsp_responder::test_service`) enforcing `policy`.
 fn service(policy: Option<&str>, revoked_driver_signer: bool) -> Service {
-    let mut service = Service::new(
-        ServiceConfig {
-            rim_service_url: None,
-            issuer: Some("https://attest.example".into()),
-            policy: policy.map(|text| Policy::parse(text.as_bytes()).unwrap()),
-            ..ServiceConfig::default()
-        },
-        KeyRing::new(SigningKey::generate(&[6u8; 48]).unwrap(), None),
-        TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
-        RimTrust::from_store(TrustStore::from_pem(&read("generated/ocsp/rim_root.pem")).unwrap()),
-        1,
-    );
-    let manifest: Value = serde_json::from_str(&read("generated/ocsp/rims/manifest.json")).unwrap();
-    for kind in ["driver", "vbios"] {
-        let id = manifest[kind].as_str().unwrap();
-        let file = if kind == "driver" && revoked_driver_signer {
-            format!("generated/ocsp/rims/{id}_revoked_signer.xml")
-        } else {
-            format!("generated/ocsp/rims/{id}.xml")
-        };
-        service.rims_mut().insert(id, read(&file).into_bytes());
-    }
-    service
+    let config = ServiceConfig {
+        rim_service_url: None,
+        issuer: Some("https://attest.example".into()),
+        policy: policy.map(|text| Policy::parse(text.as_bytes()).unwrap()),
+        ..ServiceConfig::default()
+    };
+    test_service(config, revoked_driver_signer)
 }
 
 fn attest(service: &Service) -> (Value, Value) {

@@ -14,3 +14,14 @@ export const ls10 = {
   evidence: hexBytes('evidence/switch/nvat_ls10_96.10.55.00.01_report.hex'),
   certificate: fixtureText('evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem'),
 };
+
+/**
+ * A recorded NRAS exchange (nras/teep/NAME_*.json): the result, the JWKS it was signed
+ * under, the request's nonce and the overall token's iat.
+ */
+export function capture(name) {
+  const json = (kind) => JSON.parse(fixtureText(`nras/teep/${name}_${kind}.json`));
+  const response = json('response');
+  const overall = JSON.parse(Buffer.from(response[0][1].split('.')[1], 'base64url'));
+  return { response, jwks: json('jwks'), nonce: json('request').nonce, iat: overall.iat };
+}

@@ -155,10 +155,10 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
     .map((n) => n.id || n.outerHTML.slice(0, 60)));
   assert.deepEqual(unnamed, []);
   // Live regions for the results, alerts for errors.
-  for (const id of ['status', 'result-summary', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
+  for (const id of ['status', 'result-summary', 'policy-status', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
     assert.equal(await page.getAttribute(`#${id}`, 'aria-live'), 'polite', id);
   }
-  assert.equal(await page.locator('.error[role=alert]').count(), 6);
+  assert.equal(await page.locator('.error[role=alert]').count(), 7);
 
   // Tab from the top: the skip link, the panel links, then panel 1's controls in order.
   await page.keyboard.press('Tab');

@@ -123,7 +123,7 @@ fn escape_into(text: &mut String, value: &str) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
@@ -202,7 +202,9 @@ mod tests {
         }
     }
 
-    fn collect(dir: &std::path::Path, out: &mut Vec<String>) {
+    /// Every file under `dir` (recursively) that holds a PEM certificate, as text; the
+    /// certificate tests of this module and of `cert::differential` read the fixtures so.
+    pub(in crate::chain) fn collect(dir: &std::path::Path, out: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).expect("fixtures") {
             let path = entry.expect("entry").path();
             if path.is_dir() {

@@ -96,14 +96,15 @@ impl<'a> Minter<'a> {
                 field: "devices".into(),
             })?;
             let times = self.times();
-            let mut claims = GpuSingleTokenV1::new(outcome, nonce, times.clone());
-            if let Some(policy) = policy.filter(|_| outcome.passed()) {
-                let json =
-                    serde_json::to_value(&claims).map_err(|_| TokenError::ResultInvalid {
-                        field: "claims".into(),
-                    })?;
-                let json = json.as_object().cloned().unwrap_or_default();
-                if let Some(error) = policy_failure(policy, ResultFormat::V1, &json) {
+            // The times again only for a policy's rebuild (no copy on the common path).
+            let gate = policy
+                .filter(|_| outcome.passed())
+                .map(|p| (p, times.clone()));
+            let mut claims = GpuSingleTokenV1::new(outcome, nonce, times);
+            if let Some((policy, times)) = gate {
+                if let Some(error) =
+                    policy_failure(policy, ResultFormat::V1, &claims_json(&claims)?)
+                {
                     let failed = DeviceOutcome {
                         error: Some(error),
                         ..outcome.clone()
@@ -124,9 +125,10 @@ impl<'a> Minter<'a> {
             // object once (DeviceClaims::to_json would be a second copy of it, made only for
             // a policy).
             let times = self.times();
-            let mut claims = DeviceClaims::build(outcome, version, nonce, times.clone());
             let mut passed = outcome.passed();
-            if let Some(policy) = policy.filter(|_| passed) {
+            let gate = policy.filter(|_| passed).map(|p| (p, times.clone()));
+            let mut claims = DeviceClaims::build(outcome, version, nonce, times);
+            if let Some((policy, times)) = gate {
                 let json = claims_json(&claims)?;
                 if let Some(error) = policy_failure(policy, ResultFormat::Detached, &json) {
                     let failed = DeviceOutcome {

@@ -2,7 +2,6 @@
 //! x509-cert's derived decoders they replace: on every certificate of the fixtures and on
 //! mutations of them, both accept the same inputs and give the same fields.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use der::{Decode, DecodePem, Encode};
@@ -83,18 +82,7 @@ fn mutations(der: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
 
 /// Every certificate (DER) under tests/fixtures.
 fn fixture_certificates() -> Vec<Vec<u8>> {
-    fn collect(dir: &std::path::Path, out: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).expect("fixtures") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                collect(&path, out);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                if text.contains("BEGIN CERTIFICATE") {
-                    out.push(text);
-                }
-            }
-        }
-    }
+    use crate::chain::dn_text::tests::collect;
     let mut texts = Vec::new();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     collect(std::path::Path::new(root), &mut texts);

@@ -20,8 +20,17 @@ SWITCH_V4, GPU_V4, SWITCH_V3, GPU_V3, SWITCH_V2, GPU_V2, GPU_V1 = range(7)
 N931 = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb"
 
 
+# Targets written in this run: each one's directory is emptied before its first seed, and
+# the corpora of targets seeded by hand (service_exchange) are left as they are.
+_cleared = set()
+
+
 def seed(target, name, data):
     d = CORPUS / target
+    if target not in _cleared:
+        _cleared.add(target)
+        if d.exists():
+            shutil.rmtree(d)
     d.mkdir(parents=True, exist_ok=True)
     if isinstance(data, str):
         data = data.encode()
@@ -42,8 +51,6 @@ def b64url_decode(text):
 
 
 def main():
-    if CORPUS.exists():
-        shutil.rmtree(CORPUS)
     ev = FIX / "nvidia/evidence"
     pairs = []  # (name, arch selector, report bytes, chain pem)
     for report in sorted(ev.glob("*/*_report.hex")) + sorted(ev.glob("*/*transcript*.hex")):
@@ -204,6 +211,18 @@ def main():
             seed("json_parse", p.parent.name + "_" + p.stem, p.read_bytes())
     for name, text in [("dup", '{"a":1,"a":2}'), ("deep", "[" * 40 + "]" * 40), ("nested_dup", '{"x":[{"k":1,"k":1}]}')]:
         seed("json_parse", name, text)
+
+    # Policies: NVIDIA's examples, and shapes at the edges of their budgets.
+    for p in sorted((FIX / "nvidia/policies/nvtrust").glob("*.json")):
+        seed("policy_json", p.name, p.read_bytes())
+    edges = {
+        "empty_rule_object": {"version": "3.0", "authorization-rules": {"type": "JWT", "overall-claims": {}, "detached-claims": {"x-nvidia-gpu-driver-rim-cert-chain": {}}}},
+        "scalar_under_object": {"version": "4.0", "authorization-rules": {"type": "JWT", "overall-claims": {"iss": {"a": {"b": 1}}}, "detached-claims": {"measres": [1, "x", None, {"k": True}]}}},
+        "v1_flat": {"version": "1.0", "authorization-rules": {"x-nvidia-gpu-driver-version": "535.104.05"}},
+        "unknown_version": {"version": "5.0", "authorization-rules": {}},
+    }
+    for name, doc in edges.items():
+        seed("policy_json", name, json.dumps(doc))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ use edgeattest::{
     VerifyOptions,
 };
 use edgeattest::{PublicKey, SigningKey};
-use std::sync::OnceLock;
 
 // The service's targets (a request through `handle`, a hostile host answering the exchange).
 #[path = "harness_service.rs"]
@@ -36,6 +35,21 @@ pub use service::{service_exchange, service_request};
 #[path = "harness_ocsp.rs"]
 mod ocsp;
 pub use ocsp::ocsp_response;
+
+// The gateway: requests, key stores, deprecation checks.
+#[path = "harness_access.rs"]
+mod access;
+pub use access::{access_gateway, access_keystore, deprecation_request};
+
+// Lists: queries and upstream rows.
+#[path = "harness_listing.rs"]
+mod listing;
+pub use listing::{listing_query, listing_table};
+
+// Relying-party policies (NVIDIA's JSON format) over a recorded result.
+#[path = "harness_policy.rs"]
+mod policy;
+pub use policy::policy_json;
 
 /// Separates the documents of a multi-document input.
 pub const SEP: &[u8] = b"\n%%\n";
@@ -475,213 +489,6 @@ pub fn rim_envelope(data: &[u8]) {
     }
 }
 
-fn dev_keys() -> &'static (
-    Vec<edgeattest::access::IssuedKey>,
-    edgeattest::access::KeyStore,
-) {
-    static KEYS: OnceLock<(
-        Vec<edgeattest::access::IssuedKey>,
-        edgeattest::access::KeyStore,
-    )> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let keys = edgeattest::access::dev_key_set(&[7; 32], NOW);
-        let store = edgeattest::access::store_of(&keys).expect("dev store");
-        (keys, store)
-    })
-}
-
-/// `access_gateway`: the gateway decision for a fuzzed request. Input: selector byte, then
-/// `method SEP target SEP authorization SEP headers` (headers: `name:value` lines). Selector
-/// bit 0 replaces the authorization by a
-/// real dev key of the user picked by bits 1–3 (so that routes and scopes see fuzzed
-/// methods and paths with a valid credential); bit 4 drops the header.
-pub fn access_gateway(data: &[u8]) {
-    use edgeattest::access::{
-        authorize, bearer_token, split_target, ApiKey, CanonicalPath, GatewayConfig, GatewayRequest,
-    };
-    let Some((&selector, rest)) = data.split_first() else {
-        return;
-    };
-    let parts = split(rest, 4);
-    let (method, target, header) = (text(parts[0]), text(parts[1]), text(parts[2]));
-    let header_text = text(parts[3]);
-    let headers: Vec<(&str, &str)> = header_text
-        .split('\n')
-        .filter(|line| !line.is_empty())
-        .map(|line| line.split_once(':').unwrap_or((line, "")))
-        .collect();
-    let (keys, store) = dev_keys();
-    let real;
-    let authorization = if selector & 16 != 0 {
-        None
-    } else if selector & 1 != 0 && !keys.is_empty() {
-        let key = &keys[usize::from(selector >> 1 & 7) % keys.len()];
-        real = format!("Bearer {}", key.key().expose_secret());
-        Some(real.as_str())
-    } else {
-        Some(header.as_str())
-    };
-    let request = GatewayRequest {
-        method: &method,
-        target: &target,
-        authorization,
-        headers: &headers,
-    };
-    let decision = authorize(&request, store, &GatewayConfig::default(), NOW);
-    // A decision is always well-formed: allowed and forwarded, or answered with a status
-    // (4xx for a denial, 204 for a preflight), never a server error.
-    if decision.allow {
-        let forward = decision
-            .forward
-            .as_ref()
-            .expect("an allowed request is forwarded");
-        // Only the gateway speaks for the key, once per header; the target is what was
-        // authorized, without method overrides.
-        let ours = forward
-            .headers
-            .iter()
-            .filter(|(n, _)| {
-                n.to_ascii_lowercase()
-                    .replace('_', "-")
-                    .starts_with("x-edgeattest-")
-            })
-            .count();
-        assert_eq!(ours, forward.set_headers.len(), "{forward:?}");
-        assert!(forward.target.starts_with(&forward.path), "{forward:?}");
-        let query = forward.target.get(forward.path.len()..).unwrap_or("");
-        let mut names = query.trim_start_matches('?').split(['&', ';']);
-        assert!(
-            names.all(|pair| !pair
-                .split('=')
-                .next()
-                .unwrap_or("")
-                .eq_ignore_ascii_case("_method")),
-            "{forward:?}"
-        );
-    } else if decision.status == 204 {
-        // A CORS preflight, answered by the gateway.
-        assert!(decision.code().is_none(), "{decision:?}");
-    } else {
-        assert!(
-            (400..500).contains(&decision.status),
-            "denial status {}",
-            decision.status
-        );
-        let code = decision.code().expect("a denial has a code");
-        assert!(code.starts_with("ERR_"), "{code}");
-        let body = decision.body_json();
-        edgeattest::json::parse(body.as_bytes()).expect("denial body is JSON");
-    }
-    let _ = decision.to_json();
-    let (path, query) = split_target(&target);
-    check(&CanonicalPath::parse(path));
-    let _ = bearer_token(Some(&header), query);
-    check(&ApiKey::parse(&header));
-    if let Ok(key) = ApiKey::parse(&header) {
-        assert_eq!(ApiKey::parse(key.expose_secret()).as_ref(), Ok(&key));
-    }
-}
-
-/// `access_keystore`: a key store document (the host's KV or environment JSON).
-pub fn access_keystore(data: &[u8]) {
-    let parsed = edgeattest::access::KeyStore::from_json(data);
-    check(&parsed);
-    if let Ok(store) = parsed {
-        let json = store.to_json();
-        let again = edgeattest::access::KeyStore::from_json(json.as_bytes())
-            .expect("own key store output parses");
-        assert_eq!(again.records().len(), store.records().len());
-    }
-}
-
-/// `deprecation_request`: a create/update body checked against the attribute rules of the
-/// target the selector byte picks, and the same text as a query string; before and after
-/// every enforcement date.
-pub fn deprecation_request(data: &[u8]) {
-    use edgeattest::deprecation::{check_query, check_request_json, REGISTRY};
-    let Some((&selector, body)) = data.split_first() else {
-        return;
-    };
-    let mut targets: Vec<&str> = REGISTRY
-        .iter()
-        .flat_map(|row| row.targets.iter().copied())
-        .collect();
-    targets.sort_unstable();
-    targets.dedup();
-    targets.push("no such target");
-    let target = targets[usize::from(selector) % targets.len()];
-    for now in [0, NOW, u64::MAX] {
-        let result = check_request_json(target, body, now);
-        check(&result);
-        if let Ok(checked) = &result {
-            // Ignored attributes are removed, never kept.
-            for row in &checked.ignored {
-                assert!(checked.body.get(row.name).is_none());
-            }
-        }
-        check(&check_query(target, &text(body), now));
-    }
-}
-
-fn list_tables() -> &'static Vec<edgeattest::listing::Table> {
-    static TABLES: OnceLock<Vec<edgeattest::listing::Table>> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        edgeattest::listing::Schema::all()
-            .iter()
-            .map(|schema| edgeattest::listing::generate_table(schema, 120, 7).expect("table"))
-            .collect()
-    })
-}
-
-/// `listing_query`: a list query string against a generated table of the endpoint the
-/// selector byte picks. Every answer is 200, 400 or 404 with a JSON body; a 200 page holds
-/// at most `rpp` items.
-pub fn listing_query(data: &[u8]) {
-    use edgeattest::listing::respond;
-    let Some((&selector, query)) = data.split_first() else {
-        return;
-    };
-    let tables = list_tables();
-    let table = &tables[usize::from(selector) % tables.len()];
-    let path = table.schema().path;
-    let response = respond(path, &text(query), table);
-    assert!(
-        matches!(response.status, 200 | 400 | 404),
-        "status {}",
-        response.status
-    );
-    let body = edgeattest::json::parse(response.body.as_bytes()).expect("list body is JSON");
-    if response.status == 200 {
-        let items = body.get("data").and_then(|d| d.as_array()).expect("data");
-        assert!(items.len() <= edgeattest::listing::MAX_RPP as usize);
-    } else {
-        let code = body
-            .get("code")
-            .and_then(|c| c.as_str())
-            .unwrap_or_default();
-        assert!(code.starts_with("ERR_"), "{body}");
-    }
-}
-
-/// `listing_table`: upstream JSON rows for the endpoint the selector byte picks, then a
-/// query over them.
-pub fn listing_table(data: &[u8]) {
-    use edgeattest::listing::{respond, Schema, Table};
-    let Some((&selector, rest)) = data.split_first() else {
-        return;
-    };
-    let schemas = Schema::all();
-    let schema = &schemas[usize::from(selector) % schemas.len()];
-    let parts = split(rest, 2);
-    let table = Table::from_json(schema, parts[0]);
-    check(&table);
-    if let Ok(table) = table {
-        let response = respond(schema.path, &text(parts[1]), &table);
-        assert!(matches!(response.status, 200 | 400 | 404));
-        edgeattest::json::parse(response.body.as_bytes()).expect("list body is JSON");
-    }
-}
-
 /// A target body.
 pub type Target = fn(&[u8]);
 
@@ -709,4 +516,5 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("rim_verify", rim_verify),
     ("rim_envelope", rim_envelope),
     ("ocsp_response", ocsp_response),
+    ("policy_json", policy_json),
 ];

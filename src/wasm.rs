@@ -34,6 +34,8 @@ pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
 mod pending;
 #[cfg(feature = "js-verifier")]
+pub mod ear;
+#[cfg(feature = "js-verifier")]
 pub mod policy;
 #[cfg(feature = "js-verifier")]
 pub mod rim;

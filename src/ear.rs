@@ -65,7 +65,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::token::TokenError;
@@ -147,8 +147,8 @@ impl Serialize for TrustTier {
 }
 
 /// An AR4SI trustworthiness vector: one optional claim value per aspect.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct TrustVector {
     /// Whether the attester is the instance it claims to be.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,7 +176,42 @@ pub struct TrustVector {
     pub sourced_data: Option<i8>,
 }
 
+/// The vector's keys, in `ar4si.cddl`'s order.
+const VECTOR_KEYS: [&str; 8] = [
+    "instance-identity",
+    "configuration",
+    "executables",
+    "file-system",
+    "hardware",
+    "runtime-opaque",
+    "storage-opaque",
+    "sourced-data",
+];
+
 impl TrustVector {
+    /// Reads a vector: a non-empty object of the eight AR4SI keys, each an integer from −128
+    /// to 127 (read by hand rather than through serde's derive: smaller wasm).
+    fn read(value: &Value) -> Option<Self> {
+        let object = value.as_object().filter(|o| !o.is_empty())?;
+        let mut vector = Self::default();
+        for (key, value) in object {
+            let claim = i8::try_from(value.as_i64()?).ok()?;
+            let at = VECTOR_KEYS.iter().position(|k| k == key)?;
+            let slot = match at {
+                0 => &mut vector.instance_identity,
+                1 => &mut vector.configuration,
+                2 => &mut vector.executables,
+                3 => &mut vector.file_system,
+                4 => &mut vector.hardware,
+                5 => &mut vector.runtime_opaque,
+                6 => &mut vector.storage_opaque,
+                _ => &mut vector.sourced_data,
+            };
+            *slot = Some(claim);
+        }
+        Some(vector)
+    }
+
     fn values(&self) -> [Option<i8>; 8] {
         [
             self.instance_identity,
@@ -227,8 +262,7 @@ pub struct EarAppraisal {
 }
 
 /// `ear.verifier-id`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerifierId {
     /// Who wrote the verifier.
     pub developer: String,
@@ -365,7 +399,15 @@ impl Ear {
             .ok_or_else(|| shape("iat", "is required, as an integer"))?;
         let verifier_id = claims
             .get("ear.verifier-id")
-            .and_then(|v| VerifierId::deserialize(v).ok())
+            .and_then(Value::as_object)
+            .filter(|id| id.len() == 2)
+            .and_then(|id| {
+                let text = |name: &str| id.get(name).and_then(Value::as_str).map(String::from);
+                Some(VerifierId {
+                    developer: text("developer")?,
+                    build: text("build")?,
+                })
+            })
             .ok_or_else(|| shape("ear.verifier-id", "is required: {developer, build}"))?;
         let nonce = match claims.get("eat_nonce") {
             None => None,
@@ -408,15 +450,10 @@ fn read_appraisal(label: &str, value: &Value) -> Result<EarAppraisal, EarError> 
         })?;
     let vector = match object.get("ear.trustworthiness-vector") {
         None => None,
-        Some(value) => Some(
-            TrustVector::deserialize(value)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| EarError::Shape {
-                    field: at("ear.trustworthiness-vector"),
-                    detail: "must map AR4SI keys to integers from -128 to 127",
-                })?,
-        ),
+        Some(value) => Some(TrustVector::read(value).ok_or_else(|| EarError::Shape {
+            field: at("ear.trustworthiness-vector"),
+            detail: "must map AR4SI keys to integers from -128 to 127",
+        })?),
     };
     let policy_id = match object.get("ear.appraisal-policy-id") {
         None => None,

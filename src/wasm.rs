@@ -16,6 +16,8 @@ mod arch;
 pub mod attest;
 #[cfg(feature = "js-service")]
 pub mod deprecation;
+#[cfg(feature = "js-verifier")]
+pub mod ear;
 // serde types ⇄ JS values, with coded errors naming the member.
 #[cfg_attr(not(feature = "js-service"), allow(dead_code))]
 mod convert;
@@ -33,8 +35,6 @@ pub mod listing;
 pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
 mod pending;
-#[cfg(feature = "js-verifier")]
-pub mod ear;
 #[cfg(feature = "js-verifier")]
 pub mod policy;
 #[cfg(feature = "js-verifier")]

@@ -74,7 +74,7 @@ pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
             let value = value.trim().trim_matches('"');
             match name.trim().to_ascii_lowercase().as_str() {
                 "eat_profile" => profile = Some(value),
-                "q" => refused = value.parse::<f32>().is_ok_and(|q| q <= 0.0),
+                "q" => refused = is_zero_qvalue(value),
                 _ => {}
             }
         }
@@ -102,6 +102,18 @@ pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
         return Err(body.into_response());
     }
     Ok(ResultKind::Nras)
+}
+
+/// A `q` of zero (RFC 9110 §12.4.2: `0`, `0.`, `0.0` to `0.000`): the range is refused.
+/// Read by hand: a float parser is kilobytes of wasm for one comparison.
+fn is_zero_qvalue(value: &str) -> bool {
+    match value.strip_prefix('0') {
+        Some("") => true,
+        Some(rest) => rest
+            .strip_prefix('.')
+            .is_some_and(|digits| digits.len() <= 3 && digits.bytes().all(|b| b == b'0')),
+        None => false,
+    }
 }
 
 /// `text` split at `separator` outside quoted strings (the profile holds a comma).
@@ -148,9 +160,13 @@ mod tests {
         ] {
             assert_eq!(kind(p, Some(ear)), Ok(ResultKind::Ear), "{ear}");
         }
+        for refused in ["q=0", "q=0.", "q=0.000", "Q=0.0"] {
+            let accept = alloc::format!("application/eat+jwt;{refused}, application/json");
+            assert_eq!(kind(p, Some(&accept)), Ok(ResultKind::Nras), "{refused}");
+        }
         assert_eq!(
-            kind(p, Some("application/eat+jwt;q=0, application/json")),
-            Ok(ResultKind::Nras)
+            kind(p, Some("application/eat+jwt;q=0.001")),
+            Ok(ResultKind::Ear)
         );
         let other = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04""#;
         assert_eq!(kind(p, Some(other)), Err(406));

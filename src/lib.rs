@@ -82,6 +82,7 @@ mod urlencoded;
 mod attest;
 mod chain;
 mod crypto;
+mod ear;
 mod evidence;
 mod ocsp;
 mod policy;
@@ -211,6 +212,13 @@ pub use policy::{
     appraise, DeviceDecision, Policy, PolicyDecision, PolicyError, PolicyVersion, RuleOutcome,
     RuleStatus, MAX_POLICY_BYTES, MAX_RULES as MAX_POLICY_RULES,
     MAX_RULE_ARRAY as MAX_POLICY_RULE_ARRAY, MAX_RULE_DEPTH as MAX_POLICY_RULE_DEPTH,
+};
+
+// EAT Attestation Results (EAR) with AR4SI trustworthiness vectors.
+pub use ear::{
+    appraise_device, policy_id, prepare_ear, trust_vector, verify_ear, Ear, EarAppraisal, EarError,
+    PreparedEar, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER, EAR_MEDIA_TYPE, EAR_PROFILE,
+    MAX_EAR_SUBMODS,
 };
 
 // P-384 keys and signature checks.

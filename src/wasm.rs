@@ -16,6 +16,8 @@ mod arch;
 pub mod attest;
 #[cfg(feature = "js-service")]
 pub mod deprecation;
+#[cfg(feature = "js-verifier")]
+pub mod ear;
 // serde types ⇄ JS values, with coded errors naming the member.
 #[cfg_attr(not(feature = "js-service"), allow(dead_code))]
 mod convert;

@@ -272,6 +272,23 @@ root_items!(
     MAX_POLICY_RULES,
     MAX_POLICY_RULE_ARRAY,
     MAX_POLICY_RULE_DEPTH,
+    // EAT Attestation Results (session 11, issue 20).
+    appraise_device,
+    policy_id,
+    prepare_ear,
+    trust_vector,
+    verify_ear,
+    Ear,
+    EarAppraisal,
+    EarError,
+    PreparedEar,
+    TrustTier,
+    TrustVector,
+    VerifierId,
+    EAR_DEVELOPER,
+    EAR_MEDIA_TYPE,
+    EAR_PROFILE,
+    MAX_EAR_SUBMODS,
     software_verdicts,
     verify_p384_sha384,
     Deferred,
@@ -305,7 +322,7 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 13] = [
+const PRIVATE_MODULES: [&str; 14] = [
     "error_code",
     "sort",
     "urlencoded",
@@ -316,6 +333,7 @@ const PRIVATE_MODULES: [&str; 13] = [
     "evidence",
     "ocsp",
     "policy",
+    "ear",
     "rim",
     "time",
     "token",

@@ -9,10 +9,11 @@ use core::fmt;
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
 use p384::elliptic_curve::point::AffineCoordinates as _;
-use p384::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
+use p384::pkcs8::{DecodePrivateKey, DecodePublicKey};
 use serde_json::{Map, Value};
 
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
+use super::key_der;
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
 use crate::ErrorCode;
 
@@ -219,17 +220,19 @@ impl PublicKey {
 
     /// The DER `SubjectPublicKeyInfo`.
     pub fn to_spki_der(&self) -> Vec<u8> {
-        self.key
-            .to_public_key_der()
-            .map(|doc| doc.as_bytes().to_vec())
-            .unwrap_or_default()
+        key_der::spki_der(&self.point())
     }
 
     /// PEM text labelled `PUBLIC KEY`, LF line endings.
     pub fn to_spki_pem(&self) -> String {
-        self.key
-            .to_public_key_pem(pem_rfc7468::LineEnding::LF)
-            .unwrap_or_default()
+        key_der::pem("PUBLIC KEY", &self.to_spki_der())
+    }
+
+    /// The uncompressed SEC1 point, as an array.
+    fn point(&self) -> [u8; SEC1_UNCOMPRESSED_LEN] {
+        let mut out = [0u8; SEC1_UNCOMPRESSED_LEN];
+        out.copy_from_slice(self.key.to_sec1_point(false).as_bytes());
+        out
     }
 
     /// Verifies a raw `r‖s` ES384 signature over `message` with the software backend.
@@ -388,18 +391,17 @@ impl SigningKey {
 
     /// The DER PKCS#8 `PrivateKeyInfo`.
     pub fn to_pkcs8_der(&self) -> Vec<u8> {
-        self.key
-            .to_pkcs8_der()
-            .map(|doc| doc.as_bytes().to_vec())
-            .unwrap_or_default()
+        key_der::pkcs8_der(&self.scalar_bytes(), &self.public_key().point())
     }
 
     /// PEM text labelled `PRIVATE KEY`, LF line endings.
     pub fn to_pkcs8_pem(&self) -> String {
-        self.key
-            .to_pkcs8_pem(pem_rfc7468::LineEnding::LF)
-            .map(|pem| String::from(pem.as_str()))
-            .unwrap_or_default()
+        key_der::pem("PRIVATE KEY", &self.to_pkcs8_der())
+    }
+
+    /// The private scalar, big-endian.
+    pub(super) fn scalar_bytes(&self) -> [u8; COORDINATE_LEN] {
+        self.key.to_bytes().into()
     }
 
     /// The public key.

@@ -11,6 +11,7 @@ mod b64url;
 mod deferred;
 mod jwk;
 mod key;
+mod key_der;
 mod key_text;
 mod p384v;
 

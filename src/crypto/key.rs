@@ -9,12 +9,12 @@ use core::fmt;
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
 use p384::elliptic_curve::point::AffineCoordinates as _;
-use p384::pkcs8::{DecodePrivateKey, DecodePublicKey};
+use p384::pkcs8::DecodePublicKey;
 use serde_json::{Map, Value};
 
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
-use super::key_der;
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
+use super::{key_der, pkcs8};
 use crate::ErrorCode;
 
 /// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
@@ -374,9 +374,20 @@ impl SigningKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, KeyError> {
-        P384SigningKey::from_pkcs8_der(der)
-            .map(|key| Self { key })
-            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+        let invalid = || KeyError::InvalidEncoding { format: "pkcs8" };
+        let (scalar, public) = pkcs8::read(der).ok_or_else(invalid)?;
+        // elliptic-curve's `SecretKey::from_slice` (24 to 48 bytes, left-padded) and its
+        // check that a public key given is this scalar's, in either SEC1 form.
+        let key = P384SigningKey::from_slice(scalar).map_err(|_| invalid())?;
+        if let Some(public) = public {
+            let point = key.verifying_key();
+            if public != point.to_sec1_point(false).as_bytes()
+                && public != point.to_sec1_point(true).as_bytes()
+            {
+                return Err(invalid());
+            }
+        }
+        Ok(Self { key })
     }
 
     /// From PEM text labelled `PRIVATE KEY`.
@@ -384,9 +395,11 @@ impl SigningKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_pkcs8_pem(pem: &str) -> Result<Self, KeyError> {
-        P384SigningKey::from_pkcs8_pem(pem.trim())
-            .map(|key| Self { key })
-            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+        // What pkcs8's `from_pkcs8_pem` does: the PEM decoded, its label `PRIVATE KEY`.
+        match pem_rfc7468::decode_vec(pem.trim().as_bytes()) {
+            Ok(("PRIVATE KEY", der)) => Self::from_pkcs8_der(&der),
+            _ => Err(KeyError::InvalidEncoding { format: "pkcs8" }),
+        }
     }
 
     /// The DER PKCS#8 `PrivateKeyInfo`.

@@ -9,7 +9,6 @@ use core::fmt;
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
 use p384::elliptic_curve::point::AffineCoordinates as _;
-use p384::pkcs8::DecodePublicKey;
 use serde_json::{Map, Value};
 
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
@@ -205,8 +204,9 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`] (also for other curves and algorithms).
     pub fn from_spki_der(der: &[u8]) -> Result<Self, KeyError> {
-        <Self as DecodePublicKey>::from_public_key_der(der)
-            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+        pkcs8::read_spki(der)
+            .and_then(|point| Self::from_sec1(point).ok())
+            .ok_or(KeyError::InvalidEncoding { format: "spki" })
     }
 
     /// From PEM text labelled `PUBLIC KEY`.
@@ -214,8 +214,11 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_spki_pem(pem: &str) -> Result<Self, KeyError> {
-        <Self as DecodePublicKey>::from_public_key_pem(pem.trim())
-            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+        // What spki's `from_public_key_pem` does: the PEM decoded, its label `PUBLIC KEY`.
+        match pem_rfc7468::decode_vec(pem.trim().as_bytes()) {
+            Ok(("PUBLIC KEY", der)) => Self::from_spki_der(&der),
+            _ => Err(KeyError::InvalidEncoding { format: "spki" }),
+        }
     }
 
     /// The DER `SubjectPublicKeyInfo`.
@@ -264,7 +267,7 @@ impl PublicKey {
     }
 }
 
-/// SPKI decoding (through `DecodePublicKey`'s DER and PEM readers) with the checks of
+/// SPKI decoding through spki's `DecodePublicKey` readers, with the checks of
 /// RustCrypto's own: id-ecPublicKey with secp384r1, then the SEC1 point as [`PublicKey::from_sec1`].
 impl TryFrom<spki::SubjectPublicKeyInfoRef<'_>> for PublicKey {
     type Error = spki::Error;

@@ -1,12 +1,13 @@
 //! Reading a P-384 PKCS#8 key (RFC 5208/5958 `OneAsymmetricKey` holding an RFC 5915
-//! `ECPrivateKey`) with a small DER reader of its own.
+//! `ECPrivateKey`) and a P-384 SPKI (RFC 5480) with a small DER reader of its own.
 //!
 //! `p384`'s `from_pkcs8_der` (pkcs8, sec1, spki and der's generic decoders, all inlined) was
 //! about 11 KB of the wasm modules, for one fixed structure (issue 19). This reader accepts
 //! exactly what that decoder accepts — der 0.8's DER rules for tags and lengths, then the
 //! calls pkcs8 0.11, sec1 0.8 and elliptic-curve 0.14 make, in their order — and every
-//! refusal is the one error the API has (`KeyError::InvalidEncoding`). The tests below
-//! compare the two on well-formed keys of every shape the format allows and on every byte
+//! refusal is the one error the API has (`KeyError::InvalidEncoding`). The same for SPKI,
+//! against spki's decoder and `PublicKey`'s `TryFrom<SubjectPublicKeyInfoRef>`. The tests
+//! compare them on well-formed keys of every shape the formats allow and on every byte
 //! change and truncation of them.
 
 /// A tag as der 0.8 decodes it: class bits (`0x00` universal ... `0xc0` private), the
@@ -200,6 +201,22 @@ pub(super) fn read(der: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
         explicit(contents)?;
     }
     ec_private_key(private_key)
+}
+
+/// A P-384 public key's SEC1 bytes as a DER `SubjectPublicKeyInfo` holds them (spki 0.8's
+/// decoder, `assert_oids` and `as_bytes`: the algorithm exactly, a whole-byte BIT STRING,
+/// nothing after). `None`: refused. The point itself is [`super::PublicKey::from_sec1`]'s.
+pub(super) fn read_spki(der: &[u8]) -> Option<&[u8]> {
+    let mut outer = Der(der);
+    let mut info = Der(outer.expect(0x30)?);
+    if !outer.finished() || info.expect(0x30)? != EC_P384_ALGORITHM {
+        return None;
+    }
+    let point = match bit_string(info.expect(0x03)?)? {
+        (0, bits) => bits,
+        _ => return None,
+    };
+    (info.finished()).then_some(point)
 }
 
 /// sec1 0.8 `EcPrivateKey::decode_value` and elliptic-curve 0.14's checks of its curve.

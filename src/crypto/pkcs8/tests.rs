@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use p384::pkcs8::DecodePrivateKey as _;
 
-use super::super::key::SigningKey;
+use super::super::key::{PublicKey, SigningKey};
 
 /// One DER value with the fewest length octets.
 fn tlv(tag: &[u8], contents: &[u8]) -> Vec<u8> {
@@ -253,3 +253,88 @@ fn pem_is_read_as_p384_reads_it() {
 }
 
 use alloc::string::String;
+
+/// Same verdict and key from [`PublicKey::from_spki_der`] and spki's decoder with this
+/// crate's `TryFrom<SubjectPublicKeyInfoRef>`; returns whether it was accepted.
+fn spki_agree(der: &[u8]) -> bool {
+    use p384::pkcs8::DecodePublicKey as _;
+    let ours = PublicKey::from_spki_der(der).ok();
+    let peer = PublicKey::from_public_key_der(der).ok();
+    assert_eq!(ours, peer, "{}", hex::encode(der));
+    ours.is_some()
+}
+
+/// SPKIs built from random choices for every part (valid and not).
+fn spki_shapes(count: usize) -> Vec<Vec<u8>> {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    (0..count)
+        .map(|n| {
+            let public = key(n as u8).public_key().to_sec1();
+            let mut compressed = vec![2 + (public[96] & 1)];
+            compressed.extend_from_slice(&public[1..49]);
+            let mut off_curve = public.clone();
+            off_curve[96] ^= 1;
+            let points: [Vec<u8>; 6] = [
+                public.clone(),
+                compressed,
+                off_curve,
+                vec![0],
+                public[..96].to_vec(),
+                vec![],
+            ];
+            let unused: [&[u8]; 3] = [&[0], &[1], &[8]];
+            let bits = tlv(&[0x03], &cat(&[rng.pick(&unused), rng.pick(&points)]));
+            let algorithms: [Vec<u8>; 4] = [
+                ALG.to_vec(),
+                tlv(&[0x30], &cat(&[&ALG[2..11], P256])),
+                tlv(&[0x30], &ALG[2..11]),
+                tlv(&[0x30], &cat(&[&ALG[2..], &[5, 0]])),
+            ];
+            let trailers: [&[u8]; 3] = [&[], &[5, 0], &[0xa0, 0]];
+            let body = cat(&[rng.pick(&algorithms), &bits, rng.pick(&trailers)]);
+            let tags: [&[u8]; 2] = [&[0x30], &[0x31]];
+            tlv(rng.pick(&tags), &body)
+        })
+        .collect()
+}
+
+#[test]
+fn spki_is_read_as_spki_reads_it() {
+    let (mut accepted, mut refused) = (0, 0);
+    let mut count = |ok: bool| if ok { accepted += 1 } else { refused += 1 };
+    for der in spki_shapes(3000) {
+        count(spki_agree(&der));
+    }
+    for base in (0..6).map(|s| key(s).public_key().to_spki_der()) {
+        for at in 0..base.len() {
+            for flip in [0x01, 0x80, 0xff, 0x20, 0x1f] {
+                let mut der = base.clone();
+                der[at] ^= flip;
+                count(spki_agree(&der));
+            }
+            count(spki_agree(&base[..at]));
+            let mut longer = base.clone();
+            longer.insert(at, 0);
+            count(spki_agree(&longer));
+        }
+        count(spki_agree(&cat(&[&base, &[0]])));
+    }
+    assert!(
+        accepted >= 300 && refused >= 3000,
+        "{accepted} accepted, {refused} refused"
+    );
+    let pem = key(3).public_key().to_spki_pem();
+    for text in [
+        pem.clone(),
+        pem.replace('\n', "\r\n"),
+        pem.replace("PUBLIC KEY", "PRIVATE KEY"),
+        pem.replacen('M', "*", 1),
+        key(3).to_pkcs8_pem(),
+        String::new(),
+    ] {
+        use p384::pkcs8::DecodePublicKey as _;
+        let ours = PublicKey::from_spki_pem(&text).ok();
+        let peer = PublicKey::from_public_key_pem(text.trim()).ok();
+        assert_eq!(ours, peer, "{text:?}");
+    }
+}

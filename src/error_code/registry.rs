@@ -53,6 +53,15 @@ registry! {
         ERR_POLICY_TOO_MANY_RULES,
         ERR_POLICY_UNKNOWN_VERSION,
     ],
+    "rego": [
+        ERR_REGO_BUDGET,
+        ERR_REGO_BUILTIN,
+        ERR_REGO_EVAL,
+        ERR_REGO_PARSE,
+        ERR_REGO_RECURSION,
+        ERR_REGO_RESULT,
+        ERR_REGO_TOO_DEEP,
+    ],
     "time": [
         ERR_TIME_RANGE,
         ERR_TIME_SYNTAX,

@@ -213,6 +213,12 @@ pub use policy::{
     RuleStatus, MAX_POLICY_BYTES, MAX_RULES as MAX_POLICY_RULES,
     MAX_RULE_ARRAY as MAX_POLICY_RULE_ARRAY, MAX_RULE_DEPTH as MAX_POLICY_RULE_DEPTH,
 };
+// Rego policies (NVIDIA's C++ SDK format), Cargo feature `rego`.
+#[cfg(feature = "rego")]
+pub use policy::{
+    appraise_rego, RegoError, RegoPolicy, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES,
+    MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
+};
 
 // EAT Attestation Results (EAR) with AR4SI trustworthiness vectors.
 pub use ear::{

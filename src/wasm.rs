@@ -12,20 +12,22 @@ pub mod access;
 // A host's answer for a fetched resource (the service's fetch step, OCSP checks).
 #[cfg(feature = "js-verifier")]
 mod answer;
+#[cfg(feature = "js-client")]
 mod arch;
+#[cfg(feature = "js-client")]
 pub mod attest;
 #[cfg(feature = "js-service")]
 pub mod deprecation;
 #[cfg(feature = "js-verifier")]
 pub mod ear;
 // serde types ⇄ JS values, with coded errors naming the member.
-#[cfg_attr(not(feature = "js-service"), allow(dead_code))]
+#[cfg_attr(not(feature = "js-service"), allow(dead_code, unused_imports))]
 mod convert;
 mod error;
 #[cfg(feature = "js-verifier")]
 pub mod evidence;
 // Readers of single JS arguments shared by every binding; the smaller builds use only some.
-#[cfg_attr(not(feature = "js-service"), allow(dead_code))]
+#[cfg_attr(not(feature = "js-service"), allow(dead_code, unused_imports))]
 mod args;
 #[cfg(feature = "js-verifier")]
 mod limits;
@@ -34,14 +36,19 @@ pub mod listing;
 #[cfg(feature = "js-verifier")]
 pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
+#[cfg(feature = "js-client")]
 mod pending;
 #[cfg(feature = "js-verifier")]
 pub mod policy;
 #[cfg(feature = "js-verifier")]
 pub mod rim;
+// The Rego module (`edgeattest/rego`): appraiseRego alone.
+#[cfg(feature = "js-rego")]
+pub mod rego;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
 #[cfg(feature = "js-verifier")]
 mod runtime;
 #[cfg(feature = "js-service")]
 pub mod service;
+#[cfg(feature = "js-client")]
 pub mod token;

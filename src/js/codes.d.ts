@@ -30,6 +30,14 @@ export type ErrorCodeName =
   // ear
   | 'ERR_EAR_PROFILE'
   | 'ERR_EAR_SHAPE'
+  // rego
+  | 'ERR_REGO_BUDGET'
+  | 'ERR_REGO_BUILTIN'
+  | 'ERR_REGO_EVAL'
+  | 'ERR_REGO_PARSE'
+  | 'ERR_REGO_RECURSION'
+  | 'ERR_REGO_RESULT'
+  | 'ERR_REGO_TOO_DEEP'
   // time
   | 'ERR_TIME_RANGE'
   | 'ERR_TIME_SYNTAX'

@@ -52,6 +52,8 @@ mod access {
 /// Relying-party policies (NVIDIA's JSON format) against verified results.
 mod policy {
     mod nvidia;
+    mod rego;
+    mod rego_nvidia;
     mod rules;
 }
 

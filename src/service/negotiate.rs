@@ -20,6 +20,7 @@
 use super::error::ErrorBody;
 use super::http::{Request, Response};
 use crate::ear::EAR_PROFILE;
+use crate::urlencoded::{self, Separators};
 
 /// The result an attest request asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -37,16 +38,15 @@ const RESULT_PARAMETER: &str = "result";
 /// Reads the request's choice (see the module documentation).
 pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
     if let Some((_, query)) = request.path.split_once('?') {
-        for (name, value) in query
-            .split('&')
-            .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        // Other parameters are ignored, well encoded or not (the real service reads none);
+        // a `result` whose value does not decode is refused like any other bad value.
+        let mut segments = urlencoded::segments(query, Separators::Ampersand);
+        if let Some(segment) =
+            segments.find(|segment| segment.name().as_deref() == Some(RESULT_PARAMETER))
         {
-            if name != RESULT_PARAMETER {
-                continue;
-            }
-            return match value {
-                "ear" => Ok(ResultKind::Ear),
-                "nras" => Ok(ResultKind::Nras),
+            return match urlencoded::decode(segment.raw_value()).as_deref() {
+                Some("ear") => Ok(ResultKind::Ear),
+                Some("nras") => Ok(ResultKind::Nras),
                 _ => {
                     let mut body = ErrorBody::new(
                         400,
@@ -184,6 +184,20 @@ mod tests {
             Ok(ResultKind::Nras)
         );
         assert_eq!(kind("/v4/attest/gpu?result=EAR", None), Err(400));
+        assert_eq!(
+            kind("/v4/attest/gpu?result=%65ar", None),
+            Ok(ResultKind::Ear)
+        );
+        assert_eq!(
+            kind("/v4/attest/gpu?%72esult=ear", None),
+            Ok(ResultKind::Ear)
+        );
+        assert_eq!(kind("/v4/attest/gpu?result=e%zzar", None), Err(400));
+        assert_eq!(
+            kind("/v4/attest/gpu?x=%zz&result=ear", None),
+            Ok(ResultKind::Ear)
+        );
+        assert_eq!(kind("/v4/attest/gpu?x=%zz", None), Ok(ResultKind::Nras));
         assert_eq!(kind("/v4/attest/gpu?other=1", None), Ok(ResultKind::Nras));
     }
 }

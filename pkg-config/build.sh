@@ -6,8 +6,8 @@
 #
 # pkg/ = four wasm modules, each wasm-bindgen output (--target web) beside the hand-written
 # entry modules in src/js/: pkg/ the default `edgeattest` (Cargo feature `js-verifier`),
-# pkg/service/ `edgeattest/service` (every binding), pkg/client/ `edgeattest/client`
-# (`js-client`), pkg/rego/ `edgeattest/rego` (`js-rego`: Rego policies, regorus) — plus
+# pkg/service/ `edgeattest/service` (every binding), pkg/client/ `edgeattest/client` (no
+# binding feature), pkg/rego/ `edgeattest/rego` (`js-rego`: Rego policies, regorus) — plus
 # pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
 # generated www/rims.js), pkg/, and assets/: the files Workers static assets serve (the page
 # at assets/ui/, the API reference at assets/docs/), see pkg-config/bundle-worker.mjs.
@@ -82,7 +82,7 @@ wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-verifier --out-name edgeattest -- --no-default-features --features std,js-verifier >/dev/null
 # The client module (`edgeattest/client`): attest requests and tokens only.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
-  --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std,js-client >/dev/null
+  --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std >/dev/null
 # The Rego module (`edgeattest/rego`): appraiseRego alone, with regorus.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-rego --out-name edgeattest -- --no-default-features --features std,js-rego >/dev/null

@@ -10,8 +10,8 @@
 // service and the conventions — what the edge worker and the project's page load. It is the
 // module that was the whole package until issue 19 (723,727 bytes then, opt-level 3).
 //
-// Client module (`edgeattest/client`, `js-client`): nonces, attest requests, tokens and key
-// sets only — what a caller of an attestation service loads in a browser.
+// Client module (`edgeattest/client`, no binding feature): nonces, attest requests, tokens
+// and key sets only — what a caller of an attestation service loads in a browser.
 //
 // Rego module (`edgeattest/rego`, `js-rego`): appraiseRego alone, with regorus (its parser,
 // interpreter, compiler and VM) — loaded only by who applies Rego policies. Measured 380,5xx

@@ -12,9 +12,9 @@ pub mod access;
 // A host's answer for a fetched resource (the service's fetch step, OCSP checks).
 #[cfg(feature = "js-verifier")]
 mod answer;
-#[cfg(feature = "js-client")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 mod arch;
-#[cfg(feature = "js-client")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 pub mod attest;
 #[cfg(feature = "js-service")]
 pub mod deprecation;
@@ -36,13 +36,14 @@ pub mod listing;
 #[cfg(feature = "js-verifier")]
 pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
-#[cfg(feature = "js-client")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 mod pending;
 #[cfg(feature = "js-verifier")]
 pub mod policy;
 #[cfg(feature = "js-verifier")]
 pub mod rim;
-// The Rego module (`edgeattest/rego`): appraiseRego alone.
+// The Rego module (`edgeattest/rego`, `--features std,js-rego`): appraiseRego alone, so the
+// client bindings above are left out of that build (they are in every other one).
 #[cfg(feature = "js-rego")]
 pub mod rego;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
@@ -50,5 +51,5 @@ pub mod rego;
 mod runtime;
 #[cfg(feature = "js-service")]
 pub mod service;
-#[cfg(feature = "js-client")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 pub mod token;

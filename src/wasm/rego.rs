@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{invalid_argument, to_js};
 use super::{args, convert};
@@ -37,10 +37,10 @@ pub fn appraise_rego_policy(
 ) -> Result<JsValue, JsValue> {
     let text = match policy.as_string() {
         Some(text) => text.into_bytes(),
-        None if policy.is_instance_of::<js_sys::Uint8Array>() => {
-            js_sys::Uint8Array::new(&policy).to_vec()
-        }
-        None => return Err(invalid_argument("policy", "Rego text or its UTF-8 bytes")),
+        None => match policy.dyn_ref::<js_sys::Uint8Array>() {
+            Some(bytes) => bytes.to_vec(),
+            None => return Err(invalid_argument("policy", "Rego text or its UTF-8 bytes")),
+        },
     };
     let policy = RegoPolicy::parse(&text).map_err(|e| to_js(&e))?;
     let expected = "the object verifyAttestationResult returned";

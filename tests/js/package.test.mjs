@@ -37,11 +37,16 @@ test('package metadata matches the crate', () => {
   // Only the entries that instantiate the wasm module at import have side effects.
   assert.deepEqual(manifest.sideEffects.toSorted(), [
     './client/index.js', './client/node.js', './client/workerd.js', './index.js', './node.js',
+    './rego/index.js', './rego/node.js', './rego/workerd.js',
     './service/index.js', './service/node.js', './service/workerd.js', './workerd.js',
   ]);
   assert.deepEqual(manifest.exports['./service'], {
     types: './service/index.d.ts', workerd: './service/workerd.js', worker: './service/workerd.js',
     deno: './service/node.js', node: './service/node.js', browser: './service/browser.js', default: './service/index.js',
+  });
+  assert.deepEqual(manifest.exports['./rego'], {
+    types: './rego/index.d.ts', workerd: './rego/workerd.js', worker: './rego/workerd.js',
+    deno: './rego/node.js', node: './rego/node.js', browser: './rego/browser.js', default: './rego/index.js',
   });
   // (What the tarball holds, and that it is self-contained: tests/js/npm-pack.test.mjs.)
 });

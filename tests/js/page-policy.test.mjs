@@ -16,6 +16,7 @@ let browser;
 pageHooks((rig) => ({ worker, browser } = rig));
 
 const samples = JSON.parse(readFileSync(new URL('../../www/samples/policies.json', import.meta.url), 'utf8'));
+const regoSamples = JSON.parse(readFileSync(new URL('../../www/samples/policies-rego.json', import.meta.url), 'utf8'));
 
 test('the bundled policies are nvtrust\'s files, unchanged', () => {
   assert.equal(samples.policies.length, 13);
@@ -48,8 +49,9 @@ test('page policy: met is green with every rule; not met is red first with the f
   await page.setViewportSize(DESKTOP);
   await ready(page);
   assert.equal(await page.isDisabled('#apply-policy'), true);
+  await page.waitForSelector('#policy-sample option[value^="rego:"]', { state: 'attached' });
   const offered = await page.$$eval('#policy-sample option', (o) => o.map((x) => x.value).filter(Boolean));
-  assert.deepEqual(offered, samples.policies.map((p) => p.id));
+  assert.deepEqual(offered, [...samples.policies.map((p) => p.id), ...regoSamples.policies.map((p) => `rego:${p.id}`)]);
   await verified(page);
   assert.equal(await page.isDisabled('#apply-policy'), false);
 
@@ -73,6 +75,24 @@ test('page policy: met is green with every rule; not met is red first with the f
   assert.deepEqual(gpu.find((r) => r[0] === '/x-nvidia-gpu-attestation-report-cert-chain-fwid-match'),
     ['/x-nvidia-gpu-attestation-report-cert-chain-fwid-match', 'true', 'absent', 'fail: missing']);
   await page.locator('#policy-output').screenshot({ path: join(ARTIFACTS, 'page-policy-not-met.png') });
+
+  // The same policies in Rego (the Rego module loads on first use): the same verdicts, and
+  // the failed rules as the JSON evaluation names them.
+  await apply(page, 'rego:remote_v3_NVGPURemotePolicyExample');
+  assert.match(await page.textContent('#policy-verdict'), /^policy met Every rule of this Rego policy holds/);
+  assert.equal(await page.locator('#policy-output .badge.fail').count(), 0);
+  await apply(page, 'rego:remote_v4_NVGPURemotePolicyExample');
+  assert.equal(await page.textContent('#policy-verdict'), verdict);
+  const regoFirst = await tableRows(page, '#policy-output table:nth-of-type(1)');
+  assert.deepEqual(regoFirst.find((r) => r[0] === '/x-nvidia-ver'), ['/x-nvidia-ver', '3.0', '2.0', 'fail: differs']);
+  const regoGpu = await tableRows(page, '#policy-output table:nth-of-type(2)');
+  assert.deepEqual(regoGpu.find((r) => r[0] === '/x-nvidia-gpu-attestation-report-cert-chain-fwid-match'),
+    ['/x-nvidia-gpu-attestation-report-cert-chain-fwid-match', 'true', 'absent', 'fail: missing']);
+  await page.fill('#policy-text', 'package policy\n\nnv_match := x if { x := [y | some y in numbers.range(1, 100000000)] }');
+  await page.click('#apply-policy');
+  await page.waitForSelector('#policy-error:not([hidden])');
+  assert.match(await page.textContent('#policy-error'), /^ERR_REGO_BUILTIN /);
+  assert.equal(await page.locator('#policy-verdict').count(), 0);
 
   await page.fill('#policy-text', '{"version": "7.0", "authorization-rules": {}}');
   await page.click('#apply-policy');

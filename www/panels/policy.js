@@ -1,6 +1,7 @@
 // Panel 1's policy section: a relying-party policy (NVIDIA's JSON format; nvtrust's examples
-// are bundled) applied to the result the panel verified last. The wasm core's `appraise`
-// decides every rule; this module only lays out its decision: the verdict first, then each
+// are bundled; or Rego, through the Rego module loaded on first use: policy-rego.js) applied
+// to the result the panel verified last. The wasm core's `appraise` / `appraiseRego` decides
+// every rule; this module only lays out its decision: the verdict first, then each
 // scope's rules with the claim's value, each marked pass or fail in words.
 // It also fetches the EAT Attestation Result (EAR) of the result shown from the service that
 // answered panel 3's request — the same request again, asking for the EAR — verifies it with
@@ -8,6 +9,7 @@
 // each device's status and trustworthiness vector and offers the token for download.
 import { appraise, verifyEar } from '../pkg/service/index.js';
 import { $, el, badge, table, showError, claimText } from './ui.js';
+import { isRegoPolicy, appraiseRegoLazily, regoSamples } from './policy-rego.js';
 
 let subject = null;
 
@@ -40,7 +42,7 @@ function rulesTable(caption, rules) {
 }
 
 /** Applies the policy in the text box to the verified result; renders the decision. */
-export function applyPolicy() {
+export async function applyPolicy() {
   $('policy-output').replaceChildren();
   showError('policy-error', null);
   if (!subject) {
@@ -53,18 +55,21 @@ export function applyPolicy() {
     return null;
   }
   let decision;
+  const verified = subject;
   try {
-    decision = appraise(subject, text);
+    decision = isRegoPolicy(text) ? await appraiseRegoLazily(verified, text) : appraise(verified, text);
   } catch (error) {
-    showError('policy-error', error);
+    if (subject === verified) showError('policy-error', error);
     return null;
   }
+  // A new verification while the Rego module loaded: this decision is for a result no longer shown.
+  if (subject !== verified) return null;
   const failed = [...decision.overall, ...decision.devices.flatMap((d) => d.rules)].filter((r) => r.status !== 'pass').length;
   const devicesFailed = decision.devices.filter((d) => !d.passed).map((d) => d.label);
   const verdict = el('p', { class: 'verdict-line', id: 'policy-verdict' },
     badge(decision.passed ? 'pass' : 'fail', decision.passed ? 'policy met' : 'policy NOT met'),
     decision.passed
-      ? ` Every rule of this version ${decision.version} policy holds, for the overall token and every device.`
+      ? ` Every rule of this ${decision.version === 'rego' ? 'Rego' : `version ${decision.version}`} policy holds, for the overall token and every device.`
       : ` ${failed} rule${failed === 1 ? '' : 's'} failed${devicesFailed.length ? ` (devices: ${devicesFailed.join(', ')})` : ''}.`
         + ' By this policy, do not rely on these devices.');
   const parts = [verdict];
@@ -171,10 +176,20 @@ export async function fetchEar() {
 export function initPolicySection(policies) {
   $('get-ear').addEventListener('click', () => fetchEar());
   const select = $('policy-sample');
+  const regoGroup = el('optgroup', { label: 'Rego (translations, and a minimum driver version)' });
+  const rego = [];
   select.replaceChildren(el('option', { value: '', text: 'NVIDIA\'s examples…' }),
-    ...policies.map((p) => el('option', { value: p.id, text: p.title })));
+    el('optgroup', { label: 'JSON (nvtrust)' }, ...policies.map((p) => el('option', { value: p.id, text: p.title }))),
+    regoGroup);
+  // The Rego list is small JSON; the Rego module itself loads only when a Rego policy is applied.
+  regoSamples().then((samples) => {
+    rego.push(...samples.map((p) => ({ ...p, id: `rego:${p.id}` })));
+    regoGroup.append(...rego.map((p) => el('option', { value: p.id, text: p.title })));
+  }, (error) => {
+    showError('policy-error', { code: 'ERR_SAMPLES', message: `The bundled Rego policies could not be loaded: ${error.message}` });
+  });
   select.addEventListener('change', () => {
-    const chosen = policies.find((p) => p.id === select.value);
+    const chosen = [...policies, ...rego].find((p) => p.id === select.value);
     if (chosen) $('policy-text').value = chosen.policy;
   });
   $('policy-file').addEventListener('change', async (e) => {

@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::exports::edgeattest::verifier::token::{
-    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError, VerifiedJwt,
-    VerifyOptions,
+    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError, SignatureCheck,
+    VerifiedJwt, VerifyOptions,
 };
 use super::{coded, json, Verifier, WitError};
 use crate::token::{Jwks, TokenError, VerifiedAttestationResult, VerifyInput};
@@ -66,6 +66,15 @@ impl Guest for Verifier {
             header: json(jwt.header())?,
             claims: json(jwt.claims())?,
         })
+    }
+
+    fn verify_signatures(checks: Vec<SignatureCheck>) -> Vec<bool> {
+        checks
+            .iter()
+            .map(|c| {
+                crate::crypto::verify_p384_sha384(&c.public_key, &c.message, &c.signature).is_ok()
+            })
+            .collect()
     }
 
     fn verify_attestation_result(

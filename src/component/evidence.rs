@@ -7,7 +7,7 @@ use super::exports::edgeattest::verifier::evidence::{
     ChainOptions, ChainReport, ChainStatus, DeviceEvidence, EvidenceOptions as WitOptions,
     EvidenceReport, Guest,
 };
-use super::{coded, invalid, json, Verifier, WitError};
+use super::{checked_now, coded, json, Verifier, WitError};
 use crate::evidence::{EvidenceOptions, OptionsError};
 use crate::time::{UnixSeconds, UnixTime};
 
@@ -19,7 +19,7 @@ impl Guest for Verifier {
         let read: EvidenceOptions = Members::new()
             .with("nonce", Arg::document(&options.nonce))
             .with("arch", Arg::Str(&options.arch))
-            .with("now", Arg::U64(options.now))
+            .with("now", Arg::U64(checked_now(options.now)?))
             .with_some(
                 "trustAnchors",
                 options.trust_anchors.as_deref().map(Arg::Str),
@@ -32,7 +32,7 @@ impl Guest for Verifier {
             .with("evidence", Arg::document(&device.evidence))
             .with("certificate", Arg::Str(&device.certificate))
             .read()
-            .map_err(|e| invalid("options", e))?;
+            .map_err(|e| shape(&e))?;
         let verified = read
             .verify_evidence(clock)
             .map_err(|e| coded(&e))?
@@ -52,14 +52,14 @@ impl Guest for Verifier {
     fn verify_certificate_chain(options: ChainOptions) -> Result<ChainReport, WitError> {
         let read: EvidenceOptions = Members::new()
             .with("certificate", Arg::Str(&options.certificate))
-            .with("now", Arg::U64(options.now))
+            .with("now", Arg::U64(checked_now(options.now)?))
             .with_some(
                 "trustAnchors",
                 options.trust_anchors.as_deref().map(Arg::Str),
             )
             .with("enforceTime", Arg::Bool(options.enforce_time))
             .read()
-            .map_err(|e| invalid("options", e))?;
+            .map_err(|e| shape(&e))?;
         let chain = read
             .verify_certificate_chain(clock)
             .map_err(|e| coded(&e))?
@@ -77,6 +77,15 @@ impl Guest for Verifier {
             hwmodel: chain.hwmodel,
             leaf_public_key: chain.leaf_public_key,
         })
+    }
+}
+
+/// A member the core's option type refused while reading (the WIT types leave little room).
+fn shape(error: &serde::de::value::Error) -> WitError {
+    WitError {
+        code: "ERR_INVALID_ARGUMENT".into(),
+        field: Some("options".into()),
+        message: alloc::string::ToString::to_string(error),
     }
 }
 

@@ -11,7 +11,7 @@ use super::exports::edgeattest::verifier::token::{
     AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError, SignatureCheck,
     VerifiedJwt, VerifyOptions,
 };
-use super::{coded, json, Verifier, WitError};
+use super::{checked_now, coded, json, Verifier, WitError};
 use crate::token::{Jwks, TokenError, VerifiedAttestationResult, VerifyInput};
 
 /// The `attestation-result` resource: an authentic result (signatures and claims checked).
@@ -55,7 +55,7 @@ impl Guest for Verifier {
         jwks: Vec<u8>,
         options: VerifyOptions,
     ) -> Result<VerifiedJwt, WitError> {
-        let now = options.now;
+        let now = checked_now(options.now)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| coded(&e))?;
         let jwt = input(options)
             .prepare_jwt(&token, &jwks, now)
@@ -82,7 +82,7 @@ impl Guest for Verifier {
         jwks: Vec<u8>,
         options: VerifyOptions,
     ) -> Result<AttestationResult, ResultError> {
-        let now = options.now;
+        let now = checked_now(options.now).map_err(ResultError::Coded)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| ResultError::Coded(coded(&e)))?;
         let verified = input(options)
             .prepare_attestation_result(&result, &jwks, now)

@@ -30,6 +30,7 @@ mod args;
 mod attest;
 mod evidence;
 mod policy;
+mod rim;
 mod token;
 
 use alloc::string::{String, ToString};
@@ -59,13 +60,24 @@ fn coded<E: ErrorCode + Display>(error: &E) -> WitError {
     }
 }
 
-/// A failure of this layer itself: `ERR_INVALID_ARGUMENT` naming the member.
-fn invalid(field: &str, message: impl Display) -> WitError {
+/// A failure of this layer itself: `ERR_INVALID_ARGUMENT` naming the member, worded as the
+/// JS binding words it (`{field} must be {expected}`).
+fn invalid(field: &str, expected: impl Display) -> WitError {
     WitError {
         code: "ERR_INVALID_ARGUMENT".into(),
         field: Some(field.into()),
-        message: alloc::format!("{field}: {message}"),
+        message: alloc::format!("{field} must be {expected}"),
     }
+}
+
+/// `now` within the core's time range ([`crate::UnixTime::from_secs`]), named `now`.
+fn checked_now(now: u64) -> Result<u64, WitError> {
+    crate::UnixTime::from_secs(now).map(|_| now).ok_or_else(|| {
+        invalid(
+            "now",
+            "Unix seconds (a whole number from 0 to 253402300799)",
+        )
+    })
 }
 
 /// A core value as the JS API's JSON text.

@@ -17,6 +17,7 @@ import {
   verifyEvidence,
   verifyJwt,
 } from '../../pkg/index.js';
+import { verifyRim } from '../../pkg/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -321,6 +322,34 @@ test('appraise agrees with the JS appraise on every NVIDIA JSON policy over reco
   assert.ok(refused > 0, `refused ${refused}`);
 });
 
+// ---- RIMs -------------------------------------------------------------------------------
+
+test('verify-rim agrees with verifyRim on the rim.test.mjs documents (trusted, expired chain, coded refusals)', () => {
+  const DRIVER = fixtureText('rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml');
+  const JUNE_2025 = 1748736000;
+  const cases = [
+    [DRIVER, JUNE_2025, 'trusted'],
+    [DRIVER, 1811808000, 'expired'],
+    [DRIVER.replace('index="0" active="False"', 'index="0" active="True"'), JUNE_2025, 'ERR_RIM_DIGEST_MISMATCH'],
+    [fixtureText('rims/nvat/incorrect_signature_driver_rim.xml'), JUNE_2025, 'ERR_RIM_SIGNATURE_INVALID'],
+    [DRIVER.replaceAll('xml-c14n11', 'xml-exc-c14n'), JUNE_2025, 'ERR_RIM_UNSUPPORTED_ALGORITHM'],
+  ];
+  for (const [xml, now, expected] of cases) {
+    const js = caught(() => verifyRim(xml, { now }));
+    const component = caught(() => wit.rim.verifyRim(utf8(xml), { now: BigInt(now), trustAnchors: undefined }));
+    if (expected.startsWith('ERR_')) {
+      assert.equal(js.err?.code, expected);
+      sameError(js.err, component, expected);
+      continue;
+    }
+    assert.ok(component.ok, `${expected}: ${JSON.stringify(component.err)}`);
+    assert.deepEqual(JSON.parse(component.ok.document), js.ok.toJSON(), expected);
+    assert.equal(component.ok.trusted, js.ok.isTrusted);
+    assert.equal(component.ok.trusted, expected === 'trusted');
+    assert.equal(component.ok.colloquialVersion, js.ok.colloquialVersion);
+  }
+});
+
 // ---- attest requests ------------------------------------------------------------------
 
 test('validate-attest-request: a recorded NRAS request validates; coded refusals', () => {
@@ -362,8 +391,9 @@ test('hostile inputs at the WIT boundary: coded errors, no trap, the instance st
     codedError(() => wit.attest.validateAttestRequest('/v3/attest/gpu', deep), 'ERR_REQUEST_TOO_DEEP', 'deep request').code,
     codedError(() => wit.attest.validateAttestRequest('/v3/attest/gpu\u0000', utf8('{}')), 'ERR_REQUEST_UNKNOWN_ENDPOINT', 'NUL path').code,
     codedError(() => witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: 2n ** 63n }), 'ERR_INVALID_ARGUMENT', 'now out of range').code,
+    codedError(() => wit.rim.verifyRim(utf8(big), { now: BigInt(NOW) }), 'ERR_RIM_TOO_LARGE', '64 MiB RIM').code,
   ];
-  assert.equal(codes.length, 10);
+  assert.equal(codes.length, 11);
   // Still usable: the Hopper sample verifies after all of the above.
   assert.equal(witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: NOW }).ueid, '478176379286082186618948445787393647364802107249');
 });

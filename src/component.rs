@@ -4,6 +4,10 @@
 //! Fastly Compute) and any language with WIT bindings; the JS binding (`src/wasm`) is the
 //! same core for the JS hosts.
 //!
+//! Interfaces: `attest` (request validation), `evidence` (evidence, certificate chains), `rim`
+//! (RIM verification), `token` (JWTs, attestation results, raw P-384 checks), `policy` (NVIDIA's
+//! JSON policies over a verified result). All verify with the software backend.
+//!
 //! Thin conversions only, as `src/wasm` is: each function maps WIT records onto the core's
 //! own option types (the members a JS caller writes, read by the same serde types, so the
 //! same defaults and field names), calls the core, and maps the answer back. Time is a

@@ -4,10 +4,11 @@
 #
 #   bash pkg-config/build.sh                      # EDGEATTEST_REBUILD=1: build even if nothing changed
 #
-# pkg/ = three wasm modules, each wasm-bindgen output (--target web) beside the hand-written
+# pkg/ = four wasm modules, each wasm-bindgen output (--target web) beside the hand-written
 # entry modules in src/js/: pkg/ the default `edgeattest` (Cargo feature `js-verifier`),
 # pkg/service/ `edgeattest/service` (every binding), pkg/client/ `edgeattest/client` (no
-# binding feature) — plus pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
+# binding feature), pkg/rego/ `edgeattest/rego` (`js-rego`: Rego policies, regorus) — plus
+# pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
 # generated www/rims.js), pkg/, and assets/: the files Workers static assets serve (the page
 # at assets/ui/, the API reference at assets/docs/), see pkg-config/bundle-worker.mjs.
 #
@@ -82,13 +83,17 @@ wasm-pack --quiet --log-level warn build --release --target web --no-pack \
 # The client module (`edgeattest/client`): attest requests and tokens only.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std >/dev/null
+# The Rego module (`edgeattest/rego`): appraiseRego alone, with regorus.
+wasm-pack --quiet --log-level warn build --release --target web --no-pack \
+  --out-dir target/wasm-pack-rego --out-name edgeattest -- --no-default-features --features std,js-rego >/dev/null
 
-# module WASM_PACK_DIR DEST: one module's glue, made to give coded errors and portable types.
+# module WASM_PACK_DIR DEST [--no-classes]: one module's glue, made to give coded errors and
+# portable types.
 module() {
   mkdir -p "$2"
   cp "$1"/edgeattest.js "$1"/edgeattest.d.ts "$1"/edgeattest_bg.wasm "$1"/edgeattest_bg.wasm.d.ts "$2"/
   # The glue's own refusals (wrong class instance, `new` without constructor) get codes.
-  node pkg-config/harden-glue.mjs "$2"/edgeattest.js
+  node pkg-config/harden-glue.mjs "$2"/edgeattest.js ${3:-}
   node pkg-config/portable-types.mjs "$2"/edgeattest.d.ts
 }
 module target/wasm-pack-verifier "$PKG"
@@ -103,6 +108,10 @@ module target/wasm-pack-client "$PKG"/client
 for name in index browser node workerd init token error jwks webcrypto backend; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
 cp src/js/claims.d.ts src/js/http.js "$PKG"/client/
 cp src/js/client/*.js src/js/client/*.d.ts "$PKG"/client/
+module target/wasm-pack-rego "$PKG"/rego --no-classes
+for name in index browser node workerd init error; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/rego/; done
+cp src/js/codes.d.ts "$PKG"/rego/
+cp src/js/rego/*.js src/js/rego/*.d.ts "$PKG"/rego/
 # The users' README (not the developers'), the licence, the changelog and the security policy.
 cp pkg-config/npm/package.json LICENSE CHANGELOG.md SECURITY.md "$PKG"/
 cp pkg-config/npm/README.md "$PKG"/README.md

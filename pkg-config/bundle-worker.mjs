@@ -56,9 +56,12 @@ const ui = join(out, 'assets', 'ui');
 cpSync(www, ui, { recursive: true, filter: (src) => !(src !== www && WORKER_MODULE(src.slice(www.length + 1))) });
 // The package as the page loads it: the service entry (the page runs the service's own code
 // too, so it imports edgeattest/service), its modules (not the workerd entry) and its wasm.
-mkdirSync(join(ui, 'pkg', 'service'), { recursive: true });
-for (const name of readdirSync(join(pkg, 'service'))) {
-  if ((name.endsWith('.js') && name !== 'workerd.js') || name === 'edgeattest_bg.wasm') cpSync(join(pkg, 'service', name), join(ui, 'pkg', 'service', name));
+// The Rego module too: the policy section imports it only when a Rego policy is applied.
+for (const entry of ['service', 'rego']) {
+  mkdirSync(join(ui, 'pkg', entry), { recursive: true });
+  for (const name of readdirSync(join(pkg, entry))) {
+    if ((name.endsWith('.js') && name !== 'workerd.js') || name === 'edgeattest_bg.wasm') cpSync(join(pkg, entry, name), join(ui, 'pkg', entry, name));
+  }
 }
 if (existsSync(apiDocs)) cpSync(apiDocs, join(out, 'assets', 'docs'), { recursive: true });
 else console.log(`bundle-worker: no ${apiDocs}, so no API reference at /docs/`);

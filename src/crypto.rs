@@ -11,8 +11,10 @@ mod b64url;
 mod deferred;
 mod jwk;
 mod key;
+mod key_der;
 mod key_text;
 mod p384v;
+mod pkcs8;
 
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};

@@ -83,6 +83,7 @@ mod urlencoded;
 mod attest;
 mod chain;
 mod crypto;
+mod ear;
 mod evidence;
 mod ocsp;
 mod policy;
@@ -217,6 +218,19 @@ pub use policy::{
     appraise, DeviceDecision, Policy, PolicyDecision, PolicyError, PolicyVersion, RuleOutcome,
     RuleStatus, MAX_POLICY_BYTES, MAX_RULES as MAX_POLICY_RULES,
     MAX_RULE_ARRAY as MAX_POLICY_RULE_ARRAY, MAX_RULE_DEPTH as MAX_POLICY_RULE_DEPTH,
+};
+// Rego policies (NVIDIA's C++ SDK format), Cargo feature `rego`.
+#[cfg(feature = "rego")]
+pub use policy::{
+    appraise_rego, RegoError, RegoPolicy, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES,
+    MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
+};
+
+// EAT Attestation Results (EAR) with AR4SI trustworthiness vectors.
+pub use ear::{
+    appraise_device, policy_id, prepare_ear, trust_vector, verify_ear, Ear, EarAppraisal, EarError,
+    PreparedEar, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER, EAR_MEDIA_TYPE, EAR_PROFILE,
+    MAX_EAR_SUBMODS,
 };
 
 // P-384 keys and signature checks.

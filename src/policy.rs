@@ -47,6 +47,13 @@ use crate::ErrorCode;
 mod decision;
 mod document;
 mod evaluate;
+#[cfg(feature = "rego")]
+pub(crate) mod rego;
+#[cfg(feature = "rego")]
+pub use rego::{
+    appraise_rego, RegoError, RegoPolicy, ALLOWED_BUILTINS as REGO_ALLOWED_BUILTINS,
+    MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING,
+};
 
 pub use decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 pub use document::{Policy, PolicyVersion};

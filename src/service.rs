@@ -17,6 +17,7 @@ mod http;
 mod keys;
 mod limits;
 mod mint;
+mod negotiate;
 mod options;
 mod outcome;
 mod policy_gate;

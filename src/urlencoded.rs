@@ -1,6 +1,6 @@
 //! The crate's one query-string splitter: `application/x-www-form-urlencoded` (WHATWG URL
 //! §5.1), decoded strictly. Every reader of a query — the list endpoints, the deprecation
-//! checks, the API-key gateway — splits and decodes here.
+//! checks, the API-key gateway, the attest endpoints' `result` — splits and decodes here.
 //!
 //! Differences from the WHATWG parser, on purpose: a `%` that does not start a `%XX` escape
 //! and decoded bytes that are not UTF-8 are errors (the WHATWG parser keeps the `%` and

@@ -333,7 +333,7 @@ async function route(request, env, ctx) {
   if (body === undefined && size > 0) headers.push(['content-length', String(size)]);
   const answer = await handleRequest(
     svc,
-    { method: request.method, path: url.pathname, origin: url.origin, headers, body },
+    { method: request.method, path: url.pathname + url.search, origin: url.origin, headers, body },
     { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(env), ctx), ocspTimeoutMs },
   );
   return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {

@@ -9,11 +9,11 @@ use core::fmt;
 use p384::ecdsa::signature::Signer as _;
 use p384::ecdsa::{Signature, SigningKey as P384SigningKey, VerifyingKey};
 use p384::elliptic_curve::point::AffineCoordinates as _;
-use p384::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 use serde_json::{Map, Value};
 
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
+use super::{key_der, pkcs8};
 use crate::ErrorCode;
 
 /// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
@@ -204,8 +204,9 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`] (also for other curves and algorithms).
     pub fn from_spki_der(der: &[u8]) -> Result<Self, KeyError> {
-        <Self as DecodePublicKey>::from_public_key_der(der)
-            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+        pkcs8::read_spki(der)
+            .and_then(|point| Self::from_sec1(point).ok())
+            .ok_or(KeyError::InvalidEncoding { format: "spki" })
     }
 
     /// From PEM text labelled `PUBLIC KEY`.
@@ -213,23 +214,28 @@ impl PublicKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_spki_pem(pem: &str) -> Result<Self, KeyError> {
-        <Self as DecodePublicKey>::from_public_key_pem(pem.trim())
-            .map_err(|_| KeyError::InvalidEncoding { format: "spki" })
+        // What spki's `from_public_key_pem` does: the PEM decoded, its label `PUBLIC KEY`.
+        match pem_rfc7468::decode_vec(pem.trim().as_bytes()) {
+            Ok(("PUBLIC KEY", der)) => Self::from_spki_der(&der),
+            _ => Err(KeyError::InvalidEncoding { format: "spki" }),
+        }
     }
 
     /// The DER `SubjectPublicKeyInfo`.
     pub fn to_spki_der(&self) -> Vec<u8> {
-        self.key
-            .to_public_key_der()
-            .map(|doc| doc.as_bytes().to_vec())
-            .unwrap_or_default()
+        key_der::spki_der(&self.point())
     }
 
     /// PEM text labelled `PUBLIC KEY`, LF line endings.
     pub fn to_spki_pem(&self) -> String {
-        self.key
-            .to_public_key_pem(pem_rfc7468::LineEnding::LF)
-            .unwrap_or_default()
+        key_der::pem("PUBLIC KEY", &self.to_spki_der())
+    }
+
+    /// The uncompressed SEC1 point, as an array.
+    fn point(&self) -> [u8; SEC1_UNCOMPRESSED_LEN] {
+        let mut out = [0u8; SEC1_UNCOMPRESSED_LEN];
+        out.copy_from_slice(self.key.to_sec1_point(false).as_bytes());
+        out
     }
 
     /// Verifies a raw `r‖s` ES384 signature over `message` with the software backend.
@@ -261,7 +267,7 @@ impl PublicKey {
     }
 }
 
-/// SPKI decoding (through `DecodePublicKey`'s DER and PEM readers) with the checks of
+/// SPKI decoding through spki's `DecodePublicKey` readers, with the checks of
 /// RustCrypto's own: id-ecPublicKey with secp384r1, then the SEC1 point as [`PublicKey::from_sec1`].
 impl TryFrom<spki::SubjectPublicKeyInfoRef<'_>> for PublicKey {
     type Error = spki::Error;
@@ -371,9 +377,20 @@ impl SigningKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, KeyError> {
-        P384SigningKey::from_pkcs8_der(der)
-            .map(|key| Self { key })
-            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+        let invalid = || KeyError::InvalidEncoding { format: "pkcs8" };
+        let (scalar, public) = pkcs8::read(der).ok_or_else(invalid)?;
+        // elliptic-curve's `SecretKey::from_slice` (24 to 48 bytes, left-padded) and its
+        // check that a public key given is this scalar's, in either SEC1 form.
+        let key = P384SigningKey::from_slice(scalar).map_err(|_| invalid())?;
+        if let Some(public) = public {
+            let point = key.verifying_key();
+            if public != point.to_sec1_point(false).as_bytes()
+                && public != point.to_sec1_point(true).as_bytes()
+            {
+                return Err(invalid());
+            }
+        }
+        Ok(Self { key })
     }
 
     /// From PEM text labelled `PRIVATE KEY`.
@@ -381,25 +398,26 @@ impl SigningKey {
     /// # Errors
     /// [`KeyError::InvalidEncoding`].
     pub fn from_pkcs8_pem(pem: &str) -> Result<Self, KeyError> {
-        P384SigningKey::from_pkcs8_pem(pem.trim())
-            .map(|key| Self { key })
-            .map_err(|_| KeyError::InvalidEncoding { format: "pkcs8" })
+        // What pkcs8's `from_pkcs8_pem` does: the PEM decoded, its label `PRIVATE KEY`.
+        match pem_rfc7468::decode_vec(pem.trim().as_bytes()) {
+            Ok(("PRIVATE KEY", der)) => Self::from_pkcs8_der(&der),
+            _ => Err(KeyError::InvalidEncoding { format: "pkcs8" }),
+        }
     }
 
     /// The DER PKCS#8 `PrivateKeyInfo`.
     pub fn to_pkcs8_der(&self) -> Vec<u8> {
-        self.key
-            .to_pkcs8_der()
-            .map(|doc| doc.as_bytes().to_vec())
-            .unwrap_or_default()
+        key_der::pkcs8_der(&self.scalar_bytes(), &self.public_key().point())
     }
 
     /// PEM text labelled `PRIVATE KEY`, LF line endings.
     pub fn to_pkcs8_pem(&self) -> String {
-        self.key
-            .to_pkcs8_pem(pem_rfc7468::LineEnding::LF)
-            .map(|pem| String::from(pem.as_str()))
-            .unwrap_or_default()
+        key_der::pem("PRIVATE KEY", &self.to_pkcs8_der())
+    }
+
+    /// The private scalar, big-endian.
+    pub(super) fn scalar_bytes(&self) -> [u8; COORDINATE_LEN] {
+        self.key.to_bytes().into()
     }
 
     /// The public key.

@@ -17,9 +17,11 @@ export type {
   VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal,
   AppraisalReason, VerifiedJwtResult, OcspChainKind, OcspRequestsOptions, OcspRequestJs,
   OcspAnswer, CheckOcspOptions, OcspStatusJs, OcspCertificateStatus, OcspChainStatus,
-  ServiceLimits, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
+  ServiceLimits, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision, EarData, EarStatus,
+  EarSubmod, TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './ocsp.js';

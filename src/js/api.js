@@ -17,6 +17,7 @@ export {
   ocspRequests, checkOcspResponses, serviceLimits, appraise,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './ocsp.js';

@@ -20,6 +20,8 @@ pub enum PolicyVersion {
     V3,
     /// `"4.0"`: the same shape (written for claims 3.0).
     V4,
+    /// Not a JSON version: the decision of a Rego policy (Cargo feature `rego`), `"rego"`.
+    Rego,
 }
 
 impl PolicyVersion {
@@ -30,6 +32,7 @@ impl PolicyVersion {
             Self::V2 => "2.0",
             Self::V3 => "3.0",
             Self::V4 => "4.0",
+            Self::Rego => "rego",
         }
     }
 

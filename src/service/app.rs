@@ -10,6 +10,7 @@ use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
 use super::health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 use super::http::{Request, Response};
 use super::keys::KeyRing;
+use super::negotiate::result_kind;
 use super::rims::RimStore;
 use super::router::{decorate, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
@@ -247,19 +248,23 @@ impl Service {
                 let refusal = match (
                     issuer_for(&self.config, request),
                     validate_request(endpoint, &request.body),
+                    result_kind(request),
                 ) {
                     // The client's own mistakes first; a missing issuer is the host's.
-                    (_, Err(error)) => ErrorBody::from(&error).into_response(),
-                    (Err(refusal), _) => refusal,
-                    (Ok(issuer), Ok(validated)) => match versioned_opaque_needs_4_0(&validated) {
-                        Some(refusal) => refusal,
-                        None => {
-                            let allow_hold = allows_certificate_hold(request);
-                            return Exchange::attest(
-                                self, validated, allow_hold, issuer, now, entropy, certs,
-                            );
+                    (_, _, Err(refusal)) => refusal,
+                    (_, Err(error), _) => ErrorBody::from(&error).into_response(),
+                    (Err(refusal), _, _) => refusal,
+                    (Ok(issuer), Ok(validated), Ok(kind)) => {
+                        match versioned_opaque_needs_4_0(&validated) {
+                            Some(refusal) => refusal,
+                            None => {
+                                let allow_hold = allows_certificate_hold(request);
+                                return Exchange::attest(
+                                    self, validated, kind, allow_hold, issuer, now, entropy, certs,
+                                );
+                            }
                         }
-                    },
+                    }
                 };
                 Exchange::respond(finish_attest_response(refusal, endpoint, now), now)
             }
@@ -389,6 +394,8 @@ pub(super) fn finish_attest_response(
             response.headers.push((name.into(), value));
         }
     }
+    // The body depends on `Accept` (an EAR or NVIDIA's JSON, `negotiate`).
+    response.headers.push(("vary".into(), "Accept".into()));
     decorate(response)
 }
 

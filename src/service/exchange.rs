@@ -23,6 +23,7 @@ use super::error::ErrorBody;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
+use super::negotiate::ResultKind;
 use crate::attest::{Endpoint, ValidatedRequest};
 use crate::chain::CertCache;
 use crate::crypto::SignatureCheck;
@@ -66,6 +67,8 @@ pub struct Exchange {
     endpoint: Option<Endpoint>,
     /// The OCSP answers that verified, for the host's cache (known once the checks ran).
     cacheable: Vec<OcspCacheEntry>,
+    /// The result the request asked for.
+    result: ResultKind,
 }
 
 #[derive(Debug)]
@@ -154,16 +157,20 @@ impl Exchange {
             entropy: [0; 32],
             endpoint: None,
             cacheable: Vec::new(),
+            result: ResultKind::Nras,
         }
     }
 
     /// An attestation request, validated: its first round is the evidence checks — unless
     /// it asks for more distinct ones than [`MAX_SIGNATURE_CHECKS`], when it is refused
     /// before any is run. `allow_hold`: the request accepts certificates on hold; `certs`:
-    /// the certificates decoded before (see `CertCache`).
+    /// the certificates decoded before (see `CertCache`); `result`: what the request asked
+    /// for (`negotiate`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn attest(
         service: &Service,
         request: ValidatedRequest,
+        result: ResultKind,
         allow_hold: bool,
         issuer: String,
         now: u64,
@@ -205,6 +212,7 @@ impl Exchange {
             now,
             entropy,
             cacheable: Vec::new(),
+            result,
         };
         exchange.settle(service);
         exchange
@@ -331,6 +339,7 @@ impl Exchange {
         let next = match &self.state {
             State::DeviceTokens(plan) => match plan.devices_signed(signatures) {
                 Ok(Minted::Done(text)) => self.done(result_response(text)),
+                Ok(Minted::Ear(text)) => self.done(ear_response(text)),
                 Ok(Minted::Overall(pending)) => State::OverallToken(pending),
                 Err(error) => return Err(ExchangeError::Signature(error)),
             },
@@ -451,6 +460,7 @@ impl Exchange {
             request.nonce(),
             &outcomes,
             config.policy.as_ref(),
+            self.result == ResultKind::Ear,
         ) {
             Ok(plan) => State::DeviceTokens(plan),
             Err(_) => self.done(token_failure()),
@@ -489,6 +499,15 @@ fn result_response(text: String) -> Response {
     Response {
         status: 200,
         headers: Vec::from([("content-type".into(), "application/json".into())]),
+        body: text.into_bytes(),
+    }
+}
+
+/// The EAR: the compact JWS, as `application/eat+jwt` with its profile.
+fn ear_response(text: String) -> Response {
+    Response {
+        status: 200,
+        headers: Vec::from([("content-type".into(), crate::ear::EAR_MEDIA_TYPE.into())]),
         body: text.into_bytes(),
     }
 }

@@ -11,7 +11,9 @@ use serde::Serialize;
 pub struct Request {
     /// The method, e.g. `POST`; compared case-sensitively, as RFC 9110 §9.1 says.
     pub method: String,
-    /// The path, without the query string, e.g. `/v4/attest/gpu`.
+    /// The path, e.g. `/v4/attest/gpu`. A query string after `?` is read only for the
+    /// `result` parameter (`result=ear`: the EAT Attestation Result, `negotiate`); a host
+    /// that strips it leaves the client `Accept` to ask with.
     pub path: String,
     /// The headers as received; names compare case-insensitively.
     pub headers: Vec<(String, String)>,

@@ -38,6 +38,8 @@ pub(crate) struct Minter<'a> {
 pub(crate) enum MintPlan {
     /// V1: one token, `{"eat": token}`.
     Single { input: String },
+    /// An EAT Attestation Result (the request asked for one): one token, the EAR.
+    Ear { input: String },
     /// A detached EAT: one token per device, then the overall token over their digests.
     Detached {
         kid: String,
@@ -58,6 +60,8 @@ pub(crate) struct OverallPending {
 pub(crate) enum Minted {
     /// The result text (V1).
     Done(String),
+    /// The EAR, a compact JWS.
+    Ear(String),
     /// The overall token still to sign.
     Overall(OverallPending),
 }
@@ -90,7 +94,11 @@ impl<'a> Minter<'a> {
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
         policy: Option<&Policy>,
+        ear: bool,
     ) -> Result<MintPlan, TokenError> {
+        if ear {
+            return self.plan_ear(endpoint, version, nonce, outcomes, policy);
+        }
         if endpoint == Endpoint::GpuV1 {
             let outcome = outcomes.first().ok_or(TokenError::ResultInvalid {
                 field: "devices".into(),
@@ -152,6 +160,52 @@ impl<'a> Minter<'a> {
         })
     }
 
+    /// The EAR of the result for `outcomes` (see `crate::ear`): each device's vector read
+    /// from its newest claims set (GPU 4.0, switch 3.0, whatever `version` the request
+    /// asked: they describe the same verification and carry every claim even on failure);
+    /// with a `policy`, whether the device meets it on the claims the request's format
+    /// would carry, as the policy gate reads them.
+    fn plan_ear(
+        &self,
+        endpoint: Endpoint,
+        version: ClaimsVersion,
+        nonce: &Nonce,
+        outcomes: &[DeviceOutcome],
+        policy: Option<&Policy>,
+    ) -> Result<MintPlan, TokenError> {
+        if outcomes.is_empty() {
+            return Err(TokenError::ResultInvalid {
+                field: "devices".into(),
+            });
+        }
+        let prefix = endpoint.device_kind().label_prefix();
+        let format = ResultFormat::for_endpoint(endpoint);
+        let id = policy.map(crate::ear::policy_id);
+        let mut submods = Vec::with_capacity(outcomes.len());
+        for (i, outcome) in outcomes.iter().enumerate() {
+            let label = alloc::format!("{prefix}-{i}");
+            let newest = DeviceClaims::build(outcome, ClaimsVersion::V4_0, nonce, self.times());
+            let claims = claims_json(&newest)?;
+            let verdict = match (policy, id.as_deref()) {
+                (Some(policy), Some(id)) => {
+                    let asked = if format == ResultFormat::V1 {
+                        claims_json(&GpuSingleTokenV1::new(outcome, nonce, self.times()))?
+                    } else {
+                        claims_json(&DeviceClaims::build(outcome, version, nonce, self.times()))?
+                    };
+                    Some((id, policy_failure(policy, format, &asked).is_none()))
+                }
+                _ => None,
+            };
+            let appraisal = crate::ear::appraise_device(&label, &claims, verdict);
+            submods.push((label, appraisal));
+        }
+        let ear = crate::ear::Ear::new(self.now, Some(nonce.to_hex()), submods);
+        Ok(MintPlan::Ear {
+            input: ear.signing_input(self.kid)?,
+        })
+    }
+
     fn times(&self) -> TokenTimes {
         TokenTimes {
             iss: self.issuer.into(),
@@ -204,7 +258,7 @@ impl MintPlan {
     /// The signing inputs of the first round: the V1 token, or every device token.
     pub(crate) fn signing_inputs(&self) -> &[String] {
         match self {
-            Self::Single { input } => core::slice::from_ref(input),
+            Self::Single { input } | Self::Ear { input } => core::slice::from_ref(input),
             Self::Detached { inputs, .. } => inputs,
         }
     }
@@ -230,6 +284,7 @@ impl MintPlan {
             Self::Single { .. } => Ok(Minted::Done(create_v1_result(
                 tokens.first().map_or("", String::as_str),
             ))),
+            Self::Ear { .. } => Ok(Minted::Ear(tokens.into_iter().next().unwrap_or_default())),
             Self::Detached {
                 kid,
                 labels,

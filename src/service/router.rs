@@ -23,7 +23,8 @@ pub(crate) enum Route {
 }
 
 /// Request headers a browser may send cross-origin (preflight answer).
-const ALLOWED_HEADERS: &str = "content-type, authorization, x-nvidia-ocsp-allow-cert-hold";
+/// (`accept`: the EAR's media type has a quoted parameter, which is not CORS-safelisted.)
+const ALLOWED_HEADERS: &str = "content-type, authorization, x-nvidia-ocsp-allow-cert-hold, accept";
 /// Response headers a browser script may read: deprecation signalling (RFC 9745, RFC 8594,
 /// RFC 8288) and the request id.
 const EXPOSED_HEADERS: &str = "deprecation, sunset, link, www-authenticate, x-request-id";
@@ -37,7 +38,8 @@ const PREFLIGHT_MAX_AGE: &str = "86400";
 /// not allowed (405 with `Allow`), CORS preflight (204), oversize body (413), non-JSON body
 /// (415).
 pub(crate) fn route(request: &Request) -> Result<Route, Response> {
-    let path = normalise(&request.path);
+    // A host may pass the query string in `path` (`?result=ear`, read by `negotiate`).
+    let path = normalise(request.path.split('?').next().unwrap_or(""));
     let (candidate, allow) = match path {
         "/" => (Route::Info, "GET, HEAD, OPTIONS"),
         "/health" => (Route::Health, "GET, HEAD, OPTIONS"),

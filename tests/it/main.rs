@@ -52,6 +52,8 @@ mod access {
 /// Relying-party policies (NVIDIA's JSON format) against verified results.
 mod policy {
     mod nvidia;
+    mod rego;
+    mod rego_nvidia;
     mod rules;
 }
 
@@ -155,6 +157,7 @@ mod service {
     mod blackwell;
     mod claims;
     mod claims_bytes;
+    mod ear;
     mod exchange;
     mod keys;
     mod ocsp;
@@ -164,6 +167,12 @@ mod service {
     mod request_rules;
     mod result_text;
     mod wire;
+}
+
+/// EAT Attestation Results: the claims → AR4SI mapping, the draft's schema, the service.
+mod ear {
+    mod mapping;
+    mod schema;
 }
 
 /// The hand-written TypeScript declarations against the serde shapes the core writes.

@@ -90,3 +90,45 @@ test('page policy: met is green with every rule; not met is red first with the f
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('page EAR: the service\'s EAR of the result sent is fetched, verified and shown; a negative status is red', async () => {
+  const { page, problems } = await openPage(browser.context, `${worker.origin}/ui/`);
+  await page.setViewportSize(DESKTOP);
+  await ready(page);
+  assert.equal(await page.isDisabled('#get-ear'), true);
+  // A result pasted in panel 1 did not come from panel 3's request: no EAR for it.
+  await verified(page);
+  await page.click('#get-ear');
+  await page.waitForSelector('#policy-error:not([hidden])');
+  assert.match(await page.textContent('#policy-error'), /^ERR_INVALID_ARGUMENT The result shown did not come from a request panel 3 sent/);
+  assert.equal(await page.locator('#ear-verdict').count(), 0);
+
+  // The sample sent by panel 3: its RIM signer has expired, so the service fails the GPU.
+  await page.click('#add-sample');
+  await page.click('#build-request');
+  await page.click('#send-request');
+  await page.waitForFunction(() => /FAILED/.test(document.getElementById('send-status').textContent));
+  await page.click('#get-ear');
+  await page.waitForSelector('#ear-verdict, #policy-error:not([hidden])');
+  assert.equal(await page.isHidden('#policy-error'), true, await page.textContent('#policy-error'));
+  assert.match(await page.textContent('#ear-verdict'), /^EAR: contraindicated NOT affirming: GPU-0 contraindicated\. Do not rely on these devices\./);
+  assert.equal(await page.getAttribute('#ear-output > div', 'class'), 'summary bad');
+  assert.equal(await page.locator('#ear-output .badge.pass').count(), 0);
+  const rows = await tableRows(page, '#ear-output table');
+  // The core's rows: the device chain is genuine (hardware 2); revocation is unchecked in
+  // the test worker (identity 32); the expired RIM signer leaves the measurements
+  // uncompared (measres "fail"): executables 33, unrecognised.
+  assert.deepEqual(rows[0].slice(0, 5), ['GPU-0', 'contraindicated', '32', '2', '33']);
+  const link = page.locator('#ear-download');
+  assert.match(await link.getAttribute('href'), /^blob:/);
+  assert.match(await link.getAttribute('download'), /^ear-[0-9a-f]{16}\.jwt$/);
+  await page.locator('#ear-output').screenshot({ path: join(ARTIFACTS, 'page-policy-ear.png') });
+  // Another verification clears it.
+  await page.fill('#result-text', '{');
+  await page.click('#verify-result');
+  await page.waitForSelector('#result-error:not([hidden])');
+  assert.equal(await page.locator('#ear-verdict').count(), 0);
+  assert.equal(await page.isDisabled('#get-ear'), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -154,8 +154,8 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
     .filter((n) => !(n.labels?.length || n.getAttribute('aria-label') || (n.tagName === 'BUTTON' && n.textContent.trim())))
     .map((n) => n.id || n.outerHTML.slice(0, 60)));
   assert.deepEqual(unnamed, []);
-  // Live regions for the results, alerts for errors.
-  for (const id of ['status', 'result-summary', 'policy-status', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
+  // Live regions for the results, alerts for errors (the EAR's errors share policy-error).
+  for (const id of ['status', 'result-summary', 'policy-status', 'ear-status', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
     assert.equal(await page.getAttribute(`#${id}`, 'aria-live'), 'polite', id);
   }
   assert.equal(await page.locator('.error[role=alert]').count(), 7);

@@ -2,7 +2,11 @@
 // are bundled) applied to the result the panel verified last. The wasm core's `appraise`
 // decides every rule; this module only lays out its decision: the verdict first, then each
 // scope's rules with the claim's value, each marked pass or fail in words.
-import { appraise } from '../pkg/service/index.js';
+// It also fetches the EAT Attestation Result (EAR) of the result shown from the service that
+// answered panel 3's request — the same request again, asking for the EAR — verifies it with
+// that service's keys and the result's nonce (verifyEar: the core reads the status), shows
+// each device's status and trustworthiness vector and offers the token for download.
+import { appraise, verifyEar } from '../pkg/service/index.js';
 import { $, el, badge, table, showError, claimText } from './ui.js';
 
 let subject = null;
@@ -11,6 +15,9 @@ let subject = null;
 export function setPolicySubject(verified) {
   subject = verified;
   $('policy-output').replaceChildren();
+  $('ear-output').replaceChildren();
+  $('get-ear').disabled = !verified;
+  $('ear-status').textContent = verified ? '' : 'Verify a result above first.';
   showError('policy-error', null);
   $('apply-policy').disabled = !verified;
   $('policy-status').textContent = verified
@@ -69,7 +76,100 @@ export function applyPolicy() {
   return decision;
 }
 
+/** The EAR media type with the profile edgeattest writes. */
+const EAR_ACCEPT = 'application/eat+jwt; eat_profile="tag:github.com,2023:veraison/ear"';
+
+/** The request panel 3 sent for the result shown: its body, endpoint and service base URL. */
+function requestOfSubject() {
+  const nonce = subject?.overall?.payload?.eat_nonce;
+  let body;
+  try {
+    body = JSON.parse($('request-json').textContent);
+  } catch {
+    return null;
+  }
+  // The result shown answered this request only if it carries the request's nonce.
+  if (!nonce || typeof body?.nonce !== 'string' || body.nonce.toLowerCase() !== String(nonce).toLowerCase()) return null;
+  return { body, nonce: String(nonce), endpoint: $('endpoint').value, base: $('send-url').value.trim() || location.origin };
+}
+
+const EAR_BADGE = { affirming: 'pass', warning: 'warn', contraindicated: 'fail', none: 'skip' };
+const VECTOR_KEYS = ['instance-identity', 'hardware', 'executables', 'configuration'];
+
+function earView(ear, token, nonce) {
+  const good = ear.affirming;
+  const line = el('p', { class: 'verdict-line', id: 'ear-verdict' },
+    badge(EAR_BADGE[ear.status] ?? 'fail', `EAR: ${ear.status}`),
+    good
+      ? ' Every device is affirming: the service found each trustworthy on every aspect it has evidence for.'
+      : ` NOT affirming: ${ear.submods.filter((s) => s.status !== 'affirming').map((s) => `${s.label} ${s.status}`).join(', ')}. Do not rely on these devices.`);
+  const rows = ear.submods.map((submod) => ({
+    class: submod.status === 'affirming' ? 'ok' : 'bad',
+    cells: [
+      submod.label,
+      badge(EAR_BADGE[submod.status] ?? 'fail', submod.status),
+      ...VECTOR_KEYS.map((key) => submod.trustworthinessVector?.[key] ?? el('span', { class: 'muted', text: 'no evidence' })),
+      submod.appraisalPolicyId ? el('code', { text: submod.appraisalPolicyId }) : el('span', { class: 'muted', text: 'none' }),
+    ],
+  }));
+  const link = el('a', {
+    id: 'ear-download',
+    href: URL.createObjectURL(new Blob([token], { type: 'application/eat+jwt' })),
+    download: `ear-${nonce.slice(0, 16)}.jwt`,
+    text: 'Download the EAR (signed JWT)',
+  });
+  return el('div', { class: `summary ${good ? 'good' : 'bad'}`, role: 'status' }, line,
+    table('EAR submodules (AR4SI trustworthiness vector)', ['device', 'status', ...VECTOR_KEYS, 'appraisal policy'], rows, 'stack'),
+    el('p', {}, link));
+}
+
+/** Asks the service that answered panel 3 for the EAR of the result shown; renders it. */
+export async function fetchEar() {
+  $('ear-output').replaceChildren();
+  showError('policy-error', null);
+  const request = requestOfSubject();
+  if (!request) {
+    showError('policy-error', { code: 'ERR_INVALID_ARGUMENT', message: 'The result shown did not come from a request panel 3 sent (its nonce differs): send the request there first.', field: 'result' });
+    return null;
+  }
+  let url;
+  try {
+    url = new URL(request.endpoint, request.base);
+  } catch {
+    showError('policy-error', { code: 'ERR_INVALID_ARGUMENT', message: `"${request.base}" is not a URL`, field: 'send-url' });
+    return null;
+  }
+  $('ear-status').textContent = `Asking ${url} for the EAR…`;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: EAR_ACCEPT },
+      body: JSON.stringify(request.body),
+    });
+    const token = (await response.text()).trim();
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || !type.startsWith('application/eat+jwt')) {
+      let error = { code: 'ERR_SERVICE_RESPONSE', message: `${response.status}: the service sent no EAR (${type || 'no content type'})` };
+      try {
+        const body = JSON.parse(token);
+        if (body.code) error = { code: body.code, message: `${response.status}: ${body.message ?? ''}`, field: body.field };
+      } catch { /* not JSON */ }
+      throw error;
+    }
+    const jwks = await (await fetch(new URL('/.well-known/jwks.json', url))).json();
+    const ear = await verifyEar(token, jwks, { nonce: request.nonce, maxTokenAge: 600, clockTolerance: 60 });
+    $('ear-output').replaceChildren(earView(ear, token, request.nonce));
+    $('ear-status').textContent = `${url} answered with an EAR; it verifies with the service's keys and carries the result's nonce.`;
+    return ear;
+  } catch (error) {
+    $('ear-status').textContent = '';
+    showError('policy-error', error);
+    return null;
+  }
+}
+
 export function initPolicySection(policies) {
+  $('get-ear').addEventListener('click', () => fetchEar());
   const select = $('policy-sample');
   select.replaceChildren(el('option', { value: '', text: 'NVIDIA\'s examples…' }),
     ...policies.map((p) => el('option', { value: p.id, text: p.title })));

@@ -28,9 +28,11 @@ export type {
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
   OcspCertificateStatus, OcspChainStatus, ServiceLimits, ErrorResponseInit, ErrorResponse,
-  RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
+  RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision, EarData, EarStatus, EarSubmod,
+  TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';

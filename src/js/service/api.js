@@ -20,6 +20,7 @@ export {
   serviceLimits, errorResponse, bearerToken, appraise,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';

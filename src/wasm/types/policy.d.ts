@@ -27,8 +27,8 @@ export interface DeviceDecision {
 export interface PolicyDecision {
   /** True only when every rule passed, for the overall token and every device. */
   passed: boolean;
-  /** The policy's version: "1.0" (V1 results) or "2.0"–"4.0" (detached results). */
-  version: "1.0" | "2.0" | "3.0" | "4.0";
+  /** The policy's version: "1.0" (V1 results) or "2.0"–"4.0" (detached results); "rego" for a Rego policy (`edgeattest/rego`). */
+  version: "1.0" | "2.0" | "3.0" | "4.0" | "rego";
   /** The overall token's rules (empty for a 1.0 policy, whose rules are GPU-0's). */
   overall: RuleOutcome[];
   /** Each device, in the result's order. */

@@ -59,7 +59,7 @@ export interface AttestationServiceOptions {
 /** An HTTP request as the host received it. */
 export interface ServiceRequest {
   method: string;
-  /** The path without the query string. */
+  /** The path, e.g. "/v4/attest/gpu"; a query string after "?" is read only for "result" (result=ear: the EAT Attestation Result). */
   path: string;
   /** The origin the request was addressed to (`new URL(request.url).origin`): the tokens' iss when no issuer is configured. */
   origin?: string;

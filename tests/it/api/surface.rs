@@ -272,6 +272,23 @@ root_items!(
     MAX_POLICY_RULES,
     MAX_POLICY_RULE_ARRAY,
     MAX_POLICY_RULE_DEPTH,
+    // EAT Attestation Results (session 11, issue 20).
+    appraise_device,
+    policy_id,
+    prepare_ear,
+    trust_vector,
+    verify_ear,
+    Ear,
+    EarAppraisal,
+    EarError,
+    PreparedEar,
+    TrustTier,
+    TrustVector,
+    VerifierId,
+    EAR_DEVELOPER,
+    EAR_MEDIA_TYPE,
+    EAR_PROFILE,
+    MAX_EAR_SUBMODS,
     software_verdicts,
     verify_p384_sha384,
     Deferred,
@@ -305,7 +322,7 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 13] = [
+const PRIVATE_MODULES: [&str; 14] = [
     "error_code",
     "sort",
     "urlencoded",
@@ -316,6 +333,7 @@ const PRIVATE_MODULES: [&str; 13] = [
     "evidence",
     "ocsp",
     "policy",
+    "ear",
     "rim",
     "time",
     "token",
@@ -356,10 +374,32 @@ fn reexported(code: &str) -> Vec<String> {
     names
 }
 
+/// The names behind Cargo feature `rego` (Rego policies), re-exported only with it.
+#[cfg(feature = "rego")]
+#[allow(unused_imports)]
+use edgeattest::{
+    appraise_rego, RegoError, RegoPolicy, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES,
+    MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
+};
+const ROOT_REGO: &[&str] = &[
+    "appraise_rego",
+    "RegoError",
+    "RegoPolicy",
+    "REGO_ALLOWED_BUILTINS",
+    "MAX_REGO_COLUMNS",
+    "MAX_REGO_INSTRUCTIONS",
+    "MAX_REGO_LINES",
+    "MAX_REGO_NESTING",
+];
+
 #[test]
 fn the_root_list_is_the_chosen_one() {
-    let listed: BTreeSet<&str> = ROOT.iter().copied().collect();
-    assert_eq!(listed.len(), ROOT.len(), "a name is listed twice");
+    let listed: BTreeSet<&str> = ROOT.iter().chain(ROOT_REGO).copied().collect();
+    assert_eq!(
+        listed.len(),
+        ROOT.len() + ROOT_REGO.len(),
+        "a name is listed twice"
+    );
     let code = lib_code();
     let exported = reexported(&code);
     let exported_set: BTreeSet<&str> = exported.iter().map(String::as_str).collect();

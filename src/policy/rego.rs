@@ -1,0 +1,162 @@
+//! Rego policies (the format of NVIDIA's C++ attestation SDK), evaluated with Microsoft's
+//! `regorus` over a verified result's claims; Cargo feature `rego`.
+//!
+//! [`RegoPolicy::parse`] reads a policy and refuses a hostile one before any evaluation;
+//! [`appraise_rego`] applies it and returns the same [`PolicyDecision`] the JSON policies do.
+//!
+//! # Input document, version 1 (stable)
+//!
+//! The shape NVIDIA's SDK gives its policies, so that theirs run unchanged:
+//! - `input`: an array, one object per device in the result's order: the device token's
+//!   verified claims, verbatim, plus `"x-nvidia-device-type"` (`"gpu"`, or `"nvswitch"` for a
+//!   `SWITCH-n` label) **only when the claims lack it** (NRAS claims up to 3.0 do). A V1
+//!   result has one device: its single token.
+//! - `data.edgeattest`: the context NVIDIA's shape has no place for —
+//!   `{"version": 1, "format": "detached" | "v1", "overall": {…the overall token's claims},
+//!   "labels": ["GPU-0", …]}` (`labels[i]` names `input[i]`; a V1 result's overall claims are
+//!   its single token's).
+//!
+//! # What the policy provides
+//! - `data.policy.nv_match` (required, as in NVIDIA's SDK): a boolean; undefined is `false`
+//!   (`default nv_match := false` is the usual form); any other value is
+//!   [`RegoError::Result`].
+//! - `data.policy.reasons` (optional): a set or array of failed rules, each an object
+//!   `{"device": "GPU-0" | null, "path": "/a/b", "expected": …, "found": …,
+//!   "status": "mismatch" | "missing"}` — `device` null or absent for the overall token,
+//!   `found` absent when the claim is missing, `status` defaulting to `"mismatch"`. They fill
+//!   [`PolicyDecision`]'s rule lists: a Rego decision lists the rules that failed, not every
+//!   rule checked. The bundled translations of NVIDIA's JSON policies report every failed leaf
+//!   rule this way, with the JSON evaluation's paths.
+//!
+//! The decision: `passed` is `nv_match` and no reason given. A device passed when no reason
+//! names it, or, for a policy without `reasons`, when `nv_match` holds. `version` is
+//! [`PolicyVersion::Rego`].
+//!
+//! # Budgets (each refused with its code, before or instead of the work)
+//! - the text: [`MAX_POLICY_BYTES`], [`MAX_REGO_LINES`] lines, [`MAX_REGO_COLUMNS`] columns,
+//!   brackets nested at most [`MAX_REGO_NESTING`] deep (regorus's parser is exponential in
+//!   it);
+//! - builtins: only those listed in [`ALLOWED_BUILTINS`] (regorus builtins such as
+//!   `numbers.range(1, 100000000)` allocate their whole result in one step, before any
+//!   budget can stop them), and no `*` operator (squaring doubles a number's size per rule);
+//! - recursion: refused by regorus when compiled;
+//! - work: at most [`MAX_REGO_INSTRUCTIONS`] VM instructions per entry point (regorus's
+//!   RVM counts them; no clock is read, so the budget holds where time stands still, as in a
+//!   worker's synchronous code).
+
+use alloc::string::String;
+use core::fmt;
+
+use crate::ErrorCode;
+
+mod evaluate;
+mod input;
+mod scan;
+
+pub use evaluate::{appraise_rego, RegoPolicy};
+// The JS binding appraises the claims the verification handed to JS.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js-rego"))]
+pub(crate) use evaluate::appraise_rego_claims;
+pub use scan::ALLOWED_BUILTINS;
+
+use super::MAX_POLICY_BYTES;
+
+/// The most lines a Rego policy may have (NVIDIA's examples have under 100).
+pub const MAX_REGO_LINES: usize = 2_000;
+
+/// The longest line of a Rego policy.
+pub const MAX_REGO_COLUMNS: u32 = 256;
+
+/// The deepest nesting of brackets (`(`, `[`, `{` together) in a Rego policy: regorus's parser
+/// takes time exponential in it (NVIDIA's policies nest 4 deep). At this depth, a policy of
+/// [`MAX_POLICY_BYTES`] full of nested literals parses in about a second natively.
+pub const MAX_REGO_NESTING: usize = 8;
+
+/// The most VM instructions one entry point may execute (the bundled translations use under
+/// 10,000 for 8 GPUs).
+pub const MAX_REGO_INSTRUCTIONS: usize = 1_000_000;
+
+/// Why a Rego policy was refused, or could not decide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegoError {
+    /// The text is longer than [`MAX_POLICY_BYTES`].
+    TooLarge {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// Not a Rego policy regorus reads (syntax, UTF-8, line limits, nesting), or one whose
+    /// rules do not compile (an unknown function, a conflict).
+    Parse {
+        /// regorus's message.
+        detail: String,
+    },
+    /// Brackets nest deeper than [`MAX_REGO_NESTING`].
+    TooDeep,
+    /// It calls a builtin outside [`ALLOWED_BUILTINS`] (or uses `*`).
+    Builtin {
+        /// The builtin as written.
+        name: String,
+    },
+    /// A rule depends on itself.
+    Recursion {
+        /// regorus's message.
+        detail: String,
+    },
+    /// An entry point ran past [`MAX_REGO_INSTRUCTIONS`].
+    Budget,
+    /// The policy lacks `data.policy.nv_match`, or it or `reasons` has the wrong shape.
+    Result {
+        /// What is wrong.
+        detail: &'static str,
+    },
+    /// Evaluation failed (a conflict between rule values, a builtin error).
+    Eval {
+        /// regorus's message.
+        detail: String,
+    },
+}
+
+impl fmt::Display for RegoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { len } => write!(
+                f,
+                "the policy is {len} bytes, more than the {MAX_POLICY_BYTES} allowed"
+            ),
+            Self::Parse { detail } => write!(f, "the Rego policy does not compile: {detail}"),
+            Self::TooDeep => write!(
+                f,
+                "the Rego policy nests brackets deeper than {MAX_REGO_NESTING} levels"
+            ),
+            Self::Builtin { name } => write!(
+                f,
+                "the Rego policy uses {name}, which is not allowed (it can allocate without bound)"
+            ),
+            Self::Recursion { detail } => write!(f, "the Rego policy recurses: {detail}"),
+            Self::Budget => write!(
+                f,
+                "the Rego policy ran past its budget of {MAX_REGO_INSTRUCTIONS} instructions"
+            ),
+            Self::Result { detail } => write!(f, "the Rego policy's result: {detail}"),
+            Self::Eval { detail } => write!(f, "the Rego policy failed: {detail}"),
+        }
+    }
+}
+
+impl core::error::Error for RegoError {}
+
+impl ErrorCode for RegoError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::TooLarge { .. } => "ERR_POLICY_TOO_LARGE",
+            Self::Parse { .. } => "ERR_REGO_PARSE",
+            Self::TooDeep => "ERR_REGO_TOO_DEEP",
+            Self::Builtin { .. } => "ERR_REGO_BUILTIN",
+            Self::Recursion { .. } => "ERR_REGO_RECURSION",
+            Self::Budget => "ERR_REGO_BUDGET",
+            Self::Result { .. } => "ERR_REGO_RESULT",
+            Self::Eval { .. } => "ERR_REGO_EVAL",
+        }
+    }
+}

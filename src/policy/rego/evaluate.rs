@@ -1,0 +1,297 @@
+//! Compiling a Rego policy for regorus's VM, and running it over verified claims.
+
+use alloc::string::{String, ToString};
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::num::{NonZeroU32, NonZeroUsize};
+
+use regorus::rvm::program::Program;
+use regorus::rvm::vm::{ExecutionMode, RegoVM, VmError};
+use regorus::{CompiledPolicy, Engine, PolicyLengthConfig};
+use serde_json::{Map, Value};
+
+use super::super::decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
+use super::super::{PolicyVersion, MAX_POLICY_BYTES};
+use super::scan::check_text;
+use super::{input, RegoError, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES};
+use crate::token::{ResultFormat, VerifiedAttestationResult};
+
+/// The decision rule, as in NVIDIA's SDK.
+const NV_MATCH: &str = "data.policy.nv_match";
+/// The optional list of failed rules.
+const REASONS: &str = "data.policy.reasons";
+
+/// A Rego policy, checked against the budgets and compiled for regorus's VM.
+#[derive(Clone)]
+pub struct RegoPolicy {
+    compiled: CompiledPolicy,
+    program: Arc<Program>,
+    has_reasons: bool,
+}
+
+impl core::fmt::Debug for RegoPolicy {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RegoPolicy")
+            .field("has_reasons", &self.has_reasons)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RegoPolicy {
+    /// Reads and compiles a policy (Rego v1 syntax, `package policy`), refusing it when it is
+    /// too large, does not compile, names a builtin outside the allowed list or recurses.
+    /// Nothing is evaluated here.
+    pub fn parse(text: &[u8]) -> Result<Self, RegoError> {
+        if text.len() > MAX_POLICY_BYTES {
+            return Err(RegoError::TooLarge { len: text.len() });
+        }
+        let text = core::str::from_utf8(text).map_err(|_| RegoError::Parse {
+            detail: "the text is not UTF-8".into(),
+        })?;
+        check_text(text)?;
+        let mut engine = Engine::new();
+        engine.set_policy_length_config(length_config());
+        engine
+            .add_policy("policy.rego".into(), text.into())
+            .map_err(|e| RegoError::Parse {
+                detail: message(&e),
+            })?;
+        let in_package = engine
+            .get_packages()
+            .map_err(|e| RegoError::Parse {
+                detail: message(&e),
+            })?
+            .iter()
+            .any(|package| package == "data.policy");
+        let has_reasons = in_package && declares(&engine, "reasons");
+        if !in_package || !declares(&engine, "nv_match") {
+            return Err(RegoError::Result {
+                detail: "the policy must define data.policy.nv_match",
+            });
+        }
+        let compiled = engine
+            .compile_with_entrypoint(&NV_MATCH.into())
+            .map_err(compile_error)?;
+        let mut entry_points = alloc::vec![NV_MATCH];
+        if has_reasons {
+            entry_points.push(REASONS);
+        }
+        let program = regorus::languages::rego::compiler::Compiler::compile_from_policy(
+            &compiled,
+            &entry_points,
+        )
+        .map_err(compile_error)?;
+        Ok(Self {
+            compiled,
+            program,
+            has_reasons,
+        })
+    }
+
+    /// Whether the policy lists its failed rules (`data.policy.reasons`).
+    pub fn has_reasons(&self) -> bool {
+        self.has_reasons
+    }
+}
+
+/// Whether package `policy` declares a rule named `name`.
+fn declares(engine: &Engine, name: &str) -> bool {
+    engine.get_policies().map(|_| ()).is_ok()
+        && engine
+            .has_declared_rule_rooted_at("policy.rego", name)
+            .unwrap_or(false)
+}
+
+fn length_config() -> PolicyLengthConfig {
+    PolicyLengthConfig {
+        max_col: NonZeroU32::new(MAX_REGO_COLUMNS).unwrap_or(NonZeroU32::MIN),
+        max_file_bytes: NonZeroUsize::new(MAX_POLICY_BYTES).unwrap_or(NonZeroUsize::MIN),
+        max_lines: NonZeroUsize::new(MAX_REGO_LINES).unwrap_or(NonZeroUsize::MIN),
+    }
+}
+
+/// regorus's message in one line: its `--> file:line:col` and `error: …` lines (it shows the
+/// source excerpt between them), or its first line.
+fn message(error: &impl core::fmt::Display) -> String {
+    let text = error.to_string();
+    let lines = || text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let location = lines().find_map(|line| line.strip_prefix("--> "));
+    let error_line = lines().find_map(|line| line.strip_prefix("error: "));
+    let detail = match (location, error_line) {
+        (Some(at), Some(what)) => alloc::format!("{what} (at {at})"),
+        _ => lines().next().unwrap_or("unknown error").into(),
+    };
+    detail.chars().take(300).collect()
+}
+
+fn compile_error(error: impl core::fmt::Display) -> RegoError {
+    let detail = message(&error);
+    if error.to_string().contains("recursion") {
+        RegoError::Recursion { detail }
+    } else {
+        RegoError::Parse { detail }
+    }
+}
+
+fn run_error(error: VmError) -> RegoError {
+    match error {
+        VmError::InstructionLimitExceeded { .. } => RegoError::Budget,
+        error => RegoError::Eval {
+            detail: message(&error),
+        },
+    }
+}
+
+/// Applies a Rego policy to a verified result (the input document: `src/policy/rego.rs`).
+/// Fails when the policy runs past its budget or its result has the wrong shape.
+pub fn appraise_rego(
+    result: &VerifiedAttestationResult,
+    policy: &RegoPolicy,
+) -> Result<PolicyDecision, RegoError> {
+    let devices: Vec<(&str, &Map<String, Value>)> = result
+        .devices()
+        .iter()
+        .map(|device| (device.label(), device.token().claims()))
+        .collect();
+    let devices = match result.format() {
+        // A V1 result's single token is its one device.
+        ResultFormat::V1 => alloc::vec![(crate::token::V1_DEVICE_LABEL, result.overall().claims())],
+        ResultFormat::Detached => devices,
+    };
+    appraise_rego_claims(result.format(), result.overall().claims(), &devices, policy)
+}
+
+/// [`appraise_rego`] over claims a host kept from a verified result.
+pub(crate) fn appraise_rego_claims(
+    format: ResultFormat,
+    overall_claims: &Map<String, Value>,
+    device_claims: &[(&str, &Map<String, Value>)],
+    policy: &RegoPolicy,
+) -> Result<PolicyDecision, RegoError> {
+    let mut vm = RegoVM::new_with_policy(policy.compiled.clone());
+    vm.load_program(policy.program.clone());
+    vm.set_max_instructions(MAX_REGO_INSTRUCTIONS);
+    // The stackless engine: run to completion, rule calls recurse on the native stack, and a
+    // recursive policy (regorus's compiler does not see every cycle) overflows it before the
+    // instruction budget stops it. Nothing here suspends (no host calls, no breakpoints).
+    vm.set_execution_mode(ExecutionMode::Suspendable);
+    vm.set_data(regorus::Value::from(input::context(
+        format,
+        overall_claims,
+        device_claims,
+    )))
+    .map_err(|e| RegoError::Eval {
+        detail: message(&e),
+    })?;
+    vm.set_input(regorus::Value::from(input::devices(device_claims)));
+    let nv_match = match vm
+        .execute_entry_point_by_name(NV_MATCH)
+        .map_err(run_error)?
+    {
+        regorus::Value::Bool(b) => b,
+        regorus::Value::Undefined => false,
+        _ => {
+            return Err(RegoError::Result {
+                detail: "data.policy.nv_match must be a boolean",
+            })
+        }
+    };
+    let reasons = if policy.has_reasons {
+        let value = vm.execute_entry_point_by_name(REASONS).map_err(run_error)?;
+        reasons(&value)?
+    } else {
+        Vec::new()
+    };
+    let mut overall = Vec::new();
+    let mut devices: Vec<DeviceDecision> = device_claims
+        .iter()
+        .map(|(label, _)| DeviceDecision {
+            label: (*label).into(),
+            passed: true,
+            rules: Vec::new(),
+        })
+        .collect();
+    for (scope, rule) in reasons.iter().cloned() {
+        match scope {
+            None => overall.push(rule),
+            Some(label) => match devices.iter_mut().find(|d| d.label == label) {
+                Some(device) => device.rules.push(rule),
+                None => {
+                    return Err(RegoError::Result {
+                        detail: "a reason names a device the result does not have",
+                    })
+                }
+            },
+        }
+    }
+    for device in &mut devices {
+        device.passed = if policy.has_reasons {
+            device.rules.is_empty()
+        } else {
+            nv_match
+        };
+    }
+    Ok(PolicyDecision {
+        passed: nv_match && reasons.is_empty(),
+        version: PolicyVersion::Rego,
+        overall,
+        devices,
+    })
+}
+
+/// The most reasons read (one per failed leaf rule and device is at most
+/// `MAX_RULES × MAX_DEVICES`; more is a runaway policy).
+const MAX_REASONS: usize = 4096;
+
+/// `data.policy.reasons` (a set or an array of reason objects; undefined: none).
+fn reasons(value: &regorus::Value) -> Result<Vec<(Option<String>, RuleOutcome)>, RegoError> {
+    const SHAPE: RegoError = RegoError::Result {
+        detail:
+            "data.policy.reasons must be a set of {device, path, expected, found, status} objects",
+    };
+    let items: Vec<regorus::Value> = match value {
+        regorus::Value::Undefined => return Ok(Vec::new()),
+        regorus::Value::Set(set) => set.iter().cloned().collect(),
+        regorus::Value::Array(array) => array.iter().cloned().collect(),
+        _ => return Err(SHAPE),
+    };
+    if items.len() > MAX_REASONS {
+        return Err(RegoError::Result {
+            detail: "data.policy.reasons lists more than 4096 failures",
+        });
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let Ok(Value::Object(item)) = serde_json::to_value(&item) else {
+            return Err(SHAPE);
+        };
+        let scope = match item.get("device") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(label)) => Some(label.clone()),
+            Some(_) => return Err(SHAPE),
+        };
+        let Some(Value::String(path)) = item.get("path") else {
+            return Err(SHAPE);
+        };
+        let found = item.get("found").cloned();
+        let status = match item.get("status").map(Value::as_str) {
+            None => RuleStatus::Mismatch,
+            Some(Some("mismatch")) => RuleStatus::Mismatch,
+            Some(Some("missing")) => RuleStatus::Missing,
+            Some(_) => return Err(SHAPE),
+        };
+        out.push((
+            scope,
+            RuleOutcome {
+                path: path.clone(),
+                expected: item.get("expected").cloned().unwrap_or(Value::Null),
+                found,
+                status,
+            },
+        ));
+    }
+    // Report order: by scope (overall first), then path, as the JSON evaluation's policy
+    // order cannot be recovered from a set.
+    out.sort_by(|(a, x), (b, y)| (a, &x.path).cmp(&(b, &y.path)));
+    Ok(out)
+}

@@ -1,0 +1,141 @@
+// The EAT Attestation Result (EAR) from the worker in workerd: asked for with the EAR media
+// type or ?result=ear, it is a compact ES384 JWT that verifies with the service's JWKS under
+// panva/jose, PyJWT and the package's verifyEar; the default answer is NVIDIA's JSON, with
+// Vary: Accept; verifyEar refuses a wrong nonce, a tampered signature and another profile.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as jose from 'jose';
+import { buildAttestRequest, generateKeyPair, signJwt, verifyEar, verifyAttestationResult } from '../../pkg/index.js';
+import { startWorker } from './support/worker.mjs';
+import { ls10 } from './support/fixtures.mjs';
+
+const EAR_ACCEPT = 'application/eat+jwt; eat_profile="tag:github.com,2023:veraison/ear"';
+const nonce = Buffer.from(ls10.evidence.slice(4, 36)).toString('hex');
+const body = JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/switch', nonce, evidence: [ls10] }));
+
+let worker;
+let jwks;
+before(async () => {
+  worker = await startWorker();
+  jwks = await (await fetch(`${worker.origin}/.well-known/jwks.json`)).json();
+});
+after(() => worker?.stop());
+
+function attest(path, accept) {
+  const headers = { 'content-type': 'application/json' };
+  if (accept) headers.accept = accept;
+  return fetch(`${worker.origin}${path}`, { method: 'POST', headers, body });
+}
+
+async function ear(path = '/v4/attest/switch', accept = EAR_ACCEPT) {
+  const response = await attest(path, accept);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), EAR_ACCEPT);
+  assert.equal(response.headers.get('vary'), 'Accept');
+  return response.text();
+}
+
+// The worker's tests run without OCSP (startWorker): revocation is unchecked, so the switch's
+// identity and its BIOS RIM's chain are a warning (32), not affirming — the mapping's rule for
+// an unconfirmed revocation status.
+const EXPECTED_SUBMOD = {
+  label: 'SWITCH-0',
+  status: 'warning',
+  trustworthinessVector: { 'instance-identity': 32, configuration: 2, executables: 32, hardware: 2 },
+};
+
+test('Accept and ?result=ear give an EAR that verifyEar and panva/jose verify', async () => {
+  for (const [path, accept] of [['/v4/attest/switch', EAR_ACCEPT], ['/v4/attest/switch?result=ear', undefined], ['/v3/attest/switch', 'application/eat-jwt']]) {
+    const token = await ear(path, accept);
+    const read = await verifyEar(token, jwks, { nonce, maxTokenAge: 300 });
+    assert.equal(read.status, 'warning', path);
+    assert.equal(read.affirming, false);
+    assert.equal(read.nonce, nonce);
+    assert.equal(read.verifierId.developer, 'https://github.com/edgeattest/edgeattest');
+    assert.deepEqual(read.submods, [EXPECTED_SUBMOD]);
+
+    const { payload, protectedHeader } = await jose.jwtVerify(token, jose.createLocalJWKSet(jwks), { algorithms: ['ES384'], maxTokenAge: 300 });
+    assert.equal(protectedHeader.alg, 'ES384');
+    assert.equal(payload.eat_profile, 'tag:github.com,2023:veraison/ear');
+    assert.equal(payload.eat_nonce, nonce);
+    assert.deepEqual(payload.submods['SWITCH-0'], {
+      'ear.status': 'warning',
+      'ear.trustworthiness-vector': EXPECTED_SUBMOD.trustworthinessVector,
+    });
+  }
+});
+
+const python = spawnSync('python3', ['-c', 'import jwt, cryptography']).status === 0;
+const PYJWT_CHECK = `
+import json, sys, jwt
+data = json.load(sys.stdin)
+kid = jwt.get_unverified_header(data["token"])["kid"]
+key = jwt.PyJWK(next(k for k in data["jwks"]["keys"] if k["kid"] == kid), algorithm="ES384")
+claims = jwt.decode(data["token"], key.key, algorithms=["ES384"])
+print(json.dumps(claims))
+`;
+
+test('the EAR verifies with PyJWT', async (t) => {
+  if (!python) {
+    t.skip('python3 with PyJWT and cryptography is absent (pkg-config/setup.sh installs them)');
+    return;
+  }
+  const token = await ear();
+  const run = spawnSync('python3', ['-c', PYJWT_CHECK], { input: JSON.stringify({ token, jwks }), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const claims = JSON.parse(run.stdout);
+  assert.equal(claims.eat_nonce, nonce);
+  assert.equal(claims.submods['SWITCH-0']['ear.status'], 'warning');
+  // A tampered token is refused by PyJWT as well.
+  const tampered = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+  const refused = spawnSync('python3', ['-c', PYJWT_CHECK], { input: JSON.stringify({ token: tampered, jwks }), encoding: 'utf8' });
+  assert.notEqual(refused.status, 0);
+  assert.match(refused.stderr, /InvalidSignatureError|Signature verification failed/);
+});
+
+test('the default answer is NVIDIA\'s JSON with Vary: Accept; another EAT profile is 406; a bad result value 400', async () => {
+  for (const accept of [undefined, 'application/json', '*/*']) {
+    const response = await attest('/v4/attest/switch', accept);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.equal(response.headers.get('vary'), 'Accept');
+    const result = await response.json();
+    assert.equal(result[0][0], 'JWT');
+    const verified = await verifyAttestationResult(result, jwks, { nonce });
+    assert.equal(verified.overallResult, true);
+  }
+  const other = await attest('/v4/attest/switch', 'application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04"');
+  assert.equal(other.status, 406);
+  assert.equal((await other.json()).code, 'ERR_NOT_ACCEPTABLE');
+  const bad = await attest('/v4/attest/switch?result=cbor');
+  assert.equal(bad.status, 400);
+  assert.deepEqual(await bad.json().then(({ code, field }) => ({ code, field })), { code: 'ERR_REQUEST_RESULT_FORMAT', field: 'result' });
+  // A browser sends the EAR's Accept (a quoted parameter) after a preflight.
+  const preflight = await fetch(`${worker.origin}/v4/attest/switch`, { method: 'OPTIONS' });
+  assert.match(preflight.headers.get('access-control-allow-headers'), /\baccept\b/);
+});
+
+test('verifyEar refuses a wrong nonce, a tampered signature and another profile, each with its code', async () => {
+  const token = await ear();
+  await assert.rejects(verifyEar(token, jwks, { nonce: 'ab'.repeat(32) }), { code: 'ERR_EAT_NONCE_MISMATCH' });
+  const [head, payload, signature] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url'));
+  claims.submods['SWITCH-0']['ear.status'] = 'affirming';
+  const forged = `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+  await assert.rejects(verifyEar(forged, jwks, { nonce }), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+
+  // Signed properly by a key of its own set, but another profile, or a tier no draft names.
+  const { privateKey, publicJwk } = await generateKeyPair({ kid: 'rp-test' });
+  const own = { keys: [publicJwk] };
+  const other = await signJwt({ ...claims, eat_profile: 'tag:ietf.org,2026:rats/ear#04' }, privateKey, { kid: 'rp-test' });
+  await assert.rejects(verifyEar(other, own, { nonce }), { code: 'ERR_EAR_PROFILE', field: 'eat_profile' });
+  claims.submods['SWITCH-0']['ear.status'] = 'fine';
+  const shapeless = await signJwt(claims, privateKey, { kid: 'rp-test' });
+  await assert.rejects(verifyEar(shapeless, own, { nonce }), { code: 'ERR_EAR_SHAPE', field: 'submods/SWITCH-0/ear.status' });
+  // A contraindicated EAR verifies, and says so.
+  claims.submods['SWITCH-0']['ear.status'] = 'contraindicated';
+  const negative = await verifyEar(await signJwt(claims, privateKey, { kid: 'rp-test' }), own, { nonce });
+  assert.equal(negative.affirming, false);
+  assert.equal(negative.status, 'contraindicated');
+});

@@ -1,0 +1,124 @@
+// appraiseRego(result, policy) in the Rego module (pkg/rego/, `edgeattest/rego`): the Rego
+// translations of NVIDIA's JSON policies decide as `appraise` does on the same objects
+// verifyAttestationResult returns (a real NRAS result, a refused one, a re-signed real Hopper
+// device with one claim changed), the minimum-driver example, and the coded refusals of
+// hostile policies; the other modules do not carry it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  EdgeAttestError, appraise, createDetachedEat, createJwks, generateKeyPair, signJwt,
+  verifyAttestationResult,
+} from '../../pkg/index.js';
+import * as rego from '../../pkg/rego/index.js';
+import * as service from '../../pkg/service/index.js';
+import * as client from '../../pkg/client/index.js';
+import { capture } from './support/fixtures.mjs';
+
+const fixtures = new URL('../fixtures/', import.meta.url);
+const text = (path) => readFileSync(new URL(path, fixtures), 'utf8');
+const json = (path) => JSON.parse(text(path));
+const jsonPolicy = (name) => text(`nvidia/policies/nvtrust/${name}.json`);
+const regoPolicy = (name) => text(`policies/rego/${name}.rego`);
+const NONCE = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
+const NOW = 1_800_000_000;
+const times = { iss: 'https://edgeattest.test', iat: NOW, nbf: NOW, exp: NOW + 3600, jti: 'j' };
+
+async function hopperResult(edit = () => {}) {
+  const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k', backend: 'software' });
+  const claims = { ...json('nvidia/nras/nvat/hopperClaimsv3_decoded.json')['GPU-0'], ...times };
+  edit(claims);
+  const device = await signJwt(claims, privateKey, { kid: 'k' });
+  const overall = {
+    sub: 'NVIDIA-PLATFORM-ATTESTATION', ...times, 'x-nvidia-ver': '3.0',
+    'x-nvidia-overall-att-result': true, eat_nonce: NONCE,
+  };
+  const result = await createDetachedEat(overall, { 'GPU-0': device }, privateKey, { kid: 'k' });
+  const jwks = createJwks([{ kid: 'k', key: publicJwk }]);
+  return verifyAttestationResult(result, jwks, { nonce: NONCE, now: NOW, allowFailedResult: true });
+}
+
+// Failed rules as [scope, path, expected, found, status], sorted.
+const failures = (decision) => [
+  ...decision.overall.filter((r) => r.status !== 'pass').map((r) => [null, r]),
+  ...decision.devices.flatMap((d) => d.rules.filter((r) => r.status !== 'pass').map((r) => [d.label, r])),
+].map(([scope, r]) => JSON.stringify([scope, r.path, r.expected, r.found, r.status])).sort();
+
+function agree(name, result) {
+  const byJson = appraise(result, jsonPolicy(name));
+  const byRego = rego.appraiseRego(result, regoPolicy(name));
+  assert.equal(byRego.version, 'rego');
+  assert.equal(byRego.passed, byJson.passed, name);
+  assert.deepEqual(byRego.devices.map((d) => [d.label, d.passed]), byJson.devices.map((d) => [d.label, d.passed]), name);
+  assert.deepEqual(failures(byRego), failures(byJson), name);
+  return byRego;
+}
+
+test('a real 8-GPU NRAS result: the Rego translation passes it as the JSON policy does', async () => {
+  const c = capture('v3_8gpu_success_20260629');
+  const result = await verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat });
+  const decision = agree('remote_v3_NVGPURemotePolicyExample', result);
+  assert.equal(decision.passed, true);
+  assert.deepEqual(decision.devices.map((d) => d.label), ['GPU-0', 'GPU-1', 'GPU-2', 'GPU-3', 'GPU-4', 'GPU-5', 'GPU-6', 'GPU-7']);
+  // Bytes work as text does.
+  assert.equal(rego.appraiseRego(result, new TextEncoder().encode(regoPolicy('remote_v3_NVGPURemotePolicyExample'))).passed, true);
+});
+
+test('a refused result and one changed claim fail the same rules in both formats', async () => {
+  const c = capture('v3_8gpu_nonce_mismatch_20260520');
+  const error = await verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat }).catch((e) => e);
+  assert.equal(error.code, 'ERR_ATTESTATION_FAILED');
+  assert.equal(agree('remote_v3_NVGPURemotePolicyExample', error.result).passed, false);
+  assert.equal(agree('remote_v4_NVGPURemotePolicyExample', await hopperResult()).passed, true);
+  const changed = await hopperResult((c) => { c['x-nvidia-gpu-vbios-rim-cert-chain']['x-nvidia-cert-status'] = 'expired'; });
+  const decision = agree('remote_v4_NVGPURemotePolicyExample', changed);
+  assert.deepEqual(decision.devices[0].rules, [{
+    path: '/x-nvidia-gpu-vbios-rim-cert-chain/x-nvidia-cert-status', expected: 'valid', found: 'expired', status: 'mismatch',
+  }]);
+});
+
+test('the minimum-driver example compares dot components as numbers', async () => {
+  const policy = regoPolicy('minimum_driver_version');
+  assert.equal(rego.appraiseRego(await hopperResult(), policy).passed, true); // 550.90.07
+  for (const [version, passes] of [['535.104.05', true], ['535.104.4', false], ['535.99.99', false], ['1000.0', true], ['535.x.05', false]]) {
+    const result = await hopperResult((c) => { c['x-nvidia-gpu-driver-version'] = version; });
+    assert.equal(rego.appraiseRego(result, policy).passed, passes, version);
+  }
+});
+
+test('the page list holds every translation and the example, as in the fixtures', () => {
+  const page = JSON.parse(readFileSync(new URL('../../www/samples/policies-rego.json', import.meta.url), 'utf8'));
+  assert.equal(page.policies.length, 14);
+  for (const p of page.policies) assert.equal(p.policy, text(p.file.replace('tests/fixtures/', '')), p.id);
+});
+
+test('hostile and malformed policies throw coded errors', async () => {
+  const result = await hopperResult();
+  const head = 'package policy\nimport rego.v1\n';
+  const cases = [
+    [`${head}nv_match if count([x | some x in numbers.range(1, 100000000)]) > 0`, 'ERR_REGO_BUILTIN'],
+    [`${head}letters := split("abcdefghijklmnopqrstuvwxyz", "")\nxs := [[a, b, c, d] |\n some a in letters\n some b in letters\n some c in letters\n some d in letters\n]\nnv_match if count(xs) > 0`, 'ERR_REGO_BUDGET'],
+    [`${head}nv_match if a\na if b\nb if a`, ['ERR_REGO_RECURSION', 'ERR_REGO_BUDGET']],
+    [`${head}x := ${'['.repeat(30)}1${']'.repeat(30)}\nnv_match := true`, 'ERR_REGO_TOO_DEEP'],
+    [`${head}nv_match if {`, 'ERR_REGO_PARSE'],
+    [`${head}nv_match := "yes"`, 'ERR_REGO_RESULT'],
+    [`${head}nv_match := true\n# ${'x'.repeat(70_000)}`, 'ERR_POLICY_TOO_LARGE'],
+  ];
+  for (const [policy, code] of cases) {
+    assert.throws(() => rego.appraiseRego(result, policy), (e) => {
+      assert.ok(e instanceof EdgeAttestError && e instanceof rego.EdgeAttestError, String(e));
+      assert.ok([code].flat().includes(e.code), `${e.code}: ${e.message}`);
+      return true;
+    });
+  }
+  for (const bad of [null, 'text', {}, { format: 'detached', overall: {}, devices: [] }]) {
+    assert.throws(() => rego.appraiseRego(bad, `${head}nv_match := true`), (e) => e.code === 'ERR_INVALID_ARGUMENT' && e.field === 'result');
+  }
+  assert.throws(() => rego.appraiseRego(result, 42), (e) => e.code === 'ERR_INVALID_ARGUMENT' && e.field === 'policy');
+});
+
+test('only the Rego module has appraiseRego, and it has nothing else of the package', () => {
+  for (const other of [service, client]) assert.equal(other.appraiseRego, undefined);
+  assert.equal(appraise.name === 'appraise' && typeof rego.appraiseRego, 'function');
+  assert.deepEqual(Object.keys(rego).sort(), ['EdgeAttestError', 'appraiseRego', 'init']);
+});

@@ -64,7 +64,8 @@
 //! |---|---|---|
 //! | `std` | yes | conveniences of the standard library; the core needs only `alloc` |
 //!
-//! The wasm-bindgen layer (`src/wasm`) is compiled only for `wasm32` targets.
+//! The wasm-bindgen layer (`src/wasm`) is compiled only for `wasm32-unknown-unknown`; the
+//! WebAssembly Component (`src/component`, feature `component`) only for `wasm32-wasip2`.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -102,10 +103,15 @@ pub mod listing;
 pub mod service;
 
 // The JS binding. Public only so that the wasm test suites can call it with hostile JS values;
-// JavaScript users reach it through the npm package.
-#[cfg(target_arch = "wasm32")]
+// JavaScript users reach it through the npm package. Only on the JS target
+// (wasm32-unknown-unknown): wasm32-wasip2 builds the WebAssembly Component instead.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 #[doc(hidden)]
 pub mod wasm;
+
+// The `edgeattest:verifier` WebAssembly Component (WIT world), built for wasm32-wasip2.
+#[cfg(all(target_arch = "wasm32", target_os = "wasi", feature = "component"))]
+mod component;
 
 // Errors shared by every module.
 pub use error_code::{

@@ -55,7 +55,7 @@ mod scan;
 
 pub use evaluate::{appraise_rego, RegoPolicy};
 // The JS binding appraises the claims the verification handed to JS.
-#[cfg(all(target_arch = "wasm32", feature = "js-rego"))]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js-rego"))]
 pub(crate) use evaluate::appraise_rego_claims;
 pub use scan::ALLOWED_BUILTINS;
 

@@ -1,0 +1,132 @@
+//! `edgeattest:verifier/token`: ES384 JWTs and NRAS attestation results against a JWKS, read
+//! by the core's [`VerifyInput`] and verified with the software backend. A result whose
+//! verdict is not a pass is the `refused` error case, never a success value.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use super::exports::edgeattest::verifier::token::{
+    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError, SignatureCheck,
+    VerifiedJwt, VerifyOptions,
+};
+use super::{checked_now, coded, json, Verifier, WitError};
+use crate::token::{Jwks, TokenError, VerifiedAttestationResult, VerifyInput};
+
+/// The `attestation-result` resource: an authentic result (signatures and claims checked).
+pub(super) struct Verified {
+    pub(super) result: Box<VerifiedAttestationResult>,
+    /// The JSON data, written on the first `data()` call.
+    data: RefCell<Option<String>>,
+}
+
+impl Verified {
+    fn handle(result: Box<VerifiedAttestationResult>) -> AttestationResult {
+        AttestationResult::new(Self {
+            result,
+            data: RefCell::new(None),
+        })
+    }
+}
+
+impl GuestAttestationResult for Verified {
+    fn format(&self) -> String {
+        self.result.format().as_str().into()
+    }
+
+    fn overall_result(&self) -> Option<bool> {
+        self.result.overall_result()
+    }
+
+    fn data(&self) -> String {
+        self.data
+            .borrow_mut()
+            .get_or_insert_with(|| serde_json::to_string(&*self.result).unwrap_or_default())
+            .clone()
+    }
+}
+
+impl Guest for Verifier {
+    type AttestationResult = Verified;
+
+    fn verify_jwt(
+        token: String,
+        jwks: Vec<u8>,
+        options: VerifyOptions,
+    ) -> Result<VerifiedJwt, WitError> {
+        let now = checked_now(options.now)?;
+        let jwks = Jwks::parse(&jwks).map_err(|e| coded(&e))?;
+        let jwt = input(options)
+            .prepare_jwt(&token, &jwks, now)
+            .and_then(|prepared| prepared.verify())
+            .map_err(|e| coded(&e))?;
+        Ok(VerifiedJwt {
+            kid: jwt.kid().map(Into::into),
+            header: json(jwt.header())?,
+            claims: json(jwt.claims())?,
+        })
+    }
+
+    fn verify_signatures(checks: Vec<SignatureCheck>) -> Vec<bool> {
+        checks
+            .iter()
+            .map(|c| {
+                crate::crypto::verify_p384_sha384(&c.public_key, &c.message, &c.signature).is_ok()
+            })
+            .collect()
+    }
+
+    fn verify_attestation_result(
+        result: Vec<u8>,
+        jwks: Vec<u8>,
+        options: VerifyOptions,
+    ) -> Result<AttestationResult, ResultError> {
+        let now = checked_now(options.now).map_err(ResultError::Coded)?;
+        let jwks = Jwks::parse(&jwks).map_err(|e| ResultError::Coded(coded(&e)))?;
+        let verified = input(options)
+            .prepare_attestation_result(&result, &jwks, now)
+            .and_then(|prepared| prepared.verify());
+        match verified {
+            Ok(verified) => Ok(Verified::handle(Box::new(verified))),
+            Err(error) => Err(refusal(error)),
+        }
+    }
+}
+
+/// A refused verdict keeps its appraisal and authentic result; every other error is coded.
+fn refusal(error: TokenError) -> ResultError {
+    let coded_error = coded(&error);
+    match error {
+        TokenError::AttestationFailed { appraisal, result }
+        | TokenError::AttestationResultMissing { appraisal, result } => match json(&*appraisal) {
+            Ok(appraisal) => ResultError::Refused(Refusal {
+                error: coded_error,
+                appraisal,
+                result: Verified::handle(result),
+            }),
+            Err(internal) => ResultError::Coded(internal),
+        },
+        _ => ResultError::Coded(coded_error),
+    }
+}
+
+/// The WIT options as the core's [`VerifyInput`]; a failed result is always refused here
+/// (`allowFailedResult` is not offered: the refusal carries the result instead).
+fn input(options: VerifyOptions) -> VerifyInput {
+    VerifyInput {
+        now: None,
+        issuer: options.issuer,
+        audience: options.audience,
+        subject: options.subject,
+        nonce: options.nonce,
+        clock_tolerance: options.clock_tolerance,
+        max_token_age: options.max_token_age,
+        required_claims: Some(options.required_claims),
+        typ: options.typ,
+        crit: Some(options.crit),
+        format: options.format,
+        endpoint: options.endpoint,
+        allow_failed_result: None,
+    }
+}

@@ -1,0 +1,399 @@
+// The `edgeattest:verifier` WebAssembly Component (target/component/edgeattest-verifier.wasm,
+// built by pkg-config/build-component.sh) in a real component runtime: transpiled by jco and
+// run on preview2-shim in this Node process. It must agree with the npm package (pkg/) on
+// the Wycheproof P-384 vectors, on the evidence and chain verdicts of evidence.test.mjs, on
+// recorded NRAS results (a refused verdict included) and on NVIDIA's JSON policies; hostile
+// inputs at the WIT boundary get coded errors, and the instance stays usable after them.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { transpile, writeFiles } from '@bytecodealliance/jco-transpile';
+import {
+  appraise,
+  verifyAttestationResult,
+  verifyCertificateChain,
+  verifyChecksSoftware,
+  verifyEvidence,
+  verifyJwt,
+} from '../../pkg/index.js';
+import { verifyRim } from '../../pkg/edgeattest.js';
+import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
+
+const root = new URL('../../', import.meta.url);
+const COMPONENT = new URL('target/component/edgeattest-verifier.wasm', root);
+const fixtures = new URL('tests/fixtures/', root);
+const text = (path) => readFileSync(new URL(path, fixtures), 'utf8');
+const json = (path) => JSON.parse(text(path));
+const generated = (file) => text(`generated/${file}`);
+const N931 = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
+const NOW = 1_790_000_000;
+const CAPTURES = ['v3_1gpu_success_20260629', 'v3_8gpu_success_20260629', 'v3_8gpu_nonce_mismatch_20260520'];
+const utf8 = (s) => new TextEncoder().encode(s);
+
+let wit; // { attest, evidence, token, policy }
+
+before(async () => {
+  assert.ok(
+    existsSync(COMPONENT),
+    `${COMPONENT.pathname} is missing: build it with \`bash pkg-config/build-component.sh\``,
+  );
+  // Under target/ of this checkout, so the output resolves node_modules/@bytecodealliance/preview2-shim.
+  const outDir = new URL(`target/component/jco-test-${process.pid}/`, root).pathname;
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const { files } = await transpile(COMPONENT.pathname, { outDir, name: 'verifier', optimize: false });
+  await writeFiles(files);
+  wit = await import(pathToFileURL(`${outDir}verifier.js`).href);
+  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
+});
+
+/** The component's error value: jco-transpile throws the WIT error itself (`payload` in the CLI's output). */
+function caught(fn) {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { err: e?.payload ?? e };
+  }
+}
+
+/** Both sides throw the same coded error, or both answer. */
+function sameError(js, component, label) {
+  assert.ok(component.err, `${label}: the component answered where the JS API threw ${js.code}`);
+  const err = component.err.tag === 'coded' ? component.err.val : component.err;
+  assert.equal(err.code, js.code, `${label}: ${err.message}`);
+  assert.equal(err.field ?? undefined, js.field ?? undefined, label);
+  assert.equal(err.message, js.message, label);
+}
+
+function codedError(fn, code, label = code) {
+  const { ok, err } = caught(fn);
+  assert.equal(ok, undefined, `${label}: expected ${code}, got a value`);
+  const e = err.tag === 'coded' ? err.val : err;
+  assert.equal(typeof e.message, 'string', `${label}: not a coded WIT error: ${e}`);
+  assert.equal(e.code, code, `${label}: ${e.message}`);
+  return e;
+}
+
+// ---- evidence and chains ----------------------------------------------------------------
+
+const hopper = {
+  evidence: hexBytes('evidence/hopper/nvtrust_hopper_550.90.07_report.hex'),
+  certificate: fixtureText('evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem'),
+};
+const doc = (v) => (typeof v === 'string' ? { tag: 'text', val: v } : { tag: 'bytes', val: v });
+
+function witEvidence(o) {
+  return wit.evidence.verifyEvidence(
+    {
+      nonce: doc(o.nonce), arch: o.arch, now: BigInt(o.now), trustAnchors: o.trustAnchors,
+      evidenceEncoding: o.evidenceEncoding, requireFwid: o.requireFwid ?? false,
+    },
+    { evidence: doc(o.evidence), certificate: o.certificate },
+  );
+}
+
+function evidenceCases() {
+  const b64 = Buffer.from(hopper.evidence).toString('base64');
+  const hexB64 = Buffer.from(Buffer.from(hopper.evidence).toString('hex')).toString('base64');
+  const leaf = {
+    evidence: Uint8Array.from(Buffer.from(generated('evidence_test_leaf.hex').trim(), 'hex')),
+    nonce: N931, arch: 'HOPPER', now: NOW, trustAnchors: generated('test_root.pem'),
+  };
+  const cases = [
+    ['hopper sample', { ...hopper, nonce: N931, arch: 'HOPPER', now: NOW }, 'pass'],
+    ['generation 2 base64', { evidence: b64, certificate: Buffer.from(hopper.certificate).toString('base64'), nonce: N931, arch: 'HOPPER', now: NOW }, 'pass'],
+    ['base64 of hex', { ...hopper, evidence: hexB64, nonce: N931, arch: 'HOPPER', now: NOW, evidenceEncoding: 'base64-hex' }, 'pass'],
+    ['nonce mismatch', { ...hopper, nonce: '00'.repeat(32), arch: 'HOPPER', now: NOW }, 'ERR_EVIDENCE_NONCE_MISMATCH'],
+    ['arch mismatch', { ...hopper, nonce: N931, arch: 'LS10', now: NOW }, 'ERR_EVIDENCE_ARCH_MISMATCH'],
+    ['unknown arch', { ...hopper, nonce: N931, arch: 'AMPERE', now: NOW }, 'ERR_INVALID_ARGUMENT'],
+    ['invalid signature', {
+      evidence: hexBytes('evidence/hopper/nvat_hopper_560.00_INVALID_SIGNATURE_report.hex'),
+      certificate: fixtureText('evidence/hopper/nvat_hopper_570.124.03_certchain.pem'), nonce: N931, arch: 'HOPPER', now: NOW,
+    }, 'ERR_EVIDENCE_SIGNATURE'],
+    ['trailing byte', {
+      evidence: hexBytes('evidence/hopper/trustee_hopper_580.95.05_report_trailing_byte.hex'),
+      certificate: fixtureText('evidence/hopper/trustee_hopper_580.95.05_certchain.pem'),
+      nonce: '87d8e24ab336adafe228d49e83d745f6dba4ae505372b6a5704820856b343fec', arch: 'HOPPER', now: NOW,
+    }, 'ERR_EVIDENCE_TRAILING_BYTES'],
+    ['chain without BROM', {
+      evidence: hexBytes('evidence/hopper/gonvtrust_hopper_545.00_report.hex'),
+      certificate: fixtureText('evidence/hopper/gonvtrust_INVALID_certchain_missing_brom.pem'),
+      nonce: '4cff7f5380ead8fad8ec2c531c110aca4302a88f603792801a8ca29ee151af2e', arch: 'HOPPER', now: NOW,
+    }, 'ERR_CHAIN_ISSUER_NOT_FOUND'],
+    ['truncated', { ...hopper, evidence: hopper.evidence.slice(0, 100), nonce: N931, arch: 'HOPPER', now: NOW }, 'ERR_EVIDENCE_TRUNCATED'],
+    ['configured anchors, FWID matched', { ...leaf, certificate: generated('chain_valid.pem') }, 'pass'],
+    ['FWID mismatch', { ...leaf, certificate: generated('chain_fwid_mismatch.pem') }, 'ERR_EVIDENCE_FWID_MISMATCH'],
+    ['untrusted root', { ...leaf, certificate: generated('chain_valid.pem'), trustAnchors: undefined }, 'ERR_CHAIN_UNTRUSTED_ROOT'],
+    ['expired leaf (reported)', { ...leaf, certificate: generated('chain_expired_leaf.pem') }, 'pass'],
+  ];
+  // Every device of the 8-GPU and 4-switch sets, one by one.
+  for (const file of ['nvtrust_ppcie_gpu_evidence_8gpu.json', 'nvtrust_ppcie_switch_evidence_4sw.json']) {
+    JSON.parse(fixtureText(`evidence/serialized/${file}`)).forEach((item, i) => {
+      cases.push([`${file} #${i}`, { evidence: item.evidence, certificate: item.certificate, nonce: item.nonce, arch: item.arch, now: NOW }, 'pass']);
+    });
+  }
+  return cases;
+}
+
+test('verify-evidence agrees with verifyEvidence on every evidence.test.mjs verdict (report, code, field, message)', () => {
+  const cases = evidenceCases();
+  assert.equal(cases.length, 26);
+  for (const [label, options, expected] of cases) {
+    const js = caught(() => verifyEvidence(options));
+    const component = caught(() => witEvidence(options));
+    if (expected === 'pass') {
+      assert.ok(js.ok, `${label}: JS threw ${js.err?.code}`);
+      assert.ok(component.ok, `${label}: component threw ${JSON.stringify(component.err)}`);
+      assert.deepEqual(JSON.parse(component.ok.report), js.ok, label);
+      assert.equal(component.ok.arch, js.ok.arch);
+      assert.equal(component.ok.profile, js.ok.profile);
+      assert.equal(component.ok.ueid, js.ok.ueid);
+      assert.equal(component.ok.hwmodel ?? undefined, js.ok.hwmodel ?? undefined);
+    } else {
+      assert.equal(js.err?.code, expected, label);
+      sameError(js.err, component, label);
+    }
+  }
+});
+
+test('verify-certificate-chain agrees with verifyCertificateChain (status enum, leaf key, failures)', () => {
+  const cases = [
+    { certificate: fixtureText('evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem'), now: NOW },
+    { certificate: generated('chain_expired_leaf.pem'), trustAnchors: generated('test_root.pem'), now: NOW },
+    { certificate: generated('chain_pathlen_violation.pem'), trustAnchors: generated('test_root.pem'), now: NOW },
+    { certificate: generated('chain_expired_leaf.pem'), trustAnchors: generated('test_root.pem'), now: NOW, enforceTime: true },
+  ];
+  const statuses = [];
+  for (const options of cases) {
+    const js = caught(() => verifyCertificateChain(options));
+    const component = caught(() => wit.evidence.verifyCertificateChain({
+      certificate: options.certificate, now: BigInt(options.now), trustAnchors: options.trustAnchors, enforceTime: options.enforceTime ?? false,
+    }));
+    if (js.err) {
+      sameError(js.err, component, js.err.code);
+      statuses.push(js.err.code);
+      continue;
+    }
+    const c = component.ok;
+    assert.equal(c.status, js.ok.status);
+    assert.equal(c.expirationDate, js.ok.expirationDate);
+    assert.deepEqual(c.subjects, js.ok.subjects);
+    assert.equal(c.ueid, js.ok.ueid);
+    assert.equal(c.hwmodel ?? undefined, js.ok.hwmodel ?? undefined);
+    assert.deepEqual([...c.leafPublicKey], [...js.ok.leafPublicKey]);
+    statuses.push(c.status);
+  }
+  assert.deepEqual(statuses, ['valid', 'expired', 'ERR_CHAIN_PATH_LEN', 'ERR_CHAIN_EXPIRED']);
+});
+
+// ---- signatures, tokens, results, policies ----------------------------------------------
+
+test('verify-signatures agrees with verifyChecksSoftware on the Wycheproof P-384 vectors (280 P1363 + 504 DER)', () => {
+  const hex = (t) => Uint8Array.from(Buffer.from(t, 'hex'));
+  for (const [file, count, valid] of [
+    ['vectors/wycheproof/ecdsa_secp384r1_sha384_p1363_test.json', 280, 193],
+    ['vectors/wycheproof/ecdsa_secp384r1_sha384_test.json', 504, 0],
+  ]) {
+    const checks = [];
+    const expected = [];
+    for (const group of json(file).testGroups) {
+      for (const t of group.tests) {
+        checks.push({ publicKey: hex(group.publicKey.uncompressed), message: hex(t.msg), signature: hex(t.sig) });
+        expected.push(t.result === 'valid' && file.includes('p1363'));
+      }
+    }
+    assert.equal(checks.length, count);
+    const component = wit.token.verifySignatures(checks);
+    assert.deepEqual(component, [...verifyChecksSoftware(checks)].map(Boolean));
+    assert.deepEqual(component, expected);
+    assert.equal(component.filter(Boolean).length, valid);
+  }
+});
+
+function witOptions(o) {
+  return {
+    now: BigInt(o.now), issuer: o.issuer ? [o.issuer] : [], audience: [], subject: undefined, nonce: o.nonce,
+    clockTolerance: undefined, maxTokenAge: undefined, requiredClaims: [], typ: undefined, crit: [],
+    format: o.format, endpoint: undefined,
+  };
+}
+
+test('verify-attestation-result agrees with verifyAttestationResult on the recorded NRAS results; a failed verdict is the refused case', async () => {
+  for (const name of CAPTURES) {
+    const c = capture(name);
+    const options = { issuer: 'https://nras.attestation.nvidia.com', nonce: c.nonce, now: c.iat };
+    const body = utf8(JSON.stringify(c.response));
+    const jwks = utf8(JSON.stringify(c.jwks));
+    let js;
+    try {
+      js = { ok: await verifyAttestationResult(c.response, c.jwks, { ...options, backend: 'software' }) };
+    } catch (e) {
+      js = { err: e };
+    }
+    const component = caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(options)));
+    if (name.includes('mismatch')) {
+      assert.equal(js.err?.code, 'ERR_ATTESTATION_FAILED');
+      assert.equal(component.ok, undefined, 'a failed verdict must never be a success value');
+      assert.equal(component.err.tag, 'refused');
+      const refusal = component.err.val;
+      assert.equal(refusal.error.code, js.err.code);
+      assert.equal(refusal.error.message, js.err.message);
+      assert.deepEqual(JSON.parse(refusal.appraisal), js.err.appraisal);
+      assert.deepEqual(JSON.parse(refusal.result.data()), js.err.result);
+      assert.equal(refusal.result.overallResult(), false);
+    } else {
+      assert.ok(js.ok, `${name}: ${js.err?.code}`);
+      const r = component.ok;
+      assert.equal(r.format(), 'detached');
+      assert.equal(r.overallResult(), true);
+      assert.deepEqual(JSON.parse(r.data()), js.ok);
+    }
+    // An hour past the token's expiry: the same coded refusal on both sides.
+    const late = { ...options, now: c.iat + 100_000 };
+    let lateJs;
+    try {
+      await verifyAttestationResult(c.response, c.jwks, { ...late, backend: 'software' });
+    } catch (e) {
+      lateJs = e;
+    }
+    assert.ok(lateJs, `${name}: JS accepted an expired result`);
+    sameError(lateJs, caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(late))), `${name} late`);
+  }
+});
+
+test('verify-jwt agrees with verifyJwt on a recorded overall token (claims, header, kid; wrong nonce refused)', async () => {
+  const c = capture('v3_1gpu_success_20260629');
+  const token = c.response[0][1];
+  const jwks = utf8(JSON.stringify(c.jwks));
+  const js = await verifyJwt(token, c.jwks, { nonce: c.nonce, now: c.iat, backend: 'software' });
+  const component = wit.token.verifyJwt(token, jwks, witOptions({ nonce: c.nonce, now: c.iat }));
+  assert.deepEqual(JSON.parse(component.claims), js.payload);
+  assert.deepEqual(JSON.parse(component.header), js.protectedHeader);
+  assert.equal(component.kid, js.kid);
+  let jsErr;
+  try {
+    await verifyJwt(token, c.jwks, { nonce: '00'.repeat(32), now: c.iat, backend: 'software' });
+  } catch (e) {
+    jsErr = e;
+  }
+  sameError(jsErr, caught(() => wit.token.verifyJwt(token, jwks, witOptions({ nonce: '00'.repeat(32), now: c.iat }))), 'wrong nonce');
+});
+
+test('appraise agrees with the JS appraise on every NVIDIA JSON policy over recorded results (passed and refused)', async () => {
+  const policies = readdirSync(new URL('nvidia/policies/nvtrust/', fixtures)).filter((f) => f.endsWith('.json'));
+  assert.equal(policies.length, 13);
+  let passed = 0;
+  let refused = 0;
+  for (const name of CAPTURES) {
+    const c = capture(name);
+    const options = { nonce: c.nonce, now: c.iat };
+    const jsResult = await verifyAttestationResult(c.response, c.jwks, { ...options, allowFailedResult: true, backend: 'software' });
+    const outcome = caught(() => wit.token.verifyAttestationResult(
+      utf8(JSON.stringify(c.response)), utf8(JSON.stringify(c.jwks)), witOptions(options),
+    ));
+    const resource = outcome.ok ?? outcome.err.val.result;
+    for (const file of policies) {
+      const policyText = text(`nvidia/policies/nvtrust/${file}`);
+      const label = `${name} × ${file}`;
+      const js = caught(() => appraise(jsResult, policyText));
+      const parsed = caught(() => wit.policy.Policy.parse(utf8(policyText)));
+      if (js.err && !parsed.ok) {
+        sameError(js.err, parsed, label);
+        refused++;
+        continue;
+      }
+      assert.ok(parsed.ok, `${label}: ${JSON.stringify(parsed.err)}`);
+      const component = caught(() => wit.policy.appraise(resource, parsed.ok));
+      if (js.err) {
+        sameError(js.err, component, label);
+        refused++;
+        continue;
+      }
+      assert.ok(component.ok, `${label}: ${JSON.stringify(component.err)}`);
+      assert.deepEqual(JSON.parse(component.ok.decision), js.ok, label);
+      assert.equal(component.ok.passed, js.ok.passed, label);
+      assert.equal(parsed.ok.version(), js.ok.version, label);
+      if (js.ok.passed) passed++;
+    }
+  }
+  // Both recorded successes pass the v3 GPU remote policy; the failed capture passes none.
+  assert.ok(passed >= 2, `passed ${passed}`);
+  assert.ok(refused > 0, `refused ${refused}`);
+});
+
+// ---- RIMs -------------------------------------------------------------------------------
+
+test('verify-rim agrees with verifyRim on the rim.test.mjs documents (trusted, expired chain, coded refusals)', () => {
+  const DRIVER = fixtureText('rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml');
+  const JUNE_2025 = 1748736000;
+  const cases = [
+    [DRIVER, JUNE_2025, 'trusted'],
+    [DRIVER, 1811808000, 'expired'],
+    [DRIVER.replace('index="0" active="False"', 'index="0" active="True"'), JUNE_2025, 'ERR_RIM_DIGEST_MISMATCH'],
+    [fixtureText('rims/nvat/incorrect_signature_driver_rim.xml'), JUNE_2025, 'ERR_RIM_SIGNATURE_INVALID'],
+    [DRIVER.replaceAll('xml-c14n11', 'xml-exc-c14n'), JUNE_2025, 'ERR_RIM_UNSUPPORTED_ALGORITHM'],
+  ];
+  for (const [xml, now, expected] of cases) {
+    const js = caught(() => verifyRim(xml, { now }));
+    const component = caught(() => wit.rim.verifyRim(utf8(xml), { now: BigInt(now), trustAnchors: undefined }));
+    if (expected.startsWith('ERR_')) {
+      assert.equal(js.err?.code, expected);
+      sameError(js.err, component, expected);
+      continue;
+    }
+    assert.ok(component.ok, `${expected}: ${JSON.stringify(component.err)}`);
+    assert.deepEqual(JSON.parse(component.ok.document), js.ok.toJSON(), expected);
+    assert.equal(component.ok.trusted, js.ok.isTrusted);
+    assert.equal(component.ok.trusted, expected === 'trusted');
+    assert.equal(component.ok.colloquialVersion, js.ok.colloquialVersion);
+  }
+});
+
+// ---- attest requests ------------------------------------------------------------------
+
+test('validate-attest-request: a recorded NRAS request validates; coded refusals', () => {
+  const body = text('nvidia/nras/teep/v3_1gpu_success_20260629_request.json');
+  const v = wit.attest.validateAttestRequest('/v3/attest/gpu', utf8(body));
+  assert.equal(v.endpoint, '/v3/attest/gpu');
+  assert.equal(v.nonce, JSON.parse(body).nonce);
+  assert.equal(v.arch, 'HOPPER');
+  assert.equal(v.devices.length, 1);
+  assert.equal(v.devices[0].label, 'GPU-0');
+  assert.ok(v.devices[0].evidenceBytes > 1000);
+  codedError(() => wit.attest.validateAttestRequest('/v9/attest/gpu', utf8(body)), 'ERR_REQUEST_UNKNOWN_ENDPOINT');
+  const e = codedError(
+    () => wit.attest.validateAttestRequest('/v3/attest/gpu', utf8(body.replace(JSON.parse(body).nonce, 'zz'))),
+    'ERR_REQUEST_INVALID_NONCE',
+  );
+  assert.equal(e.field, 'nonce');
+});
+
+// ---- hostile inputs ---------------------------------------------------------------------
+
+test('hostile inputs at the WIT boundary: coded errors, no trap, the instance stays usable', () => {
+  const big = 'A'.repeat(64 * 1024 * 1024);
+  const deep = utf8('['.repeat(100_000));
+  const c = capture('v3_1gpu_success_20260629');
+  const jwks = utf8(JSON.stringify(c.jwks));
+  const opts = witOptions({ nonce: c.nonce, now: c.iat });
+  const hugeEvidence = { ...hopper, evidence: big, nonce: N931, arch: 'HOPPER', now: NOW };
+  sameError(caught(() => verifyEvidence(hugeEvidence)).err, caught(() => witEvidence(hugeEvidence)), '64 MiB evidence');
+  const codes = [
+    // 64 MiB of 'A' is valid base64 (48 MiB of zeros): the core refuses the transcript, as in JS.
+    codedError(() => witEvidence(hugeEvidence), 'ERR_EVIDENCE_UNEXPECTED_VALUE', '64 MiB evidence').code,
+    codedError(() => wit.token.verifyJwt('a', utf8(big), opts), 'ERR_JWS_TOO_LARGE', '64 MiB JWKS').code,
+    codedError(() => wit.token.verifyJwt('a\u0000b', jwks, opts), 'ERR_JWS_INVALID', 'NUL token').code,
+    codedError(() => wit.token.verifyAttestationResult(deep, jwks, opts), 'ERR_JSON_TOO_DEEP', 'deep result').code,
+    codedError(() => wit.token.verifyJwt('a', deep, opts), 'ERR_JSON_TOO_DEEP', 'deep JWKS').code,
+    codedError(() => wit.policy.Policy.parse(utf8('['.repeat(60_000))), 'ERR_JSON_TOO_DEEP', 'deep policy').code,
+    codedError(() => wit.policy.Policy.parse(utf8(big)), 'ERR_POLICY_TOO_LARGE', '64 MiB policy').code,
+    codedError(() => wit.attest.validateAttestRequest('/v3/attest/gpu', deep), 'ERR_REQUEST_TOO_DEEP', 'deep request').code,
+    codedError(() => wit.attest.validateAttestRequest('/v3/attest/gpu\u0000', utf8('{}')), 'ERR_REQUEST_UNKNOWN_ENDPOINT', 'NUL path').code,
+    codedError(() => witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: 2n ** 63n }), 'ERR_INVALID_ARGUMENT', 'now out of range').code,
+    codedError(() => wit.rim.verifyRim(utf8(big), { now: BigInt(NOW) }), 'ERR_RIM_TOO_LARGE', '64 MiB RIM').code,
+  ];
+  assert.equal(codes.length, 11);
+  // Still usable: the Hopper sample verifies after all of the above.
+  assert.equal(witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: NOW }).ueid, '478176379286082186618948445787393647364802107249');
+});

@@ -60,6 +60,7 @@ if ((${#selected[@]} == 0)); then echo "bench: no benchmark matches: $* (see --l
 
 started=$SECONDS
 bash pkg-config/build.sh
+bash pkg-config/build-component.sh
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 echo "bench: ${#selected[@]} benchmarks; logs in $LOGS/"
@@ -74,9 +75,11 @@ size_bench() {
   [[ $out == *"bytes gzip"* ]] || return "$((status ? status : 1))"
   node -e '
     const targets = {
-      "edgeattest_bg.wasm": ["default", 300_000],
-      "service/edgeattest_bg.wasm": ["service", undefined],
-      "client/edgeattest_bg.wasm": ["client", 175_000],
+      "pkg/edgeattest_bg.wasm": ["default", 300_000],
+      "pkg/service/edgeattest_bg.wasm": ["service", undefined],
+      "pkg/client/edgeattest_bg.wasm": ["client", 175_000],
+      "pkg/rego/edgeattest_bg.wasm": ["rego", undefined],
+      "target/component/edgeattest-verifier.wasm": ["component", undefined],
     };
     for (const line of require("fs").readFileSync(0, "utf8").split("\n")) {
       const m = /^(\S+): (\d+) bytes raw, (\d+) bytes gzip -9 .* of the (\d+)-byte budget/.exec(line);

@@ -34,9 +34,10 @@ if [[ "${SKIP_APT:-0}" != 1 ]]; then
   fi
 fi
 
-# 2. Rust targets: wasm32 for the module, x86_64-unknown-none to prove the core is no_std.
+# 2. Rust targets: wasm32 for the module, wasm32-wasip2 for the component, x86_64-unknown-none
+#    to prove the core is no_std.
 installed_targets="$(rustup target list --installed)"
-for target in wasm32-unknown-unknown x86_64-unknown-none; do
+for target in wasm32-unknown-unknown wasm32-wasip2 x86_64-unknown-none; do
   grep -qx "$target" <<<"$installed_targets" || { log "rustup target add $target"; rustup target add "$target"; }
 done
 

@@ -56,19 +56,24 @@ nostd() {
 }
 
 stage fmt            check cargo fmt --check
-stage clippy-native  check cargo clippy --all-targets -- -D warnings
+# `rego` (regorus) is not a default feature: the default features drive the service's wasm
+# build. The native stages turn it on, so the one dependency build serves them all.
+stage clippy-native  check cargo clippy --all-targets --features rego -- -D warnings
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 stage clippy-verifier check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
 stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
-stage native-tests   tests cargo test --all-targets
-stage doc-tests      tests cargo test --doc
-stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet
+stage clippy-rego    check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-rego -- -D warnings
+stage clippy-component check cargo clippy --lib --target wasm32-wasip2 --no-default-features --features std,component -- -D warnings
+stage native-tests   tests cargo test --all-targets --features rego
+stage doc-tests      tests cargo test --doc --features rego
+stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet --features rego
 stage no-std-build   check nostd
 stage wasm-node      tests wasm-pack test --node -- --test wasm_node
 stage wasm-chromium  tests wasm-pack test --headless --chrome -- --test wasm_browser
 stage wasm-firefox   tests env -u CHROMEDRIVER GECKODRIVER="$GECKODRIVER_BIN" \
   wasm-pack test --headless --firefox -- --test wasm_browser
 stage release-build  check bash pkg-config/build.sh
+stage component-build check bash pkg-config/build-component.sh
 stage wasm-size      check node pkg-config/size-report.mjs
 stage js-node        tests node --test --test-concurrency=1 tests/js/
 stage fuzz-smoke     tests env FUZZ_SECONDS="${FUZZ_SECONDS:-3}" bash pkg-config/fuzz-smoke.sh

@@ -402,7 +402,7 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ("EvidenceEncoding", "EvidenceEncoding", encodings),
         ("RuleStatus", "RuleStatus", names([RuleStatus::Pass, RuleStatus::Mismatch, RuleStatus::Missing])),
         ("PolicyVersion", "PolicyDecision.version",
-            [PolicyVersion::V1, PolicyVersion::V2, PolicyVersion::V3, PolicyVersion::V4].iter().map(|v| v.as_str().to_owned()).collect()),
+            [PolicyVersion::V1, PolicyVersion::V2, PolicyVersion::V3, PolicyVersion::V4, PolicyVersion::Rego].iter().map(|v| v.as_str().to_owned()).collect()),
     ];
     let mut missing = Vec::new();
     for (rust, path, variants) in enums {

@@ -26,7 +26,7 @@
 // the issues' notes. Issue 19's targets are 300,000 bytes for the default module and 175,000
 // for the client (`bash pkg-config/bench.sh` reports both).
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 // Measured in session 11 (issue 19's fourth part; issue 20's EAR reader in the default and
@@ -42,7 +42,14 @@ const MODULES = [
 
 let over = false;
 for (const [file, budget] of MODULES) {
-  const wasm = readFileSync(new URL(`../${file}`, import.meta.url));
+  const url = new URL(`../${file}`, import.meta.url);
+  if (!existsSync(url)) {
+    const how = file.startsWith('pkg/') ? 'pkg-config/build.sh' : 'pkg-config/build-component.sh';
+    console.error(`${file} is missing: build it with \`bash ${how}\``);
+    over = true;
+    continue;
+  }
+  const wasm = readFileSync(url);
   const gzipped = gzipSync(wasm, { level: 9 }).length;
   const share = ((100 * gzipped) / budget).toFixed(1);
   console.log(`${file}: ${wasm.length} bytes raw, ${gzipped} bytes gzip -9 (${share}% of the ${budget}-byte budget)`);

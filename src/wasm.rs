@@ -46,6 +46,9 @@ pub mod rim;
 // client bindings above are left out of that build (they are in every other one).
 #[cfg(feature = "js-rego")]
 pub mod rego;
+// A verified result's claims read back from JS, for the JSON and Rego policies.
+#[cfg(any(feature = "js-verifier", feature = "js-rego"))]
+mod verified;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
 #[cfg(feature = "js-verifier")]
 mod runtime;

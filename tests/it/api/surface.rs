@@ -322,7 +322,7 @@ const PUBLIC_MODULES: [&str; 6] = [
 ];
 
 /// The attestation core and the crate's helpers: private, reached through the root list only.
-const PRIVATE_MODULES: [&str; 14] = [
+const PRIVATE_MODULES: [&str; 15] = [
     "error_code",
     "sort",
     "urlencoded",
@@ -337,6 +337,8 @@ const PRIVATE_MODULES: [&str; 14] = [
     "rim",
     "time",
     "token",
+    // The WIT binding (wasm32-wasip2 only): reached through the component's exports, not Rust paths.
+    "component",
 ];
 
 fn lib_rs() -> String {

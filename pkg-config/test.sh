@@ -59,10 +59,10 @@ stage fmt            check cargo fmt --check
 # `rego` (regorus) is not a default feature: the default features drive the service's wasm
 # build. The native stages turn it on, so the one dependency build serves them all.
 stage clippy-native  check cargo clippy --all-targets --features rego -- -D warnings
-stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The full binding and the Rego one together: regorus is checked for wasm32 once.
+stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown --features js-rego -- -D warnings
 stage clippy-verifier check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
 stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
-stage clippy-rego    check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-rego -- -D warnings
 stage clippy-component check cargo clippy --lib --target wasm32-wasip2 --no-default-features --features std,component -- -D warnings
 stage native-tests   tests cargo test --all-targets --features rego
 stage doc-tests      tests cargo test --doc --features rego

@@ -1,14 +1,13 @@
 //! An EAR from verified claims: each device's vector, status and policy.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha384};
 
 use super::{trust_vector, Ear, EarAppraisal, TrustTier};
 use crate::policy::{Policy, PolicyDecision};
-use crate::token::{DeviceAppraisal, ResultFormat, VerifiedAttestationResult, V1_DEVICE_LABEL};
+use crate::token::{DeviceAppraisal, VerifiedAttestationResult};
 
 /// One device's EAR appraisal from its token's claims (see the module documentation):
 /// the vector, the status (worst tier, raised for a device NVIDIA's checks failed, one
@@ -68,16 +67,9 @@ impl Ear {
         policy: Option<(&PolicyDecision, &str)>,
         iat: i64,
     ) -> Self {
-        let devices: Vec<(&str, &Map<String, Value>)> = match result.format() {
-            ResultFormat::V1 => alloc::vec![(V1_DEVICE_LABEL, result.overall().claims())],
-            _ => result
-                .devices()
-                .iter()
-                .map(|device| (device.label(), device.token().claims()))
-                .collect(),
-        };
         let overall_met = policy.is_none_or(|(d, _)| d.overall().iter().all(|r| r.passed()));
-        let submods = devices
+        let submods = result
+            .device_claims()
             .into_iter()
             .map(|(label, claims)| {
                 let verdict = policy.map(|(decision, id)| {

@@ -16,7 +16,6 @@ use serde_json::{Map, Value};
 mod checks;
 
 use super::attestation::VerifiedAttestationResult;
-use super::result::ResultFormat;
 use crate::sort;
 
 /// The verdict claim of the overall token (and of the V1 single token).
@@ -142,17 +141,11 @@ impl Appraisal {
     /// ([`VerifiedAttestationResult::overall_result`]) and every device token (a V1 result's
     /// one token is its GPU's, labelled `GPU-0`).
     pub fn of(result: &VerifiedAttestationResult) -> Self {
-        let devices: Vec<DeviceAppraisal> = match result.format() {
-            ResultFormat::V1 => alloc::vec![DeviceAppraisal::from_claims(
-                V1_DEVICE_LABEL,
-                result.overall().claims()
-            )],
-            _ => result
-                .devices()
-                .iter()
-                .map(|device| DeviceAppraisal::from_claims(device.label(), device.token().claims()))
-                .collect(),
-        };
+        let devices: Vec<DeviceAppraisal> = result
+            .device_claims()
+            .into_iter()
+            .map(|(label, claims)| DeviceAppraisal::from_claims(label, claims))
+            .collect();
         let overall_result = result.overall_result();
         // A device that says it failed under an overall `true` contradicts the service: the
         // stricter reading wins.

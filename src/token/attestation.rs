@@ -67,6 +67,19 @@ impl VerifiedAttestationResult {
         &self.devices
     }
 
+    /// Each device's label and token claims, in order; a V1 result's one token is its GPU's,
+    /// labelled `GPU-0` (the appraisal, the EAR and the Rego input read devices this way).
+    pub(crate) fn device_claims(&self) -> Vec<(&str, &serde_json::Map<String, Value>)> {
+        match self.format {
+            ResultFormat::V1 => alloc::vec![(super::V1_DEVICE_LABEL, self.overall.claims())],
+            ResultFormat::Detached => self
+                .devices
+                .iter()
+                .map(|device| (device.label(), device.token().claims()))
+                .collect(),
+        }
+    }
+
     /// The device with `label`.
     pub fn device(&self, label: &str) -> Option<&VerifiedDevice> {
         self.devices.iter().find(|d| d.label == label)

@@ -148,16 +148,7 @@ pub fn appraise_rego(
     result: &VerifiedAttestationResult,
     policy: &RegoPolicy,
 ) -> Result<PolicyDecision, RegoError> {
-    let devices: Vec<(&str, &Map<String, Value>)> = result
-        .devices()
-        .iter()
-        .map(|device| (device.label(), device.token().claims()))
-        .collect();
-    let devices = match result.format() {
-        // A V1 result's single token is its one device.
-        ResultFormat::V1 => alloc::vec![(crate::token::V1_DEVICE_LABEL, result.overall().claims())],
-        ResultFormat::Detached => devices,
-    };
+    let devices = result.device_claims();
     appraise_rego_claims(result.format(), result.overall().claims(), &devices, policy)
 }
 

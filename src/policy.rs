@@ -51,7 +51,7 @@ mod evaluate;
 pub(crate) mod rego;
 #[cfg(feature = "rego")]
 pub use rego::{
-    appraise_rego, RegoError, RegoPolicy, ALLOWED_BUILTINS as REGO_ALLOWED_BUILTINS,
+    appraise_rego, RegoError, RegoPolicy, RegoSyntax, ALLOWED_BUILTINS as REGO_ALLOWED_BUILTINS,
     MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING,
 };
 

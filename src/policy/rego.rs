@@ -4,6 +4,12 @@
 //! [`RegoPolicy::parse`] reads a policy and refuses a hostile one before any evaluation;
 //! [`appraise_rego`] applies it and returns the same [`PolicyDecision`] the JSON policies do.
 //!
+//! # Syntax
+//! Rego v1 (OPA 1.0's, regorus's default) and v0, the syntax NVIDIA's SDK reads (`nv_match {`
+//! without `if`, `import future.keywords.every`), so that NVIDIA's own policies run as they are.
+//! A text is read as v1 first and as v0 only when that fails ([`RegoSyntax`]); a text that
+//! reads as v1 means what v1 says. Everything below holds for both.
+//!
 //! # Input document, version 1 (stable)
 //!
 //! The shape NVIDIA's SDK gives its policies, so that theirs run unchanged:
@@ -53,7 +59,7 @@ mod evaluate;
 mod input;
 mod scan;
 
-pub use evaluate::{appraise_rego, RegoPolicy};
+pub use evaluate::{appraise_rego, RegoPolicy, RegoSyntax};
 // The JS binding appraises the claims the verification handed to JS.
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js-rego"))]
 pub(crate) use evaluate::appraise_rego_claims;

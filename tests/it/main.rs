@@ -53,6 +53,7 @@ mod access {
 mod policy {
     mod nvidia;
     mod rego;
+    mod rego_nvat;
     mod rego_nvidia;
     mod rules;
 }

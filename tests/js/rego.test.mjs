@@ -1,8 +1,8 @@
 // appraiseRego(result, policy) in the Rego module (pkg/rego/, `edgeattest/rego`): the Rego
 // translations of NVIDIA's JSON policies decide as `appraise` does on the same objects
 // verifyAttestationResult returns (a real NRAS result, a refused one, a re-signed real Hopper
-// device with one claim changed), the minimum-driver example, and the coded refusals of
-// hostile policies; the other modules do not carry it.
+// device with one claim changed), the minimum-driver example, NVIDIA's own Rego v0 policies,
+// and the coded refusals of hostile policies; the other modules do not carry it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -86,9 +86,29 @@ test('the minimum-driver example compares dot components as numbers', async () =
   }
 });
 
-test('the page list holds every translation and the example, as in the fixtures', () => {
+test("NVIDIA's own Rego v0 policies run unchanged and allow what they say", async () => {
+  const nvat = (name) => text(`nvidia/policies/nvat/${name}.rego`);
+  // NVIDIA's SDK adds these OCSP members to every chain claim; its policies require them.
+  const withSdkMembers = (edit = () => {}) => hopperResult((c) => {
+    for (const [name, chain] of Object.entries(c)) {
+      if (name.endsWith('-cert-chain')) Object.assign(chain, { 'x-nvidia-cert-ocsp-nonce-matches': true, 'x-nvidia-cert-ocsp-response-valid': true });
+    }
+    edit(c);
+  });
+  const revoked = await withSdkMembers((c) => { c['x-nvidia-gpu-driver-rim-cert-chain']['x-nvidia-cert-ocsp-status'] = 'revoked'; });
+  assert.equal(rego.appraiseRego(await withSdkMembers(), nvat('overall_result_evaluator')).passed, true);
+  assert.equal(rego.appraiseRego(revoked, nvat('overall_result_evaluator')).passed, false);
+  assert.equal(rego.appraiseRego(revoked, nvat('allow_gpu_driver_rim_cert_revoked')).passed, true);
+  assert.equal(rego.appraiseRego(revoked, nvat('allow_gpu_driver_rim_cert_unknown')).passed, false);
+  // The claims as NRAS recorded them lack the SDK's members: refused, not passed.
+  assert.equal(rego.appraiseRego(await hopperResult(), nvat('overall_result_evaluator')).passed, false);
+  assert.equal(rego.appraiseRego(await hopperResult(), nvat('rp-policy-permissive')).passed, true);
+  assert.equal(rego.appraiseRego(await hopperResult(), nvat('switch_relying_party_policy')).passed, false);
+});
+
+test('the page list holds every translation, the example and NVIDIA\'s own, as in the fixtures', () => {
   const page = JSON.parse(readFileSync(new URL('../../www/samples/policies-rego.json', import.meta.url), 'utf8'));
-  assert.equal(page.policies.length, 14);
+  assert.equal(page.policies.length, 22);
   for (const p of page.policies) assert.equal(p.policy, text(p.file.replace('tests/fixtures/', '')), p.id);
 });
 

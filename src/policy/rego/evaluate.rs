@@ -27,18 +27,30 @@ pub struct RegoPolicy {
     compiled: CompiledPolicy,
     program: Arc<Program>,
     has_reasons: bool,
+    syntax: RegoSyntax,
+}
+
+/// The Rego syntax a policy is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegoSyntax {
+    /// OPA 1.0's syntax (`if` before rule bodies, `contains` for partial sets).
+    V1,
+    /// The syntax before OPA 1.0, which NVIDIA's SDK reads its policies in.
+    V0,
 }
 
 impl core::fmt::Debug for RegoPolicy {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("RegoPolicy")
             .field("has_reasons", &self.has_reasons)
+            .field("syntax", &self.syntax)
             .finish_non_exhaustive()
     }
 }
 
 impl RegoPolicy {
-    /// Reads and compiles a policy (Rego v1 syntax, `package policy`), refusing it when it is
+    /// Reads and compiles a policy (`package policy`, Rego v1 or v0: [`RegoSyntax`]), refusing it when it is
     /// too large, does not compile, names a builtin outside the allowed list or recurses.
     /// Nothing is evaluated here.
     pub fn parse(text: &[u8]) -> Result<Self, RegoError> {
@@ -49,13 +61,7 @@ impl RegoPolicy {
             detail: "the text is not UTF-8".into(),
         })?;
         check_text(text)?;
-        let mut engine = Engine::new();
-        engine.set_policy_length_config(length_config());
-        engine
-            .add_policy("policy.rego".into(), text.into())
-            .map_err(|e| RegoError::Parse {
-                detail: message(&e),
-            })?;
+        let (mut engine, syntax) = read(text)?;
         let in_package = engine
             .get_packages()
             .map_err(|e| RegoError::Parse {
@@ -85,12 +91,44 @@ impl RegoPolicy {
             compiled,
             program,
             has_reasons,
+            syntax,
         })
+    }
+
+    /// The syntax the policy was read in.
+    pub fn syntax(&self) -> RegoSyntax {
+        self.syntax
     }
 
     /// Whether the policy lists its failed rules (`data.policy.reasons`).
     pub fn has_reasons(&self) -> bool {
         self.has_reasons
+    }
+}
+
+/// Reads the text as Rego v1 (OPA 1.0's syntax, and regorus's default) and, when that fails,
+/// as v0, the syntax NVIDIA's SDK reads its policies in (`nv_match { … }` without `if`,
+/// `import future.keywords.every`). A text that reads as v1 means what v1 says; v0 is only the
+/// fallback, as OPA 1.0's `--v0-compatible` is an opt-in. Both readings are under the same
+/// length limits, and the text checks ran before either.
+fn read(text: &str) -> Result<(Engine, RegoSyntax), RegoError> {
+    let engine = |syntax: RegoSyntax| {
+        let mut engine = Engine::new();
+        engine.set_policy_length_config(length_config());
+        engine.set_rego_v0(syntax == RegoSyntax::V0);
+        engine
+            .add_policy("policy.rego".into(), text.into())
+            .map(|_| engine)
+            .map_err(|e| message(&e))
+    };
+    match engine(RegoSyntax::V1) {
+        Ok(engine) => Ok((engine, RegoSyntax::V1)),
+        Err(as_v1) => match engine(RegoSyntax::V0) {
+            Ok(engine) => Ok((engine, RegoSyntax::V0)),
+            Err(as_v0) => Err(RegoError::Parse {
+                detail: alloc::format!("{as_v1}; as Rego v0: {as_v0}"),
+            }),
+        },
     }
 }
 

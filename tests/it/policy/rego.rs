@@ -5,8 +5,9 @@
 
 use edgeattest::{
     appraise_rego, create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result,
-    ErrorCode, Jwks, JwksKey, PolicyDecision, RegoError, RegoPolicy, ResultFormat, RuleStatus,
-    SigningKey, VerifiedAttestationResult, VerifyOptions, MAX_POLICY_BYTES, MAX_REGO_NESTING,
+    ErrorCode, Jwks, JwksKey, PolicyDecision, RegoError, RegoPolicy, RegoSyntax, ResultFormat,
+    RuleStatus, SigningKey, VerifiedAttestationResult, VerifyOptions, MAX_POLICY_BYTES,
+    MAX_REGO_NESTING,
 };
 use serde_json::{json, Value};
 
@@ -163,14 +164,13 @@ nv_match {
             ("GPU-1", json!({"secboot": true})),
         ],
     );
-    let policy = RegoPolicy::parse(text.as_bytes());
-    // regorus reads v1 syntax: v0 (`nv_match {` without `if`) is refused with a parse code.
-    match policy {
-        Ok(policy) => assert!(appraise_rego(&result, &policy).unwrap().passed()),
-        Err(error) => assert_eq!(error.code(), "ERR_REGO_PARSE"),
-    }
+    // v0 syntax (`nv_match {` without `if`) is read as v0, and means what its v1 form does.
+    let policy = RegoPolicy::parse(text.as_bytes()).unwrap();
+    assert_eq!(policy.syntax(), RegoSyntax::V0);
+    assert!(appraise_rego(&result, &policy).unwrap().passed());
     let v1 = text.replace("nv_match {", "nv_match if {");
     let policy = RegoPolicy::parse(v1.as_bytes()).unwrap();
+    assert_eq!(policy.syntax(), RegoSyntax::V1);
     assert!(appraise_rego(&result, &policy).unwrap().passed());
     let failing = detached(
         json!({}),

@@ -84,7 +84,7 @@ fn agree(name: &str, result: &VerifiedAttestationResult) -> PolicyDecision {
     json
 }
 
-fn recorded(name: &str) -> VerifiedAttestationResult {
+pub(crate) fn recorded(name: &str) -> VerifiedAttestationResult {
     let c = capture(name);
     let options = VerifyOptions::new()
         .issuer("https://nras.attestation.nvidia.com")
@@ -170,7 +170,10 @@ fn v1(mut claims: Map<String, Value>) -> VerifiedAttestationResult {
 
 /// NVIDIA's recorded NVAT claims (`nras/nvat/NAME_detached_eat.json`), re-signed, `edit`
 /// applied to every device first.
-fn resigned(name: &str, edit: impl Fn(&mut Map<String, Value>)) -> VerifiedAttestationResult {
+pub(crate) fn resigned(
+    name: &str,
+    edit: impl Fn(&mut Map<String, Value>),
+) -> VerifiedAttestationResult {
     let recorded: Value =
         serde_json::from_slice(&fixture(&format!("nras/nvat/{name}_detached_eat.json"))).unwrap();
     let mut overall = claims(recorded[0][1].as_str().unwrap());

@@ -182,6 +182,7 @@ mod ts_drift;
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.
 mod token {
     mod appraisal;
+    mod appraisal_versions;
     mod attacks;
     mod eat;
     mod nras;

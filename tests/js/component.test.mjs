@@ -6,9 +6,7 @@
 // inputs at the WIT boundary get coded errors, and the instance stays usable after them.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { transpile, writeFiles } from '@bytecodealliance/jco-transpile';
+import { readFileSync, readdirSync } from 'node:fs';
 import {
   appraise,
   verifyAttestationResult,
@@ -19,9 +17,9 @@ import {
 } from '../../pkg/index.js';
 import { verifyRim } from '../../pkg/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
+import { caught, codedError, doc, loadComponent, sameError, utf8, witEvidenceOptions } from './support/component.mjs';
 
 const root = new URL('../../', import.meta.url);
-const COMPONENT = new URL('target/component/edgeattest-verifier.wasm', root);
 const fixtures = new URL('tests/fixtures/', root);
 const text = (path) => readFileSync(new URL(path, fixtures), 'utf8');
 const json = (path) => JSON.parse(text(path));
@@ -29,51 +27,12 @@ const generated = (file) => text(`generated/${file}`);
 const N931 = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
 const NOW = 1_790_000_000;
 const CAPTURES = ['v3_1gpu_success_20260629', 'v3_8gpu_success_20260629', 'v3_8gpu_nonce_mismatch_20260520'];
-const utf8 = (s) => new TextEncoder().encode(s);
 
-let wit; // { attest, evidence, token, policy }
+let wit; // { attest, evidence, rim, ocsp, token, policy }
 
 before(async () => {
-  assert.ok(
-    existsSync(COMPONENT),
-    `${COMPONENT.pathname} is missing: build it with \`bash pkg-config/build-component.sh\``,
-  );
-  // Under target/ of this checkout, so the output resolves node_modules/@bytecodealliance/preview2-shim.
-  const outDir = new URL(`target/component/jco-test-${process.pid}/`, root).pathname;
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const { files } = await transpile(COMPONENT.pathname, { outDir, name: 'verifier', optimize: false });
-  await writeFiles(files);
-  wit = await import(pathToFileURL(`${outDir}verifier.js`).href);
-  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
+  wit = await loadComponent();
 });
-
-/** The component's error value: jco-transpile throws the WIT error itself (`payload` in the CLI's output). */
-function caught(fn) {
-  try {
-    return { ok: fn() };
-  } catch (e) {
-    return { err: e?.payload ?? e };
-  }
-}
-
-/** Both sides throw the same coded error, or both answer. */
-function sameError(js, component, label) {
-  assert.ok(component.err, `${label}: the component answered where the JS API threw ${js.code}`);
-  const err = component.err.tag === 'coded' ? component.err.val : component.err;
-  assert.equal(err.code, js.code, `${label}: ${err.message}`);
-  assert.equal(err.field ?? undefined, js.field ?? undefined, label);
-  assert.equal(err.message, js.message, label);
-}
-
-function codedError(fn, code, label = code) {
-  const { ok, err } = caught(fn);
-  assert.equal(ok, undefined, `${label}: expected ${code}, got a value`);
-  const e = err.tag === 'coded' ? err.val : err;
-  assert.equal(typeof e.message, 'string', `${label}: not a coded WIT error: ${e}`);
-  assert.equal(e.code, code, `${label}: ${e.message}`);
-  return e;
-}
 
 // ---- evidence and chains ----------------------------------------------------------------
 
@@ -81,16 +40,8 @@ const hopper = {
   evidence: hexBytes('evidence/hopper/nvtrust_hopper_550.90.07_report.hex'),
   certificate: fixtureText('evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem'),
 };
-const doc = (v) => (typeof v === 'string' ? { tag: 'text', val: v } : { tag: 'bytes', val: v });
-
 function witEvidence(o) {
-  return wit.evidence.verifyEvidence(
-    {
-      nonce: doc(o.nonce), arch: o.arch, now: BigInt(o.now), trustAnchors: o.trustAnchors,
-      evidenceEncoding: o.evidenceEncoding, requireFwid: o.requireFwid ?? false,
-    },
-    { evidence: doc(o.evidence), certificate: o.certificate },
-  );
+  return wit.evidence.verifyEvidence(witEvidenceOptions(o), { evidence: doc(o.evidence), certificate: o.certificate });
 }
 
 function evidenceCases() {

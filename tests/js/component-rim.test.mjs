@@ -13,7 +13,7 @@ import {
 } from '../../pkg/edgeattest.js';
 import '../../pkg/index.js';
 import {
-  agree, caught, codedError, comparisonToJs, doc, evidenceFixtures, loadComponent, rimFixtures, runtimeFromJs,
+  agree, caught, optionsOf, codedError, comparisonToJs, doc, evidenceFixtures, loadComponent, rimFixtures, runtimeFromJs,
   runtimeToJs, utf8,
 } from './support/component.mjs';
 
@@ -85,7 +85,7 @@ function runtimes() {
   for (const fixture of evidenceFixtures()) {
     let hwmodel;
     try {
-      hwmodel = verifyEvidence({ ...fixture, now: EVIDENCE_NOW }).hwmodelChip ?? undefined;
+      hwmodel = verifyEvidence({ ...optionsOf(fixture), now: EVIDENCE_NOW }).hwmodelChip ?? undefined;
     } catch {
       hwmodel = undefined;
     }

@@ -295,3 +295,6 @@ export function rimFixtures() {
   out.push({ ...wrong, label: `${wrong.label} (its own root)`, anchors: fixtureFile('nvidia/rims/nvat/incorrect_rim_root.crt') });
   return out;
 }
+
+/** A fixture as the JS API's options (without its label). */
+export const optionsOf = ({ label, ...options }) => options;

@@ -12,7 +12,7 @@ use super::exports::edgeattest::verifier::token::{
     TokenVerification as WitVerification, VerifiedJwt, VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
-use super::verification::{prepare, Verification};
+use super::verification::{prepare, Token, Verification};
 use super::{checked_now, coded, json, Verifier, WitError};
 use crate::token::{
     Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
@@ -74,7 +74,7 @@ impl Guest for Verifier {
         jwks: Vec<u8>,
         options: VerifyOptions,
     ) -> Result<WitVerification, WitError> {
-        prepare(Ok(&token), &jwks, options)
+        prepare(Token::Jwt(&token), &jwks, options)
     }
 
     fn prepare_attestation_result_verification(
@@ -82,7 +82,7 @@ impl Guest for Verifier {
         jwks: Vec<u8>,
         options: VerifyOptions,
     ) -> Result<WitVerification, WitError> {
-        prepare(Err(&result), &jwks, options)
+        prepare(Token::Result(&result), &jwks, options)
     }
 
     fn verify_signatures(checks: Vec<SignatureCheck>) -> Vec<bool> {

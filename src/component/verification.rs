@@ -33,9 +33,15 @@ impl GuestTokenVerification for Verification {
     }
 }
 
+/// What phase one reads: a compact JWT, or an attestation result (either shape, JSON).
+pub(super) enum Token<'a> {
+    Jwt(&'a str),
+    Result(&'a [u8]),
+}
+
 /// Phase one of either kind: the token parsed, its key chosen, its claims not yet read.
 pub(super) fn prepare(
-    token: Result<&str, &[u8]>,
+    token: Token<'_>,
     jwks: &[u8],
     options: VerifyOptions,
 ) -> Result<WitVerification, WitError> {
@@ -43,8 +49,8 @@ pub(super) fn prepare(
     let jwks = Jwks::parse(jwks).map_err(|e| coded(&e))?;
     let input = input(options);
     let prepared: PreparedToken = match token {
-        Ok(jwt) => input.prepare_jwt(jwt, &jwks, now).map(Into::into),
-        Err(result) => input
+        Token::Jwt(jwt) => input.prepare_jwt(jwt, &jwks, now).map(Into::into),
+        Token::Result(result) => input
             .prepare_attestation_result(result, &jwks, now)
             .map(Into::into),
     }

@@ -27,8 +27,14 @@
 //! mistaken for success.
 //!
 //! **Hostile inputs.** Every size limit is the core's (`MAX_*`); the canonical ABI validates
-//! types and UTF-8 in the host. `panic = "abort"` makes a panic a trap, and the core lints
-//! panics away; this layer has no `unwrap`.
+//! types and UTF-8 in the host. A list the core would only count later (nonces, answers,
+//! devices, measurement blocks) is refused first by its length ([`at_most`], against the
+//! core's bound), before anything is built from it. `panic = "abort"` makes a panic a trap,
+//! and the core lints panics away; this layer has no `unwrap`.
+//!
+//! **Use once.** The two-phase resources (`evidence-batch`, `report-plan`, `pending-rim`,
+//! `token-verification`) hold their work in a cell and give it up on `finish`/`verify`; a
+//! second use is `ERR_BATCH_CONSUMED`, the JS binding's code and message.
 
 // wit-bindgen's generated exports need `unsafe` (`export_name`, raw ABI pointers): allowed
 // here alone; the crate denies it everywhere else.

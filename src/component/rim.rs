@@ -6,10 +6,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::exports::edgeattest::verifier::rim::{
-    Guest, GuestPendingRim, GuestVerifiedRim, PendingRim as WitPending, RimCertChain as WitChain,
-    RimComparison, RimEnvelope, RimIdentity, RimIds as WitIds, RimKind as WitKind,
-    RimOptions as WitOptions, RuntimeEvidence as WitRuntime, VerifiedRim as WitVerified,
-    VerifiedRimBorrow,
+    GoldenMeasurement, Guest, GuestPendingRim, GuestVerifiedRim, OpaqueFloor,
+    PendingRim as WitPending, RimCertChain as WitChain, RimComparison, RimDocument, RimEnvelope,
+    RimIdentity, RimIds as WitIds, RimKind as WitKind, RimMeta, RimOptions as WitOptions,
+    RuntimeEvidence as WitRuntime, VerifiedRim as WitVerified, VerifiedRimBorrow,
 };
 use super::exports::edgeattest::verifier::types::{ChainStatus, SignatureCheck};
 use super::pending::Pending;
@@ -41,6 +41,48 @@ impl GuestVerifiedRim for Verified {
             error_code: chain.error_code.map(Into::into),
             problem: chain.problem.clone(),
             subjects: chain.subjects.clone(),
+        }
+    }
+
+    fn document(&self) -> RimDocument {
+        let document = self.0.document();
+        let meta = &document.meta;
+        RimDocument {
+            name: document.name.clone(),
+            tag_id: document.tag_id.clone(),
+            version: document.version.clone(),
+            meta: RimMeta {
+                colloquial_version: meta.colloquial_version.clone(),
+                edition: meta.edition.clone(),
+                product: meta.product.clone(),
+                revision: meta.revision.clone(),
+                firmware_manufacturer_id: meta.firmware_manufacturer_id.clone(),
+                platform_model: meta.platform_model.clone(),
+            },
+            measurements: document
+                .measurements
+                .iter()
+                .map(|m| GoldenMeasurement {
+                    index: m.index,
+                    active: m.active,
+                    name: m.name.clone(),
+                    // At most MAX_MEASUREMENT_SIZE (1 KiB).
+                    size: u32::try_from(m.size).unwrap_or(u32::MAX),
+                    alternatives: m.alternatives.clone(),
+                })
+                .collect(),
+            opaque_floors: document
+                .opaque_floors
+                .iter()
+                .map(|f| OpaqueFloor {
+                    id: f.id,
+                    index: f.index,
+                    name: f.name.clone(),
+                    active: f.active,
+                    min_svn: f.min_svn,
+                    include_in_result: f.include_in_result,
+                })
+                .collect(),
         }
     }
 

@@ -26,8 +26,15 @@ before(async () => {
 });
 
 const rimOptions = (now, anchors) => ({ now: BigInt(now), trustAnchors: anchors });
+/** The typed `rim-document` as the JS `toJSON().document` (alternatives as hex). */
+const documentToJs = (d) => ({
+  name: d.name, tagId: d.tagId ?? null, version: d.version ?? null,
+  meta: Object.fromEntries(Object.entries(d.meta).map(([k, v]) => [k, v ?? null])),
+  measurements: d.measurements.map((m) => ({ ...m, alternatives: m.alternatives.map((a) => Buffer.from(a).toString('hex')) })),
+  opaqueFloors: d.opaqueFloors.map((f) => ({ ...f, minSvn: Number(f.minSvn) })),
+});
 const verifiedToJs = (rim) => ({
-  json: JSON.parse(rim.toJson()), trusted: rim.trusted(), version: rim.colloquialVersion(),
+  json: JSON.parse(rim.toJson()), document: documentToJs(rim.document()), trusted: rim.trusted(), version: rim.colloquialVersion(),
   chain: (({ status, expiration, errorCode, problem, subjects }) => ({
     status, expiration: expiration === undefined ? null : Number(expiration), errorCode: errorCode ?? null, problem: problem ?? null, subjects,
   }))(rim.certChain()),
@@ -36,7 +43,7 @@ const jsVerifiedToJs = (rim) => {
   const json = rim.toJSON();
   const { ocspStatus, ...chain } = json.certChain;
   assert.equal(ocspStatus, 'not-checked');
-  return { json, trusted: rim.isTrusted, version: rim.colloquialVersion, chain };
+  return { json, document: json.document, trusted: rim.isTrusted, version: rim.colloquialVersion, chain };
 };
 const plainChecks = (checks) => checks.map((c) => ({ publicKey: [...c.publicKey], message: [...c.message], signature: [...c.signature] }));
 

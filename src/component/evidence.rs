@@ -12,9 +12,9 @@ use super::exports::edgeattest::verifier::evidence::{
     GuestEvidenceBatch, GuestReportPlan, ReportOptions, ReportPlan as WitPlan, RevocationStatus,
     RuntimeEvidence, RuntimeEvidenceOptions,
 };
-use super::exports::edgeattest::verifier::types::{ChainStatus, SignatureCheck};
+use super::exports::edgeattest::verifier::types::SignatureCheck;
 use super::pending::Pending;
-use super::report::{evidence_out, report_out, results_out};
+use super::report::{chain_status, evidence_out, report_out, results_out};
 use super::runtime::runtime_out;
 use super::{at_most, checked_now, coded, Verifier, WitError};
 use crate::attest::MAX_EVIDENCE_ITEMS;
@@ -37,7 +37,7 @@ impl Guest for Verifier {
             .verify_evidence(clock)
             .map_err(|e| coded(&e))?
             .map_err(|e| coded(&e))?;
-        evidence_out(&verified.to_report())
+        Ok(evidence_out(&verified.to_report()))
     }
 
     fn verify_certificate_chain(options: ChainOptions) -> Result<ChainReport, WitError> {
@@ -55,13 +55,8 @@ impl Guest for Verifier {
             .verify_certificate_chain(clock)
             .map_err(|e| coded(&e))?
             .map_err(|e| coded(&e))?;
-        let status = match chain.status {
-            "valid" => ChainStatus::Valid,
-            "expired" => ChainStatus::Expired,
-            _ => ChainStatus::Invalid,
-        };
         Ok(ChainReport {
-            status,
+            status: chain_status(chain.status),
             expiration_date: chain.expiration_date,
             subjects: chain.subjects,
             ueid: chain.ueid,
@@ -71,7 +66,7 @@ impl Guest for Verifier {
     }
 
     fn verify_device_report(options: ReportOptions) -> Result<DeviceReport, WitError> {
-        report_out(&report_plan(&options)?.verify())
+        Ok(report_out(&report_plan(&options)?.verify()))
     }
 
     fn read_runtime_evidence(options: RuntimeEvidenceOptions) -> Result<RuntimeEvidence, WitError> {
@@ -120,11 +115,11 @@ impl GuestEvidenceBatch for Batch {
 
     fn finish(&self, verdicts: Vec<bool>) -> Result<Vec<DeviceResult>, WitError> {
         let results = self.0.take()?.finish(&verdicts).map_err(|e| coded(&e))?;
-        results_out(CoreResult::list(results))
+        Ok(results_out(CoreResult::list(results)))
     }
 
     fn verify(&self) -> Result<Vec<DeviceResult>, WitError> {
-        results_out(CoreResult::list(self.0.take()?.verify()))
+        Ok(results_out(CoreResult::list(self.0.take()?.verify())))
     }
 }
 
@@ -144,11 +139,12 @@ impl GuestReportPlan for Plan {
     }
 
     fn finish(&self, verdicts: Vec<bool>) -> Result<DeviceReport, WitError> {
-        report_out(&Deferred::finish(self.0.take()?, &verdicts).map_err(|e| coded(&e))?)
+        let report = Deferred::finish(self.0.take()?, &verdicts).map_err(|e| coded(&e))?;
+        Ok(report_out(&report))
     }
 
     fn verify(&self) -> Result<DeviceReport, WitError> {
-        report_out(&self.0.take()?.verify())
+        Ok(report_out(&self.0.take()?.verify()))
     }
 }
 

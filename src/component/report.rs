@@ -8,21 +8,21 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::exports::edgeattest::verifier::evidence::{
-    DeviceFailure, DeviceReport as WitReport, DeviceResult as WitResult, DeviceVerdict,
-    EvidenceReport as WitEvidence, ReportFailure, ReportStage, RevocationState as WitRevocation,
-    RimStep as WitStep, RimSteps as WitSteps, StageStatus as WitStatus,
+    DeviceChain, DeviceFailure, DeviceReport as WitReport, DeviceResult as WitResult,
+    DeviceVerdict, EvidenceReport as WitEvidence, FwidCheck, MeasurementBlock, OpaqueEntry,
+    OpaqueFormat, ReportFailure, ReportStage, RevocationState as WitRevocation, RimStep as WitStep,
+    RimSteps as WitSteps, StageStatus as WitStatus, ValueRepresentation,
 };
 use super::exports::edgeattest::verifier::types::ChainStatus;
 use super::runtime::comparison_out;
-use super::{json, WitError};
 use crate::evidence::{
     DeviceReport, DeviceResult, EvidenceReport, Failure, RevocationState, RimStep, StageStatus,
     Verdict,
 };
 
-/// A verified device's facts, with the whole report as the JS `verifyEvidence` returns it.
-pub(super) fn evidence_out(report: &EvidenceReport) -> Result<WitEvidence, WitError> {
-    Ok(WitEvidence {
+/// A verified device's facts, member for member.
+pub(super) fn evidence_out(report: &EvidenceReport) -> WitEvidence {
+    WitEvidence {
         arch: report.arch.into(),
         profile: report.profile.into(),
         ueid: report.ueid.clone(),
@@ -30,25 +30,73 @@ pub(super) fn evidence_out(report: &EvidenceReport) -> Result<WitEvidence, WitEr
         hwmodel_chip: report.hwmodel_chip.clone(),
         driver_version: report.driver_version.clone(),
         vbios_version: report.vbios_version.clone(),
-        report: json(report)?,
-    })
+        fwid: match report.fwid {
+            "matched" => FwidCheck::Matched,
+            "not-in-evidence" => FwidCheck::NotInEvidence,
+            _ => FwidCheck::NotApplicable,
+        },
+        cert_chain: DeviceChain {
+            status: chain_status(report.cert_chain.status),
+            expiration_date: report.cert_chain.expiration_date.clone(),
+            subjects: report.cert_chain.subjects.clone(),
+        },
+        nonce: report.nonce.clone(),
+        responder_nonce: report.responder_nonce.clone(),
+        opaque_format: match report.opaque_format {
+            "legacy" => OpaqueFormat::Legacy,
+            _ => OpaqueFormat::Nvdaod,
+        },
+        measurements: report
+            .measurements
+            .iter()
+            .map(|block| MeasurementBlock {
+                index: block.index,
+                value_type: block.value_type,
+                representation: match block.representation {
+                    "digest" => ValueRepresentation::Digest,
+                    _ => ValueRepresentation::Raw,
+                },
+                value: block.value.clone(),
+            })
+            .collect(),
+        opaque: report
+            .opaque
+            .iter()
+            .map(|entry| OpaqueEntry {
+                tag: entry.tag,
+                name: entry.name.map(Into::into),
+                value_type: entry.value_type,
+                value: entry.value.clone(),
+            })
+            .collect(),
+        signature: report.signature.clone(),
+    }
+}
+
+/// `valid`, `expired` or `invalid` (the core's claim words) as the WIT enum.
+pub(super) fn chain_status(status: &str) -> ChainStatus {
+    match status {
+        "valid" => ChainStatus::Valid,
+        "expired" => ChainStatus::Expired,
+        _ => ChainStatus::Invalid,
+    }
 }
 
 /// One device of a batch: passed with its report, or failed with its code.
-pub(super) fn result_out(result: DeviceResult) -> Result<WitResult, WitError> {
-    Ok(match result {
-        DeviceResult::Passed { report, .. } => WitResult::Passed(evidence_out(&report)?),
+fn result_out(result: DeviceResult) -> WitResult {
+    match result {
+        DeviceResult::Passed { report, .. } => WitResult::Passed(evidence_out(&report)),
         DeviceResult::Failed { error, .. } => WitResult::Failed(DeviceFailure {
             code: error.code.into(),
             message: error.message,
             service_code: error.service_code,
         }),
-    })
+    }
 }
 
 /// A device report as the WIT record.
-pub(super) fn report_out(report: &DeviceReport) -> Result<WitReport, WitError> {
-    Ok(WitReport {
+pub(super) fn report_out(report: &DeviceReport) -> WitReport {
+    WitReport {
         verdict: match report.verdict {
             Verdict::Passed => DeviceVerdict::Passed,
             Verdict::Failed => DeviceVerdict::Failed,
@@ -81,8 +129,8 @@ pub(super) fn report_out(report: &DeviceReport) -> Result<WitReport, WitError> {
             RevocationState::Failed => WitRevocation::Failed,
         },
         comparison: report.comparison.as_ref().map(comparison_out),
-        evidence: report.evidence.as_ref().map(evidence_out).transpose()?,
-    })
+        evidence: report.evidence.as_ref().map(evidence_out),
+    }
 }
 
 fn failure(failure: &Failure) -> ReportFailure {
@@ -100,11 +148,7 @@ fn step(step: &RimStep) -> WitStep {
         status: status(step.status),
         version: step.version.clone(),
         signature_verified: step.signature_verified,
-        chain_status: step.chain_status.map(|status| match status {
-            "valid" => ChainStatus::Valid,
-            "expired" => ChainStatus::Expired,
-            _ => ChainStatus::Invalid,
-        }),
+        chain_status: step.chain_status.map(chain_status),
         chain_expiration: step.chain_expiration,
     }
 }
@@ -125,6 +169,6 @@ fn word<T: Serialize>(value: &T) -> String {
 }
 
 /// Every result of a batch, in order.
-pub(super) fn results_out(results: Vec<DeviceResult>) -> Result<Vec<WitResult>, WitError> {
+pub(super) fn results_out(results: Vec<DeviceResult>) -> Vec<WitResult> {
     results.into_iter().map(result_out).collect()
 }

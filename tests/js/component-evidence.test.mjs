@@ -12,7 +12,7 @@ import {
   verifyEvidence,
 } from '../../pkg/edgeattest.js';
 import {
-  agree, caught, optionsOf, codedError, deviceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
+  agree, caught, optionsOf, codedError, deviceReportToJs, evidenceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
   transcriptBytes, witEvidenceOptions, witReportOptions,
 } from './support/component.mjs';
 
@@ -25,7 +25,6 @@ before(async () => {
 });
 
 const device = (o) => ({ evidence: doc(o.evidence), certificate: o.certificate });
-const evidenceToJs = (r) => JSON.parse(r.report);
 const plainChecks = (checks) => checks.map((c) => ({ publicKey: [...c.publicKey], message: [...c.message], signature: [...c.signature] }));
 
 /** One byte of the transcript flipped in the middle of its measurements. */
@@ -52,7 +51,7 @@ test('verify-evidence agrees with verifyEvidence on every evidence fixture, tamp
     for (const [what, options] of variants) {
       const js = caught(() => verifyEvidence(options));
       const component = caught(() => wit.evidence.verifyEvidence(witEvidenceOptions(options), device(options)));
-      const outcome = agree(js, component, `${fixture.label} ${what}`, evidenceToJs) === 'error' ? js.err.code : 'pass';
+      const outcome = agree(js, component, `${fixture.label} ${what}`, evidenceReportToJs) === 'error' ? js.err.code : 'pass';
       if (js.ok) {
         assert.deepEqual(
           [component.ok.arch, component.ok.profile, component.ok.ueid, component.ok.hwmodelChip ?? null],

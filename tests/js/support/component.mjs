@@ -108,9 +108,28 @@ export function witReportOptions(o) {
   };
 }
 
+/**
+ * A WIT `evidence-report` as the JS `EvidenceReport`. The four checks a report exists for
+ * (parsed, nonce, signature, architecture) are implied by the record, as the chain's
+ * `ocspStatus: 'not-checked'` (revocation is the `ocsp` interface's).
+ */
+export function evidenceReportToJs(r) {
+  return {
+    arch: r.arch, profile: r.profile, hwmodel: r.hwmodel ?? null, hwmodelChip: r.hwmodelChip ?? null, ueid: r.ueid,
+    driverVersion: r.driverVersion ?? null, vbiosVersion: r.vbiosVersion ?? null,
+    reportParsed: true, nonceMatch: true, signatureVerified: true, archCheck: true,
+    fwid: r.fwid,
+    certChain: { status: r.certChain.status, expirationDate: r.certChain.expirationDate, ocspStatus: 'not-checked', subjects: r.certChain.subjects },
+    nonce: r.nonce, responderNonce: r.responderNonce, opaqueFormat: r.opaqueFormat,
+    measurements: r.measurements.map((m) => ({ index: m.index, valueType: m.valueType, representation: m.representation, value: m.value })),
+    opaque: r.opaque.map((o) => ({ tag: o.tag, name: o.name ?? null, valueType: o.valueType ?? null, value: o.value })),
+    signature: r.signature,
+  };
+}
+
 /** A WIT `device-result` as the JS `DeviceResult`. */
 export const deviceResultToJs = (r) => (r.tag === 'passed'
-  ? { ok: true, report: JSON.parse(r.val.report) }
+  ? { ok: true, report: evidenceReportToJs(r.val) }
   : { ok: false, error: { code: r.val.code, message: r.val.message, serviceCode: r.val.serviceCode } });
 
 /** A WIT `device-report` as the JS `DeviceReport`. */
@@ -131,7 +150,7 @@ export function deviceReportToJs(r) {
     revocation: r.revocation,
     comparison: r.comparison ? comparisonToJs(r.comparison, { report: false }) : null,
     measres: r.comparison ? r.comparison.measres : null,
-    evidence: r.evidence ? JSON.parse(r.evidence.report) : null,
+    evidence: r.evidence ? evidenceReportToJs(r.evidence) : null,
   };
 }
 

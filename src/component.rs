@@ -4,9 +4,13 @@
 //! Fastly Compute) and any language with WIT bindings; the JS binding (`src/wasm`) is the
 //! same core for the JS hosts.
 //!
-//! Interfaces: `attest` (request validation), `evidence` (evidence, certificate chains), `rim`
-//! (RIM verification), `token` (JWTs, attestation results, raw P-384 checks), `policy` (NVIDIA's
-//! JSON policies over a verified result). All verify with the software backend.
+//! Interfaces: `attest` (request validation), `evidence` (evidence, certificate chains, batches,
+//! a device's report with its RIMs and revocation, runtime values), `rim` (RIM verification,
+//! identity, envelopes, ids, the comparison with evidence), `ocsp` (requests and responses of
+//! a chain), `token` (JWTs, attestation results, raw P-384 checks), `policy` (NVIDIA's JSON
+//! policies over a verified result). Each verifies with the software backend, and each
+//! two-phase form hands the P-384 checks to the host instead ([`pending::Pending`]). Rego
+//! policies are not here: they are the optional `rego` feature (regorus), shipped to JS alone.
 //!
 //! Thin conversions only, as `src/wasm` is: each function maps WIT records onto the core's
 //! own option types (the members a JS caller writes, read by the same serde types, so the
@@ -23,8 +27,14 @@
 //! mistaken for success.
 //!
 //! **Hostile inputs.** Every size limit is the core's (`MAX_*`); the canonical ABI validates
-//! types and UTF-8 in the host. `panic = "abort"` makes a panic a trap, and the core lints
-//! panics away; this layer has no `unwrap`.
+//! types and UTF-8 in the host. A list the core would only count later (nonces, answers,
+//! devices, measurement blocks) is refused first by its length ([`at_most`], against the
+//! core's bound), before anything is built from it. `panic = "abort"` makes a panic a trap,
+//! and the core lints panics away; this layer has no `unwrap`.
+//!
+//! **Use once.** The two-phase resources (`evidence-batch`, `report-plan`, `pending-rim`,
+//! `token-verification`) hold their work in a cell and give it up on `finish`/`verify`; a
+//! second use is `ERR_BATCH_CONSUMED`, the JS binding's code and message.
 
 // wit-bindgen's generated exports need `unsafe` (`export_name`, raw ABI pointers): allowed
 // here alone; the crate denies it everywhere else.
@@ -33,9 +43,14 @@
 mod args;
 mod attest;
 mod evidence;
+mod ocsp;
+mod pending;
 mod policy;
+mod report;
 mod rim;
+mod runtime;
 mod token;
+mod verification;
 
 use alloc::string::{String, ToString};
 use core::fmt::Display;
@@ -82,6 +97,15 @@ fn checked_now(now: u64) -> Result<u64, WitError> {
             "Unix seconds (a whole number from 0 to 253402300799)",
         )
     })
+}
+
+/// A list longer than the core could use, refused before anything reads it (research
+/// §3.5: the host has copied it in already; nothing more is spent on it).
+fn at_most<T>(list: &[T], max: usize, field: &str) -> Result<(), WitError> {
+    if list.len() > max {
+        return Err(invalid(field, alloc::format!("a list of at most {max}")));
+    }
+    Ok(())
 }
 
 /// A core value as the JS API's JSON text.

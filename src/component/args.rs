@@ -5,19 +5,25 @@
 
 use alloc::vec::Vec;
 
-use serde::de::value::{Error as DeError, MapDeserializer};
+use serde::de::value::{
+    BorrowedStrDeserializer, Error as DeError, MapDeserializer, SeqDeserializer,
+};
 use serde::de::{self, Deserialize, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::exports::edgeattest::verifier::types::Document;
 
 /// One member's value.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) enum Arg<'a> {
     Str(&'a str),
     Bytes(&'a [u8]),
     Bool(bool),
     U64(u64),
+    /// A nested object (`rims`, `revocation`).
+    Map(Vec<(&'static str, Arg<'a>)>),
+    /// An array (`devices`).
+    Seq(Vec<Arg<'a>>),
 }
 
 impl<'a> Arg<'a> {
@@ -54,6 +60,11 @@ impl<'a> Members<'a> {
     pub(super) fn read<T: Deserialize<'a>>(self) -> Result<T, DeError> {
         T::deserialize(MapDeserializer::new(self.0.into_iter()))
     }
+
+    /// The members as a nested object.
+    pub(super) fn object(self) -> Arg<'a> {
+        Arg::Map(self.0)
+    }
 }
 
 impl<'de> IntoDeserializer<'de, DeError> for Arg<'de> {
@@ -72,6 +83,21 @@ impl<'de> de::Deserializer<'de> for Arg<'de> {
             Self::Bytes(bytes) => visitor.visit_borrowed_bytes(bytes),
             Self::Bool(value) => visitor.visit_bool(value),
             Self::U64(value) => visitor.visit_u64(value),
+            Self::Map(members) => visitor.visit_map(MapDeserializer::new(members.into_iter())),
+            Self::Seq(items) => visitor.visit_seq(SeqDeserializer::new(items.into_iter())),
+        }
+    }
+
+    /// A unit variant by its name (an answer's `error: "timeout"`).
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self {
+            Self::Str(text) => visitor.visit_enum(BorrowedStrDeserializer::new(text)),
+            other => other.deserialize_any(visitor),
         }
     }
 
@@ -83,6 +109,6 @@ impl<'de> de::Deserializer<'de> for Arg<'de> {
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+        tuple_struct map struct identifier ignored_any
     }
 }

@@ -8,11 +8,15 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::exports::edgeattest::verifier::token::{
-    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError, SignatureCheck,
-    VerifiedJwt, VerifyOptions,
+    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError,
+    TokenVerification as WitVerification, VerifiedJwt, VerifyOptions,
 };
+use super::exports::edgeattest::verifier::types::SignatureCheck;
+use super::verification::{prepare, Token, Verification};
 use super::{checked_now, coded, json, Verifier, WitError};
-use crate::token::{Jwks, TokenError, VerifiedAttestationResult, VerifyInput};
+use crate::token::{
+    Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
+};
 
 /// The `attestation-result` resource: an authentic result (signatures and claims checked).
 pub(super) struct Verified {
@@ -22,7 +26,7 @@ pub(super) struct Verified {
 }
 
 impl Verified {
-    fn handle(result: Box<VerifiedAttestationResult>) -> AttestationResult {
+    pub(super) fn handle(result: Box<VerifiedAttestationResult>) -> AttestationResult {
         AttestationResult::new(Self {
             result,
             data: RefCell::new(None),
@@ -49,6 +53,7 @@ impl GuestAttestationResult for Verified {
 
 impl Guest for Verifier {
     type AttestationResult = Verified;
+    type TokenVerification = Verification;
 
     fn verify_jwt(
         token: String,
@@ -61,11 +66,23 @@ impl Guest for Verifier {
             .prepare_jwt(&token, &jwks, now)
             .and_then(|prepared| prepared.verify())
             .map_err(|e| coded(&e))?;
-        Ok(VerifiedJwt {
-            kid: jwt.kid().map(Into::into),
-            header: json(jwt.header())?,
-            claims: json(jwt.claims())?,
-        })
+        jwt_out(&jwt)
+    }
+
+    fn prepare_jwt_verification(
+        token: String,
+        jwks: Vec<u8>,
+        options: VerifyOptions,
+    ) -> Result<WitVerification, WitError> {
+        prepare(Token::Jwt(&token), &jwks, options)
+    }
+
+    fn prepare_attestation_result_verification(
+        result: Vec<u8>,
+        jwks: Vec<u8>,
+        options: VerifyOptions,
+    ) -> Result<WitVerification, WitError> {
+        prepare(Token::Result(&result), &jwks, options)
     }
 
     fn verify_signatures(checks: Vec<SignatureCheck>) -> Vec<bool> {
@@ -94,8 +111,17 @@ impl Guest for Verifier {
     }
 }
 
+/// A verified JWT as the WIT record.
+pub(super) fn jwt_out(jwt: &CoreJwt) -> Result<VerifiedJwt, WitError> {
+    Ok(VerifiedJwt {
+        kid: jwt.kid().map(Into::into),
+        header: json(jwt.header())?,
+        claims: json(jwt.claims())?,
+    })
+}
+
 /// A refused verdict keeps its appraisal and authentic result; every other error is coded.
-fn refusal(error: TokenError) -> ResultError {
+pub(super) fn refusal(error: TokenError) -> ResultError {
     let coded_error = coded(&error);
     match error {
         TokenError::AttestationFailed { appraisal, result }
@@ -113,7 +139,7 @@ fn refusal(error: TokenError) -> ResultError {
 
 /// The WIT options as the core's [`VerifyInput`]; a failed result is always refused here
 /// (`allowFailedResult` is not offered: the refusal carries the result instead).
-fn input(options: VerifyOptions) -> VerifyInput {
+pub(super) fn input(options: VerifyOptions) -> VerifyInput {
     VerifyInput {
         now: None,
         issuer: options.issuer,

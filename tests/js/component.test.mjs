@@ -6,9 +6,7 @@
 // inputs at the WIT boundary get coded errors, and the instance stays usable after them.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { transpile, writeFiles } from '@bytecodealliance/jco-transpile';
+import { readFileSync, readdirSync } from 'node:fs';
 import {
   appraise,
   verifyAttestationResult,
@@ -19,9 +17,9 @@ import {
 } from '../../pkg/index.js';
 import { verifyRim } from '../../pkg/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
+import { caught, codedError, doc, evidenceReportToJs, loadComponent, sameError, utf8, witEvidenceOptions } from './support/component.mjs';
 
 const root = new URL('../../', import.meta.url);
-const COMPONENT = new URL('target/component/edgeattest-verifier.wasm', root);
 const fixtures = new URL('tests/fixtures/', root);
 const text = (path) => readFileSync(new URL(path, fixtures), 'utf8');
 const json = (path) => JSON.parse(text(path));
@@ -29,51 +27,12 @@ const generated = (file) => text(`generated/${file}`);
 const N931 = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
 const NOW = 1_790_000_000;
 const CAPTURES = ['v3_1gpu_success_20260629', 'v3_8gpu_success_20260629', 'v3_8gpu_nonce_mismatch_20260520'];
-const utf8 = (s) => new TextEncoder().encode(s);
 
-let wit; // { attest, evidence, token, policy }
+let wit; // { attest, evidence, rim, ocsp, token, policy }
 
 before(async () => {
-  assert.ok(
-    existsSync(COMPONENT),
-    `${COMPONENT.pathname} is missing: build it with \`bash pkg-config/build-component.sh\``,
-  );
-  // Under target/ of this checkout, so the output resolves node_modules/@bytecodealliance/preview2-shim.
-  const outDir = new URL(`target/component/jco-test-${process.pid}/`, root).pathname;
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const { files } = await transpile(COMPONENT.pathname, { outDir, name: 'verifier', optimize: false });
-  await writeFiles(files);
-  wit = await import(pathToFileURL(`${outDir}verifier.js`).href);
-  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
+  wit = await loadComponent();
 });
-
-/** The component's error value: jco-transpile throws the WIT error itself (`payload` in the CLI's output). */
-function caught(fn) {
-  try {
-    return { ok: fn() };
-  } catch (e) {
-    return { err: e?.payload ?? e };
-  }
-}
-
-/** Both sides throw the same coded error, or both answer. */
-function sameError(js, component, label) {
-  assert.ok(component.err, `${label}: the component answered where the JS API threw ${js.code}`);
-  const err = component.err.tag === 'coded' ? component.err.val : component.err;
-  assert.equal(err.code, js.code, `${label}: ${err.message}`);
-  assert.equal(err.field ?? undefined, js.field ?? undefined, label);
-  assert.equal(err.message, js.message, label);
-}
-
-function codedError(fn, code, label = code) {
-  const { ok, err } = caught(fn);
-  assert.equal(ok, undefined, `${label}: expected ${code}, got a value`);
-  const e = err.tag === 'coded' ? err.val : err;
-  assert.equal(typeof e.message, 'string', `${label}: not a coded WIT error: ${e}`);
-  assert.equal(e.code, code, `${label}: ${e.message}`);
-  return e;
-}
 
 // ---- evidence and chains ----------------------------------------------------------------
 
@@ -81,16 +40,8 @@ const hopper = {
   evidence: hexBytes('evidence/hopper/nvtrust_hopper_550.90.07_report.hex'),
   certificate: fixtureText('evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem'),
 };
-const doc = (v) => (typeof v === 'string' ? { tag: 'text', val: v } : { tag: 'bytes', val: v });
-
 function witEvidence(o) {
-  return wit.evidence.verifyEvidence(
-    {
-      nonce: doc(o.nonce), arch: o.arch, now: BigInt(o.now), trustAnchors: o.trustAnchors,
-      evidenceEncoding: o.evidenceEncoding, requireFwid: o.requireFwid ?? false,
-    },
-    { evidence: doc(o.evidence), certificate: o.certificate },
-  );
+  return wit.evidence.verifyEvidence(witEvidenceOptions(o), { evidence: doc(o.evidence), certificate: o.certificate });
 }
 
 function evidenceCases() {
@@ -145,7 +96,7 @@ test('verify-evidence agrees with verifyEvidence on every evidence.test.mjs verd
     if (expected === 'pass') {
       assert.ok(js.ok, `${label}: JS threw ${js.err?.code}`);
       assert.ok(component.ok, `${label}: component threw ${JSON.stringify(component.err)}`);
-      assert.deepEqual(JSON.parse(component.ok.report), js.ok, label);
+      assert.deepEqual(evidenceReportToJs(component.ok), js.ok, label);
       assert.equal(component.ok.arch, js.ok.arch);
       assert.equal(component.ok.profile, js.ok.profile);
       assert.equal(component.ok.ueid, js.ok.ueid);
@@ -343,10 +294,10 @@ test('verify-rim agrees with verifyRim on the rim.test.mjs documents (trusted, e
       continue;
     }
     assert.ok(component.ok, `${expected}: ${JSON.stringify(component.err)}`);
-    assert.deepEqual(JSON.parse(component.ok.document), js.ok.toJSON(), expected);
-    assert.equal(component.ok.trusted, js.ok.isTrusted);
-    assert.equal(component.ok.trusted, expected === 'trusted');
-    assert.equal(component.ok.colloquialVersion, js.ok.colloquialVersion);
+    assert.deepEqual(JSON.parse(component.ok.toJson()), js.ok.toJSON(), expected);
+    assert.equal(component.ok.trusted(), js.ok.isTrusted);
+    assert.equal(component.ok.trusted(), expected === 'trusted');
+    assert.equal(component.ok.colloquialVersion(), js.ok.colloquialVersion);
   }
 });
 
@@ -396,4 +347,67 @@ test('hostile inputs at the WIT boundary: coded errors, no trap, the instance st
   assert.equal(codes.length, 11);
   // Still usable: the Hopper sample verifies after all of the above.
   assert.equal(witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: NOW }).ueid, '478176379286082186618948445787393647364802107249');
+});
+
+// ---- two-phase token verification ---------------------------------------------------------
+
+test('token-verification agrees with the JS TokenVerification: the same checks; host verdicts, forged ones, software; use once', async () => {
+  const { KeySet, prepareAttestationResultVerification, prepareJwtVerification } = await import('../../pkg/edgeattest.js');
+  const plain = (checks) => checks.map((c) => ({ publicKey: [...c.publicKey], message: [...c.message], signature: [...c.signature] }));
+  /** A WIT `verified-token` as the JS `finish` answer. */
+  const tokenToJs = (v) => (v.tag === 'jwt'
+    ? { payload: JSON.parse(v.val.claims), protectedHeader: JSON.parse(v.val.header), kid: v.val.kid ?? null }
+    : JSON.parse(v.val.data()));
+  let refused = 0;
+  for (const name of CAPTURES) {
+    const c = capture(name);
+    const options = { nonce: c.nonce, now: c.iat, issuer: 'https://nras.attestation.nvidia.com' };
+    const keys = new KeySet(c.jwks);
+    const jwks = utf8(JSON.stringify(c.jwks));
+    const cases = [
+      [`${name} result`, () => prepareAttestationResultVerification(c.response, keys, options),
+        () => wit.token.prepareAttestationResultVerification(utf8(JSON.stringify(c.response)), jwks, witOptions(options))],
+      [`${name} overall JWT`, () => prepareJwtVerification(c.response[0][1], keys, options),
+        () => wit.token.prepareJwtVerification(c.response[0][1], jwks, witOptions(options))],
+    ];
+    for (const [label, jsPrepare, witPrepare] of cases) {
+      const js = jsPrepare();
+      const component = witPrepare();
+      const checks = component.checks();
+      assert.deepEqual(plain(checks), plain(js.checks()), label);
+      const host = [...verifyChecksSoftware(checks)].map(Boolean);
+      assert.ok(host.every(Boolean), label);
+      const jsDone = caught(() => js.finish(host));
+      const done = caught(() => component.finish(host));
+      if (jsDone.err?.code === 'ERR_ATTESTATION_FAILED') {
+        // Authentic but failed: the refused case with the JS error's appraisal and result, never a value.
+        assert.equal(done.ok, undefined, label);
+        assert.equal(done.err.tag, 'refused', label);
+        assert.equal(done.err.val.error.message, jsDone.err.message);
+        assert.deepEqual(JSON.parse(done.err.val.appraisal), jsDone.err.appraisal);
+        assert.deepEqual(JSON.parse(done.err.val.result.data()), jsDone.err.result);
+        refused++;
+      } else {
+        assert.ok(jsDone.ok, `${label}: ${jsDone.err?.code}`);
+        assert.deepEqual(tokenToJs(done.ok), jsDone.ok, label);
+      }
+      codedError(() => component.finish(host), 'ERR_BATCH_CONSUMED', `${label} second finish`);
+      codedError(() => component.checks(), 'ERR_BATCH_CONSUMED', `${label} checks after finish`);
+      // A forged verdict: the same coded failure as JS.
+      const forged = host.map((v, i) => (i === host.length - 1 ? false : v));
+      sameError(caught(() => jsPrepare().finish(forged)).err, caught(() => witPrepare().finish(forged)), `${label} forged`);
+      sameError(caught(() => jsPrepare().finish([])).err, caught(() => witPrepare().finish([])), `${label} no verdicts`);
+      const software = caught(() => witPrepare().verifySoftware());
+      assert.equal(software.err?.tag ?? 'ok', done.err?.tag ?? 'ok', `${label} software`);
+    }
+    keys.free();
+  }
+  assert.equal(refused, 1);
+  // Phase one refuses what it can see: a bad JWKS, a token that is not a JWS, a time out of range.
+  const c = capture(CAPTURES[0]);
+  const jwks = utf8(JSON.stringify(c.jwks));
+  codedError(() => wit.token.prepareJwtVerification('a.b', jwks, witOptions({ now: c.iat })), 'ERR_JWS_INVALID');
+  codedError(() => wit.token.prepareJwtVerification(c.response[0][1], utf8('{"keys":7}'), witOptions({ now: c.iat })), 'ERR_JWKS_INVALID');
+  codedError(() => wit.token.prepareAttestationResultVerification(utf8('['.repeat(100_000)), jwks, witOptions({ now: c.iat })), 'ERR_JSON_TOO_DEEP');
+  codedError(() => wit.token.prepareAttestationResultVerification(utf8(JSON.stringify(c.response)), jwks, witOptions({ now: 2 ** 40 })), 'ERR_INVALID_ARGUMENT');
 });

@@ -1,0 +1,170 @@
+//! `edgeattest:verifier/ocsp`: a chain's OCSP requests and the check of the responses the
+//! host fetched, by the core's [`OcspRequestsOptions`] and [`CheckOcspOptions`] (the JS
+//! `ocspRequests` / `checkOcspResponses`). The nonces are the host's: no randomness here.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::args::{Arg, Members};
+use super::exports::edgeattest::verifier::ocsp::{
+    ChainKind as WitKind, FetchFailure, Guest, NonceCheck, OcspAnswer, OcspCertificateStatus,
+    OcspChainStatus, OcspRequest, OcspStatus,
+};
+use super::{at_most, checked_now, coded, invalid, Verifier, WitError};
+use crate::chain::{parse_pem_chain, MAX_CHAIN_CERTIFICATES};
+use crate::ocsp::{
+    ocsp_targets, ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspNonce,
+    OcspRequestsOptions, NONCE_LEN,
+};
+use crate::service::{FetchAnswer, Fetched};
+
+impl Guest for Verifier {
+    fn ocsp_request_count(chain_pem: String, kind: WitKind) -> Result<u32, WitError> {
+        let chain = parse_pem_chain(&chain_pem).map_err(|e| coded(&OcspInputError::Chain(e)))?;
+        let count = ocsp_targets(chain.len(), kind_in(kind)).len();
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+
+    fn ocsp_requests(
+        chain_pem: String,
+        kind: WitKind,
+        nonces: Vec<Vec<u8>>,
+    ) -> Result<Vec<OcspRequest>, WitError> {
+        at_most(&nonces, MAX_CHAIN_CERTIFICATES, "nonces")?;
+        let nonces = nonces
+            .iter()
+            .enumerate()
+            .map(|(n, nonce)| {
+                <[u8; NONCE_LEN]>::try_from(nonce.as_slice())
+                    .map(OcspNonce)
+                    .map_err(|_| invalid(&alloc::format!("nonces[{n}]"), "32 bytes"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let options = OcspRequestsOptions {
+            kind: Some(kind_in(kind)),
+            nonces: Some(nonces),
+        };
+        // Every nonce is given (the core refuses a count that does not match), so the core
+        // never asks for a fresh one.
+        let requests = options
+            .requests(&chain_pem, || {
+                Err(OcspInputError::NonceCount { expected: 0 })
+            })
+            .map_err(|e| coded(&e))?;
+        Ok(requests
+            .into_iter()
+            .map(|r| OcspRequest {
+                certificate: r.certificate,
+                index: u32::try_from(r.index).unwrap_or(u32::MAX),
+                cache_key: r.cache_key,
+                request: r.request,
+                nonce: r.nonce,
+            })
+            .collect())
+    }
+
+    fn check_ocsp_responses(
+        chain_pem: String,
+        kind: WitKind,
+        answers: Vec<OcspAnswer>,
+        now: u64,
+        allow_hold: bool,
+    ) -> Result<OcspChainStatus, WitError> {
+        at_most(&answers, MAX_CHAIN_CERTIFICATES, "answers")?;
+        let now = checked_now(now)?;
+        let answers = answers
+            .into_iter()
+            .enumerate()
+            .map(|(n, answer)| answer_in(n, answer))
+            .collect::<Result<Vec<_>, _>>()?;
+        let options = CheckOcspOptions {
+            allow_hold: Some(allow_hold),
+        };
+        let status = options
+            .check(&chain_pem, kind_in(kind), &answers, now)
+            .map_err(|e| coded(&e))?;
+        Ok(OcspChainStatus {
+            status: match status.revocation {
+                ChainRevocation::Good { .. } => OcspStatus::Good,
+                ChainRevocation::Revoked { .. } => OcspStatus::Revoked,
+                ChainRevocation::Unknown => OcspStatus::Unknown,
+                ChainRevocation::Failed(_) => OcspStatus::Failed,
+            },
+            held: status.held == Some(true),
+            reason: status.reason.map(Into::into),
+            code: status.code.map(Into::into),
+            service_code: status.service_code,
+            certificates: status
+                .certificates
+                .into_iter()
+                .map(|c| OcspCertificateStatus {
+                    subject: c.subject,
+                    status: status_in(c.status),
+                    reason: c.reason.map(Into::into),
+                    revoked_at: c.revoked_at,
+                    this_update: c.this_update,
+                    next_update: c.next_update,
+                    nonce: c.nonce.map(|nonce| match nonce {
+                        "matched" => NonceCheck::Matched,
+                        _ => NonceCheck::NotEchoed,
+                    }),
+                    cache_until: c.cache_until,
+                    code: c.code.map(Into::into),
+                    message: c.message,
+                })
+                .collect(),
+        })
+    }
+}
+
+fn kind_in(kind: WitKind) -> ChainKind {
+    match kind {
+        WitKind::Device => ChainKind::Device,
+        WitKind::Rim => ChainKind::Rim,
+    }
+}
+
+fn status_in(status: &str) -> OcspStatus {
+    match status {
+        "good" => OcspStatus::Good,
+        "revoked" => OcspStatus::Revoked,
+        "unknown" => OcspStatus::Unknown,
+        _ => OcspStatus::Failed,
+    }
+}
+
+/// One answer as the core's [`Fetched`]: a response is moved, not copied; a failure is read
+/// by the core's [`FetchAnswer`] (its `status` range and its reading of each failure).
+fn answer_in(n: usize, answer: OcspAnswer) -> Result<Fetched, WitError> {
+    let read = match answer {
+        OcspAnswer::Response(response) => FetchAnswer {
+            body: Some(crate::HexBytes(response.body)),
+            nonce: response.nonce.map(crate::HexBytes),
+            error: None,
+            status: None,
+        },
+        OcspAnswer::Failed(failure) => {
+            let (error, status) = match failure {
+                FetchFailure::Unreachable => ("unreachable", None),
+                FetchFailure::Timeout => ("timeout", None),
+                FetchFailure::HttpStatus(status) => ("status", Some(u64::from(status))),
+                FetchFailure::TooLarge => ("too-large", None),
+                FetchFailure::NotFetched => ("not-fetched", None),
+            };
+            Members::new()
+                .with("error", Arg::Str(error))
+                .with_some("status", status.map(Arg::U64))
+                .read::<FetchAnswer>()
+                .map_err(|e| WitError {
+                    code: "ERR_INVALID_ARGUMENT".into(),
+                    field: Some(alloc::format!("answers[{n}]")),
+                    message: e.to_string(),
+                })?
+        }
+    };
+    read.fetched().map_err(|e| {
+        let mut error = coded(&e);
+        error.field = Some(alloc::format!("answers[{n}]"));
+        error
+    })
+}

@@ -1,0 +1,145 @@
+//! The attestation service as a WebAssembly Component: a `wasi:http/incoming-handler` (the
+//! `wasi:http/proxy` world) around the crate's [`Service`], the core the edge worker runs.
+//! It answers the same endpoints with the same bodies, codes and headers; this file only
+//! moves bytes, as the worker's JS host loop (`src/js/service.js`) does:
+//!
+//! - configuration from `wasi:cli/environment`, the worker's variable names (config.rs),
+//!   read on the first request; an unusable one is answered 503 with its code, as the worker;
+//! - `now` from `wasi:clocks/wall-clock` (or `EDGEATTEST_FIXED_TIME`), token ids from
+//!   `wasi:random`;
+//! - the exchange's fetch steps through `wasi:http/outgoing-handler` (fetch.rs) with the JS
+//!   host's timeouts, body cap, concurrency and cache (cache.rs, one per instance);
+//! - every ECDSA check and signature in the core (a component has no WebCrypto).
+//!
+//! Built by pkg-config/build-component-service.sh into target/component/edgeattest-service.wasm.
+
+extern crate alloc;
+
+mod cache;
+mod config;
+mod fetch;
+mod http;
+
+use core::cell::RefCell;
+
+use edgeattest::service::{Exchange, Service, Source, Step};
+use wasip2::exports::http::incoming_handler::Guest;
+use wasip2::http::types::{IncomingRequest, ResponseOutparam};
+
+use cache::FetchCache;
+use config::{Config, ConfigError, Env};
+use fetch::{Fetching, Seen};
+
+/// One instance's state: the configured service (or why there is none) and its fetch cache.
+struct Instance {
+    config: Result<Config, ConfigError>,
+    cache: FetchCache,
+}
+
+thread_local! {
+    static INSTANCE: RefCell<Option<Instance>> = const { RefCell::new(None) };
+}
+
+struct Handler;
+
+impl Guest for Handler {
+    fn handle(request: IncomingRequest, out: ResponseOutparam) {
+        let req = http::read_request(&request);
+        let head = req.method == "HEAD";
+        let response = INSTANCE.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let instance = slot.get_or_insert_with(|| Instance {
+                config: Config::from_env(&Env::read()),
+                cache: FetchCache::default(),
+            });
+            answer(instance, &req)
+        });
+        http::respond(out, &response, head);
+    }
+}
+
+/// The answer to one request.
+fn answer(
+    instance: &mut Instance,
+    request: &edgeattest::service::Request,
+) -> edgeattest::service::Response {
+    let config = match &mut instance.config {
+        Ok(config) => config,
+        Err(error) => {
+            let message = format!(
+                "the attestation service is not configured: {}",
+                error.message
+            );
+            return http::error_response(503, error.code, &message);
+        }
+    };
+    let now = config
+        .fixed_time
+        .unwrap_or_else(|| wasip2::clocks::wall_clock::now().seconds);
+    let mut entropy = [0u8; 32];
+    entropy.copy_from_slice(&wasip2::random::random::get_random_bytes(32)[..32]);
+    let exchange = config.service.begin_cached(request, now, entropy);
+    let cache = config.fetch_cache.then_some(&mut instance.cache);
+    let mut host = Fetching {
+        cache,
+        now,
+        ocsp_timeout_ms: config.ocsp_timeout_ms,
+        seen: Seen::default(),
+    };
+    let done = drive(exchange, &config.service, &mut host);
+    let Fetching {
+        mut cache, seen, ..
+    } = host;
+    // The OCSP answers the core verified, kept until the time it gives (`cacheVerified`).
+    if let (Ok(exchange), Some(cache)) = (&done, cache.as_deref_mut()) {
+        for entry in exchange.cacheable() {
+            let key = format!("ocsp:{}", entry.cache_key);
+            let value = cache::Entry::Body {
+                body: entry.body.clone(),
+                nonce: Some(entry.nonce.clone()),
+            };
+            cache.put(key, value, entry.until, now);
+        }
+    }
+    record_sources(&mut config.service, seen, cache.as_deref(), now);
+    match done.ok().and_then(Exchange::into_response) {
+        Some(response) => response,
+        None => http::error_response(500, "ERR_INTERNAL", "the request was not completed"),
+    }
+}
+
+/// Runs the exchange to its answer: verification and signing in the core, fetches here.
+fn drive(
+    mut exchange: Exchange,
+    service: &Service,
+    host: &mut Fetching<'_>,
+) -> Result<Exchange, ()> {
+    loop {
+        let fetched = match exchange.step() {
+            Step::Respond(_) => return Ok(exchange),
+            Step::Verify(_) => {
+                exchange.verify_in_core(service).map_err(drop)?;
+                continue;
+            }
+            Step::Fetch(resources) => fetch::answer_step(resources, host),
+            // The service holds its key: the core signs, and never asks the host to.
+            Step::Sign(_) => return Err(()),
+        };
+        exchange.fetched(service, &fetched).map_err(drop)?;
+    }
+}
+
+/// What this request saw of the sources, for `/health` (the JS host's `setSourceState`).
+fn record_sources(service: &mut Service, seen: Seen, cache: Option<&FetchCache>, now: u64) {
+    for (source, state, prefix) in [
+        (Source::RimService, seen.rim, "rim:"),
+        (Source::Ocsp, seen.ocsp, "ocsp:"),
+    ] {
+        if let Some(mut state) = state {
+            state.cached_entries = cache.map_or(0, |cache| cache.count(prefix, now));
+            service.set_source_state(source, state);
+        }
+    }
+}
+
+wasip2::http::proxy::export!(Handler);

@@ -5,6 +5,7 @@
 mod answer;
 mod app;
 mod appraisal;
+mod bindings;
 pub mod claims;
 mod device;
 mod error;
@@ -28,6 +29,10 @@ mod wire;
 
 pub use answer::{AnswerError, AnswerFailure, FetchAnswer};
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
+pub use bindings::{
+    BindingsError, CryptoChoice, HostSettings, RimDocument, DEFAULT_OCSP_TIMEOUT_MS,
+    MAX_OCSP_TIMEOUT_MS,
+};
 pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
 pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};

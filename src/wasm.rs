@@ -18,6 +18,9 @@ mod arch;
 pub mod attest;
 #[cfg(feature = "js-service")]
 pub mod deprecation;
+// The worker's EDGEATTEST_* bindings, read by the core.
+#[cfg(feature = "js-service")]
+mod bindings;
 #[cfg(feature = "js-verifier")]
 pub mod ear;
 // serde types ⇄ JS values, with coded errors naming the member.

@@ -21,7 +21,7 @@
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
-import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, serviceLimits } from '../pkg/service/workerd.js';
+import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, readServiceBindings, serviceLimits } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
@@ -41,6 +41,8 @@ let backend;
 let fetchCache;
 /** EDGEATTEST_OCSP_TIMEOUT_MS, read with the other bindings. */
 let ocspTimeoutMs;
+/** EDGEATTEST_FETCH_CACHE. */
+let fetchCacheOn;
 
 /**
  * A static file: the page at /ui/, the API reference at /docs/. They live in the ASSETS
@@ -71,32 +73,6 @@ function staticPrefix(pathname) {
   return null;
 }
 
-const CRYPTO_BACKENDS = ['webcrypto', 'software'];
-
-/** The crypto backend the bindings choose; an unknown name is a configuration error. */
-function cryptoBackend(env) {
-  const name = env.EDGEATTEST_CRYPTO || 'webcrypto';
-  if (!CRYPTO_BACKENDS.includes(name)) {
-    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_CRYPTO must be one of ${CRYPTO_BACKENDS.join(', ')}, not ${name}`);
-  }
-  return name;
-}
-
-/**
- * The clock: Unix seconds now, or the fixed time of EDGEATTEST_FIXED_TIME (RFC 3339 or Unix
- * seconds), which exists to replay recorded exchanges at their recorded time.
- */
-function clock(env) {
-  const fixed = env.EDGEATTEST_FIXED_TIME;
-  if (!fixed) return () => Math.floor(Date.now() / 1000);
-  const seconds = /^\d+$/.test(fixed) ? Number(fixed) : Math.floor(Date.parse(fixed) / 1000);
-  if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: ${fixed}`);
-  }
-  console.warn(`the clock is fixed at ${new Date(seconds * 1000).toISOString()} (EDGEATTEST_FIXED_TIME): for replays only`);
-  return () => seconds;
-}
-
 let now;
 
 /** Host names whose origins are development ones: no warning about an unset issuer there. */
@@ -110,36 +86,24 @@ const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
-    if (!env.EDGEATTEST_SIGNING_KEY) throw new EdgeAttestError('ERR_NO_SIGNING_KEY', 'EDGEATTEST_SIGNING_KEY is not configured (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)');
-    const chosen = cryptoBackend(env);
-    now = clock(env);
-    const keys = { signingKey: env.EDGEATTEST_SIGNING_KEY };
+    // The core reads the bindings, as the service component reads its environment.
+    const bindings = readBindings(env);
+    const chosen = bindings.crypto;
+    now = clock(bindings.fixedTime);
+    const options = { ...bindings.options };
     let privateKey;
     if (chosen === 'webcrypto') {
       // The private key lives in WebCrypto only; the core gets the public half.
-      const imported = await importSigningKey(env.EDGEATTEST_SIGNING_KEY);
+      const imported = await importSigningKey(options.signingKey);
       privateKey = imported.privateKey;
-      keys.signingKey = undefined;
-      keys.publicKey = imported.publicJwk;
+      options.signingKey = undefined;
+      options.publicKey = imported.publicJwk;
     }
-    const timeout = timeoutMs(env);
-    const created = new AttestationService({
-      ...keys,
-      certificate: env.EDGEATTEST_SIGNING_CERTIFICATE,
-      retiredKeys: env.EDGEATTEST_RETIRED_KEYS,
-      issuer: env.EDGEATTEST_ISSUER || undefined,
-      requireFwid: onOff(env, 'EDGEATTEST_REQUIRE_FWID', false),
-      trustAnchors: env.EDGEATTEST_TRUST_ANCHORS,
-      rimTrustAnchors: env.EDGEATTEST_RIM_TRUST_ANCHORS,
-      rimServiceUrl: rimServiceUrl(env),
-      ocspUrl: sourceUrl(env, 'EDGEATTEST_OCSP_URL'),
-      policy: env.EDGEATTEST_POLICY || undefined,
-    });
+    const created = new AttestationService(options);
     if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
       console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');
     }
-    const bundled = onOff(env, 'EDGEATTEST_BUNDLED_RIMS', true) ? BUNDLED_RIMS : [];
-    const documents = [...bundled, ...(env.EDGEATTEST_RIM_DOCUMENTS ? JSON.parse(env.EDGEATTEST_RIM_DOCUMENTS) : [])];
+    const documents = [...(bindings.bundledRims !== false ? BUNDLED_RIMS : []), ...bindings.rimDocuments];
     for (const { name, xml } of documents) {
       try {
         created.addRim(name, xml);
@@ -152,7 +116,8 @@ async function attestationService(env, url) {
       service = created;
       signingKey = privateKey;
       backend = chosen;
-      ocspTimeoutMs = timeout;
+      ocspTimeoutMs = bindings.ocspTimeoutMs;
+      fetchCacheOn = bindings.fetchCache;
     }
   } catch (error) {
     serviceError = error;
@@ -161,26 +126,27 @@ async function attestationService(env, url) {
   return service;
 }
 
-/** An on/off binding: unset or empty gives `fallback`; anything but on/off is a configuration error. */
-function onOff(env, name, fallback) {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new EdgeAttestError('ERR_CONFIG', `${name} must be on or off, not ${value}`);
+/**
+ * The core's reading of the bindings; without a signing key, the message says how to set one
+ * here (the core's says which variable).
+ */
+function readBindings(env) {
+  try {
+    return readServiceBindings(env);
+  } catch (error) {
+    if (error.code !== 'ERR_NO_SIGNING_KEY') throw error;
+    throw new EdgeAttestError('ERR_NO_SIGNING_KEY', `${error.message} (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)`);
+  }
 }
 
-/** A source URL binding: unset keeps the core's default (NVIDIA's), `off` switches it off. */
-function sourceUrl(env, name) {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  return value === 'off' ? null : value;
-}
-
-/** The RIM service: a base without `/rim/` (e.g. `https://rim.example/`) gets `v1/rim/`. */
-function rimServiceUrl(env) {
-  const url = sourceUrl(env, 'EDGEATTEST_RIM_SERVICE_URL');
-  if (!url) return url;
-  return /\/rim\/?$/.test(url) ? url.replace(/\/?$/, '/') : new URL('v1/rim/', url.replace(/\/?$/, '/')).toString();
+/**
+ * The clock: Unix seconds now, or EDGEATTEST_FIXED_TIME's, which exists to replay recorded
+ * exchanges at their recorded time.
+ */
+function clock(fixedTime) {
+  if (fixedTime === undefined) return () => Math.floor(Date.now() / 1000);
+  console.warn(`the clock is fixed at ${new Date(fixedTime * 1000).toISOString()} (EDGEATTEST_FIXED_TIME): for replays only`);
+  return () => fixedTime;
 }
 
 /**
@@ -297,18 +263,8 @@ async function drain(request) {
 const NO_CACHE = { get: () => undefined, put: () => {} };
 
 /** EDGEATTEST_FETCH_CACHE: `off` asks the sources for every attestation. */
-function fetchCacheOf(env) {
-  return onOff(env, 'EDGEATTEST_FETCH_CACHE', true) ? (fetchCache ??= createWorkerCache()) : NO_CACHE;
-}
-
-/** EDGEATTEST_OCSP_TIMEOUT_MS: time allowed for one OCSP request (default 5000, at most 30000). */
-function timeoutMs(env) {
-  const value = env.EDGEATTEST_OCSP_TIMEOUT_MS;
-  if (value === undefined || value === '') return 5000;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 30_000) {
-    throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_OCSP_TIMEOUT_MS must be milliseconds from 1 to 30000, not ${value}`);
-  }
-  return Number(value);
+function fetchCacheOf() {
+  return fetchCacheOn ? (fetchCache ??= createWorkerCache()) : NO_CACHE;
 }
 
 /** The answer to one request, by path. */
@@ -334,7 +290,7 @@ async function route(request, env, ctx) {
   const answer = await handleRequest(
     svc,
     { method: request.method, path: url.pathname + url.search, origin: url.origin, headers, body },
-    { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(env), ctx), ocspTimeoutMs },
+    { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(), ctx), ocspTimeoutMs },
   );
   return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
     status: answer.status,

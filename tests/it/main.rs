@@ -155,6 +155,7 @@ mod rim {
 /// serde shapes hosts exchange with it.
 mod service {
     mod attest;
+    mod bindings;
     mod blackwell;
     mod claims;
     mod claims_bytes;

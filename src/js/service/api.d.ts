@@ -9,7 +9,7 @@ export {
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
-  serviceLimits, errorResponse, bearerToken, appraise,
+  serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
 } from './edgeattest.js';
 export type {
   AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
@@ -27,7 +27,7 @@ export type {
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
-  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ErrorResponseInit, ErrorResponse,
+  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ServiceBindings, ErrorResponseInit, ErrorResponse,
   RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision, EarData, EarStatus, EarSubmod,
   TrustworthinessVector,
 } from './edgeattest.js';

@@ -17,7 +17,7 @@ export {
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
-  serviceLimits, errorResponse, bearerToken, appraise,
+  serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './ear.js';

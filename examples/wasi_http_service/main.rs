@@ -77,7 +77,12 @@ fn answer(
         .fixed_time
         .unwrap_or_else(|| wasip2::clocks::wall_clock::now().seconds);
     let mut entropy = [0u8; 32];
-    entropy.copy_from_slice(&wasip2::random::random::get_random_bytes(32)[..32]);
+    for (slot, byte) in entropy
+        .iter_mut()
+        .zip(wasip2::random::random::get_random_bytes(32))
+    {
+        *slot = byte;
+    }
     let exchange = config.service.begin_cached(request, now, entropy);
     let cache = config.fetch_cache.then_some(&mut instance.cache);
     let mut host = Fetching {

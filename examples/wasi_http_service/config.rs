@@ -147,11 +147,14 @@ fn fixed_time(text: &str) -> Result<u64, ConfigError> {
     } else {
         parse_rfc3339(text).ok()
     };
-    seconds.ok_or_else(|| {
-        config_error(format!(
-            "EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: {text}"
-        ))
-    })
+    // The calendar's range (the worker asks for a safe integer); past it, a configuration error.
+    seconds
+        .filter(|&s| s <= edgeattest::MAX_SECS)
+        .ok_or_else(|| {
+            config_error(format!(
+                "EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: {text}"
+            ))
+        })
 }
 
 fn timeout_ms(text: Option<&str>) -> Result<u64, ConfigError> {

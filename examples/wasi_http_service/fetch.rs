@@ -136,13 +136,13 @@ fn finish(
                     body: body.clone(),
                     nonce: None,
                 },
-                host.now + RIM_CACHE_SECONDS,
+                host.now.saturating_add(RIM_CACHE_SECONDS),
                 host.now,
             ),
             Err(FetchFailure::HttpStatus(404)) => cache.put(
                 key,
                 Entry::Status(404),
-                host.now + RIM_MISS_SECONDS,
+                host.now.saturating_add(RIM_MISS_SECONDS),
                 host.now,
             ),
             Err(_) => {}

@@ -12,6 +12,9 @@
 //! - every ECDSA check and signature in the core (a component has no WebCrypto).
 //!
 //! Built by pkg-config/build-component-service.sh into target/component/edgeattest-service.wasm.
+// A wasm32-wasip2 component only: on any other target (e.g. `--all-features` natively) the
+// example is an empty library, as `wasip2` is a wasi-only dependency.
+#![cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 
 extern crate alloc;
 
@@ -77,7 +80,12 @@ fn answer(
         .fixed_time
         .unwrap_or_else(|| wasip2::clocks::wall_clock::now().seconds);
     let mut entropy = [0u8; 32];
-    entropy.copy_from_slice(&wasip2::random::random::get_random_bytes(32)[..32]);
+    for (slot, byte) in entropy
+        .iter_mut()
+        .zip(wasip2::random::random::get_random_bytes(32))
+    {
+        *slot = byte;
+    }
     let exchange = config.service.begin_cached(request, now, entropy);
     let cache = config.fetch_cache.then_some(&mut instance.cache);
     let mut host = Fetching {

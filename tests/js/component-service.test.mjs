@@ -151,6 +151,9 @@ test('the LS10 switch: its RIM fetched by the component and measured as by the w
   assert.equal(device['x-nvidia-switch-bios-rim-fetched'], true);
   assert.equal(device.measres, 'success');
   assert.equal(payload(JSON.parse(c.text)[0][1])['x-nvidia-overall-att-result'], true);
+  // No EDGEATTEST_ISSUER: each host names the origin the request was sent to.
+  assert.equal(payload(JSON.parse(c.text)[0][1]).iss, hosts2.component.origin);
+  assert.equal(payload(JSON.parse(w.text)[0][1]).iss, hosts2.worker.origin);
 });
 
 test('health, JWKS, preflight, HEAD and every error answer: the same status, code, body and headers', async () => {

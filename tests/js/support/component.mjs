@@ -83,6 +83,30 @@ const num = (v) => (v === undefined ? null : Number(v));
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 const bytesOf = (v) => (typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v);
 
+// ---- tokens ----------------------------------------------------------------------------
+
+/** A WIT `appraisal` as the JS `Appraisal` (a reason's value is the token's JSON). */
+export const appraisalToJs = (a) => ({
+  passed: a.passed,
+  overallResult: a.overallResult ?? null,
+  devices: a.devices.map((d) => ({
+    label: d.label,
+    passed: d.passed ?? null,
+    reasons: d.reasons.map((r) => ({ claim: r.claim, value: JSON.parse(r.value), message: r.message })),
+  })),
+});
+
+/** A WIT `policy-decision` as the JS `PolicyDecision` (expected and found values are JSON). */
+export function decisionToJs(d) {
+  const rules = (list) => list.map((r) => ({
+    path: r.path, expected: JSON.parse(r.expected), ...(r.found === undefined ? {} : { found: JSON.parse(r.found) }), status: r.status,
+  }));
+  return {
+    passed: d.passed, version: d.version, overall: rules(d.overall),
+    devices: d.devices.map((device) => ({ label: device.label, passed: device.passed, rules: rules(device.rules) })),
+  };
+}
+
 // ---- evidence --------------------------------------------------------------------------
 
 /** WIT `evidence-options` from the JS API's options. */

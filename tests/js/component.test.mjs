@@ -323,6 +323,57 @@ test('validate-attest-request: a recorded NRAS request validates; coded refusals
   assert.equal(e.field, 'nonce');
 });
 
+test('build-attest-request agrees with buildAttestRequest on every endpoint (devices, arch, claims versions, encodings, refusals); the body validates alike', async () => {
+  const { buildAttestRequest, validateAttestRequest } = await import('../../pkg/edgeattest.js');
+  const gpus = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_gpu_evidence_8gpu.json'));
+  const switches = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_switch_evidence_4sw.json'));
+  const one = [{ evidence: hopper.evidence, certificate: hopper.certificate, firmwareVersion: '96.00.9F.00.01' }];
+  const endpoints = ['/v1/attest/gpu', '/v2/attest/gpu', '/v3/attest/gpu', '/v4/attest/gpu', '/v2/attest/switch', '/v3/attest/switch', '/v4/attest/switch', '/v9/attest/gpu'];
+  const outcomes = new Set();
+  for (const endpoint of endpoints) {
+    const devices = endpoint.includes('switch') ? switches : gpus;
+    const sets = [one, devices.map(({ evidence, certificate }) => ({ evidence, certificate })), devices.slice(0, 1).map(({ evidence, certificate }) => ({ evidence, certificate }))];
+    for (const evidence of sets) {
+      for (const arch of [undefined, 'HOPPER', 'LS10', 'AMPERE']) {
+        for (const claimsVersion of [undefined, '3.0', '4.0', '9.9']) {
+          for (const evidenceEncoding of [undefined, 'base64', 'hex', 'sideways']) {
+            for (const nonce of [N931, 'zz']) {
+              const options = { endpoint, nonce, arch, claimsVersion, evidence, evidenceEncoding };
+              const witOpts = {
+                ...options,
+                evidence: evidence.map((e) => ({ evidence: doc(e.evidence), certificate: e.certificate, firmwareVersion: e.firmwareVersion })),
+              };
+              const label = JSON.stringify({ ...options, evidence: evidence.length });
+              const js = caught(() => buildAttestRequest(options));
+              const component = caught(() => wit.attest.buildAttestRequest(witOpts));
+              if (js.err) {
+                sameError(js.err, component, label);
+                outcomes.add(js.err.code);
+                continue;
+              }
+              assert.ok(component.ok, `${label}: ${JSON.stringify(component.err)}`);
+              assert.deepEqual(JSON.parse(component.ok), js.ok, label);
+              const validated = wit.attest.validateAttestRequest(endpoint, utf8(component.ok));
+              const jsValidated = validateAttestRequest(endpoint, js.ok);
+              assert.deepEqual({ ...validated, devices: validated.devices.map((d) => ({ ...d, firmwareVersion: d.firmwareVersion ?? null })) }, jsValidated, label);
+              outcomes.add('built');
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const code of ['built', 'ERR_REQUEST_INVALID_NONCE', 'ERR_REQUEST_UNKNOWN_ENDPOINT', 'ERR_INVALID_ARGUMENT', 'ERR_EVIDENCE_ENCODING']) {
+    assert.ok(outcomes.has(code), `${code} never occurred: ${[...outcomes]}`);
+  }
+  assert.ok(outcomes.size >= 7, [...outcomes].join(', '));
+  // The nonce is the host's randomness, written as the core writes nonces.
+  const random = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
+  assert.equal(wit.attest.nonceFromBytes(random), Buffer.from(random).toString('hex'));
+  codedError(() => wit.attest.nonceFromBytes(new Uint8Array(31)), 'ERR_INVALID_ARGUMENT');
+  codedError(() => wit.attest.buildAttestRequest({ endpoint: '/v3/attest/gpu', nonce: N931, arch: 'HOPPER', evidence: Array.from({ length: 1000 }, () => ({ evidence: doc(hopper.evidence), certificate: hopper.certificate })) }), 'ERR_INVALID_ARGUMENT', '1000 devices');
+});
+
 // ---- hostile inputs ---------------------------------------------------------------------
 
 test('hostile inputs at the WIT boundary: coded errors, no trap, the instance stays usable', () => {

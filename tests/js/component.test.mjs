@@ -2,8 +2,11 @@
 // built by pkg-config/build-component.sh) in a real component runtime: transpiled by jco and
 // run on preview2-shim in this Node process. It must agree with the npm package (pkg/) on
 // the Wycheproof P-384 vectors, on the evidence and chain verdicts of evidence.test.mjs, on
-// recorded NRAS results (a refused verdict included) and on NVIDIA's JSON policies; hostile
-// inputs at the WIT boundary get coded errors, and the instance stays usable after them.
+// recorded NRAS results (a refused verdict included, one and two phases), on NVIDIA's JSON
+// policies and on built and validated attest requests; hostile inputs at the WIT boundary get
+// coded errors, and the instance stays usable after them. The evidence, RIM and OCSP
+// interfaces over every fixture: component-evidence, component-rim, component-ocsp.test.mjs
+// (shared helpers: support/component.mjs).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -13,7 +13,7 @@ use super::exports::edgeattest::verifier::token::{
     VerifiedJwt, VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
-use super::verification::{prepare, Token, Verification};
+use super::verification::{prepare, result_out, Token, Verification};
 use super::{checked_now, coded, json, Verifier, WitError};
 use crate::token::{
     Appraisal, Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
@@ -106,13 +106,15 @@ impl Guest for Verifier {
     ) -> Result<AttestationResult, ResultError> {
         let now = checked_now(options.now).map_err(ResultError::Coded)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| ResultError::Coded(coded(&e)))?;
-        let verified = input(options)
+        let prepared = input(options)
             .prepare_attestation_result(&result, &jwks, now)
-            .and_then(|prepared| prepared.verify());
-        match verified {
-            Ok(verified) => Ok(Verified::handle(Box::new(verified))),
-            Err(error) => Err(refusal(error)),
-        }
+            .map_err(|e| ResultError::Coded(coded(&e)))?;
+        // Every token's verdict, so that a rejection carries them (as the JS error does).
+        let verdicts = crate::crypto::software_verdicts(prepared.signature_checks());
+        let report = prepared
+            .report(&verdicts)
+            .map_err(|e| ResultError::Coded(coded(&e)))?;
+        result_out(report)
     }
 }
 

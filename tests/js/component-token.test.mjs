@@ -68,6 +68,8 @@ test('token-verification agrees with the JS TokenVerification: the same checks; 
       sameError(jsForged, witForged, `${label} forged`);
       if (jsForged.verdicts) sameVerdicts(jsForged, witForged, `${label} forged`);
       sameError(caught(() => jsPrepare().finish([])).err, caught(() => witPrepare().finish([])), `${label} no verdicts`);
+      const many = new Array(1_000_000).fill(true);
+      sameError(caught(() => jsPrepare().finish(many)).err, caught(() => witPrepare().finish(many)), `${label} a million verdicts`);
       const software = caught(() => witPrepare().verifySoftware());
       assert.equal(software.err?.tag ?? 'ok', done.err?.tag ?? 'ok', `${label} software`);
     }

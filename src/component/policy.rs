@@ -5,12 +5,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::exports::edgeattest::verifier::policy::{
-    Guest, GuestPolicy, Policy as WitPolicy, PolicyDecision,
+    DeviceDecision, Guest, GuestPolicy, Policy as WitPolicy, PolicyDecision,
+    RuleOutcome as WitRule, RuleStatus as WitStatus,
 };
 use super::exports::edgeattest::verifier::token::AttestationResultBorrow;
 use super::token::Verified;
 use super::{coded, json, Verifier, WitError};
-use crate::policy::Policy;
+use crate::policy::{Policy, RuleOutcome, RuleStatus};
 
 /// The `policy` resource: a parsed and checked policy.
 pub(super) struct Parsed(Policy);
@@ -38,7 +39,38 @@ impl Guest for Verifier {
         let decision = crate::appraise(&result.result, &policy.0).map_err(|e| coded(&e))?;
         Ok(PolicyDecision {
             passed: decision.passed(),
-            decision: json(&decision)?,
+            version: decision.version().as_str().into(),
+            overall: rules(decision.overall())?,
+            devices: decision
+                .devices()
+                .iter()
+                .map(|device| {
+                    Ok(DeviceDecision {
+                        label: device.label().into(),
+                        passed: device.passed(),
+                        rules: rules(device.rules())?,
+                    })
+                })
+                .collect::<Result<_, WitError>>()?,
         })
     }
+}
+
+/// Each rule's outcome; `expected` and `found` stay the policy's and the token's JSON.
+fn rules(outcomes: &[RuleOutcome]) -> Result<Vec<WitRule>, WitError> {
+    outcomes
+        .iter()
+        .map(|rule| {
+            Ok(WitRule {
+                path: rule.path().into(),
+                expected: json(rule.expected())?,
+                found: rule.found().map(json).transpose()?,
+                status: match rule.status() {
+                    RuleStatus::Pass => WitStatus::Pass,
+                    RuleStatus::Mismatch => WitStatus::Mismatch,
+                    RuleStatus::Missing => WitStatus::Missing,
+                },
+            })
+        })
+        .collect()
 }

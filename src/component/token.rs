@@ -8,14 +8,15 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::exports::edgeattest::verifier::token::{
-    AttestationResult, Guest, GuestAttestationResult, Refusal, ResultError,
-    TokenVerification as WitVerification, VerifiedJwt, VerifyOptions,
+    Appraisal as WitAppraisal, AppraisalReason, AttestationResult, DeviceAppraisal, Guest,
+    GuestAttestationResult, Refusal, ResultError, TokenVerification as WitVerification,
+    VerifiedJwt, VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
-use super::verification::{prepare, Token, Verification};
+use super::verification::{prepare, result_out, Token, Verification};
 use super::{checked_now, coded, json, Verifier, WitError};
 use crate::token::{
-    Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
+    Appraisal, Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
 };
 
 /// The `attestation-result` resource: an authentic result (signatures and claims checked).
@@ -41,6 +42,10 @@ impl GuestAttestationResult for Verified {
 
     fn overall_result(&self) -> Option<bool> {
         self.result.overall_result()
+    }
+
+    fn appraisal(&self) -> WitAppraisal {
+        appraisal_out(&self.result.appraisal())
     }
 
     fn data(&self) -> String {
@@ -101,13 +106,41 @@ impl Guest for Verifier {
     ) -> Result<AttestationResult, ResultError> {
         let now = checked_now(options.now).map_err(ResultError::Coded)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| ResultError::Coded(coded(&e)))?;
-        let verified = input(options)
+        let prepared = input(options)
             .prepare_attestation_result(&result, &jwks, now)
-            .and_then(|prepared| prepared.verify());
-        match verified {
-            Ok(verified) => Ok(Verified::handle(Box::new(verified))),
-            Err(error) => Err(refusal(error)),
-        }
+            .map_err(|e| ResultError::Coded(coded(&e)))?;
+        // Every token's verdict, so that a rejection carries them (as the JS error does).
+        let verdicts = crate::crypto::software_verdicts(prepared.signature_checks());
+        let report = prepared
+            .report(&verdicts)
+            .map_err(|e| ResultError::Coded(coded(&e)))?;
+        result_out(report)
+    }
+}
+
+/// The core's appraisal as the WIT record; a reason's value stays the token's JSON.
+fn appraisal_out(appraisal: &Appraisal) -> WitAppraisal {
+    WitAppraisal {
+        passed: appraisal.passed(),
+        overall_result: appraisal.overall_result(),
+        devices: appraisal
+            .devices()
+            .iter()
+            .map(|device| DeviceAppraisal {
+                label: device.label().into(),
+                passed: device.passed(),
+                reasons: device
+                    .reasons()
+                    .iter()
+                    .map(|reason| AppraisalReason {
+                        claim: reason.claim().into(),
+                        // A `serde_json::Value` always writes.
+                        value: serde_json::to_string(reason.value()).unwrap_or_default(),
+                        message: reason.message().into(),
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 
@@ -125,14 +158,13 @@ pub(super) fn refusal(error: TokenError) -> ResultError {
     let coded_error = coded(&error);
     match error {
         TokenError::AttestationFailed { appraisal, result }
-        | TokenError::AttestationResultMissing { appraisal, result } => match json(&*appraisal) {
-            Ok(appraisal) => ResultError::Refused(Refusal {
+        | TokenError::AttestationResultMissing { appraisal, result } => {
+            ResultError::Refused(Refusal {
                 error: coded_error,
-                appraisal,
+                appraisal: appraisal_out(&appraisal),
                 result: Verified::handle(result),
-            }),
-            Err(internal) => ResultError::Coded(internal),
-        },
+            })
+        }
         _ => ResultError::Coded(coded_error),
     }
 }

@@ -5,15 +5,17 @@
 use alloc::vec::Vec;
 
 use super::exports::edgeattest::verifier::token::{
-    GuestTokenVerification, ResultError, TokenVerification as WitVerification, VerifiedToken,
-    VerifyOptions,
+    AttestationResult as WitResult, GuestTokenVerification, Rejection, ResultError,
+    TokenVerdict as WitVerdict, TokenVerification as WitVerification, VerifiedToken, VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
 use super::pending::Pending;
 use super::token::{input, jwt_out, refusal, Verified};
-use super::{checked_now, coded, WitError};
+use super::{checked_now, coded, json, WitError};
 use crate::crypto::Deferred;
-use crate::token::{Jwks, PreparedToken, TokenVerdict};
+use crate::token::{
+    AttestationReport, Jwks, PreparedToken, TokenError, TokenVerdict, VerifiedJwt as CoreJwt,
+};
 
 pub(super) struct Verification(Pending<PreparedToken>);
 
@@ -61,25 +63,51 @@ pub(super) fn prepare(
     ))))
 }
 
-/// A JWT, or a result's first failure / refused verdict / authentic pass (the JS
-/// `verdict_js`'s order).
-fn verdict_out(
-    verdict: Result<TokenVerdict, crate::token::TokenError>,
+/// A JWT, or a result's first failure (with every token's verdict) / refused verdict /
+/// authentic pass (the JS `verdict_js`'s order).
+pub(super) fn verdict_out(
+    verdict: Result<TokenVerdict, TokenError>,
 ) -> Result<VerifiedToken, ResultError> {
     match verdict.map_err(|e| ResultError::Coded(coded(&e)))? {
         TokenVerdict::Jwt(jwt) => Ok(VerifiedToken::Jwt(
             jwt_out(&jwt).map_err(ResultError::Coded)?,
         )),
-        TokenVerdict::Result(report) => {
-            if let Some(error) = report.first_error() {
-                return Err(ResultError::Coded(coded(&error)));
-            }
-            match report.into_verified() {
-                Ok(verified) => Ok(VerifiedToken::AttestationResult(Verified::handle(
-                    alloc::boxed::Box::new(verified),
-                ))),
-                Err(error) => Err(refusal(error)),
-            }
-        }
+        TokenVerdict::Result(report) => result_out(report).map(VerifiedToken::AttestationResult),
     }
+}
+
+/// A result's report: its first token failure is `rejected` with every verdict, a verdict
+/// that is not a pass `refused`, else the authentic result.
+pub(super) fn result_out(report: AttestationReport) -> Result<WitResult, ResultError> {
+    if let Some(error) = report.first_error() {
+        return Err(ResultError::Rejected(Rejection {
+            error: coded(&error),
+            verdicts: verdicts(&report),
+        }));
+    }
+    match report.into_verified() {
+        Ok(verified) => Ok(Verified::handle(alloc::boxed::Box::new(verified))),
+        Err(error) => Err(refusal(error)),
+    }
+}
+
+/// The overall token's verdict, then each device's.
+fn verdicts(report: &AttestationReport) -> Vec<WitVerdict> {
+    let one =
+        |label: Option<&str>, digest: Option<&str>, outcome: Result<&CoreJwt, &TokenError>| {
+            WitVerdict {
+                label: label.map(Into::into),
+                error: outcome.err().map(coded),
+                digest: digest.map(Into::into),
+                claims: outcome.ok().and_then(|jwt| json(jwt.claims()).ok()),
+            }
+        };
+    let mut out = alloc::vec![one(None, None, report.overall())];
+    out.extend(
+        report
+            .devices()
+            .iter()
+            .map(|device| one(Some(device.label()), device.digest(), device.outcome())),
+    );
+    out
 }

@@ -2,8 +2,12 @@
 // built by pkg-config/build-component.sh) in a real component runtime: transpiled by jco and
 // run on preview2-shim in this Node process. It must agree with the npm package (pkg/) on
 // the Wycheproof P-384 vectors, on the evidence and chain verdicts of evidence.test.mjs, on
-// recorded NRAS results (a refused verdict included) and on NVIDIA's JSON policies; hostile
-// inputs at the WIT boundary get coded errors, and the instance stays usable after them.
+// recorded NRAS results (refused and rejected verdicts included), on NVIDIA's JSON
+// policies and on built and validated attest requests; hostile inputs at the WIT boundary get
+// coded errors, and the instance stays usable after them. The evidence, RIM and OCSP
+// interfaces over every fixture: component-evidence, component-rim, component-ocsp.test.mjs;
+// the two-phase token verification: component-token.test.mjs
+// (shared helpers: support/component.mjs).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -17,7 +21,10 @@ import {
 } from '../../pkg/index.js';
 import { verifyRim } from '../../pkg/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
-import { caught, codedError, doc, evidenceReportToJs, loadComponent, sameError, utf8, witEvidenceOptions } from './support/component.mjs';
+import {
+  appraisalToJs, caught, codedError, decisionToJs, doc, evidenceReportToJs, loadComponent, sameError, settled, utf8,
+  sameVerdicts, witEvidenceOptions, witVerifyOptions,
+} from './support/component.mjs';
 
 const root = new URL('../../', import.meta.url);
 const fixtures = new URL('tests/fixtures/', root);
@@ -162,13 +169,7 @@ test('verify-signatures agrees with verifyChecksSoftware on the Wycheproof P-384
   }
 });
 
-function witOptions(o) {
-  return {
-    now: BigInt(o.now), issuer: o.issuer ? [o.issuer] : [], audience: [], subject: undefined, nonce: o.nonce,
-    clockTolerance: undefined, maxTokenAge: undefined, requiredClaims: [], typ: undefined, crit: [],
-    format: o.format, endpoint: undefined,
-  };
-}
+const witOptions = witVerifyOptions;
 
 test('verify-attestation-result agrees with verifyAttestationResult on the recorded NRAS results; a failed verdict is the refused case', async () => {
   for (const name of CAPTURES) {
@@ -190,7 +191,9 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
       const refusal = component.err.val;
       assert.equal(refusal.error.code, js.err.code);
       assert.equal(refusal.error.message, js.err.message);
-      assert.deepEqual(JSON.parse(refusal.appraisal), js.err.appraisal);
+      assert.deepEqual(appraisalToJs(refusal.appraisal), js.err.appraisal);
+      assert.deepEqual(appraisalToJs(refusal.result.appraisal()), js.err.appraisal);
+      assert.equal(refusal.appraisal.passed, false);
       assert.deepEqual(JSON.parse(refusal.result.data()), js.err.result);
       assert.equal(refusal.result.overallResult(), false);
     } else {
@@ -199,6 +202,7 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
       assert.equal(r.format(), 'detached');
       assert.equal(r.overallResult(), true);
       assert.deepEqual(JSON.parse(r.data()), js.ok);
+      assert.deepEqual(appraisalToJs(r.appraisal()), js.ok.appraisal);
     }
     // An hour past the token's expiry: the same coded refusal on both sides.
     const late = { ...options, now: c.iat + 100_000 };
@@ -209,7 +213,30 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
       lateJs = e;
     }
     assert.ok(lateJs, `${name}: JS accepted an expired result`);
-    sameError(lateJs, caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(late))), `${name} late`);
+    const lateWit = caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(late)));
+    sameError(lateJs, lateWit, `${name} late`);
+    sameVerdicts(lateJs, lateWit, `${name} late`);
+  }
+});
+
+
+test('verify-attestation-result: a result with a tampered device token is rejected with every token\'s verdict, as the JS error', async () => {
+  const c = capture('v3_8gpu_success_20260629');
+  const options = { nonce: c.nonce, now: c.iat };
+  const flip = (jws) => {
+    const [h, p, sig] = jws.split('.');
+    return `${h}.${p}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+  };
+  const devices = Object.keys(c.response[1]);
+  for (const device of [devices[0], devices.at(-1)]) {
+    const tampered = [c.response[0], { ...c.response[1], [device]: flip(c.response[1][device]) }];
+    const js = await settled(() => verifyAttestationResult(tampered, c.jwks, { ...options, backend: 'software' }));
+    const component = caught(() => wit.token.verifyAttestationResult(utf8(JSON.stringify(tampered)), utf8(JSON.stringify(c.jwks)), witOptions(options)));
+    assert.equal(component.ok, undefined, `${device}: a tampered result must never be a success value`);
+    sameError(js.err, component, device);
+    sameVerdicts(js.err, component, device);
+    const failed = component.err.val.verdicts.filter((v) => v.error);
+    assert.deepEqual(failed.map((v) => v.label), [device]);
   }
 });
 
@@ -262,7 +289,7 @@ test('appraise agrees with the JS appraise on every NVIDIA JSON policy over reco
         continue;
       }
       assert.ok(component.ok, `${label}: ${JSON.stringify(component.err)}`);
-      assert.deepEqual(JSON.parse(component.ok.decision), js.ok, label);
+      assert.deepEqual(decisionToJs(component.ok), js.ok, label);
       assert.equal(component.ok.passed, js.ok.passed, label);
       assert.equal(parsed.ok.version(), js.ok.version, label);
       if (js.ok.passed) passed++;
@@ -320,6 +347,57 @@ test('validate-attest-request: a recorded NRAS request validates; coded refusals
   assert.equal(e.field, 'nonce');
 });
 
+test('build-attest-request agrees with buildAttestRequest on every endpoint (devices, arch, claims versions, encodings, refusals); the body validates alike', async () => {
+  const { buildAttestRequest, validateAttestRequest } = await import('../../pkg/edgeattest.js');
+  const gpus = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_gpu_evidence_8gpu.json'));
+  const switches = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_switch_evidence_4sw.json'));
+  const one = [{ evidence: hopper.evidence, certificate: hopper.certificate, firmwareVersion: '96.00.9F.00.01' }];
+  const endpoints = ['/v1/attest/gpu', '/v2/attest/gpu', '/v3/attest/gpu', '/v4/attest/gpu', '/v2/attest/switch', '/v3/attest/switch', '/v4/attest/switch', '/v9/attest/gpu'];
+  const outcomes = new Set();
+  for (const endpoint of endpoints) {
+    const devices = endpoint.includes('switch') ? switches : gpus;
+    const sets = [one, devices.map(({ evidence, certificate }) => ({ evidence, certificate })), devices.slice(0, 1).map(({ evidence, certificate }) => ({ evidence, certificate }))];
+    for (const evidence of sets) {
+      for (const arch of [undefined, 'HOPPER', 'LS10', 'AMPERE']) {
+        for (const claimsVersion of [undefined, '3.0', '4.0', '9.9']) {
+          for (const evidenceEncoding of [undefined, 'base64', 'hex', 'sideways']) {
+            for (const nonce of [N931, 'zz']) {
+              const options = { endpoint, nonce, arch, claimsVersion, evidence, evidenceEncoding };
+              const witOpts = {
+                ...options,
+                evidence: evidence.map((e) => ({ evidence: doc(e.evidence), certificate: e.certificate, firmwareVersion: e.firmwareVersion })),
+              };
+              const label = JSON.stringify({ ...options, evidence: evidence.length });
+              const js = caught(() => buildAttestRequest(options));
+              const component = caught(() => wit.attest.buildAttestRequest(witOpts));
+              if (js.err) {
+                sameError(js.err, component, label);
+                outcomes.add(js.err.code);
+                continue;
+              }
+              assert.ok(component.ok, `${label}: ${JSON.stringify(component.err)}`);
+              assert.deepEqual(JSON.parse(component.ok), js.ok, label);
+              const validated = wit.attest.validateAttestRequest(endpoint, utf8(component.ok));
+              const jsValidated = validateAttestRequest(endpoint, js.ok);
+              assert.deepEqual({ ...validated, devices: validated.devices.map((d) => ({ ...d, firmwareVersion: d.firmwareVersion ?? null })) }, jsValidated, label);
+              outcomes.add('built');
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const code of ['built', 'ERR_REQUEST_INVALID_NONCE', 'ERR_REQUEST_UNKNOWN_ENDPOINT', 'ERR_INVALID_ARGUMENT', 'ERR_EVIDENCE_ENCODING']) {
+    assert.ok(outcomes.has(code), `${code} never occurred: ${[...outcomes]}`);
+  }
+  assert.ok(outcomes.size >= 7, [...outcomes].join(', '));
+  // The nonce is the host's randomness, written as the core writes nonces.
+  const random = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
+  assert.equal(wit.attest.nonceFromBytes(random), Buffer.from(random).toString('hex'));
+  codedError(() => wit.attest.nonceFromBytes(new Uint8Array(31)), 'ERR_INVALID_ARGUMENT');
+  codedError(() => wit.attest.buildAttestRequest({ endpoint: '/v3/attest/gpu', nonce: N931, arch: 'HOPPER', evidence: Array.from({ length: 1000 }, () => ({ evidence: doc(hopper.evidence), certificate: hopper.certificate })) }), 'ERR_INVALID_ARGUMENT', '1000 devices');
+});
+
 // ---- hostile inputs ---------------------------------------------------------------------
 
 test('hostile inputs at the WIT boundary: coded errors, no trap, the instance stays usable', () => {
@@ -347,67 +425,4 @@ test('hostile inputs at the WIT boundary: coded errors, no trap, the instance st
   assert.equal(codes.length, 11);
   // Still usable: the Hopper sample verifies after all of the above.
   assert.equal(witEvidence({ ...hopper, nonce: N931, arch: 'HOPPER', now: NOW }).ueid, '478176379286082186618948445787393647364802107249');
-});
-
-// ---- two-phase token verification ---------------------------------------------------------
-
-test('token-verification agrees with the JS TokenVerification: the same checks; host verdicts, forged ones, software; use once', async () => {
-  const { KeySet, prepareAttestationResultVerification, prepareJwtVerification } = await import('../../pkg/edgeattest.js');
-  const plain = (checks) => checks.map((c) => ({ publicKey: [...c.publicKey], message: [...c.message], signature: [...c.signature] }));
-  /** A WIT `verified-token` as the JS `finish` answer. */
-  const tokenToJs = (v) => (v.tag === 'jwt'
-    ? { payload: JSON.parse(v.val.claims), protectedHeader: JSON.parse(v.val.header), kid: v.val.kid ?? null }
-    : JSON.parse(v.val.data()));
-  let refused = 0;
-  for (const name of CAPTURES) {
-    const c = capture(name);
-    const options = { nonce: c.nonce, now: c.iat, issuer: 'https://nras.attestation.nvidia.com' };
-    const keys = new KeySet(c.jwks);
-    const jwks = utf8(JSON.stringify(c.jwks));
-    const cases = [
-      [`${name} result`, () => prepareAttestationResultVerification(c.response, keys, options),
-        () => wit.token.prepareAttestationResultVerification(utf8(JSON.stringify(c.response)), jwks, witOptions(options))],
-      [`${name} overall JWT`, () => prepareJwtVerification(c.response[0][1], keys, options),
-        () => wit.token.prepareJwtVerification(c.response[0][1], jwks, witOptions(options))],
-    ];
-    for (const [label, jsPrepare, witPrepare] of cases) {
-      const js = jsPrepare();
-      const component = witPrepare();
-      const checks = component.checks();
-      assert.deepEqual(plain(checks), plain(js.checks()), label);
-      const host = [...verifyChecksSoftware(checks)].map(Boolean);
-      assert.ok(host.every(Boolean), label);
-      const jsDone = caught(() => js.finish(host));
-      const done = caught(() => component.finish(host));
-      if (jsDone.err?.code === 'ERR_ATTESTATION_FAILED') {
-        // Authentic but failed: the refused case with the JS error's appraisal and result, never a value.
-        assert.equal(done.ok, undefined, label);
-        assert.equal(done.err.tag, 'refused', label);
-        assert.equal(done.err.val.error.message, jsDone.err.message);
-        assert.deepEqual(JSON.parse(done.err.val.appraisal), jsDone.err.appraisal);
-        assert.deepEqual(JSON.parse(done.err.val.result.data()), jsDone.err.result);
-        refused++;
-      } else {
-        assert.ok(jsDone.ok, `${label}: ${jsDone.err?.code}`);
-        assert.deepEqual(tokenToJs(done.ok), jsDone.ok, label);
-      }
-      codedError(() => component.finish(host), 'ERR_BATCH_CONSUMED', `${label} second finish`);
-      codedError(() => component.checks(), 'ERR_BATCH_CONSUMED', `${label} checks after finish`);
-      // A forged verdict: the same coded failure as JS.
-      const forged = host.map((v, i) => (i === host.length - 1 ? false : v));
-      sameError(caught(() => jsPrepare().finish(forged)).err, caught(() => witPrepare().finish(forged)), `${label} forged`);
-      sameError(caught(() => jsPrepare().finish([])).err, caught(() => witPrepare().finish([])), `${label} no verdicts`);
-      const software = caught(() => witPrepare().verifySoftware());
-      assert.equal(software.err?.tag ?? 'ok', done.err?.tag ?? 'ok', `${label} software`);
-    }
-    keys.free();
-  }
-  assert.equal(refused, 1);
-  // Phase one refuses what it can see: a bad JWKS, a token that is not a JWS, a time out of range.
-  const c = capture(CAPTURES[0]);
-  const jwks = utf8(JSON.stringify(c.jwks));
-  codedError(() => wit.token.prepareJwtVerification('a.b', jwks, witOptions({ now: c.iat })), 'ERR_JWS_INVALID');
-  codedError(() => wit.token.prepareJwtVerification(c.response[0][1], utf8('{"keys":7}'), witOptions({ now: c.iat })), 'ERR_JWKS_INVALID');
-  codedError(() => wit.token.prepareAttestationResultVerification(utf8('['.repeat(100_000)), jwks, witOptions({ now: c.iat })), 'ERR_JSON_TOO_DEEP');
-  codedError(() => wit.token.prepareAttestationResultVerification(utf8(JSON.stringify(c.response)), jwks, witOptions({ now: 2 ** 40 })), 'ERR_INVALID_ARGUMENT');
 });

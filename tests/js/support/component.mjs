@@ -48,11 +48,18 @@ export async function settled(fn) {
   }
 }
 
+/** The coded error of any WIT failure: an `error`, or a `result-error` case. */
+function witError(err) {
+  if (err.tag === 'coded') return err.val;
+  if (err.tag === 'rejected' || err.tag === 'refused') return err.val.error;
+  return err;
+}
+
 /** Both sides threw the same coded error (code, field, message). */
 export function sameError(js, component, label) {
   assert.ok(js, `${label}: the JS API answered where the component threw ${JSON.stringify(component.err)}`);
   assert.ok(component.err, `${label}: the component answered where the JS API threw ${js.code}`);
-  const err = component.err.tag === 'coded' ? component.err.val : component.err;
+  const err = witError(component.err);
   assert.equal(err.code, js.code, `${label}: ${err.message}`);
   assert.equal(err.field ?? undefined, js.field ?? undefined, label);
   assert.equal(err.message, js.message, label);
@@ -62,7 +69,7 @@ export function sameError(js, component, label) {
 export function codedError(fn, code, label = code) {
   const { ok, err } = caught(fn);
   assert.equal(ok, undefined, `${label}: expected ${code}, got a value`);
-  const e = err.tag === 'coded' ? err.val : err;
+  const e = witError(err);
   assert.equal(typeof e.message, 'string', `${label}: not a coded WIT error: ${e}`);
   assert.equal(e.code, code, `${label}: ${e.message}`);
   return e;
@@ -82,6 +89,52 @@ export function agree(js, component, label, toJs = (v) => v, fromJs = (v) => v) 
 const num = (v) => (v === undefined ? null : Number(v));
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 const bytesOf = (v) => (typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v);
+
+// ---- tokens ----------------------------------------------------------------------------
+
+/** A WIT `appraisal` as the JS `Appraisal` (a reason's value is the token's JSON). */
+export const appraisalToJs = (a) => ({
+  passed: a.passed,
+  overallResult: a.overallResult ?? null,
+  devices: a.devices.map((d) => ({
+    label: d.label,
+    passed: d.passed ?? null,
+    reasons: d.reasons.map((r) => ({ claim: r.claim, value: JSON.parse(r.value), message: r.message })),
+  })),
+});
+
+/** WIT `verify-options` from the JS API's (now, issuer, nonce, format). */
+export function witVerifyOptions(o) {
+  return {
+    now: BigInt(o.now), issuer: o.issuer ? [o.issuer] : [], audience: [], subject: undefined, nonce: o.nonce,
+    clockTolerance: undefined, maxTokenAge: undefined, requiredClaims: [], typ: undefined, crit: [],
+    format: o.format, endpoint: undefined,
+  };
+}
+
+/** A rejection carries every token's verdict, as the JS error's `verdicts`. */
+export function sameVerdicts(js, component, label) {
+  assert.ok(js.verdicts, `${label}: the JS error has no verdicts`);
+  assert.equal(component.err.tag, 'rejected', label);
+  assert.deepEqual(verdictsToJs(component.err.val.verdicts), js.verdicts, label);
+}
+
+/** A `rejected` case's verdicts as the JS error's `verdicts`. */
+export const verdictsToJs = (verdicts) => verdicts.map((v) => ({
+  label: v.label ?? null, verified: v.error === undefined, code: v.error?.code ?? null, field: v.error?.field ?? null,
+  digest: v.digest ?? null, payload: v.claims === undefined ? null : JSON.parse(v.claims),
+}));
+
+/** A WIT `policy-decision` as the JS `PolicyDecision` (expected and found values are JSON). */
+export function decisionToJs(d) {
+  const rules = (list) => list.map((r) => ({
+    path: r.path, expected: JSON.parse(r.expected), ...(r.found === undefined ? {} : { found: JSON.parse(r.found) }), status: r.status,
+  }));
+  return {
+    passed: d.passed, version: d.version, overall: rules(d.overall),
+    devices: d.devices.map((device) => ({ label: device.label, passed: device.passed, rules: rules(device.rules) })),
+  };
+}
 
 // ---- evidence --------------------------------------------------------------------------
 

@@ -63,7 +63,9 @@ stage clippy-native  check cargo clippy --all-targets --features rego -- -D warn
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown --features js-rego -- -D warnings
 stage clippy-verifier check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
 stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
-stage clippy-component check cargo clippy --lib --target wasm32-wasip2 --no-default-features --features std,component -- -D warnings
+# Both components: the verifier world (the lib) and the wasi:http service (the example).
+stage clippy-component check cargo clippy --target wasm32-wasip2 --no-default-features \
+  --features std,component,component-service --lib --example wasi_http_service -- -D warnings
 stage native-tests   tests cargo test --all-targets --features rego
 stage doc-tests      tests cargo test --doc --features rego
 stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet --features rego
@@ -72,8 +74,8 @@ stage wasm-node      tests wasm-pack test --node -- --test wasm_node
 stage wasm-chromium  tests wasm-pack test --headless --chrome -- --test wasm_browser
 stage wasm-firefox   tests env -u CHROMEDRIVER GECKODRIVER="$GECKODRIVER_BIN" \
   wasm-pack test --headless --firefox -- --test wasm_browser
-stage release-build  check bash pkg-config/build.sh
-stage component-build check bash pkg-config/build-component.sh
+# Every release output: the npm package and both components (target/dist/).
+stage release-build  check bash pkg-config/release.sh
 stage wasm-size      check node pkg-config/size-report.mjs
 stage js-node        tests node --test --test-concurrency=1 tests/js/
 stage fuzz-smoke     tests env FUZZ_SECONDS="${FUZZ_SECONDS:-3}" bash pkg-config/fuzz-smoke.sh

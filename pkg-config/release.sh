@@ -2,7 +2,7 @@
 # Builds every release output and puts them side by side in target/dist/:
 #   edgeattest-<version>.tgz              the npm package (pkg-config/build.sh)
 #   edgeattest-verifier-<version>.wasm    the edgeattest:verifier component (build-component.sh)
-#   edgeattest-service-<version>.wasm     the service as a wasi:http component (build-component-service.sh)
+#   edgeattest-service-<version>.wasm     the service as a wasi:http component (build-component.sh)
 #   SHA256SUMS                            their digests (sha256sum -c SHA256SUMS)
 # Idempotent: each build skips what is up to date.
 #
@@ -12,7 +12,6 @@ cd "$(dirname "$0")/.."
 
 bash pkg-config/build.sh
 bash pkg-config/build-component.sh
-bash pkg-config/build-component-service.sh
 
 version=$(node -p 'require("./pkg-config/npm/package.json").version')
 out=target/dist

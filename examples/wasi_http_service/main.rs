@@ -11,7 +11,7 @@
 //!   host's timeouts, body cap, concurrency and cache (cache.rs, one per instance);
 //! - every ECDSA check and signature in the core (a component has no WebCrypto).
 //!
-//! Built by pkg-config/build-component-service.sh into target/component/edgeattest-service.wasm.
+//! Built by `pkg-config/build-component.sh service` into target/component/edgeattest-service.wasm.
 // A wasm32-wasip2 component only: on any other target (e.g. `--all-features` natively) the
 // example is an empty library, as `wasip2` is a wasi-only dependency.
 #![cfg(all(target_arch = "wasm32", target_os = "wasi"))]

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::convert::json_to_js;
-use super::error::to_js;
+use super::error::{invalid_argument, to_js};
 use crate::service::{CryptoChoice, HostSettings, RimDocument, Setting};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -22,6 +22,9 @@ const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
 pub fn read_service_bindings(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] env: JsValue,
 ) -> Result<JsValue, JsValue> {
+    if !env.is_object() {
+        return Err(invalid_argument("env", "an object of bindings"));
+    }
     // Only string values are variables (a worker's env also holds KV namespaces, ASSETS).
     let get = |name: &str| {
         Reflect::get(&env, &JsValue::from_str(name))

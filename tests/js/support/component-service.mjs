@@ -1,5 +1,5 @@
 // The attestation service component (target/component/edgeattest-service.wasm, built by
-// pkg-config/build-component-service.sh) in a real component runtime: transpiled once per
+// pkg-config/build-component.sh) in a real component runtime: transpiled once per
 // process by jco (instantiation mode, so that each instance gets its own environment) and
 // served by preview2-shim's HTTPServer on 127.0.0.1, one child process per instance. Configuration is the worker's variables
 // (examples/wasi_http_service/config.rs), with the defaults of ./worker.mjs: a fresh signing
@@ -22,7 +22,7 @@ let transpiled;
 function componentDir() {
   transpiled ??= (async () => {
     if (!existsSync(SERVICE_COMPONENT)) {
-      throw new Error(`${SERVICE_COMPONENT.pathname} is missing: build it with \`bash pkg-config/build-component-service.sh\``);
+      throw new Error(`${SERVICE_COMPONENT.pathname} is missing: build it with \`bash pkg-config/build-component.sh\``);
     }
     // Under target/ of this checkout, so the output resolves node_modules/@bytecodealliance/preview2-shim.
     const outDir = new URL(`target/component/jco-service-test-${process.pid}/`, root).pathname;

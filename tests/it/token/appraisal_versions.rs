@@ -1,6 +1,7 @@
 //! Every claims version the service writes (GPU 1.0–4.0, switch 1.0–3.0) appraises as the
 //! device's outcome says: passed, a nonce mismatch named first, a measurement mismatch, an
 //! expired RIM chain. The helpers are `appraisal.rs`'s.
+#![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::service::DeviceOutcome;
 use edgeattest::{ClaimsVersion, DeviceKind, MeasurementSource};

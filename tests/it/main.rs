@@ -56,6 +56,7 @@ mod policy {
     mod rego_nvat;
     mod rego_nvidia;
     mod rules;
+    pub(crate) mod signed;
 }
 
 /// The public surface: the root re-export list and the few public modules.

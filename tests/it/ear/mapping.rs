@@ -3,58 +3,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::{
-    appraise, assemble_jws, create_detached_eat, policy_id, sign_jwt, verify_attestation_result,
-    verify_ear, Ear, ErrorCode, Jwks, JwksKey, Policy, SigningKey, TrustTier, TrustVector,
-    VerifiedAttestationResult, VerifyOptions, EAR_PROFILE,
+    appraise, assemble_jws, policy_id, sign_jwt, verify_ear, Ear, ErrorCode, Policy, SigningKey,
+    TrustTier, TrustVector, VerifiedAttestationResult, VerifyOptions, EAR_PROFILE,
 };
 use serde_json::{json, Map, Value};
 
-use crate::token::teep::{capture, claims, fixture};
+use crate::policy::signed::{jwks, key, recorded, resigned, KID};
 
-const KID: &str = "ear-test";
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x45; 48]).unwrap()
-}
-
-fn jwks() -> Jwks {
-    Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap()
-}
-
-/// A recorded NVAT result (`nras/nvat/NAME_detached_eat.json`) re-signed with the test key,
-/// `edit` applied to every device's claims first.
-fn resigned(name: &str, edit: impl Fn(&mut Map<String, Value>)) -> VerifiedAttestationResult {
-    let recorded: Value =
-        serde_json::from_slice(&fixture(&format!("nras/nvat/{name}_detached_eat.json"))).unwrap();
-    let mut overall = claims(recorded[0][1].as_str().unwrap());
-    let overall = overall.as_object_mut().unwrap();
-    overall.remove("submods");
-    let nonce = overall["eat_nonce"].as_str().unwrap().to_owned();
-    let iat = overall["iat"].as_u64().unwrap();
-    let devices: Vec<(String, String)> = recorded[1]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(label, token)| {
-            let mut device = claims(token.as_str().unwrap());
-            edit(device.as_object_mut().unwrap());
-            (label.clone(), sign_jwt(&device, &key(), KID).unwrap())
-        })
-        .collect();
-    let result = create_detached_eat(overall, &devices, &key(), KID).unwrap();
-    let options = VerifyOptions::new().nonce(&nonce).allow_failed_result(true);
-    verify_attestation_result(result.as_bytes(), &jwks(), &options, iat).unwrap()
-}
-
-/// A recorded NRAS exchange, verified (a refused one: its authentic tokens).
-fn recorded(name: &str) -> VerifiedAttestationResult {
-    let c = capture(name);
-    let options = VerifyOptions::new().nonce(&c.nonce);
-    match verify_attestation_result(&c.response, &c.jwks, &options, c.iat) {
-        Ok(result) => result,
-        Err(error) => error.refused_result().unwrap().1.clone(),
-    }
-}
+use crate::token::teep::{claims, fixture};
 
 fn vector(i: i8, c: i8, e: i8, h: i8) -> TrustVector {
     TrustVector {

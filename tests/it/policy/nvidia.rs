@@ -4,14 +4,12 @@
 //! JWKS: their claims are re-signed here with a test key, unchanged).
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    appraise, create_detached_eat, sign_jwt, verify_attestation_result, ErrorCode, Jwks, JwksKey,
-    Policy, PolicyDecision, PolicyVersion, RuleStatus, SigningKey, VerifiedAttestationResult,
-    VerifyOptions,
-};
+use edgeattest::{appraise, ErrorCode, Policy, PolicyDecision, PolicyVersion, RuleStatus};
 use serde_json::{json, Map, Value};
 
-use crate::token::teep::{capture, claims, fixture};
+use super::signed::{recorded, resigned};
+
+use crate::token::teep::fixture;
 
 /// Every policy example nvtrust ships, with its version and leaf rule count.
 const POLICIES: [(&str, PolicyVersion, usize); 13] = [
@@ -48,60 +46,6 @@ const POLICIES: [(&str, PolicyVersion, usize); 13] = [
 
 fn policy(name: &str) -> Policy {
     Policy::parse(&fixture(&format!("policies/nvtrust/{name}.json"))).unwrap()
-}
-
-/// A recorded NRAS exchange, verified; a result the service refused gives its authentic
-/// tokens all the same.
-fn recorded(name: &str) -> VerifiedAttestationResult {
-    let c = capture(name);
-    let options = VerifyOptions::new()
-        .issuer("https://nras.attestation.nvidia.com")
-        .nonce(&c.nonce);
-    match verify_attestation_result(&c.response, &c.jwks, &options, c.iat) {
-        Ok(result) => result,
-        Err(error) => error
-            .refused_result()
-            .expect("an authentic result")
-            .1
-            .clone(),
-    }
-}
-
-const KID: &str = "policy-test";
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x52; 48]).unwrap()
-}
-
-/// A recorded NVAT result (`nras/nvat/NAME_detached_eat.json`) with its claims re-signed
-/// by the test key, `edit` applied to every device's claims first.
-fn resigned(name: &str, edit: impl Fn(&mut Map<String, Value>)) -> VerifiedAttestationResult {
-    let recorded: Value =
-        serde_json::from_slice(&fixture(&format!("nras/nvat/{name}_detached_eat.json"))).unwrap();
-    let mut overall = claims(recorded[0][1].as_str().unwrap());
-    let overall = overall.as_object_mut().unwrap();
-    overall.remove("submods");
-    let nonce = overall["eat_nonce"].as_str().unwrap().to_owned();
-    let iat = overall["iat"].as_u64().unwrap();
-    let issuer = overall["iss"].as_str().unwrap().to_owned();
-    let key = key();
-    let devices: Vec<(String, String)> = recorded[1]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(label, token)| {
-            let mut device = claims(token.as_str().unwrap());
-            edit(device.as_object_mut().unwrap());
-            (label.clone(), sign_jwt(&device, &key, KID).unwrap())
-        })
-        .collect();
-    let result = create_detached_eat(overall, &devices, &key, KID).unwrap();
-    let jwks = Jwks::new(vec![JwksKey::new(Some(KID.into()), key.public_key())]).unwrap();
-    let options = VerifyOptions::new()
-        .issuer(&issuer)
-        .nonce(&nonce)
-        .allow_failed_result(true);
-    verify_attestation_result(result.as_bytes(), &jwks, &options, iat).unwrap()
 }
 
 /// The rules that did not pass: (scope, path, status).

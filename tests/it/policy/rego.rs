@@ -4,53 +4,13 @@
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
 use edgeattest::{
-    appraise_rego, create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result,
-    ErrorCode, Jwks, JwksKey, PolicyDecision, RegoError, RegoPolicy, RegoSyntax, ResultFormat,
-    RuleStatus, SigningKey, VerifiedAttestationResult, VerifyOptions, MAX_POLICY_BYTES,
+    appraise_rego, create_v1_result, sign_jwt, ErrorCode, PolicyDecision, RegoError, RegoPolicy,
+    RegoSyntax, ResultFormat, RuleStatus, VerifiedAttestationResult, MAX_POLICY_BYTES,
     MAX_REGO_NESTING,
 };
 use serde_json::{json, Value};
 
-const KID: &str = "rego-rules";
-const ISS: &str = "https://edgeattest.invalid";
-const NONCE: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
-const IAT: u64 = 1_749_601_858;
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x19; 48]).unwrap()
-}
-
-fn with_times(claims: Value) -> Value {
-    let mut all = json!({"iss": ISS, "iat": IAT, "nbf": IAT, "exp": IAT + 600, "eat_nonce": NONCE});
-    all.as_object_mut()
-        .unwrap()
-        .extend(claims.as_object().unwrap().clone());
-    all
-}
-
-fn verify(result: &str, format: ResultFormat) -> VerifiedAttestationResult {
-    let jwks = Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap();
-    let options = VerifyOptions::new()
-        .issuer(ISS)
-        .nonce(NONCE)
-        .result_format(format)
-        .allow_failed_result(true);
-    verify_attestation_result(result.as_bytes(), &jwks, &options, IAT).unwrap()
-}
-
-fn detached(overall: Value, devices: &[(&str, Value)]) -> VerifiedAttestationResult {
-    let key = key();
-    let devices: Vec<(String, String)> = devices
-        .iter()
-        .map(|(label, claims)| {
-            let token = sign_jwt(&with_times(claims.clone()), &key, KID).unwrap();
-            ((*label).to_owned(), token)
-        })
-        .collect();
-    let overall = with_times(overall);
-    let result = create_detached_eat(overall.as_object().unwrap(), &devices, &key, KID).unwrap();
-    verify(&result, ResultFormat::Detached)
-}
+use super::signed::{detached, key, verify, with_times, KID};
 
 fn two_devices() -> VerifiedAttestationResult {
     detached(

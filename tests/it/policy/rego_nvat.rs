@@ -7,7 +7,8 @@
 use edgeattest::{appraise_rego, ErrorCode, RegoPolicy, RegoSyntax, VerifiedAttestationResult};
 use serde_json::{json, Map, Value};
 
-use super::rego_nvidia::{recorded, rego_text, resigned};
+use super::rego_nvidia::rego_text;
+use super::signed::{recorded, resigned};
 use crate::token::teep::fixture;
 
 /// The SDK's overall policy (`claims_evaluator.cpp`), then the examples that widen it.

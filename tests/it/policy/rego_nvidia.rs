@@ -12,7 +12,9 @@ use edgeattest::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::token::teep::{capture, claims, fixture};
+use super::signed::{recorded, resigned};
+
+use crate::token::teep::fixture;
 
 const NAMES: [&str; 13] = [
     "local_NVGPULocalPolicyClaimsV3Example",
@@ -82,17 +84,6 @@ fn agree(name: &str, result: &VerifiedAttestationResult) -> PolicyDecision {
     assert_eq!(labels(&rego), labels(&json), "{name}");
     assert_eq!(failures(&rego), failures(&json), "{name}");
     json
-}
-
-pub(crate) fn recorded(name: &str) -> VerifiedAttestationResult {
-    let c = capture(name);
-    let options = VerifyOptions::new()
-        .issuer("https://nras.attestation.nvidia.com")
-        .nonce(&c.nonce);
-    match verify_attestation_result(&c.response, &c.jwks, &options, c.iat) {
-        Ok(result) => result,
-        Err(error) => error.refused_result().unwrap().1.clone(),
-    }
 }
 
 const KID: &str = "rego-test";
@@ -166,36 +157,6 @@ fn v1(mut claims: Map<String, Value>) -> VerifiedAttestationResult {
     let claims = with_times(claims, issuer);
     let token = sign_jwt(&claims, &key(), KID).unwrap();
     verify(&create_v1_result(&token), issuer, ResultFormat::V1)
-}
-
-/// NVIDIA's recorded NVAT claims (`nras/nvat/NAME_detached_eat.json`), re-signed, `edit`
-/// applied to every device first.
-pub(crate) fn resigned(
-    name: &str,
-    edit: impl Fn(&mut Map<String, Value>),
-) -> VerifiedAttestationResult {
-    let recorded: Value =
-        serde_json::from_slice(&fixture(&format!("nras/nvat/{name}_detached_eat.json"))).unwrap();
-    let mut overall = claims(recorded[0][1].as_str().unwrap());
-    let overall = overall.as_object_mut().unwrap();
-    overall.remove("submods");
-    overall.remove("eat_nonce");
-    let devices: Vec<(String, Map<String, Value>)> = recorded[1]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(label, token)| {
-            let mut device = claims(token.as_str().unwrap()).as_object().unwrap().clone();
-            device.remove("eat_nonce");
-            edit(&mut device);
-            (label.clone(), device)
-        })
-        .collect();
-    let devices: Vec<(&str, Map<String, Value>)> = devices
-        .iter()
-        .map(|(l, c)| (l.as_str(), c.clone()))
-        .collect();
-    detached(overall.clone(), &devices)
 }
 
 #[test]

@@ -3,60 +3,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::{
-    appraise, create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result,
-    ErrorCode, Jwks, JwksKey, Policy, PolicyDecision, PolicyError, PolicyVersion, ResultFormat,
-    RuleStatus, SigningKey, VerifiedAttestationResult, VerifyOptions, MAX_POLICY_BYTES,
-    MAX_POLICY_RULES, MAX_POLICY_RULE_ARRAY, MAX_POLICY_RULE_DEPTH,
+    appraise, create_v1_result, sign_jwt, ErrorCode, Policy, PolicyDecision, PolicyError,
+    PolicyVersion, ResultFormat, RuleStatus, MAX_POLICY_BYTES, MAX_POLICY_RULES,
+    MAX_POLICY_RULE_ARRAY, MAX_POLICY_RULE_DEPTH,
 };
 use serde_json::{json, Value};
 
-const KID: &str = "rules-test";
-const ISS: &str = "https://edgeattest.invalid";
-const NONCE: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
-const IAT: u64 = 1_749_601_858;
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x17; 48]).unwrap()
-}
-
-fn times() -> Value {
-    json!({"iss": ISS, "iat": IAT, "nbf": IAT, "exp": IAT + 600, "eat_nonce": NONCE})
-}
-
-fn with_times(claims: Value) -> Value {
-    let mut all = times();
-    all.as_object_mut()
-        .unwrap()
-        .extend(claims.as_object().unwrap().clone());
-    all
-}
-
-/// Verified, whatever the claims say: a policy is appraised over authentic tokens, and these
-/// tests give results the service's verdict would refuse.
-fn verify(result: &str, format: ResultFormat) -> VerifiedAttestationResult {
-    let jwks = Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap();
-    let options = VerifyOptions::new()
-        .issuer(ISS)
-        .nonce(NONCE)
-        .result_format(format)
-        .allow_failed_result(true);
-    verify_attestation_result(result.as_bytes(), &jwks, &options, IAT).unwrap()
-}
-
-/// A detached result: overall claims and one device token per `(label, claims)`.
-fn detached(overall: Value, devices: &[(&str, Value)]) -> VerifiedAttestationResult {
-    let key = key();
-    let devices: Vec<(String, String)> = devices
-        .iter()
-        .map(|(label, claims)| {
-            let token = sign_jwt(&with_times(claims.clone()), &key, KID).unwrap();
-            ((*label).to_owned(), token)
-        })
-        .collect();
-    let overall = with_times(overall);
-    let result = create_detached_eat(overall.as_object().unwrap(), &devices, &key, KID).unwrap();
-    verify(&result, ResultFormat::Detached)
-}
+use super::signed::{detached, key, verify, with_times, KID};
 
 fn policy(text: Value) -> Policy {
     Policy::parse(text.to_string().as_bytes()).unwrap()

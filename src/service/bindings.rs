@@ -131,10 +131,11 @@ impl HostSettings {
             .transpose()?;
         let ocsp_timeout_ms = get("EDGEATTEST_OCSP_TIMEOUT_MS")
             .map_or(Ok(DEFAULT_OCSP_TIMEOUT_MS), |text| timeout_ms(&text))?;
-        let on_off = |name: &str, fallback: bool| match get(name).as_deref() {
-            None => Ok(fallback),
-            Some("on") => Ok(true),
-            Some("off") => Ok(false),
+        // An on/off switch: `None` when unset.
+        let switch = |name: &str| match get(name).as_deref() {
+            None => Ok(None),
+            Some("on") => Ok(Some(true)),
+            Some("off") => Ok(Some(false)),
             Some(value) => Err(BindingsError::config(format!(
                 "{name} must be on or off, not {value}"
             ))),
@@ -149,7 +150,7 @@ impl HostSettings {
             certificate: get("EDGEATTEST_SIGNING_CERTIFICATE"),
             retired_keys: get("EDGEATTEST_RETIRED_KEYS"),
             issuer: get("EDGEATTEST_ISSUER"),
-            require_fwid: Some(on_off("EDGEATTEST_REQUIRE_FWID", false)?),
+            require_fwid: Some(switch("EDGEATTEST_REQUIRE_FWID")?.unwrap_or(false)),
             trust_anchors: get("EDGEATTEST_TRUST_ANCHORS"),
             rim_trust_anchors: get("EDGEATTEST_RIM_TRUST_ANCHORS"),
             rim_service_url: rim_service_url(source("EDGEATTEST_RIM_SERVICE_URL")),
@@ -168,11 +169,8 @@ impl HostSettings {
             crypto,
             fixed_time,
             ocsp_timeout_ms,
-            fetch_cache: on_off("EDGEATTEST_FETCH_CACHE", true)?,
-            bundled_rims: match get("EDGEATTEST_BUNDLED_RIMS") {
-                None => None,
-                Some(_) => Some(on_off("EDGEATTEST_BUNDLED_RIMS", true)?),
-            },
+            fetch_cache: switch("EDGEATTEST_FETCH_CACHE")?.unwrap_or(true),
+            bundled_rims: switch("EDGEATTEST_BUNDLED_RIMS")?,
             rim_documents,
         })
     }

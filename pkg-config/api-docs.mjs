@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const [pkgArg, outArg] = process.argv.slice(2);
 if (!pkgArg || !outArg) throw new Error('usage: node pkg-config/api-docs.mjs PKG_DIR OUT_DIR');
 const pkg = resolve(pkgArg);
-const entries = [join(pkg, 'index.d.ts'), join(pkg, 'service', 'index.d.ts'), join(pkg, 'client', 'index.d.ts')];
+const entries = [join(pkg, 'index.d.ts'), join(pkg, 'local', 'index.d.ts'), join(pkg, 'service', 'index.d.ts')];
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeattest-api-docs-'));
 try {

@@ -5,10 +5,11 @@
 #   bash pkg-config/build.sh                      # EDGEATTEST_REBUILD=1: build even if nothing changed
 #
 # pkg/ = four wasm modules, each wasm-bindgen output (--target web) beside the hand-written
-# entry modules in src/js/: pkg/ the default `edgeattest` (Cargo feature `js-verifier`),
-# pkg/service/ `edgeattest/service` (every binding), pkg/client/ `edgeattest/client` (no
-# binding feature), pkg/rego/ `edgeattest/rego` (`js-rego`: Rego policies, regorus) — plus
-# pkg-config/npm/package.json. target/worker/ = the worker's modules (www/worker*.js, the
+# entry modules in src/js/: pkg/ the default `edgeattest` (no binding feature: requests,
+# tokens, policies, EAR), pkg/local/ `edgeattest/local` (`js-verifier`: plus evidence,
+# chains, RIMs, OCSP), pkg/service/ `edgeattest/service` (every binding), pkg/rego/
+# `edgeattest/rego` (`js-rego`: Rego policies, regorus) — plus pkg-config/npm/package.json.
+# target/worker/ = the worker's modules (www/worker*.js, the
 # generated www/rims.js), pkg/, and assets/: the files Workers static assets serve (the page
 # at assets/ui/, the API reference at assets/docs/), see pkg-config/bundle-worker.mjs.
 #
@@ -77,12 +78,12 @@ PKG=$tmp/pkg
 # The service module (`edgeattest/service`): every binding, what the edge worker loads.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack --out-name edgeattest >/dev/null
-# The default module (`edgeattest`): the verifiers and the client API, what the page loads.
+# The local verifier (`edgeattest/local`): the default API plus evidence, chains, RIMs, OCSP.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
-  --out-dir target/wasm-pack-verifier --out-name edgeattest -- --no-default-features --features std,js-verifier >/dev/null
-# The client module (`edgeattest/client`): attest requests and tokens only.
+  --out-dir target/wasm-pack-local --out-name edgeattest -- --no-default-features --features std,js-verifier >/dev/null
+# The default module (`edgeattest`): attest requests, tokens, policies and EAR.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
-  --out-dir target/wasm-pack-client --out-name edgeattest -- --no-default-features --features std >/dev/null
+  --out-dir target/wasm-pack-default --out-name edgeattest -- --no-default-features --features std >/dev/null
 # The Rego module (`edgeattest/rego`): appraiseRego alone, with regorus.
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-rego --out-name edgeattest -- --no-default-features --features std,js-rego >/dev/null
@@ -96,18 +97,20 @@ module() {
   node pkg-config/harden-glue.mjs "$2"/edgeattest.js ${3:-}
   node pkg-config/portable-types.mjs "$2"/edgeattest.d.ts
 }
-module target/wasm-pack-verifier "$PKG"
-# service.js and fetch.js drive the service, which only pkg/service/ holds.
+module target/wasm-pack-default "$PKG"
+# service.js and fetch.js drive the service, which only pkg/service/ holds; evidence.js and
+# ocsp.js local verification (pkg/local/ and pkg/service/).
 for file in src/js/*.js src/js/*.d.ts; do
-  case ${file##*/} in service.js | service.d.ts | fetch.js) ;; *) cp "$file" "$PKG"/ ;; esac
+  case ${file##*/} in service.* | fetch.js | evidence.* | ocsp.*) ;; *) cp "$file" "$PKG"/ ;; esac
 done
+module target/wasm-pack-local "$PKG"/local
+for file in src/js/*.js src/js/*.d.ts; do
+  case ${file##*/} in service.* | fetch.js) ;; *) cp "$file" "$PKG"/local/ ;; esac
+done
+cp src/js/local/*.js src/js/local/*.d.ts "$PKG"/local/
 module target/wasm-pack "$PKG"/service
 cp src/js/*.js src/js/*.d.ts "$PKG"/service/
 cp src/js/service/*.js src/js/service/*.d.ts "$PKG"/service/
-module target/wasm-pack-client "$PKG"/client
-for name in index browser node workerd init token error jwks webcrypto backend; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/client/; done
-cp src/js/claims.d.ts src/js/http.js "$PKG"/client/
-cp src/js/client/*.js src/js/client/*.d.ts "$PKG"/client/
 module target/wasm-pack-rego "$PKG"/rego --no-classes
 for name in index browser node workerd init error; do cp "src/js/$name.js" "src/js/$name.d.ts" "$PKG"/rego/; done
 cp src/js/codes.d.ts "$PKG"/rego/

@@ -23,7 +23,7 @@
 // going out unpatched.
 //
 //   node pkg-config/harden-glue.mjs pkg/edgeattest.js      (run by pkg-config/build.sh for
-//                                                           both modules: pkg/, pkg/client/)
+//                                                           every module: pkg/, pkg/local/, ...)
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const path = process.argv[2];

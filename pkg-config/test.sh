@@ -61,8 +61,8 @@ stage fmt            check cargo fmt --check
 stage clippy-native  check cargo clippy --all-targets --features rego -- -D warnings
 # The full binding and the Rego one together: regorus is checked for wasm32 once.
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown --features js-rego -- -D warnings
-stage clippy-verifier check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
-stage clippy-client  check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
+stage clippy-local   check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
+stage clippy-default check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std -- -D warnings
 # Both components: the verifier world (the lib) and the wasi:http service (the example).
 stage clippy-component check cargo clippy --target wasm32-wasip2 --no-default-features \
   --features std,component,component-service --lib --example wasi_http_service -- -D warnings

@@ -60,7 +60,11 @@ pub use document::{Policy, PolicyVersion};
 pub use evaluate::appraise;
 pub(crate) use evaluate::device_rules;
 // The JS binding appraises the claims the verification handed to JS.
-#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js-verifier"))]
+#[cfg(all(
+    target_arch = "wasm32",
+    target_os = "unknown",
+    any(feature = "js-verifier", not(feature = "js-rego"))
+))]
 pub(crate) use evaluate::appraise_claims;
 
 /// The largest policy text read. NVIDIA's examples are under 2 KB.

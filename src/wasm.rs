@@ -21,7 +21,7 @@ pub mod deprecation;
 // The worker's EDGEATTEST_* bindings, read by the core.
 #[cfg(feature = "js-service")]
 mod bindings;
-#[cfg(feature = "js-verifier")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 pub mod ear;
 // serde types ⇄ JS values, with coded errors naming the member.
 #[cfg_attr(not(feature = "js-service"), allow(dead_code, unused_imports))]
@@ -41,7 +41,7 @@ pub mod ocsp;
 // Use-once work waiting on JS's verdicts (the client build's token verifications too).
 #[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 mod pending;
-#[cfg(feature = "js-verifier")]
+#[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 pub mod policy;
 #[cfg(feature = "js-verifier")]
 pub mod rim;
@@ -50,7 +50,6 @@ pub mod rim;
 #[cfg(feature = "js-rego")]
 pub mod rego;
 // A verified result's claims read back from JS, for the JSON and Rego policies.
-#[cfg(any(feature = "js-verifier", feature = "js-rego"))]
 mod verified;
 // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
 #[cfg(feature = "js-verifier")]

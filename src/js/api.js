@@ -1,26 +1,19 @@
-// The package's API (`edgeattest`): what a relying party and the verification page need —
-// nonces, attest requests, tokens and key sets, evidence, certificate chains, RIMs, OCSP and
-// runtime values — from the wasm module built with the verifier bindings (Cargo feature
-// `js-verifier`). The attestation service, access control, lists and deprecations are in
-// `edgeattest/service` (service/api.js), which holds this API too. Shared by every entry
-// module (index.js, workerd.js); entry modules instantiate the wasm module first; nothing here
-// touches wasm at import time.
+// The package's default API (`edgeattest`): what a relying party of an attestation service needs — nonces, attest requests, checking the
+// tokens that come back, appraising them with a policy and reading EARs — from the wasm module
+// built without the local-verification, service, access, list and deprecation bindings (Cargo
+// features `js-verifier` and `js-service` off), about half the size of `edgeattest/local`.
+// Local verification of evidence, certificate chains, RIMs and OCSP is `edgeattest/local`
+// (local/api.js), which holds this API too. Shared by every entry module (index.js,
+// workerd.js, ...); entry modules instantiate the wasm module first; nothing here touches wasm
+// at import time.
 //
 // The wasm exports are listed by name: the module's internals (two-phase verification
 // plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
 // tests/js/package.test.mjs checks that the two lists and the module agree.
-export {
-  generateNonce, buildAttestRequest, validateAttestRequest, verifyEvidence, prepareEvidence,
-  verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
-  EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim, architectures,
-  rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim,
-  ocspRequests, checkOcspResponses, serviceLimits, appraise,
-} from './edgeattest.js';
+export { generateNonce, buildAttestRequest, validateAttestRequest, appraise } from './edgeattest.js';
 export * from './token.js';
 export * from './ear.js';
 export * from './jwks.js';
-export * from './evidence.js';
-export * from './ocsp.js';
-// The verification-key cache runSignatureChecks takes (service.js exports it in the service).
+// The verification-key cache the token checks take.
 export { createVerifyKeyCache } from './backend.js';
 export { EdgeAttestError } from './error.js';

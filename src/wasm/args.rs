@@ -144,7 +144,7 @@ pub(crate) fn u32_arg(value: &JsValue, field: &str) -> Result<u32, JsValue> {
 
 /// Signature checks as `{publicKey, message, signature}` objects of `Uint8Array`s, built
 /// member by member: serde-wasm-bindgen's writer (and its key cache, a `HashMap`) is not
-/// built into the client module for this one shape.
+/// built into the default module (no binding feature) for this one shape.
 pub(crate) fn checks_to_js<'a>(
     checks: impl IntoIterator<Item = &'a crate::crypto::SignatureCheck>,
 ) -> js_sys::Array {

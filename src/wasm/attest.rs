@@ -118,7 +118,7 @@ pub fn validate_attest_request(
     let endpoint = endpoint(&path)?;
     let bytes = args::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
-    // serde_json, not serde-wasm-bindgen: the client build stays without the latter's writer.
+    // serde_json, not serde-wasm-bindgen: the default build stays without the latter's writer.
     let text = serde_json::to_string(&RequestSummary::new(&request))
         .map_err(|_| super::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
     args::parse_json(&text)

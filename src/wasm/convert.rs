@@ -22,8 +22,8 @@ use super::error::coded;
 #[path = "strict.rs"]
 mod strict;
 
-// The JSON writer of `json_to_js` in the default module (faster than serde_json's in a crate
-// built for size). The client module, whose results are small, and the service module, whose
+// The JSON writer of `json_to_js` in the local module (faster than serde_json's in a crate
+// built for size). The default module, whose results are small, and the service module, whose
 // HTTP bodies keep serde_json's writer for the same types (a second writer there cost
 // 3.2 KB of gzip), write with serde_json.
 #[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
@@ -223,7 +223,7 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
 }
 
 /// [`to_js`] for shapes without bytes, by their JSON text. Same result: members, `null` for
-/// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the default module (an
+/// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the local module (an
 /// 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer escapes a byte
 /// at a time in this size-built crate: issue 19), serde_json's in the other two.
 pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {

@@ -1,5 +1,5 @@
 //! A compact JSON writer ([`to_text`]): the text `convert::json_to_js` hands to `JSON.parse`
-//! for every result a binding of the default module returns. It writes what
+//! for every result a binding of the local module (`edgeattest/local`) returns. It writes what
 //! `serde_json::to_string` writes for every serde form, parsed the same value: members in
 //! order, `null` for `None` and unit, numbers as numbers (a float as its shortest round-trip
 //! digits), bytes as arrays of numbers, enum variants externally tagged, map keys as strings

@@ -1,9 +1,9 @@
 //! What the hosts (the edge workers, the package's JS) take from the core instead of copying
-//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]) in every module but
-//! the client one; and in the service module, which the workers load, the one error-answer
+//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]) in every module with
+//! the local bindings; and in the service module, which the workers load, the one error-answer
 //! shape (`errorResponse`, [`crate::service::ErrorResponseInit`]) and the reading of a bearer
 //! credential (`bearerToken`, [`crate::access::bearer_token`]). Those two are the service's
-//! conventions, not a relying party's: in the default module they cost 7.2 KB gzip (issue 19).
+//! conventions, not a relying party's: in the local module they cost 7.2 KB gzip (issue 19).
 //! TS types: types/limits.d.ts and types/host_answers.d.ts.
 
 use wasm_bindgen::prelude::wasm_bindgen;

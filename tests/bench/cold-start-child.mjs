@@ -4,7 +4,7 @@
 // the CPU time the process has used by then (every thread: compilation and GC included).
 // It does nothing else, so that the process measures what a user's first verification pays.
 //
-//   node tests/bench/cold-start-child.mjs edgeattest|client|jose|before|before-client RESPONSE_FILE JWKS_FILE NOW
+//   node tests/bench/cold-start-child.mjs edgeattest|local|jose|before|before-local RESPONSE_FILE JWKS_FILE NOW
 //
 // RESPONSE_FILE: a recorded NRAS detached-EAT result; its overall token is the one verified.
 import { readFileSync } from 'node:fs';
@@ -22,10 +22,10 @@ if (which === 'jose') {
     return payload;
   };
 } else {
-  // The entry the `node`/`deno` export condition picks, for the full package or the client;
+  // The entry the `node`/`deno` export condition picks, for the default entry or edgeattest/local;
   // `before`: another build's pkg/ (EDGEATTEST_BEFORE_PKG, a file: URL), to measure a change.
   const root = which.startsWith('before') ? process.env.EDGEATTEST_BEFORE_PKG : new URL('../../pkg/', import.meta.url).href;
-  const entry = new URL(which.endsWith('client') ? 'client/node.js' : 'node.js', root.endsWith('/') ? root : `${root}/`);
+  const entry = new URL(which.endsWith('local') ? 'local/node.js' : 'node.js', root.endsWith('/') ? root : `${root}/`);
   const { verifyJwt } = await import(entry);
   verify = async (jwks) => (await verifyJwt(token, jwks, { now })).payload;
 }

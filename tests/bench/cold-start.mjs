@@ -1,5 +1,5 @@
 // Cold start: the first verified token of a fresh process. Each round spawns one Node process
-// per library, alternating (edgeattest, edgeattest/client, jose, edgeattest, ...); each
+// per library, alternating (edgeattest, edgeattest/local, jose, edgeattest, ...); each
 // imports its library, reads the recorded NRAS JWKS (32 keys) and verifies the recorded 1-GPU
 // overall token (ES384) at its recorded time (tests/bench/cold-start-child.mjs). Reports the
 // medians of: process start → verified (the figure of issue 19, target ≤ jose's); import →
@@ -30,15 +30,15 @@ const response = path(`${fixture}_response.json`);
 const jwks = path(`${fixture}_jwks.json`);
 const overall = JSON.parse(Buffer.from(JSON.parse(readFileSync(response, 'utf8'))[0][1].split('.')[1], 'base64url'));
 const child = path('tests/bench/cold-start-child.mjs');
-for (const built of ['pkg/node.js', 'pkg/client/node.js']) {
+for (const built of ['pkg/node.js', 'pkg/local/node.js']) {
   if (!existsSync(path(built))) throw new Error(`${built} is missing: run bash pkg-config/build.sh first`);
 }
 
 const before = args.includes('--before') ? pathToFileURL(`${resolve(args[args.indexOf('--before') + 1])}/`).href : undefined;
-const LIBS = ['edgeattest', 'client', 'jose', ...(before ? ['before', 'before-client'] : [])];
+const LIBS = ['edgeattest', 'local', 'jose', ...(before ? ['before', 'before-local'] : [])];
 const LABEL = {
-  edgeattest: 'edgeattest (full)', client: 'edgeattest/client', jose: 'jose',
-  before: 'edgeattest (full), --before', 'before-client': 'edgeattest/client, --before',
+  edgeattest: 'edgeattest', local: 'edgeattest/local', jose: 'jose',
+  before: 'edgeattest, --before', 'before-local': 'edgeattest/local, --before',
 };
 
 const median = (values) => {
@@ -87,15 +87,15 @@ const report = (name, ours, peer, target) => {
 console.log(`cold start: Node ${process.version}, ${rounds} rounds, token ${fixture}_response.json [0][1] at iat ${overall.iat}`);
 const node = measure(`Node ${process.version}`, process.execPath, []);
 report('cold-start-node', node.edgeattest.total, node.jose.total, '<=1.00');
-report('cold-start-node-client', node.client.total, node.jose.total, '<=1.00');
+report('cold-start-node-local', node.local.total, node.jose.total, '<=1.00');
 report('cold-start-node-import-to-verified', node.edgeattest.library, node.jose.library);
 // CPU time: the same target, judged on the figure a loaded machine disturbs least.
 report('cold-start-node-cpu', node.edgeattest.cpu, node.jose.cpu, '<=1.00');
-report('cold-start-node-client-cpu', node.client.cpu, node.jose.cpu, '<=1.00');
+report('cold-start-node-local-cpu', node.local.cpu, node.jose.cpu, '<=1.00');
 if (before) {
   report('cold-start-node-vs-before', node.edgeattest.total, node.before.total);
   report('cold-start-node-cpu-vs-before', node.edgeattest.cpu, node.before.cpu);
-  report('cold-start-node-client-cpu-vs-before', node.client.cpu, node['before-client'].cpu);
+  report('cold-start-node-local-cpu-vs-before', node.local.cpu, node['before-local'].cpu);
 }
 
 if (withDeno) {
@@ -106,7 +106,7 @@ if (withDeno) {
     const version = spawnSync(deno, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
     const d = measure(version, deno, ['run', '--quiet', '--allow-read', '--allow-env']);
     report('cold-start-deno', d.edgeattest.total, d.jose.total);
-    report('cold-start-deno-client', d.client.total, d.jose.total);
+    report('cold-start-deno-local', d.local.total, d.jose.total);
   }
 }
 console.log('');

@@ -10,8 +10,8 @@
 //   BENCH rim.wasm.<doc>.<step> <ours µs> <peer µs> <ratio>
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import '../../pkg/index.js';
-import { verifyRim, prepareRim, compareGpuRims } from '../../pkg/edgeattest.js';
+import '../../pkg/local/index.js';
+import { verifyRim, prepareRim, compareGpuRims } from '../../pkg/local/edgeattest.js';
 
 const root = new URL('../fixtures/nvidia/', import.meta.url);
 const text = (p) => readFileSync(new URL(p, root), 'utf8');

@@ -15,19 +15,21 @@ test('typedoc builds the API reference from the published types and names the ma
   try {
     execFileSync(join(REPO, 'node_modules/.bin/typedoc'), ['--options', 'pkg-config/typedoc.json', '--out', out, '--logLevel', 'Warn', '--treatWarningsAsErrors'], { cwd: REPO, encoding: 'utf8', stdio: 'pipe' });
     const page = (path) => readFileSync(join(out, path), 'utf8');
-    assert.match(page('index.html'), /edgeattest\/client/);
-    const full = page('modules/edgeattest.html');
-    for (const name of ['init', 'generateNonce', 'buildAttestRequest', 'validateAttestRequest', 'verifyAttestationResult', 'verifyJwt', 'verifyEvidence', 'verifyRim', 'fetchOcspStatus', 'KeySet']) {
-      assert.match(full, new RegExp(`>${name}<`), `edgeattest documents ${name}`);
+    assert.match(page('index.html'), /edgeattest\/local/);
+    const remote = page('modules/edgeattest.html');
+    for (const name of ['init', 'generateNonce', 'buildAttestRequest', 'validateAttestRequest', 'verifyAttestationResult', 'verifyJwt', 'appraise', 'verifyEar', 'KeySet']) {
+      assert.match(remote, new RegExp(`>${name}<`), `edgeattest documents ${name}`);
     }
-    for (const name of ['handleRequest', 'AttestationService']) assert.doesNotMatch(full, new RegExp(`>${name}<`), `edgeattest has no ${name}`);
+    for (const name of ['handleRequest', 'AttestationService', 'verifyEvidence', 'verifyRim']) assert.doesNotMatch(remote, new RegExp(`>${name}<`), `edgeattest has no ${name}`);
+    const local = page('modules/edgeattest_local.html');
+    for (const name of ['init', 'verifyAttestationResult', 'verifyEvidence', 'verifyRim', 'fetchOcspStatus', 'runtimeEvidence', 'KeySet']) {
+      assert.match(local, new RegExp(`>${name}<`), `edgeattest/local documents ${name}`);
+    }
+    for (const name of ['handleRequest', 'AttestationService']) assert.doesNotMatch(local, new RegExp(`>${name}<`), `edgeattest/local has no ${name}`);
     const service = page('modules/edgeattest_service.html');
     for (const name of ['init', 'verifyEvidence', 'verifyAttestationResult', 'handleRequest', 'AttestationService', 'ListTable', 'evaluateAccess', 'deprecationNotices']) {
       assert.match(service, new RegExp(`>${name}<`), `edgeattest/service documents ${name}`);
     }
-    const client = page('modules/edgeattest_client.html');
-    for (const name of ['init', 'generateNonce', 'buildAttestRequest', 'verifyAttestationResult']) assert.match(client, new RegExp(`>${name}<`), name);
-    for (const name of ['AttestationService', 'verifyEvidence', 'handleRequest']) assert.doesNotMatch(client, new RegExp(`>${name}<`), `the client has no ${name}`);
     // Doc comments come through: init's explains custom hosting.
     assert.match(page('functions/edgeattest.init.html'), /WebAssembly\.Module/);
   } finally {

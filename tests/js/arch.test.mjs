@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { architectures, rimIds, buildAttestRequest } from '../../pkg/index.js';
+import { architectures, rimIds, buildAttestRequest } from '../../pkg/local/index.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path) => readFileSync(join(REPO, path), 'utf8');
@@ -68,7 +68,7 @@ test('rimIds: a driver id exactly for the rows with a driver RIM', () => {
 });
 
 test('the TS Arch union is made from the table and declared once', () => {
-  const dts = read('pkg/edgeattest.d.ts');
+  const dts = read('pkg/local/edgeattest.d.ts');
   const unions = dts.match(/export type Arch =[^;]*;/g) ?? [];
   assert.deepEqual(unions, ['export type Arch = | "HOPPER" | "BLACKWELL" | "LS10";']);
   assert.match(dts, /export interface Architecture \{/);

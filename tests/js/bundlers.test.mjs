@@ -2,7 +2,7 @@
 // Chromium: Vite and webpack 5 find and emit the wasm files themselves (the
 // `new URL('./edgeattest_bg.wasm', import.meta.url)` pattern); esbuild does not, so its users
 // add `--loader:.wasm=file` and pass the imported URL to init() (ESM and IIFE output). The
-// apps verify a recorded NRAS result (1 GPU) with the full package and with edgeattest/client,
+// apps verify a recorded NRAS result (1 GPU) with the default entry and with edgeattest/local,
 // and build and check a request from real Hopper evidence.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,13 +15,13 @@ import { fixtureText } from './support/fixtures.mjs';
 
 const APP = `
 // Runs the package after init(): both modules, a recorded result, a request.
-export function install(api, client, wasm = {}) {
+export function install(api, local, wasm = {}) {
   window.edgeattestApp = async ({ result, jwks, nonce, now, evidence }) => {
     const codeOf = async (fn) => { try { await fn(); return null; } catch (e) { return e.code ?? String(e); } };
     const out = { before: await codeOf(() => api.generateNonce()) };
-    out.init = await codeOf(() => Promise.all([api.init(wasm.full), client.init(wasm.client)]));
+    out.init = await codeOf(() => Promise.all([api.init(wasm.full), local.init(wasm.local)]));
     if (out.init) return out;
-    for (const [name, m] of [['full', api], ['client', client]]) {
+    for (const [name, m] of [['full', api], ['local', local]]) {
       const verified = await m.verifyAttestationResult(result, jwks, { nonce, now });
       const body = m.buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce: m.generateNonce(), evidence: [evidence] });
       const summary = m.validateAttestRequest('/v4/attest/gpu', body);
@@ -40,18 +40,18 @@ export function install(api, client, wasm = {}) {
 `;
 const MAIN = `
 import * as api from 'edgeattest';
-import * as client from 'edgeattest/client';
+import * as local from 'edgeattest/local';
 import { install } from './app.js';
-install(api, client);
+install(api, local);
 `;
 // esbuild: the one extra step (--loader:.wasm=file) gives the files' URLs to pass to init().
 const MAIN_ESBUILD = `
 import * as api from 'edgeattest';
-import * as client from 'edgeattest/client';
+import * as local from 'edgeattest/local';
 import full from 'edgeattest/edgeattest_bg.wasm';
-import clientWasm from 'edgeattest/client/edgeattest_bg.wasm';
+import localWasm from 'edgeattest/local/edgeattest_bg.wasm';
 import { install } from './app.js';
-install(api, client, { full, client: clientWasm });
+install(api, local, { full, local: localWasm });
 `;
 const html = (script) => `<!doctype html><meta charset="utf-8"><title>app</title>${script}`;
 
@@ -119,7 +119,7 @@ function checkApp({ out, problems, notFound: missing }, label) {
   assert.deepEqual(problems, [], `${label}: no page errors`);
   assert.equal(out.before, 'ERR_NOT_INITIALIZED', `${label}: no import-time loading; calls before init() are refused`);
   assert.equal(out.init, null, `${label}: init()`);
-  for (const module of ['full', 'client']) {
+  for (const module of ['full', 'local']) {
     assert.deepEqual(out[module].devices, ['GPU-0'], `${label} ${module}`);
     assert.equal(out[module].overall, true);
     assert.deepEqual(out[module].requestDevices, ['GPU-0']);

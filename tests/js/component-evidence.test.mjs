@@ -6,11 +6,11 @@
 // verdicts; batches; hostile arguments (coded errors, no trap, the instance still usable).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../pkg/index.js';
+import '../../pkg/local/index.js';
 import {
   evidenceReport, identifyRim, prepareEvidence, prepareEvidenceReport, runtimeEvidence, verifyChecksSoftware,
   verifyEvidence,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/local/edgeattest.js';
 import {
   agree, caught, optionsOf, codedError, deviceReportToJs, evidenceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
   transcriptBytes, witEvidenceOptions, witReportOptions,

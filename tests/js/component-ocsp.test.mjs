@@ -8,7 +8,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { ocspRequests, checkOcspResponses } from '../../pkg/index.js';
+import { ocspRequests, checkOcspResponses } from '../../pkg/local/index.js';
 import { agree, caught, codedError, loadComponent, ocspStatusToJs, witAnswer } from './support/component.mjs';
 
 const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import {
   compareGpuRims, compareSwitchRim, identifyRim, openRimEnvelope, prepareRim, rimIds, runtimeEvidence,
   verifyChecksSoftware, verifyEvidence, verifyRim,
-} from '../../pkg/edgeattest.js';
-import '../../pkg/index.js';
+} from '../../pkg/local/edgeattest.js';
+import '../../pkg/local/index.js';
 import {
   agree, caught, optionsOf, codedError, comparisonToJs, doc, evidenceFixtures, loadComponent, rimFixtures, runtimeFromJs,
   runtimeToJs, utf8,

@@ -1,6 +1,6 @@
 // The `edgeattest:verifier` WebAssembly Component (target/component/edgeattest-verifier.wasm,
 // built by pkg-config/build-component.sh) in a real component runtime: transpiled by jco and
-// run on preview2-shim in this Node process. It must agree with the npm package (pkg/) on
+// run on preview2-shim in this Node process. It must agree with the npm package (pkg/local/) on
 // the Wycheproof P-384 vectors, on the evidence and chain verdicts of evidence.test.mjs, on
 // recorded NRAS results (refused and rejected verdicts included), on NVIDIA's JSON
 // policies and on built and validated attest requests; hostile inputs at the WIT boundary get
@@ -18,8 +18,8 @@ import {
   verifyChecksSoftware,
   verifyEvidence,
   verifyJwt,
-} from '../../pkg/index.js';
-import { verifyRim } from '../../pkg/edgeattest.js';
+} from '../../pkg/local/index.js';
+import { verifyRim } from '../../pkg/local/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
 import {
   appraisalToJs, caught, codedError, decisionToJs, doc, evidenceReportToJs, loadComponent, sameError, settled, utf8,
@@ -348,7 +348,7 @@ test('validate-attest-request: a recorded NRAS request validates; coded refusals
 });
 
 test('build-attest-request agrees with buildAttestRequest on every endpoint (devices, arch, claims versions, encodings, refusals); the body validates alike', async () => {
-  const { buildAttestRequest, validateAttestRequest } = await import('../../pkg/edgeattest.js');
+  const { buildAttestRequest, validateAttestRequest } = await import('../../pkg/local/edgeattest.js');
   const gpus = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_gpu_evidence_8gpu.json'));
   const switches = JSON.parse(fixtureText('evidence/serialized/nvtrust_ppcie_switch_evidence_4sw.json'));
   const one = [{ evidence: hopper.evidence, certificate: hopper.certificate, firmwareVersion: '96.00.9F.00.01' }];

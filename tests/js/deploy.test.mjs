@@ -181,7 +181,7 @@ test('static assets: the page at /ui/ and the API reference at /docs/ from the A
   const docs = join(tmp, 'api-docs');
   mkdirSync(join(docs, 'modules'), { recursive: true });
   writeFileSync(join(docs, 'index.html'), '<!doctype html><title>edgeattest API</title>');
-  writeFileSync(join(docs, 'modules', 'client.html'), '<!doctype html><title>client</title>');
+  writeFileSync(join(docs, 'modules', 'local.html'), '<!doctype html><title>local</title>');
   const bundle = (out, docsDir) => {
     const run = spawnSync(process.execPath, [join(repo, 'pkg-config', 'bundle-worker.mjs'), join(repo, 'pkg'), out, docsDir], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
@@ -202,7 +202,7 @@ test('static assets: the page at /ui/ and the API reference at /docs/ from the A
     assert.match(page.headers.get('content-type'), /^text\/html/);
     assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
     assert.match(await page.text(), /<title>edgeattest API/);
-    assert.match(await (await fetch(`${worker.origin}/docs/modules/client.html`)).text(), /<title>client/);
+    assert.match(await (await fetch(`${worker.origin}/docs/modules/local.html`)).text(), /<title>local/);
     const redirect = await fetch(`${worker.origin}/docs`, { redirect: 'manual' });
     assert.equal(redirect.status, 308);
     assert.equal(new URL(redirect.headers.get('location')).pathname, '/docs/');

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   buildAttestRequest, validateAttestRequest, verifyEvidence, verifyEvidenceBatch, runtimeEvidence,
-} from '../../pkg/index.js';
-import * as client from '../../pkg/client/index.js';
+} from '../../pkg/local/index.js';
+import * as remote from '../../pkg/index.js';
 import { fixtureText, hexBytes } from './support/fixtures.mjs';
 
 const N931 = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';
@@ -43,7 +43,7 @@ test('every form gives the same request, the same report and the same values', a
   assert.ok(report.signatureVerified && report.nonceMatch);
   for (const [name, evidence] of Object.entries(forms)) {
     assert.deepEqual(request(evidence), expected, name);
-    assert.deepEqual(client.buildAttestRequest({ endpoint: '/v3/attest/gpu', arch: 'HOPPER', nonce: N931, evidence: [{ evidence, certificate }] }), expected, name);
+    assert.deepEqual(remote.buildAttestRequest({ endpoint: '/v3/attest/gpu', arch: 'HOPPER', nonce: N931, evidence: [{ evidence, certificate }] }), expected, name);
     assert.deepEqual(verifyEvidence({ evidence, certificate, nonce: N931, arch: 'HOPPER', now: NOW }), report, name);
     const [batch] = await verifyEvidenceBatch({ devices: [{ evidence, certificate }], nonce: N931, arch: 'HOPPER', now: NOW });
     assert.deepEqual(batch, { ok: true, report }, name);

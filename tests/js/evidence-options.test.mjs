@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import '../../pkg/index.js'; // instantiates the wasm module
+import '../../pkg/local/index.js'; // instantiates the wasm module
 import {
   evidenceReport, prepareEvidenceReport, verifyEvidence, prepareEvidence, verifyCertificateChain, runtimeEvidence,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/local/edgeattest.js';
 
 const repo = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const samples = JSON.parse(repo('www/samples/evidence.json')).samples;

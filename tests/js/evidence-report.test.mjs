@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { evidenceReport, prepareEvidenceReport, runSignatureChecks } from '../../pkg/index.js';
+import { evidenceReport, prepareEvidenceReport, runSignatureChecks } from '../../pkg/local/index.js';
 
 const repo = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const ls10 = JSON.parse(repo('www/samples/evidence.json')).samples.find((s) => s.id === 'ls10-96.10.55.00.01');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   verifyEvidence, prepareEvidence, verifyCertificateChain, verifyEvidenceBatch, runSignatureChecks,
-} from '../../pkg/index.js';
+} from '../../pkg/local/index.js';
 import { fixtureText, hexBytes } from './support/fixtures.mjs';
 
 const N931 = '931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb';

@@ -1,6 +1,6 @@
 // The wasm boundary under hostile values (issue 11): every function and class exported by the
-// two wasm modules of the built package (pkg/edgeattest.js, and pkg/client/edgeattest.js of
-// `edgeattest/client`) is called with wrong types, huge
+// service module (pkg/service/edgeattest.js, whose exports include the local verifier's of
+// `edgeattest/local`) and by the default one (pkg/edgeattest.js of `edgeattest`) is called with wrong types, huge
 // strings, invalid UTF-8 bytes, lone surrogates, null, undefined, symbols, BigInts and
 // getters that throw. Properties:
 //   1. the instance keeps working after every call (a known-good request still validates);
@@ -14,8 +14,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import '../../pkg/service/index.js';
 import * as wasm from '../../pkg/service/edgeattest.js';
-import '../../pkg/client/index.js';
-import * as clientWasm from '../../pkg/client/edgeattest.js';
+import '../../pkg/index.js';
+import * as defaultWasm from '../../pkg/edgeattest.js';
 
 const fixture = (path) => readFileSync(new URL(`../fixtures/nvidia/${path}`, import.meta.url), 'utf8');
 const goodBody = fixture('nras/teep/v3_1gpu_success_20260629_request.json');
@@ -90,7 +90,7 @@ function exportsOf(module) {
 
 const MODULES = [
   ['', wasm, 40],
-  ['client: ', clientWasm, 15],
+  ['default: ', defaultWasm, 15],
 ];
 
 for (const [prefix, module, least] of MODULES) {
@@ -214,7 +214,7 @@ test('`new` on a class without a constructor throws a coded error naming the fac
     assertCoded(() => new wasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
   }
   for (const name of ['P384PrivateKey', 'P384PublicKey', 'TokenVerification']) {
-    assertCoded(() => new clientWasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
+    assertCoded(() => new defaultWasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
   }
   assertCoded(() => new wasm.P384PrivateKey(), undefined, /P384PrivateKey\.generate\(\)/);
   assertCoded(() => new wasm.ListTable(), undefined, /ListTable\.fromJson\(\)/);

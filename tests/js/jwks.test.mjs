@@ -1,12 +1,12 @@
 // createRemoteJWKSet against a local HTTP server serving NVIDIA's recorded key sets
 // (tests/fixtures/nvidia/nras/teep): cache, cooldown, key rotation, timeout, size cap, HTTP
 // and JSON failures, shared concurrent fetches — and the resolver in verifyJwt and
-// verifyAttestationResult, in the full package and the client entry.
+// verifyAttestationResult, in the default entry and the local verifier's.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createRemoteJWKSet, verifyAttestationResult, verifyJwt, KeySet } from '../../pkg/index.js';
-import * as client from '../../pkg/client/index.js';
+import * as local from '../../pkg/local/index.js';
 import { fixtureText } from './support/fixtures.mjs';
 
 const NAME = 'v3_1gpu_success_20260629';
@@ -90,9 +90,9 @@ test('the recorded NVIDIA result verifies through the remote set; fresh sets are
   assert.equal(set.fresh, false);
   await verifyJwt(deviceToken, set, { now });
   assert.equal(state.hits, 2);
-  // The client entry takes the same resolver.
-  const remoteClient = client.createRemoteJWKSet(`${origin}/.well-known/jwks.json`);
-  assert.equal((await client.verifyAttestationResult(result, remoteClient, { nonce, now })).devices.length, 1);
+  // The local verifier's entry takes the same resolver.
+  const remoteLocal = local.createRemoteJWKSet(`${origin}/.well-known/jwks.json`);
+  assert.equal((await local.verifyAttestationResult(result, remoteLocal, { nonce, now })).devices.length, 1);
 });
 
 test('key rotation: a kid the cached set lacks fetches the set again, once per cooldown', async () => {

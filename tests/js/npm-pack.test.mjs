@@ -30,22 +30,23 @@ before(() => {
     'main.mjs': `
       import * as full from 'edgeattest';
       import * as service from 'edgeattest/service';
-      import * as client from 'edgeattest/client';
+      import * as local from 'edgeattest/local';
       import { use } from './use.mjs';
       const fixtures = process.argv[2];
       console.log(JSON.stringify({
-        resolved: [import.meta.resolve('edgeattest'), import.meta.resolve('edgeattest/client'), import.meta.resolve('edgeattest/service')],
-        full: await use(full, fixtures), client: await use(client, fixtures), service: await use(service, fixtures),
+        resolved: [import.meta.resolve('edgeattest'), import.meta.resolve('edgeattest/local'), import.meta.resolve('edgeattest/service')],
+        full: await use(full, fixtures), local: await use(local, fixtures), service: await use(service, fixtures),
         serviceOnly: typeof service.AttestationService + ' ' + typeof full.AttestationService,
+        localOnly: typeof local.verifyEvidence + ' ' + typeof full.verifyEvidence,
       }));`,
     'main.cjs': `
       const full = require('edgeattest');
-      const client = require('edgeattest/client');
+      const local = require('edgeattest/local');
       const service = require('edgeattest/service');
       // Synchronous: the node entry instantiated the module at require() time.
       const nonce = full.generateNonce();
       import('./use.mjs').then(async ({ use }) => {
-        console.log(JSON.stringify({ nonce, sync: client.generateNonce().length + service.generateNonce().length, full: await use(full, process.argv[2]), client: await use(client, process.argv[2]), service: await use(service, process.argv[2]) }));
+        console.log(JSON.stringify({ nonce, sync: local.generateNonce().length + service.generateNonce().length, full: await use(full, process.argv[2]), local: await use(local, process.argv[2]), service: await use(service, process.argv[2]) }));
       });`,
   });
 });
@@ -81,7 +82,7 @@ test('the tarball holds every file its entries reach, for every export condition
     if (/\.(m?js|d\.ts)$/.test(file)) for (const next of references(file, readFileSync(join(installed(), file), 'utf8'))) queue.push(next);
   }
   // The walk follows the real graph: the files an earlier manifest left out are reached.
-  for (const file of ['service/fetch.js', 'ocsp.js', 'ocsp.d.ts', 'init.js', 'edgeattest_bg.wasm', 'service/edgeattest_bg.wasm', 'service/init.js', 'client/edgeattest_bg.wasm', 'client/init.js', 'wasm-url.d.ts']) {
+  for (const file of ['service/fetch.js', 'service/ocsp.js', 'local/ocsp.d.ts', 'init.js', 'edgeattest_bg.wasm', 'service/edgeattest_bg.wasm', 'service/init.js', 'local/edgeattest_bg.wasm', 'local/init.js', 'local/ocsp.js', 'local/evidence.js', 'wasm-url.d.ts']) {
     assert.ok(reached.has(file), `${file} is reached`);
   }
   // Nothing of the repository's development side.
@@ -109,12 +110,13 @@ function checkUse(use) {
 test('Node: import() without flags resolves the node entry, which works at once', () => {
   const out = JSON.parse(project.run(process.execPath, ['main.mjs', FIXTURES]));
   assert.match(out.resolved[0], /\/node_modules\/edgeattest\/node\.js$/);
-  assert.match(out.resolved[1], /\/node_modules\/edgeattest\/client\/node\.js$/);
+  assert.match(out.resolved[1], /\/node_modules\/edgeattest\/local\/node\.js$/);
   assert.match(out.resolved[2], /\/node_modules\/edgeattest\/service\/node\.js$/);
   checkUse(out.full);
-  checkUse(out.client);
+  checkUse(out.local);
   checkUse(out.service);
   assert.equal(out.serviceOnly, 'function undefined');
+  assert.equal(out.localOnly, 'function undefined');
 });
 
 test('Node: require() loads the node entry (no top-level await), synchronously initialised', () => {
@@ -129,7 +131,7 @@ test('Node: require() loads the node entry (no top-level await), synchronously i
     assert.match(out.nonce, /^[0-9a-f]{64}$/, flags.join(' '));
     assert.equal(out.sync, 128);
     checkUse(out.full);
-    checkUse(out.client);
+    checkUse(out.local);
     checkUse(out.service);
   }
 });

@@ -5,7 +5,7 @@
 // failure, never a pass.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ocspRequests, checkOcspResponses } from '../../pkg/index.js';
+import { ocspRequests, checkOcspResponses } from '../../pkg/local/index.js';
 import { startWorker } from './support/worker.mjs';
 import { launchBrowser, openPage } from './support/browser.mjs';
 import { ready, timeValue, DESKTOP } from './support/page.mjs';

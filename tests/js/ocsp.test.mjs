@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { ocspRequests, checkOcspResponses, fetchOcspStatus, NVIDIA_OCSP_URL } from '../../pkg/index.js';
+import { ocspRequests, checkOcspResponses, fetchOcspStatus, NVIDIA_OCSP_URL } from '../../pkg/local/index.js';
 
 const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);
 const text = (file) => readFileSync(new URL(file, pki), 'utf8');

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as edgeattest from '../../pkg/index.js';
+import * as local from '../../pkg/local/index.js';
 import * as service from '../../pkg/service/index.js';
 import { buildAttestRequest, generateNonce, validateAttestRequest } from '../../pkg/index.js';
 import { hopper, ls10, fixtureBytes } from './support/fixtures.mjs';
@@ -36,10 +37,14 @@ test('package metadata matches the crate', () => {
   assert.match(manifest.homepage, /^https:\/\/github\.com\/edgeattest\/edgeattest/);
   // Only the entries that instantiate the wasm module at import have side effects.
   assert.deepEqual(manifest.sideEffects.toSorted(), [
-    './client/index.js', './client/node.js', './client/workerd.js', './index.js', './node.js',
+    './index.js', './local/index.js', './local/node.js', './local/workerd.js', './node.js',
     './rego/index.js', './rego/node.js', './rego/workerd.js',
     './service/index.js', './service/node.js', './service/workerd.js', './workerd.js',
   ]);
+  assert.deepEqual(manifest.exports['./local'], {
+    types: './local/index.d.ts', workerd: './local/workerd.js', worker: './local/workerd.js',
+    deno: './local/node.js', node: './local/node.js', browser: './local/browser.js', default: './local/index.js',
+  });
   assert.deepEqual(manifest.exports['./service'], {
     types: './service/index.d.ts', workerd: './service/workerd.js', worker: './service/workerd.js',
     deno: './service/node.js', node: './service/node.js', browser: './service/browser.js', default: './service/index.js',
@@ -62,7 +67,7 @@ test('exports the request API and nothing of the wasm plumbing', () => {
 const read = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url), 'utf8');
 const list = (text, pattern) => [...text.matchAll(pattern)].flatMap((m) => m[1].split(',')).map((n) => n.trim()).filter(Boolean);
 
-for (const [entry, dir, api] of [['edgeattest', '', edgeattest], ['edgeattest/service', 'service/', service]]) {
+for (const [entry, dir, api] of [['edgeattest', '', edgeattest], ['edgeattest/local', 'local/', local], ['edgeattest/service', 'service/', service]]) {
   test(`${entry} exports what its types declare, and every public wasm type of its module`, () => {
     const wasmTypes = read(`${dir}edgeattest.d.ts`);
     const values = list(read(`${dir}api.js`), /export \{([^}]*)\} from '\.\/edgeattest\.js'/g);
@@ -78,19 +83,30 @@ for (const [entry, dir, api] of [['edgeattest', '', edgeattest], ['edgeattest/se
   });
 }
 
-test('edgeattest is the service entry without the service: a subset with the same names, from a smaller module', () => {
+test('edgeattest ⊂ edgeattest/local ⊂ edgeattest/service: the same names, each from a smaller module', () => {
   for (const name of Object.keys(edgeattest)) {
-    assert.equal(typeof service[name], typeof edgeattest[name], `${name} is also edgeattest/service's`);
+    assert.equal(typeof local[name], typeof edgeattest[name], `${name} is also edgeattest/local's`);
+  }
+  for (const name of Object.keys(local)) {
+    assert.equal(typeof service[name], typeof local[name], `${name} is also edgeattest/service's`);
   }
   for (const name of ['AttestationService', 'ServiceExchange', 'handleRequest', 'importSigningKey', 'createFetchCache', 'evaluateAccess', 'ApiGateway', 'createApiKey', 'ListTable', 'listSchemas', 'deprecationNotices', 'checkDeprecatedRequest']) {
     assert.equal(edgeattest[name], undefined, `${name} is not in edgeattest`);
+    assert.equal(local[name], undefined, `${name} is not in edgeattest/local`);
     assert.equal(typeof service[name], 'function', `${name} is in edgeattest/service`);
   }
-  for (const name of ['verifyEvidence', 'prepareEvidence', 'verifyRim', 'checkOcspResponses', 'fetchOcspStatus', 'verifyAttestationResult', 'runtimeEvidence']) {
+  for (const name of ['verifyEvidence', 'prepareEvidence', 'verifyRim', 'checkOcspResponses', 'fetchOcspStatus', 'runtimeEvidence', 'architectures']) {
+    assert.equal(edgeattest[name], undefined, `${name} is not in edgeattest`);
+    assert.equal(typeof local[name], 'function', `${name} is in edgeattest/local`);
+  }
+  for (const name of ['verifyAttestationResult', 'appraise', 'verifyEar', 'buildAttestRequest']) {
     assert.equal(typeof edgeattest[name], 'function', `${name} is in edgeattest`);
   }
-  assert.doesNotMatch(read('edgeattest.d.ts'), /AttestationService|ListTable|ApiGateway/);
-  assert.ok(readFileSync(new URL('../../pkg/edgeattest_bg.wasm', import.meta.url)).length < readFileSync(new URL('../../pkg/service/edgeattest_bg.wasm', import.meta.url)).length);
+  assert.doesNotMatch(read('edgeattest.d.ts'), /AttestationService|ListTable|ApiGateway|verifyEvidence|VerifiedRim/);
+  assert.doesNotMatch(read('local/edgeattest.d.ts'), /AttestationService|ListTable|ApiGateway/);
+  const bytes = (path) => readFileSync(new URL(`../../pkg/${path}`, import.meta.url)).length;
+  assert.ok(bytes('edgeattest_bg.wasm') < bytes('local/edgeattest_bg.wasm'));
+  assert.ok(bytes('local/edgeattest_bg.wasm') < bytes('service/edgeattest_bg.wasm'));
 });
 
 test('generateNonce: 64 lowercase hex characters from the host randomness', () => {

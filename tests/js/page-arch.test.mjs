@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage } from './support/browser.mjs';
-import { architectures } from '../../pkg/index.js';
+import { architectures } from '../../pkg/local/index.js';
 import { ready, pageHooks } from './support/page.mjs';
 
 let worker;

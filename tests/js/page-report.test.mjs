@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openPage } from './support/browser.mjs';
 import { ready, timeValue, DESKTOP, pageHooks } from './support/page.mjs';
-import { evidenceReport } from '../../pkg/index.js';
+import { evidenceReport } from '../../pkg/local/index.js';
 
 const repo = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const samples = JSON.parse(repo('www/samples/evidence.json')).samples;

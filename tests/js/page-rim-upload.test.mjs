@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openPage } from './support/browser.mjs';
 import { ready, DESKTOP, pageHooks } from './support/page.mjs';
-import { identifyRim } from '../../pkg/index.js';
+import { identifyRim } from '../../pkg/local/index.js';
 
 const fixture = (path) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
 

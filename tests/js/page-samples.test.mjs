@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SAMPLE_FILES, serialize } from './support/page-samples.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import '../../pkg/index.js'; // instantiates the wasm module
-import { verifyEvidence, verifyRim } from '../../pkg/edgeattest.js';
+import '../../pkg/local/index.js'; // instantiates the wasm module
+import { verifyEvidence, verifyRim } from '../../pkg/local/edgeattest.js';
 
 const www = fileURLToPath(new URL('../../www/', import.meta.url));
 const samples = JSON.parse(readFileSync(join(www, 'samples/evidence.json'), 'utf8')).samples;

@@ -12,7 +12,7 @@ import { ready, panelShots, tableRows, failedRows, timeValue, decodePart, encode
 import {
   generateKeyPair, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
   verifyAttestationResult,
-} from '../../pkg/index.js';
+} from '../../pkg/local/index.js';
 
 let worker;
 let browser;

@@ -1,4 +1,4 @@
-// appraise(result, policy) in the release package (pkg/ and pkg/service/): NVIDIA's JSON
+// appraise(result, policy) in the release package (pkg/, pkg/local/ and pkg/service/): NVIDIA's JSON
 // policies over the objects verifyAttestationResult returns — a real NRAS result, a refused
 // one (the error's `result`), a re-signed real Hopper device with one claim changed — and
 // the coded refusals of malformed and hostile policies and of a value that is not a result.
@@ -15,7 +15,7 @@ import {
   verifyAttestationResult,
 } from '../../pkg/index.js';
 import * as service from '../../pkg/service/index.js';
-import * as client from '../../pkg/client/index.js';
+import * as local from '../../pkg/local/index.js';
 import { capture } from './support/fixtures.mjs';
 
 const fixtures = new URL('../fixtures/', import.meta.url);
@@ -47,7 +47,7 @@ async function hopperResult(edit = () => {}) {
 test('a real NRAS result passes the matching NVIDIA policy, rule by rule', async () => {
   const c = capture('v3_8gpu_success_20260629');
   const result = await verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat });
-  for (const appraiseIn of [appraise, service.appraise]) {
+  for (const appraiseIn of [appraise, local.appraise, service.appraise]) {
     const decision = appraiseIn(result, policyText('remote_v3_NVGPURemotePolicyExample'));
     assert.equal(decision.passed, true);
     assert.equal(decision.version, '3.0');
@@ -120,6 +120,13 @@ test('bad policies and bad results throw coded errors', async () => {
   }
 });
 
-test('the client entry has no appraise: it stays the smallest module', () => {
-  assert.equal(client.appraise, undefined);
+test('appraise is in the default entry, the local verifier and the service: one function over the same result', async () => {
+  const c = capture('v3_8gpu_nonce_mismatch_20260520');
+  const refused = await verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat }).catch((e) => e);
+  assert.equal(refused.code, 'ERR_ATTESTATION_FAILED');
+  const policy = policyText('remote_v3_NVGPURemotePolicyExample');
+  const decisions = [appraise, local.appraise, service.appraise].map((appraiseIn) => appraiseIn(refused.result, policy));
+  assert.equal(decisions[0].passed, false);
+  assert.deepEqual(decisions[1], decisions[0]);
+  assert.deepEqual(decisions[2], decisions[0]);
 });

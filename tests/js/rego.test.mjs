@@ -12,7 +12,8 @@ import {
 } from '../../pkg/index.js';
 import * as rego from '../../pkg/rego/index.js';
 import * as service from '../../pkg/service/index.js';
-import * as client from '../../pkg/client/index.js';
+import * as remote from '../../pkg/index.js';
+import * as local from '../../pkg/local/index.js';
 import { capture } from './support/fixtures.mjs';
 
 const fixtures = new URL('../fixtures/', import.meta.url);
@@ -138,7 +139,7 @@ test('hostile and malformed policies throw coded errors', async () => {
 });
 
 test('only the Rego module has appraiseRego, and it has nothing else of the package', () => {
-  for (const other of [service, client]) assert.equal(other.appraiseRego, undefined);
+  for (const other of [service, remote, local]) assert.equal(other.appraiseRego, undefined);
   assert.equal(appraise.name === 'appraise' && typeof rego.appraiseRego, 'function');
   assert.deepEqual(Object.keys(rego).sort(), ['EdgeAttestError', 'appraiseRego', 'init']);
 });

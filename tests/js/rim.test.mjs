@@ -2,10 +2,10 @@
 // the software one inside wasm (verifyRim) and WebCrypto (prepareRim + crypto.subtle).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../pkg/index.js'; // instantiates the wasm module
+import '../../pkg/local/index.js'; // instantiates the wasm module
 import {
   verifyRim, prepareRim, openRimEnvelope, rimIds, compareGpuRims, compareSwitchRim, runtimeEvidence,
-} from '../../pkg/edgeattest.js';
+} from '../../pkg/local/edgeattest.js';
 import { fixtureText, hexBytes } from './support/fixtures.mjs';
 
 const DRIVER = fixtureText('rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml');

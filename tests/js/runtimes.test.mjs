@@ -41,18 +41,18 @@ test('the published TypeScript types compile against typed usage (tsc --strict)'
 // package's types, including a ServiceResponse body given to `new Response()`.
 import { scratchProject } from './support/packed.mjs';
 
-test('Deno: the installed tarball, both entries, through the deno condition', () => {
+test('Deno: the installed tarball, every relying-party entry, through the deno condition', () => {
   const project = scratchProject({
     'main.mjs': `
-      import * as full from 'edgeattest';
-      import * as client from 'edgeattest/client';
-      const out = { runtime: 'deno ' + Deno.version.deno, resolved: import.meta.resolve('edgeattest') };
-      for (const [name, api] of [['full', full], ['client', client]]) {
+      import * as remote from 'edgeattest';
+      import * as local from 'edgeattest/local';
+      const out = { runtime: 'deno ' + Deno.version.deno, resolved: import.meta.resolve('edgeattest'), resolvedLocal: import.meta.resolve('edgeattest/local') };
+      for (const [name, api] of [['remote', remote], ['local', local]]) {
         await api.init();
         const nonce = api.generateNonce();
         let code = null;
         try { api.validateAttestRequest('/v4/attest/gpu', '{'); } catch (e) { code = e.code; }
-        out[name] = { nonce, code, init: typeof api.init };
+        out[name] = { nonce, code, init: typeof api.init, evidence: typeof api.verifyEvidence };
       }
       console.log(JSON.stringify(out));`,
   }, 'edgeattest-deno');
@@ -60,9 +60,11 @@ test('Deno: the installed tarball, both entries, through the deno condition', ()
     const out = JSON.parse(project.run(deno, ['run', '--no-prompt', '--allow-read', 'main.mjs'], { env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } }).trim().split('\n').pop());
     assert.match(out.runtime, /^deno 2\./);
     assert.match(out.resolved, /node_modules\/edgeattest\/node\.js$/);
-    for (const name of ['full', 'client']) {
+    assert.match(out.resolvedLocal, /node_modules\/edgeattest\/local\/node\.js$/);
+    for (const name of ['remote', 'local']) {
       assert.match(out[name].nonce, /^[0-9a-f]{64}$/);
       assert.equal(out[name].code, 'ERR_REQUEST_MALFORMED_JSON');
+      assert.equal(out[name].evidence, name === 'local' ? 'function' : 'undefined', name);
     }
   } finally {
     project.close();
@@ -71,13 +73,12 @@ test('Deno: the installed tarball, both entries, through the deno condition', ()
 
 test('tsc --strict with the default libraries accepts the installed package\'s types', () => {
   const usage = `
-    import { init, generateNonce, type InitInput, type OcspRequestJs } from 'edgeattest';
+    import { init, generateNonce, type InitInput } from 'edgeattest';
+    import { verifyEvidence, type OcspRequestJs, type EvidenceReport } from 'edgeattest/local';
     import { handleRequest, AttestationService, type ServiceResponse, type FetchResource } from 'edgeattest/service';
-    import * as client from 'edgeattest/client';
     import wasmUrl from 'edgeattest/edgeattest_bg.wasm';
     const inputs: InitInput[] = [wasmUrl, new URL(wasmUrl, 'https://example.com/'), new Uint8Array(0), new ArrayBuffer(0), fetch(wasmUrl)];
     await init(inputs[0]);
-    await client.init();
     export async function serve(service: AttestationService, request: Request): Promise<Response> {
       const answer: ServiceResponse = await handleRequest(service, { method: request.method, path: new URL(request.url).pathname, body: new Uint8Array(await request.arrayBuffer()) });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
@@ -86,7 +87,8 @@ test('tsc --strict with the default libraries accepts the installed package\'s t
       const fetched = resource.kind === 'ocsp' ? [await fetch(resource.url, { method: 'POST', body: resource.request })] : [];
       return [...fetched, await fetch('https://ocsp.example/', { method: 'POST', body: ocsp.request })];
     }
-    export const nonce: string = generateNonce() + client.generateNonce();
+    export const nonce: string = generateNonce();
+    export const report: EvidenceReport = verifyEvidence({ evidence: new Uint8Array(0), certificate: '', arch: 'HOPPER', nonce });
     // @ts-expect-error: no null (WebAssembly.Module's type is empty, so most objects pass tsc; init() checks at run time)
     await init(null);
   `;

@@ -16,7 +16,7 @@ import {
   verifyJwt,
   buildAttestRequest,
 } from '../../pkg/index.js';
-import * as client from '../../pkg/client/index.js';
+import * as local from '../../pkg/local/index.js';
 import { capture } from './support/fixtures.mjs';
 
 const BACKENDS = ['webcrypto', 'software'];
@@ -157,7 +157,7 @@ test('every error the package throws is an EdgeAttestError, from either entry', 
   const fromToken = await verifyJwt('a.b.c', { keys: [] }).catch((e) => e);
   for (const error of [fromWasm, fromJs, fromToken]) {
     assert.ok(error instanceof EdgeAttestError, `${error?.name} ${error?.message}`);
-    assert.ok(error instanceof client.EdgeAttestError);
+    assert.ok(error instanceof local.EdgeAttestError);
     assert.equal(typeof error.code, 'string');
   }
   assert.equal(fromJs.code, 'ERR_INVALID_ARGUMENT');
@@ -168,10 +168,10 @@ test('every error the package throws is an EdgeAttestError, from either entry', 
   assert.ok(!(Object.assign(new Error('x'), { name: 'EdgeAttestError' }) instanceof EdgeAttestError));
   const made = new EdgeAttestError('ERR_X', 'made here', { field: 'f' });
   assert.deepEqual([made.name, made.code, made.field, made.message], ['EdgeAttestError', 'ERR_X', 'f', 'made here']);
-  // The client entry rejects a failed result the same way.
+  // The local verifier's entry rejects a failed result the same way.
   const c = capture('v3_8gpu_nonce_mismatch_20260520');
-  const refused = await client.verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat }).catch((e) => e);
-  assert.ok(refused instanceof client.EdgeAttestError);
+  const refused = await local.verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat }).catch((e) => e);
+  assert.ok(refused instanceof local.EdgeAttestError);
   assert.equal(refused.code, 'ERR_ATTESTATION_FAILED');
   assert.equal(refused.appraisal.devices.length, 8);
 });

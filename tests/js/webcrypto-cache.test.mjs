@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
-import { createVerifyKeyCache, runSignatureChecks, verifyChecksWebCrypto, verifyChecksSoftware } from '../../pkg/index.js';
+import { createVerifyKeyCache, runSignatureChecks, verifyChecksWebCrypto, verifyChecksSoftware } from '../../pkg/local/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/vectors/wycheproof/ecdsa_secp384r1_sha384_p1363_test.json', import.meta.url), 'utf8'));
 const hex = (text) => Uint8Array.from(Buffer.from(text, 'hex'));

@@ -1,5 +1,5 @@
 // What hosts take from the core instead of copying it (src/wasm/limits.rs): its limits. In
-// every module but the client one.
+// the local and service modules.
 
 /** The core's limits, in bytes: hosts read them here rather than copying them. */
 export interface ServiceLimits {

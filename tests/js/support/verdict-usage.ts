@@ -21,7 +21,7 @@ import {
   type ErrorOnlyClaims,
   type VerifiedAttestationResultData,
 } from '../../../pkg/index.js';
-import { EdgeAttestError as ClientError, type Appraisal as ClientAppraisal } from '../../../pkg/client/index.js';
+import { EdgeAttestError as ClientError, type Appraisal as ClientAppraisal } from '../../../pkg/local/index.js';
 
 /** What a relying party does: pass or explain. */
 export async function attest(result: unknown[], jwks: { keys: object[] }, nonce: string): Promise<string> {

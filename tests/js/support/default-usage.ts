@@ -1,4 +1,4 @@
-// Compiled with tsc by tests/js/runtimes.test.mjs: the client entry's published types.
+// Compiled with tsc by tests/js/runtimes.test.mjs: the default entry's published types (pkg/).
 import {
   buildAttestRequest,
   generateNonce,
@@ -6,7 +6,7 @@ import {
   type AttestRequestBody,
   type EdgeAttestError,
   type VerifiedAttestationResultData,
-} from '../../../pkg/client/index.js';
+} from '../../../pkg/index.js';
 
 const nonce: string = generateNonce();
 const body: AttestRequestBody = buildAttestRequest({
@@ -24,6 +24,10 @@ export async function check(result: unknown[], jwks: { keys: object[] }): Promis
   }
 }
 
-// @ts-expect-error the client has no service
-import { AttestationService } from '../../../pkg/client/index.js';
+// @ts-expect-error the default entry has no service
+import { AttestationService } from '../../../pkg/index.js';
 export const absent = AttestationService;
+
+// @ts-expect-error nor local verification (edgeattest/local)
+import { verifyEvidence } from '../../../pkg/index.js';
+export const local = verifyEvidence;

@@ -38,8 +38,9 @@ pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
 pub use fetch::{
-    is_source_url, FetchFailure, Fetched, OcspCacheEntry, Resource, MAX_FETCHED_BYTES,
-    NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL,
+    is_source_url, FetchFailure, Fetched, OcspCacheEntry, Resource, FETCH_CACHE_ENTRIES,
+    FETCH_CONCURRENCY, MAX_FETCHED_BYTES, NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL,
+    RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
 pub use http::{Request, Response};

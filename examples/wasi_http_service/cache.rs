@@ -1,15 +1,12 @@
 //! The instance's fetch cache: the JS host's `createFetchCache` (src/js/fetch.js) in Rust.
-//! At most `LIMIT` entries, each until its own Unix second, the oldest dropped first. Keys:
-//! `ocsp:<cache key>` for OCSP answers the core verified (`Exchange::cacheable`), `rim:<url>`
-//! for RIM service envelopes (a day) and 404s (five minutes).
+//! At most `FETCH_CACHE_ENTRIES` (the core's) entries, each until its own Unix second, the
+//! oldest dropped first. Keys: `ocsp:<cache key>` for OCSP answers the core verified
+//! (`Exchange::cacheable`), `rim:<url>` for RIM service envelopes and 404s (the core's
+//! `RIM_CACHE_SECONDS` and `RIM_MISS_SECONDS`).
 
 use alloc::collections::BTreeMap;
 
-/// The JS host's default limit.
-const LIMIT: usize = 4096;
-/// How long a RIM envelope and a RIM service 404 are kept (the JS host's).
-pub(crate) const RIM_CACHE_SECONDS: u64 = 24 * 3600;
-pub(crate) const RIM_MISS_SECONDS: u64 = 5 * 60;
+use edgeattest::service::FETCH_CACHE_ENTRIES;
 
 /// A cached answer.
 #[derive(Clone, Debug)]
@@ -47,7 +44,7 @@ impl FetchCache {
             return;
         }
         self.entries.remove(&key);
-        while self.entries.len() >= LIMIT {
+        while self.entries.len() >= FETCH_CACHE_ENTRIES {
             let oldest = self
                 .entries
                 .iter()

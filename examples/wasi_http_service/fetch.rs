@@ -1,11 +1,14 @@
 //! The host side of an exchange's fetch step through `wasi:http/outgoing-handler`: the JS
 //! host's `answerFetchStep` (src/js/fetch.js) for a component. Each resource the core names
-//! is answered from the instance's cache or fetched — at most `CONCURRENCY` at once, polled
-//! together with `wasi:io/poll`, each within its time budget from request to last byte (RIM
-//! 10 s, OCSP `EDGEATTEST_OCSP_TIMEOUT_MS`), its body capped at the core's
-//! `MAX_FETCHED_BYTES`, redirects not followed.
+//! is answered from the instance's cache or fetched — at most `FETCH_CONCURRENCY` at once,
+//! polled together with `wasi:io/poll`, each within its time budget from request to last byte
+//! (RIM `RIM_TIMEOUT_MS`, OCSP `EDGEATTEST_OCSP_TIMEOUT_MS`), its body capped at
+//! `MAX_FETCHED_BYTES`, redirects not followed. The figures are the core's, as the JS host's.
 
-use edgeattest::service::{FetchFailure, Fetched, Resource, SourceState, MAX_FETCHED_BYTES};
+use edgeattest::service::{
+    FetchFailure, Fetched, Resource, SourceState, FETCH_CONCURRENCY, MAX_FETCHED_BYTES,
+    RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
+};
 use wasip2::clocks::monotonic_clock;
 use wasip2::http::outgoing_handler;
 use wasip2::http::types::{
@@ -15,12 +18,8 @@ use wasip2::http::types::{
 use wasip2::io::poll;
 use wasip2::io::streams::{InputStream, StreamError};
 
-use crate::cache::{Entry, FetchCache, RIM_CACHE_SECONDS, RIM_MISS_SECONDS};
+use crate::cache::{Entry, FetchCache};
 
-/// The JS host's RIM time budget.
-const RIM_TIMEOUT_MS: u64 = 10_000;
-/// Fetches in flight at once (the JS host's).
-const CONCURRENCY: usize = 8;
 const READ_CHUNK: u64 = 64 * 1024;
 
 /// What the host last saw of each source during one request, for `/health`.
@@ -69,7 +68,7 @@ pub(crate) fn answer_step(resources: &[Resource], host: &mut Fetching<'_>) -> Ve
     queue.reverse();
     let mut flying: Vec<Flight> = Vec::new();
     loop {
-        while flying.len() < CONCURRENCY {
+        while flying.len() < FETCH_CONCURRENCY {
             let Some(index) = queue.pop() else { break };
             match Flight::start(index, &resources[index], host.ocsp_timeout_ms) {
                 Ok(flight) => flying.push(flight),

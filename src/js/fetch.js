@@ -3,24 +3,21 @@
 // with timeouts, a body cap, bounded concurrency, one fetch per resource however many
 // requests wait for it, and a cache — and answers in the core's FetchAnswer shape. Only OCSP
 // answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
-// documents the core verifies on every use, so they are cached as fetched.
+// documents the core verifies on every use, so they are cached as fetched. The timeouts, the
+// concurrency, the cache's size and its lifetimes are the core's (serviceLimits()), which the
+// `wasi:http` component reads too; asked when used, as the browser entry loads the wasm module
+// after import.
 import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
-
-const RIM_TIMEOUT_MS = 10_000;
-const OCSP_TIMEOUT_MS = 5_000;
-/** How long a RIM envelope and a RIM service 404 are kept. */
-const RIM_CACHE_SECONDS = 24 * 3600;
-const RIM_MISS_SECONDS = 5 * 60;
-const CONCURRENCY = 8;
 
 /**
  * An in-memory cache of fetch answers: at most `limit` entries, each until its own time
  * (Unix seconds, on the clock of the requests that use it: `now`), the oldest dropped first.
  */
-export function createFetchCache({ limit = 4096 } = {}) {
+export function createFetchCache({ limit } = {}) {
   const entries = new Map();
   const clock = () => Math.floor(Date.now() / 1000);
+  const most = () => (limit ??= serviceLimits().fetchCacheEntries);
   return {
     get(key, now = clock()) {
       const entry = entries.get(key);
@@ -34,7 +31,7 @@ export function createFetchCache({ limit = 4096 } = {}) {
     put(key, value, until, now = clock()) {
       if (!(until > now)) return;
       entries.delete(key);
-      while (entries.size >= limit) entries.delete(entries.keys().next().value);
+      while (entries.size >= most()) entries.delete(entries.keys().next().value);
       entries.set(key, { value, until });
     },
     /** Live entries holding a body under `prefix` (`ocsp:`, `rim:`): /health's cached entries. */
@@ -66,9 +63,8 @@ function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
     : { method: 'GET', headers: { accept: 'application/json' } };
-  // The core's cap on a fetched body (MAX_FETCHED_BYTES); asked when used, as the browser
-  // entry loads the wasm module after import.
-  const maxBytes = serviceLimits().maxFetchedBytes;
+  // The core's cap on a fetched body (MAX_FETCHED_BYTES).
+  const { maxFetchedBytes: maxBytes } = serviceLimits();
   return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes });
 }
 
@@ -87,12 +83,13 @@ function noteSource(seen, resource, answer) {
  * answers every resource `not-fetched` (a host without network access).
  */
 export async function answerFetchStep(resources, options = {}) {
+  const limits = serviceLimits();
   const {
     fetch = globalThis.fetch,
     cache = sharedCache,
-    ocspTimeoutMs = OCSP_TIMEOUT_MS,
-    rimTimeoutMs = RIM_TIMEOUT_MS,
-    concurrency = CONCURRENCY,
+    ocspTimeoutMs = limits.ocspTimeoutMs,
+    rimTimeoutMs = limits.rimTimeoutMs,
+    concurrency = limits.fetchConcurrency,
     now = Math.floor(Date.now() / 1000),
     seen = {},
   } = options;
@@ -130,8 +127,8 @@ export async function answerFetchStep(resources, options = {}) {
           ? { error: answer.error, status: answer.status }
           : pending.owner ? { body: answer.body } : { body: answer.body, nonce };
       } else {
-        if ('body' in answer) await cache.put(key, { body: answer.body }, now + RIM_CACHE_SECONDS, now);
-        if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + RIM_MISS_SECONDS, now);
+        if ('body' in answer) await cache.put(key, { body: answer.body }, now + limits.rimCacheSeconds, now);
+        if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + limits.rimMissSeconds, now);
         answers[index] = 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
       }
     }

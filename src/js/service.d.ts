@@ -25,11 +25,11 @@ export interface HandleRequestOptions {
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false;
   /** Where fetched answers are kept; default one shared in-memory cache (createFetchCache()). */
   cache?: FetchCache;
-  /** Per OCSP request; default 5000. */
+  /** Per OCSP request; default `serviceLimits().ocspTimeoutMs` (5000). */
   ocspTimeoutMs?: number;
-  /** Per RIM document; default 10000. */
+  /** Per RIM document; default `serviceLimits().rimTimeoutMs` (10000). */
   rimTimeoutMs?: number;
-  /** Fetches at once for one request; default 8. */
+  /** Fetches at once for one request; default `serviceLimits().fetchConcurrency` (8). */
   concurrency?: number;
 }
 
@@ -47,7 +47,7 @@ export interface FetchCache {
 /** What a cache holds: a body (with the nonce that fetched an OCSP answer) or a RIM service 404. */
 export type FetchAnswerLike = { body: Uint8Array; nonce?: Uint8Array } | { error: 'status'; status: number };
 
-/** An in-memory FetchCache of at most `limit` entries (default 4096), oldest dropped first. */
+/** An in-memory FetchCache of at most `limit` entries (default `serviceLimits().fetchCacheEntries`, 4096), oldest dropped first. */
 export function createFetchCache(options?: { limit?: number }): FetchCache & { readonly size: number };
 
 /** Answers one request with every ECDSA check and signature in WebCrypto. */

@@ -1,7 +1,8 @@
 //! What an [`super::Exchange`] asks its host to fetch, and the host's answers. The core does
 //! no I/O: it names each resource (the configured RIM service and OCSP responder, never a
-//! URL read from a certificate or a document) and the host fetches, with its own timeouts,
-//! concurrency and caches.
+//! URL read from a certificate or a document) and the host fetches. How long it waits, how
+//! many at once and how long it keeps what it fetched are the constants below, which every
+//! host reads (through [`super::ServiceLimits`] in JS) rather than copying.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -18,6 +19,25 @@ pub const NVIDIA_OCSP_URL: &str = "https://ocsp.ndis.nvidia.com/";
 /// JSON) or an OCSP response. Hosts should stop reading past it and answer
 /// [`FetchFailure::TooLarge`].
 pub const MAX_FETCHED_BYTES: usize = 2 * 1024 * 1024;
+
+/// How long a host waits for a RIM service answer, from request to last byte. (OCSP has its
+/// own, configurable budget: [`super::DEFAULT_OCSP_TIMEOUT_MS`].)
+pub const RIM_TIMEOUT_MS: u64 = 10_000;
+
+/// How many fetches a host runs at once for one fetch step: the RIMs and OCSP queries of an
+/// 8-GPU request (up to about 40) go out in a few rounds rather than all at once.
+pub const FETCH_CONCURRENCY: usize = 8;
+
+/// How long a host keeps a RIM service envelope: a signed document the core verifies on
+/// every use, which NVIDIA replaces rarely (revocation is OCSP's, checked per request).
+pub const RIM_CACHE_SECONDS: u64 = 24 * 3600;
+
+/// How long a host keeps a RIM service 404, so that an unknown firmware does not send every
+/// request to the service, yet a RIM published later is found soon.
+pub const RIM_MISS_SECONDS: u64 = 5 * 60;
+
+/// The most answers a host's fetch cache holds (the oldest dropped first).
+pub const FETCH_CACHE_ENTRIES: usize = 4096;
 
 /// One thing to fetch.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -285,6 +285,7 @@ fn written() -> Vec<(String, Value)> {
         ("OcspChainStatus: revoked", answered("chain_revoked.pem", "brom_revoked.der", false)),
         ("OcspChainStatus: held, allowed", answered("chain_hold.pem", "brom_hold.der", true)),
         ("OcspChainStatus: unreachable", ocsp("chain_good.pem", [answer("brom_good.der"), timeout, status], good, false)),
+        ("ServiceLimits: the core's", to(edgeattest::service::ServiceLimits::CORE)),
     ];
     let rim_ids = |label: &str| label.replace("rimIds:", &format!("{rim_ids}:"));
     cases

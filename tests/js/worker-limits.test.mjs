@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { bearerToken, devKeySet, errorResponse, serviceLimits } from '../../pkg/service/index.js';
+import { bearerToken, createFetchCache, devKeySet, errorResponse, serviceLimits } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 
 const limits = serviceLimits();
@@ -42,10 +42,27 @@ async function send(base, path, init) {
 
 test('serviceLimits: the core\'s limits as a plain object', () => {
   assert.equal(Object.getPrototypeOf(limits), Object.prototype);
-  assert.deepEqual(Object.keys(limits).sort(), ['maxAuthorizationBytes', 'maxBodyBytes', 'maxFetchedBytes', 'maxOcspResponseBytes']);
   for (const [name, value] of Object.entries(limits)) assert.ok(Number.isSafeInteger(value) && value > 0, name);
-  // MAX_BODY_BYTES (src/attest/validate.rs), MAX_FETCHED_BYTES, MAX_RESPONSE_LEN, MAX_AUTHORIZATION_LEN.
-  assert.deepEqual(limits, { maxBodyBytes: 2 * 1024 * 1024, maxFetchedBytes: 2 * 1024 * 1024, maxOcspResponseBytes: 64 * 1024, maxAuthorizationBytes: 512 });
+  // MAX_BODY_BYTES (src/attest/validate.rs), MAX_FETCHED_BYTES, MAX_RESPONSE_LEN, MAX_AUTHORIZATION_LEN;
+  // the fetch step's RIM_TIMEOUT_MS, DEFAULT_OCSP_TIMEOUT_MS, FETCH_CONCURRENCY, RIM_CACHE_SECONDS,
+  // RIM_MISS_SECONDS and FETCH_CACHE_ENTRIES (src/service/fetch.rs).
+  assert.deepEqual(limits, {
+    maxBodyBytes: 2 * 1024 * 1024, maxFetchedBytes: 2 * 1024 * 1024, maxOcspResponseBytes: 64 * 1024, maxAuthorizationBytes: 512,
+    rimTimeoutMs: 10_000, ocspTimeoutMs: 5_000, fetchConcurrency: 8, rimCacheSeconds: 24 * 3600, rimMissSeconds: 5 * 60, fetchCacheEntries: 4096,
+  });
+});
+
+test('the fetch cache holds the core\'s fetchCacheEntries by default, the oldest dropped first; a given limit wins', () => {
+  const cache = createFetchCache();
+  for (let i = 0; i <= limits.fetchCacheEntries; i++) cache.put(`rim:${i}`, { body: new Uint8Array([i & 255]) }, 200, 100);
+  assert.equal(cache.size, limits.fetchCacheEntries);
+  assert.equal(cache.get('rim:0', 150), undefined);
+  assert.deepEqual(cache.get(`rim:${limits.fetchCacheEntries}`, 150), { body: new Uint8Array([limits.fetchCacheEntries & 255]) });
+  assert.equal(cache.get('rim:1', 200), undefined, 'an entry ends at its own time');
+  const small = createFetchCache({ limit: 2 });
+  for (const key of ['a', 'b', 'c']) small.put(key, { body: new Uint8Array(0) }, 200, 100);
+  assert.equal(small.size, 2);
+  assert.equal(small.get('a', 150), undefined);
 });
 
 test('the worker: a body one byte over the core\'s limit gets the core\'s 413 code; a body at the limit is read', async () => {

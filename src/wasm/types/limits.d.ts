@@ -1,7 +1,7 @@
 // What hosts take from the core instead of copying it (src/wasm/limits.rs): its limits. In
 // the local and service modules.
 
-/** The core's limits, in bytes: hosts read them here rather than copying them. */
+/** The core's limits in bytes, and the fetch step's settings: hosts read them here rather than copying them. */
 export interface ServiceLimits {
   /** An attestation request body (MAX_BODY_BYTES); past it the service answers 413 ERR_REQUEST_TOO_LARGE. */
   maxBodyBytes: number;
@@ -11,4 +11,16 @@ export interface ServiceLimits {
   maxOcspResponseBytes: number;
   /** An Authorization header value (MAX_AUTHORIZATION_LEN). */
   maxAuthorizationBytes: number;
+  /** A RIM service fetch's time budget, request to last byte (RIM_TIMEOUT_MS). */
+  rimTimeoutMs: number;
+  /** An OCSP fetch's time budget when the host sets none (DEFAULT_OCSP_TIMEOUT_MS; EDGEATTEST_OCSP_TIMEOUT_MS sets one). */
+  ocspTimeoutMs: number;
+  /** Fetches in flight at once for one fetch step (FETCH_CONCURRENCY). */
+  fetchConcurrency: number;
+  /** Seconds a RIM service envelope is kept (RIM_CACHE_SECONDS). */
+  rimCacheSeconds: number;
+  /** Seconds a RIM service 404 is kept (RIM_MISS_SECONDS). */
+  rimMissSeconds: number;
+  /** The most answers a fetch cache holds (FETCH_CACHE_ENTRIES). */
+  fetchCacheEntries: number;
 }

@@ -5,7 +5,8 @@
 use edgeattest::service::{
     AnswerError, ErrorResponseInit, FetchAnswer, FetchFailure, Fetched, InitError, OcspCacheEntry,
     Request, Resource, Response, ServiceLimits, ServiceOptions, Source, SourceState, Step,
-    MAX_FETCHED_BYTES, MAX_LAST_ERROR_CHARS,
+    DEFAULT_OCSP_TIMEOUT_MS, FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES,
+    MAX_LAST_ERROR_CHARS, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 use edgeattest::{Document, ErrorCode, HexBytes};
 use serde::de::DeserializeOwned;
@@ -416,7 +417,22 @@ fn the_limits_table_is_the_cores_constants() {
             "maxFetchedBytes": MAX_FETCHED_BYTES,
             "maxOcspResponseBytes": edgeattest::MAX_OCSP_RESPONSE_LEN,
             "maxAuthorizationBytes": edgeattest::access::MAX_AUTHORIZATION_LEN,
+            "rimTimeoutMs": RIM_TIMEOUT_MS,
+            "ocspTimeoutMs": DEFAULT_OCSP_TIMEOUT_MS,
+            "fetchConcurrency": FETCH_CONCURRENCY,
+            "rimCacheSeconds": RIM_CACHE_SECONDS,
+            "rimMissSeconds": RIM_MISS_SECONDS,
+            "fetchCacheEntries": FETCH_CACHE_ENTRIES,
         })
+    );
+    // The figures every host used before they came from here.
+    assert_eq!(
+        (RIM_TIMEOUT_MS, DEFAULT_OCSP_TIMEOUT_MS, FETCH_CONCURRENCY),
+        (10_000, 5_000, 8)
+    );
+    assert_eq!(
+        (RIM_CACHE_SECONDS, RIM_MISS_SECONDS, FETCH_CACHE_ENTRIES),
+        (86_400, 300, 4096)
     );
     assert_eq!(ServiceLimits::CORE.max_body_bytes, 2 * 1024 * 1024);
     assert_eq!(ServiceLimits::CORE.max_authorization_bytes, 512);

@@ -13,14 +13,10 @@
 // Target (issue 19, item 3): wasm-webcrypto <= 1.2 x yardstick.
 // One machine-readable line per result: `BENCH <name> <ms> <yardstick ms> <ratio>`.
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
-import { median, measure } from './support.mjs';
+import { localEntry, median, measure } from './support.mjs';
 
-const pkgDir = process.env.EDGEATTEST_PKG ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG) + '/') : new URL('../../pkg/', import.meta.url);
-const { prepareEvidence, runSignatureChecks } = await import(new URL('index.js', pkgDir));
-const baseDir = process.env.EDGEATTEST_PKG_BASE ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG_BASE) + '/') : undefined;
-const base = baseDir && (await import(new URL('index.js', baseDir)));
+const { prepareEvidence, runSignatureChecks } = await localEntry(process.env.EDGEATTEST_PKG);
+const base = process.env.EDGEATTEST_PKG_BASE && (await localEntry(process.env.EDGEATTEST_PKG_BASE));
 
 const root = new URL('../fixtures/nvidia/evidence/', import.meta.url);
 const text = (p) => readFileSync(new URL(p, root), 'utf8');

@@ -13,12 +13,9 @@
 // One machine-readable line per result: `BENCH <name> <ms> <yardstick ms> <ratio>`.
 import { readFileSync } from 'node:fs';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
-import { median, measure } from './support.mjs';
+import { localEntry, median, measure } from './support.mjs';
 
-const pkgDir = process.env.EDGEATTEST_PKG ? pathToFileURL(resolve(process.env.EDGEATTEST_PKG) + '/') : new URL('../../pkg/', import.meta.url);
-const { prepareEvidence, verifyChecksSoftware } = await import(new URL('index.js', pkgDir));
+const { prepareEvidence, verifyChecksSoftware } = await localEntry(process.env.EDGEATTEST_PKG);
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 150);

@@ -1,6 +1,21 @@
-// Helpers the benchmarks share: a median, a mean time per call, and the workerd processes a
-// benchmark started (Miniflare runs workerd as a child), whose CPU some benchmarks read.
+// Helpers the benchmarks share: a median, a mean time per call, the local verifier's entry of
+// a built package, and the workerd processes a benchmark started (Miniflare runs workerd as a
+// child), whose CPU some benchmarks read.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+/**
+ * The entry with local verification of a built package: `pkg/local/` of this checkout, or of
+ * the package directory `dir` (EDGEATTEST_PKG and the like); a build from before local
+ * verification moved to `edgeattest/local` has it at its root.
+ */
+export function localEntry(dir) {
+  const pkg = dir ? pathToFileURL(`${resolve(dir)}/`) : new URL('../../pkg/', import.meta.url);
+  const local = new URL('local/index.js', pkg);
+  return import(existsSync(local) ? local : new URL('index.js', pkg));
+}
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

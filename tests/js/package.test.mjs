@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as edgeattest from '../../pkg/index.js';
 import * as local from '../../pkg/local/index.js';
 import * as service from '../../pkg/service/index.js';
@@ -117,6 +118,18 @@ test('generateNonce: 64 lowercase hex characters from the host randomness', () =
     seen.add(nonce);
   }
   assert.equal(seen.size, 100);
+});
+
+test('a host without crypto.getRandomValues gets ERR_NO_RANDOMNESS, never a fixed or empty nonce', () => {
+  // A fresh process: the host's randomness is looked up when first used.
+  const script = `
+    delete globalThis.crypto;
+    const api = await import(process.argv[1]);
+    for (const call of [() => api.generateNonce(), () => api.buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', evidence: [] })]) {
+      try { console.log('returned', JSON.stringify(call())); } catch (error) { console.log(error.name, error.code); }
+    }`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, new URL('../../pkg/node.js', import.meta.url).href], { encoding: 'utf8' });
+  assert.deepEqual(out.trim().split('\n'), ['EdgeAttestError ERR_NO_RANDOMNESS', 'EdgeAttestError ERR_NO_RANDOMNESS']);
 });
 
 test('buildAttestRequest: V4 GPU body with the spec encodings', () => {

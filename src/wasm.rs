@@ -38,7 +38,7 @@ mod limits;
 pub mod listing;
 #[cfg(feature = "js-verifier")]
 pub mod ocsp;
-// Use-once work waiting on JS's verdicts (the client build's token verifications too).
+// Use-once work waiting on JS's verdicts (the default build's token verifications too).
 #[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]
 mod pending;
 #[cfg(any(feature = "js-verifier", not(feature = "js-rego")))]

@@ -1,7 +1,8 @@
-// The package's default API (`edgeattest`): what a relying party of an attestation service needs — nonces, attest requests, checking the
-// tokens that come back, appraising them with a policy and reading EARs — from the wasm module
-// built without the local-verification, service, access, list and deprecation bindings (Cargo
-// features `js-verifier` and `js-service` off), about half the size of `edgeattest/local`.
+// The package's default API (`edgeattest`): what a relying party of an attestation service
+// needs — nonces, attest requests, checking the tokens that come back, appraising them with a
+// policy and reading EARs — from the wasm module built without the local-verification,
+// service, access, list and deprecation bindings (Cargo features `js-verifier` and
+// `js-service` off), about half the size of `edgeattest/local`.
 // Local verification of evidence, certificate chains, RIMs and OCSP is `edgeattest/local`
 // (local/api.js), which holds this API too. Shared by every entry module (index.js,
 // workerd.js, ...); entry modules instantiate the wasm module first; nothing here touches wasm

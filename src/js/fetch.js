@@ -5,10 +5,14 @@
 // answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
 // documents the core verifies on every use, so they are cached as fetched. The timeouts, the
 // concurrency, the cache's size and its lifetimes are the core's (serviceLimits()), which the
-// `wasi:http` component reads too; asked when used, as the browser entry loads the wasm module
-// after import.
+// `wasi:http` component reads too; asked once, when first used, as the browser entry loads
+// the wasm module after import.
 import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
+
+let readLimits;
+/** The core's limits (constants of the build), read from wasm once. */
+const coreLimits = () => (readLimits ??= serviceLimits());
 
 /**
  * An in-memory cache of fetch answers: at most `limit` entries, each until its own time
@@ -17,7 +21,7 @@ import { fetchCapped } from './http.js';
 export function createFetchCache({ limit } = {}) {
   const entries = new Map();
   const clock = () => Math.floor(Date.now() / 1000);
-  const most = () => (limit ??= serviceLimits().fetchCacheEntries);
+  const most = () => (limit ??= coreLimits().fetchCacheEntries);
   return {
     get(key, now = clock()) {
       const entry = entries.get(key);
@@ -58,13 +62,11 @@ function keyOf(resource) {
 }
 
 /** One resource from the network, as a FetchAnswer. */
-function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs }) {
+function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs, maxBytes }) {
   const ocsp = resource.kind === 'ocsp';
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
     : { method: 'GET', headers: { accept: 'application/json' } };
-  // The core's cap on a fetched body (MAX_FETCHED_BYTES).
-  const { maxFetchedBytes: maxBytes } = serviceLimits();
   return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes });
 }
 
@@ -83,7 +85,7 @@ function noteSource(seen, resource, answer) {
  * answers every resource `not-fetched` (a host without network access).
  */
 export async function answerFetchStep(resources, options = {}) {
-  const limits = serviceLimits();
+  const limits = coreLimits();
   const {
     fetch = globalThis.fetch,
     cache = sharedCache,
@@ -111,7 +113,8 @@ export async function answerFetchStep(resources, options = {}) {
       const flight = `${key} ${resource.url}`;
       let pending = inFlight.get(flight);
       if (!pending) {
-        const fetched = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs });
+        // The core's cap on a fetched body (MAX_FETCHED_BYTES).
+        const fetched = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs, maxBytes: limits.maxFetchedBytes });
         const entry = { answer: fetched, nonce: resource.nonce };
         pending = { ...entry, owner: true };
         inFlight.set(flight, entry);

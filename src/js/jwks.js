@@ -7,8 +7,8 @@
 // Only the URL given here is ever fetched: a token's `jku`/`x5u` never are. Every failure is
 // an EdgeAttestError with a stable code; the key set itself is validated by the core
 // (P-384 only) before it is used or cached.
-import { coded, invalidArgument as argument } from './error.js';
-import { readCapped } from './http.js';
+import { readBody } from './body.js';
+import { EdgeAttestError, coded, invalidArgument as argument } from './error.js';
 import { KeySet } from './edgeattest.js';
 
 const DEFAULTS = {
@@ -29,13 +29,6 @@ function duration(options, name) {
 function isJson(contentType) {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
-}
-
-/** The body, read chunk by chunk and refused as soon as it passes `maxBytes`. */
-async function readJwksBody(response, maxBytes, url) {
-  const bytes = await readCapped(response, maxBytes);
-  if (!bytes) throw coded('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, undefined, { limit: maxBytes });
-  return bytes;
 }
 
 /**
@@ -94,10 +87,11 @@ export function createRemoteJWKSet(url, options = {}) {
       }
       let bytes;
       try {
-        bytes = await readJwksBody(response, maxBytes, target.href);
+        bytes = await readBody(response, maxBytes, { code: 'ERR_JWKS_TOO_LARGE', status: null, what: `the JWKS at ${target.href}` });
       } catch (error) {
         if (controller.signal.aborted) throw timedOut();
-        throw error;
+        if (error instanceof EdgeAttestError) throw error;
+        throw coded('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be read: ${error?.message ?? error}`);
       }
       let json;
       try {

@@ -12,7 +12,8 @@
 // development key set created on first use and printed to the log.
 //
 // A forwarded request's body is read within the core's request-body limit (MAX_BODY_BYTES,
-// the service's own): a larger one is cancelled there and answered 413.
+// the service's own) and a larger one answered 413: never read past the limit, nor kept
+// (worker-body.js).
 import { ApiGateway, EdgeAttestError, bearerToken, devKeySet, gatewayDecision, hashApiKey, serviceLimits } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
 import { readRequestBody } from './worker-body.js';

@@ -4,7 +4,8 @@
 // names — with a size cap and a timeout. The page checks the answers itself (the wasm core);
 // nothing here is trusted. GET names the responder (null: revocation checking is off). Both
 // bodies, the request and the responder's answer, are read within their caps (readBody): a
-// larger one is cancelled where it passes the cap, never read whole.
+// larger one is refused from its Content-Length or where it passes the cap, never read whole
+// nor kept.
 import { EdgeAttestError, NVIDIA_OCSP_URL, serviceLimits } from '../pkg/service/workerd.js';
 import { readBody } from '../pkg/service/body.js';
 import { errorAnswer } from './worker-answer.js';

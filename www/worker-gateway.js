@@ -10,8 +10,15 @@
 // Key records come from EDGEATTEST_API_KEYS (key-store JSON, digests only), from a KV
 // namespace EDGEATTEST_API_KEYS_KV (record per SHA-256 digest), or — with neither — from a
 // development key set created on first use and printed to the log.
-import { ApiGateway, bearerToken, devKeySet, gatewayDecision, hashApiKey } from '../pkg/service/workerd.js';
+//
+// A forwarded request's body is read within the core's request-body limit (MAX_BODY_BYTES,
+// the service's own) and a larger one answered 413: never read past the limit, nor kept
+// (worker-body.js).
+import { ApiGateway, EdgeAttestError, bearerToken, devKeySet, gatewayDecision, hashApiKey, serviceLimits } from '../pkg/service/workerd.js';
 import { errorAnswer } from './worker-answer.js';
+import { readRequestBody } from './worker-body.js';
+
+const { maxBodyBytes } = serviceLimits();
 
 let developmentStore;
 /** The gateway over the configured (or development) key store, parsed once per store text. */
@@ -75,7 +82,15 @@ export async function gateway(request, env, url) {
   }
   const target = new URL(decision.forward.target, env.EDGEATTEST_SIM_UPSTREAM);
   const headers = new Headers(decision.forward.headers);
-  const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
+  let body;
+  if (!['GET', 'HEAD'].includes(request.method)) {
+    try {
+      body = await readRequestBody(request, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof EdgeAttestError) return errorAnswer(error.status, error.code, error.message);
+      throw error;
+    }
+  }
   let response;
   try {
     response = await fetch(target, { method: request.method, headers, body, redirect: 'manual' });

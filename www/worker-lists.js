@@ -2,7 +2,14 @@
 // sort and page by the wasm list engine over a table loaded once per path — the embedded
 // generated data set, or the JSON array at EDGEATTEST_LIST_UPSTREAM + path.
 import { EdgeAttestError, ListTable, listLimits, listSchemas } from '../pkg/service/workerd.js';
+import { readBody } from '../pkg/service/body.js';
 import { errorAnswer } from './worker-answer.js';
+
+/**
+ * The largest list source read, in bytes: its text and the table made from it live in one
+ * isolate's memory (128 MB on Cloudflare Workers). A larger source is cancelled there.
+ */
+const MAX_LIST_SOURCE_BYTES = 32 * 1024 * 1024;
 
 const PATHS = new Set(listSchemas().map((schema) => schema.path));
 const tables = new Map();
@@ -17,8 +24,12 @@ async function table(path, env) {
     pending = (async () => {
       if (env.EDGEATTEST_LIST_UPSTREAM) {
         const response = await fetch(new URL(path, env.EDGEATTEST_LIST_UPSTREAM));
-        if (!response.ok) throw new EdgeAttestError('ERR_LIST_SOURCE', `the list source answered ${response.status}`);
-        return ListTable.fromJson(path, new Uint8Array(await response.arrayBuffer()));
+        if (!response.ok) {
+          await response.body?.cancel().catch(() => {});
+          throw new EdgeAttestError('ERR_LIST_SOURCE', `the list source answered ${response.status}`);
+        }
+        const text = await readBody(response, MAX_LIST_SOURCE_BYTES, { code: 'ERR_LIST_SOURCE', status: 502, what: 'the list source' });
+        return ListTable.fromJson(path, text);
       }
       const { embeddedRows, embeddedSeed } = listLimits();
       return ListTable.generate(path, embeddedRows, embeddedSeed);

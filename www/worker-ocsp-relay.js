@@ -2,9 +2,14 @@
 // sends no CORS headers), so the page posts its OCSP requests here and the worker forwards
 // them to the responder it is configured with — that one URL only, never one the client
 // names — with a size cap and a timeout. The page checks the answers itself (the wasm core);
-// nothing here is trusted. GET names the responder (null: revocation checking is off).
-import { NVIDIA_OCSP_URL, serviceLimits } from '../pkg/service/workerd.js';
+// nothing here is trusted. GET names the responder (null: revocation checking is off). Both
+// bodies, the request and the responder's answer, are read within their caps (readBody): a
+// larger one is refused from its Content-Length or where it passes the cap, never read whole
+// nor kept.
+import { EdgeAttestError, NVIDIA_OCSP_URL, serviceLimits } from '../pkg/service/workerd.js';
+import { readBody } from '../pkg/service/body.js';
 import { errorAnswer } from './worker-answer.js';
+import { readRequestBody } from './worker-body.js';
 
 /** An OCSP request for one certificate is about 150 bytes: the relay takes 64 KiB at most. */
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -33,12 +38,12 @@ export async function ocspRelay(request, env) {
   if (request.method !== 'POST') {
     return errorAnswer(405, 'ERR_METHOD_NOT_ALLOWED', `${request.method} is not allowed on /ocsp`, { allow: 'GET, POST' });
   }
-  if (Number(request.headers.get('content-length')) > MAX_REQUEST_BYTES) {
-    return errorAnswer(413, 'ERR_REQUEST_TOO_LARGE', `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`);
-  }
-  const body = new Uint8Array(await request.arrayBuffer());
-  if (body.byteLength > MAX_REQUEST_BYTES) {
-    return errorAnswer(413, 'ERR_REQUEST_TOO_LARGE', `an OCSP request is at most ${MAX_REQUEST_BYTES} bytes`);
+  let body;
+  try {
+    body = await readRequestBody(request, MAX_REQUEST_BYTES, { what: 'an OCSP request' });
+  } catch (error) {
+    if (error instanceof EdgeAttestError) return errorAnswer(error.status, error.code, error.message);
+    throw error;
   }
   let answer;
   try {
@@ -52,9 +57,12 @@ export async function ocspRelay(request, env) {
   } catch (error) {
     return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder could not be reached: ${error.message}`);
   }
-  const bytes = new Uint8Array(await answer.arrayBuffer());
-  if (bytes.byteLength > maxOcspResponseBytes) {
-    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder answered more than ${maxOcspResponseBytes} bytes`);
+  let bytes;
+  try {
+    bytes = await readBody(answer, maxOcspResponseBytes, { code: 'ERR_OCSP_UPSTREAM', status: 502, what: 'the OCSP responder\'s answer' });
+  } catch (error) {
+    if (error instanceof EdgeAttestError) return errorAnswer(error.status, error.code, error.message);
+    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder's answer could not be read: ${error.message}`);
   }
   return new Response(bytes, { status: answer.status, headers: { 'content-type': 'application/ocsp-response', 'cache-control': 'no-store' } });
 }

@@ -22,14 +22,19 @@
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
 import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, readServiceBindings, serviceLimits } from '../pkg/service/workerd.js';
+import { readBody } from '../pkg/service/body.js';
 import { errorAnswer } from './worker-answer.js';
+import { drain, readRequestBody } from './worker-body.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { BUNDLED_RIMS } from './rims.js';
 
-/** The core's body limit (MAX_BODY_BYTES): past it the core answers 413. */
-const { maxBodyBytes } = serviceLimits();
+/**
+ * The core's body limit (MAX_BODY_BYTES): past it the core answers 413. And its cap on a
+ * fetched body (MAX_FETCHED_BYTES), which bounds what the Cache API gives back too.
+ */
+const { maxBodyBytes, maxFetchedBytes } = serviceLimits();
 
 let service;
 let serviceError;
@@ -174,7 +179,7 @@ function createWorkerCache() {
         const nonce = response.headers.get('x-edgeattest-nonce');
         const value = status
           ? { error: 'status', status: Number(status) }
-          : { body: new Uint8Array(await response.arrayBuffer()), ...(nonce ? { nonce: unhex(nonce) } : {}) };
+          : { body: await readBody(response, maxFetchedBytes), ...(nonce ? { nonce: unhex(nonce) } : {}) };
         memory.put(key, value, until, now);
         return memory.get(key, now);
       } catch {
@@ -207,56 +212,19 @@ function requestCache(cache, ctx) {
 }
 
 /**
- * How much of an oversize body is read and discarded before answering 413, so that a client
- * still sending sees the answer instead of a reset connection; past it the connection is cut.
+ * The request body for the core and its size in bytes. A body over the core's limit is read
+ * no further than the limit (declared: not at all) and never kept, nor copied into wasm: its
+ * size — declared, or received when reading stopped — alone makes the core answer 413.
  */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-
-/**
- * The request body and its size in bytes. A body over `keep` bytes is read and dropped, never
- * kept (nor copied into wasm): its size alone makes the core answer 413.
- */
-async function readBody(request, keep = maxBodyBytes) {
+async function requestBody(request) {
   if (!request.body) return { body: undefined, size: 0 };
-  // A declared length within the limit is read in one piece: HTTP framing holds the body to
-  // that length (and it is checked again), which spares the chunk loop on every request.
-  const declared = request.headers.get('content-length');
-  if (keep > 0 && declared !== null && /^\d+$/.test(declared) && Number(declared) <= keep) {
-    const body = new Uint8Array(await request.arrayBuffer());
-    return body.byteLength <= keep ? { body, size: body.byteLength } : { body: undefined, size: body.byteLength };
+  try {
+    const body = await readRequestBody(request, maxBodyBytes);
+    return { body, size: body.byteLength };
+  } catch (error) {
+    if (!(error instanceof EdgeAttestError)) throw error;
+    return { body: undefined, size: error.size };
   }
-  const reader = request.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size <= keep) chunks.push(value);
-    if (size > DRAIN_LIMIT_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  if (size > keep) return { body: undefined, size };
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { body, size };
-}
-
-/**
- * Reads and drops what is left of a request body the answer did not need (a refused POST:
- * the relay's 404, a 405, a gateway denial). workerd does not keep a connection whose request
- * body was left unread: it closes it after the answer, and a client that has already sent
- * its next request on that keep-alive connection gets a reset. Past DRAIN_LIMIT_BYTES the
- * connection is cut instead.
- */
-async function drain(request) {
-  if (request.body && !request.bodyUsed) await readBody(request, 0).catch(() => {});
 }
 
 /** A cache that keeps nothing: every attestation asks the sources again (fresh OCSP nonces). */
@@ -283,7 +251,7 @@ async function route(request, env, ctx) {
   if (!svc) {
     return errorAnswer(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
   }
-  const { body, size } = await readBody(request);
+  const { body, size } = await requestBody(request);
   // The core judges the size from content-length: give it the size actually received.
   const headers = [...request.headers].filter(([name]) => name !== 'content-length');
   if (body === undefined && size > 0) headers.push(['content-length', String(size)]);

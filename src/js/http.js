@@ -1,41 +1,8 @@
-// Fetching from outside sources (RIM service, OCSP responder, a JWKS) for every host with
-// fetch: one timeout over the whole exchange, body included, and a size cap checked as the
-// body streams, so a source that stalls or sends no content-length cannot hold the host.
-
-/**
- * The body of `response`, read as it streams; null past `maxBytes` (the rest is abandoned).
- */
-export async function readCapped(response, maxBytes) {
-  const declared = Number(response.headers?.get?.('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    return null;
-  }
-  if (!response.body) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return bytes.byteLength > maxBytes ? null : bytes;
-  }
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
+// Fetching from outside sources (RIM service, OCSP responder) for every host with fetch: one
+// timeout over the whole exchange, body included, and a size cap checked as the body streams
+// (body.js), so a source that stalls or sends no content-length cannot hold the host.
+import { readBody } from './body.js';
+import { EdgeAttestError } from './error.js';
 
 /**
  * One request whose answer is 200 with a body of at most `maxBytes`, within `timeoutMs` from
@@ -60,10 +27,11 @@ export async function fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes }) {
         await response.body?.cancel().catch(() => {});
         return { error: 'status', status: response.status };
       }
-      const body = await readCapped(response, maxBytes);
-      return body ? { body } : { error: 'too-large' };
+      return { body: await readBody(response, maxBytes, { what: `the answer of ${url}` }) };
     } catch (error) {
       if (controller.signal.aborted) return { error: 'timeout' };
+      // readBody's refusal past maxBytes; a stream that fails is 'unreachable'.
+      if (error instanceof EdgeAttestError) return { error: 'too-large' };
       return { error: 'unreachable', detail: String(error?.message ?? error) };
     }
   })();

@@ -20,8 +20,10 @@ export interface RemoteJWKSetOptions {
 /**
  * What createRemoteJWKSet returns: pass it as the key set of verifyJwt or
  * verifyAttestationResult. Rejects with an EdgeAttestError: `ERR_JWKS_FETCH_TIMEOUT`,
- * `ERR_JWKS_FETCH_FAILED`, `ERR_JWKS_HTTP_STATUS` (with `status`), `ERR_JWKS_NOT_JSON`,
- * `ERR_JWKS_TOO_LARGE` (with `limit`), `ERR_JWKS_INVALID`.
+ * `ERR_JWKS_FETCH_FAILED`, `ERR_JWKS_REDIRECT` (a redirect to another origin, more than 3
+ * within the origin, or one whose target the runtime hides), `ERR_JWKS_HTTP_STATUS` (with
+ * `status`), `ERR_JWKS_NOT_JSON`, `ERR_JWKS_TOO_LARGE` (with `limit`; the body is cancelled
+ * where it passes it), `ERR_JWKS_INVALID`.
  */
 export interface RemoteJWKSet {
   (hint?: { unknownKey?: boolean }): Promise<KeySet>;
@@ -40,6 +42,10 @@ export interface RemoteJWKSet {
 /**
  * The JWKS at `url` (an attestation service's `/.well-known/jwks.json`), as jose's
  * createRemoteJWKSet: fetched with a timeout and a size cap, cached, fetched again on an
- * unknown `kid` at most once per cooldown, concurrent fetches shared.
+ * unknown `kid` at most once per cooldown, concurrent fetches shared. `url` is https:, or
+ * http: on loopback only (`localhost`, 127.0.0.0/8, `[::1]`): another http: URL throws
+ * `ERR_JWKS_INSECURE_URL` (field `url`). Fetched with `redirect: 'manual'`; a redirect within
+ * the URL's origin is followed (at most 3), any other is `ERR_JWKS_REDIRECT` — in browsers,
+ * which hide a redirect's target, every redirect is.
  */
 export function createRemoteJWKSet(url: string | URL, options?: RemoteJWKSetOptions): RemoteJWKSet;

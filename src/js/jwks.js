@@ -4,11 +4,13 @@
 // concurrent callers sharing one fetch. The result is a resolver that verifyJwt and
 // verifyAttestationResult accept in place of a key set.
 //
-// Only the URL given here is ever fetched: a token's `jku`/`x5u` never are. Every failure is
-// an EdgeAttestError with a stable code; the key set itself is validated by the core
-// (P-384 only) before it is used or cached.
-import { coded, invalidArgument as argument } from './error.js';
-import { readCapped } from './http.js';
+// Only the URL given here is ever fetched: a token's `jku`/`x5u` never are, nor another
+// origin a redirect names. The URL is https:, or http: on this machine (loopback) only: a key
+// set fetched in the clear from elsewhere could be anyone's. Every failure is an
+// EdgeAttestError with a stable code; the key set itself is validated by the core (P-384
+// only) before it is used or cached.
+import { readBody } from './body.js';
+import { EdgeAttestError, coded, invalidArgument as argument } from './error.js';
 import { KeySet } from './edgeattest.js';
 
 const DEFAULTS = {
@@ -18,6 +20,18 @@ const DEFAULTS = {
   maxBytes: 256 * 1024,
 };
 
+/**
+ * Redirects followed within the JWKS's own origin (a moved path); one to another origin is
+ * refused, as are more hops than this.
+ */
+const MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A host on this machine: `localhost`, 127.0.0.0/8 or [::1] (URL gives IPv4 normalized). */
+function isLoopback(url) {
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 function duration(options, name) {
   const value = options[name] ?? DEFAULTS[name];
@@ -31,15 +45,12 @@ function isJson(contentType) {
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 
-/** The body, read chunk by chunk and refused as soon as it passes `maxBytes`. */
-async function readJwksBody(response, maxBytes, url) {
-  const bytes = await readCapped(response, maxBytes);
-  if (!bytes) throw coded('ERR_JWKS_TOO_LARGE', `the JWKS at ${url} is larger than ${maxBytes} bytes`, undefined, { limit: maxBytes });
-  return bytes;
-}
-
 /**
- * A resolver for the JWKS at `url` (http: or https:). Options: `timeoutDuration` (ms, default
+ * A resolver for the JWKS at `url`: an https: URL, or http: on loopback (`localhost`,
+ * 127.0.0.0/8, [::1]; elsewhere ERR_JWKS_INSECURE_URL). Redirects are not followed by fetch
+ * (`redirect: 'manual'`): one within the URL's origin is followed here, at most 3 in a row;
+ * one to another origin, one more, or one whose target the runtime hides (a browser's
+ * opaque redirect) is ERR_JWKS_REDIRECT. Options: `timeoutDuration` (ms, default
  * 5000, the whole fetch including the body), `cooldownDuration` (ms, default 30000: the least
  * time between two fetches made for an unknown key), `cacheMaxAge` (ms, default 600000;
  * `Infinity` keeps the set until a key is missing), `maxBytes` (default 262144), `headers`,
@@ -56,7 +67,10 @@ export function createRemoteJWKSet(url, options = {}) {
   } catch {
     throw argument('url', 'must be an absolute URL');
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw argument('url', 'must be an http: or https: URL');
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw argument('url', 'must be an https: URL');
+  if (target.protocol === 'http:' && !isLoopback(target)) {
+    throw coded('ERR_JWKS_INSECURE_URL', `the JWKS URL ${target.href} is http: on a host other than this machine: use https:`, 'url');
+  }
   if (options === null || typeof options !== 'object') throw argument('options', 'must be an object');
   const timeoutDuration = duration(options, 'timeoutDuration');
   const cooldownDuration = duration(options, 'cooldownDuration');
@@ -72,17 +86,50 @@ export function createRemoteJWKSet(url, options = {}) {
   let pending;
   let lastFetch = -Infinity;
 
+  /** One GET of `url`, within the timeout's signal; a failure of the fetch itself is coded. */
+  async function get(url, signal) {
+    try {
+      return await fetchImpl(url.href, { method: 'GET', headers, signal, redirect: 'manual' });
+    } catch (error) {
+      if (signal.aborted) throw timedOut();
+      throw coded('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be fetched: ${error?.message ?? error}`);
+    }
+  }
+
+  const refusedRedirect = (why) => coded('ERR_JWKS_REDIRECT', `the JWKS at ${target.href} redirects ${why}`);
+
+  /** The answer at the URL, redirects within its origin followed (MAX_REDIRECTS). */
+  async function answer(signal) {
+    let url = target;
+    for (let hops = 0; ; hops += 1) {
+      const response = await get(url, signal);
+      // A fetch that follows redirects despite 'manual' (an injected one): where it ended.
+      if (response.redirected && response.url && new URL(response.url).origin !== target.origin) {
+        await response.body?.cancel().catch(() => {});
+        throw refusedRedirect(`to another origin (${new URL(response.url).origin})`);
+      }
+      if (response.type !== 'opaqueredirect' && !REDIRECT_STATUSES.has(response.status)) return response;
+      await response.body?.cancel().catch(() => {});
+      if (response.type === 'opaqueredirect') throw refusedRedirect('to a target this runtime does not show (an opaque redirect)');
+      const location = response.headers.get('location');
+      if (!location) throw refusedRedirect(`with HTTP ${response.status} and no Location`);
+      let next;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw refusedRedirect(`to ${location}, not a URL`);
+      }
+      if (next.origin !== target.origin) throw refusedRedirect(`to another origin (${next.origin})`);
+      if (hops === MAX_REDIRECTS) throw refusedRedirect(`more than ${MAX_REDIRECTS} times`);
+      url = next;
+    }
+  }
+
   async function load() {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutDuration);
     try {
-      let response;
-      try {
-        response = await fetchImpl(target.href, { method: 'GET', headers, signal: controller.signal, redirect: 'follow' });
-      } catch (error) {
-        if (controller.signal.aborted) throw timedOut();
-        throw coded('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be fetched: ${error?.message ?? error}`);
-      }
+      const response = await answer(controller.signal);
       if (response.status < 200 || response.status > 299) {
         await response.body?.cancel().catch(() => {});
         throw coded('ERR_JWKS_HTTP_STATUS', `the JWKS at ${target.href} answered HTTP ${response.status}`, undefined, { status: response.status });
@@ -94,10 +141,11 @@ export function createRemoteJWKSet(url, options = {}) {
       }
       let bytes;
       try {
-        bytes = await readJwksBody(response, maxBytes, target.href);
+        bytes = await readBody(response, maxBytes, { code: 'ERR_JWKS_TOO_LARGE', status: null, what: `the JWKS at ${target.href}` });
       } catch (error) {
         if (controller.signal.aborted) throw timedOut();
-        throw error;
+        if (error instanceof EdgeAttestError) throw error;
+        throw coded('ERR_JWKS_FETCH_FAILED', `the JWKS at ${target.href} could not be read: ${error?.message ?? error}`);
       }
       let json;
       try {

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { createRemoteJWKSet, verifyAttestationResult, verifyJwt, KeySet } from '../../pkg/index.js';
 import * as local from '../../pkg/local/index.js';
 import { fixtureText } from './support/fixtures.mjs';
+import { countingBody } from './support/body-source.mjs';
 
 const NAME = 'v3_1gpu_success_20260629';
 const result = JSON.parse(fixtureText(`nras/teep/${NAME}_response.json`));
@@ -28,16 +29,20 @@ let origin;
 let state;
 
 function reset() {
-  state = { hits: 0, status: 200, type: 'application/json', body: jwksText, delay: 0, stallBody: false, chunked: false };
+  state = { hits: 0, paths: [], status: 200, type: 'application/json', body: jwksText, delay: 0, stallBody: false, chunked: false, location: undefined };
 }
 
 before(async () => {
   reset();
   server = createServer((req, res) => {
     state.hits += 1;
-    const answer = { ...state };
+    state.paths.push(req.url);
+    // `location(path)`: the redirect to answer this path with, or none.
+    const redirect = state.location?.(req.url);
+    const answer = redirect ? { ...state, status: 302, body: '' } : { ...state };
     setTimeout(() => {
       const headers = { 'content-type': answer.type };
+      if (redirect) headers.location = redirect;
       if (!answer.chunked) headers['content-length'] = Buffer.byteLength(answer.body);
       res.writeHead(answer.status, headers);
       if (answer.stallBody) {
@@ -211,4 +216,54 @@ test('fetch is injectable; arguments are checked', async () => {
   ]) {
     assert.throws(() => createRemoteJWKSet(url, options), { name: 'EdgeAttestError', code: 'ERR_INVALID_ARGUMENT', field });
   }
+});
+
+test('the URL is https:, or http: on loopback only', async () => {
+  for (const url of ['http://nras.example/jwks.json', 'http://10.0.0.1/jwks.json', 'http://localhost.example/jwks.json', 'http://[::2]/jwks.json', 'http://128.0.0.1/jwks.json']) {
+    assert.throws(() => createRemoteJWKSet(url), { name: 'EdgeAttestError', code: 'ERR_JWKS_INSECURE_URL', field: 'url' }, url);
+    assert.throws(() => local.createRemoteJWKSet(url), { code: 'ERR_JWKS_INSECURE_URL' }, url);
+  }
+  // 127.0.0.0/8 (in any IPv4 spelling URL normalizes), localhost, [::1]: this machine.
+  const fake = async () => new Response(jwksText, { headers: { 'content-type': 'application/json' } });
+  for (const url of ['http://127.0.0.1/jwks.json', 'http://127.9.8.7:8080/jwks.json', 'http://127.1/jwks.json', 'http://LOCALHOST/jwks.json', 'http://[::1]:9/jwks.json', 'https://nras.example/jwks.json']) {
+    assert.ok((await createRemoteJWKSet(url, { fetch: fake })()) instanceof KeySet, url);
+  }
+});
+
+test('a redirect to another origin is refused without asking it; one within the origin is followed, at most 3 in a row', async () => {
+  const port = server.address().port;
+  // localhost is this server too, but another origin than 127.0.0.1: never asked.
+  state.location = (path) => (path === '/.well-known/jwks.json' ? `http://localhost:${port}/moved.json` : undefined);
+  const error = await rejects(remote().set(), 'ERR_JWKS_REDIRECT');
+  assert.match(error.message, /another origin \(http:\/\/localhost:/);
+  assert.deepEqual(state.paths, ['/.well-known/jwks.json']);
+  reset();
+  state.location = (path) => (path === '/.well-known/jwks.json' ? '/moved.json' : undefined);
+  assert.ok((await remote().set()) instanceof KeySet);
+  assert.deepEqual(state.paths, ['/.well-known/jwks.json', '/moved.json']);
+  reset();
+  state.location = (path) => `/hop${Number(path.match(/\d+/)?.[0] ?? 0) + 1}`;
+  await rejects(remote().set(), 'ERR_JWKS_REDIRECT');
+  assert.equal(state.hits, 4, 'the URL and 3 redirects');
+  // A fetch that follows redirects whatever it is told: where it ended is checked.
+  const follows = async () => Object.defineProperties(new Response(jwksText, { headers: { 'content-type': 'application/json' } }), {
+    redirected: { value: true },
+    url: { value: 'https://elsewhere.example/jwks.json' },
+  });
+  await rejects(createRemoteJWKSet('https://nras.example/jwks.json', { fetch: follows })(), 'ERR_JWKS_REDIRECT');
+  // A browser's opaque redirect hides its target: refused.
+  const opaque = async () => Object.defineProperties(new Response(null), { type: { value: 'opaqueredirect' }, status: { value: 0 } });
+  await rejects(createRemoteJWKSet('https://nras.example/jwks.json', { fetch: opaque })(), 'ERR_JWKS_REDIRECT');
+});
+
+test('an oversize JWKS is cancelled where it passes maxBytes, not read whole', async () => {
+  let source;
+  const fetch = async () => new Response((source = countingBody(128 * 1024 * 1024)).stream, { headers: { 'content-type': 'application/json' } });
+  const error = await rejects(createRemoteJWKSet('https://nras.example/jwks.json', { fetch, maxBytes: 1000 })(), 'ERR_JWKS_TOO_LARGE');
+  assert.equal(error.limit, 1000);
+  assert.equal(source.cancelled, true);
+  assert.ok(source.pulled <= 64 * 1024, `${source.pulled} bytes pulled`);
+  // A body that fails as it streams is a coded fetch failure.
+  const failing = async () => new Response(new ReadableStream({ pull(c) { c.error(new TypeError('reset')); } }), { headers: { 'content-type': 'application/json' } });
+  await rejects(createRemoteJWKSet('https://nras.example/jwks.json', { fetch: failing })(), 'ERR_JWKS_FETCH_FAILED');
 });

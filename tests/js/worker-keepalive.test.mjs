@@ -63,3 +63,13 @@ test('every refusal that leaves the body unread keeps the connection for the nex
     }
   }
 });
+
+test('a body refused from its Content-Length alone (within the drain limit) keeps the connection', async () => {
+  await send('GET', '/ocsp');
+  const over = await send('POST', '/v4/attest/gpu', { body: 'z'.repeat(2 * 1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+  assert.equal(over.status, 413);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const next = await send('GET', '/ui/nothing.js');
+  assert.equal(next.status, 404);
+  assert.equal(next.reused, true, 'the connection was closed after a declared-oversize body');
+});

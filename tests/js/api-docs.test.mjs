@@ -33,8 +33,8 @@ test('typedoc builds the API reference from the published types and names the ma
     const rego = page('modules/edgeattest_rego.html');
     for (const name of ['init', 'appraiseRego', 'PolicyDecision']) assert.match(rego, new RegExp(`>${name}<`), `edgeattest/rego documents ${name}`);
     // Every page names the icon, so that no browser asks the service for /favicon.ico.
-    assert.match(page('index.html'), /<link rel="icon" href="[^"]*icon\.svg"/);
-    assert.ok(existsSync(join(out, 'assets', 'icon.svg')), 'the icon is copied beside the pages');
+    assert.match(page('index.html'), /<link rel="icon" href="[^"]*favicon\.svg"/);
+    assert.ok(existsSync(join(out, 'assets', 'favicon.svg')), 'the icon is copied beside the pages');
     // Doc comments come through: init's explains custom hosting.
     assert.match(page('functions/edgeattest.init.html'), /WebAssembly\.Module/);
   } finally {

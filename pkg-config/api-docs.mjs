@@ -6,22 +6,23 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [pkgArg, outArg] = process.argv.slice(2);
 if (!pkgArg || !outArg) throw new Error('usage: node pkg-config/api-docs.mjs PKG_DIR OUT_DIR');
 const pkg = resolve(pkgArg);
-const entries = [join(pkg, 'index.d.ts'), join(pkg, 'local', 'index.d.ts'), join(pkg, 'service', 'index.d.ts')];
+const options = JSON.parse(readFileSync(join(root, 'pkg-config', 'typedoc.json'), 'utf8'));
+// typedoc.json's entries name ../pkg/…; the same files under PKG_DIR.
+const entries = options.entryPoints.map((entry) => join(pkg, relative(join(root, 'pkg'), resolve(root, 'pkg-config', entry))));
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeattest-api-docs-'));
 try {
   const tsconfig = join(dir, 'tsconfig.json');
   writeFileSync(tsconfig, JSON.stringify({ extends: join(root, 'pkg-config', 'tsconfig.docs.json'), files: entries }));
-  const options = JSON.parse(readFileSync(join(root, 'pkg-config', 'typedoc.json'), 'utf8'));
   const config = join(dir, 'typedoc.json');
-  writeFileSync(config, JSON.stringify({ ...options, entryPoints: entries, tsconfig, out: resolve(outArg) }));
+  writeFileSync(config, JSON.stringify({ ...options, entryPoints: entries, tsconfig, favicon: resolve(root, 'pkg-config', options.favicon), out: resolve(outArg) }));
   const run = spawnSync(join(root, 'node_modules', '.bin', 'typedoc'), ['--options', config, '--logLevel', 'Warn'], { stdio: 'inherit' });
   if (run.status !== 0) process.exit(run.status ?? 1);
 } finally {

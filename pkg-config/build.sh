@@ -66,8 +66,17 @@ if [[ -z ${EDGEATTEST_REBUILD:-} && -d pkg && -d target/worker && "$(cat target/
   echo "build: up to date (inputs $stamp); pkg/ and target/worker/ kept"
   exit 0
 fi
-echo "build: building (inputs $stamp)"
+echo "build: building (inputs $stamp); 8 steps, about 9 minutes on 2 cores from a cold target/, less after a small change"
 started=$SECONDS
+
+# step N WHAT: a line per step with the time the previous one took, so that a long first
+# build shows where it is.
+step_started=$SECONDS
+step() {
+  if (($1 > 1)); then echo "build:       done in $((SECONDS - step_started)) s"; fi
+  step_started=$SECONDS
+  echo "build: [$1/8] $2"
+}
 
 # Left by an interrupted build (we hold the lock: no build is using them).
 rm -rf target/build-tmp.*
@@ -76,15 +85,19 @@ trap 'rm -rf "$tmp"' EXIT
 PKG=$tmp/pkg
 
 # The service module (`edgeattest/service`): every binding, what the edge worker loads.
+step 1 "the service module (edgeattest/service: Rust → wasm, release, the longest step)"
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack --out-name edgeattest >/dev/null
 # The local verifier (`edgeattest/local`): the default API plus evidence, chains, RIMs, OCSP.
+step 2 "the local verifier module (edgeattest/local)"
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-local --out-name edgeattest -- --no-default-features --features std,js-verifier >/dev/null
 # The default module (`edgeattest`): attest requests, tokens, policies and EAR.
+step 3 "the default module (edgeattest)"
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-default --out-name edgeattest -- --no-default-features --features std >/dev/null
 # The Rego module (`edgeattest/rego`): appraiseRego alone, with regorus.
+step 4 "the Rego module (edgeattest/rego, regorus)"
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-rego --out-name edgeattest -- --no-default-features --features std,js-rego >/dev/null
 
@@ -97,6 +110,7 @@ module() {
   node pkg-config/harden-glue.mjs "$2"/edgeattest.js ${3:-}
   node pkg-config/portable-types.mjs "$2"/edgeattest.d.ts
 }
+step 5 "the package's entries (glue, types, JS modules) in pkg/"
 module target/wasm-pack-default "$PKG"
 # service.js and fetch.js drive the service, which only pkg/service/ holds; evidence.js and
 # ocsp.js local verification (pkg/local/ and pkg/service/).
@@ -121,13 +135,16 @@ cp pkg-config/npm/README.md "$PKG"/README.md
 
 # The npm tarball users install (target/npm/edgeattest-<version>.tgz) and the API reference
 # generated from the published types (target/api-docs/, served at /docs/).
+step 6 "the npm tarball (target/npm/)"
 mkdir -p "$tmp/npm"
 npm pack "./$PKG" --pack-destination "$tmp/npm" --silent >/dev/null
+step 7 "the API reference (typedoc → target/api-docs/)"
 rm -rf target/api-docs
 node pkg-config/api-docs.mjs "$PKG" target/api-docs
 
 # The bundle copies target/api-docs/ as it is now.
 docs=$(docs_hash)
+step 8 "the worker bundle (target/worker/)"
 node pkg-config/bundle-worker.mjs "$PKG" "$tmp/worker"
 
 # replace NEW DEST: DEST becomes NEW in one step. rename(2) cannot replace a non-empty
@@ -152,4 +169,5 @@ replace "$tmp/worker" target/worker
 replace "$PKG" pkg
 replace "$tmp/npm" target/npm
 echo "$sources docs:$docs" >target/build-stamp
+echo "build:       done in $((SECONDS - step_started)) s"
 echo "build: built in $((SECONDS - started)) s; pkg/, target/worker/ and target/npm/ replaced"

@@ -240,6 +240,9 @@ async function route(request, env, ctx) {
   const url = new URL(request.url);
   const prefix = staticPrefix(url.pathname);
   if (prefix) return serveStatic(request, env, url, prefix);
+  // Browsers ask every origin for /favicon.ico (the API reference's pages name no icon): the
+  // page's icon answers it.
+  if (url.pathname === '/favicon.ico') return serveStatic(request, env, new URL('/ui/icon.svg', url), '/ui');
   // The target of the Link rel="deprecation" the service sends (/deprecations#<row id>): the
   // page's deprecation panel, which opens its registry at the row (the fragment is kept).
   if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);

@@ -1,5 +1,10 @@
 // The package's error class: every error it throws or rejects with is an EdgeAttestError.
 
+// The types name ES2020 library types (Symbol.hasInstance, Iterable, Promise): a project that
+// sets no `target` (TypeScript's default library is ES5's) still compiles them. Every entry
+// includes this file.
+/// <reference lib="es2020" />
+
 /** The codes of the verdict rule of verifyAttestationResult. */
 export type VerdictErrorCode = 'ERR_ATTESTATION_FAILED' | 'ERR_ATTESTATION_RESULT_MISSING';
 

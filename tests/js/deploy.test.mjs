@@ -52,6 +52,20 @@ function warnings(output) {
     .filter((line) => !/requires at least Node\.js/.test(line));
 }
 
+test('the README\'s deploy command, `npm run deploy`, runs on this Node (wrangler\'s launcher asks for Node 22.12)', (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'edgeattest-npm-deploy-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const run = spawnSync('npm', ['run', '--silent', 'deploy', '--', '--dry-run', '--outdir', join(tmp, 'out')], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 600_000,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+  });
+  assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  assert.match(run.stdout + run.stderr, /--dry-run: exiting now/);
+  assert.ok(readdirSync(join(tmp, 'out')).includes('worker.js'));
+});
+
 /** A copy of the configuration with absolute paths, so that it can live in a temporary folder. */
 function configCopy(dir, edit) {
   const text = readFileSync(CONFIG, 'utf8').replaceAll('"../', `"${repo}`);
@@ -215,6 +229,13 @@ test('static assets: the page at /ui/ and the API reference at /docs/ from the A
     const wasm = await fetch(`${worker.origin}/ui/pkg/service/edgeattest_bg.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     assert.equal((await fetch(`${worker.origin}/ui/app.js`)).status, 200);
+    // The icon, at the page's link and where browsers look for it by default.
+    for (const path of ['/ui/icon.svg', '/favicon.ico']) {
+      const icon = await fetch(`${worker.origin}${path}`);
+      assert.equal(icon.status, 200, path);
+      assert.match(icon.headers.get('content-type'), /^image\/svg\+xml/, path);
+      assert.match(await icon.text(), /<svg /, path);
+    }
     for (const hidden of ['/ui/worker.js', '/ui/pkg/service/workerd.js', '/ui/rims.js']) {
       assert.equal((await fetch(`${worker.origin}${hidden}`)).status, 404, hidden);
     }

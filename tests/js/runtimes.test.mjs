@@ -112,3 +112,32 @@ test('tsc --strict with the default libraries accepts the installed package\'s t
     project.close();
   }
 });
+
+test('tsc --strict with no target and no module (TypeScript\'s defaults: ES5 library) accepts every entry\'s types', () => {
+  const usage = `
+    import { generateNonce, verifyAttestationResult, EdgeAttestError } from 'edgeattest';
+    import { verifyEvidence } from 'edgeattest/local';
+    import { handleRequest } from 'edgeattest/service';
+    import { appraiseRego } from 'edgeattest/rego';
+    export const used = [generateNonce, verifyAttestationResult, verifyEvidence, handleRequest, appraiseRego];
+    export const isCoded = (error: unknown): boolean => error instanceof EdgeAttestError;
+  `;
+  const project = scratchProject({
+    'usage.ts': usage,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['usage.ts'] }),
+  }, 'edgeattest-tsc-defaults');
+  try {
+    project.run(bin('tsc'), ['-p', '.']);
+    // Without the types' library reference, ES5's library lacks Symbol: the test can tell.
+    for (const entry of ['', 'local/', 'service/', 'rego/']) {
+      const path = `node_modules/edgeattest/${entry}error.d.ts`;
+      project.write(path, readFileSync(`${project.dir}/${path}`, 'utf8').replace('/// <reference lib="es2020" />', ''));
+    }
+    assert.throws(() => project.run(bin('tsc'), ['-p', '.']), (error) => /error\.d\.ts.*TS2585.*Symbol/s.test(error.stdout));
+  } catch (error) {
+    if (error.stdout !== undefined) assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
+    throw error;
+  } finally {
+    project.close();
+  }
+});

@@ -5,4 +5,4 @@ export type {
   RegoReason,
 } from './edgeattest.js';
 export { EdgeAttestError } from './error.js';
-export type { EdgeAttestErrorCode } from './error.js';
+export type { EdgeAttestErrorCode, VerdictErrorCode } from './error.js';

@@ -46,9 +46,10 @@ pub(crate) fn rim_download_failed(problem: &str, key: &str) -> String {
     )
 }
 
-/// 5001 when the responder could not be reached: what to do, online or air-gapped.
+/// 5001 when no answer could be had from the responder (unreachable, timed out, an HTTP
+/// error, too large): what to do, online or air-gapped.
 pub(crate) const OCSP_UNREACHABLE: &str =
     "the OCSP responder (EDGEATTEST_OCSP_URL, by default NVIDIA's https://ocsp.ndis.nvidia.com/) \
-     could not be reached, so revocation could not be checked. Go online or point \
-     EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set EDGEATTEST_OCSP_URL=off \
-     (revocation is then not checked and every token says so)";
+     could not be reached or gave no answer, so revocation could not be checked. Go online or \
+     point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set \
+     EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token says so)";

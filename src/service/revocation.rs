@@ -347,9 +347,7 @@ impl ChainVerdict {
                     field,
                     "ERROR_DURING_OCSP_QUERY",
                     &match error {
-                        OcspError::Unavailable(
-                            FetchFailure::Unreachable | FetchFailure::Timeout,
-                        ) => {
+                        OcspError::Unavailable(failure) if *failure != FetchFailure::NotFetched => {
                             alloc::format!("{error} ({}): {OCSP_UNREACHABLE}", error.code())
                         }
                         _ => alloc::format!("{} ({})", error, error.code()),

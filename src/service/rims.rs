@@ -20,7 +20,10 @@ use alloc::vec::Vec;
 
 use crate::rim::{prepare_rim, verify_rim, RimError, RimTrust, VerifiedRim};
 
-/// The name prefix (and store key prefix) of documents for devices of configured roots.
+/// The name prefix of documents for devices of configured roots: `configured-roots/<id>.xml`
+/// serves only devices whose chain ends at a root configured on the service (not NVIDIA's
+/// Device Identity CA), before a document of the same id without the prefix, and never an
+/// NVIDIA device.
 pub const CONFIGURED_ROOTS: &str = "configured-roots/";
 
 /// The store key of RIM `id` for a device whose chain ends at NVIDIA's Device Identity CA
@@ -87,7 +90,7 @@ impl RimStore {
 
     /// Adds a document known only by its content; `name` (a file name) is used as the id
     /// when its stem looks like one (`NV_…`). A name `configured-roots/<id>.xml` adds it for
-    /// devices of configured roots only (module documentation).
+    /// devices of configured roots only ([`CONFIGURED_ROOTS`]).
     ///
     /// # Errors
     /// [`RimError`] when the document cannot be read well enough to index it, or a
@@ -124,9 +127,10 @@ impl RimStore {
         Ok(())
     }
 
-    /// The document for `key` ([`store_key`]; for NVIDIA devices the RIM id), if the store
-    /// has exactly one that fits: for a device of a configured root, a `configured-roots/`
-    /// document first, else one for any device.
+    /// The document for `key` (for an NVIDIA device the RIM id; for a device of a configured
+    /// root the id prefixed with [`CONFIGURED_ROOTS`]), if the store has exactly one that
+    /// fits: for a device of a configured root, a `configured-roots/` document first, else one
+    /// for any device.
     pub fn get(&self, key: &str) -> Option<&[u8]> {
         if let Some(xml) = self.by_id.get(key) {
             return Some(xml);

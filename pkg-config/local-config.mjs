@@ -136,6 +136,7 @@ export async function localBindings(env = process.env, log = console.log, { dir 
     bindings.EDGEATTEST_CRYPTO = env.EDGEATTEST_CRYPTO;
   }
   if (env.EDGEATTEST_FIXED_TIME) bindings.EDGEATTEST_FIXED_TIME = env.EDGEATTEST_FIXED_TIME;
+  if (env.EDGEATTEST_TEST_PKI) bindings.EDGEATTEST_TEST_PKI = env.EDGEATTEST_TEST_PKI; // development only (start.sh)
   if (env.EDGEATTEST_BUNDLED_RIMS) bindings.EDGEATTEST_BUNDLED_RIMS = env.EDGEATTEST_BUNDLED_RIMS;
   if (env.EDGEATTEST_REQUIRE_FWID) bindings.EDGEATTEST_REQUIRE_FWID = env.EDGEATTEST_REQUIRE_FWID;
   if (env.EDGEATTEST_ISSUER) bindings.EDGEATTEST_ISSUER = new URL(env.EDGEATTEST_ISSUER).toString().replace(/\/$/, '');

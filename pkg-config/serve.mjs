@@ -24,6 +24,9 @@ const url = await mf.ready;
 const health = await mf.dispatchFetch(`${url.origin}/health`);
 console.log(`edgeattest service: ${url.origin}/  (health: ${(await health.json()).overallStatus ?? health.status})`);
 console.log(`verification page:  ${url.origin}/ui/`);
+if (config.bindings.EDGEATTEST_TEST_PKI === 'on') {
+  console.log('test PKI:           trusted (development only): the edgeattest TEST PKI, not NVIDIA, for the offline samples; EDGEATTEST_TEST_PKI=off to stop');
+}
 if (existsSync(`${WORKER_ROOT}assets/docs`)) console.log(`API reference:      ${url.origin}/docs/`);
 const stop = async () => {
   await mf.dispose();

@@ -20,4 +20,8 @@ fi
 SKIP_PY=1 bash pkg-config/setup.sh
 bash pkg-config/build.sh
 export PATH="$PWD/node_modules/.bin:$PATH"
+# Development only: with its development key, the main job also trusts the edgeattest TEST PKI
+# (not NVIDIA; its keys are public), so that the page's samples pass offline. A deployment
+# never sets it; EDGEATTEST_TEST_PKI=off here turns it off.
+if [ -z "${EDGEATTEST_SIGNING_KEY:-}" ]; then export EDGEATTEST_TEST_PKI="${EDGEATTEST_TEST_PKI:-on}"; fi
 EDGEATTEST_START_LOCK_FD=8 exec node pkg-config/serve.mjs

@@ -22,6 +22,7 @@ mod negotiate;
 mod options;
 mod outcome;
 mod policy_gate;
+mod remedy;
 mod revocation;
 mod rims;
 mod router;
@@ -33,7 +34,9 @@ pub use bindings::{
     BindingsError, CryptoChoice, HostSettings, RimDocument, DEFAULT_OCSP_TIMEOUT_MS,
     MAX_OCSP_TIMEOUT_MS,
 };
-pub use device::{DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING};
+pub use device::{
+    DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, OTHER_ROOT_WARNING, REVOCATION_WARNING,
+};
 pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
@@ -53,7 +56,7 @@ pub use outcome::{
 };
 pub use policy_gate::POLICY_NOT_MET_CODE;
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
-pub use rims::{RimStore, MAX_STORED_RIMS};
+pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
 pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
 // it, and a host's own error answers carry the same headers (`ErrorResponseInit`).

@@ -18,7 +18,8 @@
 // NVIDIA's https://rim.attestation.nvidia.com/v1/rim/; "off": only the RIMs held),
 // EDGEATTEST_OCSP_URL (default NVIDIA's https://ocsp.ndis.nvidia.com/; "off": revocation not
 // checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000),
-// EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
+// EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again),
+// EDGEATTEST_TEST_PKI (development only, "on": also the edgeattest TEST PKI, worker-test-pki.js); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
 import { AttestationService, EdgeAttestError, createFetchCache, handleRequest, importSigningKey, readServiceBindings, serviceLimits } from '../pkg/service/workerd.js';
@@ -29,6 +30,7 @@ import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { BUNDLED_RIMS } from './rims.js';
+import { TEST_PKI_LABEL, testPkiOn, testPkiRims, withTestPkiAnswers, withTestPkiRoots } from './worker-test-pki.js';
 
 /**
  * The core's body limit (MAX_BODY_BYTES): past it the core answers 413. And its cap on a
@@ -48,6 +50,8 @@ let fetchCache;
 let ocspTimeoutMs;
 /** EDGEATTEST_FETCH_CACHE. */
 let fetchCacheOn;
+/** EDGEATTEST_TEST_PKI. */
+let testPki;
 
 /**
  * A static file: the page at /ui/, the API reference at /docs/. They live in the ASSETS
@@ -92,7 +96,9 @@ async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
     // The core reads the bindings, as the service component reads its environment.
-    const bindings = readBindings(env);
+    const withTestPki = testPkiOn(env);
+    const bindings = readBindings(withTestPki ? withTestPkiRoots(env) : env);
+    if (withTestPki) console.warn(`EDGEATTEST_TEST_PKI=on: also trusting the ${TEST_PKI_LABEL}: for development only`);
     const chosen = bindings.crypto;
     now = clock(bindings.fixedTime);
     const options = { ...bindings.options };
@@ -108,7 +114,7 @@ async function attestationService(env, url) {
     if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
       console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');
     }
-    const documents = [...(bindings.bundledRims !== false ? BUNDLED_RIMS : []), ...bindings.rimDocuments];
+    const documents = [...(bindings.bundledRims !== false ? BUNDLED_RIMS : []), ...(withTestPki ? testPkiRims() : []), ...bindings.rimDocuments];
     for (const { name, xml } of documents) {
       try {
         created.addRim(name, xml);
@@ -123,6 +129,7 @@ async function attestationService(env, url) {
       backend = chosen;
       ocspTimeoutMs = bindings.ocspTimeoutMs;
       fetchCacheOn = bindings.fetchCache;
+      testPki = withTestPki;
     }
   } catch (error) {
     serviceError = error;
@@ -235,6 +242,9 @@ function fetchCacheOf() {
   return fetchCacheOn ? (fetchCache ??= createWorkerCache()) : NO_CACHE;
 }
 
+/** With EDGEATTEST_TEST_PKI=on, the test PKI's OCSP answers in front of the cache. */
+const testPkiCache = (cache) => (testPki ? withTestPkiAnswers(cache) : cache);
+
 /** The answer to one request, by path. */
 async function route(request, env, ctx) {
   const url = new URL(request.url);
@@ -261,7 +271,7 @@ async function route(request, env, ctx) {
   const answer = await handleRequest(
     svc,
     { method: request.method, path: url.pathname + url.search, origin: url.origin, headers, body },
-    { now: now(), signingKey, backend, cache: requestCache(fetchCacheOf(), ctx), ocspTimeoutMs },
+    { now: now(), signingKey, backend, cache: testPkiCache(requestCache(fetchCacheOf(), ctx)), ocspTimeoutMs },
   );
   return new Response(request.method === 'HEAD' || answer.status === 204 ? null : answer.body, {
     status: answer.status,

@@ -12,6 +12,7 @@ use super::device::{device_outcomes, DeviceStage, RimVerdicts};
 use super::fetch::{rim_url, FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::DeviceOutcome;
 use super::revocation::{ChainQueries, ChainVerdict, Revocation};
+use super::rims::id_of_key;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::ChainKind;
@@ -108,16 +109,16 @@ impl Appraisal {
         let mut resources = Vec::new();
         let mut targets = Vec::new();
         if let Some(base) = &service.config().rim_service_url {
-            for id in self.stages.iter().flat_map(DeviceStage::rim_ids) {
+            for key in self.stages.iter().flat_map(DeviceStage::rim_ids) {
                 let asked = targets
                     .iter()
-                    .any(|t| matches!(t, Target::Rim(a) if a == id));
-                if !service.rims().contains(id) && !asked {
+                    .any(|t| matches!(t, Target::Rim(a) if a == key));
+                if !service.rims().contains(key) && !asked {
                     resources.push(Resource::Rim {
-                        id: id.into(),
-                        url: rim_url(base, id),
+                        id: id_of_key(key).into(),
+                        url: rim_url(base, id_of_key(key)),
                     });
-                    targets.push(Target::Rim(id.into()));
+                    targets.push(Target::Rim(key.into()));
                 }
             }
         }
@@ -252,15 +253,17 @@ impl Appraisal {
         (request, outcomes, cacheable)
     }
 
-    fn answer_rim(&mut self, id: &str, answer: &Fetched) {
+    /// `key`: the store key (super::rims::store_key) the document was fetched for.
+    fn answer_rim(&mut self, key: &str, answer: &Fetched) {
+        let id = id_of_key(key);
         match answer {
             Fetched::Body(body) | Fetched::Cached { body, .. } => match open_envelope(body, id) {
                 Ok(envelope) => {
-                    self.fetched_rims.insert(id.into(), envelope.rim);
+                    self.fetched_rims.insert(key.into(), envelope.rim);
                 }
                 Err(error) => {
                     self.download_errors.insert(
-                        id.into(),
+                        key.into(),
                         alloc::format!("The RIM service's answer for {id} is unusable: {error}"),
                     );
                 }
@@ -269,7 +272,7 @@ impl Appraisal {
             Fetched::Failed(FetchFailure::HttpStatus(404) | FetchFailure::NotFetched) => {}
             Fetched::Failed(failure) => {
                 self.download_errors.insert(
-                    id.into(),
+                    key.into(),
                     alloc::format!("RIM {id} could not be fetched from the RIM service: {failure}"),
                 );
             }

@@ -17,10 +17,14 @@ use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
+use super::remedy::{rim_download_failed, rim_not_found};
 use super::revocation::ChainVerdict;
+use super::rims::store_key;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::CertCache;
-use crate::chain::{ChainOptions, TrustStore};
+use crate::chain::{
+    parse_pem_chain, ChainOptions, TrustStore, VerifiedChain, NVIDIA_DEVICE_IDENTITY_CA_PEM,
+};
 use crate::evidence::{
     compare_device, device_rims, BatchPlan, DeviceInput, DeviceRims, FailedEvidence, FwidCheck,
     FwidPolicy, RimPath, Transcript, VerifiedEvidence, VerifyContext,
@@ -37,6 +41,22 @@ pub const REVOCATION_WARNING: &str =
 /// verifiers pass it, but never silently.
 pub const FWID_NOT_IN_EVIDENCE_WARNING: &str =
     "The evidence carries no FWID, so the leaf certificate's FWID was not compared";
+
+/// The warning of a device whose chain ends at a root configured on this service, not at
+/// NVIDIA's Device Identity CA (a test PKI, a vendor's own): the verdict is no NVIDIA
+/// attestation, and the token says so. `{root}` is the root's subject.
+pub const OTHER_ROOT_WARNING: &str =
+    "The device certificate chain ends at {root}, a root configured on this service, not at \
+     NVIDIA's Device Identity CA: this is not an attestation of an NVIDIA device";
+
+/// The root a verified chain ends at, unless it is NVIDIA's Device Identity CA.
+fn other_root(chain: &VerifiedChain) -> Option<&str> {
+    let last = chain.certificates().last()?;
+    let nvidia = parse_pem_chain(NVIDIA_DEVICE_IDENTITY_CA_PEM)
+        .ok()
+        .and_then(|ders| ders.into_iter().next());
+    (nvidia.as_deref() != Some(last.der.as_slice())).then_some(last.subject.as_str())
+}
 
 /// The signature checks of every device of `request`, planned against `device_trust` at
 /// `now` (Unix seconds).
@@ -73,7 +93,8 @@ pub(crate) fn plan_evidence(
     reason = "one per device of a request, short-lived"
 )]
 pub(crate) enum DeviceStage {
-    /// The evidence verified; the values the RIM comparison needs, and the RIM ids.
+    /// The evidence verified; the values the RIM comparison needs, and the store keys of its
+    /// RIMs (super::rims::store_key: the RIM ids, in the family of the device's root).
     Verified {
         evidence: VerifiedEvidence,
         runtime: RuntimeEvidence,
@@ -87,7 +108,7 @@ pub(crate) enum DeviceStage {
 }
 
 impl DeviceStage {
-    /// The RIM ids this device needs (driver first).
+    /// The store keys of the RIMs this device needs (driver first).
     pub(crate) fn rim_ids(&self) -> impl Iterator<Item = &str> {
         let (driver, firmware) = match self {
             Self::Verified {
@@ -123,11 +144,14 @@ pub(crate) fn device_stages(
                     driver,
                     firmware,
                 } = device_rims(&evidence, hint);
+                // RIMs are looked up in the family of the device's root (super::rims).
+                let nvidia = other_root(evidence.chain()).is_none();
+                let key = |id: String| store_key(&id, nvidia);
                 DeviceStage::Verified {
-                    evidence,
                     runtime,
-                    firmware_rim: firmware,
-                    driver_rim: driver,
+                    firmware_rim: firmware.map(key),
+                    driver_rim: driver.map(|driver| driver.map(key)),
+                    evidence,
                 }
             }
         })
@@ -256,11 +280,15 @@ fn verified_outcome(
     let kind = arch.device_kind();
     let mut chain = ChainOutcome::from(verified.chain());
     let revoked = revocation.apply(&mut chain, "certificate");
-    let mut warnings: Vec<&'static str> = revoked.warning.into_iter().collect();
+    let mut warnings: Vec<String> = other_root(verified.chain())
+        .map(|root| OTHER_ROOT_WARNING.replace("{root}", root))
+        .into_iter()
+        .chain(revoked.warning.map(String::from))
+        .collect();
     // A verified device's FWID check passed: matched, or passed as NVIDIA's verifiers pass
     // it (the warning then says it was not compared), or not part of the evidence format.
     if verified.fwid() == FwidCheck::NotInEvidence {
-        warnings.push(FWID_NOT_IN_EVIDENCE_WARNING);
+        warnings.push(FWID_NOT_IN_EVIDENCE_WARNING.into());
     }
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
@@ -296,8 +324,11 @@ fn verified_outcome(
     let firmware = rim_outcome(firmware_id, sources);
     let driver = driver_id.map(|id| rim_outcome(id, sources));
     for rim in driver.iter().chain(core::iter::once(&firmware)) {
-        if let Some(warning) = rim.warning.filter(|w| !warnings.contains(w)) {
-            warnings.push(warning);
+        if let Some(warning) = rim
+            .warning
+            .filter(|w| !warnings.iter().any(|have| have == w))
+        {
+            warnings.push(warning.into());
         }
     }
     outcome.warning = (!warnings.is_empty()).then(|| warnings.join("; "));
@@ -391,14 +422,13 @@ fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
     };
     let Some(result) = sources.rims.get(&id).cloned() else {
         if let Some(problem) = sources.download_errors.get(&id) {
+            let problem = rim_download_failed(problem, &id);
             return RimResult {
-                error: Some(details(5008, "rim", "ERROR_DURING_RIM_DOWNLOAD", problem)),
+                error: Some(details(5008, "rim", "ERROR_DURING_RIM_DOWNLOAD", &problem)),
                 ..not_found("")
             };
         }
-        return not_found(&alloc::format!(
-            "No reference measurement document {id} is available"
-        ));
+        return not_found(&rim_not_found(&id));
     };
     match result {
         Ok(verified) => {

@@ -17,6 +17,7 @@ use super::device::REVOCATION_WARNING;
 use super::failure::details;
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
+use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
@@ -345,7 +346,12 @@ impl ChainVerdict {
                     5001,
                     field,
                     "ERROR_DURING_OCSP_QUERY",
-                    &alloc::format!("{} ({})", error, error.code()),
+                    &match error {
+                        OcspError::Unavailable(failure) if *failure != FetchFailure::NotFetched => {
+                            alloc::format!("{error} ({}): {OCSP_UNREACHABLE}", error.code())
+                        }
+                        _ => alloc::format!("{} ({})", error, error.code()),
+                    },
                 )),
                 ..none
             },

@@ -7,12 +7,44 @@
 //! found for an id naming the same, when exactly one stored document matches. Firmware ids
 //! also name the board (project and SKUs), which a document does not carry; the signature
 //! and the measurement comparison still decide whether the document fits the device.
+//!
+//! A document named `configured-roots/<id>.xml` serves only devices whose chain ends at a root
+//! configured on the service, not at NVIDIA's Device Identity CA (a test PKI's devices), and
+//! is found for them before a document of the same id without the prefix: so the RIMs of a
+//! test PKI never shadow NVIDIA's for an NVIDIA device, nor NVIDIA's theirs. The store key of
+//! a RIM for a device is [`store_key`]; the RIM id, in URLs and messages, [`id_of_key`].
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::rim::{prepare_rim, verify_rim, RimError, RimTrust, VerifiedRim};
+
+/// The name prefix of documents for devices of configured roots: `configured-roots/<id>.xml`
+/// serves only devices whose chain ends at a root configured on the service (not NVIDIA's
+/// Device Identity CA), before a document of the same id without the prefix, and never an
+/// NVIDIA device.
+pub const CONFIGURED_ROOTS: &str = "configured-roots/";
+
+/// The store key of RIM `id` for a device whose chain ends at NVIDIA's Device Identity CA
+/// (`nvidia_device`: the id itself) or at a configured root.
+pub(crate) fn store_key(id: &str, nvidia_device: bool) -> String {
+    if nvidia_device {
+        id.to_string()
+    } else {
+        alloc::format!("{CONFIGURED_ROOTS}{id}")
+    }
+}
+
+/// The RIM id a store key names.
+pub(crate) fn id_of_key(key: &str) -> &str {
+    key.strip_prefix(CONFIGURED_ROOTS).unwrap_or(key)
+}
+
+/// Whether `key` is the key of a device of a configured root.
+pub(crate) fn is_configured_roots_key(key: &str) -> bool {
+    key.starts_with(CONFIGURED_ROOTS)
+}
 
 /// Most documents a store holds (the bundled set is 32; a folder may add more).
 pub const MAX_STORED_RIMS: usize = 4096;
@@ -57,11 +89,28 @@ impl RimStore {
     }
 
     /// Adds a document known only by its content; `name` (a file name) is used as the id
-    /// when its stem looks like one (`NV_…`).
+    /// when its stem looks like one (`NV_…`). A name `configured-roots/<id>.xml` adds it for
+    /// devices of configured roots only ([`CONFIGURED_ROOTS`]).
     ///
     /// # Errors
-    /// [`RimError`] when the document cannot be read well enough to index it.
+    /// [`RimError`] when the document cannot be read well enough to index it, or a
+    /// `configured-roots/` name does not name an id (it must: such documents have no content
+    /// index).
     pub fn insert_named(&mut self, name: &str, xml: Vec<u8>) -> Result<(), RimError> {
+        if let Some(rest) = name.strip_prefix(CONFIGURED_ROOTS) {
+            let id = rest
+                .strip_suffix(".xml")
+                .or_else(|| rest.strip_suffix(".swidtag"))
+                .unwrap_or(rest);
+            if !id.starts_with("NV_") || id.contains('/') {
+                return Err(RimError::Schema {
+                    field: name.to_string(),
+                    problem: "a configured-roots/ document is named by its RIM id (NV_…)",
+                });
+            }
+            self.insert(&store_key(id, false), xml);
+            return Ok(());
+        }
         let stem = name.rsplit('/').next().unwrap_or(name);
         let stem = stem
             .strip_suffix(".xml")
@@ -78,10 +127,17 @@ impl RimStore {
         Ok(())
     }
 
-    /// The document for `id`, if the store has exactly one that fits.
-    pub fn get(&self, id: &str) -> Option<&[u8]> {
-        if let Some(xml) = self.by_id.get(id) {
+    /// The document for `key` (for an NVIDIA device the RIM id; for a device of a configured
+    /// root the id prefixed with [`CONFIGURED_ROOTS`]), if the store has exactly one that
+    /// fits: for a device of a configured root, a `configured-roots/` document first, else one
+    /// for any device.
+    pub fn get(&self, key: &str) -> Option<&[u8]> {
+        if let Some(xml) = self.by_id.get(key) {
             return Some(xml);
+        }
+        let id = id_of_key(key);
+        if id != key {
+            return self.get(id);
         }
         let wanted = key_of_id(id)?;
         let mut matches = self.by_content.iter().filter(|(key, _)| *key == wanted);

@@ -160,6 +160,7 @@ mod service {
     mod blackwell;
     mod claims;
     mod claims_bytes;
+    mod collateral;
     mod ear;
     mod exchange;
     mod keys;

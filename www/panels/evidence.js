@@ -227,7 +227,8 @@ async function readFiles(files) {
 }
 
 export function initEvidencePanel(evidenceSamples, rimSamples) {
-  samples = evidenceSamples;
+  // This panel verifies against NVIDIA's roots only: the TEST PKI samples are the service's.
+  samples = evidenceSamples.filter((s) => s.collateral?.source !== 'edgeattest-test-pki');
   rims = new Map();
   for (const rim of rimSamples) addRimOption(rim.id, rim);
   $('ev-sample').replaceChildren(...samples.map((s) => new Option(s.title, s.id)));

@@ -32,6 +32,7 @@ function matchSample(endpoint) {
   }
   const firstEnabled = [...select.options].find((o) => !o.disabled);
   if (firstEnabled && select.selectedOptions[0]?.disabled) select.value = firstEnabled.value;
+  describeSample();
   if (deviceKind($('arch').value) !== kind) $('arch').value = architecturesOf(kind)[0]?.name ?? '';
 }
 
@@ -141,9 +142,20 @@ async function send() {
   $('result-title').scrollIntoView();
 }
 
+/** Where the chosen sample's collateral comes from, and what the development service answers offline. */
+function describeSample() {
+  const sample = samples[Number($('sample').value)];
+  const expect = sample?.expect;
+  $('sample-about').textContent = sample?.collateral
+    ? `${sample.collateral.label}. Offline, the development service (start.sh) answers: ${expect.result}${expect.code ? ` ${expect.code}` : ''} (${expect.reason}).`
+    : '';
+}
+
 export function initRequestPanel(evidenceSamples) {
   samples = evidenceSamples;
   $('sample').replaceChildren(...samples.map((sample, i) => new Option(sample.title, String(i))));
+  $('sample').addEventListener('change', describeSample);
+  describeSample();
   $('send-url').value = location.origin;
   $('generate-nonce').addEventListener('click', () => {
     $('nonce').value = generateNonce();

@@ -8,7 +8,7 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::service::{Request, Service, ServiceConfig};
+use edgeattest::service::{Request, Service, ServiceConfig, OTHER_ROOT_WARNING};
 use edgeattest::SigningKey;
 use serde_json::{json, Map, Value};
 
@@ -84,8 +84,12 @@ fn a_gpu_passing_with_every_chain_good_meets_the_remote_v4_gpu_policy() {
     let (overall, devices) = tokens(&response);
     let gpu = &devices[0];
     assert_eq!(overall["x-nvidia-overall-att-result"], true, "{gpu:?}");
-    // Nothing left unchecked, so no warning (claims 3.0 write the member as null).
-    assert_eq!(gpu["x-nvidia-attestation-warning"], Value::Null, "{gpu:?}");
+    // Nothing left unchecked; the only warning says the device is not NVIDIA's.
+    assert_eq!(
+        gpu["x-nvidia-attestation-warning"],
+        OTHER_ROOT_WARNING.replace("{root}", "O=Test OCSP PKI,CN=Test OCSP Device Identity CA"),
+        "{gpu:?}"
+    );
     let rules = policy("remote_v4_NVGPURemotePolicyExample.json");
     assert_eq!(
         unmet(&overall, &rules["overall-claims"]),

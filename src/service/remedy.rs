@@ -1,0 +1,55 @@
+//! What a device that failed for want of collateral (a RIM document, an OCSP answer) is told
+//! to do about it: the cause and the remedy in words, in its `x-nvidia-error-details`, so
+//! that no failure the user can fix reads as a verdict on the device.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::rims::{id_of_key, is_configured_roots_key};
+
+/// 5009: RIM `key` ([`super::rims::store_key`]) is held nowhere the service looks.
+pub(crate) fn rim_not_found(key: &str) -> String {
+    let id = id_of_key(key);
+    let how = if is_configured_roots_key(key) {
+        format!(
+            "NVIDIA publishes no RIMs for a device of a root configured on this service: provide \
+             {id}.xml, signed under a configured RIM root,"
+        )
+    } else {
+        format!(
+            "NVIDIA publishes it at https://rim.attestation.nvidia.com/v1/rim/{id}: let the service \
+             reach it (EDGEATTEST_RIM_SERVICE_URL, on by default), or download it and provide \
+             {id}.xml"
+        )
+    };
+    format!(
+        "No reference measurement document {id} is available: it is not bundled, not among the \
+         configured documents and not fetched from a RIM service. {how} in EDGEATTEST_RIM_DIR or \
+         EDGEATTEST_RIM_DOCUMENTS"
+    )
+}
+
+/// 5008: RIM `key` could not be had from the RIM service (`problem` says why).
+pub(crate) fn rim_download_failed(problem: &str, key: &str) -> String {
+    let id = id_of_key(key);
+    if is_configured_roots_key(key) {
+        return format!(
+            "{problem}. NVIDIA publishes no RIMs for a device of a root configured on this \
+             service: provide {id}.xml, signed under a configured RIM root, in EDGEATTEST_RIM_DIR or \
+             EDGEATTEST_RIM_DOCUMENTS"
+        );
+    }
+    format!(
+        "{problem}. Go online or point EDGEATTEST_RIM_SERVICE_URL at a reachable RIM service; \
+         air-gapped: provide {id}.xml (from https://rim.attestation.nvidia.com/v1/rim/{id}) in \
+         EDGEATTEST_RIM_DIR or EDGEATTEST_RIM_DOCUMENTS"
+    )
+}
+
+/// 5001 when no answer could be had from the responder (unreachable, timed out, an HTTP
+/// error, too large): what to do, online or air-gapped.
+pub(crate) const OCSP_UNREACHABLE: &str =
+    "the OCSP responder (EDGEATTEST_OCSP_URL, by default NVIDIA's https://ocsp.ndis.nvidia.com/) \
+     could not be reached or gave no answer, so revocation could not be checked. Go online or \
+     point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set \
+     EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token says so)";

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 mod checks;
 mod reading;
 
-pub use reading::REVOCATION_NOT_CHECKED;
+pub(crate) use reading::REVOCATION_NOT_CHECKED;
 
 use super::attestation::VerifiedAttestationResult;
 use crate::sort;

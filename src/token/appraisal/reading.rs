@@ -36,7 +36,7 @@ use crate::attest::ClaimsVersion;
 /// The warning a verifier that checks no revocation writes in every device token (this
 /// crate's service with `EDGEATTEST_OCSP_URL=off`): a relying party reads it as "chains not
 /// confirmed".
-pub const REVOCATION_NOT_CHECKED: &str =
+pub(crate) const REVOCATION_NOT_CHECKED: &str =
     "Certificate revocation (OCSP) was not checked by this verifier";
 
 const WARNING: &str = "x-nvidia-attestation-warning";

@@ -216,3 +216,61 @@ fn without_a_responder_every_token_says_revocation_was_not_checked() {
         assert!(!warning(gpu).contains(REVOCATION_WARNING), "{gpu:?}");
     }
 }
+
+/// The real LS10 96.10.55.00.01 transcript re-signed with the test PKI's switch leaf.
+fn switch() -> (Vec<u8>, String) {
+    let report = hex::decode(
+        ocsp_responder::read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim(),
+    )
+    .unwrap();
+    let key = edgeattest::SigningKey::from_pkcs8_pem(&ocsp_responder::read(
+        "generated/ocsp/leaf_switch_key.pem",
+    ))
+    .unwrap();
+    let mut evidence = report[..report.len() - 96].to_vec();
+    let signature = key.sign(&evidence);
+    evidence.extend_from_slice(&signature);
+    (
+        evidence,
+        ocsp_responder::read("generated/ocsp/chain_switch.pem"),
+    )
+}
+
+#[test]
+fn switch_claims_without_a_warning_member_say_so_too_and_only_without_a_responder() {
+    let (evidence, chain) = switch();
+    let request = |path: &str, version: &str| {
+        let body = json!({
+            "nonce": hex::encode(&evidence[4..36]),
+            "arch": "LS10",
+            "claims_version": version,
+            "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(&chain)}],
+        });
+        Request::new("POST", path).body(serde_json::to_vec(&body).unwrap())
+    };
+    // Switch claims 2.0 (V3, and V4 on request): NVIDIA's have no warning member; without a
+    // responder ours carry it, so a relying party does not read the chain as confirmed.
+    // (Switch claims 1.0 of V2 are written by the same rule.)
+    for (path, version) in [("/v3/attest/switch", "2.0"), ("/v4/attest/switch", "2.0")] {
+        let (response, _, _) = attest_with(
+            &service(None),
+            &request(path, version),
+            &Responder::new(Mode::Normal),
+        );
+        let (overall, devices) = tokens(&response);
+        assert_eq!(overall["x-nvidia-overall-att-result"], true, "{devices:?}");
+        assert_eq!(warning(&devices[0]), REVOCATION_WARNING, "{version}");
+        // With a responder that answers, no such member: NVIDIA's claim set.
+        let (response, _, _) = attest_with(
+            &with_responder(),
+            &request(path, version),
+            &Responder::new(Mode::Normal),
+        );
+        let (overall, devices) = tokens(&response);
+        assert_eq!(overall["x-nvidia-overall-att-result"], true, "{devices:?}");
+        assert!(
+            !devices[0].contains_key("x-nvidia-attestation-warning"),
+            "{version}: {devices:?}"
+        );
+    }
+}

@@ -384,7 +384,7 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
       ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.passed ? 'good' : 'bad');
   setPolicySubject(verified);
-  return { authentic: true, passed: appraisal.passed };
+  return { authentic: true, passed: appraisal.passed, revocationRelaxed: verified.revocationRelaxed === true };
 }
 
 export function initResultPanel() {

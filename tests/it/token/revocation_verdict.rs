@@ -148,6 +148,9 @@ fn chain_objects_other_than_valid_and_good_confirm_nothing() {
     );
 }
 
+/// An edit of a device token's claims.
+type Edit = Box<dyn Fn(&mut Map<String, Value>)>;
+
 /// Claims 3.0 of the passing Hopper with `edit` applied.
 fn edited(edit: impl FnOnce(&mut Map<String, Value>)) -> String {
     let mut claims = device_claims(&hopper_success(), ClaimsVersion::V3_0);
@@ -157,7 +160,7 @@ fn edited(edit: impl FnOnce(&mut Map<String, Value>)) -> String {
 
 #[test]
 fn claims_of_the_wrong_type_are_refused_as_unreadable_and_fail_the_device() {
-    let cases: [(&str, Box<dyn Fn(&mut Map<String, Value>)>); 5] = [
+    let cases: [(&str, Edit); 5] = [
         (
             "x-nvidia-gpu-arch-check",
             Box::new(|c| {

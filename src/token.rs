@@ -29,13 +29,21 @@
 //! `ERR_EAT_V1_TOKEN_INVALID`, `ERR_EAT_NO_DEVICES`, `ERR_EAT_TOO_MANY_DEVICES`,
 //! `ERR_EAT_SUBMOD_INVALID`, `ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED`,
 //! `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_DEVICE_MISSING`, `ERR_EAT_DEVICE_UNEXPECTED`,
-//! `ERR_VERDICT_COUNT`, `ERR_ATTESTATION_FAILED`, `ERR_ATTESTATION_RESULT_MISSING`.
+//! `ERR_VERDICT_COUNT`, `ERR_ATTESTATION_FAILED`, `ERR_ATTESTATION_RESULT_MISSING`,
+//! `ERR_EAT_CLAIMS_UNREADABLE`, `ERR_REVOCATION_UNCONFIRMED`.
 //!
 //! Verdict: authentic tokens are not a pass. A result whose service verdict
 //! (`x-nvidia-overall-att-result`) is `false` or absent, or whose device token says it failed,
 //! is refused ([`TokenError::AttestationFailed`], [`TokenError::AttestationResultMissing`])
 //! unless [`VerifyOptions::allow_failed_result`]; either way the [`Appraisal`] (per device,
 //! the failed claims in words, from every claims version) says why.
+//!
+//! Claims that read, and revocation: a device token whose claims do not read as its claims
+//! version defines them (a check claim of the wrong type, no verdict claim) fails, refused
+//! with [`TokenError::ClaimsUnreadable`]; a pass whose certificate chains a device token does
+//! not confirm `good` is refused with [`TokenError::RevocationUnconfirmed`] unless
+//! [`VerifyOptions::allow_unknown_revocation`] (the rule per claims version is in the
+//! `appraisal::reading` module and the README's relying-party section).
 //!
 //! Result shape: the caller names the shape it expects ([`VerifyOptions::result_format`],
 //! default [`ResultFormat::Detached`]; [`ResultFormat::for_endpoint`] from the endpoint
@@ -64,6 +72,7 @@ mod submods;
 mod verification;
 mod verify_input;
 
+pub(crate) use appraisal::REVOCATION_NOT_CHECKED;
 pub(crate) use appraisal::V1_DEVICE_LABEL;
 pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal};
 pub use attestation::{

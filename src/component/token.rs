@@ -158,7 +158,9 @@ pub(super) fn refusal(error: TokenError) -> ResultError {
     let coded_error = coded(&error);
     match error {
         TokenError::AttestationFailed { appraisal, result }
-        | TokenError::AttestationResultMissing { appraisal, result } => {
+        | TokenError::AttestationResultMissing { appraisal, result }
+        | TokenError::ClaimsUnreadable { appraisal, result }
+        | TokenError::RevocationUnconfirmed { appraisal, result } => {
             ResultError::Refused(Refusal {
                 error: coded_error,
                 appraisal: appraisal_out(&appraisal),
@@ -186,5 +188,6 @@ pub(super) fn input(options: VerifyOptions) -> VerifyInput {
         format: options.format,
         endpoint: options.endpoint,
         allow_failed_result: None,
+        allow_unknown_revocation: None,
     }
 }

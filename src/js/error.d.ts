@@ -5,8 +5,12 @@
 // includes this file.
 /// <reference lib="es2020" />
 
-/** The codes of the verdict rule of verifyAttestationResult. */
-export type VerdictErrorCode = 'ERR_ATTESTATION_FAILED' | 'ERR_ATTESTATION_RESULT_MISSING';
+/** The codes of the verdict rules of verifyAttestationResult. */
+export type VerdictErrorCode =
+  | 'ERR_ATTESTATION_FAILED'
+  | 'ERR_ATTESTATION_RESULT_MISSING'
+  | 'ERR_EAT_CLAIMS_UNREADABLE'
+  | 'ERR_REVOCATION_UNCONFIRMED';
 
 /**
  * A stable machine-readable code, e.g. `ERR_REQUEST_INVALID_NONCE`, never renamed. The

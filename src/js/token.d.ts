@@ -26,8 +26,10 @@ export type {
 
 /**
  * The rejection of verifyAttestationResult when every token is authentic but the verdict is
- * not a pass (ERR_ATTESTATION_FAILED) or absent (ERR_ATTESTATION_RESULT_MISSING). Its message
- * names the first failed device and its first reason.
+ * not a pass (ERR_ATTESTATION_FAILED) or absent (ERR_ATTESTATION_RESULT_MISSING), a device
+ * token's claims do not read as their claims version defines them (ERR_EAT_CLAIMS_UNREADABLE),
+ * or the verdict is a pass whose certificate chains are not confirmed good
+ * (ERR_REVOCATION_UNCONFIRMED). Its message names the device and why.
  */
 export interface AttestationVerdictError extends EdgeAttestError {
   code: VerdictErrorCode;
@@ -110,9 +112,19 @@ export interface VerifyTokenOptions {
    * `appraisal` and the verified `result`.
    *
    * `true` resolves with a failed result instead, for tools that display failures (the
-   * verification page, diagnostics); the caller must then read `appraisal.passed`.
+   * verification page, diagnostics); the caller must then read `appraisal.passed`. A device
+   * token whose claims do not read (a check claim of the wrong type, no verdict claim) fails
+   * with ERR_EAT_CLAIMS_UNREADABLE, resolved by this option too, as a failure.
    */
   allowFailedResult?: boolean;
+  /**
+   * verifyAttestationResult only. By default a passing result is refused
+   * (ERR_REVOCATION_UNCONFIRMED) unless every device token confirms its certificate chains
+   * good: claims 3.0/4.0 chain objects `valid` with OCSP `good`; claims 1.0/2.0 chains
+   * validated without a "revocation not checked" warning. `true` accepts it; the result then
+   * says `revocationRelaxed: true`.
+   */
+  allowUnknownRevocation?: boolean;
 }
 
 export interface SignOptions {

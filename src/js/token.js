@@ -177,6 +177,14 @@ export async function verifyJwt(token, jwks, options = {}) {
  * ERR_ATTESTATION_FAILED; when the verdict is absent, with ERR_ATTESTATION_RESULT_MISSING.
  * Both errors carry `appraisal` (why) and `result` (the verified data). options.allowFailedResult
  * (true) resolves instead, for tools that show failures; the caller then reads appraisal.passed.
+ *
+ * A device token whose claims do not read as its claims version defines them (a check claim of
+ * the wrong type, no verdict claim) fails with that reason: ERR_EAT_CLAIMS_UNREADABLE. A pass
+ * whose certificate chains a device token does not confirm good (claims 3.0/4.0: a chain
+ * object not `valid` + OCSP `good`; 1.0/2.0: a chain not validated, or the "not checked"
+ * warning) rejects with ERR_REVOCATION_UNCONFIRMED unless options.allowUnknownRevocation
+ * (true); the result then says `revocationRelaxed: true`. Both errors carry appraisal and
+ * result too.
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
   if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyAttestationResult(result, keys, options));

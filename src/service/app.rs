@@ -175,8 +175,8 @@ impl Service {
                         break;
                     }
                 }
-                // No I/O here: the documents held are all there is, and revocation is
-                // left unchecked (the tokens say so).
+                // No I/O here: the documents held are all there is; with a responder
+                // configured, its unanswered queries are errors of the devices (5001).
                 Step::Fetch(_) => {
                     if exchange.fetched_nothing(self).is_err() {
                         break;

@@ -43,6 +43,9 @@ pub(crate) struct Appraisal {
 /// Each device's and each RIM's revocation verdict, for the outcomes.
 #[derive(Debug)]
 pub(crate) struct RevocationVerdicts {
+    /// A responder is configured: every chain reached is asked about, and none is "not
+    /// checked".
+    pub(crate) configured: bool,
     /// Per device, in request order.
     pub(crate) devices: Vec<ChainVerdict>,
     /// Per RIM id.
@@ -50,12 +53,14 @@ pub(crate) struct RevocationVerdicts {
 }
 
 impl RevocationVerdicts {
-    /// The verdict of RIM `id` (not checked when unknown).
+    /// The verdict of RIM `id`. A RIM without queries while a responder is configured (its
+    /// chain was not built, so its own failure comes first) is not "not checked" either.
     pub(crate) fn rim(&self, id: &str) -> ChainVerdict {
-        self.rims
-            .get(id)
-            .cloned()
-            .unwrap_or(ChainVerdict::NotChecked)
+        match self.rims.get(id) {
+            Some(verdict) => verdict.clone(),
+            None if self.configured => ChainVerdict::unanswered(),
+            None => ChainVerdict::NotChecked,
+        }
     }
 }
 
@@ -226,17 +231,25 @@ impl Appraisal {
                     .iter()
                     .map(|chain| match chain {
                         Some(chain) => revocation.verdict(chain),
-                        None => ChainVerdict::NotChecked,
+                        None => ChainVerdict::unanswered(),
                     })
                     .collect();
                 let rims = rim_chains
                     .iter()
                     .map(|(id, chain)| (id.clone(), revocation.verdict(chain)))
                     .collect();
-                (RevocationVerdicts { devices, rims }, revocation.cacheable())
+                (
+                    RevocationVerdicts {
+                        configured: true,
+                        devices,
+                        rims,
+                    },
+                    revocation.cacheable(),
+                )
             }
             None => (
                 RevocationVerdicts {
+                    configured: false,
                     devices: Vec::new(),
                     rims: BTreeMap::new(),
                 },

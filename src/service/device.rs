@@ -33,9 +33,10 @@ use crate::rim::{
     driver_rim_id, firmware_rim_id, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
 
-/// The warning every token carries until revocation is checked.
-pub const REVOCATION_WARNING: &str =
-    "Certificate revocation (OCSP) was not checked by this verifier";
+/// The warning every device token carries when the service checks no revocation (no
+/// responder configured, `EDGEATTEST_OCSP_URL=off`).
+/// Its words are the relying party's rule too ([`crate::token::REVOCATION_NOT_CHECKED`]).
+pub const REVOCATION_WARNING: &str = crate::token::REVOCATION_NOT_CHECKED;
 
 /// The warning of a device whose firmware did not report an FWID: passed as NVIDIA's
 /// verifiers pass it, but never silently.
@@ -201,7 +202,15 @@ pub(crate) fn device_outcomes(
                         .get(index)
                         .unwrap_or(&ChainVerdict::NotChecked),
                 ),
-                DeviceStage::Failed(failed) => failed_outcome(failed, device.evidence(), request),
+                DeviceStage::Failed(failed) => {
+                    let mut outcome = failed_outcome(failed, device.evidence(), request);
+                    // With a responder, nothing is "not checked": the device failed before
+                    // its chain could be asked about, and its error says why.
+                    if revocation.configured {
+                        outcome.warning = None;
+                    }
+                    outcome
+                }
             };
             if let Some(first) = repeat_of {
                 outcome.error = Some(details(

@@ -3,6 +3,13 @@
 //! however many chains share it (eight GPUs of a node share their ICA and Identity CA), the
 //! answers the host fetched, and each chain's folded status.
 //!
+//! The rule of a chain's verdict ([`Revocation::verdict`]): a verified `revoked` always
+//! decides; with a responder configured, a certificate left unasked or unanswered makes the
+//! chain an error of its device (5001 `ERROR_DURING_OCSP_QUERY`, as NRAS), never "not
+//! checked"; "not checked" exists only in a service without a responder
+//! (`EDGEATTEST_OCSP_URL=off`), and then every device token says so (the claims' `unknown`
+//! and [`super::device::REVOCATION_WARNING`]).
+//!
 //! The core never fetches: it names the responder (the configured URL, never one read from
 //! a certificate) and the DER request; the host POSTs it, or answers from its cache with the
 //! nonce that fetched the cached bytes.
@@ -26,7 +33,7 @@ use crate::ocsp::{
 use crate::ErrorCode;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
-/// RIM chains add three each. Past it the rest are reported as not checked.
+/// RIM chains add three each. A chain with a certificate past it is an error (5001).
 pub const MAX_OCSP_QUERIES: usize = 256;
 
 /// The queries of one request and their answers.
@@ -64,7 +71,7 @@ enum QueryState {
         body: Vec<u8>,
         nonce: Vec<u8>,
     },
-    /// The host did not fetch (an offline host): left unchecked, as with OCSP off.
+    /// The host did not fetch (an offline host): an error of the chains that need it.
     NotFetched,
     Done {
         result: Result<CheckedOcsp, OcspError>,
@@ -76,7 +83,8 @@ enum QueryState {
 /// One chain's revocation verdict, for the claims.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ChainVerdict {
-    /// OCSP is off, or some certificate was not asked or not fetched.
+    /// The service has no responder (`EDGEATTEST_OCSP_URL=off`): nothing is asked, and every
+    /// token says so. With a responder, a chain is always [`Self::Checked`].
     NotChecked,
     /// The folded status of every certificate asked about.
     Checked(ChainRevocation),
@@ -232,17 +240,29 @@ impl Revocation {
         }
     }
 
-    /// The folded verdict of one chain.
+    /// The folded verdict of one chain, with a responder configured: a verified `revoked`
+    /// (or a hold the request did not allow) decides whatever its sibling queries gave;
+    /// otherwise a certificate left unasked or unanswered is an error of the chain (5001),
+    /// never "not checked" — only a service without a responder leaves chains unchecked.
     pub(crate) fn verdict(&self, chain: &ChainQueries) -> ChainVerdict {
-        if chain.incomplete || chain.indices.is_empty() {
-            return ChainVerdict::NotChecked;
+        let unanswered = || Err(OcspError::Unavailable(FetchFailure::NotFetched));
+        let results: Vec<Result<CheckedOcsp, OcspError>> = chain
+            .indices
+            .iter()
+            .map(|&index| match self.queries.get(index).map(|q| &q.state) {
+                Some(QueryState::Done { result, .. }) => result.clone(),
+                _ => unanswered(),
+            })
+            .collect();
+        let revoked = results
+            .iter()
+            .map(|result| fold_chain(core::slice::from_ref(result), self.allow_hold))
+            .find(|one| matches!(one, ChainRevocation::Revoked { .. }));
+        if let Some(revoked) = revoked {
+            return ChainVerdict::Checked(revoked);
         }
-        let mut results = Vec::with_capacity(chain.indices.len());
-        for &index in &chain.indices {
-            match self.queries.get(index).map(|q| &q.state) {
-                Some(QueryState::Done { result, .. }) => results.push(result.clone()),
-                _ => return ChainVerdict::NotChecked,
-            }
+        if chain.incomplete {
+            return ChainVerdict::unanswered();
         }
         ChainVerdict::Checked(fold_chain(&results, self.allow_hold))
     }
@@ -295,6 +315,13 @@ pub(crate) struct Applied {
 }
 
 impl ChainVerdict {
+    /// A chain whose status could not be had although a responder is configured: 5001.
+    pub(crate) fn unanswered() -> Self {
+        Self::Checked(ChainRevocation::Failed(OcspError::Unavailable(
+            FetchFailure::NotFetched,
+        )))
+    }
+
     /// Writes the verdict into `chain` (`x-nvidia-cert-ocsp-status`,
     /// `x-nvidia-cert-revocation-reason`, `x-nvidia-cert-status: revoked`) and says what
     /// the device gets from it. `field`: `certificate` (device chain) or `rim`.

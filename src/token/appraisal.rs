@@ -6,6 +6,10 @@
 //! decisiveness: the service's own error first, then the evidence checks (a device whose
 //! evidence failed cannot have passed anything after), the reference documents (RIMs), the
 //! measurement comparison, and last the platform state. A new check is one row.
+//!
+//! `reading` says what each row's claim must be in each claims version, and when a token
+//! confirms its certificate chains `good` (revocation); a token that does not read as its
+//! version defines it fails, with that as its first reason.
 
 use alloc::format;
 use alloc::string::String;
@@ -14,6 +18,9 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 mod checks;
+mod reading;
+
+pub(crate) use reading::REVOCATION_NOT_CHECKED;
 
 use super::attestation::VerifiedAttestationResult;
 use crate::sort;
@@ -59,17 +66,59 @@ pub struct DeviceAppraisal {
     label: String,
     passed: Option<bool>,
     reasons: Vec<AppraisalReason>,
+    unreadable: bool,
+    revocation_confirmed: bool,
 }
 
 impl DeviceAppraisal {
-    /// Reads one device token's claims. `passed` is `Some(false)` when any claim says a check
-    /// failed, `Some(true)` when `measres` says the comparison succeeded and nothing failed,
+    /// Reads one device token's claims, in the claims version they name (see [`Self::read`]).
+    /// `passed` is `Some(false)` when any claim says a check failed or the claims do not
+    /// read, `Some(true)` when `measres` says the comparison succeeded and nothing failed,
     /// `None` when the token says neither.
     pub fn from_claims(label: &str, claims: &Map<String, Value>) -> Self {
+        Self::read(label, claims, None)
+    }
+
+    /// Reads one device token's claims in the claims version `version` names (the overall
+    /// token's `x-nvidia-ver`; `None`: the token's own 4.0 claim, else its claim names). A
+    /// claim of the wrong type, a token without a verdict claim (`measres` or
+    /// `x-nvidia-error-details`) or an unknown version fails the device, that reason first.
+    pub fn read(label: &str, claims: &Map<String, Value>, version: Option<&Value>) -> Self {
         let switch = claims
             .keys()
             .any(|name| name.starts_with("x-nvidia-switch-"));
         let detailed = claims.get(DETAILED_RESULT).and_then(Value::as_object);
+        let version = reading::version_of(version, claims);
+        let unreadable = match &version {
+            Err((claim, value)) => Some(AppraisalReason {
+                claim: (*claim).into(),
+                value: value.clone(),
+                message: format!(
+                    "the claims version {} is not one this verifier reads",
+                    checks::json_text(value)
+                ),
+            }),
+            Ok(version) => claims
+                .iter()
+                .chain(detailed.into_iter().flatten())
+                .find_map(|(name, value)| {
+                    let why = reading::misread(checks::shape(name)?, value, *version)?;
+                    Some(AppraisalReason {
+                        claim: name.clone(),
+                        value: value.clone(),
+                        message: format!("claim {name} does not read: {why}"),
+                    })
+                })
+                .or_else(|| {
+                    reading::missing_verdict(claims).map(|name| AppraisalReason {
+                        claim: name.into(),
+                        value: Value::Null,
+                        message: "the token carries no verdict (neither measres nor \
+                                  x-nvidia-error-details)"
+                            .into(),
+                    })
+                }),
+        };
         // (rank, position, reason): the position keeps the order of equal (rank, claim)
         // pairs, so the flat claim is the one kept below.
         let mut found: Vec<(usize, usize, AppraisalReason)> = claims
@@ -94,8 +143,11 @@ impl DeviceAppraisal {
             (*a, x.claim.as_str(), *i) < (*b, y.claim.as_str(), *j)
         });
         found.dedup_by(|(_, _, a), (_, _, b)| a.claim == b.claim);
-        let reasons: Vec<AppraisalReason> =
-            found.into_iter().map(|(_, _, reason)| reason).collect();
+        let is_unreadable = unreadable.is_some();
+        let reasons: Vec<AppraisalReason> = unreadable
+            .into_iter()
+            .chain(found.into_iter().map(|(_, _, reason)| reason))
+            .collect();
         let passed = if reasons.is_empty() {
             claims
                 .get("measres")
@@ -105,10 +157,16 @@ impl DeviceAppraisal {
         } else {
             Some(false)
         };
+        let revocation_confirmed = match version {
+            Ok(version) => reading::revocation_confirmed(claims, detailed, version),
+            Err(_) => false,
+        };
         Self {
             label: label.into(),
             passed,
             reasons,
+            unreadable: is_unreadable,
+            revocation_confirmed,
         }
     }
 
@@ -126,6 +184,18 @@ impl DeviceAppraisal {
     pub fn reasons(&self) -> &[AppraisalReason] {
         &self.reasons
     }
+
+    /// Whether its claims do not read as their version defines them (the first reason says
+    /// which claim).
+    pub fn unreadable(&self) -> bool {
+        self.unreadable
+    }
+
+    /// Whether the token confirms every certificate chain it names `good` (revocation
+    /// checked and good; see the rule in the module `reading`'s docs and the README).
+    pub fn revocation_confirmed(&self) -> bool {
+        self.revocation_confirmed
+    }
 }
 
 /// The appraisal of a verified attestation result: the service's verdict and each device's.
@@ -141,10 +211,11 @@ impl Appraisal {
     /// ([`VerifiedAttestationResult::overall_result`]) and every device token (a V1 result's
     /// one token is its GPU's, labelled `GPU-0`).
     pub fn of(result: &VerifiedAttestationResult) -> Self {
+        let version = result.overall().claim("x-nvidia-ver");
         let devices: Vec<DeviceAppraisal> = result
             .device_claims()
             .into_iter()
-            .map(|(label, claims)| DeviceAppraisal::from_claims(label, claims))
+            .map(|(label, claims)| DeviceAppraisal::read(label, claims, version))
             .collect();
         let overall_result = result.overall_result();
         // A device that says it failed under an overall `true` contradicts the service: the
@@ -171,6 +242,23 @@ impl Appraisal {
     /// Each device, in document order.
     pub fn devices(&self) -> &[DeviceAppraisal] {
         &self.devices
+    }
+
+    /// True when every device confirms its certificate chains `good` (and there is one).
+    pub fn revocation_confirmed(&self) -> bool {
+        !self.devices.is_empty() && self.devices.iter().all(|d| d.revocation_confirmed)
+    }
+
+    /// The first device whose claims do not read as their version defines them.
+    pub fn first_unreadable(&self) -> Option<&DeviceAppraisal> {
+        self.devices.iter().find(|device| device.unreadable)
+    }
+
+    /// The first device whose chains are not confirmed `good`.
+    pub fn first_unconfirmed(&self) -> Option<&DeviceAppraisal> {
+        self.devices
+            .iter()
+            .find(|device| !device.revocation_confirmed)
     }
 
     /// The first device that failed and its most decisive reason.

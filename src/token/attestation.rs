@@ -49,6 +49,7 @@ pub struct VerifiedAttestationResult {
     format: ResultFormat,
     overall: VerifiedJwt,
     devices: Vec<VerifiedDevice>,
+    revocation_relaxed: bool,
 }
 
 impl VerifiedAttestationResult {
@@ -98,22 +99,39 @@ impl VerifiedAttestationResult {
     pub fn appraisal(&self) -> Appraisal {
         Appraisal::of(self)
     }
+
+    /// True when the result passed but was accepted only because the caller allowed chains
+    /// not confirmed `good` ([`VerifyOptions::allow_unknown_revocation`]).
+    pub fn revocation_relaxed(&self) -> bool {
+        self.revocation_relaxed
+    }
 }
 
-/// The verdict rule: an authentic result that is not a pass is refused unless allowed.
+/// The verdict rules, in order: claims that do not read as their version defines them
+/// ([`TokenError::ClaimsUnreadable`]), a verdict that is not a pass
+/// ([`TokenError::AttestationFailed`], [`TokenError::AttestationResultMissing`]) — both
+/// resolved with `allow_failed` — then a pass whose chains are not confirmed `good`
+/// ([`TokenError::RevocationUnconfirmed`]), resolved only with `allow_unknown_revocation`.
 fn check_verdict(
-    result: VerifiedAttestationResult,
+    mut result: VerifiedAttestationResult,
     allow_failed: bool,
+    allow_unknown_revocation: bool,
 ) -> Result<VerifiedAttestationResult, TokenError> {
-    if allow_failed {
-        return Ok(result);
-    }
     let appraisal = Appraisal::of(&result);
+    let confirmed = appraisal.revocation_confirmed();
     if appraisal.passed() {
+        if confirmed || allow_unknown_revocation {
+            result.revocation_relaxed = !confirmed;
+            return Ok(result);
+        }
+    } else if allow_failed {
         return Ok(result);
     }
+    let unreadable = appraisal.first_unreadable().is_some();
     let (appraisal, result) = (Box::new(appraisal), Box::new(result));
     Err(match appraisal.overall_result() {
+        _ if unreadable => TokenError::ClaimsUnreadable { appraisal, result },
+        _ if appraisal.passed() => TokenError::RevocationUnconfirmed { appraisal, result },
         None => TokenError::AttestationResultMissing { appraisal, result },
         Some(_) => TokenError::AttestationFailed { appraisal, result },
     })
@@ -153,6 +171,7 @@ impl DeviceVerdict {
 pub struct AttestationReport {
     format: ResultFormat,
     allow_failed: bool,
+    allow_unknown_revocation: bool,
     overall: Result<VerifiedJwt, TokenError>,
     submods: Result<(), TokenError>,
     devices: Vec<DeviceVerdict>,
@@ -204,12 +223,15 @@ impl AttestationReport {
             })
     }
 
-    /// The proof type when every token verdict is good and the service's verdict is a pass
-    /// (or [`VerifyOptions::allow_failed_result`] was set).
+    /// The proof type when every token verdict is good, every device token reads as its
+    /// claims version defines it, the service's verdict is a pass and every chain is confirmed
+    /// `good` — or the caller allowed otherwise ([`VerifyOptions::allow_failed_result`],
+    /// [`VerifyOptions::allow_unknown_revocation`]).
     ///
     /// # Errors
-    /// The first failure (see [`Self::first_error`]), then
-    /// [`TokenError::AttestationFailed`] or [`TokenError::AttestationResultMissing`].
+    /// The first failure (see [`Self::first_error`]), then [`TokenError::ClaimsUnreadable`],
+    /// [`TokenError::AttestationFailed`], [`TokenError::AttestationResultMissing`] or
+    /// [`TokenError::RevocationUnconfirmed`].
     pub fn into_verified(self) -> Result<VerifiedAttestationResult, TokenError> {
         if let Some(error) = self.first_error() {
             return Err(error);
@@ -231,8 +253,9 @@ impl AttestationReport {
             format: self.format,
             overall,
             devices,
+            revocation_relaxed: false,
         };
-        check_verdict(verified, self.allow_failed)
+        check_verdict(verified, self.allow_failed, self.allow_unknown_revocation)
     }
 }
 
@@ -243,6 +266,7 @@ impl AttestationReport {
 pub struct PreparedAttestationResult {
     format: ResultFormat,
     allow_failed: bool,
+    allow_unknown_revocation: bool,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
     /// The checks of the overall token and the well-formed device tokens, in that order.
@@ -306,6 +330,7 @@ pub fn prepare_attestation_result(
     Ok(PreparedAttestationResult {
         format,
         allow_failed: options.allow_failed_result,
+        allow_unknown_revocation: options.allow_unknown_revocation,
         overall,
         devices,
         checks,
@@ -404,6 +429,7 @@ impl PreparedAttestationResult {
         Ok(AttestationReport {
             format: self.format,
             allow_failed: self.allow_failed,
+            allow_unknown_revocation: self.allow_unknown_revocation,
             overall,
             submods: submods.map(|_| ()),
             devices,
@@ -433,6 +459,7 @@ impl PreparedAttestationResult {
             Err(error) => AttestationReport {
                 format: ResultFormat::Detached,
                 allow_failed: false,
+                allow_unknown_revocation: false,
                 overall: Err(error),
                 submods: Ok(()),
                 devices: Vec::new(),

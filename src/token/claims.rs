@@ -54,6 +54,12 @@ pub struct VerifyOptions {
     /// JWT whose claims fail their checks is refused: a verified failure must never read as a
     /// pass. Diagnostic tools set it and read [`super::Appraisal`].
     pub allow_failed_result: bool,
+    /// Results only: accept a passing result whose certificate chains are not confirmed
+    /// `good` (revocation unknown, or not checked by a verifier without a responder). Default
+    /// `false`: such a result is refused with [`TokenError::RevocationUnconfirmed`]; a result
+    /// accepted only because of this option says so
+    /// ([`super::VerifiedAttestationResult::revocation_relaxed`]).
+    pub allow_unknown_revocation: bool,
 }
 
 impl VerifyOptions {
@@ -130,6 +136,14 @@ impl VerifyOptions {
     #[must_use]
     pub fn allow_failed_result(mut self, allow: bool) -> Self {
         self.allow_failed_result = allow;
+        self
+    }
+
+    /// Accepts passing results whose chains are not confirmed `good` (see
+    /// [`Self::allow_unknown_revocation`]).
+    #[must_use]
+    pub fn allow_unknown_revocation(mut self, allow: bool) -> Self {
+        self.allow_unknown_revocation = allow;
         self
     }
 

@@ -5,7 +5,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use core::fmt;
 
-use super::{Appraisal, ResultFormat, VerifiedAttestationResult};
+use super::{Appraisal, DeviceAppraisal, ResultFormat, VerifiedAttestationResult};
 use crate::crypto::KeyError;
 use crate::json::JsonError;
 use crate::ErrorCode;
@@ -203,6 +203,26 @@ pub enum TokenError {
         /// The verified (authentic) result.
         result: Box<VerifiedAttestationResult>,
     },
+    /// Every token is authentic, but a device token's claims do not read as its claims
+    /// version defines them (a check claim of the wrong type, no verdict claim, an unknown
+    /// version): what cannot be read is a failure, never a pass. Refused unless
+    /// [`super::VerifyOptions::allow_failed_result`]; the device's first reason names the
+    /// claim.
+    ClaimsUnreadable {
+        /// The device that does not read, failed with that reason.
+        appraisal: Box<Appraisal>,
+        /// The verified (authentic) result.
+        result: Box<VerifiedAttestationResult>,
+    },
+    /// Every token is authentic and the verdict is a pass, but a device token does not
+    /// confirm its certificate chains `good` (revocation unknown or not checked). Refused
+    /// unless [`super::VerifyOptions::allow_unknown_revocation`].
+    RevocationUnconfirmed {
+        /// Each device's verdict and whether its chains are confirmed.
+        appraisal: Box<Appraisal>,
+        /// The verified (authentic) result.
+        result: Box<VerifiedAttestationResult>,
+    },
     /// A verification option is out of its range or contradicts another
     /// ([`super::VerifyInput`]): `ERR_INVALID_ARGUMENT`, naming the option.
     InvalidOption {
@@ -307,7 +327,16 @@ impl fmt::Display for TokenError {
                 write!(f, "expected {expected} signature verdicts, got {got}")
             }
             Self::AttestationFailed { appraisal, .. }
-            | Self::AttestationResultMissing { appraisal, .. } => f.write_str(&appraisal.summary()),
+            | Self::AttestationResultMissing { appraisal, .. }
+            | Self::ClaimsUnreadable { appraisal, .. } => f.write_str(&appraisal.summary()),
+            Self::RevocationUnconfirmed { appraisal, .. } => write!(
+                f,
+                "the attestation passed, but the certificate chains of {} are not confirmed \
+                 good (revocation unknown or not checked)",
+                appraisal
+                    .first_unconfirmed()
+                    .map_or("a device", |d| d.label())
+            ),
         }
     }
 }
@@ -349,6 +378,8 @@ impl ErrorCode for TokenError {
             Self::VerdictCount { .. } => "ERR_VERDICT_COUNT",
             Self::AttestationFailed { .. } => "ERR_ATTESTATION_FAILED",
             Self::AttestationResultMissing { .. } => "ERR_ATTESTATION_RESULT_MISSING",
+            Self::ClaimsUnreadable { .. } => "ERR_EAT_CLAIMS_UNREADABLE",
+            Self::RevocationUnconfirmed { .. } => "ERR_REVOCATION_UNCONFIRMED",
         }
     }
 
@@ -379,18 +410,27 @@ impl ErrorCode for TokenError {
             | Self::AttestationResultMissing { appraisal, .. } => {
                 appraisal.first_failure().map(|(device, _)| device.label())
             }
+            Self::ClaimsUnreadable { appraisal, .. } => {
+                appraisal.first_unreadable().map(DeviceAppraisal::label)
+            }
+            Self::RevocationUnconfirmed { appraisal, .. } => {
+                appraisal.first_unconfirmed().map(DeviceAppraisal::label)
+            }
             Self::TooManyDevices { .. } | Self::VerdictCount { .. } => None,
         }
     }
 }
 
 impl TokenError {
-    /// For a refused verdict ([`Self::AttestationFailed`], [`Self::AttestationResultMissing`]),
-    /// the appraisal and the verified result.
+    /// For a refused verdict ([`Self::AttestationFailed`], [`Self::AttestationResultMissing`],
+    /// [`Self::ClaimsUnreadable`], [`Self::RevocationUnconfirmed`]), the appraisal and the
+    /// verified result.
     pub fn refused_result(&self) -> Option<(&Appraisal, &VerifiedAttestationResult)> {
         match self {
             Self::AttestationFailed { appraisal, result }
-            | Self::AttestationResultMissing { appraisal, result } => Some((appraisal, result)),
+            | Self::AttestationResultMissing { appraisal, result }
+            | Self::ClaimsUnreadable { appraisal, result }
+            | Self::RevocationUnconfirmed { appraisal, result } => Some((appraisal, result)),
             _ => None,
         }
     }

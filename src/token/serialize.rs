@@ -43,36 +43,39 @@ impl Serialize for VerifiedDevice {
     }
 }
 
-/// `{format, overall, devices, overallResult, appraisal}`.
+/// `{format, overall, devices, overallResult, appraisal, revocationRelaxed}`.
 impl Serialize for VerifiedAttestationResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("VerifiedAttestationResult", 5)?;
+        let mut out = serializer.serialize_struct("VerifiedAttestationResult", 6)?;
         out.serialize_field("format", &self.format())?;
         out.serialize_field("overall", self.overall())?;
         out.serialize_field("devices", self.devices())?;
         out.serialize_field("overallResult", &self.overall_result())?;
         out.serialize_field("appraisal", &self.appraisal())?;
+        out.serialize_field("revocationRelaxed", &self.revocation_relaxed())?;
         out.end()
     }
 }
 
-/// `{passed, overallResult, devices}`.
+/// `{passed, overallResult, revocationConfirmed, devices}`.
 impl Serialize for Appraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Appraisal", 3)?;
+        let mut out = serializer.serialize_struct("Appraisal", 4)?;
         out.serialize_field("passed", &self.passed())?;
         out.serialize_field("overallResult", &self.overall_result())?;
+        out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
         out.serialize_field("devices", self.devices())?;
         out.end()
     }
 }
 
-/// `{label, passed, reasons}`.
+/// `{label, passed, revocationConfirmed, reasons}`.
 impl Serialize for DeviceAppraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("DeviceAppraisal", 3)?;
+        let mut out = serializer.serialize_struct("DeviceAppraisal", 4)?;
         out.serialize_field("label", self.label())?;
         out.serialize_field("passed", &self.passed())?;
+        out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
         out.serialize_field("reasons", self.reasons())?;
         out.end()
     }

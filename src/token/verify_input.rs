@@ -53,6 +53,8 @@ pub struct VerifyInput<Now = crate::UnixSeconds> {
     pub endpoint: Option<String>,
     /// Results only: resolve with an authentic result whose verdict is not a pass.
     pub allow_failed_result: Option<bool>,
+    /// Results only: resolve with a passing result whose chains are not confirmed `good`.
+    pub allow_unknown_revocation: Option<bool>,
 }
 
 impl<Now> VerifyInput<Now> {
@@ -78,6 +80,7 @@ impl<Now> VerifyInput<Now> {
         }
         out.result_format = self.result_format()?;
         out.allow_failed_result = self.allow_failed_result.unwrap_or(false);
+        out.allow_unknown_revocation = self.allow_unknown_revocation.unwrap_or(false);
         Ok(out)
     }
 

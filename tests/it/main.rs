@@ -166,6 +166,7 @@ mod service {
     mod keys;
     mod ocsp;
     mod ocsp_policy;
+    mod ocsp_unanswered;
     mod options;
     mod policy_gate;
     mod request_rules;
@@ -191,6 +192,7 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod revocation_verdict;
     mod sec1_keys;
     pub(crate) mod teep;
     mod verify_input;

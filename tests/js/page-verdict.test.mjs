@@ -53,9 +53,18 @@ async function minted(overall, devices) {
   return { result: JSON.stringify(result), jwks: JSON.stringify(createJwks([{ kid, key: publicJwk }])), nonce, now };
 }
 
+// A device chain confirmed good (claims 3.0's object): what a pass needs besides measres.
+const GOOD_CHAIN = {
+  'x-nvidia-gpu-attestation-report-cert-chain': {
+    'x-nvidia-cert-status': 'valid', 'x-nvidia-cert-ocsp-status': 'good',
+    'x-nvidia-cert-expiration-date': '9999-12-31T23:59:59Z', 'x-nvidia-cert-revocation-reason': null,
+  },
+};
+
 test('verdict: a pass is green, says passed and authentic, and shows times as dates', async () => {
   const { page, problems } = await open();
-  const m = await minted({ 'x-nvidia-overall-att-result': true }, { 'GPU-0': { measres: 'success' }, 'GPU-1': { measres: 'success' } });
+  const m = await minted({ 'x-nvidia-overall-att-result': true },
+    { 'GPU-0': { measres: 'success', ...GOOD_CHAIN }, 'GPU-1': { measres: 'success', ...GOOD_CHAIN } });
   await verifyResult(page, m);
   assert.equal(await page.getAttribute('#result-summary', 'class'), 'summary good');
   const verdict = await page.textContent('#result-verdict');
@@ -73,6 +82,26 @@ test('verdict: a pass is green, says passed and authentic, and shows times as da
   assert.ok(overall.iat.startsWith(`${m.now} = ${iso} (`), overall.iat);
   assert.ok(overall.exp.startsWith(`${m.now + 600} = `), overall.exp);
   await shot(page, '#result', 'pass');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('verdict: a pass whose revocation is not confirmed is labelled as accepted only by the page\'s opt-in', async () => {
+  const { page, problems } = await open();
+  const unknown = { 'x-nvidia-gpu-attestation-report-cert-chain': {
+    ...GOOD_CHAIN['x-nvidia-gpu-attestation-report-cert-chain'], 'x-nvidia-cert-ocsp-status': 'unknown' } };
+  const m = await minted({ 'x-nvidia-overall-att-result': true },
+    { 'GPU-0': { measres: 'success', ...GOOD_CHAIN }, 'GPU-1': { measres: 'success', ...unknown } });
+  // A relying party's default refuses it.
+  const refused = await verifyAttestationResult(m.result, m.jwks, { nonce: m.nonce }).catch((e) => e);
+  assert.equal(refused.code, 'ERR_REVOCATION_UNCONFIRMED');
+  await verifyResult(page, m);
+  const verdict = await page.textContent('#result-verdict');
+  assert.match(verdict, /^passed, revocation not confirmed The service's overall verdict is true, but the certificate chains of GPU-1 are not confirmed good/);
+  assert.match(verdict, /Accepted only because this page allows unconfirmed revocation \(allowUnknownRevocation\)/);
+  assert.equal(await page.getAttribute('#result-verdict', 'data-relaxed'), 'revocation');
+  assert.deepEqual(await greenBadges(page, '#result-verdict'), [], 'no green "attestation passed"');
+  await shot(page, '#result', 'revocation-relaxed');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -218,7 +218,10 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
   assert.deepEqual([...failed].sort(), await expectedFlags(JSON.stringify(result), jwks, { nonce }));
 
   // A V1 result: one token, no submods.
-  const v1 = createV1Result(await signJwt({ ...claims, 'x-nvidia-overall-att-result': true }, privateKey, { kid }));
+  const v1 = createV1Result(await signJwt({
+    ...claims, 'x-nvidia-overall-att-result': true, measres: 'comparison-successful',
+    'x-nvidia-gpu-attestation-report-cert-chain-validated': true,
+  }, privateKey, { kid }));
   await verifyResult(page, { result: JSON.stringify(v1), jwks, nonce, format: 'v1' });
   assert.match(await page.textContent('#result-summary'), /^attestation passed.*\(v1 result, 0 devices\)/i);
   assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => [r[0], r.at(-1)]), [['Overall', 'authentic']]);

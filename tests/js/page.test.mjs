@@ -102,7 +102,9 @@ test('request builder: Send posts the body and verifies the answer in panel 1', 
     received.push({ url: request.url(), body });
     const now = Math.floor(Date.now() / 1000);
     const claims = { iss: 'http://service.test', iat: now, nbf: now, exp: now + 3600, eat_nonce: body.nonce };
-    const devices = Object.fromEntries(body.evidence_list.map((_, i) => [`GPU-${i}`, { ...claims, measres: 'success' }]));
+    // A pass with its device chain confirmed good (claims 3.0's object).
+    const chain = { 'x-nvidia-gpu-attestation-report-cert-chain': { 'x-nvidia-cert-status': 'valid', 'x-nvidia-cert-ocsp-status': 'good' } };
+    const devices = Object.fromEntries(body.evidence_list.map((_, i) => [`GPU-${i}`, { ...claims, measres: 'success', ...chain }]));
     const result = await createDetachedEat({ ...claims, 'x-nvidia-overall-att-result': true }, devices, privateKey, { kid });
     await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(result), headers: { 'access-control-allow-origin': '*' } });
   });

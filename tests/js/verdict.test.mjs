@@ -110,7 +110,8 @@ test('an absent verdict rejects with ERR_ATTESTATION_RESULT_MISSING; allowFailed
   assert.equal(error.code, 'ERR_ATTESTATION_RESULT_MISSING');
   assert.equal(error.message, 'the attestation result carries no overall verdict');
   assert.deepEqual(error.appraisal, {
-    passed: false, overallResult: null, devices: [{ label: 'GPU-0', passed: true, reasons: [] }],
+    passed: false, overallResult: null, revocationConfirmed: true,
+    devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [] }],
   });
   const allowed = await verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: true });
   assert.equal(allowed.overallResult, null);
@@ -129,7 +130,7 @@ test('the appraisal names each failed claim in words, most decisive first', asyn
   const verified = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE, allowFailedResult: true });
   assert.equal(verified.appraisal.passed, false);
   const [good, bad] = verified.appraisal.devices;
-  assert.deepEqual(good, { label: 'GPU-0', passed: true, reasons: [] });
+  assert.deepEqual(good, { label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [] });
   assert.deepEqual(bad.reasons.map((r) => r.message), [
     'the service reported error 4011 CERTIFICATE_EXPIRED: RIM signing certificate chain has expired',
     "the driver RIM's signing certificate chain has expired (2026-06-01T02:08:29Z)",

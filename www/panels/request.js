@@ -135,8 +135,9 @@ async function send() {
     return;
   }
   // Green only for a pass: authentic tokens that say the device failed are a failure.
-  const { authentic, passed } = await verifyResult();
-  if (passed) sendStatus(`${url} answered ${response.status}: attestation PASSED, the tokens are authentic — see panel 1.`, 'good');
+  const { authentic, passed, revocationRelaxed } = await verifyResult();
+  if (passed && revocationRelaxed) sendStatus(`${url} answered ${response.status}: attestation passed, but revocation is NOT confirmed — accepted only because this page allows it; see panel 1.`, 'warn');
+  else if (passed) sendStatus(`${url} answered ${response.status}: attestation PASSED, the tokens are authentic — see panel 1.`, 'good');
   else if (authentic) sendStatus(`${url} answered ${response.status}: attestation FAILED — the service's verdict is false (its tokens are authentic); the reasons are in panel 1.`, 'bad');
   else sendStatus(`${url} answered ${response.status}: the result is NOT authentic — see panel 1.`, 'bad');
   $('result-title').scrollIntoView();

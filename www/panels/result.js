@@ -137,8 +137,22 @@ function groupedReasons(appraisal) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The device-verdict block of the summary: red first when anything failed. */
-function verdictBlock(appraisal, deviceCount) {
+/**
+ * The device-verdict block of the summary: red first when anything failed. A pass whose
+ * certificate chains are not confirmed good (revocation unknown or not checked) is accepted
+ * here only because the page opts in (allowUnknownRevocation), and says so: a relying party's
+ * default refuses it with ERR_REVOCATION_UNCONFIRMED.
+ */
+function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
+  if (appraisal.passed && revocationRelaxed) {
+    const unconfirmed = appraisal.devices.filter((d) => !d.revocationConfirmed).map((d) => d.label);
+    return el('p', { class: 'verdict-line', id: 'result-verdict', 'data-relaxed': 'revocation' },
+      badge('warn', 'passed, revocation not confirmed'),
+      ` The service's overall verdict is true, but the certificate chains of ${unconfirmed.join(', ') || 'the devices'}`,
+      ' are not confirmed good (revocation unknown or not checked). Accepted only because this page allows',
+      ' unconfirmed revocation (allowUnknownRevocation); verifyAttestationResult refuses it by default',
+      ' (ERR_REVOCATION_UNCONFIRMED).');
+  }
   if (appraisal.passed) {
     return el('p', { class: 'verdict-line', id: 'result-verdict' }, badge('pass', 'attestation passed'),
       ` The service's overall verdict is true${deviceCount ? ` and ${deviceCount === 1 ? 'the device' : `all ${deviceCount} devices`} passed` : ''}.`);
@@ -323,7 +337,11 @@ export async function verifyResult() {
   try {
     // The shape is the one the endpoint called answers with, never guessed from the text.
     // A failed device is a verdict to show, not an error: allowFailedResult.
-    verified = await verifyAttestationResult(text, jwks, { now, nonce, issuer, format, allowFailedResult: true });
+    // The page shows every authentic result: failed ones, and passes whose revocation is
+    // not confirmed (labelled as accepted only by this opt-in).
+    verified = await verifyAttestationResult(text, jwks, {
+      now, nonce, issuer, format, allowFailedResult: true, allowUnknownRevocation: true,
+    });
   } catch (error) {
     if (error.result && error.appraisal) {
       verified = { ...error.result, appraisal: error.appraisal }; // authentic, failed
@@ -360,13 +378,13 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
   ];
   const count = verified.devices.length;
   render(verdicts, tokens, { nonce, issuer, appraisal }, [
-    verdictBlock(appraisal, count),
+    verdictBlock(appraisal, count, verified.revocationRelaxed === true),
     el('p', { class: 'authenticity' }, badge(appraisal.passed ? 'pass' : 'info', 'tokens authentic'),
       ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)} (${verified.format} result, ${plural(count, 'device')}):`,
       ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.passed ? 'good' : 'bad');
   setPolicySubject(verified);
-  return { authentic: true, passed: appraisal.passed };
+  return { authentic: true, passed: appraisal.passed, revocationRelaxed: verified.revocationRelaxed === true };
 }
 
 export function initResultPanel() {

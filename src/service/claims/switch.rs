@@ -9,10 +9,22 @@ use super::common::{CertChainClaim, TokenTimes};
 use super::gpu::chain_valid;
 use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
+use crate::service::device::REVOCATION_WARNING;
 use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
 fn bios<T>(outcome: &DeviceOutcome, read: impl Fn(&RimOutcome) -> Option<T>) -> Option<T> {
     outcome.firmware_rim.as_ref().and_then(read)
+}
+
+/// `x-nvidia-attestation-warning` of switch claims 1.0 and 2.0, which NVIDIA's service does
+/// not write: present only when revocation was not checked (no responder), so that every
+/// token says so and a relying party does not read the chain as confirmed.
+fn revocation_warning(outcome: &DeviceOutcome) -> Option<String> {
+    outcome
+        .warning
+        .as_deref()
+        .filter(|warning| warning.contains(REVOCATION_WARNING))
+        .map(|_| REVOCATION_WARNING.into())
 }
 
 /// Switch claims 1.0 (V2 detached), with the 1.0 `vbios` names.
@@ -33,6 +45,12 @@ pub struct SwitchClaimsV1 {
     /// BIOS RIM checks, with the chain's.
     #[serde(flatten)]
     pub rim: RimClaims,
+    /// The revocation warning, only when revocation was not checked.
+    #[serde(
+        rename = "x-nvidia-attestation-warning",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_warning: Option<String>,
 }
 
 impl SwitchClaimsV1 {
@@ -44,6 +62,7 @@ impl SwitchClaimsV1 {
             report_cert_chain_validated: chain_valid(outcome),
             measurements_match: matches!(outcome.measurements, MeasurementOutcome::Match),
             rim: RimClaims::new(outcome.firmware_rim.as_ref(), &shared::SWITCH_BIOS_1_0),
+            revocation_warning: revocation_warning(outcome),
         }
     }
 }
@@ -85,6 +104,12 @@ pub struct SwitchClaimsV2 {
     /// BIOS RIM chain.
     #[serde(rename = "x-nvidia-switch-bios-rim-cert-validated")]
     pub rim_cert_validated: Option<bool>,
+    /// The revocation warning, only when revocation was not checked.
+    #[serde(
+        rename = "x-nvidia-attestation-warning",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_warning: Option<String>,
 }
 
 impl SwitchClaimsV2 {
@@ -94,6 +119,7 @@ impl SwitchClaimsV2 {
             common: SwitchCommonClaims::new(outcome, nonce, times),
             report_cert_chain_validated: chain_valid(outcome),
             rim_cert_validated: bios(outcome, RimOutcome::cert_validated),
+            revocation_warning: revocation_warning(outcome),
         }
     }
 }

@@ -7,6 +7,8 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
+use super::reading::Shape;
+
 /// Most indices or names listed in one message; the rest are summarised as `…`.
 const MAX_LISTED: usize = 16;
 
@@ -195,6 +197,25 @@ const CHECKS: &[Check] = &[
         "debug mode is not disabled",
     ),
 ];
+
+/// What a claim must be, by the row that reads it (`None`: no row reads it).
+pub(super) fn shape(claim: &str) -> Option<Shape> {
+    let check = CHECKS.iter().find(|check| check.applies_to(claim))?;
+    Some(match check.rule {
+        Rule::False
+            if claim.ends_with("-cert-chain-validated")
+                || claim.ends_with("-rim-cert-validated") =>
+        {
+            Shape::ChainValidated
+        }
+        Rule::False => Shape::Check,
+        Rule::CertChain => Shape::ChainObject,
+        Rule::ErrorDetails => Shape::Object,
+        Rule::Measres => Shape::Text,
+        Rule::MismatchRecords | Rule::MismatchIndexes | Rule::OpaqueRecords => Shape::List,
+        Rule::DebugStatus => Shape::OptionalText,
+    })
+}
 
 /// The rank of the row that reads `claim` (lower is more decisive) and, when its value says a
 /// check failed, the sentence saying so.
@@ -425,6 +446,6 @@ fn truncated(items: &[String]) -> String {
 
 /// `value` as compact JSON text (what `Value`'s `Display` writes), through serde_json's
 /// writer, which every module has, rather than `Display`'s own (issue 19: 1.7 KB of wasm).
-fn json_text(value: &Value) -> String {
+pub(super) fn json_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
 }

@@ -28,6 +28,8 @@ export interface CoreVerifyOptions {
   endpoint?: AttestEndpoint;
   /** Results only: resolve with an authentic result whose verdict is not a pass. */
   allowFailedResult?: boolean;
+  /** Results only: resolve with a passing result whose chains are not confirmed good. */
+  allowUnknownRevocation?: boolean;
 }
 
 /** A verified JWT. */
@@ -59,6 +61,10 @@ export interface DeviceAppraisal {
   /** false when a claim says a check failed, true when `measres` says success and nothing
    * failed, null when the token says neither. */
   passed: boolean | null;
+  /** The token confirms every certificate chain it names good (claims 3.0/4.0: each chain
+   * object `valid` and OCSP `good`; 1.0/2.0: the chains validated and no "not checked"
+   * warning). */
+  revocationConfirmed: boolean;
   /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
    * measurement comparison, the platform state). */
   reasons: AppraisalReason[];
@@ -70,6 +76,8 @@ export interface Appraisal {
   passed: boolean;
   /** The service's `x-nvidia-overall-att-result`, null when absent. */
   overallResult: boolean | null;
+  /** True when every device confirms its chains good. */
+  revocationConfirmed: boolean;
   devices: DeviceAppraisal[];
 }
 
@@ -84,6 +92,9 @@ export interface VerifiedAttestationResultData {
   overallResult: boolean | null;
   /** Why the result passed or failed, per device. */
   appraisal: Appraisal;
+  /** True when the result passed but was accepted only because of `allowUnknownRevocation`
+   * (its chains are not confirmed good). */
+  revocationRelaxed: boolean;
 }
 
 // The classes are declared here rather than generated: wasm-bindgen's generated class types

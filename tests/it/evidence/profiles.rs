@@ -270,6 +270,8 @@ fn service(policy: FwidPolicy) -> Service {
     let config = ServiceConfig {
         issuer: Some("https://edgeattest.test".into()),
         fwid_policy: policy,
+        // No responder: revocation not checked, and every token says so.
+        ocsp_url: None,
         ..ServiceConfig::default()
     };
     Service::new(

@@ -94,12 +94,14 @@ fn report(case: &Case) -> DeviceReport {
     .verify()
 }
 
-/// The service's overall result for the same input (it checks no revocation either).
+/// The service's overall result for the same input (it checks no revocation either: no
+/// responder).
 fn service_result(case: &Case) -> bool {
     let keys = KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), Some("k".into()));
     let devices = TrustStore::nvidia_device_identity().unwrap();
     let config = ServiceConfig {
         issuer: Some("https://edgeattest.test".into()),
+        ocsp_url: None,
         ..ServiceConfig::default()
     };
     let mut service = Service::new(config, keys, devices, rim_trust(), 1);

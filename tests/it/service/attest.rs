@@ -26,13 +26,20 @@ fn fixture_json(path: &str) -> Value {
     serde_json::from_slice(&fixture(path)).unwrap()
 }
 
+/// The service without a responder: these tests answer no OCSP query (revocation is tested
+/// in `service::ocsp*`).
 fn service() -> Service {
+    service_with_ocsp(None)
+}
+
+fn service_with_ocsp(ocsp_url: Option<String>) -> Service {
     let keys = KeyRing::new(
         SigningKey::generate(&[9u8; 48]).unwrap(),
         Some("test-kid".into()),
     );
     let config = ServiceConfig {
         issuer: Some(ISSUER.into()),
+        ocsp_url,
         ..ServiceConfig::default()
     };
     let mut service = Service::new(
@@ -436,7 +443,7 @@ fn missing_rims_names_what_the_host_must_fetch() {
 
 #[test]
 fn service_errors_and_auxiliary_endpoints() {
-    let service = service();
+    let service = service_with_ocsp(ServiceConfig::default().ocsp_url);
     let bad = post(
         &service,
         "/v4/attest/gpu",

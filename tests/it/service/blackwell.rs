@@ -13,8 +13,8 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
 use edgeattest::{
-    verify_attestation_result, Jwks, RimTrust, SigningKey, Transcript, TrustStore, VerifyOptions,
-    NVIDIA_RIM_ROOT_PEM,
+    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, Transcript, TrustStore,
+    VerifyOptions, NVIDIA_RIM_ROOT_PEM,
 };
 use serde_json::{json, Map, Value};
 
@@ -60,8 +60,10 @@ fn rim_trust() -> RimTrust {
 
 /// A service trusting `devices`, holding the generated RIM `files` under the given ids.
 fn service(devices: TrustStore, rims: &[(&str, &str)]) -> Service {
+    // No responder: these tests answer no OCSP query (revocation is tested in service::ocsp*).
     let config = ServiceConfig {
         issuer: Some(ISSUER.into()),
+        ocsp_url: None,
         ..ServiceConfig::default()
     };
     let keys = KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), Some("k".into()));
@@ -276,8 +278,14 @@ fn blackwell_gsp_passes_with_its_driver_and_vbios_rims() {
         )
         .unwrap();
         let nonce = hex::encode(&gsp().evidence[4..36]);
+        // Without a responder every token says revocation was not checked: a relying party
+        // accepts it only when it allows unknown revocation, and is told so.
         let options = VerifyOptions::new().issuer(ISSUER).nonce(&nonce);
-        verify_attestation_result(&attested.body, &jwks, &options, NOW).unwrap();
+        let refused = verify_attestation_result(&attested.body, &jwks, &options, NOW);
+        assert_eq!(refused.unwrap_err().code(), "ERR_REVOCATION_UNCONFIRMED");
+        let relaxed = options.allow_unknown_revocation(true);
+        let verified = verify_attestation_result(&attested.body, &jwks, &relaxed, NOW).unwrap();
+        assert!(verified.revocation_relaxed());
     }
 }
 

@@ -574,10 +574,11 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
     assert!(matches!(exchange.step(), Step::Verify(checks) if !checks.is_empty()));
     let (response, _) = drive(&service, exchange, &key());
     let result: Value = serde_json::from_slice(&response.body).unwrap();
-    assert_eq!(
-        payload(result[1]["SWITCH-0"].as_str().unwrap())["measres"],
-        "success"
-    );
+    // The RIM was fetched and used; the OCSP queries the host left unanswered fail the
+    // switch (a responder is configured): 5001, never "not checked".
+    let switch = payload(result[1]["SWITCH-0"].as_str().unwrap());
+    assert_eq!(switch["x-nvidia-switch-bios-rim-fetched"], true, "{switch}");
+    assert_eq!(switch["x-nvidia-error-details"]["code"], 5001, "{switch}");
 
     // Evidence that does not verify names nothing: no fetch, the device fails.
     let service = Service::new(
@@ -602,9 +603,13 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
         exchange.fetched_nothing(&service).unwrap_err().code(),
         "ERR_EXCHANGE_UNEXPECTED_ANSWER"
     );
-    // Without a host to ask, handle answers with what it holds: RIM_BUNDLE_NOT_FOUND.
+    // Without a host to ask (and no responder), handle answers with what it holds:
+    // RIM_BUNDLE_NOT_FOUND.
     let software = Service::new(
-        ServiceConfig::default(),
+        ServiceConfig {
+            ocsp_url: None,
+            ..ServiceConfig::default()
+        },
         KeyRing::new(key(), None),
         TrustStore::nvidia_device_identity().unwrap(),
         RimTrust::nvidia(),

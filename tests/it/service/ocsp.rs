@@ -257,7 +257,7 @@ fn cached_answers_are_used_with_the_nonce_that_fetched_them() {
 }
 
 #[test]
-fn revocation_off_or_not_fetched_is_unchecked_and_says_so() {
+fn revocation_off_is_unchecked_and_says_so_not_fetched_is_an_error() {
     // Off: no OCSP resource at all.
     let off = service(ServiceConfig {
         ocsp_url: None,
@@ -275,7 +275,8 @@ fn revocation_off_or_not_fetched_is_unchecked_and_says_so() {
         "unknown"
     );
     assert!(warning(&devices[0]).contains(REVOCATION_WARNING));
-    // A host that does not fetch (Service::handle): the same, never a failure of its own.
+    // A host that does not fetch (Service::handle) while a responder is configured: the
+    // queries are unanswered, an error of the device (5001), never "not checked".
     let on = service(ServiceConfig::default());
     let response = on.handle(&request(&[device("revoked")], false), now(), [1; 32]);
     let (_, devices) = tokens(&response);
@@ -283,8 +284,8 @@ fn revocation_off_or_not_fetched_is_unchecked_and_says_so() {
         chain_claim(&devices[0])["x-nvidia-cert-ocsp-status"],
         "unknown"
     );
-    assert!(warning(&devices[0]).contains(REVOCATION_WARNING));
-    assert_eq!(devices[0]["x-nvidia-error-details"]["code"], 5009);
+    assert!(!warning(&devices[0]).contains(REVOCATION_WARNING));
+    assert_eq!(devices[0]["x-nvidia-error-details"]["code"], 5001);
 }
 
 #[test]

@@ -538,10 +538,12 @@ fn failures_are_ordered_most_decisive_first() {
 }
 
 #[test]
-fn a_token_that_says_nothing_is_neither_passed_nor_failed() {
+fn a_token_that_says_nothing_fails_as_unreadable() {
+    // No verdict claim (neither measres nor x-nvidia-error-details): it cannot be read.
     let device = DeviceAppraisal::from_claims("GPU-0", &Map::new());
-    assert_eq!(device.passed(), None);
-    assert!(device.reasons().is_empty());
+    assert_eq!(device.passed(), Some(false));
+    assert!(device.unreadable());
+    assert_eq!(claims_in(&device), ["measres"]);
     // `null` means "not computed", not "failed".
     let mut claims = device_claims(&hopper_success(), ClaimsVersion::V3_0);
     claims["x-nvidia-gpu-driver-rim-cert-chain"] = Value::Null;

@@ -1,5 +1,7 @@
 //! Detached EAT results minted here: shape, digests, round trips through the verifier, and
 //! every way a result can be wrong.
+//! Their device claims carry no certificate-chain claims, so the options allow unknown
+//! revocation (the revocation rule is tested in `token::revocation_verdict`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -27,6 +29,7 @@ fn jwks() -> Jwks {
 
 fn options() -> VerifyOptions {
     VerifyOptions::new()
+        .allow_unknown_revocation(true)
         .issuer(ISS)
         .nonce(NONCE)
         .require("submods")
@@ -239,8 +242,13 @@ fn submods_entries_are_checked() {
     // Missing submods entirely.
     let overall = sign_jwt(&overall_claims(NONCE), &key(), KID).unwrap();
     let result = json!([["JWT", overall], {"GPU-0": token}]).to_string();
-    let err = verify_attestation_result(result.as_bytes(), &jwks(), &VerifyOptions::new(), NOW)
-        .unwrap_err();
+    let err = verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &VerifyOptions::new().allow_unknown_revocation(true),
+        NOW,
+    )
+    .unwrap_err();
     assert_eq!(
         (err.code(), err.field()),
         ("ERR_EAT_SUBMOD_INVALID", Some("submods"))
@@ -346,10 +354,15 @@ fn minting_refuses_bad_device_lists() {
 
 #[test]
 fn v1_results_round_trip() {
-    let token = sign_jwt(&overall_claims(NONCE), &key(), KID).unwrap();
+    // A V1 token carries the GPU's verdict claim too.
+    let mut claims = overall_claims(NONCE);
+    claims.insert("measres".into(), json!("comparison-successful"));
+    let token = sign_jwt(&claims, &key(), KID).unwrap();
     let result = create_v1_result(&token);
     assert_eq!(result, format!(r#"{{"eat":"{token}"}}"#));
-    let v1 = VerifyOptions::new().result_format(ResultFormat::V1);
+    let v1 = VerifyOptions::new()
+        .allow_unknown_revocation(true)
+        .result_format(ResultFormat::V1);
     let verified =
         verify_attestation_result(result.as_bytes(), &jwks(), &v1.clone().nonce(NONCE), NOW)
             .unwrap();
@@ -438,7 +451,9 @@ fn the_report_gives_every_token_its_verdict() {
 fn devices_get_standalone_verdicts_when_the_overall_token_fails() {
     let text = mint(2);
     let other_nonce = "33".repeat(32);
-    let other = VerifyOptions::new().nonce(&other_nonce);
+    let other = VerifyOptions::new()
+        .allow_unknown_revocation(true)
+        .nonce(&other_nonce);
     let report = prepare_attestation_result(text.as_bytes(), &jwks(), &other, NOW)
         .unwrap()
         .verify_report();

@@ -1,7 +1,9 @@
 //! The result shape is named by the caller, never guessed (issue 15 point 7): a detached
 //! result's overall or device token re-wrapped as V1 `{"eat": token}` is refused, a V1
 //! token must look like one, and no result reads as a pass with zero devices. Real TEEP
-//! recordings and our own service's V1/V2 answers are the positive cases.
+//! recordings and our own service's V1/V2 answers are the positive cases. The minted device
+//! claims carry no certificate-chain claims, so the options allow unknown revocation (the
+//! revocation rule is tested in `token::revocation_verdict`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::fs;
@@ -35,6 +37,7 @@ fn jwks() -> Jwks {
 
 fn v1() -> VerifyOptions {
     VerifyOptions::new()
+        .allow_unknown_revocation(true)
         .nonce(NONCE)
         .result_format(ResultFormat::V1)
 }
@@ -111,7 +114,9 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
         let now = claims_of(overall)["iat"].as_u64().unwrap();
         let rewrapped = create_v1_result(overall);
         // Expecting V1: the token is recognised as a detached result's overall token.
-        let options = VerifyOptions::new().result_format(ResultFormat::V1);
+        let options = VerifyOptions::new()
+            .allow_unknown_revocation(true)
+            .result_format(ResultFormat::V1);
         let error =
             verify_attestation_result(rewrapped.as_bytes(), &jwks, &options, now).unwrap_err();
         assert_eq!(
@@ -120,9 +125,13 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
             "{name}"
         );
         // By default (detached expected) the shape alone is refused, before any signature.
-        let error =
-            prepare_attestation_result(rewrapped.as_bytes(), &jwks, &VerifyOptions::new(), now)
-                .unwrap_err();
+        let error = prepare_attestation_result(
+            rewrapped.as_bytes(),
+            &jwks,
+            &VerifyOptions::new().allow_unknown_revocation(true),
+            now,
+        )
+        .unwrap_err();
         assert_eq!(
             error,
             TokenError::FormatMismatch {
@@ -138,7 +147,9 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
         let verified = verify_attestation_result(
             &teep(&format!("{name}_response.json")),
             &jwks,
-            &VerifyOptions::new().allow_failed_result(true),
+            &VerifyOptions::new()
+                .allow_unknown_revocation(true)
+                .allow_failed_result(true),
             now,
         )
         .unwrap();
@@ -158,7 +169,9 @@ fn recorded_device_tokens_as_v1_are_refused() {
             .unwrap();
         for (label, token) in response[1].as_object().unwrap() {
             let rewrapped = create_v1_result(token.as_str().unwrap());
-            let options = VerifyOptions::new().result_format(ResultFormat::V1);
+            let options = VerifyOptions::new()
+                .allow_unknown_revocation(true)
+                .result_format(ResultFormat::V1);
             let error =
                 verify_attestation_result(rewrapped.as_bytes(), &jwks, &options, now).unwrap_err();
             assert_eq!(
@@ -224,7 +237,10 @@ fn genuine_v1_results_verify_only_when_v1_is_expected() {
         assert!(verified.devices().is_empty());
         // The default expects the detached shape.
         assert_eq!(
-            err(&result, &VerifyOptions::new()),
+            err(
+                &result,
+                &VerifyOptions::new().allow_unknown_revocation(true)
+            ),
             TokenError::FormatMismatch {
                 expected: ResultFormat::Detached,
                 found: ResultFormat::V1
@@ -248,7 +264,9 @@ fn expecting_v1_refuses_a_detached_result() {
     let verified = verify_attestation_result(
         result.as_bytes(),
         &jwks(),
-        &VerifyOptions::new().nonce(NONCE),
+        &VerifyOptions::new()
+            .allow_unknown_revocation(true)
+            .nonce(NONCE),
         NOW,
     )
     .unwrap();
@@ -288,7 +306,9 @@ fn overall_with_submods(submods: Value) -> String {
 
 #[test]
 fn a_detached_result_with_zero_devices_is_never_a_pass() {
-    let options = VerifyOptions::new().nonce(NONCE);
+    let options = VerifyOptions::new()
+        .allow_unknown_revocation(true)
+        .nonce(NONCE);
     // No device token and nothing in submods: vacuously "true" before.
     let empty = json!([["JWT", overall_with_submods(json!({}))], {}]).to_string();
     let error = err(&empty, &options);
@@ -364,6 +384,7 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
         assert_eq!(response.status, 200, "{endpoint:?}");
         let expected = ResultFormat::for_endpoint(endpoint);
         let options = VerifyOptions::new()
+            .allow_unknown_revocation(true)
             .nonce(&nonce)
             .result_format(expected)
             .allow_failed_result(true);
@@ -375,7 +396,10 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
             ResultFormat::V1 => ResultFormat::Detached,
             _ => ResultFormat::V1,
         };
-        let options = VerifyOptions::new().nonce(&nonce).result_format(other);
+        let options = VerifyOptions::new()
+            .allow_unknown_revocation(true)
+            .nonce(&nonce)
+            .result_format(other);
         assert_eq!(
             verify_attestation_result(&response.body, &jwks, &options, now)
                 .unwrap_err()

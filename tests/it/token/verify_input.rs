@@ -63,7 +63,14 @@ fn recorded_results_verify_with_options_written_as_json() {
         let keys = crate::keys(&verified);
         assert_eq!(
             keys,
-            ["format", "overall", "devices", "overallResult", "appraisal"]
+            [
+                "format",
+                "overall",
+                "devices",
+                "overallResult",
+                "appraisal",
+                "revocationRelaxed"
+            ]
         );
         assert_eq!(verified["format"], "detached");
         assert_eq!(verified["overallResult"], true);

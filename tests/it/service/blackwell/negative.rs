@@ -118,6 +118,7 @@ fn a_rim_signed_under_an_untrusted_root_is_refused() {
     let mut nvidia_only = Service::new(
         ServiceConfig {
             issuer: Some(ISSUER.into()),
+            ocsp_url: None,
             ..ServiceConfig::default()
         },
         KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),

@@ -1,0 +1,189 @@
+//! Reading a device token as its claims version defines it: the types of the verdict and check
+//! claims, and whether the token confirms its certificate chains `good` (revocation).
+//!
+//! The version is the overall token's `x-nvidia-ver` (the V1 single token's own), else the
+//! device token's `x-nvidia-gpu-claims-version` (4.0); a token minted without either is read
+//! by the names it carries. An unknown version reads nothing.
+//!
+//! Types, per [`super::checks`] row: a check (`…-arch-check`, `secboot`, …) is a boolean, or
+//! `null` (not computed: claims 3.0 write every claim, and a failed device's 1.0/2.0 claims
+//! carry some); a certificate-chain object
+//! (`…-attestation-report-cert-chain`, `…-rim-cert-chain`) is an object whose
+//! `x-nvidia-cert-status` and `x-nvidia-cert-ocsp-status` are strings, or `null` — and exists
+//! only from 3.0 on, as the `…-cert-chain-validated` / `…-rim-cert-validated` booleans exist
+//! only before; `x-nvidia-error-details` is an object; `measres` and `dbgstat` are strings; the
+//! mismatch records are arrays or `null`. A token must carry a verdict: `measres` or
+//! `x-nvidia-error-details`.
+//!
+//! Revocation, "chains confirmed good":
+//! - claims 3.0 and 4.0: the device chain object is present and every chain object of the
+//!   token (device, RIMs) says `x-nvidia-cert-status: valid` and
+//!   `x-nvidia-cert-ocsp-status: good`; `unknown`, `not-checked` or `null` is not confirmed.
+//! - claims 1.0 and 2.0 carry no revocation status: NRAS validates a chain with its OCSP
+//!   answers (a failed or unanswered query is an error of the device, 5001–5003), so
+//!   `…-attestation-report-cert-chain-validated: true`, with every `…-rim-cert-validated`
+//!   present `true`, is confirmed — unless `x-nvidia-attestation-warning` says revocation was
+//!   not checked ([`REVOCATION_NOT_CHECKED`], what a verifier without a responder writes).
+//! - a token with no chain claim confirms nothing.
+
+use alloc::format;
+use alloc::string::String;
+
+use serde_json::{Map, Value};
+
+use crate::attest::ClaimsVersion;
+
+/// The warning a verifier that checks no revocation writes in every device token (this
+/// crate's service with `EDGEATTEST_OCSP_URL=off`): a relying party reads it as "chains not
+/// confirmed".
+pub(crate) const REVOCATION_NOT_CHECKED: &str =
+    "Certificate revocation (OCSP) was not checked by this verifier";
+
+const WARNING: &str = "x-nvidia-attestation-warning";
+const CLAIMS_VERSION_4: &str = "x-nvidia-gpu-claims-version";
+
+/// What a claim of a row must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A boolean check (`null`: not computed, 3.0 on).
+    Check,
+    /// A certificate-chain object (3.0 on).
+    ChainObject,
+    /// A chain-validated boolean (1.0 and 2.0).
+    ChainValidated,
+    /// An object.
+    Object,
+    /// A string.
+    Text,
+    /// A string or `null`.
+    OptionalText,
+    /// An array or `null`.
+    List,
+}
+
+/// The claims version a device token is read with: `named` (the overall token's
+/// `x-nvidia-ver`), else the token's own 4.0 claim; `Ok(None)` when neither is there.
+///
+/// # Errors
+/// The claim that names the version and its text, when it names no version this crate reads.
+pub(super) fn version_of(
+    named: Option<&Value>,
+    claims: &Map<String, Value>,
+) -> Result<Option<ClaimsVersion>, (&'static str, Value)> {
+    let (claim, value) = match (named, claims.get(CLAIMS_VERSION_4)) {
+        (Some(value), _) => ("x-nvidia-ver", value),
+        (None, Some(value)) => (CLAIMS_VERSION_4, value),
+        (None, None) => return Ok(None),
+    };
+    value
+        .as_str()
+        .and_then(ClaimsVersion::parse)
+        .map(Some)
+        .ok_or_else(|| (claim, value.clone()))
+}
+
+/// Whether `version` (when known) defines a claim of `shape`, and with `null` allowed.
+fn defined(shape: Shape, version: Option<ClaimsVersion>) -> (bool, bool) {
+    let from_3 = version.map(|v| matches!(v, ClaimsVersion::V3_0 | ClaimsVersion::V4_0));
+    match shape {
+        Shape::ChainObject => (from_3 != Some(false), true),
+        Shape::ChainValidated => (from_3 != Some(true), true),
+        _ => (true, true),
+    }
+}
+
+/// Why `value` does not read as a claim of `shape` under `version`, or `None` when it does.
+pub(super) fn misread(
+    shape: Shape,
+    value: &Value,
+    version: Option<ClaimsVersion>,
+) -> Option<String> {
+    let (exists, nullable) = defined(shape, version);
+    let named = version.map_or_else(|| String::from("its claims"), |v| format!("claims {v}"));
+    if !exists {
+        return Some(format!("{named} do not define it"));
+    }
+    let expected = match shape {
+        Shape::Check | Shape::ChainValidated => "a boolean",
+        Shape::ChainObject => "a certificate-chain object",
+        Shape::Object => "an object",
+        Shape::Text | Shape::OptionalText => "a string",
+        Shape::List => "an array",
+    };
+    let reads = match (shape, value) {
+        (_, Value::Null) => nullable || matches!(shape, Shape::OptionalText | Shape::List),
+        (Shape::Check | Shape::ChainValidated, Value::Bool(_)) => true,
+        (Shape::ChainObject, Value::Object(chain)) => {
+            ["x-nvidia-cert-status", "x-nvidia-cert-ocsp-status"]
+                .iter()
+                .all(|member| chain.get(*member).is_some_and(Value::is_string))
+        }
+        (Shape::Object, Value::Object(_)) => true,
+        (Shape::Text | Shape::OptionalText, Value::String(_)) => true,
+        (Shape::List, Value::Array(_)) => true,
+        _ => false,
+    };
+    (!reads).then(|| format!("{named} define it as {expected}"))
+}
+
+/// The claim a token lacks to carry a verdict, when it carries none.
+pub(super) fn missing_verdict(claims: &Map<String, Value>) -> Option<&'static str> {
+    let has = |name| claims.contains_key(name);
+    (!has("measres") && !has("x-nvidia-error-details")).then_some("measres")
+}
+
+/// Whether the token confirms every certificate chain it names `good` (see the module docs).
+pub(super) fn revocation_confirmed(
+    claims: &Map<String, Value>,
+    detailed: Option<&Map<String, Value>>,
+    version: Option<ClaimsVersion>,
+) -> bool {
+    let from_3 = match version {
+        Some(ClaimsVersion::V3_0 | ClaimsVersion::V4_0) => true,
+        Some(_) => false,
+        None => claims
+            .keys()
+            .any(|name| name.ends_with("-attestation-report-cert-chain")),
+    };
+    let x_nvidia = |suffixes: &[&str], name: &str| {
+        name.starts_with("x-nvidia-") && suffixes.iter().any(|s| name.ends_with(s))
+    };
+    if from_3 {
+        let mut device = false;
+        for (name, value) in claims {
+            if !x_nvidia(&["-attestation-report-cert-chain", "-rim-cert-chain"], name) {
+                continue;
+            }
+            device |= name.ends_with("-attestation-report-cert-chain");
+            let good = value.as_object().is_some_and(|chain| {
+                chain.get("x-nvidia-cert-status") == Some(&Value::from("valid"))
+                    && chain.get("x-nvidia-cert-ocsp-status") == Some(&Value::from("good"))
+            });
+            if !good {
+                return false;
+            }
+        }
+        return device;
+    }
+    let not_checked = claims
+        .get(WARNING)
+        .and_then(Value::as_str)
+        .is_some_and(|warning| warning.contains(REVOCATION_NOT_CHECKED));
+    let mut device = false;
+    // The V1 single token groups its checks under `x-nvidia-attestation-detailed-result`.
+    for (name, value) in claims.iter().chain(detailed.into_iter().flatten()) {
+        if x_nvidia(
+            &[
+                "-attestation-report-cert-chain-validated",
+                "-rim-cert-validated",
+            ],
+            name,
+        ) {
+            device |= name.ends_with("-attestation-report-cert-chain-validated");
+            if value != &Value::Bool(true) {
+                return false;
+            }
+        }
+    }
+    device && !not_checked
+}

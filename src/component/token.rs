@@ -44,6 +44,10 @@ impl GuestAttestationResult for Verified {
         self.result.overall_result()
     }
 
+    fn revocation_relaxed(&self) -> bool {
+        self.result.revocation_relaxed()
+    }
+
     fn appraisal(&self) -> WitAppraisal {
         appraisal_out(&self.result.appraisal())
     }
@@ -139,8 +143,10 @@ fn appraisal_out(appraisal: &Appraisal) -> WitAppraisal {
                         message: reason.message().into(),
                     })
                     .collect(),
+                revocation_confirmed: device.revocation_confirmed(),
             })
             .collect(),
+        revocation_confirmed: appraisal.revocation_confirmed(),
     }
 }
 
@@ -188,6 +194,6 @@ pub(super) fn input(options: VerifyOptions) -> VerifyInput {
         format: options.format,
         endpoint: options.endpoint,
         allow_failed_result: None,
-        allow_unknown_revocation: None,
+        allow_unknown_revocation: Some(options.allow_unknown_revocation),
     }
 }

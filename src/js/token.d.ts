@@ -10,7 +10,7 @@ import type {
   VerifiedAttestationResultData,
   Appraisal,
 } from './edgeattest.js';
-import type { EdgeAttestError, VerdictErrorCode } from './error.js';
+import { EdgeAttestError, type VerdictErrorCode } from './error.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey } from './edgeattest.js';
 export type {
@@ -31,12 +31,18 @@ export type {
  * or the verdict is a pass whose certificate chains are not confirmed good
  * (ERR_REVOCATION_UNCONFIRMED). Its message names the device and why.
  */
-export interface AttestationVerdictError extends EdgeAttestError {
+export class AttestationVerdictError extends EdgeAttestError {
   code: VerdictErrorCode;
   /** Why: the verdict and each device's reasons. */
   appraisal: Appraisal;
   /** The verified (authentic) result, as verifyAttestationResult would have resolved it. */
   result: VerifiedAttestationResultData;
+  /**
+   * True for verifyAttestationResult's refusals of an authentic result (a verdict code and an
+   * appraisal), from any copy of the package: `error instanceof AttestationVerdictError`
+   * narrows `error` to this type.
+   */
+  static [Symbol.hasInstance](value: unknown): value is AttestationVerdictError;
 }
 
 /**

@@ -21,11 +21,27 @@ import {
   createV1Result as createV1ResultText,
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
-import { invalidArgument as argumentError } from './error.js';
+import { EdgeAttestError, invalidArgument as argumentError } from './error.js';
 import { chooseBackend } from './backend.js';
 import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
+
+/** The codes of verifyAttestationResult's verdict rules (the result is authentic, its verdict refused). */
+const VERDICT_CODES = new Set(['ERR_ATTESTATION_FAILED', 'ERR_ATTESTATION_RESULT_MISSING', 'ERR_EAT_CLAIMS_UNREADABLE', 'ERR_REVOCATION_UNCONFIRMED']);
+
+/**
+ * verifyAttestationResult's refusal of an authentic result whose verdict is not an acceptable
+ * pass: an EdgeAttestError with a verdict code, `appraisal` (why) and `result` (the verified
+ * data). The errors come from wasm, so `instanceof` checks the brand, as EdgeAttestError's does.
+ */
+export class AttestationVerdictError extends EdgeAttestError {
+  static [Symbol.hasInstance](value) {
+    return EdgeAttestError[Symbol.hasInstance](value)
+      && VERDICT_CODES.has(value.code)
+      && typeof value.appraisal === 'object' && value.appraisal !== null;
+  }
+}
 
 const subtle = globalThis.crypto?.subtle;
 let defaultBackend = chooseBackend(undefined, subtle);

@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startWorker } from './support/worker.mjs';
+import { scratchProject } from './support/packed.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
 
 const REPO = new URL('../../', import.meta.url);
@@ -97,5 +98,34 @@ for (const [file, heading] of [
     const [label, reasons] = printed.error[0];
     assert.equal(label, 'GPU-0');
     assert.ok(reasons.some((reason) => /revoked/.test(reason)), JSON.stringify(reasons));
+  });
+}
+
+// The same examples as TypeScript, in a project that installed the package's tarball: they
+// compile under `tsc --strict` as written, with a `target` and without one (`module:
+// NodeNext` alone, which top-level await needs). Only `collectEvidence` is declared: the
+// user's own function.
+for (const [file, heading] of [
+  ['pkg-config/npm/README.md', '## Verify an attestation result'],
+  ['README.md', '### Verify an attestation result'],
+]) {
+  test(`${file}: the example compiles as TypeScript (tsc --strict, with and without target)`, () => {
+    const code = example(file, heading);
+    const usage = `declare function collectEvidence(nonce: string): Promise<{ evidence: string; certificate: string }>;\n${code}\nexport {};\n`;
+    const project = scratchProject({ 'usage.ts': usage }, 'edgeattest-readme-ts');
+    const tsc = fileURLToPath(new URL('node_modules/.bin/tsc', REPO));
+    try {
+      for (const target of [undefined, 'ES2022']) {
+        const compilerOptions = { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', types: [], ...(target ? { target } : {}) };
+        project.write('tsconfig.json', JSON.stringify({ compilerOptions, files: ['usage.ts'] }));
+        try {
+          project.run(tsc, ['-p', '.']);
+        } catch (error) {
+          assert.fail(`${file}, target ${target ?? '(none)'}: tsc failed:\n${error.stdout}${error.stderr}`);
+        }
+      }
+    } finally {
+      project.close();
+    }
   });
 }

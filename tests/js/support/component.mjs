@@ -100,15 +100,17 @@ export const appraisalToJs = (a) => ({
     label: d.label,
     passed: d.passed ?? null,
     reasons: d.reasons.map((r) => ({ claim: r.claim, value: JSON.parse(r.value), message: r.message })),
+    revocationConfirmed: d.revocationConfirmed,
   })),
+  revocationConfirmed: a.revocationConfirmed,
 });
 
-/** WIT `verify-options` from the JS API's (now, issuer, nonce, format). */
+/** WIT `verify-options` from the JS API's (now, issuer, nonce, format, allowUnknownRevocation). */
 export function witVerifyOptions(o) {
   return {
     now: BigInt(o.now), issuer: o.issuer ? [o.issuer] : [], audience: [], subject: undefined, nonce: o.nonce,
     clockTolerance: undefined, maxTokenAge: undefined, requiredClaims: [], typ: undefined, crit: [],
-    format: o.format, endpoint: undefined,
+    format: o.format, endpoint: undefined, allowUnknownRevocation: o.allowUnknownRevocation ?? false,
   };
 }
 

@@ -91,8 +91,9 @@ pub const MAX_REGO_COLUMNS: u32 = 256;
 pub const MAX_REGO_NESTING: usize = 8;
 
 /// The most VM instructions one entry point may execute (the bundled translations use under
-/// 10,000 for 8 GPUs).
-pub const MAX_REGO_INSTRUCTIONS: usize = 1_000_000;
+/// 10,000 for 8 GPUs, so 64 devices stay under 100,000). Each costs a step of the cost meter;
+/// this many cheap ones are the slowest policy we could construct (`tests/bench/rego.rs`).
+pub const MAX_REGO_INSTRUCTIONS: usize = 250_000;
 
 /// The most cost units one appraisal may spend, both entry points together: each instruction
 /// costs one unit plus the size of the values it can read (one unit per scalar, collection

@@ -8,7 +8,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
 use core::hint::black_box;
-use std::time::{Duration, Instant};
+use core::time::Duration;
+use std::time::Instant;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -83,7 +84,7 @@ fn hostile() -> Vec<(&'static str, String)> {
         ),
         (
             "compare-input",
-            "nv_match if { some a in input; some b in input; some c in input; some d in input; some e in input; a == b; c == d; d == e }".into(),
+            "nv_match if { some a in input; some b in input; some c in input; some d in input; some e in input; some f in input; some g in input; a == b; c == d; e == f; f == g; false }".into(),
         ),
     ]
 }

@@ -35,7 +35,7 @@ const STRING_UNIT: usize = 64;
 
 /// The most `log2` of a collection's length charged for searching it: no collection has more
 /// than 2^21 members (the input's are bounded by its size, the others by the instruction
-/// budgets of the two entry points, one member an instruction).
+/// budgets of the two entry points, one member an instruction: 2 × 250,000 < 2^21).
 pub(super) const LOG_MAX: u64 = 21;
 
 /// The cost meter of one appraisal (both entry points share it).

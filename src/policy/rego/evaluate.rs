@@ -206,7 +206,7 @@ pub(crate) fn appraise_rego_claims(
     vm.set_input(devices.clone());
     let mut roots = alloc::vec![data, devices];
     roots.extend(policy.program.literals.iter().cloned());
-    let mut meter = Meter::new(roots);
+    let mut meter = Meter::new(&policy.program, roots);
     let nv_match = match meter.run(&mut vm, NV_MATCH)? {
         regorus::Value::Bool(b) => b,
         regorus::Value::Undefined => false,

@@ -20,10 +20,11 @@
 //! so an address names one value): an operand that is the input costs one look-up, not a
 //! walk.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec::Vec;
 
 use regorus::rvm::instructions::LiteralOrRegister;
+use regorus::rvm::program::Program;
 use regorus::rvm::vm::{ExecutionState, RegoVM, SuspendReason, VmError};
 use regorus::rvm::Instruction;
 use regorus::Value;
@@ -45,15 +46,22 @@ pub(super) struct Meter {
     known: BTreeMap<usize, u64>,
     /// Keeps those values alive, so that their addresses stay theirs.
     _roots: Vec<Value>,
+    /// The registers rules accumulate their values in.
+    results: BTreeSet<u8>,
 }
 
 impl Meter {
     /// A meter with the whole budget, knowing the sizes inside `roots`.
-    pub(super) fn new(roots: Vec<Value>) -> Self {
+    pub(super) fn new(program: &Program, roots: Vec<Value>) -> Self {
         let mut meter = Self {
             remaining: MAX_REGO_COST,
             known: BTreeMap::new(),
             _roots: Vec::new(),
+            results: program
+                .rule_infos
+                .iter()
+                .map(|rule| rule.result_reg)
+                .collect(),
         };
         for root in &roots {
             meter.remember(root);
@@ -149,9 +157,14 @@ impl Meter {
                 sought.push(register(*value));
                 searched = len(register(*set));
             }
-            Instruction::ObjectSet { obj, key, .. } => {
+            Instruction::ObjectSet { obj, key, value } => {
                 sought.push(register(*key));
                 searched = len(register(*obj));
+                walked.push(register(*value));
+            }
+            Instruction::RuleReturn {} | Instruction::DestructuringSuccess {} => {
+                // Ending a body, the VM compares its rule's value with an earlier body's.
+                walked.extend(self.results.iter().map(|r| register(*r)));
             }
             Instruction::ComprehensionYield { value_reg, key_reg } => {
                 // Into a set or an object of up to an instruction budget of members.

@@ -65,6 +65,19 @@ fn a_value_doubled_by_sharing_is_refused() {
 }
 
 #[test]
+fn rule_definitions_compared_by_the_vm_are_charged() {
+    // A complete rule defined twice: the VM compares the two values (equal, so no conflict)
+    // as the second body ends, with no instruction of its own.
+    let mut body = String::from("a0 := [1, 2]\nb0 := [1, 2]\n");
+    for i in 1..=40 {
+        let j = i - 1;
+        body.push_str(&format!("a{i} := [a{j}, a{j}]\nb{i} := [b{j}, b{j}]\n"));
+    }
+    body.push_str("r := a40 if true\nr := b40 if true\nnv_match if count(r) == 2");
+    budget(&body);
+}
+
+#[test]
 fn a_huge_reasons_value_is_refused() {
     let mut body = String::from("a0 := [1, 2]\n");
     for i in 1..=16 {

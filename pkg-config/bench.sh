@@ -96,6 +96,8 @@ size_bench() {
 
 # Arguments beyond a script's defaults: the cold start in Deno too (skipped without Deno).
 declare -A NODE_ARGS=([cold-start]=--deno)
+# Cargo features a Rust benchmark needs (its [[bench]]'s required-features).
+declare -A RUST_ARGS=([rego]="--features rego")
 
 failed=()
 for bench in "${selected[@]}"; do
@@ -105,7 +107,7 @@ for bench in "${selected[@]}"; do
   printf 'bench: %-28s ' "$bench"
   case $kind in
     size) cmd=(size_bench) ;;
-    rust) cmd=(cargo bench --quiet --bench "$name") ;;
+    rust) cmd=(cargo bench --quiet ${RUST_ARGS[$name]:-} --bench "$name") ;;
     node) cmd=(node "tests/bench/$name.mjs" ${NODE_ARGS[$name]:-}) ;;
   esac
   if "${cmd[@]}" >"$log" 2>&1; then status=ok; else status="FAILED (exit $?)"; failed+=("$bench"); fi

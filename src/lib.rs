@@ -222,8 +222,8 @@ pub use policy::{
 // Rego policies (NVIDIA's C++ SDK format), Cargo feature `rego`.
 #[cfg(feature = "rego")]
 pub use policy::{
-    appraise_rego, RegoError, RegoPolicy, RegoSyntax, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS,
-    MAX_REGO_LINES, MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
+    appraise_rego, RegoError, RegoPolicy, RegoSyntax, MAX_REGO_COLUMNS, MAX_REGO_COST,
+    MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
 };
 
 // EAT Attestation Results (EAR) with AR4SI trustworthiness vectors.

@@ -52,7 +52,7 @@ pub(crate) mod rego;
 #[cfg(feature = "rego")]
 pub use rego::{
     appraise_rego, RegoError, RegoPolicy, RegoSyntax, ALLOWED_BUILTINS as REGO_ALLOWED_BUILTINS,
-    MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING,
+    MAX_REGO_COLUMNS, MAX_REGO_COST, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING,
 };
 
 pub use decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};

@@ -42,13 +42,23 @@
 //! - the text: [`MAX_POLICY_BYTES`], [`MAX_REGO_LINES`] lines, [`MAX_REGO_COLUMNS`] columns,
 //!   brackets nested at most [`MAX_REGO_NESTING`] deep (regorus's parser is exponential in
 //!   it);
-//! - builtins: only those listed in [`ALLOWED_BUILTINS`] (regorus builtins such as
-//!   `numbers.range(1, 100000000)` allocate their whole result in one step, before any
-//!   budget can stop them), and no `*` operator (squaring doubles a number's size per rule);
+//! - builtins: the compiled program may call only those listed in [`ALLOWED_BUILTINS`] (and
+//!   the set operators `|` and `&`), and may not multiply. The check is on the program's
+//!   builtin table, through which the VM makes every builtin call, so no spelling reaches
+//!   another (`numbers["range"]`, `data`-rooted, imported; `with` does not compile for the
+//!   VM). regorus builtins such as `numbers.range(1, 100000000)` allocate their whole result in
+//!   one step, before any budget can stop them; squaring doubles a number's size per rule.
+//!   What the entry points cannot reach is not compiled, and not checked;
 //! - recursion: refused by regorus when compiled;
-//! - work: at most [`MAX_REGO_INSTRUCTIONS`] VM instructions per entry point (regorus's
-//!   RVM counts them; no clock is read, so the budget holds where time stands still, as in a
-//!   worker's synchronous code).
+//! - work: at most [`MAX_REGO_INSTRUCTIONS`] VM instructions per entry point and
+//!   [`MAX_REGO_COST`] cost units per appraisal. Each instruction is charged before it runs
+//!   by the size of what it walks (its compared, sorted or searched operands and builtin
+//!   arguments, a shared value counted at every place it appears, times `log2` of a searched
+//!   collection), so that no instruction does more than a constant times its charge: an
+//!   appraisal's time is bounded whatever the policy's values (`src/policy/rego/meter.rs`).
+//!   Appraising the recorded 8-GPU result with the bundled translation of NVIDIA's remote
+//!   policy spends about 160,000 units. No clock is read, so the budget holds where time stands
+//!   still, as in a worker's synchronous code.
 
 use alloc::string::String;
 use core::fmt;
@@ -57,13 +67,15 @@ use crate::ErrorCode;
 
 mod evaluate;
 mod input;
+mod meter;
+mod program;
 mod scan;
 
 pub use evaluate::{appraise_rego, RegoPolicy, RegoSyntax};
 // The JS binding appraises the claims the verification handed to JS.
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js-rego"))]
 pub(crate) use evaluate::appraise_rego_claims;
-pub use scan::ALLOWED_BUILTINS;
+pub use program::ALLOWED_BUILTINS;
 
 use super::MAX_POLICY_BYTES;
 
@@ -79,8 +91,14 @@ pub const MAX_REGO_COLUMNS: u32 = 256;
 pub const MAX_REGO_NESTING: usize = 8;
 
 /// The most VM instructions one entry point may execute (the bundled translations use under
-/// 10,000 for 8 GPUs).
-pub const MAX_REGO_INSTRUCTIONS: usize = 1_000_000;
+/// 10,000 for 8 GPUs, so 64 devices stay under 100,000). Each costs a step of the cost meter;
+/// this many cheap ones are the slowest policy we could construct (`tests/bench/rego.rs`).
+pub const MAX_REGO_INSTRUCTIONS: usize = 250_000;
+
+/// The most cost units one appraisal may spend, both entry points together: each instruction
+/// costs one unit plus the size of the values it can read (one unit per scalar, collection
+/// and member, and per 64 bytes of a string; `src/policy/rego/meter.rs`).
+pub const MAX_REGO_COST: u64 = 10_000_000;
 
 /// Why a Rego policy was refused, or could not decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,7 +127,8 @@ pub enum RegoError {
         /// regorus's message.
         detail: String,
     },
-    /// An entry point ran past [`MAX_REGO_INSTRUCTIONS`].
+    /// An entry point ran past [`MAX_REGO_INSTRUCTIONS`], or the appraisal past
+    /// [`MAX_REGO_COST`].
     Budget,
     /// The policy lacks `data.policy.nv_match`, or it or `reasons` has the wrong shape.
     Result {
@@ -142,7 +161,8 @@ impl fmt::Display for RegoError {
             Self::Recursion { detail } => write!(f, "the Rego policy recurses: {detail}"),
             Self::Budget => write!(
                 f,
-                "the Rego policy ran past its budget of {MAX_REGO_INSTRUCTIONS} instructions"
+                "the Rego policy ran past its budget ({MAX_REGO_INSTRUCTIONS} instructions, \
+                 {MAX_REGO_COST} cost units)"
             ),
             Self::Result { detail } => write!(f, "the Rego policy's result: {detail}"),
             Self::Eval { detail } => write!(f, "the Rego policy failed: {detail}"),

@@ -53,6 +53,8 @@ mod access {
 mod policy {
     mod nvidia;
     mod rego;
+    mod rego_builtins;
+    mod rego_cost;
     mod rego_nvat;
     mod rego_nvidia;
     mod rules;

@@ -118,6 +118,10 @@ test('hostile and malformed policies throw coded errors', async () => {
   const head = 'package policy\nimport rego.v1\n';
   const cases = [
     [`${head}nv_match if count([x | some x in numbers.range(1, 100000000)]) > 0`, 'ERR_REGO_BUILTIN'],
+    // Any spelling that reaches a builtin is checked on the compiled program.
+    [`${head}nv_match if count(numbers["range"](1, 100000000)) > 0`, 'ERR_REGO_BUILTIN'],
+    // A value doubled 40 times by sharing, compared once: charged by its size.
+    [`${head}${Array.from({ length: 40 }, (_, i) => `a${i + 1} := [a${i}, a${i}]\nb${i + 1} := [b${i}, b${i}]\n`).join('')}a0 := [1, 2]\nb0 := [1, 2]\nnv_match if a40 == b40`, 'ERR_REGO_BUDGET'],
     [`${head}letters := split("abcdefghijklmnopqrstuvwxyz", "")\nxs := [[a, b, c, d] |\n some a in letters\n some b in letters\n some c in letters\n some d in letters\n]\nnv_match if count(xs) > 0`, 'ERR_REGO_BUDGET'],
     [`${head}nv_match if a\na if b\nb if a`, ['ERR_REGO_RECURSION', 'ERR_REGO_BUDGET']],
     [`${head}x := ${'['.repeat(30)}1${']'.repeat(30)}\nnv_match := true`, 'ERR_REGO_TOO_DEEP'],

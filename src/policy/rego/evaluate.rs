@@ -6,12 +6,14 @@ use alloc::vec::Vec;
 use core::num::{NonZeroU32, NonZeroUsize};
 
 use regorus::rvm::program::Program;
-use regorus::rvm::vm::{ExecutionMode, RegoVM, VmError};
+use regorus::rvm::vm::{ExecutionMode, RegoVM};
 use regorus::{CompiledPolicy, Engine, PolicyLengthConfig};
 use serde_json::{Map, Value};
 
 use super::super::decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 use super::super::{PolicyVersion, MAX_POLICY_BYTES};
+use super::meter::Meter;
+use super::program::check_program;
 use super::scan::check_text;
 use super::{input, RegoError, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES};
 use crate::token::{ResultFormat, VerifiedAttestationResult};
@@ -51,7 +53,7 @@ impl core::fmt::Debug for RegoPolicy {
 
 impl RegoPolicy {
     /// Reads and compiles a policy (`package policy`, Rego v1 or v0: [`RegoSyntax`]), refusing it when it is
-    /// too large, does not compile, names a builtin outside the allowed list or recurses.
+    /// too large, does not compile, can call a builtin outside the allowed list or recurses.
     /// Nothing is evaluated here.
     pub fn parse(text: &[u8]) -> Result<Self, RegoError> {
         if text.len() > MAX_POLICY_BYTES {
@@ -87,6 +89,7 @@ impl RegoPolicy {
             &entry_points,
         )
         .map_err(compile_error)?;
+        check_program(&program)?;
         Ok(Self {
             compiled,
             program,
@@ -150,7 +153,7 @@ fn length_config() -> PolicyLengthConfig {
 
 /// regorus's message in one line: its `--> file:line:col` and `error: …` lines (it shows the
 /// source excerpt between them), or its first line.
-fn message(error: &impl core::fmt::Display) -> String {
+pub(super) fn message(error: &impl core::fmt::Display) -> String {
     let text = error.to_string();
     let lines = || text.lines().map(str::trim).filter(|line| !line.is_empty());
     let location = lines().find_map(|line| line.strip_prefix("--> "));
@@ -168,15 +171,6 @@ fn compile_error(error: impl core::fmt::Display) -> RegoError {
         RegoError::Recursion { detail }
     } else {
         RegoError::Parse { detail }
-    }
-}
-
-fn run_error(error: VmError) -> RegoError {
-    match error {
-        VmError::InstructionLimitExceeded { .. } => RegoError::Budget,
-        error => RegoError::Eval {
-            detail: message(&error),
-        },
     }
 }
 
@@ -200,23 +194,20 @@ pub(crate) fn appraise_rego_claims(
     let mut vm = RegoVM::new_with_policy(policy.compiled.clone());
     vm.load_program(policy.program.clone());
     vm.set_max_instructions(MAX_REGO_INSTRUCTIONS);
-    // The stackless engine: run to completion, rule calls recurse on the native stack, and a
-    // recursive policy (regorus's compiler does not see every cycle) overflows it before the
-    // instruction budget stops it. Nothing here suspends (no host calls, no breakpoints).
+    // The stackless engine: rule calls do not recurse on the native stack (a recursive policy
+    // that regorus's compiler does not see is stopped by the budget, not by an overflow), and
+    // it runs one instruction at a time for the cost meter.
     vm.set_execution_mode(ExecutionMode::Suspendable);
-    vm.set_data(regorus::Value::from(input::context(
-        format,
-        overall_claims,
-        device_claims,
-    )))
-    .map_err(|e| RegoError::Eval {
+    let data = regorus::Value::from(input::context(format, overall_claims, device_claims));
+    let devices = regorus::Value::from(input::devices(device_claims));
+    vm.set_data(data.clone()).map_err(|e| RegoError::Eval {
         detail: message(&e),
     })?;
-    vm.set_input(regorus::Value::from(input::devices(device_claims)));
-    let nv_match = match vm
-        .execute_entry_point_by_name(NV_MATCH)
-        .map_err(run_error)?
-    {
+    vm.set_input(devices.clone());
+    let mut roots = alloc::vec![data, devices];
+    roots.extend(policy.program.literals.iter().cloned());
+    let mut meter = Meter::new(&policy.program, roots);
+    let nv_match = match meter.run(&mut vm, NV_MATCH)? {
         regorus::Value::Bool(b) => b,
         regorus::Value::Undefined => false,
         _ => {
@@ -226,7 +217,12 @@ pub(crate) fn appraise_rego_claims(
         }
     };
     let reasons = if policy.has_reasons {
-        let value = vm.execute_entry_point_by_name(REASONS).map_err(run_error)?;
+        let value = meter.run(&mut vm, REASONS)?;
+        if meter.size(&value, MAX_REASONS_SIZE) > MAX_REASONS_SIZE {
+            return Err(RegoError::Result {
+                detail: "data.policy.reasons is larger than 131072 units",
+            });
+        }
         reasons(&value)?
     } else {
         Vec::new()
@@ -271,6 +267,10 @@ pub(crate) fn appraise_rego_claims(
 /// The most reasons read (one per failed leaf rule and device is at most
 /// `MAX_RULES × MAX_DEVICES`; more is a runaway policy).
 const MAX_REASONS: usize = 4096;
+
+/// The largest `data.policy.reasons` read, in cost units (32 a reason): its conversion to
+/// JSON walks every shared copy.
+const MAX_REASONS_SIZE: u64 = 131_072;
 
 /// `data.policy.reasons` (a set or an array of reason objects; undefined: none).
 fn reasons(value: &regorus::Value) -> Result<Vec<(Option<String>, RuleOutcome)>, RegoError> {

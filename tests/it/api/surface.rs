@@ -380,8 +380,8 @@ fn reexported(code: &str) -> Vec<String> {
 #[cfg(feature = "rego")]
 #[allow(unused_imports)]
 use edgeattest::{
-    appraise_rego, RegoError, RegoPolicy, RegoSyntax, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS,
-    MAX_REGO_LINES, MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
+    appraise_rego, RegoError, RegoPolicy, RegoSyntax, MAX_REGO_COLUMNS, MAX_REGO_COST,
+    MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
 };
 const ROOT_REGO: &[&str] = &[
     "appraise_rego",
@@ -390,6 +390,7 @@ const ROOT_REGO: &[&str] = &[
     "RegoSyntax",
     "REGO_ALLOWED_BUILTINS",
     "MAX_REGO_COLUMNS",
+    "MAX_REGO_COST",
     "MAX_REGO_INSTRUCTIONS",
     "MAX_REGO_LINES",
     "MAX_REGO_NESTING",

@@ -290,36 +290,45 @@ fn allocating_builtins_and_multiplication_are_refused_before_evaluation() {
             "numbers.range",
         ),
         (
-            "nv_match if count(numbers . range(1, 100000000)) > 0",
-            "numbers.range",
-        ),
-        (
             "nv_match if count(numbers.range_step(1, 100000000, 1)) > 0",
             "numbers.range_step",
         ),
         (
-            "s := concat(\"\", [\"a\", \"a\"])\nnv_match := true",
+            "s := concat(\"\", [\"a\", \"a\"])\nnv_match if s == s",
             "concat",
         ),
         (
-            "s := sprintf(\"%s%s\", [\"a\", \"a\"])\nnv_match := true",
+            "s := sprintf(\"%s%s\", [\"a\", \"a\"])\nnv_match if s == s",
             "sprintf",
         ),
         (
-            "s := array.concat([1], [1])\nnv_match := true",
+            "s := array.concat([1], [1])\nnv_match if s == s",
             "array.concat",
         ),
-        ("s := json.marshal([1])\nnv_match := true", "json.marshal"),
-        ("s := 2 * 2\nnv_match := true", "*"),
-        (
-            "nv_match if count(input) > 0 with count as numbers.range",
-            "numbers.range",
-        ),
+        ("s := json.marshal([1])\nnv_match if s == s", "json.marshal"),
+        ("s := count(input) * 2\nnv_match if s == s", "*"),
     ] {
         let error = parse(&policy(body)).unwrap_err();
         assert_eq!(error.code(), "ERR_REGO_BUILTIN", "{body}");
         assert_eq!(error, RegoError::Builtin { name: name.into() }, "{body}");
     }
+    // Spellings the VM's compiler does not take (`with` is unsupported): refused all the same.
+    for body in [
+        "nv_match if count(numbers . range(1, 100000000)) > 0",
+        "nv_match if count(input) > 0 with count as numbers.range",
+    ] {
+        let code = parse(&policy(body)).unwrap_err().code();
+        assert!(
+            matches!(code, "ERR_REGO_BUILTIN" | "ERR_REGO_PARSE"),
+            "{body}: {code}"
+        );
+    }
+    // What the program cannot reach is not compiled, so it cannot call anything.
+    assert!(decide(&policy(
+        "unused := numbers.range(1, 100000000)\nnv_match := true"
+    ))
+    .unwrap()
+    .passed());
     // In a comment or a string, the name is no call.
     let text = policy("# numbers.range(1, 100000000) and 2 * 2\nnv_match := \"numbers.range(1, 2) * 3\" == \"numbers.range(1, 2) * 3\"");
     assert!(decide(&text).unwrap().passed());

@@ -1,0 +1,6 @@
+// Copyright (c) Microsoft Corporation.
+// Licensed under the MIT License.
+
+mod engine;
+pub mod interpreter;
+mod scheduler;

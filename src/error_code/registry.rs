@@ -313,6 +313,7 @@ registry! {
         ERR_DEPRECATED_QUERY_PARAM,
     ],
     "wasm": [
+        ERR_ARGUMENT_TOO_LARGE,
         ERR_BATCH_CONSUMED,
         ERR_INVALID_ARGUMENT,
         ERR_NO_RANDOMNESS,

@@ -2,7 +2,7 @@
 // "Configuration of the main job") and turns it into the worker's bindings — the same
 // names a Cloudflare deployment sets in pkg-config/wrangler.toml. Files are read here, by
 // the host; the worker and the wasm core never touch a file system.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -31,13 +31,36 @@ function pem(label, der) {
   return `-----BEGIN ${label}-----\n${base64}-----END ${label}-----\n`;
 }
 
+/**
+ * The state folder, made if absent and kept private (0700), and every secret in it 0600: on
+ * every start, so a key made or copied with a wider mode is narrowed, and the user told
+ * (`warn`, stderr). POSIX modes only: Windows has none to narrow.
+ */
+function privateState(dir, warn) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  narrow(dir, 0o700, warn);
+}
+
+/** `path` no wider than `mode`: a wider mode is set to `mode`, and said. */
+function narrow(path, mode, warn) {
+  if (process.platform === 'win32') return;
+  const found = statSync(path).mode & 0o777;
+  if ((found & ~mode) === 0) return;
+  chmodSync(path, mode);
+  const octal = (bits) => bits.toString(8).padStart(4, '0');
+  warn(`edgeattest: ${path} was mode ${octal(found)}, open to other users; now ${octal(mode)}, as it holds development secrets`);
+}
+
 /** The development signing key: created on first start with WebCrypto, then reused. */
-export async function developmentSigningKey(log = () => {}, dir = DEV_STATE_DIR) {
+export async function developmentSigningKey(log = () => {}, dir = DEV_STATE_DIR, warn = console.error) {
   const path = join(dir, 'dev-signing-key.pem');
-  if (existsSync(path)) return readFileSync(path, 'utf8');
+  privateState(dir, warn);
+  if (existsSync(path)) {
+    narrow(path, 0o600, warn);
+    return readFileSync(path, 'utf8');
+  }
   const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
   const text = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
-  mkdirSync(dir, { recursive: true });
   writeFileSync(path, text, { mode: 0o600 });
   chmodSync(path, 0o600);
   log(`created a development signing key in ${path}`);
@@ -48,19 +71,30 @@ export async function developmentSigningKey(log = () => {}, dir = DEV_STATE_DIR)
 export const DEV_API_KEYS_PATH = join(DEV_STATE_DIR, 'dev-api-keys.json');
 
 /** The gateway's development key set: one personal key per role and a few service keys. */
-async function developmentApiKeys(log, dir) {
+async function developmentApiKeys(log, dir, warn) {
   const path = join(dir, 'dev-api-keys.json');
   const now = Math.floor(Date.now() / 1000);
+  privateState(dir, warn);
   if (existsSync(path)) {
+    narrow(path, 0o600, warn);
     const saved = JSON.parse(readFileSync(path, 'utf8'));
-    if (saved.keys.every((key) => key.expiresAt > now + 3600)) return saved;
+    if (saved.keys.every((key) => key.expiresAt > now + 3600)) return { set: saved, path };
   }
   const { devKeySet } = await import('../pkg/service/index.js');
   const set = devKeySet(now);
-  mkdirSync(dir, { recursive: true });
+  // The mode given applies to a new file only: a renewed one is narrowed after.
   writeFileSync(path, JSON.stringify(set, null, 1), { mode: 0o600 });
+  narrow(path, 0o600, warn);
   log(`created development API keys in ${path}`);
-  return set;
+  return { set, path };
+}
+
+/**
+ * The command that prints the development API key `id` from the key file at `path` (the keys
+ * are never printed at start: a terminal's scroll-back and a CI log keep them).
+ */
+export function apiKeyCommand(path, id) {
+  return `node -p "require('${path}').keys.find((k) => k.id === '${id}').key"`;
 }
 
 /** RIM documents of a folder: every .xml / .swidtag file, the id taken from the document. */
@@ -79,16 +113,16 @@ function rimFolder(dir) {
 /**
  * The worker bindings for the local run. `dir`: where the development key, its certificate
  * chain and the API keys are kept; `now`: Unix seconds, the clock the chain is checked and
- * made with (both for tests).
+ * made with (both for tests); `warn`: where a narrowed file mode is said (stderr).
  * @returns {Promise<{ port: number, bindings: Record<string, string> }>}
  */
-export async function localBindings(env = process.env, log = console.log, { dir = DEV_STATE_DIR, now } = {}) {
+export async function localBindings(env = process.env, log = console.log, { dir = DEV_STATE_DIR, now, warn = console.error } = {}) {
   const port = env.EDGEATTEST_PORT ?? '8787';
   if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
     throw new Error(`EDGEATTEST_PORT must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
   }
   const configuredKey = readConfigFile('EDGEATTEST_SIGNING_KEY', env);
-  const bindings = { EDGEATTEST_SIGNING_KEY: configuredKey ?? (await developmentSigningKey(log, dir)) };
+  const bindings = { EDGEATTEST_SIGNING_KEY: configuredKey ?? (await developmentSigningKey(log, dir, warn)) };
   const certificate = readConfigFile('EDGEATTEST_SIGNING_CERTIFICATE', env);
   if (certificate) {
     bindings.EDGEATTEST_SIGNING_CERTIFICATE = certificate;
@@ -122,10 +156,11 @@ export async function localBindings(env = process.env, log = console.log, { dir 
   if (apiKeys) {
     bindings.EDGEATTEST_API_KEYS = apiKeys;
   } else {
-    const set = await developmentApiKeys(log, dir);
+    const { set, path } = await developmentApiKeys(log, dir, warn);
     bindings.EDGEATTEST_API_KEYS = JSON.stringify(set.keyStore);
-    log('development API keys for the gateway at /api/v3/ (Authorization: Bearer <key>):');
-    for (const key of set.keys) log(`  ${key.id.padEnd(22)} ${key.key}  ${(key.roles ?? key.scopes).join(', ')}`);
+    log(`development API keys for the gateway at /api/v3/ (Authorization: Bearer <key>), kept in ${path}:`);
+    for (const key of set.keys) log(`  ${key.id.padEnd(22)} ${(key.roles ?? key.scopes).join(', ')}`);
+    log(`  print one: ${apiKeyCommand(path, set.keys[0].id)}`);
   }
   if (env.EDGEATTEST_LIST_UPSTREAM) bindings.EDGEATTEST_LIST_UPSTREAM = new URL(env.EDGEATTEST_LIST_UPSTREAM).toString();
   if (env.EDGEATTEST_SIM_UPSTREAM) bindings.EDGEATTEST_SIM_UPSTREAM = new URL(env.EDGEATTEST_SIM_UPSTREAM).toString();

@@ -188,13 +188,14 @@ pub use ocsp::{
 
 // Reference measurements (RIMs).
 pub use rim::{
-    apsku_from_block, canonical_forms, compare_gpu, compare_gpu_firmware, compare_switch,
-    driver_rim_id, firmware_rim_id, firmware_rim_id_of, open_envelope, prepare_rim, verify_rim,
-    CompareError, Comparison, EnvelopeError, GoldenMeasurement, MeasurementSource, MismatchRecord,
-    Nvdec0Rule, OpaqueFloor, OpaqueMismatch, OpaqueValue, PendingRim, RimCertChain, RimCertStatus,
-    RimDocument, RimEnvelope, RimError, RimIdError, RimKind, RimMeta, RimTrust, RuntimeEvidence,
-    VerifiedRim, VersionCheck, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES, MAX_RIM_WORK,
-    MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES, NVIDIA_RIM_ROOT_PEM,
+    apsku_from_block, canonical_forms, check_rim_id, compare_gpu, compare_gpu_firmware,
+    compare_switch, driver_rim_id, firmware_rim_id, firmware_rim_id_of, open_envelope, prepare_rim,
+    verify_rim, CompareError, Comparison, EnvelopeError, GoldenMeasurement, MeasurementSource,
+    MismatchRecord, Nvdec0Rule, OpaqueFloor, OpaqueMismatch, OpaqueValue, PendingRim, RimCertChain,
+    RimCertStatus, RimDocument, RimEnvelope, RimError, RimIdError, RimKind, RimMeta, RimTrust,
+    RuntimeEvidence, VerifiedRim, VersionCheck, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
+    MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
+    NVIDIA_RIM_ROOT_PEM,
 };
 
 // Tokens: ES384 JWS/JWT, key sets, detached EAT results and their appraisal.

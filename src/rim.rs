@@ -58,6 +58,7 @@ mod dsig;
 mod envelope;
 mod error;
 mod id;
+mod identity;
 mod kind;
 mod options;
 mod runtime_evidence;
@@ -78,6 +79,7 @@ pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{
     apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIds, RimKind,
 };
+pub use identity::check_rim_id;
 pub use kind::{identify_rim, RimIdentity};
 pub use options::RimOptions;
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};

@@ -59,6 +59,14 @@ pub enum RimError {
         /// The RIM (0-based) index.
         index: u32,
     },
+    /// The document is not the RIM the id it was stored or fetched under names
+    /// ([`super::check_rim_id`]): its kind, platform, chip or version differ.
+    IdMismatch {
+        /// The RIM id.
+        id: String,
+        /// What differs.
+        problem: &'static str,
+    },
     /// The document has no `ds:Signature` element (service code 5012 RIM_NOT_SIGNED).
     NotSigned,
     /// The `ds:Signature` element is not the one enveloped signature this verifier accepts
@@ -142,6 +150,7 @@ impl ErrorCode for RimError {
             Self::WorkBudgetExceeded { .. } => "ERR_RIM_WORK_BUDGET",
             Self::Schema { .. } => "ERR_RIM_SCHEMA",
             Self::DuplicateIndex { .. } => "ERR_RIM_DUPLICATE_INDEX",
+            Self::IdMismatch { .. } => "ERR_RIM_ID_MISMATCH",
             Self::NotSigned => "ERR_RIM_NOT_SIGNED",
             Self::SignatureStructure { .. } => "ERR_RIM_SIGNATURE_STRUCTURE",
             Self::UnsupportedAlgorithm { .. } => "ERR_RIM_UNSUPPORTED_ALGORITHM",
@@ -181,6 +190,7 @@ impl fmt::Display for RimError {
             Self::DuplicateIndex { index } => {
                 write!(f, "RIM has two measurement records at index {index}")
             }
+            Self::IdMismatch { id, problem } => write!(f, "the RIM is not {id}: {problem}"),
             Self::NotSigned => f.write_str("RIM has no ds:Signature element"),
             Self::SignatureStructure { problem } => write!(f, "RIM signature: {problem}"),
             Self::UnsupportedAlgorithm { element, algorithm } => {

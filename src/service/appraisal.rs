@@ -16,7 +16,7 @@ use super::rims::id_of_key;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::ChainKind;
-use crate::rim::{open_envelope, prepare_rim, PendingRim};
+use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim};
 
 /// One attestation after its evidence round.
 #[derive(Debug)]
@@ -169,7 +169,11 @@ impl Appraisal {
             let Some(xml) = xml.filter(|_| !seen) else {
                 continue;
             };
-            match prepare_rim(xml, service.rim_trust(), now) {
+            // The document must be the RIM its id names, not only be stored or fetched under it.
+            let prepared = prepare_rim(xml, service.rim_trust(), now).and_then(|pending| {
+                check_rim_id(pending.unverified_document(), &id).map(|()| pending)
+            });
+            match prepared {
                 Err(error) => {
                     self.settled.insert(id, Err(error));
                 }

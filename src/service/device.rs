@@ -489,11 +489,13 @@ fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
                     | RimError::TooManyNamespaces { .. }
                     | RimError::WorkBudgetExceeded { .. }
             );
+            // A document of another id is refused before its signature is checked.
+            let signature_checked = !matches!(error, RimError::IdMismatch { .. });
             RimResult {
                 summary: RimOutcome {
                     fetched: true,
                     schema_validated: Some(schema_ok),
-                    signature_verified: schema_ok.then_some(false),
+                    signature_verified: (schema_ok && signature_checked).then_some(false),
                     ..RimOutcome::default()
                 },
                 verified: None,

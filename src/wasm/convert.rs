@@ -7,9 +7,9 @@
 //! serde-wasm-bindgen reads members with a bare `obj[key]`, and a getter or a proxy trap that
 //! throws would otherwise escape as an uncoded JS exception.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
-use alloc::vec::Vec;
 
 use js_sys::{Array, Object, Reflect};
 use serde::de::DeserializeOwned;
@@ -32,6 +32,17 @@ mod json;
 
 /// How deep a value may nest; deeper is refused (a cyclic object would never end).
 const MAX_DEPTH: u32 = 32;
+
+/// Most elements an array may have (its `length`, checked before it is walked: a sparse
+/// array is as long as it says). Arguments are small; the largest, a key store, is an object.
+const MAX_ELEMENTS: u32 = 65_536;
+
+/// Most string keys an object may have, its prototype layers together.
+const MAX_MEMBERS: usize = 16_384;
+
+/// Most values one copy reads, all depths together: an object met twice is copied twice,
+/// so without this a few shared arrays nest into billions of reads.
+const MAX_VALUES: usize = 1 << 18;
 
 /// `value` as a `T`; a failure names `arg`, or the member under it (`request.method`,
 /// `answers[0].body`).
@@ -103,16 +114,25 @@ fn field_name(path: &str, arg: &str, naming: Naming) -> String {
     }
 }
 
-/// [`plain`]'s copy of `value`, or the coded error naming the member that could not be read.
+/// [`plain`]'s copy of `value`, or the coded error naming the member that could not be read
+/// or is too large.
 #[inline(never)]
 fn copy(value: &JsValue, arg: &str, naming: Naming) -> Result<JsValue, JsValue> {
-    plain(value, 0, &mut String::new()).map_err(|path| {
+    let mut budget = MAX_VALUES;
+    plain(value, 0, &mut String::new(), &mut budget).map_err(|(path, why)| {
         let field = field_name(&path, arg, naming);
-        coded(
-            "ERR_INVALID_ARGUMENT",
-            &format!("{field} could not be read (a getter threw, or it nests too deep)"),
-            Some(&field),
-        )
+        match why {
+            Unread::Unreadable => coded(
+                "ERR_INVALID_ARGUMENT",
+                &format!("{field} could not be read (a getter threw, or it nests too deep)"),
+                Some(&field),
+            ),
+            Unread::TooLarge(what) => coded(
+                "ERR_ARGUMENT_TOO_LARGE",
+                &format!("{field} is too large: {what}"),
+                Some(&field),
+            ),
+        }
     })
 }
 
@@ -145,12 +165,49 @@ fn refused(
     )
 }
 
+/// Why [`plain`] stopped.
+enum Unread {
+    /// A getter or a proxy trap threw, or the value nests deeper than [`MAX_DEPTH`].
+    Unreadable,
+    /// A length or a member count over its limit, or the whole value over [`MAX_VALUES`]:
+    /// what was found, and the limit.
+    TooLarge(String),
+}
+
+/// Takes `count` values from `budget`, the values one copy may still read, once `found` (an
+/// array's length, an object's keys so far) is within `limit`; `Err` says what is too large.
+fn spend(
+    budget: &mut usize,
+    count: usize,
+    found: f64,
+    limit: usize,
+    what: &str,
+) -> Result<(), Unread> {
+    #[allow(clippy::cast_precision_loss)] // the limits are below 2^53
+    let limit_f64 = limit as f64;
+    if found.is_nan() || found > limit_f64 {
+        return Err(Unread::TooLarge(format!(
+            "{found} {what}, at most {limit} are read"
+        )));
+    }
+    *budget = budget
+        .checked_sub(count)
+        .ok_or_else(|| Unread::TooLarge(format!("at most {MAX_VALUES} values in all are read")))?;
+    Ok(())
+}
+
 /// A copy of `value` made of plain objects and arrays, read through `Reflect` (own and
 /// inherited enumerable-or-not string keys, but not `Object.prototype`'s; a member that is
 /// `undefined` is left out, as if absent). Bytes, dates, functions and primitives are kept
-/// as they are. `Err` holds the path of the member that
-/// could not be read.
-fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, String> {
+/// as they are. Its cost is bounded by the limits above, each checked before the array or
+/// object is walked, and each key is looked up once in a set: linear in what is read.
+/// `Err` holds the path of the member that could not be read or is too large, and why.
+fn plain(
+    value: &JsValue,
+    depth: u32,
+    path: &mut String,
+    budget: &mut usize,
+) -> Result<JsValue, (String, Unread)> {
     if !value.is_object()
         || js_sys::ArrayBuffer::is_view(value)
         || value.is_instance_of::<js_sys::ArrayBuffer>()
@@ -158,21 +215,32 @@ fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, Stri
     {
         return Ok(value.clone());
     }
+    let unreadable = |path: &String| (path.clone(), Unread::Unreadable);
     if depth >= MAX_DEPTH {
-        return Err(path.clone());
+        return Err(unreadable(path));
     }
     let at = path.len();
     if Array::is_array(value) {
         let length = Reflect::get(value, &"length".into())
             .ok()
             .and_then(|n| n.as_f64())
-            .ok_or_else(|| path.clone())?;
-        let out = Array::new();
+            .ok_or_else(|| unreadable(path))?;
+        // A proxy's length may be any number: it is checked before it is used.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        for i in 0..(length as u32) {
+        let count = length.max(0.0).min(f64::from(MAX_ELEMENTS)) as u32;
+        spend(
+            budget,
+            count as usize,
+            length,
+            MAX_ELEMENTS as usize,
+            "elements",
+        )
+        .map_err(|why| (path.clone(), why))?;
+        let out = Array::new();
+        for i in 0..count {
             path.push_str(&format!("[{i}]"));
-            let item = Reflect::get_u32(value, i).map_err(|_| path.clone())?;
-            out.push(&plain(&item, depth + 1, path)?);
+            let item = Reflect::get_u32(value, i).map_err(|_| unreadable(path))?;
+            out.push(&plain(&item, depth + 1, path, budget)?);
             path.truncate(at);
         }
         return Ok(out.into());
@@ -180,14 +248,21 @@ fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, Stri
     let out = Object::new();
     let object_prototype: JsValue = Object::get_prototype_of(&Object::new()).into();
     let mut layer = value.clone();
-    let mut seen: Vec<String> = Vec::new();
+    // Keys already read (a prototype's key is shadowed by the object's own).
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut members = 0;
     // The prototype chain is walked a few layers (a class instance's getters live on its
     // prototype); a longer chain is not a plain options object.
     for _ in 0..4 {
         if !layer.is_object() || layer == object_prototype {
             break;
         }
-        let keys = Reflect::own_keys(layer.unchecked_ref()).map_err(|_| path.clone())?;
+        let keys = Reflect::own_keys(layer.unchecked_ref()).map_err(|_| unreadable(path))?;
+        let count = keys.length() as usize;
+        members += count;
+        #[allow(clippy::cast_precision_loss)] // below 2^34
+        let found = members as f64;
+        spend(budget, count, found, MAX_MEMBERS, "members").map_err(|why| (path.clone(), why))?;
         for key in keys.iter() {
             let Some(name) = key.as_string() else {
                 continue; // symbols
@@ -199,17 +274,17 @@ fn plain(value: &JsValue, depth: u32, path: &mut String) -> Result<JsValue, Stri
                 path.push('.');
             }
             path.push_str(&name);
-            let member = Reflect::get(value, &key).map_err(|_| path.clone())?;
-            let member = plain(&member, depth + 1, path)?;
+            let member = Reflect::get(value, &key).map_err(|_| unreadable(path))?;
+            let member = plain(&member, depth + 1, path, budget)?;
             path.truncate(at);
             if !member.is_undefined() {
                 let _ = Reflect::set(&out, &key, &member);
             }
-            seen.push(name);
+            seen.insert(name);
         }
         layer = Reflect::get_prototype_of(&layer)
             .map(JsValue::from)
-            .map_err(|_| path.clone())?;
+            .map_err(|_| unreadable(path))?;
     }
     Ok(out.into())
 }

@@ -174,3 +174,69 @@ fn hostile_values_give_coded_errors_and_the_instance_survives() {
     )
     .is_ok());
 }
+
+#[wasm_bindgen_test]
+fn the_reader_refuses_a_large_argument_before_walking_it() {
+    use edgeattest::wasm::service::AttestationService;
+    let options = object(&[
+        (
+            "signingKey",
+            include_str!("../fixtures/generated/token_signing_key.pem").into(),
+        ),
+        ("rimServiceUrl", JsValue::NULL),
+        ("ocspUrl", JsValue::NULL),
+    ]);
+    let service = AttestationService::new(options).unwrap();
+    let request = |headers: JsValue| {
+        object(&[
+            ("method", "GET".into()),
+            ("path", "/health".into()),
+            ("headers", headers),
+        ])
+    };
+    let now = JsValue::from(0);
+    // A sparse array is as long as it says: 2e6 elements, none there, refused by its length.
+    let sparse = Array::new();
+    sparse.set_length(2_000_000);
+    let error = service
+        .handle(request(sparse.into()), now.clone())
+        .unwrap_err();
+    assert_eq!(
+        (code(&error), field(&error)),
+        (
+            "ERR_ARGUMENT_TOO_LARGE".into(),
+            Some("request.headers".into())
+        )
+    );
+    // An object's keys are counted before any member is read.
+    let many = request(Array::new().into());
+    for i in 0..20_000 {
+        Reflect::set(&many, &format!("k{i}").into(), &JsValue::from(i)).unwrap();
+    }
+    let error = service.handle(many, now.clone()).unwrap_err();
+    assert_eq!(
+        (code(&error), field(&error)),
+        ("ERR_ARGUMENT_TOO_LARGE".into(), Some("request".into()))
+    );
+    // Shared arrays nest into 16^8 reads: refused once the whole copy has read its budget.
+    let mut shared: JsValue = Array::of2(&"a".into(), &"b".into()).into();
+    for _ in 0..8 {
+        let level = Array::new();
+        for _ in 0..16 {
+            level.push(&shared);
+        }
+        shared = level.into();
+    }
+    let error = service.handle(request(shared), now.clone()).unwrap_err();
+    assert_eq!(code(&error), "ERR_ARGUMENT_TOO_LARGE");
+    assert!(field(&error).unwrap().starts_with("request.headers["));
+    // Within the limits, a request is read as before.
+    let pair = Array::of2(&"accept".into(), &"application/json".into());
+    let response = service
+        .handle(request(Array::of1(&pair).into()), now)
+        .unwrap();
+    assert_eq!(
+        Reflect::get(&response, &"status".into()).unwrap().as_f64(),
+        Some(200.0)
+    );
+}

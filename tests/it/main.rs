@@ -148,6 +148,7 @@ mod rim {
     mod cert_chain;
     mod compare;
     mod host_options;
+    mod identity;
     mod ids;
     mod kind;
     mod properties;

@@ -149,3 +149,48 @@ test('an option the export does not know is refused, named by its path, with the
   assert.equal(svc.handle({ method: 'GET', path: '/health', headers: { 'x-any-name': 'v' } }, 0).status, 200);
   assert.equal(new AttestationService({ signingKey: key, rimServiceUrl: null, ocspUrl: null, misspelt: undefined }).rimCount, 0);
 });
+
+test('an argument is read at a cost bounded by its size: lengths and member counts are checked before the walk', () => {
+  const svc = service();
+  const health = { method: 'GET', path: '/health' };
+  // A sparse array is as long as it says: its length is refused before any element is read.
+  const sparse = [];
+  sparse.length = 2e6;
+  refused(() => svc.handle({ ...health, headers: sparse }, 0), 'ERR_ARGUMENT_TOO_LARGE', 'request.headers',
+    /request\.headers is too large: 2000000 elements, at most 65536 are read/);
+  const proxied = new Proxy([], { get: (target, key) => (key === 'length' ? 2 ** 53 : Reflect.get(target, key)) });
+  refused(() => svc.handle({ ...health, headers: proxied }, 0), 'ERR_ARGUMENT_TOO_LARGE', 'request.headers');
+  // An object's keys, its prototype's with them, are counted before any member is read.
+  const many = { ...health };
+  for (let i = 0; i < 20000; i++) many[`k${i}`] = i;
+  refused(() => svc.handle(many, 0), 'ERR_ARGUMENT_TOO_LARGE', 'request',
+    /request is too large: 20002 members, at most 16384 are read/);
+  const inherited = Object.create(Object.fromEntries(Array.from({ length: 10000 }, (_, i) => [`p${i}`, i])));
+  Object.assign(inherited, Object.fromEntries(Array.from({ length: 10000 }, (_, i) => [`o${i}`, i])));
+  refused(() => svc.handle(inherited, 0), 'ERR_ARGUMENT_TOO_LARGE', 'request', /20000 members/);
+  // A shared value is copied each time it is met: a few small arrays nest into 16^8 reads,
+  // refused once the whole copy has read its budget.
+  let shared = ['x'];
+  for (let i = 0; i < 8; i++) shared = new Array(16).fill(shared);
+  assert.throws(() => svc.handle({ ...health, headers: shared }, 0), (error) => {
+    assert.equal(error.code, 'ERR_ARGUMENT_TOO_LARGE', error.message);
+    assert.match(error.field, /^request\.headers\[/);
+    assert.match(error.message, /at most 262144 values in all are read/);
+    return true;
+  });
+  // At the limits the value is read, and its members checked: the own key shadows the
+  // prototype's (one set of the keys read), and an undeclared one is named.
+  const atLimit = Object.create({ method: 'POST', extra: 1 });
+  Object.assign(atLimit, health);
+  for (let i = 0; i < 16384 - 4; i++) atLimit[`k${i}`] = i;
+  refused(() => svc.handle(atLimit, 0), 'ERR_INVALID_ARGUMENT', 'request.k0', /unknown field `k0`/);
+  const shadowed = Object.create({ method: 'POST', path: '/nowhere' });
+  Object.assign(shadowed, health);
+  assert.equal(svc.handle(shadowed, 0).status, 200);
+  const long = new Array(65536).fill(['a', 'b']);
+  try {
+    svc.handle({ ...health, headers: long }, 0);
+  } catch (error) {
+    assert.notEqual(error.code, 'ERR_ARGUMENT_TOO_LARGE', error.message);
+  }
+});

@@ -34,7 +34,7 @@ pub use service::{service_exchange, service_request};
 // OCSP responses (a hostile responder, network or cache).
 #[path = "harness_ocsp.rs"]
 mod ocsp;
-pub use ocsp::ocsp_response;
+pub use ocsp::{ocsp_request, ocsp_response};
 
 // The gateway: requests, key stores, deprecation checks.
 #[path = "harness_access.rs"]
@@ -45,6 +45,18 @@ pub use access::{access_gateway, access_keystore, deprecation_request};
 #[path = "harness_listing.rs"]
 mod listing;
 pub use listing::{listing_query, listing_table};
+
+// The software P-384 verification against RustCrypto's.
+#[path = "harness_crypto.rs"]
+mod crypto;
+pub use crypto::{p384_edge_cases, p384_verify};
+
+// Rego policies over fuzzed claims (feature `rego`).
+#[cfg(feature = "rego")]
+#[path = "harness_rego.rs"]
+mod rego;
+#[cfg(feature = "rego")]
+pub use rego::rego_policy;
 
 // Relying-party policies (NVIDIA's JSON format) over a recorded result.
 #[path = "harness_policy.rs"]
@@ -516,5 +528,9 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("rim_verify", rim_verify),
     ("rim_envelope", rim_envelope),
     ("ocsp_response", ocsp_response),
+    ("ocsp_request", ocsp_request),
     ("policy_json", policy_json),
+    ("p384_verify", p384_verify),
+    #[cfg(feature = "rego")]
+    ("rego_policy", rego_policy),
 ];

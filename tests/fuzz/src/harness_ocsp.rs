@@ -64,3 +64,25 @@ pub fn ocsp_response(data: &[u8]) {
         assert!(matches!(folded, ChainRevocation::Failed(_)), "{folded:?}");
     }
 }
+
+/// `ocsp_request`: `subject DER SEP issuer DER`, a certificate and its issuer as a hostile
+/// chain gives them. Building the request never panics, a refusal is coded, and a request
+/// is one DER SEQUENCE that names its subject and is built alike twice.
+pub fn ocsp_request(data: &[u8]) {
+    let parts = super::split(data, 2);
+    let nonce = [7u8; 32];
+    let built = OcspRequest::new(parts[0], parts[1], nonce);
+    check(&built);
+    let Ok(request) = built else {
+        return;
+    };
+    assert_eq!(
+        request.der().first(),
+        Some(&0x30),
+        "a request is a SEQUENCE"
+    );
+    assert_eq!(request.nonce(), &nonce);
+    let again = OcspRequest::new(parts[0], parts[1], nonce).expect("built once, built twice");
+    assert_eq!(again.der(), request.der());
+    assert_eq!(again.cache_key(), request.cache_key());
+}

@@ -185,6 +185,7 @@ root_items!(
     OCSP_NONCE_LEN,
     apsku_from_block,
     canonical_forms,
+    check_rim_id,
     compare_gpu,
     compare_gpu_firmware,
     compare_switch,

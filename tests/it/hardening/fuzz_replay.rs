@@ -72,3 +72,12 @@ fn split_keeps_documents_and_pads_missing_ones() {
         vec![&b"only"[..], &b""[..], &b""[..]]
     );
 }
+
+#[test]
+fn p384_verification_agrees_with_rustcrypto_on_every_edge_case() {
+    // Keys from scalars (1, n−1, a middling one; n and 0 are not keys) and of edge
+    // coordinates, signatures valid, high-s, of edge scalars (0, n, ≥ n): both implementations
+    // decide alike on each (the harness asserts it), and every valid signature is accepted.
+    let (decided, accepted) = harness::p384_edge_cases();
+    assert_eq!((decided, accepted), (394, 12));
+}

@@ -620,3 +620,49 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
     let device = payload(result[1]["SWITCH-0"].as_str().unwrap());
     assert_eq!(device["x-nvidia-error-details"]["code"], 5009);
 }
+
+#[test]
+fn a_fetched_rim_must_be_the_rim_of_its_id_not_only_its_envelope() {
+    let service = Service::new(
+        ServiceConfig {
+            ocsp_url: None,
+            ..ServiceConfig::default()
+        },
+        KeyRing::external(key().public_key(), None),
+        TrustStore::nvidia_device_identity().unwrap(),
+        RimTrust::nvidia(),
+        1,
+    );
+    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    exchange.verify_in_core(&service).unwrap();
+    let Step::Fetch(resources) = exchange.step() else {
+        panic!("{:?}", exchange.step())
+    };
+    let resources = resources.to_vec();
+    // A real, validly signed GPU VBIOS RIM, in an envelope whose id is the switch BIOS id
+    // asked for: the envelope matches, the document does not.
+    let id = "NV_SWITCH_BIOS_5612_0002_890_9610550001";
+    let envelope = serde_json::json!({
+        "id": id,
+        "rim": STANDARD.encode(fixture("rims/nvtrust/1010_0200_882_96005E0001_PROD.swidtag")),
+    })
+    .to_string();
+    let answers: Vec<Fetched> = resources
+        .iter()
+        .map(|resource| match resource {
+            Resource::Rim { .. } => Fetched::Body(envelope.clone().into_bytes()),
+            _ => Fetched::Failed(FetchFailure::NotFetched),
+        })
+        .collect();
+    exchange.fetched(&service, &answers).unwrap();
+    let (response, _) = drive(&service, exchange, &key());
+    let result: Value = serde_json::from_slice(&response.body).unwrap();
+    let device = payload(result[1]["SWITCH-0"].as_str().unwrap());
+    assert_eq!(device["measres"], "fail", "{device:#}");
+    let details = &device["x-nvidia-error-details"];
+    let message = details.to_string();
+    assert!(
+        message.contains(&format!("the RIM is not {id}")) && message.contains("other platform"),
+        "{details:#}"
+    );
+}

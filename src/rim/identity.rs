@@ -1,0 +1,114 @@
+//! A document used for RIM id X must be X by its own signed content, not only by the name it
+//! was stored or fetched under (a file name, a RIM service envelope's `id`).
+//!
+//! NVIDIA's RIM ids name the document's kind, platform and version (src/rim/id.rs builds them
+//! from the evidence); its `SoftwareIdentity@tagId` is a digest that no id carries. So the
+//! rule compares what both say:
+//!
+//! | id | the document's `Meta` |
+//! |---|---|
+//! | `NV_GPU_DRIVER_<chip>_<driver>` | a driver RIM ([`super::RimDocument::kind`]), `product` `<chip>`, `colloquialVersion` `<driver>` |
+//! | `NV_GPU_CC_DRIVER_<chip>_<driver>` | a driver RIM, `colloquialVersion` `<driver>` (the chip is the evidence's `CHIP_INFO` or the row's, not necessarily `product`) |
+//! | `NV_GPU_VBIOS_…_<version without dots>` | a firmware RIM, `edition` `GPU`, `colloquialVersion` the version |
+//! | `NV_SWITCH_BIOS_…_<version without dots>` | a firmware RIM, `edition` `SWITCH`, `colloquialVersion` the version |
+//!
+//! A firmware id's board (project, SKUs) is not in the document: the signature and the
+//! measurement comparison still decide whether it fits the device.
+
+use alloc::string::String;
+
+use super::document::RimDocument;
+use super::error::RimError;
+use super::id::RimKind;
+
+/// What an id says of its document.
+struct Named<'a> {
+    kind: RimKind,
+    /// `Meta@edition` for firmware (`GPU`, `SWITCH`).
+    edition: Option<&'static str>,
+    /// `Meta@product`, where the id names it.
+    product: Option<&'a str>,
+    /// The version as the id writes it.
+    version: &'a str,
+}
+
+/// What RIM id `id` says of its document; `None` for an id of no known form.
+fn named(id: &str) -> Option<Named<'_>> {
+    let (rest, cc) = match id.strip_prefix("NV_GPU_DRIVER_") {
+        Some(rest) => (Some(rest), false),
+        None => (id.strip_prefix("NV_GPU_CC_DRIVER_"), true),
+    };
+    if let Some(rest) = rest {
+        let (chip, version) = rest.split_once('_')?;
+        return Some(Named {
+            kind: RimKind::Driver,
+            edition: None,
+            product: (!cc).then_some(chip),
+            version,
+        });
+    }
+    let (edition, rest) = match id.strip_prefix("NV_GPU_VBIOS_") {
+        Some(rest) => ("GPU", rest),
+        None => ("SWITCH", id.strip_prefix("NV_SWITCH_BIOS_")?),
+    };
+    Some(Named {
+        kind: RimKind::Firmware,
+        edition: Some(edition),
+        product: None,
+        version: rest.rsplit('_').next()?,
+    })
+}
+
+/// Whether `document` is the RIM `id` names (the table above).
+///
+/// # Errors
+/// [`RimError::IdMismatch`] naming what differs, or when `id` is of no known form;
+/// [`RimError::Schema`] when the document is neither a driver nor a firmware RIM.
+pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
+    let mismatch = |problem: &'static str| RimError::IdMismatch {
+        id: id.into(),
+        problem,
+    };
+    let named = named(id).ok_or_else(|| mismatch(
+        "the id is of no known form (NV_GPU_DRIVER_…, NV_GPU_CC_DRIVER_…, NV_GPU_VBIOS_…, NV_SWITCH_BIOS_…)",
+    ))?;
+    let meta = &document.meta;
+    if document.kind()? != named.kind {
+        return Err(mismatch(match named.kind {
+            RimKind::Driver => "the id names a driver RIM, the document is a firmware RIM",
+            RimKind::Firmware => "the id names a firmware RIM, the document is a driver RIM",
+        }));
+    }
+    if named
+        .edition
+        .is_some_and(|edition| meta.edition.as_deref() != Some(edition))
+    {
+        return Err(mismatch(
+            "the id names the other platform (a GPU or a switch) than the document's edition",
+        ));
+    }
+    if named
+        .product
+        .is_some_and(|chip| meta.product.as_deref() != Some(chip))
+    {
+        return Err(mismatch(
+            "the id names another chip than the document's product",
+        ));
+    }
+    let version = &meta.colloquial_version;
+    let same = match named.kind {
+        RimKind::Driver => version == named.version,
+        // `96.00.5E.00.01` is written `96005E0001` in an id.
+        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(named.version),
+    };
+    if !same {
+        return Err(mismatch(
+            "the id names another version than the document's colloquialVersion",
+        ));
+    }
+    Ok(())
+}
+
+fn undotted(version: &str) -> String {
+    version.chars().filter(|c| *c != '.').collect()
+}

@@ -171,7 +171,7 @@ impl Appraisal {
             };
             // The document must be the RIM its id names, not only be stored or fetched under it.
             let prepared = prepare_rim(xml, service.rim_trust(), now).and_then(|pending| {
-                check_rim_id(pending.unverified_document(), &id).map(|()| pending)
+                check_rim_id(pending.unverified_document(), id_of_key(&id)).map(|()| pending)
             });
             match prepared {
                 Err(error) => {

@@ -35,7 +35,7 @@ use crate::rim::{
 
 /// The warning every device token carries when the service checks no revocation (no
 /// responder configured, `EDGEATTEST_OCSP_URL=off`).
-/// Its words are the relying party's rule too ([`crate::token::REVOCATION_NOT_CHECKED`]).
+/// Its words are the relying party's rule too (the token reader's `REVOCATION_NOT_CHECKED`).
 pub const REVOCATION_WARNING: &str = crate::token::REVOCATION_NOT_CHECKED;
 
 /// The warning of a device whose firmware did not report an FWID: passed as NVIDIA's

@@ -123,7 +123,10 @@ test('page EAR: the service\'s EAR of the result sent is fetched, verified and s
   assert.match(await page.textContent('#policy-error'), /^ERR_INVALID_ARGUMENT The result shown did not come from a request panel 3 sent/);
   assert.equal(await page.locator('#ear-verdict').count(), 0);
 
-  // The sample sent by panel 3: its RIM signer has expired, so the service fails the GPU.
+  // NVIDIA's Hopper 545.00 sample, sent by panel 3: its RIM signer has expired, so the service
+  // fails the GPU.
+  const samples = JSON.parse(readFileSync(new URL('../../www/samples/evidence.json', import.meta.url), 'utf8')).samples;
+  await page.selectOption('#sample', String(samples.findIndex((sample) => sample.id === 'hopper-545.00')));
   await page.click('#add-sample');
   await page.click('#build-request');
   await page.click('#send-request');

@@ -5,6 +5,7 @@
 // that answers, the health view) through the running worker. Screenshots: tests/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
@@ -186,7 +187,7 @@ test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per 
     const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true });
     return showVerified({ ...verified, appraisal }, { nonce, now, text });
   }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal });
-  assert.deepEqual(shown, { authentic: true, passed: false });
+  assert.deepEqual(shown, { authentic: true, passed: false, revocationRelaxed: false });
   assert.match(await page.textContent('#result-verdict'), /^attestation failed The service's overall verdict is false: 8 of 8 devices failed\./);
   const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));
   assert.deepEqual(reasons, [`GPU-0, GPU-1, GPU-2, GPU-3, GPU-4, GPU-5, GPU-6, GPU-7: ${message} (claim x-nvidia-gpu-driver-rim-cert-chain)`]);
@@ -207,7 +208,10 @@ test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per 
 
 test('verdict: the send step is red when the service says false', async () => {
   const { page, problems } = await open();
-  await page.click('#add-sample'); // the sample's RIM signer has expired: the worker says false
+  // NVIDIA's Hopper 545.00 sample: its RIM signer has expired, so the worker says false.
+  const samples = JSON.parse(readFileSync(new URL('../../www/samples/evidence.json', import.meta.url), 'utf8')).samples;
+  await page.selectOption('#sample', String(samples.findIndex((sample) => sample.id === 'hopper-545.00')));
+  await page.click('#add-sample');
   await page.click('#build-request');
   await page.click('#send-request');
   await page.waitForFunction(() => /PASSED|FAILED|NOT authentic|answered [45]\d\d/.test(document.getElementById('send-status').textContent));

@@ -140,40 +140,98 @@ export interface SignOptions {
 
 export type SigningKeyInput = CryptoKey | P384PrivateKey;
 
+/** The signature backend used when an operation names none: 'webcrypto' where `crypto.subtle` exists. */
 export function getTokenBackend(): TokenBackend;
+/** Sets the default signature backend; without an argument, back to the host's default. Throws ERR_INVALID_ARGUMENT for another value. */
 export function setTokenBackend(backend?: TokenBackend): void;
+/**
+ * A parsed key set, for verifying many tokens against one JWKS without reading it each time.
+ * Only ES384 P-384 keys are usable; a set with duplicate members or a malformed key throws
+ * (ERR_JWKS_*). The `x5c` a key carries is kept, not validated.
+ */
 export function createKeySet(jwks: Exclude<JwksInput, KeySetResolver>): KeySet;
+/** Runs signature checks (from a two-phase verification) with WebCrypto: one boolean each. */
 export function verifyChecksWebCrypto(checks: SignatureCheckData[]): Promise<boolean[]>;
+/** Runs signature checks (from a two-phase verification) with the wasm core's P-384: one boolean each. */
 export function verifyChecksSoftware(checks: SignatureCheckData[]): boolean[];
+/**
+ * Verifies one ES384 JWT against a key set, as jose's `jwtVerify` does: the header (`alg`
+ * ES384 only, `typ`, `crit`; `jku`/`x5u` never fetched), the signature by the key its `kid`
+ * names, then the times (`exp`, `nbf`, `iat` with `clockTolerance` and `maxTokenAge`) and the
+ * claims asked for (`issuer`, `audience`, `subject`, `nonce` as `eat_nonce`, `requiredClaims`).
+ * Resolves with the header and claims; rejects with an EdgeAttestError whose code names the
+ * first failed check (ERR_JWS_SIGNATURE_VERIFICATION_FAILED, ERR_JWKS_NO_MATCHING_KEY,
+ * ERR_JWT_EXPIRED, ERR_EAT_NONCE_MISMATCH, …).
+ *
+ * @example
+ * const { claims } = await verifyJwt(token, jwks, { issuer: 'https://nras.attestation.nvidia.com' });
+ */
 export function verifyJwt(token: string, jwks: JwksInput, options?: VerifyTokenOptions): Promise<VerifiedJwtResult>;
+/**
+ * Verifies an attestation service's answer (NRAS's detached EAT for V2–V4, or V1's
+ * `{"eat": token}`) and resolves **only when it is authentic and says every device passed**:
+ * every token's signature and times as {@link verifyJwt} checks them, the overall token's
+ * `eat_nonce` against `options.nonce`, each device token bound by its `submods` digest, the
+ * device tokens' claims read as their claims version defines them, the service's verdict, and
+ * revocation confirmed `good` for every certificate chain.
+ *
+ * Rejects with an {@link AttestationVerdictError} when the result is authentic but its verdict
+ * is refused (ERR_ATTESTATION_FAILED, ERR_ATTESTATION_RESULT_MISSING,
+ * ERR_EAT_CLAIMS_UNREADABLE, ERR_REVOCATION_UNCONFIRMED: it carries `appraisal` and `result`),
+ * and with an EdgeAttestError naming the failed check otherwise (a signature, key, digest,
+ * nonce or time: the result cannot be trusted; its `verdicts` give every token's). A recorded
+ * result verifies at the time it was issued: pass `currentDate` (or `now`).
+ *
+ * @example
+ * try {
+ *   const verified = await verifyAttestationResult(await response.json(), jwks, { nonce });
+ *   console.log('attested:', verified.devices.map((device) => device.label));
+ * } catch (error) {
+ *   if (error instanceof AttestationVerdictError) console.error(error.appraisal.devices);
+ *   throw error;
+ * }
+ */
 export function verifyAttestationResult(
   result: string | Uint8Array | unknown[] | { eat: string },
   jwks: JwksInput,
   options?: VerifyTokenOptions,
 ): Promise<VerifiedAttestationResultData>;
 
+/** A new P-384 signing key and its public JWK (WebCrypto by default; `extractable` false unless asked). */
 export function generateKeyPair(options?: {
   backend?: TokenBackend;
   kid?: string;
   extractable?: boolean;
 }): Promise<{ privateKey: SigningKeyInput; publicJwk: P384Jwk }>;
+/** A signing key from PKCS#8 PEM or a private JWK (P-384 only; a coded EdgeAttestError otherwise, e.g. ERR_JWK_UNSUPPORTED). */
 export function importPrivateKey(
   input: string | P384Jwk | object,
   options?: { backend?: TokenBackend; extractable?: boolean },
 ): Promise<SigningKeyInput>;
+/** A public key from SPKI (PEM, DER) or a public JWK (P-384 only; a coded EdgeAttestError otherwise, e.g. ERR_JWK_INVALID). */
 export function importPublicKey(input: string | object | Uint8Array | ArrayBuffer): P384PublicKey;
+/** The public JWK of a key (with `kid` when given). */
 export function exportJwk(key: P384PrivateKey | P384PublicKey | CryptoKey, options?: { kid?: string }): Promise<P384Jwk>;
+/** The SPKI PEM of a key's public part. */
 export function exportSpki(key: P384PrivateKey | P384PublicKey | CryptoKey): Promise<string>;
+/** The PKCS#8 PEM of a software private key (a WebCrypto key exports through `crypto.subtle`). */
 export function exportPkcs8(key: P384PrivateKey): string;
+/** A JWKS from keys and their ids (and `x5c` chains), as a service publishes it. */
 export function createJwks(
   entries: { kid: string; key: P384Jwk | object | P384PublicKey | P384PrivateKey; x5c?: string[] }[],
 ): { keys: P384Jwk[] };
 
+/** An ES384 JWT of `claims`, signed with `key`, its header naming `options.kid`. */
 export function signJwt(claims: Record<string, unknown>, key: SigningKeyInput, options: SignOptions): Promise<string>;
+/**
+ * A detached EAT as NRAS answers V2–V4: the overall token (its `submods` holding each device
+ * token's digest) and the device tokens by label, all signed with `key`.
+ */
 export function createDetachedEat(
   overallClaims: Record<string, unknown>,
   devices: Record<string, Record<string, unknown> | string> | [string, Record<string, unknown> | string][],
   key: SigningKeyInput,
   options: SignOptions,
 ): Promise<[["JWT", string], Record<string, string>]>;
+/** A V1 answer (`{"eat": token}`) around one token. */
 export function createV1Result(token: string): { eat: string };

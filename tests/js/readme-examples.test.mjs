@@ -129,3 +129,15 @@ for (const [file, heading] of [
     }
   });
 }
+
+// "Verify a recorded result": NRAS's recorded answer, its key set and its request's nonce, at
+// the tokens' time; the same code without the time is refused as expired.
+test('README.md: the recorded NRAS result verifies at its recorded time, and only then', async () => {
+  assert.equal(process.cwd(), fileURLToPath(REPO).replace(/\/$/, ''), 'the example reads its files from the repository root');
+  const code = example('README.md', '#### Verify a recorded result');
+  const { printed, error } = await run(code, 'good');
+  assert.equal(error, undefined, error?.message);
+  assert.deepEqual(printed.log, [['authentic and passed:', ['GPU-0']]]);
+  const { error: expired } = await run(code.replace(/currentDate: new Date\('[^']+'\)/, 'currentDate: new Date()'), 'good');
+  assert.equal(expired?.code, 'ERR_JWT_EXPIRED');
+});

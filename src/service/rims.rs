@@ -46,6 +46,13 @@ pub(crate) fn is_configured_roots_key(key: &str) -> bool {
     key.starts_with(CONFIGURED_ROOTS)
 }
 
+/// A RIM file's name without its `.xml` or `.swidtag` extension.
+fn without_extension(name: &str) -> &str {
+    name.strip_suffix(".xml")
+        .or_else(|| name.strip_suffix(".swidtag"))
+        .unwrap_or(name)
+}
+
 /// Most documents a store holds (the bundled set is 32; a folder may add more).
 pub const MAX_STORED_RIMS: usize = 4096;
 
@@ -98,10 +105,7 @@ impl RimStore {
     /// index).
     pub fn insert_named(&mut self, name: &str, xml: Vec<u8>) -> Result<(), RimError> {
         if let Some(rest) = name.strip_prefix(CONFIGURED_ROOTS) {
-            let id = rest
-                .strip_suffix(".xml")
-                .or_else(|| rest.strip_suffix(".swidtag"))
-                .unwrap_or(rest);
+            let id = without_extension(rest);
             if !id.starts_with("NV_") || id.contains('/') {
                 return Err(RimError::Schema {
                     field: name.to_string(),
@@ -111,11 +115,7 @@ impl RimStore {
             self.insert(&store_key(id, false), xml);
             return Ok(());
         }
-        let stem = name.rsplit('/').next().unwrap_or(name);
-        let stem = stem
-            .strip_suffix(".xml")
-            .or_else(|| stem.strip_suffix(".swidtag"))
-            .unwrap_or(stem);
+        let stem = without_extension(name.rsplit('/').next().unwrap_or(name));
         if stem.starts_with("NV_") {
             self.insert(stem, xml);
             return Ok(());

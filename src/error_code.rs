@@ -28,7 +28,7 @@ pub trait ErrorCode {
 /// {"code":"ERR_REQUEST_INVALID_NONCE","errorCode":4003,"message":"nonce …","field":"nonce","status":400}
 /// ```
 ///
-/// Decision (issue 17): the attest errors' shape is the reference, kept as it was; every
+/// Decision: the attest errors' shape is the reference, kept as it was; every
 /// other body carries the same members, spelt the same way (camelCase):
 /// - `code` (always): the stable `ERR_*` string, the same as in Rust and JS;
 /// - `message` (always): one sentence for people;

@@ -18,7 +18,7 @@
 //! Unknown members, roles and scopes are errors rather than ignored: a typo in a scope name
 //! must not silently shrink or widen a grant.
 //!
-//! Limits (issue 11), each checked before the work it protects: the text at most
+//! Limits, each checked before the work it protects: the text at most
 //! [`MAX_KEYSTORE_BYTES`] (before JSON parsing), at most [`MAX_KEYS`] records (before any
 //! record is read), ids at most [`MAX_KEY_ID_LEN`] bytes, every other string at most
 //! [`MAX_KEYSTORE_STRING_LEN`] and every `roles` / `scopes` / `services` list at most

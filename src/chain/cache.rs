@@ -1,7 +1,7 @@
 //! Parsed certificates and decoded PEM chains kept between calls (with `std`): the CA
 //! certificates of every device chain, and the chains of devices that attest again, recur in
 //! every request, and decoding them again cost more than a third of an evidence batch's CPU
-//! beside its signature checks (issue 19). Only successes are kept, keyed by their exact
+//! beside its signature checks. Only successes are kept, keyed by their exact
 //! input bytes, so a hit returns what parsing would; a bounded, least-recently-used list
 //! keeps a stream of new certificates from growing it. Without `std` there is no
 //! process-wide cache; a service keeps its own [`CertCache`] either way.

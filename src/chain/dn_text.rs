@@ -2,7 +2,7 @@
 //!
 //! x509-cert's `Display` for `Name` gives the same text, but it names attribute types through
 //! const-oid's database of every registered OID (hundreds of entries): calling it links that
-//! database into the wasm modules, about 28 KB gzip of the default module (issue 19). The
+//! database into the wasm modules, about 28 KB gzip of the default module. The
 //! attribute types that appear in certificate names are few, so they are listed here, each
 //! with the database's shortest name (a unit test checks the two agree), and any other type
 //! is written as RFC 4514 §2.4 allows for every type: its dotted OID and `#` + the value's

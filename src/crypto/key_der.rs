@@ -2,7 +2,7 @@
 //! `ECPrivateKey` with its public key and without curve parameters). Every such encoding is
 //! one fixed frame around the scalar and the uncompressed point, so it is written from that
 //! frame: the generic DER encoders of `pkcs8`/`sec1`/`der`, `der`'s PEM writer and `base64ct`
-//! cost about 19 KB of wasm for these two byte strings (issue 19). The tests below pin the
+//! cost about 19 KB of wasm for these two byte strings. The tests below pin the
 //! bytes and text to what `p384`'s own encoders write for many keys.
 
 use alloc::string::String;

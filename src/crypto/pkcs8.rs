@@ -2,7 +2,7 @@
 //! `ECPrivateKey`) and a P-384 SPKI (RFC 5480) with a small DER reader of its own.
 //!
 //! `p384`'s `from_pkcs8_der` (pkcs8, sec1, spki and der's generic decoders, all inlined) was
-//! about 11 KB of the wasm modules, for one fixed structure (issue 19). This reader accepts
+//! about 11 KB of the wasm modules, for one fixed structure. This reader accepts
 //! exactly what that decoder accepts — der 0.8's DER rules for tags and lengths, then the
 //! calls pkcs8 0.11, sec1 0.8 and elliptic-curve 0.14 make, in their order — and every
 //! refusal is the one error the API has (`KeyError::InvalidEncoding`). The same for SPKI,

@@ -167,7 +167,7 @@ impl VerifiedEvidence {
 /// kilobytes of hex, and `hex::encode` builds its text one `char` at a time (a fifth of the
 /// CPU of completing a device beside its signature checks). The digits are stored by plain
 /// slice indexing into a buffer of the final size: the crate is built for size, where a
-/// `Vec::push` per digit stays a call (two thirds of building a report, issue 19).
+/// `Vec::push` per digit stays a call (most of the cost of building a report).
 fn lower_hex(bytes: impl AsRef<[u8]>) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let bytes: &[u8] = bytes.as_ref();

@@ -218,7 +218,7 @@ pub struct BatchPlan {
 impl BatchPlan {
     /// Parses every device and builds its chain path; collects the signature checks. The
     /// certificates are decoded through the process-wide cache (`ChainPlan::new`): the CA
-    /// certificates every device chain shares were most of a batch's preparation (issue 19).
+    /// certificates every device chain shares were most of a batch's preparation.
     pub fn new(devices: &[DeviceInput<'_>], context: &VerifyContext<'_>) -> Self {
         Self::with_chains(devices, context, |ders| {
             ChainPlan::new(

@@ -5,7 +5,7 @@
 //! item's position packed into the low bits where keys must be unique. One LSD radix sort
 //! and one MSD radix selection then serve every caller. No comparator closures: one small
 //! copy of the code instead of a `core::slice::sort` instantiation per key type and closure
-//! (issue 19: those were over 100 KB of the wasm module), and linear passes over the keys
+//! (those were over 100 KB of the wasm module), and linear passes over the keys
 //! instead of `n log n` comparisons.
 
 use alloc::vec::Vec;

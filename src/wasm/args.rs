@@ -116,7 +116,7 @@ pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], JsValue> {
 // or an object passed for a string reaches `__wbindgen_realloc` with a dangling pointer and
 // traps (`RuntimeError: memory access out of bounds`); null, a symbol or a BigInt throw a
 // TypeError without a code. Checked here, each is an `ERR_INVALID_ARGUMENT` naming the
-// parameter (issue 11, tests/js/hardening_boundary.test.mjs).
+// parameter (tests/js/hardening_boundary.test.mjs).
 
 /// A string parameter.
 pub(crate) fn string_arg(value: &JsValue, field: &str) -> Result<String, JsValue> {

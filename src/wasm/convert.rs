@@ -300,7 +300,7 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
 /// [`to_js`] for shapes without bytes, by their JSON text. Same result: members, `null` for
 /// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the local module (an
 /// 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer escapes a byte
-/// at a time in this size-built crate: issue 19), serde_json's in the other two.
+/// at a time in this size-built crate), serde_json's in the other two.
 pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     #[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
     let text = json::to_text(value).map_err(|_| json_error())?;

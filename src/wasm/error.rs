@@ -44,7 +44,7 @@ pub(crate) fn invalid_argument(field: &str, expected: &str) -> JsValue {
 
 /// A use-once object (an `EvidenceBatch`, a `PendingRim`, a `TokenVerification`) used again
 /// after it was finished: `ERR_BATCH_CONSUMED` for every one of them (the code the batch
-/// introduced; the other two said `ERR_INVALID_ARGUMENT` before issue 18).
+/// introduced; see the CHANGELOG for the codes used before).
 #[cfg_attr(
     all(feature = "js-rego", not(feature = "js-verifier")),
     allow(dead_code)

@@ -9,7 +9,7 @@
 //! Why not serde_json's writer: the crate is built for size, where serde_json's string
 //! escaping makes a non-inlined `split_at` call per byte and every write passes four
 //! non-inlined `Vec` layers. An 8-GPU batch's results are about 110 KB of JSON, mostly hex,
-//! and writing them was over half the CPU of completing the batch (issue 19). Here a string's
+//! and writing them was over half the CPU of completing the batch. Here a string's
 //! bytes are scanned by one plain loop and copied in runs.
 
 // Here too, not only at the crate root: tests/it/evidence/report_json.rs compiles this file

@@ -3,7 +3,7 @@
 //! the local bindings; and in the service module, which the workers load, the one error-answer
 //! shape (`errorResponse`, [`crate::service::ErrorResponseInit`]) and the reading of a bearer
 //! credential (`bearerToken`, [`crate::access::bearer_token`]). Those two are the service's
-//! conventions, not a relying party's: in the local module they cost 7.2 KB gzip (issue 19).
+//! conventions, not a relying party's: in the local module they cost 7.2 KB gzip.
 //! TS types: types/limits.d.ts and types/host_answers.d.ts.
 
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -21,7 +21,7 @@
 //! fails, leaves the innermost failing path in [`Failed`]: the error's `field`. This replaces
 //! a second wrapper (serde_path_to_error) around every read, which built each option type
 //! once more (about 20 KB of gzipped wasm). The path is one buffer in [`Failed`], grown on
-//! entering a member or an element and cut back on leaving it (issue 19): no string is built
+//! entering a member or an element and cut back on leaving it: no string is built
 //! per member read, and the code each member type instantiates is a call in and a call out.
 //!
 //! It reads the copy `convert::plain` makes: every member is an own enumerable key, and a

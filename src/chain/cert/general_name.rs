@@ -4,7 +4,7 @@
 //! Path validation uses the key identifier and whether an issuer/serial pair is present; the
 //! `GeneralName`s inside are only checked. x509-cert's derived `GeneralName` decoder (every
 //! alternative decoded into an owned value) cost about 14 KB of the wasm module for that
-//! check (issue 19). This walk makes the calls the derived decoders make, alternative by
+//! check. This walk makes the calls the derived decoders make, alternative by
 //! alternative, so it refuses exactly what `AuthorityKeyIdentifier::from_der` and
 //! `AuthorityInfoAccessSyntax::from_der` refuse (a unit test compares the two).
 

@@ -2,7 +2,7 @@
 //!
 //! x509-cert's `Name` decodes every attribute into an owned `SetOfVec` of `Any` values and
 //! was then re-encoded to get the bytes paths compare: about 10 KB of the wasm module for
-//! what is, in DER, the name's own bytes (issue 19). The walk makes the same `der` calls the
+//! what is, in DER, the name's own bytes. The walk makes the same `der` calls the
 //! derived decoder makes (SEQUENCE OF SET OF SEQUENCE { OBJECT IDENTIFIER, ANY }), so it
 //! accepts exactly the names x509-cert accepts, and it keeps x509-cert's one normalisation:
 //! a SET whose attributes are not in DER order is sorted (`SetOfVec` sorts on decode), so

@@ -1,7 +1,7 @@
 //! `TBSCertificate` (RFC 5280 §4.1) read with `der`'s reader, field by field.
 //!
 //! `TbsCertificate::from_der` inlined x509-cert's whole derived decoder into `Cert::parse`
-//! (owned names, every extension copied, about 26 KB of the wasm module; issue 19). This
+//! (owned names, every extension copied, about 26 KB of the wasm module). This
 //! makes the calls the derived decoder makes, in its order and with its types where they
 //! are cheap (`Version`, `SerialNumber`, `Validity`, spki's `SubjectPublicKeyInfoRef`), and
 //! borrows the rest, so it accepts exactly what `TbsCertificate::from_der` accepts.

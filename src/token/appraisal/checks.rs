@@ -445,7 +445,8 @@ fn truncated(items: &[String]) -> String {
 }
 
 /// `value` as compact JSON text (what `Value`'s `Display` writes), through serde_json's
-/// writer, which every module has, rather than `Display`'s own (issue 19: 1.7 KB of wasm).
+/// writer, which every module has, rather than `Display`'s own (one writer less in the
+/// module).
 pub(super) fn json_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
 }

@@ -51,7 +51,7 @@ pub use chain_check::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
     OcspNonce, OcspRequestsOptions,
 };
-pub use error::{FetchFailure, OcspError, ResponderProblem, ResponseStatus};
+pub use error::{OcspError, ResponderProblem, ResponseStatus};
 pub use fold::{fold_chain, ChainRevocation};
 pub use request::{OcspRequest, NONCE_LEN};
 pub use response::{check_response, PendingOcsp};

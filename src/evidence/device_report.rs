@@ -18,11 +18,11 @@ use super::report_stages::{
 };
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use super::VerifyError;
+use crate::error_code::ErrorCode;
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
     CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
-use crate::ErrorCode;
 
 /// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
 pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";

@@ -12,8 +12,8 @@ use super::device_report::{
 use super::profile::RimPath;
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use crate::chain::{ChainStatus, VerifiedChain};
+use crate::error_code::ErrorCode;
 use crate::rim::{CompareError, Comparison, RimCertStatus, RimError, VerifiedRim};
-use crate::ErrorCode;
 
 /// The evidence checks in the order they run, with their titles.
 pub(super) const EVIDENCE_STAGES: [(StageId, &str); 8] = [

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::error::RimError;
 use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
+use crate::error_code::ErrorCode;
 use crate::ocsp::RevocationStatus;
-use crate::ErrorCode;
 
 /// NVIDIA's RIM signing root (`CN=NVIDIA CoRIM signing Root CA`, EC P-384, valid
 /// 2023-03-16 → 2053-03-08, SHA-256 fingerprint `12:97:7B:51:…:F5:D1`), the default anchor.

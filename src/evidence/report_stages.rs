@@ -9,8 +9,8 @@ use super::device_report::{
     Failure, RevocationInput, RimStep, Stage, StageId, StageStatus, ERR_MEASUREMENT_MISMATCH,
     ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
-use super::profile::RimPath;
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
+use crate::attest::RimPath;
 use crate::chain::{ChainStatus, VerifiedChain};
 use crate::error_code::ErrorCode;
 use crate::rim::{CompareError, Comparison, RimCertStatus, RimError, VerifiedRim};

@@ -7,9 +7,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{ParseError, VerifyError};
-use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
-use crate::attest::{Arch, DeviceKind, EvidenceEncoding, FwidSource, Nonce};
+use crate::attest::{
+    Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
+};
 use crate::chain::{
     parse_pem_chain, Cert, CertPosition, ChainError, ChainOptions, ChainPlan, ChainStatus,
     OcspStatus, TrustStore, VerifiedChain,
@@ -160,6 +161,14 @@ impl VerifiedEvidence {
             DeviceKind::Gpu => self.transcript.response.opaque.switch_pdis().ok().flatten(),
             DeviceKind::Switch => None,
         }
+    }
+}
+
+impl EvidenceProfile {
+    /// The profile a verified chain names, from the words of its `hwmodel`: the chip (the
+    /// architecture table's) and the engine.
+    pub fn of_chain(chain: &VerifiedChain) -> Option<Self> {
+        Self::of_hwmodel(chain.hwmodel()?)
     }
 }
 

@@ -15,7 +15,7 @@ use crate::chain::{
     parse_pem_chain, Cert, CertPosition, ChainError, ChainOptions, ChainPlan, ChainStatus,
     OcspStatus, TrustStore, VerifiedChain,
 };
-use crate::crypto::{intern_check, SignatureCheck};
+use crate::crypto::{intern_check, Deferred, SignatureCheck};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
 #[derive(Clone, Copy, Debug)]
@@ -499,4 +499,18 @@ pub fn decode_generation2(text: &str) -> Result<Vec<u8>, ParseError> {
 fn decode_as(text: &str, encoding: EvidenceEncoding) -> Result<Vec<u8>, ParseError> {
     crate::attest::decode_evidence_text(text, Some(encoding), "evidence")
         .map_err(|_| ParseError::Encoding)
+}
+
+impl Deferred for BatchPlan {
+    /// One outcome per device, in input order.
+    type Output = Vec<Result<VerifiedEvidence, VerifyError>>;
+    type Error = VerifyError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        BatchPlan::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<Self::Output, VerifyError> {
+        BatchPlan::finish(self, verdicts)
+    }
 }

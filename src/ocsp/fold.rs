@@ -3,7 +3,8 @@
 //! first non-good certificate in chain order decides, with its reason.
 
 use super::error::OcspError;
-use super::status::{CertRevocation, CheckedOcsp, RevocationReason, RevocationStatus};
+use super::status::{CertRevocation, CheckedOcsp, RevocationReason};
+use crate::chain::RevocationStatus;
 use crate::host_answer::FetchFailure;
 
 /// A chain's folded revocation status.

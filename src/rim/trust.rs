@@ -7,9 +7,8 @@ use alloc::string::{String, ToString};
 use serde::Serialize;
 
 use super::error::RimError;
-use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
+use crate::chain::{ChainError, ChainStatus, RevocationStatus, TrustStore, VerifiedChain};
 use crate::error_code::ErrorCode;
-use crate::ocsp::RevocationStatus;
 
 /// A RIM's signing chain has expired (service 4011).
 pub const ERR_RIM_CHAIN_EXPIRED: &str = "ERR_RIM_CHAIN_EXPIRED";

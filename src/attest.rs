@@ -13,6 +13,7 @@ mod endpoint;
 mod error;
 mod firmware_version;
 mod nonce;
+mod profile;
 mod summary;
 mod validate;
 
@@ -25,6 +26,7 @@ pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration
 pub use error::RequestError;
 pub use firmware_version::FirmwareVersion;
 pub use nonce::{Nonce, NonceProblem};
+pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use summary::{DeviceSummary, RequestSummary};
 pub use validate::{
     validate_request, DeviceEvidence, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES,

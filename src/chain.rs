@@ -42,6 +42,7 @@ mod dn_text;
 mod error;
 mod path;
 mod purpose;
+mod revocation;
 mod store;
 mod verified;
 
@@ -52,6 +53,7 @@ pub(crate) use cert::Cert;
 pub use error::{CertPosition, ChainError};
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
 pub use purpose::Purpose;
+pub use revocation::RevocationStatus;
 pub use store::{
     parse_pem_chain, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
 };

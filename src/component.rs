@@ -55,7 +55,7 @@ mod verification;
 use alloc::string::{String, ToString};
 use core::fmt::Display;
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 wit_bindgen::generate!({
     world: "verifier",
@@ -91,12 +91,14 @@ fn invalid(field: &str, expected: impl Display) -> WitError {
 
 /// `now` within the core's time range ([`crate::UnixTime::from_secs`]), named `now`.
 fn checked_now(now: u64) -> Result<u64, WitError> {
-    crate::UnixTime::from_secs(now).map(|_| now).ok_or_else(|| {
-        invalid(
-            "now",
-            "Unix seconds (a whole number from 0 to 253402300799)",
-        )
-    })
+    crate::time::UnixTime::from_secs(now)
+        .map(|_| now)
+        .ok_or_else(|| {
+            invalid(
+                "now",
+                "Unix seconds (a whole number from 0 to 253402300799)",
+            )
+        })
 }
 
 /// A list longer than the core could use, refused before anything reads it (research

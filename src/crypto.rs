@@ -27,7 +27,7 @@ use core::fmt;
 use p384::ecdsa::Signature;
 use sha2::Digest as _;
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Length of a raw `r‖s` P-384 signature (IEEE P1363, JWS ES384).
 pub const SIGNATURE_LEN: usize = 96;

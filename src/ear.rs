@@ -68,8 +68,8 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::error_code::ErrorCode;
 use crate::token::TokenError;
-use crate::ErrorCode;
 
 mod build;
 mod vector;

@@ -23,16 +23,17 @@ mod error;
 mod opaque;
 mod options;
 mod outcome;
-mod profile;
 mod reader;
 mod report;
 mod report_plan;
 mod report_stages;
+mod runtime_evidence;
 mod runtime_values;
 mod spdm;
 mod tags;
 mod verify;
 
+pub use crate::attest::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use device_report::{
     compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
     RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
@@ -44,7 +45,6 @@ pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
 pub use options::{EvidenceOptions, OptionsError};
 pub use outcome::{CertificateChainReport, DeviceError, DeviceResult};
-pub use profile::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use report_plan::{ReportPlan, RimDocuments};
 pub use runtime_values::RuntimeEvidenceInput;

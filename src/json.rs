@@ -17,7 +17,7 @@ use serde::de::{
 };
 use serde_json::{Map, Number, Value};
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Maximum nesting of arrays and objects. Real documents nest at most 5 deep; `serde_json`
 /// itself stops at 128.

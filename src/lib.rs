@@ -75,6 +75,7 @@ extern crate std;
 
 mod bytes;
 mod error_code;
+mod host_answer;
 mod sort;
 mod urlencoded;
 
@@ -174,7 +175,7 @@ pub use chain::{
 // Revocation by OCSP.
 pub use ocsp::{
     chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
-    ChainRevocation, CheckedOcsp, FetchFailure, NonceCheck, OcspError, OcspRequest, PendingOcsp,
+    ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
     ResponderProblem, ResponseStatus, RevocationReason, RevocationStatus, OCSP_CLOCK_SKEW,
 };
 // Its bounds and cache policy, which a host fetching and caching responses must honour; the
@@ -185,6 +186,8 @@ pub use ocsp::{
     MAX_RESPONSE_LEN as MAX_OCSP_RESPONSE_LEN, MAX_SINGLE_RESPONSES as MAX_OCSP_SINGLE_RESPONSES,
     NONCE_LEN as OCSP_NONCE_LEN,
 };
+// Why a host has no answer for a fetch the core asked for (an OCSP response, a RIM).
+pub use host_answer::FetchFailure;
 
 // Reference measurements (RIMs).
 pub use rim::{

@@ -46,16 +46,17 @@ mod status;
 use alloc::vec::Vec;
 use core::ops::Range;
 
+pub use crate::chain::RevocationStatus;
 pub use asn1::CertId;
 pub use chain_check::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
     OcspNonce, OcspRequestsOptions,
 };
-pub use error::{FetchFailure, OcspError, ResponderProblem, ResponseStatus};
+pub use error::{OcspError, ResponderProblem, ResponseStatus};
 pub use fold::{fold_chain, ChainRevocation};
 pub use request::{OcspRequest, NONCE_LEN};
 pub use response::{check_response, PendingOcsp};
-pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason, RevocationStatus};
+pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason};
 
 /// Clock tolerance, in seconds, on both ends of a response's validity window: host clocks
 /// and responder clocks drift, and NVIDIA's responder signs with thisUpdate = now.

@@ -41,8 +41,8 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 mod decision;
 mod document;

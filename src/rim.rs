@@ -83,7 +83,10 @@ pub use identity::check_rim_id;
 pub use kind::{identify_rim, RimIdentity};
 pub use options::RimOptions;
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
-pub use trust::{RimCertChain, RimCertStatus, RimTrust, NVIDIA_RIM_ROOT_PEM};
+pub use trust::{
+    RimCertChain, RimCertStatus, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
+    NVIDIA_RIM_ROOT_PEM,
+};
 pub use verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
 
 /// Largest RIM document accepted (real ones are 18–26 KB).

@@ -2,7 +2,6 @@
 //! (method, path, headers, body) and a context (`now`, keys, trust stores, RIMs,
 //! configuration) in, a response (status, headers, JSON body) out. No I/O.
 
-mod answer;
 mod app;
 mod appraisal;
 mod bindings;
@@ -28,7 +27,7 @@ mod rims;
 mod router;
 mod wire;
 
-pub use answer::{AnswerError, AnswerFailure, FetchAnswer};
+pub use crate::host_answer::{AnswerError, AnswerFailure, FetchAnswer};
 pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
 pub use bindings::{
     BindingsError, CryptoChoice, HostSettings, RimDocument, DEFAULT_OCSP_TIMEOUT_MS,

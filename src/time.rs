@@ -18,7 +18,7 @@ use core::fmt;
 use serde::de::{Unexpected, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// The last second representable: 9999-12-31T23:59:59Z.
 pub const MAX_SECS: u64 = 253_402_300_799;

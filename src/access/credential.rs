@@ -112,7 +112,7 @@ impl core::error::Error for CredentialError {}
 
 /// The same codes the gateway's answers carry ([`super::authorize`]): a missing credential
 /// or another scheme is a 401 without an error code, a malformed one a 400 `invalid_request`.
-impl crate::ErrorCode for CredentialError {
+impl crate::error_code::ErrorCode for CredentialError {
     fn code(&self) -> &'static str {
         match self {
             Self::Missing | Self::UnsupportedScheme => "ERR_ACCESS_NO_CREDENTIALS",
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn credential_errors_carry_the_gateway_codes() {
-        use crate::ErrorCode;
+        use crate::error_code::ErrorCode;
         assert_eq!(
             bearer_token(None, None).unwrap_err().code(),
             "ERR_ACCESS_NO_CREDENTIALS"

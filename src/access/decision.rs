@@ -47,7 +47,7 @@ use super::path::{split_target, CanonicalPath, Method};
 use super::record::{KeyRecord, KeyStatus, SIMULATION_SERVICE};
 use super::scope::ScopeSet;
 use super::store::KeyStore;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// The response headers a browser may read only when exposed (Fetch: `WWW-Authenticate` is
 /// not CORS-safelisted). Hosts add the deprecation module's headers to the same list.
@@ -154,7 +154,7 @@ impl GatewayRequest<'_> {
 /// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
 /// the challenge's `error_description`, and `field` names the `Authorization` header (or the
 /// `access_token` query parameter) for credential refusals.
-pub type ErrorBody = crate::ErrorBody<AccessDetail>;
+pub type ErrorBody = crate::error_code::ErrorBody<AccessDetail>;
 
 /// The detail members of a denial's body (`code` is `ERR_ACCESS_*`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -490,8 +490,8 @@ fn deny(
     headers.push(("Content-Type", "application/json".into()));
     headers.push(("Cache-Control", "no-store".into()));
     headers.push(("Access-Control-Expose-Headers", EXPOSE_HEADERS.into()));
-    let mut body =
-        crate::ErrorBody::of(denial.status(), &denial).with_detail(AccessDetail::default());
+    let mut body = crate::error_code::ErrorBody::of(denial.status(), &denial)
+        .with_detail(AccessDetail::default());
     let mut route_pattern = None;
     if let Some((route, granted)) = scope {
         let requirement = route.requirement();

@@ -3,7 +3,7 @@
 
 use super::credential::Malformation;
 use super::forward::{MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Why a request was denied. Its [`ErrorCode`] is the body's `code`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 /// Why a string is not a well-formed API key. Detected offline, before any lookup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use super::record::{Grant, KeyRecord, SIMULATION_SERVICE};
 use super::role::Role;
 use super::scope::{Scope, ScopeSet};
 use super::store::KeyStore;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// What a new key grants: its type, and `roles` (personal keys) or `scopes` (service keys)
 /// by name, for `services` (default: the simulation service). The JS `createApiKey` options

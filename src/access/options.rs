@@ -24,7 +24,7 @@ use super::path::Method;
 use super::record::{KeyRecord, SIMULATION_SERVICE};
 use super::role::Role;
 use super::store::KeyStore;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// The gateway's options (the JS `GatewayOptions`, and `EvaluateAccessOptions`, which adds
 /// `keyStore` and `now`). Absent members keep the defaults.

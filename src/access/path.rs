@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Longest accepted path, in bytes.
 pub const MAX_PATH_LEN: usize = 2048;

@@ -40,7 +40,7 @@ use super::key::KeyType;
 use super::key_issuance::{KeyRequest, KeyRequestError};
 use super::record::Grant;
 use super::record::KeyRecord;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Longest accepted record id.
 pub const MAX_KEY_ID_LEN: usize = 64;

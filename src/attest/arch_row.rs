@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::arch::ArchProfile;
 use super::endpoint::{Arch, Endpoint};
-use crate::evidence::EvidenceProfile;
+use super::profile::EvidenceProfile;
 
 /// One architecture's row, with its evidence profiles and endpoints (the JS `Architecture`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -27,7 +27,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine};
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Standard base64, padding optional (clients differ; the padding carries no data); no
 /// whitespace (RFC 4648 §3.3).

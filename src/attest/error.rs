@@ -5,8 +5,8 @@ use core::fmt;
 
 use super::endpoint::Endpoint;
 use super::nonce::NonceProblem;
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 /// A request body that the service refuses with HTTP 400 (413 for [`Self::BodyTooLarge`]).
 ///

@@ -4,7 +4,7 @@ use alloc::string::String;
 use core::fmt;
 
 use super::Purpose;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Where a certificate sits: in the supplied chain (0 = leaf) or in the trust store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

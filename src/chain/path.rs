@@ -15,7 +15,7 @@ use super::purpose::Purpose;
 use super::store::TrustStore;
 use super::verified::{ChainCertificate, ChainStatus, VerifiedChain};
 use super::MAX_CHAIN_CERTIFICATES;
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 
 /// Most certificates on one path, anchor included, whatever the profile says.
 const MAX_PATH_LEN: usize = 10;
@@ -510,5 +510,18 @@ fn status_at(certificates: &[ChainCertificate], now: u64) -> ChainStatus {
         ChainStatus::NotYetValid
     } else {
         ChainStatus::Valid
+    }
+}
+
+impl Deferred for ChainPlan {
+    type Output = VerifiedChain;
+    type Error = ChainError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        ChainPlan::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<VerifiedChain, ChainError> {
+        ChainPlan::finish(self, verdicts)
     }
 }

@@ -36,7 +36,7 @@ impl ChainStatus {
 
 /// Revocation status: the crate's one revocation type. OCSP needs the network and is not part
 /// of the offline chain check: it is reported honestly as not checked.
-pub use crate::ocsp::RevocationStatus as OcspStatus;
+pub use super::revocation::RevocationStatus as OcspStatus;
 
 /// One certificate of a validated path.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,11 +12,11 @@ use super::exports::edgeattest::verifier::ocsp::{
 };
 use super::{at_most, checked_now, coded, invalid, Verifier, WitError};
 use crate::chain::{parse_pem_chain, MAX_CHAIN_CERTIFICATES};
+use crate::host_answer::{FetchAnswer, Fetched};
 use crate::ocsp::{
     ocsp_targets, ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspNonce,
     OcspRequestsOptions, NONCE_LEN,
 };
-use crate::service::{FetchAnswer, Fetched};
 
 impl Guest for Verifier {
     fn ocsp_request_count(chain_pem: String, kind: WitKind) -> Result<u32, WitError> {
@@ -138,8 +138,8 @@ fn status_in(status: &str) -> OcspStatus {
 fn answer_in(n: usize, answer: OcspAnswer) -> Result<Fetched, WitError> {
     let read = match answer {
         OcspAnswer::Response(response) => FetchAnswer {
-            body: Some(crate::HexBytes(response.body)),
-            nonce: response.nonce.map(crate::HexBytes),
+            body: Some(crate::bytes::HexBytes(response.body)),
+            nonce: response.nonce.map(crate::bytes::HexBytes),
             error: None,
             status: None,
         },

@@ -36,7 +36,7 @@ impl Guest for Verifier {
     ) -> Result<PolicyDecision, WitError> {
         let result = result.get::<Verified>();
         let policy = policy.get::<Parsed>();
-        let decision = crate::appraise(&result.result, &policy.0).map_err(|e| coded(&e))?;
+        let decision = crate::policy::appraise(&result.result, &policy.0).map_err(|e| coded(&e))?;
         Ok(PolicyDecision {
             passed: decision.passed(),
             version: decision.version().as_str().into(),

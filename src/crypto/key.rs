@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
 use super::{key_der, pkcs8};
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
 /// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).

@@ -21,10 +21,10 @@ use serde_json::Value;
 
 use super::notice::{Notice, Policy};
 use super::registry::{for_target, Deprecation, Handling, ItemKind};
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
 use crate::time::format_rfc3339;
 use crate::urlencoded::Separators;
-use crate::ErrorCode;
 
 /// Why a request was refused (HTTP 400).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +82,7 @@ impl DeprecationError {
             release_cycle_secs: u64::MAX,
             doc_url: policy.doc_url.clone(),
         };
-        crate::ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
+        crate::error_code::ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
             deprecation: self.row().and_then(|row| row.notice(now, &forever)),
         })
     }
@@ -151,7 +151,7 @@ impl ErrorCode for DeprecationError {
 /// The JSON body of a refusal: the members of every error body ([`crate::ErrorBody`]; its
 /// `message` names the item and its replacement, `field` the item, `status` is 400), then
 /// the row's notice object ([`DeprecationDetail`]).
-pub type ErrorBody = crate::ErrorBody<DeprecationDetail>;
+pub type ErrorBody = crate::error_code::ErrorBody<DeprecationDetail>;
 
 /// The detail member of a deprecation refusal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

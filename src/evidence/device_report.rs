@@ -10,7 +10,6 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::profile::RimPath;
 use super::report::EvidenceReport;
 use super::report_stages::{
     chain_time, comparison_stages, evidence_stage, revocation_stage, rim_stage, Builder,
@@ -18,18 +17,16 @@ use super::report_stages::{
 };
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use super::VerifyError;
+use crate::attest::RimPath;
+use crate::error_code::ErrorCode;
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
     CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
-use crate::ErrorCode;
 
 /// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
 pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";
-/// A RIM's signing chain has expired (service 4011).
-pub const ERR_RIM_CHAIN_EXPIRED: &str = "ERR_RIM_CHAIN_EXPIRED";
-/// A RIM's signing chain does not validate (service 4015).
-pub const ERR_RIM_CHAIN_INVALID: &str = "ERR_RIM_CHAIN_INVALID";
+pub use crate::rim::{ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID};
 /// Active golden measurements differ from the evidence (`measres` `fail`).
 pub const ERR_MEASUREMENT_MISMATCH: &str = "ERR_MEASUREMENT_MISMATCH";
 /// A RIM's version is not the evidence's (service 5015).

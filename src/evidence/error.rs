@@ -4,7 +4,7 @@ use alloc::string::String;
 use core::fmt;
 
 use crate::chain::ChainError;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// Malformed evidence: what is wrong and at which byte offset of the transcript (request
 /// byte 0 = offset 0). Offsets inside opaque data are offsets of the whole transcript too.

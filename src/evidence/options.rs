@@ -30,10 +30,10 @@ use crate::attest::{
 };
 use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
+use crate::error_code::ErrorCode;
 use crate::rim::{RimError, RimTrust, RuntimeEvidence};
 use crate::time::UnixSeconds;
 use crate::time::UnixTime;
-use crate::ErrorCode;
 
 /// The members of every evidence entry's options, read by one type: each entry uses its own
 /// (`devices` only a batch, `rims`, `rimAnchors` and `revocation` only a report,

@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 
 use super::{EvidenceReport, VerifiedEvidence, VerifyError};
 use crate::chain::VerifiedChain;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// One device of a batch: `{ ok: true, report }` or `{ ok: false, error }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -12,7 +12,7 @@ use super::device_report::{device_report, DeviceReport, RevocationInput, RimInpu
 use super::verify::{BatchPlan, DeviceInput, FailedEvidence, VerifyContext};
 use super::VerifyError;
 use crate::chain::ChainError;
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 use crate::rim::{prepare_rim, PendingRim, RimError, RimTrust};
 
 /// The RIM documents given for a device (XML bytes), by role.
@@ -137,5 +137,18 @@ impl ReportPlan {
                 now,
             )
         })
+    }
+}
+
+impl Deferred for ReportPlan {
+    type Output = DeviceReport;
+    type Error = VerifyError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        ReportPlan::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<DeviceReport, VerifyError> {
+        ReportPlan::finish(self, verdicts)
     }
 }

@@ -9,11 +9,11 @@ use super::device_report::{
     Failure, RevocationInput, RimStep, Stage, StageId, StageStatus, ERR_MEASUREMENT_MISMATCH,
     ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
 };
-use super::profile::RimPath;
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
+use crate::attest::RimPath;
 use crate::chain::{ChainStatus, VerifiedChain};
+use crate::error_code::ErrorCode;
 use crate::rim::{CompareError, Comparison, RimCertStatus, RimError, VerifiedRim};
-use crate::ErrorCode;
 
 /// The evidence checks in the order they run, with their titles.
 pub(super) const EVIDENCE_STAGES: [(StageId, &str); 8] = [

@@ -7,14 +7,15 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{ParseError, VerifyError};
-use super::profile::{EvidenceProfile, FwidPolicy, FwidRule};
 use super::spdm::Transcript;
-use crate::attest::{Arch, DeviceKind, EvidenceEncoding, FwidSource, Nonce};
+use crate::attest::{
+    Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
+};
 use crate::chain::{
     parse_pem_chain, Cert, CertPosition, ChainError, ChainOptions, ChainPlan, ChainStatus,
     OcspStatus, TrustStore, VerifiedChain,
 };
-use crate::crypto::{intern_check, SignatureCheck};
+use crate::crypto::{intern_check, Deferred, SignatureCheck};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
 #[derive(Clone, Copy, Debug)]
@@ -160,6 +161,14 @@ impl VerifiedEvidence {
             DeviceKind::Gpu => self.transcript.response.opaque.switch_pdis().ok().flatten(),
             DeviceKind::Switch => None,
         }
+    }
+}
+
+impl EvidenceProfile {
+    /// The profile a verified chain names, from the words of its `hwmodel`: the chip (the
+    /// architecture table's) and the engine.
+    pub fn of_chain(chain: &VerifiedChain) -> Option<Self> {
+        Self::of_hwmodel(chain.hwmodel()?)
     }
 }
 
@@ -490,4 +499,18 @@ pub fn decode_generation2(text: &str) -> Result<Vec<u8>, ParseError> {
 fn decode_as(text: &str, encoding: EvidenceEncoding) -> Result<Vec<u8>, ParseError> {
     crate::attest::decode_evidence_text(text, Some(encoding), "evidence")
         .map_err(|_| ParseError::Encoding)
+}
+
+impl Deferred for BatchPlan {
+    /// One outcome per device, in input order.
+    type Output = Vec<Result<VerifiedEvidence, VerifyError>>;
+    type Error = VerifyError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        BatchPlan::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<Self::Output, VerifyError> {
+        BatchPlan::finish(self, verdicts)
+    }
 }

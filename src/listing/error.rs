@@ -3,8 +3,8 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 /// A list request the service answers with HTTP 400 (404 for [`Self::UnknownPath`]).
 ///
@@ -123,7 +123,7 @@ impl ListError {
 /// The body of a 400 (or 404) list response: the service's one error shape
 /// ([`crate::ErrorBody`]), where `field` names the query parameter at fault (`page_number`,
 /// `rpp`, `filter`, `sorting`, or an unknown parameter's name; absent for an unknown path).
-pub use crate::ErrorBody;
+pub use crate::error_code::ErrorBody;
 
 impl ErrorCode for ListError {
     fn code(&self) -> &'static str {

@@ -14,8 +14,8 @@ use super::{
     CheckedOcsp, OcspError, OcspRequest, NONCE_LEN,
 };
 use crate::chain::{parse_pem_chain, Cert, CertPosition, ChainError};
-use crate::service::Fetched;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
+use crate::host_answer::Fetched;
 
 /// The options of a chain's requests (the JS `OcspRequestsOptions`): which certificates
 /// (`kind`, required), and optionally the nonces, one per request (default: fresh ones from

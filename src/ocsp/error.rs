@@ -1,11 +1,11 @@
-//! Why an OCSP request could not be built or a response was not believed, and how a failed
-//! fetch is represented (the fetch itself is the host's).
+//! Why an OCSP request could not be built or a response was not believed.
 
 use alloc::string::String;
 use core::fmt;
 
 use crate::chain::ChainError;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
+use crate::host_answer::FetchFailure;
 
 /// `OCSPResponseStatus` values other than `successful` (RFC 6960 §4.2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,36 +32,6 @@ impl ResponseStatus {
             Self::TryLater => "tryLater",
             Self::SigRequired => "sigRequired",
             Self::Unauthorized => "unauthorized",
-        }
-    }
-}
-
-/// Why the host could not fetch a response. The core never fetches; it needs the failure as
-/// data to fold it into the chain's status (the real service answers 5001).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FetchFailure {
-    /// No connection (refused, DNS, TLS).
-    Unreachable,
-    /// No answer within the host's time budget.
-    Timeout,
-    /// An HTTP status other than 200.
-    HttpStatus(u16),
-    /// A body larger than [`super::MAX_RESPONSE_LEN`].
-    TooLarge,
-    /// The host did not fetch it (no responder configured for this request, or the
-    /// exchange ended first).
-    NotFetched,
-}
-
-impl fmt::Display for FetchFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unreachable => f.write_str("the responder is unreachable"),
-            Self::Timeout => f.write_str("the responder did not answer in time"),
-            Self::HttpStatus(status) => write!(f, "the responder answered HTTP {status}"),
-            Self::TooLarge => f.write_str("the responder's answer is too large"),
-            Self::NotFetched => f.write_str("the response was not fetched"),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! them: `good` only if every certificate is good; otherwise the
 //! first non-good certificate in chain order decides, with its reason.
 
-use super::error::{FetchFailure, OcspError};
-use super::status::{CertRevocation, CheckedOcsp, RevocationReason, RevocationStatus};
+use super::error::OcspError;
+use super::status::{CertRevocation, CheckedOcsp, RevocationReason};
+use crate::chain::RevocationStatus;
+use crate::host_answer::FetchFailure;
 
 /// A chain's folded revocation status.
 #[derive(Clone, Debug, PartialEq, Eq)]

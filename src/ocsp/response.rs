@@ -18,7 +18,7 @@ use super::{
     MAX_SINGLE_RESPONSES, OCSP_CLOCK_SKEW,
 };
 use crate::chain::ChainPlan;
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 
 /// A response whose every check but the signatures passed.
 #[derive(Clone, Debug)]
@@ -202,5 +202,18 @@ fn check_nonce(extensions: &[ExtensionRef<'_>], nonce: &[u8]) -> Result<NonceChe
         Ok(NonceCheck::Matched)
     } else {
         Err(OcspError::NonceMismatch)
+    }
+}
+
+impl Deferred for PendingOcsp {
+    type Output = CheckedOcsp;
+    type Error = OcspError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        PendingOcsp::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<CheckedOcsp, OcspError> {
+        PendingOcsp::finish(self, verdicts)
     }
 }

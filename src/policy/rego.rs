@@ -63,7 +63,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 mod evaluate;
 mod input;

@@ -4,8 +4,8 @@ use alloc::string::String;
 use core::fmt;
 
 use crate::crypto::SignatureError;
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 /// A RIM document that cannot be used: not well-formed, not a SWID RIM, or not validly signed.
 ///

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::error::RimIdError;
 use super::runtime_evidence::RuntimeEvidence;
 use crate::attest::{Arch, ArchProfile, FirmwareRimId};
-use crate::evidence::{EvidenceProfile, RimPath};
+use crate::attest::{EvidenceProfile, RimPath};
 
 /// Which of a device's RIMs: `driver` or `firmware` as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -7,9 +7,13 @@ use alloc::string::{String, ToString};
 use serde::Serialize;
 
 use super::error::RimError;
-use crate::chain::{ChainError, ChainStatus, TrustStore, VerifiedChain};
-use crate::ocsp::RevocationStatus;
-use crate::ErrorCode;
+use crate::chain::{ChainError, ChainStatus, RevocationStatus, TrustStore, VerifiedChain};
+use crate::error_code::ErrorCode;
+
+/// A RIM's signing chain has expired (service 4011).
+pub const ERR_RIM_CHAIN_EXPIRED: &str = "ERR_RIM_CHAIN_EXPIRED";
+/// A RIM's signing chain does not validate (service 4015).
+pub const ERR_RIM_CHAIN_INVALID: &str = "ERR_RIM_CHAIN_INVALID";
 
 /// NVIDIA's RIM signing root (`CN=NVIDIA CoRIM signing Root CA`, EC P-384, valid
 /// 2023-03-16 → 2053-03-08, SHA-256 fingerprint `12:97:7B:51:…:F5:D1`), the default anchor.
@@ -88,13 +92,13 @@ impl RimCertStatus {
         match self {
             Self::Valid => None,
             Self::Expired => Some(RimChainFailure {
-                code: crate::evidence::ERR_RIM_CHAIN_EXPIRED,
+                code: ERR_RIM_CHAIN_EXPIRED,
                 service_code: 4011,
                 service_message: "CERTIFICATE_EXPIRED",
                 description: "RIM signing certificate chain has expired",
             }),
             Self::Invalid => Some(RimChainFailure {
-                code: crate::evidence::ERR_RIM_CHAIN_INVALID,
+                code: ERR_RIM_CHAIN_INVALID,
                 service_code: 4015,
                 service_message: "INVALID_RIM_CERTIFICATE_CHAIN",
                 description: "RIM signing certificate chain is not valid",

@@ -17,7 +17,7 @@ use super::scan;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
 use super::{MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES};
 use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 
 const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
@@ -268,4 +268,17 @@ fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
         .as_bytes()
         .map(<[u8]>::to_vec)
         .ok_or(bad("signer key bit string is not whole bytes"))
+}
+
+impl Deferred for PendingRim {
+    type Output = VerifiedRim;
+    type Error = RimError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        PendingRim::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
+        PendingRim::finish(self, verdicts)
+    }
 }

@@ -47,7 +47,7 @@ pub struct ServiceConfig {
     pub ocsp_url: Option<String>,
     /// A relying-party policy every device must meet (`None`, the default: none, as the real
     /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
-    pub policy: Option<crate::Policy>,
+    pub policy: Option<crate::policy::Policy>,
 }
 
 impl Default for ServiceConfig {

@@ -29,7 +29,8 @@ use core::fmt;
 use serde::Deserialize;
 
 use super::{ServiceOptions, Setting};
-use crate::{parse_rfc3339, ErrorCode, MAX_SECS};
+use crate::error_code::ErrorCode;
+use crate::time::{parse_rfc3339, MAX_SECS};
 
 /// Time allowed for one OCSP request when `EDGEATTEST_OCSP_TIMEOUT_MS` is unset.
 pub const DEFAULT_OCSP_TIMEOUT_MS: u64 = 5_000;

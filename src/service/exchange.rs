@@ -27,9 +27,9 @@ use super::negotiate::ResultKind;
 use crate::attest::{Endpoint, ValidatedRequest};
 use crate::chain::CertCache;
 use crate::crypto::SignatureCheck;
+use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
 use crate::token::TokenError;
-use crate::ErrorCode;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,

@@ -7,18 +7,13 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use crate::ocsp::FetchFailure;
+pub use crate::host_answer::{FetchFailure, Fetched, MAX_FETCHED_BYTES};
 
 /// NVIDIA's RIM service: `GET <url><id>` answers the envelope `{id, rim, sha256, …}`.
 pub const NVIDIA_RIM_SERVICE_URL: &str = "https://rim.attestation.nvidia.com/v1/rim/";
 
 /// NVIDIA's OCSP responder for device and RIM certificates (RFC 6960 over HTTP POST).
 pub const NVIDIA_OCSP_URL: &str = "https://ocsp.ndis.nvidia.com/";
-
-/// Largest answer the core reads: a RIM service envelope (a RIM is at most 1 MiB, base64 in
-/// JSON) or an OCSP response. Hosts should stop reading past it and answer
-/// [`FetchFailure::TooLarge`].
-pub const MAX_FETCHED_BYTES: usize = 2 * 1024 * 1024;
 
 /// How long a host waits for a RIM service answer, from request to last byte. (OCSP has its
 /// own, configurable budget: [`super::DEFAULT_OCSP_TIMEOUT_MS`].)
@@ -64,24 +59,6 @@ pub enum Resource {
         /// `sha384:<issuer key hash>:<serial>`, both hex.
         cache_key: String,
     },
-}
-
-/// The host's answer for one [`Resource`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Fetched {
-    /// The body fetched now, for this resource's request.
-    Body(Vec<u8>),
-    /// An OCSP response from the host's cache, with the nonce of the request that fetched
-    /// it (a cached answer cannot echo this request's nonce; it must echo its own).
-    Cached {
-        /// The response.
-        body: Vec<u8>,
-        /// The nonce sent when it was fetched.
-        nonce: Vec<u8>,
-    },
-    /// No body.
-    Failed(FetchFailure),
 }
 
 /// An OCSP response that verified, for the host's cache.

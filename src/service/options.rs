@@ -10,11 +10,11 @@ use serde::{Deserialize, Deserializer};
 use super::{KeyRing, Service, ServiceConfig};
 use crate::chain::{ChainError, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
 use crate::crypto::{KeyError, PublicKey, SigningKey};
+use crate::error_code::ErrorCode;
 use crate::evidence::FwidPolicy;
 use crate::policy::{Policy, PolicyError};
 use crate::rim::RimTrust;
 use crate::token::{Jwks, TokenError};
-use crate::ErrorCode;
 
 /// The shortest token lifetime a service accepts, in seconds.
 pub const MIN_TOKEN_LIFETIME: i64 = 60;

@@ -26,11 +26,11 @@ use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
 use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
+use crate::error_code::ErrorCode;
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
     OcspRequest, PendingOcsp,
 };
-use crate::ErrorCode;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
 /// RIM chains add three each. A chain with a certificate past it is an error (5001).

@@ -15,7 +15,7 @@ use super::jwt::{prepare, PreparedJwt, VerifiedJwt};
 use super::result::{AttestationResult, ResultFormat};
 use super::submods::submod_digests;
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 
 /// One device of a verified result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -498,4 +498,17 @@ pub fn verify_attestation_result(
     now: u64,
 ) -> Result<VerifiedAttestationResult, TokenError> {
     prepare_attestation_result(result, jwks, options, now)?.verify()
+}
+
+impl Deferred for PreparedAttestationResult {
+    type Output = VerifiedAttestationResult;
+    type Error = TokenError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        PreparedAttestationResult::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<VerifiedAttestationResult, TokenError> {
+        PreparedAttestationResult::finish(self, verdicts)
+    }
 }

@@ -7,8 +7,8 @@ use core::fmt;
 
 use super::{Appraisal, DeviceAppraisal, ResultFormat, VerifiedAttestationResult};
 use crate::crypto::KeyError;
+use crate::error_code::ErrorCode;
 use crate::json::JsonError;
-use crate::ErrorCode;
 
 /// Why a claim check failed (jose's `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::claims::{check_claims, NonceRule};
 use super::jws::{parse_compact, CompactJws};
 use super::{Jwks, TokenError, VerifyOptions};
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 
 /// A token that passed every check but the signature: holds the check to run.
 #[derive(Clone, Debug)]
@@ -158,4 +158,23 @@ pub fn verify_jwt(
     now: u64,
 ) -> Result<VerifiedJwt, TokenError> {
     prepare_jwt(token, jwks, options, now)?.verify()
+}
+
+impl Deferred for PreparedJwt {
+    type Output = VerifiedJwt;
+    type Error = TokenError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        core::slice::from_ref(self.signature_check())
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<VerifiedJwt, TokenError> {
+        match verdicts {
+            [valid] => PreparedJwt::finish(self, *valid),
+            _ => Err(TokenError::VerdictCount {
+                expected: 1,
+                got: verdicts.len(),
+            }),
+        }
+    }
 }

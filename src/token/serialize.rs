@@ -9,7 +9,7 @@ use super::{
     Appraisal, AppraisalReason, AttestationReport, DeviceAppraisal, ResultFormat, TokenError,
     VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
 };
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// `"v1"` or `"detached"`.
 impl Serialize for ResultFormat {

@@ -22,7 +22,7 @@ use crate::attest::Endpoint;
 /// [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct VerifyInput<Now = crate::UnixSeconds> {
+pub struct VerifyInput<Now = crate::time::UnixSeconds> {
     /// The verification time as written (read by the caller, see above).
     pub now: Option<Now>,
     /// Accepted `iss` values: one or a list.

@@ -206,6 +206,6 @@ pub(crate) fn time_or_clock(value: &JsValue, field: &str) -> Result<UnixTime, Js
 }
 
 /// `now` by the one reader of times (seconds or a `Date`), the host clock when absent.
-pub(crate) fn clock(now: Option<&super::convert::Js>) -> Result<crate::UnixTime, JsValue> {
+pub(crate) fn clock(now: Option<&super::convert::Js>) -> Result<crate::time::UnixTime, JsValue> {
     time_or_clock(now.map_or(&JsValue::UNDEFINED, |now| &now.0), "now")
 }

@@ -6,7 +6,7 @@ use core::fmt::Display;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// A JS `Error` with `name` `EdgeAttestError`, the stable `code`, and `field` when the error
 /// concerns one input member.

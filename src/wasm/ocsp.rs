@@ -11,8 +11,8 @@ use super::answer::within;
 use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, options_from_js, set_bytes};
 use super::error;
+use crate::host_answer::FetchAnswer;
 use crate::ocsp::{CheckOcspOptions, OcspInputError, OcspRequestsOptions};
-use crate::service::FetchAnswer;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_OCSP: &str = include_str!("types/ocsp.d.ts");

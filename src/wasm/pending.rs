@@ -9,7 +9,7 @@ use wasm_bindgen::JsValue;
 use super::args;
 use super::error::{consumed, to_js};
 use crate::crypto::Deferred;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 pub(crate) struct Pending<D> {
     inner: Option<D>,

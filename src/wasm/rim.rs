@@ -10,9 +10,9 @@ use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, set_bytes, Js};
 use super::error;
 use super::pending::Pending;
+use crate::bytes::Document;
+use crate::error_code::ErrorCode;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
-use crate::Document;
-use crate::ErrorCode;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RIM: &str = include_str!("types/rim.d.ts");

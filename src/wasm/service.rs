@@ -15,11 +15,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::convert::{self, from_js};
 use super::error::{coded, to_js};
 use super::{answer, args};
+use crate::bytes::{Document, HexBytes};
 use crate::rim::open_envelope;
 use crate::service::{
     Exchange, FetchAnswer, Fetched, Request, Service, ServiceOptions, Source, SourceState,
 };
-use crate::{Document, HexBytes};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SERVICE: &str = include_str!("types/service.d.ts");

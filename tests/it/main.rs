@@ -120,6 +120,9 @@ mod hardening {
     mod limits_access;
 }
 
+/// The crate's layers as a table, and every `crate::` path of `src/` pointing down them.
+mod layering;
+
 /// The list engine: queries, schemas, robustness.
 mod listing {
     mod docs;

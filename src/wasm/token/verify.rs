@@ -95,9 +95,9 @@ pub fn verify_checks_software(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CheckIn {
-    public_key: crate::HexBytes,
-    message: crate::HexBytes,
-    signature: crate::HexBytes,
+    public_key: crate::bytes::HexBytes,
+    message: crate::bytes::HexBytes,
+    signature: crate::bytes::HexBytes,
 }
 
 fn pending(prepared: PreparedToken) -> TokenVerification {

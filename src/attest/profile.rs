@@ -15,8 +15,7 @@
 //! | Blackwell FSP | – (the evidence has no opaque data) | firmware RIM only, version from the request's hint | not carried: the FSP transcript has no opaque area |
 //! | LS10 | – | switch BIOS | not carried: switch opaque data has no FWID (NVIDIA's verifiers skip the check) |
 
-use crate::attest::Arch;
-use crate::chain::VerifiedChain;
+use super::arch::Arch;
 
 /// The firmware that produced a device's evidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,10 +122,11 @@ impl EvidenceProfile {
         }
     }
 
-    /// The profile a verified chain names, from the words of its `hwmodel`: the chip (the
-    /// architecture table's) and the engine.
-    pub fn of_chain(chain: &VerifiedChain) -> Option<Self> {
-        let mut words = chain.hwmodel()?.split(' ');
+    /// The profile a certificate's `hwmodel` names, from its words: the chip (the
+    /// architecture table's) and the engine. Read from a verified chain only
+    /// (`EvidenceProfile::of_chain`).
+    pub(crate) fn of_hwmodel(hwmodel: &str) -> Option<Self> {
+        let mut words = hwmodel.split(' ');
         let arch = Arch::of_chip(words.next()?)?;
         let engine = words.nth(1)?;
         Self::ALL

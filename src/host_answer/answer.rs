@@ -1,4 +1,4 @@
-//! A host's answer for one fetched [`super::Resource`] as data (the JS `FetchAnswer`):
+//! A host's answer for one fetched [`crate::service::Resource`] as data (the JS `FetchAnswer`):
 //! `{body}` fetched now, `{body, nonce}` from a cache with the nonce that fetched it, or
 //! `{error, status?}`. [`FetchAnswer::fetched`] is the core's view of it.
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::{FetchFailure, Fetched, MAX_FETCHED_BYTES};
 use crate::bytes::HexBytes;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// One answer as a host gives it. Bytes are [`HexBytes`]; unknown members are refused.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]

@@ -6,6 +6,9 @@ mod app;
 mod appraisal;
 mod bindings;
 pub mod claims;
+mod codes;
+mod config;
+mod context;
 mod device;
 mod error;
 mod error_response;
@@ -28,14 +31,16 @@ mod router;
 mod wire;
 
 pub use crate::host_answer::{AnswerError, AnswerFailure, FetchAnswer};
-pub use app::{Service, ServiceConfig, DEFAULT_TOKEN_LIFETIME};
 pub use bindings::{
     BindingsError, CryptoChoice, HostSettings, RimDocument, DEFAULT_OCSP_TIMEOUT_MS,
     MAX_OCSP_TIMEOUT_MS,
 };
-pub use device::{
-    DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, OTHER_ROOT_WARNING, REVOCATION_WARNING,
+pub use codes::{
+    CERTIFICATE_HOLD_WARNING, DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING,
+    OTHER_ROOT_WARNING, POLICY_NOT_MET_CODE, REVOCATION_WARNING,
 };
+pub use config::{ServiceConfig, DEFAULT_TOKEN_LIFETIME};
+pub use context::Service;
 pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
@@ -53,8 +58,7 @@ pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
-pub use policy_gate::POLICY_NOT_MET_CODE;
-pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
+pub use revocation::MAX_OCSP_QUERIES;
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
 pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses

@@ -1,139 +1,23 @@
-//! [`Service`]: the ten endpoints of the attestation service behind one `handle` call.
+//! How a [`Service`] answers: the ten endpoints of the attestation service behind one
+//! `handle` call, or an [`Exchange`] begun for a host that runs the checks itself.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::config::ServiceConfig;
+use super::context::Service;
 use super::device::rim_ids;
 use super::error::ErrorBody;
 use super::exchange::{Exchange, Step};
-use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
-use super::health::{Health, HealthInputs, KeyLocation, Source, SourceState};
+use super::health::{Health, HealthInputs, KeyLocation};
 use super::http::{Request, Response};
-use super::keys::KeyRing;
 use super::negotiate::result_kind;
-use super::rims::RimStore;
-use super::router::{decorate, route, strip_body_for_head, Route};
-use crate::attest::{validate_request, ClaimsVersion, Endpoint, ValidatedRequest};
+use super::router::{decorate, finish_attest_response, route, strip_body_for_head, Route};
+use crate::attest::{validate_request, ClaimsVersion, ValidatedRequest};
 use crate::chain::CertCache;
-use crate::chain::TrustStore;
-use crate::deprecation::{attest_deprecation_headers, Policy};
-use crate::evidence::{FwidPolicy, OpaqueFormat, Transcript};
-use crate::rim::RimTrust;
-
-/// Token lifetime of the real service: one hour.
-pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
-
-/// What the host configures.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServiceConfig {
-    /// The `iss` of every token: the service's base URL, without a trailing slash. `None`:
-    /// the origin of the request being answered ([`Request::origin`]) — never an earlier
-    /// request's. Production deployments set it: a request's origin comes from its `Host`,
-    /// which the client chooses.
-    pub issuer: Option<String>,
-    /// Seconds from `iat` to `exp`.
-    pub token_lifetime: i64,
-    /// The text of `GET /`.
-    pub documentation: String,
-    /// What a device whose firmware could report an FWID but did not gets (default: as
-    /// NVIDIA's verifiers, passed with a warning; [`FwidPolicy::Require`]: 4016).
-    pub fwid_policy: FwidPolicy,
-    /// The RIM service the host fetches missing RIM documents from (default: NVIDIA's,
-    /// [`NVIDIA_RIM_SERVICE_URL`]); `None`: only the documents the service holds.
-    pub rim_service_url: Option<String>,
-    /// The OCSP responder the host asks about device and RIM certificates (default:
-    /// NVIDIA's, [`NVIDIA_OCSP_URL`]); `None`: revocation is not checked, and every token
-    /// says so in `x-nvidia-attestation-warning`.
-    pub ocsp_url: Option<String>,
-    /// A relying-party policy every device must meet (`None`, the default: none, as the real
-    /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
-    pub policy: Option<crate::policy::Policy>,
-}
-
-impl Default for ServiceConfig {
-    fn default() -> Self {
-        Self {
-            issuer: None,
-            fwid_policy: FwidPolicy::AsNvidia,
-            rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
-            ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
-            policy: None,
-            token_lifetime: DEFAULT_TOKEN_LIFETIME,
-            documentation: String::from(
-                "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \
-                 (and /v1-/v3); GET /.well-known/jwks.json validates the tokens; GET /health. \
-                 Documentation: the edgeattest README; verification page: /ui/",
-            ),
-        }
-    }
-}
-
-/// The attestation service: configuration, keys, trust anchors and RIM documents. Pure:
-/// `handle` takes the time and the entropy of the request and does no I/O.
-#[derive(Clone, Debug)]
-pub struct Service {
-    config: ServiceConfig,
-    keys: KeyRing,
-    /// The key set's JSON, built once: the keys never change for the life of a service.
-    /// `None` when the key set cannot be built (repeated `kid`s among the retired keys).
-    jwks_json: Option<Vec<u8>>,
-    device_trust: TrustStore,
-    rim_trust: RimTrust,
-    rim_anchors: usize,
-    rims: RimStore,
-    rim_service: SourceState,
-    ocsp: SourceState,
-    /// Chain certificates decoded by [`Self::begin_cached`], for the next requests.
-    certs: CertCache,
-}
+use crate::evidence::{OpaqueFormat, Transcript};
 
 impl Service {
-    /// A service with the given keys and anchors, and no RIM documents yet.
-    pub fn new(
-        config: ServiceConfig,
-        keys: KeyRing,
-        device_trust: TrustStore,
-        rim_trust: RimTrust,
-        rim_anchors: usize,
-    ) -> Self {
-        let jwks_json = keys.jwks().ok().map(|jwks| jwks.to_json().into_bytes());
-        Self {
-            config,
-            keys,
-            jwks_json,
-            device_trust,
-            rim_trust,
-            rim_anchors,
-            rims: RimStore::new(),
-            rim_service: SourceState::default(),
-            ocsp: SourceState::default(),
-            certs: CertCache::default(),
-        }
-    }
-
-    /// The RIM documents, for the host to add bundled, folder or fetched ones.
-    pub fn rims_mut(&mut self) -> &mut RimStore {
-        &mut self.rims
-    }
-
-    /// Number of RIM documents held.
-    pub fn rim_count(&self) -> usize {
-        self.rims.len()
-    }
-
-    /// Records what the host last saw of a remote source (for `/health`).
-    pub fn set_source_state(&mut self, source: Source, state: SourceState) {
-        match source {
-            Source::RimService => self.rim_service = state,
-            Source::Ocsp => self.ocsp = state,
-        }
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &ServiceConfig {
-        &self.config
-    }
-
     /// The RIM ids an attest request needs that the store lacks, read from its transcripts
     /// before any verification — so a forged transcript names what it likes: a host that
     /// fetches should rather answer the exchange's [`super::Step::Fetch`], which names only
@@ -260,7 +144,12 @@ impl Service {
                             None => {
                                 let allow_hold = allows_certificate_hold(request);
                                 return Exchange::attest(
-                                    self, validated, kind, allow_hold, issuer, now, entropy, certs,
+                                    &self.context(now, entropy),
+                                    validated,
+                                    kind,
+                                    allow_hold,
+                                    issuer,
+                                    certs,
                                 );
                             }
                         }
@@ -269,22 +158,6 @@ impl Service {
                 Exchange::respond(finish_attest_response(refusal, endpoint, now), now)
             }
         }
-    }
-
-    pub(crate) fn keys(&self) -> &KeyRing {
-        &self.keys
-    }
-
-    pub(crate) fn device_trust(&self) -> &TrustStore {
-        &self.device_trust
-    }
-
-    pub(crate) fn rim_trust(&self) -> &RimTrust {
-        &self.rim_trust
-    }
-
-    pub(crate) fn rims(&self) -> &RimStore {
-        &self.rims
     }
 
     fn health_inputs(&self) -> HealthInputs {
@@ -378,25 +251,6 @@ fn versioned_opaque_needs_4_0(request: &ValidatedRequest) -> Option<Response> {
     body.error_code = Some(4019);
     body.field = Some(alloc::format!("{field}[{index}].evidence"));
     Some(body.into_response())
-}
-
-/// The last touch on every attest response. The V2 endpoints take deprecated generation-1
-/// evidence: their responses, errors included, carry `Deprecation`, `Sunset` and `Link` from
-/// the deprecation registry (RFC 9745, RFC 8594, RFC 8288); the router already exposes these
-/// headers to browsers.
-pub(super) fn finish_attest_response(
-    mut response: Response,
-    endpoint: Endpoint,
-    now: u64,
-) -> Response {
-    for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
-        if !name.eq_ignore_ascii_case("access-control-expose-headers") {
-            response.headers.push((name.into(), value));
-        }
-    }
-    // The body depends on `Accept` (an EAR or NVIDIA's JSON, `negotiate`).
-    response.headers.push(("vary".into(), "Accept".into()));
-    decorate(response)
 }
 
 /// Whether the request accepts certificates on hold: `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`

@@ -7,11 +7,11 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::app::Service;
+use super::context::Context;
 use super::device::{device_outcomes, DeviceStage, RimVerdicts};
 use super::fetch::{rim_url, FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::DeviceOutcome;
-use super::revocation::{ChainQueries, ChainVerdict, Revocation};
+use super::revocation::{ChainQueries, ChainVerdict, Revocation, RevocationVerdicts};
 use super::rims::id_of_key;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
@@ -40,45 +40,20 @@ pub(crate) struct Appraisal {
     checks: Vec<SignatureCheck>,
 }
 
-/// Each device's and each RIM's revocation verdict, for the outcomes.
-#[derive(Debug)]
-pub(crate) struct RevocationVerdicts {
-    /// A responder is configured: every chain reached is asked about, and none is "not
-    /// checked".
-    pub(crate) configured: bool,
-    /// Per device, in request order.
-    pub(crate) devices: Vec<ChainVerdict>,
-    /// Per RIM id.
-    pub(crate) rims: BTreeMap<String, ChainVerdict>,
-}
-
-impl RevocationVerdicts {
-    /// The verdict of RIM `id`. A RIM without queries while a responder is configured (its
-    /// chain was not built, so its own failure comes first) is not "not checked" either.
-    pub(crate) fn rim(&self, id: &str) -> ChainVerdict {
-        match self.rims.get(id) {
-            Some(verdict) => verdict.clone(),
-            None if self.configured => ChainVerdict::unanswered(),
-            None => ChainVerdict::NotChecked,
-        }
-    }
-}
-
 impl Appraisal {
     /// The devices' stages after the evidence round; their chains' queries are added when
     /// the service checks revocation.
     pub(crate) fn new(
-        service: &Service,
+        context: &Context<'_>,
         request: ValidatedRequest,
         stages: Vec<DeviceStage>,
         allow_hold: bool,
-        entropy: [u8; 32],
     ) -> Self {
-        let mut revocation = service
-            .config()
+        let mut revocation = context
+            .config
             .ocsp_url
             .clone()
-            .map(|url| Revocation::new(url, allow_hold, entropy));
+            .map(|url| Revocation::new(url, allow_hold, context.entropy));
         let device_chains = stages
             .iter()
             .map(|stage| match (stage, revocation.as_mut()) {
@@ -110,15 +85,15 @@ impl Appraisal {
 
     /// The first fetches: RIM documents the service lacks (when a RIM service is
     /// configured) and every OCSP query so far (the devices' chains).
-    pub(crate) fn first_fetches(&self, service: &Service) -> (Vec<Resource>, Vec<Target>) {
+    pub(crate) fn first_fetches(&self, context: &Context<'_>) -> (Vec<Resource>, Vec<Target>) {
         let mut resources = Vec::new();
         let mut targets = Vec::new();
-        if let Some(base) = &service.config().rim_service_url {
+        if let Some(base) = &context.config.rim_service_url {
             for key in self.stages.iter().flat_map(DeviceStage::rim_ids) {
                 let asked = targets
                     .iter()
                     .any(|t| matches!(t, Target::Rim(a) if a == key));
-                if !service.rims().contains(key) && !asked {
+                if !context.rims.contains(key) && !asked {
                     resources.push(Resource::Rim {
                         id: id_of_key(key).into(),
                         url: rim_url(base, id_of_key(key)),
@@ -148,11 +123,7 @@ impl Appraisal {
     /// Prepares the RIM documents the verified devices name, from the service's store and
     /// this request's fetches, and adds their chains' OCSP queries. Returns the new fetches
     /// (the RIM chains' queries), empty when there are none.
-    pub(crate) fn prepare_rims(
-        &mut self,
-        service: &Service,
-        now: u64,
-    ) -> (Vec<Resource>, Vec<Target>) {
+    pub(crate) fn prepare_rims(&mut self, context: &Context<'_>) -> (Vec<Resource>, Vec<Target>) {
         let asked_before = self.revocation.as_ref().map_or(0, Revocation::len);
         let ids: Vec<String> = self
             .stages
@@ -162,15 +133,15 @@ impl Appraisal {
             .collect();
         for id in ids {
             let seen = self.settled.contains_key(&id) || self.pending.iter().any(|p| p.0 == id);
-            let xml = service
-                .rims()
+            let xml = context
+                .rims
                 .get(&id)
                 .or_else(|| self.fetched_rims.get(&id).map(Vec::as_slice));
             let Some(xml) = xml.filter(|_| !seen) else {
                 continue;
             };
             // The document must be the RIM its id names, not only be stored or fetched under it.
-            let prepared = prepare_rim(xml, service.rim_trust(), now).and_then(|pending| {
+            let prepared = prepare_rim(xml, context.rim_trust, context.now).and_then(|pending| {
                 check_rim_id(pending.unverified_document(), id_of_key(&id)).map(|()| pending)
             });
             match prepared {

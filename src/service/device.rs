@@ -10,15 +10,17 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::appraisal::RevocationVerdicts;
 use super::claims::switch_pdis_claim;
-use super::failure::{details, failed_outcome, message_of, unestablished};
+use super::codes::{
+    details, message_of, DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING, OTHER_ROOT_WARNING,
+};
+use super::failure::{failed_outcome, unestablished};
 use super::outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
     RimOutcome,
 };
 use super::remedy::{rim_download_failed, rim_not_found};
-use super::revocation::ChainVerdict;
+use super::revocation::{ChainVerdict, RevocationVerdicts};
 use super::rims::store_key;
 use crate::attest::{Arch, DeviceKind, ValidatedRequest};
 use crate::chain::CertCache;
@@ -32,23 +34,6 @@ use crate::evidence::{
 use crate::rim::{
     driver_rim_id, firmware_rim_id, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
-
-/// The warning every device token carries when the service checks no revocation (no
-/// responder configured, `EDGEATTEST_OCSP_URL=off`).
-/// Its words are the relying party's rule too (the token reader's `REVOCATION_NOT_CHECKED`).
-pub const REVOCATION_WARNING: &str = crate::token::REVOCATION_NOT_CHECKED;
-
-/// The warning of a device whose firmware did not report an FWID: passed as NVIDIA's
-/// verifiers pass it, but never silently.
-pub const FWID_NOT_IN_EVIDENCE_WARNING: &str =
-    "The evidence carries no FWID, so the leaf certificate's FWID was not compared";
-
-/// The warning of a device whose chain ends at a root configured on this service, not at
-/// NVIDIA's Device Identity CA (a test PKI, a vendor's own): the verdict is no NVIDIA
-/// attestation, and the token says so. `{root}` is the root's subject.
-pub const OTHER_ROOT_WARNING: &str =
-    "The device certificate chain ends at {root}, a root configured on this service, not at \
-     NVIDIA's Device Identity CA: this is not an attestation of an NVIDIA device";
 
 /// The root a verified chain ends at, unless it is NVIDIA's Device Identity CA.
 fn other_root(chain: &VerifiedChain) -> Option<&str> {
@@ -228,11 +213,6 @@ pub(crate) fn device_outcomes(
         })
         .collect()
 }
-
-/// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
-/// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx
-/// sequence as far as it is known.
-pub const DUPLICATE_DEVICE_CODE: u16 = 4090;
 
 /// For each device, the index of the earlier device it repeats: identical evidence bytes,
 /// or the same `ueid` (leaf serial of a chain that validated, even if the device failed

@@ -1,14 +1,12 @@
-//! What can still be said of a device whose evidence did not verify, and the real service's
-//! error details (`x-nvidia-error-details`: code, field, message).
+//! What can still be said of a device whose evidence did not verify, with its error details
+//! (`x-nvidia-error-details`: code, field, message).
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::device::REVOCATION_WARNING;
-use super::outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-};
+use super::codes::{details, message_of, REVOCATION_WARNING};
+use super::outcome::{CertStatus, ChainOutcome, DeviceOutcome, MeasurementOutcome, OcspStatus};
 use crate::attest::{DeviceKind, ValidatedRequest};
 use crate::chain::VerifiedChain;
 use crate::evidence::{failed_stage, FailedEvidence, StageId, Transcript, VerifyError};
@@ -131,51 +129,5 @@ pub(super) fn unestablished(kind: DeviceKind) -> DeviceOutcome {
         debug_status: None,
         warning: Some(REVOCATION_WARNING.into()),
         error: None,
-    }
-}
-
-pub(super) fn details(code: u16, field: &str, message: &str, description: &str) -> ErrorDetails {
-    let http_status = if code >= 5000 {
-        "500 INTERNAL_SERVER_ERROR"
-    } else {
-        "400 BAD_REQUEST"
-    };
-    ErrorDetails {
-        code,
-        field_name: field.into(),
-        http_status: http_status.into(),
-        description: description.into(),
-        message: message.into(),
-    }
-}
-
-/// The real service's symbolic name of an error code.
-pub(super) fn message_of(code: u16) -> &'static str {
-    match code {
-        4004 => "INVALID_GPU_ARCH",
-        4005 => "INVALID_EVIDENCE",
-        4006 => "INVALID_EVIDENCE_FORMAT",
-        4007 => "INVALID_CERTIFICATE_CHAIN",
-        4008 => "INVALID_GOLDEN_MEASUREMENT",
-        4009 => "DRIVER_AND_RIM_MEASUREMENT_SAME_INDEX",
-        4010 => "NONCE_NOT_MATCHING",
-        4011 => "CERTIFICATE_EXPIRED",
-        4013 => "INVALID_EVIDENCE_SIGNATURE",
-        4014 => "INVALID_ATTESTATION_CERTIFICATE_CHAIN",
-        4015 => "INVALID_RIM_CERTIFICATE_CHAIN",
-        4016 => "FWID_NOT_MATCHING",
-        4017 => "INVALID_SWITCH_ARCH",
-        4020 => "NO_RIM_META_ELEMENT_FOUND",
-        4021 => "PARSE_ERROR",
-        super::device::DUPLICATE_DEVICE_CODE => "DUPLICATE_DEVICE",
-        super::policy_gate::POLICY_NOT_MET_CODE => super::policy_gate::POLICY_NOT_MET,
-        5009 => "RIM_BUNDLE_NOT_FOUND",
-        5010 => "ERROR_PARSING_RIM_CERTIFICATE",
-        5011 => "INVALID_RIM_CERTIFICATE",
-        5012 => "RIM_NOT_SIGNED",
-        5013 => "INVALID_RIM_SIGNATURE",
-        5014 => "FAIL_TO_VALIDATE_RIM_SIGNATURE",
-        5015 => "ERROR_ATTESTING_EVIDENCE",
-        _ => "INTERNAL_SERVER_ERROR",
     }
 }

@@ -1,6 +1,6 @@
 //! A relying-party policy the service enforces (the `policy` option; off by default, so the
 //! service answers as NVIDIA's does): a device whose claims, as the service is about to sign
-//! them, fail the policy's device rules fails with [`POLICY_NOT_MET_CODE`], and its error
+//! them, fail the policy's device rules fails with [`super::POLICY_NOT_MET_CODE`], and its error
 //! details name the failed rules.
 //!
 //! Decisions: only the device rules are enforced (a 1.0 policy's rules on the V1 single
@@ -15,18 +15,10 @@ use alloc::string::String;
 
 use serde_json::{Map, Value};
 
-use super::failure::details;
+use super::codes::{details, POLICY_NOT_MET, POLICY_NOT_MET_CODE};
 use super::outcome::ErrorDetails;
 use crate::policy::{device_rules, Policy, RuleStatus};
 use crate::token::ResultFormat;
-
-/// `x-nvidia-error-details.code` of a device that fails the service's policy: the real
-/// service has none, so the number is this verifier's, next to
-/// [`super::DUPLICATE_DEVICE_CODE`].
-pub const POLICY_NOT_MET_CODE: u16 = 4091;
-
-/// The symbolic name of [`POLICY_NOT_MET_CODE`].
-pub(super) const POLICY_NOT_MET: &str = "RELYING_PARTY_POLICY_NOT_MET";
 
 /// How many failed rules the description lists before "and N more".
 const LISTED: usize = 8;

@@ -8,20 +8,20 @@
 //! chain an error of its device (5001 `ERROR_DURING_OCSP_QUERY`, as NRAS), never "not
 //! checked"; "not checked" exists only in a service without a responder
 //! (`EDGEATTEST_OCSP_URL=off`), and then every device token says so (the claims' `unknown`
-//! and [`super::device::REVOCATION_WARNING`]).
+//! and [`super::REVOCATION_WARNING`]).
 //!
 //! The core never fetches: it names the responder (the configured URL, never one read from
 //! a certificate) and the DER request; the host POSTs it, or answers from its cache with the
 //! nonce that fetched the cached bytes.
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use sha2::{Digest, Sha384};
 
-use super::device::REVOCATION_WARNING;
-use super::failure::details;
+use super::codes::{details, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
 use super::remedy::OCSP_UNREACHABLE;
@@ -300,11 +300,29 @@ impl Revocation {
     }
 }
 
-/// The warning of a chain whose certificate is on hold, accepted because the request said
-/// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`.
-pub const CERTIFICATE_HOLD_WARNING: &str =
-    "A certificate of the chain is on hold (certificateHold); accepted because the request \
-     allowed it (X-NVIDIA-OCSP-ALLOW-CERT-HOLD)";
+/// Each device's and each RIM's revocation verdict, for the outcomes.
+#[derive(Debug)]
+pub(crate) struct RevocationVerdicts {
+    /// A responder is configured: every chain reached is asked about, and none is "not
+    /// checked".
+    pub(crate) configured: bool,
+    /// Per device, in request order.
+    pub(crate) devices: Vec<ChainVerdict>,
+    /// Per RIM id.
+    pub(crate) rims: BTreeMap<String, ChainVerdict>,
+}
+
+impl RevocationVerdicts {
+    /// The verdict of RIM `id`. A RIM without queries while a responder is configured (its
+    /// chain was not built, so its own failure comes first) is not "not checked" either.
+    pub(crate) fn rim(&self, id: &str) -> ChainVerdict {
+        match self.rims.get(id) {
+            Some(verdict) => verdict.clone(),
+            None if self.configured => ChainVerdict::unanswered(),
+            None => ChainVerdict::NotChecked,
+        }
+    }
+}
 
 /// What a chain's revocation verdict adds to a device's outcome.
 pub(crate) struct Applied {

@@ -7,6 +7,7 @@ use alloc::string::String;
 use super::error::ErrorBody;
 use super::http::{is_json_media_type, Request, Response};
 use crate::attest::{Endpoint, MAX_BODY_BYTES};
+use crate::deprecation::{attest_deprecation_headers, Policy};
 
 /// A request that reached an endpoint with an allowed method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +145,25 @@ fn normalise(path: &str) -> &str {
         Some(stripped) if !stripped.is_empty() => stripped,
         _ => path,
     }
+}
+
+/// The last touch on every attest response. The V2 endpoints take deprecated generation-1
+/// evidence: their responses, errors included, carry `Deprecation`, `Sunset` and `Link` from
+/// the deprecation registry (RFC 9745, RFC 8594, RFC 8288); the router already exposes these
+/// headers to browsers.
+pub(crate) fn finish_attest_response(
+    mut response: Response,
+    endpoint: Endpoint,
+    now: u64,
+) -> Response {
+    for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
+        if !name.eq_ignore_ascii_case("access-control-expose-headers") {
+            response.headers.push((name.into(), value));
+        }
+    }
+    // The body depends on `Accept` (an EAR or NVIDIA's JSON, `negotiate`).
+    response.headers.push(("vary".into(), "Accept".into()));
+    decorate(response)
 }
 
 #[cfg(test)]

@@ -169,6 +169,7 @@ mod service {
     mod collateral;
     mod ear;
     mod exchange;
+    mod file_graph;
     mod keys;
     mod ocsp;
     mod ocsp_policy;

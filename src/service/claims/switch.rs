@@ -9,7 +9,7 @@ use super::common::{CertChainClaim, TokenTimes};
 use super::gpu::chain_valid;
 use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
-use crate::service::device::REVOCATION_WARNING;
+use crate::service::codes::REVOCATION_WARNING;
 use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
 fn bios<T>(outcome: &DeviceOutcome, read: impl Fn(&RimOutcome) -> Option<T>) -> Option<T> {

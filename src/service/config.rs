@@ -1,0 +1,54 @@
+//! [`ServiceConfig`]: what the host configures of a service.
+
+use alloc::string::String;
+
+use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
+use crate::evidence::FwidPolicy;
+
+/// Token lifetime of the real service: one hour.
+pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
+
+/// What the host configures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceConfig {
+    /// The `iss` of every token: the service's base URL, without a trailing slash. `None`:
+    /// the origin of the request being answered ([`Request::origin`](super::Request::origin)) — never an earlier
+    /// request's. Production deployments set it: a request's origin comes from its `Host`,
+    /// which the client chooses.
+    pub issuer: Option<String>,
+    /// Seconds from `iat` to `exp`.
+    pub token_lifetime: i64,
+    /// The text of `GET /`.
+    pub documentation: String,
+    /// What a device whose firmware could report an FWID but did not gets (default: as
+    /// NVIDIA's verifiers, passed with a warning; [`FwidPolicy::Require`]: 4016).
+    pub fwid_policy: FwidPolicy,
+    /// The RIM service the host fetches missing RIM documents from (default: NVIDIA's,
+    /// [`NVIDIA_RIM_SERVICE_URL`]); `None`: only the documents the service holds.
+    pub rim_service_url: Option<String>,
+    /// The OCSP responder the host asks about device and RIM certificates (default:
+    /// NVIDIA's, [`NVIDIA_OCSP_URL`]); `None`: revocation is not checked, and every token
+    /// says so in `x-nvidia-attestation-warning`.
+    pub ocsp_url: Option<String>,
+    /// A relying-party policy every device must meet (`None`, the default: none, as the real
+    /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
+    pub policy: Option<crate::policy::Policy>,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        Self {
+            issuer: None,
+            fwid_policy: FwidPolicy::AsNvidia,
+            rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
+            ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
+            policy: None,
+            token_lifetime: DEFAULT_TOKEN_LIFETIME,
+            documentation: String::from(
+                "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \
+                 (and /v1-/v3); GET /.well-known/jwks.json validates the tokens; GET /health. \
+                 Documentation: the edgeattest README; verification page: /ui/",
+            ),
+        }
+    }
+}

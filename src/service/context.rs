@@ -1,0 +1,113 @@
+//! What a service holds ([`Service`]: configuration, keys, trust anchors, RIM documents) and
+//! the plain [`Context`] one request is answered with: that configuration and trust, the
+//! time and the request's entropy. The exchange and its rounds read a context, never the
+//! service's request handling above them.
+
+use alloc::vec::Vec;
+
+use super::config::ServiceConfig;
+use super::health::{Source, SourceState};
+use super::keys::KeyRing;
+use super::rims::RimStore;
+use crate::chain::{CertCache, TrustStore};
+use crate::rim::RimTrust;
+
+/// The attestation service: configuration, keys, trust anchors and RIM documents. Pure:
+/// `handle` takes the time and the entropy of the request and does no I/O.
+#[derive(Clone, Debug)]
+pub struct Service {
+    pub(super) config: ServiceConfig,
+    pub(super) keys: KeyRing,
+    /// The key set's JSON, built once: the keys never change for the life of a service.
+    /// `None` when the key set cannot be built (repeated `kid`s among the retired keys).
+    pub(super) jwks_json: Option<Vec<u8>>,
+    pub(super) device_trust: TrustStore,
+    pub(super) rim_trust: RimTrust,
+    pub(super) rim_anchors: usize,
+    pub(super) rims: RimStore,
+    pub(super) rim_service: SourceState,
+    pub(super) ocsp: SourceState,
+    /// Chain certificates decoded by [`Self::begin_cached`], for the next requests.
+    pub(super) certs: CertCache,
+}
+
+impl Service {
+    /// A service with the given keys and anchors, and no RIM documents yet.
+    pub fn new(
+        config: ServiceConfig,
+        keys: KeyRing,
+        device_trust: TrustStore,
+        rim_trust: RimTrust,
+        rim_anchors: usize,
+    ) -> Self {
+        let jwks_json = keys.jwks().ok().map(|jwks| jwks.to_json().into_bytes());
+        Self {
+            config,
+            keys,
+            jwks_json,
+            device_trust,
+            rim_trust,
+            rim_anchors,
+            rims: RimStore::new(),
+            rim_service: SourceState::default(),
+            ocsp: SourceState::default(),
+            certs: CertCache::default(),
+        }
+    }
+
+    /// The RIM documents, for the host to add bundled, folder or fetched ones.
+    pub fn rims_mut(&mut self) -> &mut RimStore {
+        &mut self.rims
+    }
+
+    /// Number of RIM documents held.
+    pub fn rim_count(&self) -> usize {
+        self.rims.len()
+    }
+
+    /// Records what the host last saw of a remote source (for `/health`).
+    pub fn set_source_state(&mut self, source: Source, state: SourceState) {
+        match source {
+            Source::RimService => self.rim_service = state,
+            Source::Ocsp => self.ocsp = state,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// The context of one request answered at `now` (Unix seconds) with `entropy` (32 fresh
+    /// random bytes from the host).
+    pub(crate) fn context(&self, now: u64, entropy: [u8; 32]) -> Context<'_> {
+        Context {
+            config: &self.config,
+            keys: &self.keys,
+            device_trust: &self.device_trust,
+            rim_trust: &self.rim_trust,
+            rims: &self.rims,
+            now,
+            entropy,
+        }
+    }
+}
+
+/// One request's context: the service's configuration and trust, the time and the entropy.
+/// Plain data, passed down to every round of an exchange.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Context<'a> {
+    pub(crate) config: &'a ServiceConfig,
+    /// The signing key (when the core holds it) and its `kid`.
+    pub(crate) keys: &'a KeyRing,
+    /// The roots device certificate chains must end at.
+    pub(crate) device_trust: &'a TrustStore,
+    /// The roots RIM signing chains must end at.
+    pub(crate) rim_trust: &'a RimTrust,
+    /// The RIM documents the service holds.
+    pub(crate) rims: &'a RimStore,
+    /// Unix seconds.
+    pub(crate) now: u64,
+    /// 32 fresh random bytes from the host (token ids, OCSP nonces).
+    pub(crate) entropy: [u8; 32],
+}

@@ -144,12 +144,7 @@ impl Service {
                             None => {
                                 let allow_hold = allows_certificate_hold(request);
                                 return Exchange::attest(
-                                    &self.context(now, entropy),
-                                    validated,
-                                    kind,
-                                    allow_hold,
-                                    issuer,
-                                    certs,
+                                    self, validated, kind, allow_hold, issuer, now, entropy, certs,
                                 );
                             }
                         }

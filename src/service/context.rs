@@ -1,7 +1,7 @@
 //! What a service holds ([`Service`]: configuration, keys, trust anchors, RIM documents) and
 //! the plain [`Context`] one request is answered with: that configuration and trust, the
-//! time and the request's entropy. The exchange and its rounds read a context, never the
-//! service's request handling above them.
+//! time and the request's entropy. The exchange reads the holdings and hands each of its
+//! rounds a context; nothing here or below calls back into the request handling (`app.rs`).
 
 use alloc::vec::Vec;
 
@@ -78,13 +78,19 @@ impl Service {
         &self.config
     }
 
+    pub(crate) fn keys(&self) -> &KeyRing {
+        &self.keys
+    }
+
+    pub(crate) fn device_trust(&self) -> &TrustStore {
+        &self.device_trust
+    }
+
     /// The context of one request answered at `now` (Unix seconds) with `entropy` (32 fresh
     /// random bytes from the host).
     pub(crate) fn context(&self, now: u64, entropy: [u8; 32]) -> Context<'_> {
         Context {
             config: &self.config,
-            keys: &self.keys,
-            device_trust: &self.device_trust,
             rim_trust: &self.rim_trust,
             rims: &self.rims,
             now,
@@ -93,15 +99,11 @@ impl Service {
     }
 }
 
-/// One request's context: the service's configuration and trust, the time and the entropy.
-/// Plain data, passed down to every round of an exchange.
+/// One request's context: the service's configuration, the RIM documents and their trust,
+/// the time and the entropy. Plain data, passed down to the rounds of an exchange.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Context<'a> {
     pub(crate) config: &'a ServiceConfig,
-    /// The signing key (when the core holds it) and its `kid`.
-    pub(crate) keys: &'a KeyRing,
-    /// The roots device certificate chains must end at.
-    pub(crate) device_trust: &'a TrustStore,
     /// The roots RIM signing chains must end at.
     pub(crate) rim_trust: &'a RimTrust,
     /// The RIM documents the service holds.

@@ -167,20 +167,22 @@ impl Exchange {
     /// before any is run. `allow_hold`: the request accepts certificates on hold; `certs`:
     /// the certificates decoded before (see `CertCache`); `result`: what the request asked
     /// for (`negotiate`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn attest(
-        context: &Context<'_>,
+        service: &Service,
         request: ValidatedRequest,
         result: ResultKind,
         allow_hold: bool,
         issuer: String,
+        now: u64,
+        entropy: [u8; 32],
         certs: &mut CertCache,
     ) -> Self {
-        let now = context.now;
         let plan = plan_evidence(
             &request,
-            context.device_trust,
+            service.device_trust(),
             now,
-            context.config.fwid_policy,
+            service.config().fwid_policy,
             certs,
         );
         let planned = plan.signature_checks().len();
@@ -209,11 +211,11 @@ impl Exchange {
             },
             issuer,
             now,
-            entropy: context.entropy,
+            entropy,
             cacheable: Vec::new(),
             result,
         };
-        exchange.settle(context);
+        exchange.settle(service);
         exchange
     }
 
@@ -251,14 +253,6 @@ impl Exchange {
     /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
     /// the exchange is then unchanged.
     pub fn verified(&mut self, service: &Service, verdicts: &[bool]) -> Result<(), ExchangeError> {
-        self.verified_in(&self.context(service), verdicts)
-    }
-
-    fn verified_in(
-        &mut self,
-        context: &Context<'_>,
-        verdicts: &[bool],
-    ) -> Result<(), ExchangeError> {
         self.fits(Answer::Verdicts, verdicts.len())?;
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
@@ -266,11 +260,11 @@ impl Exchange {
                 request,
                 plan,
                 allow_hold,
-            } => self.after_evidence(context, request, plan, allow_hold, verdicts),
-            State::Checks(appraisal) => self.mint(context, *appraisal, verdicts),
+            } => self.after_evidence(service, request, plan, allow_hold, verdicts),
+            State::Checks(appraisal) => self.mint(service, *appraisal, verdicts),
             other => other,
         };
-        self.settle(context);
+        self.settle(service);
         Ok(())
     }
 
@@ -283,14 +277,6 @@ impl Exchange {
     /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
     /// the exchange is then unchanged.
     pub fn fetched(&mut self, service: &Service, answers: &[Fetched]) -> Result<(), ExchangeError> {
-        self.fetched_in(&self.context(service), answers)
-    }
-
-    fn fetched_in(
-        &mut self,
-        context: &Context<'_>,
-        answers: &[Fetched],
-    ) -> Result<(), ExchangeError> {
         self.fits(Answer::Fetched, answers.len())?;
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
@@ -305,12 +291,12 @@ impl Exchange {
                 if rims_prepared {
                     State::Checks(Box::new(appraisal))
                 } else {
-                    self.after_rim_fetch(context, appraisal)
+                    self.after_rim_fetch(service, appraisal)
                 }
             }
             other => other,
         };
-        self.settle(context);
+        self.settle(service);
         Ok(())
     }
 
@@ -350,14 +336,6 @@ impl Exchange {
         service: &Service,
         signatures: &[Vec<u8>],
     ) -> Result<(), ExchangeError> {
-        self.signed_in(&self.context(service), signatures)
-    }
-
-    fn signed_in(
-        &mut self,
-        context: &Context<'_>,
-        signatures: &[Vec<u8>],
-    ) -> Result<(), ExchangeError> {
         self.fits(Answer::Signatures, signatures.len())?;
         let next = match &self.state {
             State::DeviceTokens(plan) => match plan.devices_signed(signatures) {
@@ -373,7 +351,7 @@ impl Exchange {
             _ => return Err(unexpected(&self.step())),
         };
         self.state = next;
-        self.settle(context);
+        self.settle(service);
         Ok(())
     }
 
@@ -397,18 +375,18 @@ impl Exchange {
 
     /// Skips rounds with nothing to do, and signs in the core when the service holds its
     /// key (its signatures are always well-formed, so the answers cannot be refused).
-    fn settle(&mut self, context: &Context<'_>) {
+    fn settle(&mut self, service: &Service) {
         loop {
             let progressed = match self.step() {
-                Step::Verify([]) => self.verified_in(context, &[]).is_ok(),
-                Step::Fetch([]) => self.fetched_in(context, &[]).is_ok(),
-                Step::Sign(inputs) => match context.keys.signing_key() {
+                Step::Verify([]) => self.verified(service, &[]).is_ok(),
+                Step::Fetch([]) => self.fetched(service, &[]).is_ok(),
+                Step::Sign(inputs) => match service.keys().signing_key() {
                     Some(key) => {
                         let signatures: Vec<Vec<u8>> = inputs
                             .iter()
                             .map(|input| key.sign(input.as_bytes()).to_vec())
                             .collect();
-                        if self.signed_in(context, &signatures).is_err() {
+                        if self.signed(service, &signatures).is_err() {
                             self.state = self.done(token_failure());
                         }
                         true
@@ -427,7 +405,7 @@ impl Exchange {
     /// OCSP queries of their chains are asked of the host.
     fn after_evidence(
         &self,
-        context: &Context<'_>,
+        service: &Service,
         request: ValidatedRequest,
         plan: BatchPlan,
         allow_hold: bool,
@@ -438,8 +416,9 @@ impl Exchange {
             return self.done(token_failure());
         };
         let stages = device_stages(&request, results);
-        let appraisal = Appraisal::new(context, request, stages, allow_hold);
-        let (resources, targets) = appraisal.first_fetches(context);
+        let context = self.context(service);
+        let appraisal = Appraisal::new(&context, request, stages, allow_hold);
+        let (resources, targets) = appraisal.first_fetches(&context);
         State::Fetch(Box::new(FetchRound {
             appraisal,
             resources,
@@ -450,8 +429,8 @@ impl Exchange {
 
     /// After the first fetches: the RIMs are prepared, and their chains' OCSP queries
     /// asked (a second fetch round) when there are any.
-    fn after_rim_fetch(&self, context: &Context<'_>, mut appraisal: Appraisal) -> State {
-        let (resources, targets) = appraisal.prepare_rims(context);
+    fn after_rim_fetch(&self, service: &Service, mut appraisal: Appraisal) -> State {
+        let (resources, targets) = appraisal.prepare_rims(&self.context(service));
         if resources.is_empty() {
             State::Checks(Box::new(appraisal))
         } else {
@@ -466,12 +445,12 @@ impl Exchange {
 
     /// Completes the last round of checks, builds every device's outcome and plans the
     /// tokens.
-    fn mint(&mut self, context: &Context<'_>, appraisal: Appraisal, verdicts: &[bool]) -> State {
+    fn mint(&mut self, service: &Service, appraisal: Appraisal, verdicts: &[bool]) -> State {
         let (request, outcomes, cacheable) = appraisal.finish(verdicts);
         self.cacheable = cacheable;
-        let config = context.config;
+        let config = service.config();
         let minter = Minter::new(
-            context.keys.kid(),
+            service.keys().kid(),
             &self.issuer,
             config.token_lifetime,
             i64::try_from(self.now).unwrap_or(i64::MAX),
@@ -490,7 +469,8 @@ impl Exchange {
         }
     }
 
-    /// The context of this exchange's request, from the service that began it.
+    /// The context of this exchange's request, for its rounds: the service's configuration
+    /// and trust, the time and the entropy.
     fn context<'a>(&self, service: &'a Service) -> Context<'a> {
         service.context(self.now, self.entropy)
     }

@@ -48,7 +48,9 @@ after(async () => {
 async function pair(env = {}) {
   // The worker's software backend: a component verifies and signs in the core too.
   const all = { EDGEATTEST_CRYPTO: 'software', EDGEATTEST_BUNDLED_RIMS: 'off', EDGEATTEST_RIM_SERVICE_URL: rims.url, ...env };
-  const worker = await startWorker({ bindings: all });
+  // Not settled: the component probes no source, so the worker's /health is compared before
+  // its own probe has ended (the first request starts it; its answer comes after).
+  const worker = await startWorker({ bindings: all, settle: false });
   const component = await startServiceComponent({ ...all, EDGEATTEST_BUNDLED_RIMS: undefined });
   hosts.push(worker, component);
   return { worker, component };

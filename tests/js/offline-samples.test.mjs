@@ -16,7 +16,7 @@ import { Miniflare } from 'miniflare';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 import { workerOptions } from '../../pkg-config/worker-options.mjs';
 import { localBindings } from '../../pkg-config/local-config.mjs';
-import { settledHealth } from '../../pkg-config/health-banner.mjs';
+import { healthBanner, settledHealth } from '../../pkg-config/health-banner.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const samples = JSON.parse(readFileSync(join(repo, 'www/samples/evidence.json'), 'utf8')).samples;
@@ -64,6 +64,11 @@ test('offline, the main job says so at once: /health DEGRADED and OFFLINE, with 
   assert.match(health.networkDetail, /NVIDIA's RIM service https:\/\/rim\.attestation\.nvidia\.com\/v1\/rim\/ is unreachable/);
   assert.match(health.networkDetail, /NVIDIA's OCSP responder https:\/\/ocsp\.ndis\.nvidia\.com\/ is unreachable/);
   assert.match(health.networkDetail, /EDGEATTEST_OCSP_URL=off/);
+  // The README shows the banner start.sh prints then (its causes there are a real DNS
+  // failure's; this harness's outbound answers 500 instead).
+  const [first, second] = healthBanner('http://127.0.0.1:8787', 200, health);
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  assert.ok(readme.includes(`\`\`\`text\n${first}\n${second.slice(0, second.indexOf(' is unreachable'))}`), `${first}\n${second}`);
 });
 after(async () => {
   for (const mf of workers) await mf.dispose();

@@ -119,7 +119,15 @@ test('unreachable sources: /health says OFFLINE before any attestation, the log 
     assert.match(details.description, /Go online/, label);
     assert.match(details.description, /air-gapped/, label);
   }
-  // Logged once a host (the failure is the same), and still no stack trace.
+  // The page's OCSP relay: a JSON error body with the cause and the remedy in words.
+  const relay = await fetch(`${w.origin}/ocsp`, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: new Uint8Array(16) });
+  assert.equal(relay.status, 502);
+  const error = await relay.json();
+  assert.equal(error.code, 'ERR_OCSP_UPSTREAM');
+  assert.match(error.message, new RegExp(`^the OCSP responder ${ocspUrl.replace(/[.]/g, '\\.')} could not be reached \\(no connection: its name did not resolve or it refused\\)`));
+  assert.match(error.message, /Go online .* EDGEATTEST_OCSP_URL=off/);
+  assert.doesNotMatch(error.message, /internal error/);
+  // Said once a host in a while (the failure is the same), and still no stack trace.
   assert.doesNotMatch(w.output.join('\n'), NATIVE_TRACE);
 });
 

@@ -334,10 +334,13 @@ mod tests {
         // attestation: DEGRADED and OFFLINE, with the causes and the remedies in words.
         let offline = Health::new(&HealthInputs {
             rim_service: (
-                Some(super::super::NVIDIA_RIM_SERVICE_URL.into()),
+                Some(crate::service::fetch::NVIDIA_RIM_SERVICE_URL.into()),
                 down("unreachable"),
             ),
-            ocsp: (Some(super::super::NVIDIA_OCSP_URL.into()), down("timeout")),
+            ocsp: (
+                Some(crate::service::fetch::NVIDIA_OCSP_URL.into()),
+                down("timeout"),
+            ),
             ..inputs()
         });
         assert_eq!(offline.overall_status, "DEGRADED");

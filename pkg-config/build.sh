@@ -39,9 +39,9 @@ inputs_hash() {
     find src www Cargo.toml Cargo.lock package-lock.json README.md LICENSE CHANGELOG.md SECURITY.md \
       tests/fixtures/nvidia/rims pkg-config -type f ! -path 'pkg-config/.*' \
       ! -path pkg-config/start.sh ! -path pkg-config/setup.sh ! -path pkg-config/test.sh \
-      ! -path pkg-config/serve.mjs ! -path pkg-config/local-config.mjs \
+      ! -path pkg-config/serve.mjs ! -path pkg-config/health-banner.mjs ! -path pkg-config/local-config.mjs \
       ! -path pkg-config/dev-certificate.mjs ! -path pkg-config/dev-vars.mjs \
-      ! -path pkg-config/worker-options.mjs ! -path pkg-config/wrangler.toml \
+      ! -path pkg-config/worker-options.mjs ! -path pkg-config/workerd-output.mjs ! -path pkg-config/wrangler.toml \
       ! -path pkg-config/fuzz-smoke.sh ! -path pkg-config/size-report.mjs ! -path pkg-config/bench.sh \
       ! -path pkg-config/requirements-test.txt ! -path pkg-config/webdriver.json \
       -print0 | LC_ALL=C sort -z | xargs -0 sha256sum

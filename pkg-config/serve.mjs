@@ -7,6 +7,7 @@ import { closeSync, existsSync } from 'node:fs';
 import { Miniflare } from 'miniflare';
 import { WORKER_ROOT, workerOptions } from './worker-options.mjs';
 import { localBindings } from './local-config.mjs';
+import { healthBanner, settledHealth } from './health-banner.mjs';
 
 let config;
 try {
@@ -20,9 +21,13 @@ try {
 if (process.env.EDGEATTEST_START_LOCK_FD) closeSync(Number(process.env.EDGEATTEST_START_LOCK_FD));
 const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: config.port, bindings: config.bindings }));
 const url = await mf.ready;
-// The first request creates the service; make it now so configuration errors show at start.
-const health = await mf.dispatchFetch(`${url.origin}/health`);
-console.log(`edgeattest service: ${url.origin}/  (health: ${(await health.json()).overallStatus ?? health.status})`);
+// The first request creates the service (so configuration errors show at start) and starts
+// the probe of its sources; the banner says what /health says once the probe has ended.
+const { serviceLimits } = await import('../pkg/service/index.js');
+const { status, health } = await settledHealth(() => mf.dispatchFetch(`${url.origin}/health`), {
+  timeoutMs: serviceLimits().probeTimeoutMs + 2000,
+});
+for (const line of healthBanner(url.origin, status, health)) console.log(line);
 console.log(`verification page:  ${url.origin}/ui/`);
 if (config.bindings.EDGEATTEST_TEST_PKI === 'on') {
   console.log('test PKI:           trusted (development only): the edgeattest TEST PKI, not NVIDIA, for the offline samples; EDGEATTEST_TEST_PKI=off to stop');

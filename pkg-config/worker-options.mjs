@@ -1,6 +1,7 @@
 // Miniflare options for the edge worker bundle in target/worker/ (built by
 // pkg-config/build.sh). Shared by the local server (serve.mjs) and the tests.
 import { fileURLToPath } from 'node:url';
+import { runtimeOutput } from './workerd-output.mjs';
 
 export const WORKER_ROOT = fileURLToPath(new URL('../target/worker/', import.meta.url));
 
@@ -29,6 +30,8 @@ export function workerOptions(extra = {}) {
     ],
     compatibilityDate: '2025-01-01',
     assets: assetsOptions(extra.rootPath ?? WORKER_ROOT),
+    // workerd's output with expected network failures in one line each (workerd-output.mjs).
+    handleRuntimeStdio: runtimeOutput(),
     ...extra,
   };
 }

@@ -16,6 +16,7 @@ mod exchange;
 mod failure;
 mod fetch;
 mod health;
+mod health_probe;
 mod http;
 mod keys;
 mod limits;
@@ -50,6 +51,9 @@ pub use fetch::{
     RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
+pub use health_probe::{
+    probe_targets, Network, ProbeTarget, PROBE_INTERVAL_SECONDS, PROBE_TIMEOUT_MS,
+};
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;

@@ -16,6 +16,8 @@ const MAX_REQUEST_BYTES = 64 * 1024;
 /** The core's cap on an OCSP response (MAX_RESPONSE_LEN): a larger one is never read. */
 const { maxOcspResponseBytes } = serviceLimits();
 const TIMEOUT_MS = 10_000;
+/** What the operator of a relay whose responder does not answer can do. */
+const RELAY_REMEDY = 'Go online or point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set EDGEATTEST_OCSP_URL=off (the page then says revocation was not checked)';
 
 export const isOcspRelayPath = (pathname) => pathname === '/ocsp';
 
@@ -55,7 +57,10 @@ export async function ocspRelay(request, env) {
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder could not be reached: ${error.message}`);
+    // workerd's message for a failed DNS lookup is "internal error; reference = …": the cause
+    // is said in words instead, and what to do.
+    const cause = error?.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : 'no connection: its name did not resolve or it refused';
+    return errorAnswer(502, 'ERR_OCSP_UPSTREAM', `the OCSP responder ${responder} could not be reached (${cause}), so revocation cannot be checked. ${RELAY_REMEDY}`);
   }
   let bytes;
   try {

@@ -29,6 +29,7 @@ import { drain, readRequestBody } from './worker-body.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
+import { probeWhenDue } from './worker-probe.js';
 import { BUNDLED_RIMS } from './rims.js';
 import { TEST_PKI_LABEL, testPkiOn, testPkiRims, withTestPkiAnswers, withTestPkiRoots } from './worker-test-pki.js';
 
@@ -264,6 +265,9 @@ async function route(request, env, ctx) {
   if (!svc) {
     return errorAnswer(503, serviceError?.code ?? 'ERR_SERVICE_UNAVAILABLE', `the attestation service is not configured: ${serviceError?.message}`);
   }
+  // The sources are probed from the first request on (in the background), so that /health
+  // says at once whether they answer.
+  probeWhenDue(svc, ctx, { now: now(), cache: fetchCacheOf() });
   const { body, size } = await requestBody(request);
   // The core judges the size from content-length: give it the size actually received.
   const headers = [...request.headers].filter(([name]) => name !== 'content-length');

@@ -70,14 +70,63 @@ function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs, maxBytes }) {
   return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes });
 }
 
+/**
+ * What one answer of a source says of it, for the service's /health: reachable when it
+ * answered (any HTTP status under 500); `previous` keeps the last failure after a success.
+ */
+function sourceStateOf(answer, previous) {
+  const reached = !('error' in answer) || answer.error === 'status';
+  return { reachable: reached && !(answer.status >= 500), lastError: 'error' in answer ? (answer.error === 'status' ? `HTTP ${answer.status}` : answer.error) : previous?.lastError };
+}
+
 /** What a host last saw of each source, for the service's /health. */
 function noteSource(seen, resource, answer) {
   const kind = resource.kind === 'ocsp' ? 'ocsp' : 'rim';
-  const reached = !('error' in answer) || answer.error === 'status';
-  seen[kind] = {
-    reachable: reached && !(answer.status >= 500),
-    lastError: 'error' in answer ? (answer.error === 'status' ? `HTTP ${answer.status}` : answer.error) : seen[kind]?.lastError,
-  };
+  seen[kind] = sourceStateOf(answer, seen[kind]);
+}
+
+/** Per service, per source: how many states were recorded (a probe's staleness check). */
+const recordings = new WeakMap();
+const recordingsOf = (service) => {
+  let counts = recordings.get(service);
+  if (!counts) recordings.set(service, (counts = {}));
+  return counts;
+};
+
+/**
+ * Records on `service` what was seen of its sources (`seen`: state by kind), with the number
+ * of answers `cache` holds for each when it can count them (createFetchCache, the worker's).
+ */
+export function recordSources(service, seen, cache = sharedCache, now = Math.floor(Date.now() / 1000)) {
+  const counts = recordingsOf(service);
+  for (const [kind, state] of Object.entries(seen)) {
+    const cachedEntries = typeof cache?.count === 'function' ? cache.count(`${kind}:`, now) : undefined;
+    service.setSourceState(kind, Number.isSafeInteger(cachedEntries) ? { ...state, cachedEntries } : state);
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+}
+
+/**
+ * Probes the service's sources: one HEAD to each configured one (service.probeTargets()), all
+ * at once, each within `timeoutMs` (default the core's probeTimeoutMs), and records what it
+ * saw on the service, so that /health says at once whether they answer — before any
+ * attestation needs them. Cheap: no body is read. Never rejects; resolves to the states by
+ * kind.
+ */
+export async function probeSources(service, { fetch = globalThis.fetch, timeoutMs = coreLimits().probeTimeoutMs, cache, now } = {}) {
+  const seen = {};
+  if (typeof fetch !== 'function') return seen;
+  const before = { ...recordingsOf(service) };
+  await Promise.all(service.probeTargets().map(async ({ kind, url }) => {
+    const answer = await fetchCapped(fetch, url, { method: 'HEAD' }, { timeoutMs, maxBytes: 0 });
+    // Any answer under 500 (a 404 or 405 to a HEAD of the base URL too) is a source that answers.
+    const state = sourceStateOf(answer);
+    seen[kind] = state.reachable ? { reachable: true } : state;
+  }));
+  // What an attestation's own fetch saw while the probe ran is newer: the probe leaves it.
+  const counts = recordingsOf(service);
+  recordSources(service, Object.fromEntries(Object.entries(seen).filter(([kind]) => counts[kind] === before[kind])), cache, now);
+  return seen;
 }
 
 /**

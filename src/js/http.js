@@ -7,8 +7,9 @@ import { EdgeAttestError } from './error.js';
 /**
  * One request whose answer is 200 with a body of at most `maxBytes`, within `timeoutMs` from
  * the request to the body's last byte. Never rejects: resolves to `{ body }`, or `{ error }`
- * with 'timeout', 'unreachable', 'too-large', or 'status' (and `status`). Redirects are not
- * followed: a source is the URL configured, not one it names.
+ * with 'timeout', 'unreachable' (and `detail`, the fetch's error message), 'too-large', or
+ * 'status' (and `status`); a HEAD's 200 is an empty body. Redirects are not followed: a source
+ * is the URL configured, not one it names.
  */
 export async function fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes }) {
   const controller = new AbortController();
@@ -26,6 +27,11 @@ export async function fetchCapped(fetchFn, url, init, { timeoutMs, maxBytes }) {
       if (response.status !== 200) {
         await response.body?.cancel().catch(() => {});
         return { error: 'status', status: response.status };
+      }
+      // A HEAD's answer has no body (its Content-Length is the GET's).
+      if (init.method === 'HEAD') {
+        await response.body?.cancel().catch(() => {});
+        return { body: new Uint8Array(0) };
       }
       return { body: await readBody(response, maxBytes, { what: `the answer of ${url}` }) };
     } catch (error) {

@@ -4,7 +4,7 @@
 // CryptoKey that never enters wasm memory.
 import { chooseBackend } from './backend.js';
 import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
-import { answerFetchStep, cacheVerified, defaultFetchCache } from './fetch.js';
+import { answerFetchStep, cacheVerified, defaultFetchCache, recordSources } from './fetch.js';
 import { coded } from './error.js';
 import { importPrivateKey } from './token.js';
 
@@ -36,12 +36,7 @@ export async function handleRequest(service, request, options = {}) {
       const step = exchange.step();
       if (step.kind === 'respond') {
         await cacheVerified(exchange.cacheable(), now, fetching.cache);
-        for (const [kind, seen] of Object.entries(fetching.seen)) {
-          // A cache that can count (createFetchCache, the worker's) reports its entries.
-          const cached = fetching.cache ?? defaultFetchCache;
-          const cachedEntries = typeof cached.count === 'function' ? cached.count(`${kind}:`, now) : undefined;
-          service.setSourceState(kind, Number.isSafeInteger(cachedEntries) ? { ...seen, cachedEntries } : seen);
-        }
+        recordSources(service, fetching.seen, fetching.cache ?? defaultFetchCache, now);
         return step.response;
       }
       if (step.kind === 'verify') {

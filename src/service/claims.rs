@@ -12,9 +12,12 @@
 //! Failures: claims 1.0 and 2.0 follow the real service's observed behaviour — a device
 //! whose evidence or certificate chain did not verify gets a token holding only the times
 //! and `x-nvidia-error-details`; a device that failed at the RIM stage (no document, an
-//! expired signer, a mismatch) keeps every claim, false where a check failed. Claims 3.0 and 4.0 carry every claim even on failure (spec §4
-//! rule 2), `null` where a value could not be computed, and add `x-nvidia-error-details`
-//! naming the first failure so that clients such as NVIDIA's SDK report the right error.
+//! expired signer, a mismatch) keeps every claim, false where a check failed, and claims 2.0
+//! add its `x-nvidia-error-details` when the failure has a code (a RIM or an OCSP answer that
+//! could not be had: the cause and the remedy). Claims 3.0 and 4.0 carry every claim even on
+//! failure (spec §4 rule 2), `null` where a value could not be computed, and add
+//! `x-nvidia-error-details` naming the first failure so that clients such as NVIDIA's SDK
+//! report the right error.
 
 mod common;
 mod gpu;

@@ -4,7 +4,9 @@
 //! service's stack suggests — `UP`, `DOWN` — plus `DEGRADED` (answering, but some
 //! attestations will fail), `NOT_CONFIGURED` and `NOT_CHECKED` (revocation is not checked in
 //! this release). The HTTP status is 200 unless the service is `DOWN` (no signing key or no
-//! device trust anchor), then 503, so load balancers can act on it.
+//! device trust anchor), then 503, so load balancers can act on it. Beyond the spec's fields,
+//! `network` and `networkDetail` say whether the sources answer and, when one does not, what
+//! fails and what to do ([`super::health_probe`]).
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -12,6 +14,7 @@ use alloc::string::String;
 
 use serde::Serialize;
 
+use super::health_probe::{self, Network};
 use super::http::Response;
 
 /// What the host last saw of a remote source (the RIM service, the OCSP responder).
@@ -76,6 +79,10 @@ pub struct Health {
     pub rim_service_health: RimServiceHealth,
     /// Revocation checking and the signing key store.
     pub ocsp_service_health: OcspServiceHealth,
+    /// Whether the configured sources answer (the host probes them at start).
+    pub network: Network,
+    /// Each source in words: answering, off, or unreachable with the cause and the remedy.
+    pub network_detail: String,
 }
 
 /// `rimServiceHealth`.
@@ -139,9 +146,12 @@ impl Health {
         let rim_service = source_status(&inputs.rim_service);
         let ocsp = source_status(&inputs.ocsp);
         let rims_usable = inputs.rim_documents > 0 || matches!(rim_service, "UP" | "UNKNOWN");
+        // A configured source that does not answer fails the attestations that need it, even
+        // when RIMs are held: DEGRADED, not UP.
         let overall_status = if inputs.signing_key.is_none() || inputs.device_anchors == 0 {
             "DOWN"
-        } else if !rims_usable || inputs.rim_anchors == 0 || ocsp == "DOWN" {
+        } else if !rims_usable || inputs.rim_anchors == 0 || ocsp == "DOWN" || rim_service == "DOWN"
+        {
             "DEGRADED"
         } else {
             "UP"
@@ -163,8 +173,11 @@ impl Health {
         if let Some(error) = &inputs.rim_service.1.last_error {
             checks.insert("rimServiceLastError", error.clone());
         }
+        let (network, network_detail) = health_probe::network(&inputs.rim_service, &inputs.ocsp);
         Self {
             overall_status,
+            network,
+            network_detail,
             database_status: up_down(inputs.rim_documents > 0),
             rim_service_health: RimServiceHealth {
                 status: up_down(rims_usable),
@@ -305,5 +318,81 @@ mod tests {
             ..inputs()
         });
         assert_eq!(no_anchor.into_response().status, 503);
+    }
+
+    fn down(error: &str) -> SourceState {
+        SourceState {
+            reachable: Some(false),
+            last_error: Some(error.into()),
+            cached_entries: 0,
+        }
+    }
+
+    #[test]
+    fn a_probe_that_failed_says_offline_at_once() {
+        // NVIDIA's sources as configured by default, both probed and unreachable, before any
+        // attestation: DEGRADED and OFFLINE, with the causes and the remedies in words.
+        let offline = Health::new(&HealthInputs {
+            rim_service: (
+                Some(crate::service::fetch::NVIDIA_RIM_SERVICE_URL.into()),
+                down("unreachable"),
+            ),
+            ocsp: (
+                Some(crate::service::fetch::NVIDIA_OCSP_URL.into()),
+                down("timeout"),
+            ),
+            ..inputs()
+        });
+        assert_eq!(offline.overall_status, "DEGRADED");
+        assert_eq!(offline.network, Network::Offline);
+        let value = serde_json::to_value(&offline).unwrap();
+        assert_eq!(value["network"], "OFFLINE");
+        let detail = value["networkDetail"].as_str().unwrap();
+        assert!(
+            detail.contains("its name did not resolve") && detail.contains("no answer in time"),
+            "{detail}"
+        );
+        assert!(detail.contains("EDGEATTEST_OCSP_URL=off"), "{detail}");
+        // The spec's fields keep their shape.
+        assert_eq!(value["rimServiceHealth"]["checks"]["rimService"], "DOWN");
+        assert_eq!(value["ocspServiceHealth"]["overallStatus"], "DOWN");
+        assert_eq!(offline.into_response().status, 200);
+    }
+
+    #[test]
+    fn a_rim_service_down_degrades_even_with_rims_held() {
+        // RIMs held cover only their devices: any other one fails with 5008.
+        let health = Health::new(&HealthInputs {
+            rim_service: (Some("https://rim.example/".into()), down("unreachable")),
+            ..inputs()
+        });
+        assert_eq!(
+            (health.overall_status, health.rim_service_health.status),
+            ("DEGRADED", "UP")
+        );
+        assert_eq!(health.network, Network::PartlyOffline);
+    }
+
+    #[test]
+    fn not_probed_yet_is_unknown_and_air_gapped_is_up() {
+        let unprobed = Health::new(&HealthInputs {
+            ocsp: (Some("https://ocsp.example/".into()), SourceState::default()),
+            ..inputs()
+        });
+        assert_eq!(
+            (unprobed.overall_status, unprobed.network),
+            ("UP", Network::Unknown)
+        );
+        let air_gapped = Health::new(&HealthInputs {
+            ocsp: (None, SourceState::default()),
+            ..inputs()
+        });
+        assert_eq!(
+            (air_gapped.overall_status, air_gapped.network),
+            ("UP", Network::AirGapped)
+        );
+        assert!(air_gapped
+            .network_detail
+            .contains("EDGEATTEST_RIM_SERVICE_URL=off"));
     }
 }

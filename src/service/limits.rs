@@ -9,6 +9,7 @@ use super::fetch::{
     FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_MISS_SECONDS,
     RIM_TIMEOUT_MS,
 };
+use super::health_probe::{PROBE_INTERVAL_SECONDS, PROBE_TIMEOUT_MS};
 use super::DEFAULT_OCSP_TIMEOUT_MS;
 
 /// The core's limits in bytes, and the hosts' fetch settings (the JS `ServiceLimits`).
@@ -36,6 +37,10 @@ pub struct ServiceLimits {
     pub rim_miss_seconds: u64,
     /// The most answers a fetch cache holds ([`FETCH_CACHE_ENTRIES`]).
     pub fetch_cache_entries: usize,
+    /// A source probe's time budget ([`PROBE_TIMEOUT_MS`]).
+    pub probe_timeout_ms: u64,
+    /// The least time between two probes of the sources ([`PROBE_INTERVAL_SECONDS`]).
+    pub probe_interval_seconds: u64,
 }
 
 impl ServiceLimits {
@@ -51,5 +56,7 @@ impl ServiceLimits {
         rim_cache_seconds: RIM_CACHE_SECONDS,
         rim_miss_seconds: RIM_MISS_SECONDS,
         fetch_cache_entries: FETCH_CACHE_ENTRIES,
+        probe_timeout_ms: PROBE_TIMEOUT_MS,
+        probe_interval_seconds: PROBE_INTERVAL_SECONDS,
     };
 }

@@ -7,6 +7,21 @@ use alloc::string::String;
 
 use super::rims::{id_of_key, is_configured_roots_key};
 
+/// What to do when the RIM service does not answer (a literal, for `concat!`).
+macro_rules! rim_service_remedy {
+    () => {
+        "Go online or point EDGEATTEST_RIM_SERVICE_URL at a reachable RIM service"
+    };
+}
+
+/// What to do when the OCSP responder does not answer (a literal, for `concat!`).
+macro_rules! ocsp_remedy {
+    () => {
+        "Go online or point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set \
+         EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token says so)"
+    };
+}
+
 /// 5009: RIM `key` ([`super::rims::store_key`]) is held nowhere the service looks.
 pub(crate) fn rim_not_found(key: &str) -> String {
     let id = id_of_key(key);
@@ -40,16 +55,47 @@ pub(crate) fn rim_download_failed(problem: &str, key: &str) -> String {
         );
     }
     format!(
-        "{problem}. Go online or point EDGEATTEST_RIM_SERVICE_URL at a reachable RIM service; \
-         air-gapped: provide {id}.xml (from https://rim.attestation.nvidia.com/v1/rim/{id}) in \
-         EDGEATTEST_RIM_DIR or EDGEATTEST_RIM_DOCUMENTS"
+        concat!(
+            "{problem}. ",
+            rim_service_remedy!(),
+            "; air-gapped: provide {id}.xml (from https://rim.attestation.nvidia.com/v1/rim/{id}) \
+             in EDGEATTEST_RIM_DIR or EDGEATTEST_RIM_DOCUMENTS"
+        ),
+        problem = problem,
+        id = id
     )
 }
 
 /// 5001 when no answer could be had from the responder (unreachable, timed out, an HTTP
 /// error, too large): what to do, online or air-gapped.
-pub(crate) const OCSP_UNREACHABLE: &str =
+pub(crate) const OCSP_UNREACHABLE: &str = concat!(
     "the OCSP responder (EDGEATTEST_OCSP_URL, by default NVIDIA's https://ocsp.ndis.nvidia.com/) \
-     could not be reached or gave no answer, so revocation could not be checked. Go online or \
-     point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set \
-     EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token says so)";
+     could not be reached or gave no answer, so revocation could not be checked. ",
+    ocsp_remedy!()
+);
+
+/// `/health`, the RIM service unreachable: what fails, and what to do.
+pub(crate) const RIM_SERVICE_UNREACHABLE: &str = concat!(
+    "a device whose RIM is not held here fails with 5008 (ERROR_DURING_RIM_DOWNLOAD). ",
+    rim_service_remedy!(),
+    "; to run air-gapped, set EDGEATTEST_RIM_SERVICE_URL=off and provide the devices' RIMs in \
+     EDGEATTEST_RIM_DIR or EDGEATTEST_RIM_DOCUMENTS."
+);
+
+/// `/health`, the OCSP responder unreachable: what fails, and what to do.
+pub(crate) const OCSP_SOURCE_UNREACHABLE: &str = concat!(
+    "revocation cannot be checked, so a device without a cached answer fails with 5001 \
+     (ERROR_DURING_OCSP_QUERY). ",
+    ocsp_remedy!(),
+    "."
+);
+
+/// `/health`, the RIM service off.
+pub(crate) const RIM_SERVICE_OFF: &str =
+    "The RIM service is off (EDGEATTEST_RIM_SERVICE_URL=off): only the RIMs held here are used; a \
+     device whose RIM is not held fails with 5009 until its RIM is provided in EDGEATTEST_RIM_DIR \
+     or EDGEATTEST_RIM_DOCUMENTS.";
+
+/// `/health`, the OCSP responder off.
+pub(crate) const OCSP_OFF: &str = "The OCSP responder is off (EDGEATTEST_OCSP_URL=off): \
+     revocation is not checked, and every token says so in x-nvidia-attestation-warning.";

@@ -18,7 +18,8 @@ use super::{answer, args};
 use crate::bytes::{Document, HexBytes};
 use crate::rim::open_envelope;
 use crate::service::{
-    Exchange, FetchAnswer, Fetched, Request, Service, ServiceOptions, Source, SourceState,
+    probe_targets, Exchange, FetchAnswer, Fetched, Request, Service, ServiceOptions, Source,
+    SourceState,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -107,6 +108,15 @@ impl AttestationService {
         let state: SourceState = from_js(&state, "state")?;
         self.service_mut()?.set_source_state(source, state);
         Ok(())
+    }
+
+    /// The sources a host should probe when the service starts, and again now and then, so
+    /// that `/health` says at once whether they answer: each configured source (one that is
+    /// off is not listed). The host asks each URL once (`HEAD`, a short timeout) and records
+    /// what it saw with `setSourceState`.
+    #[wasm_bindgen(js_name = probeTargets, unchecked_return_type = "ProbeTarget[]")]
+    pub fn probe_targets(&self) -> Result<JsValue, JsValue> {
+        convert::to_js(&probe_targets(self.service()?.config()))
     }
 
     /// The RIM ids this request needs that the service does not hold, read from its

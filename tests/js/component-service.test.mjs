@@ -13,6 +13,7 @@ import { startServiceComponent } from './support/component-service.mjs';
 import { startFixtureRimService } from './support/rim-fixtures.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
 import { startWorker } from './support/worker.mjs';
+import { settledHealth } from '../../pkg-config/health-banner.mjs';
 import { fixtureText, ls10 } from './support/fixtures.mjs';
 
 const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
@@ -48,7 +49,9 @@ after(async () => {
 async function pair(env = {}) {
   // The worker's software backend: a component verifies and signs in the core too.
   const all = { EDGEATTEST_CRYPTO: 'software', EDGEATTEST_BUNDLED_RIMS: 'off', EDGEATTEST_RIM_SERVICE_URL: rims.url, ...env };
-  const worker = await startWorker({ bindings: all });
+  // Not settled: the component probes no source, so the worker's /health is compared before
+  // its own probe has ended (the first request starts it; its answer comes after).
+  const worker = await startWorker({ bindings: all, settle: false });
   const component = await startServiceComponent({ ...all, EDGEATTEST_BUNDLED_RIMS: undefined });
   hosts.push(worker, component);
   return { worker, component };
@@ -226,6 +229,8 @@ test('OCSP through a loopback responder: the same verdicts as the worker, answer
     EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
     EDGEATTEST_OCSP_TIMEOUT_MS: '1500',
   });
+  // The worker probes its sources (a HEAD each; the component probes none): over before counting.
+  await settledHealth(() => fetch(`${hosts2.worker.origin}/health`), { timeoutMs: 8000 });
   const gpuBody = (device) => {
     const nonce = Buffer.from(device.evidence.slice(4, 36)).toString('hex');
     return JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce, evidence: [device], claimsVersion: '3.0' }));

@@ -16,6 +16,7 @@ import { Miniflare } from 'miniflare';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 import { workerOptions } from '../../pkg-config/worker-options.mjs';
 import { localBindings } from '../../pkg-config/local-config.mjs';
+import { healthBanner, settledHealth } from '../../pkg-config/health-banner.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const samples = JSON.parse(readFileSync(join(repo, 'www/samples/evidence.json'), 'utf8')).samples;
@@ -43,6 +44,9 @@ async function mainJob(env) {
   );
   const url = await mf.ready;
   workers.push(mf);
+  // As serve.mjs does before its banner: the first request starts the sources' probe (a HEAD
+  // to each, which fails here); its end is awaited, so that the samples' fetches are their own.
+  await settledHealth(() => fetch(`${url.origin}/health`), { timeoutMs: 8000 });
   return url.origin;
 }
 
@@ -51,6 +55,20 @@ before(async () => {
   state = mkdtempSync(join(tmpdir(), 'edgeattest-offline-'));
   // start.sh's environment with no configured key: EDGEATTEST_TEST_PKI=on.
   origin = await mainJob({ EDGEATTEST_TEST_PKI: 'on' });
+});
+
+test('offline, the main job says so at once: /health DEGRADED and OFFLINE, with the remedy', async () => {
+  const health = await (await fetch(`${origin}/health`)).json();
+  assert.equal(health.overallStatus, 'DEGRADED');
+  assert.equal(health.network, 'OFFLINE');
+  assert.match(health.networkDetail, /NVIDIA's RIM service https:\/\/rim\.attestation\.nvidia\.com\/v1\/rim\/ is unreachable/);
+  assert.match(health.networkDetail, /NVIDIA's OCSP responder https:\/\/ocsp\.ndis\.nvidia\.com\/ is unreachable/);
+  assert.match(health.networkDetail, /EDGEATTEST_OCSP_URL=off/);
+  // The README shows the banner start.sh prints then (its causes there are a real DNS
+  // failure's; this harness's outbound answers 500 instead).
+  const [first, second] = healthBanner('http://127.0.0.1:8787', 200, health);
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  assert.ok(readme.includes(`\`\`\`text\n${first}\n${second.slice(0, second.indexOf(' is unreachable'))}`), `${first}\n${second}`);
 });
 after(async () => {
   for (const mf of workers) await mf.dispose();

@@ -98,6 +98,12 @@ test('two start.sh at once: the second waits for the first, neither rebuilds wha
 
   const origins = [];
   for (const start of starts) origins.push((await start.waitFor(/^edgeattest service: (http:\/\/127\.0\.0\.1:\d+)\//m))[1]);
+  // The banner says what /health says: both sources off here, so air-gapped, and why.
+  for (const start of starts) {
+    await start.waitFor(/^sources: /m, 60_000);
+    assert.match(start.output, /^edgeattest service: \S+ {2}\(health: UP; network: AIR_GAPPED\)$/m);
+    assert.match(start.output, /^sources: {12}The RIM service is off \(EDGEATTEST_RIM_SERVICE_URL=off\)/m);
+  }
   assert.deepEqual(origins.map((origin) => Number(new URL(origin).port)).sort(), [...ports].sort());
   for (const origin of origins) {
     const health = await fetch(`${origin}/health`);

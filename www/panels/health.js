@@ -3,9 +3,13 @@
 // service's (the core builds it); this module lays it out for a person.
 import { $, el, badge, table } from './ui.js';
 
-const STATE = { UP: 'pass', DEGRADED: 'warn', DOWN: 'fail', NOT_CONFIGURED: 'skip', UNKNOWN: 'skip' };
+const STATE = {
+  UP: 'pass', DEGRADED: 'warn', DOWN: 'fail', NOT_CONFIGURED: 'skip', UNKNOWN: 'skip',
+  ONLINE: 'pass', PARTLY_OFFLINE: 'warn', OFFLINE: 'fail', AIR_GAPPED: 'skip',
+};
 const WORDS = {
   UP: 'up', DEGRADED: 'degraded', DOWN: 'down', NOT_CONFIGURED: 'not configured', UNKNOWN: 'not asked yet',
+  ONLINE: 'online', PARTLY_OFFLINE: 'partly offline', OFFLINE: 'offline', AIR_GAPPED: 'air-gapped',
 };
 /** "3 anchors" (the core's check text) as "3 trust anchors", in the right number. */
 const count = (text, word) => {
@@ -20,7 +24,7 @@ function healthRows(h) {
   const ocsp = h.ocspServiceHealth ?? {};
   const service = ocsp.service ?? {};
   const row = (name, status, ...detail) => ({
-    class: status === 'DOWN' ? 'failed' : undefined,
+    class: status === 'DOWN' || status === 'OFFLINE' ? 'failed' : undefined,
     cells: [name, [status ? state(status) : '', detail.length ? ` ${detail.filter(Boolean).join('; ')}` : '']],
   });
   return [
@@ -39,6 +43,8 @@ function healthRows(h) {
       service.responder ?? 'off: revocation is not checked (the tokens say so in a warning claim)',
       typeof service.cachedResponses === 'number' ? `${service.cachedResponses} answers cached` : '',
       service.lastError ? `last error: ${service.lastError}` : ''),
+    // Whether the sources answer (probed when the worker starts), with what to do if not.
+    ...(h.network ? [row('Network (the sources)', h.network, h.networkDetail)] : []),
   ];
 }
 

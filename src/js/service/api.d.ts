@@ -14,7 +14,7 @@ export {
 export type {
   AttestEndpoint, Arch, Architecture, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, AttestationServiceOptions, ServiceRequest, ServiceResponse, ServiceStep,
-  FetchResource, FetchAnswer, OcspCacheEntry, SourceState,
+  FetchResource, FetchAnswer, OcspCacheEntry, SourceState, ProbeTarget,
   EvidenceEncoding, DeviceEvidenceInput, VerifyEvidenceOptions, PrepareEvidenceOptions,
   SignatureCheck, EvidenceReport, DeviceResult, ChainReportJs, RimOptions, RimCertChain,
   GoldenMeasurement, RimDocumentJson, VerifiedRimJson, RimIdentity, RuntimeEvidenceInput, RuntimeEvidenceOptions,

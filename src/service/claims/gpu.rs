@@ -107,6 +107,13 @@ pub struct GpuClaimsV2 {
     /// VBIOS RIM chain.
     #[serde(rename = "x-nvidia-gpu-vbios-rim-cert-validated")]
     pub vbios_rim_cert_validated: Option<bool>,
+    /// The first failure of a device that failed after its evidence verified (a RIM or an
+    /// OCSP answer missing, a RIM chain expired…): its cause and remedy, as in 3.0.
+    #[serde(
+        rename = "x-nvidia-error-details",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error: Option<ErrorDetails>,
 }
 
 impl GpuClaimsV2 {
@@ -117,6 +124,7 @@ impl GpuClaimsV2 {
             report_cert_chain_validated: chain_valid(outcome),
             driver_rim_cert_validated: rim_flag(&outcome.driver_rim, RimOutcome::cert_validated),
             vbios_rim_cert_validated: rim_flag(&outcome.firmware_rim, RimOutcome::cert_validated),
+            error: outcome.error.clone(),
         }
     }
 }

@@ -110,6 +110,13 @@ pub struct SwitchClaimsV2 {
         skip_serializing_if = "Option::is_none"
     )]
     pub revocation_warning: Option<String>,
+    /// The first failure of a switch that failed after its evidence verified: its cause and
+    /// remedy, as in 3.0.
+    #[serde(
+        rename = "x-nvidia-error-details",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error: Option<ErrorDetails>,
 }
 
 impl SwitchClaimsV2 {
@@ -120,6 +127,7 @@ impl SwitchClaimsV2 {
             report_cert_chain_validated: chain_valid(outcome),
             rim_cert_validated: bios(outcome, RimOutcome::cert_validated),
             revocation_warning: revocation_warning(outcome),
+            error: outcome.error.clone(),
         }
     }
 }

@@ -23,4 +23,8 @@ export interface ServiceLimits {
   rimMissSeconds: number;
   /** The most answers a fetch cache holds (FETCH_CACHE_ENTRIES). */
   fetchCacheEntries: number;
+  /** A source probe's time budget (PROBE_TIMEOUT_MS): one HEAD per configured source. */
+  probeTimeoutMs: number;
+  /** The least seconds between two probes of the sources (PROBE_INTERVAL_SECONDS). */
+  probeIntervalSeconds: number;
 }

@@ -111,6 +111,12 @@ export interface SourceState {
   cachedEntries?: number;
 }
 
+/** A source to probe: `kind` as setSourceState takes it, `url` the one to ask (HEAD). */
+export interface ProbeTarget {
+  kind: 'rim' | 'ocsp';
+  url: string;
+}
+
 /** What a ServiceExchange needs next. */
 export type ServiceStep =
   | { kind: 'verify'; checks: SignatureCheck[] }

@@ -70,10 +70,20 @@ fn hex_file(path: &str) -> Vec<u8> {
 }
 
 fn request(path: &str, arch: &str, evidence: &[u8], chain: &str) -> Request {
+    request_of_claims(path, arch, evidence, chain, "3.0")
+}
+
+fn request_of_claims(
+    path: &str,
+    arch: &str,
+    evidence: &[u8],
+    chain: &str,
+    claims_version: &str,
+) -> Request {
     let body = json!({
         "nonce": hex::encode(&evidence[4..36]),
         "arch": arch,
-        "claims_version": "3.0",
+        "claims_version": claims_version,
         "evidence_list": [{"evidence": STANDARD.encode(evidence), "certificate": STANDARD.encode(chain)}],
     });
     Request::new("POST", path).body(serde_json::to_vec(&body).unwrap())
@@ -273,4 +283,67 @@ fn an_unreachable_ocsp_responder_says_how_to_run_air_gapped() {
     ] {
         assert!(description.contains(part), "{part}: {description}");
     }
+}
+
+/// Claims 2.0 (NRAS's v3 token) carry the same cause and remedy as 3.0: a device that kept
+/// every claim because it failed after its evidence verified (a RIM or an OCSP answer missing)
+/// still says why, in `x-nvidia-error-details`.
+#[test]
+fn claims_2_0_say_the_cause_and_the_remedy_too() {
+    let hopper = hex_file("nvidia/evidence/hopper/nvat_hopper_535.86.09_report.hex");
+    let hopper_chain = read("nvidia/evidence/hopper/nvat_hopper_535.86.09_certchain.pem");
+    let ls10 = hex_file("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex");
+    let ls10_chain = read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem");
+    // The RIM service off: 5009, with how to provide the RIM.
+    let gpu = attest(
+        &service(offline()),
+        &request_of_claims("/v4/attest/gpu", "HOPPER", &hopper, &hopper_chain, "2.0"),
+        not_fetched,
+    );
+    assert_eq!(gpu["measres"], "fail");
+    let (code, description) = error(&gpu);
+    assert_eq!(code, 5009, "{gpu:?}");
+    assert!(description.contains("EDGEATTEST_RIM_DIR"), "{description}");
+    // The RIM service unreachable: 5008, through /v3 (claims 2.0 only).
+    let rim_service = ServiceConfig {
+        rim_service_url: Some("https://rim.attestation.nvidia.com/v1/rim/".into()),
+        ..offline()
+    };
+    let v3 = json!({
+        "nonce": hex::encode(&hopper[4..36]),
+        "arch": "HOPPER",
+        "evidence_list": [{"evidence": STANDARD.encode(&hopper), "certificate": STANDARD.encode(&hopper_chain)}],
+    });
+    let v3 = Request::new("POST", "/v3/attest/gpu").body(serde_json::to_vec(&v3).unwrap());
+    let gpu = attest(&service(rim_service), &v3, |_| {
+        Fetched::Failed(FetchFailure::Unreachable)
+    });
+    assert_eq!(gpu["x-nvidia-gpu-driver-rim-fetched"], false);
+    let (code, description) = error(&gpu);
+    assert_eq!(code, 5008, "{gpu:?}");
+    assert!(description.contains("Go online"), "{description}");
+    // The OCSP responder unreachable: 5001, with how to run air-gapped.
+    let responder = ServiceConfig {
+        ocsp_url: Some("https://ocsp.ndis.nvidia.com/".into()),
+        ..offline()
+    };
+    let switch = attest(
+        &service(responder),
+        &request_of_claims("/v4/attest/switch", "LS10", &ls10, &ls10_chain, "2.0"),
+        |_| Fetched::Failed(FetchFailure::Unreachable),
+    );
+    let (code, description) = error(&switch);
+    assert_eq!(code, 5001, "{switch:?}");
+    assert!(
+        description.contains("EDGEATTEST_OCSP_URL=off"),
+        "{description}"
+    );
+    // A device that passed has no error claim in 2.0, as NRAS's.
+    let passed = attest(
+        &service(offline()),
+        &request_of_claims("/v4/attest/switch", "LS10", &ls10, &ls10_chain, "2.0"),
+        not_fetched,
+    );
+    assert_eq!(passed["measres"], "success", "{passed:?}");
+    assert!(!passed.contains_key("x-nvidia-error-details"));
 }

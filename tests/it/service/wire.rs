@@ -423,6 +423,8 @@ fn the_limits_table_is_the_cores_constants() {
             "rimCacheSeconds": RIM_CACHE_SECONDS,
             "rimMissSeconds": RIM_MISS_SECONDS,
             "fetchCacheEntries": FETCH_CACHE_ENTRIES,
+            "probeTimeoutMs": edgeattest::service::PROBE_TIMEOUT_MS,
+            "probeIntervalSeconds": edgeattest::service::PROBE_INTERVAL_SECONDS,
         })
     );
     // The figures every host used before they came from here.

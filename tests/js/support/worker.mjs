@@ -3,6 +3,7 @@
 import { Miniflare } from 'miniflare';
 import { webcrypto } from 'node:crypto';
 import { workerOptions } from '../../../pkg-config/worker-options.mjs';
+import { settledHealth } from '../../../pkg-config/health-banner.mjs';
 
 /** A fresh P-384 private key as PKCS#8 PEM. */
 export async function freshSigningKeyPem() {
@@ -13,9 +14,11 @@ export async function freshSigningKeyPem() {
 
 /**
  * Tests never reach the internet: the RIM service and the OCSP responder (NVIDIA's by
- * default) are off unless a test points them at loopback.
+ * default) are off unless a test points them at loopback. As the local server does before its
+ * banner, the worker is asked for /health and the probe of its sources awaited (`settle`), so
+ * that what a test counts at a source is its own requests', not the probe's HEADs.
  */
-export async function startWorker({ bindings = {}, ...extra } = {}) {
+export async function startWorker({ bindings = {}, settle = true, ...extra } = {}) {
   const all = {
     EDGEATTEST_SIGNING_KEY: await freshSigningKeyPem(),
     EDGEATTEST_RIM_SERVICE_URL: 'off',
@@ -24,5 +27,6 @@ export async function startWorker({ bindings = {}, ...extra } = {}) {
   };
   const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: 0, bindings: all, ...extra }));
   const url = await mf.ready;
+  if (settle) await settledHealth(() => fetch(`${url.origin}/health`), { timeoutMs: 8000 });
   return { mf, origin: url.origin, stop: () => mf.dispose() };
 }

@@ -26,6 +26,7 @@ mod remedy;
 mod revocation;
 mod rims;
 mod router;
+mod test_pki;
 mod wire;
 
 pub use answer::{AnswerError, AnswerFailure, FetchAnswer};
@@ -57,6 +58,7 @@ pub use outcome::{
 pub use policy_gate::POLICY_NOT_MET_CODE;
 pub use revocation::{CERTIFICATE_HOLD_WARNING, MAX_OCSP_QUERIES};
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
+pub use test_pki::{TestPki, TestPkiAnswers, TestPkiError};
 pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
 // it, and a host's own error answers carry the same headers (`ErrorResponseInit`).

@@ -29,6 +29,7 @@ mod remedy;
 mod revocation;
 mod rims;
 mod router;
+mod test_pki;
 mod wire;
 
 pub use crate::host_answer::{AnswerError, AnswerFailure, FetchAnswer};
@@ -64,6 +65,7 @@ pub use outcome::{
 };
 pub use revocation::MAX_OCSP_QUERIES;
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
+pub use test_pki::{TestPki, TestPkiAnswers, TestPkiError};
 pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
 // it, and a host's own error answers carry the same headers (`ErrorResponseInit`).

@@ -1,20 +1,14 @@
 // The edgeattest TEST PKI in the edge worker: development only. With EDGEATTEST_TEST_PKI=on
-// (pkg-config/start.sh sets it for the main job when no EDGEATTEST_SIGNING_KEY is configured;
+// (read by the core with the other bindings, `testPki`, as the service component reads it;
+// pkg-config/start.sh sets it for the main job when no EDGEATTEST_SIGNING_KEY is configured;
 // a deployment never has it unless set), the service also trusts the test PKI's device and RIM
 // roots, holds its test devices' RIMs, and answers OCSP queries about its certificates from
 // nonce-free ten-year answers bundled with it — so the page's samples pass offline with RIMs
 // compared and revocation checked. Its private keys are public: every token of a device
-// rooted there says so (the core's warning for a root other than NVIDIA's).
-import { EdgeAttestError } from '../pkg/service/workerd.js';
+// rooted there says so (the core's warning for a root other than NVIDIA's). What `on` adds is
+// the core's rule (`HostSettings::add_test_pki`, which the service component applies): roots
+// after the configured ones, RIMs as `configured-roots/<id>.xml`, answers by OCSP cache key.
 import { TEST_PKI } from './test-pki.js';
-
-/** Whether EDGEATTEST_TEST_PKI asks for the test PKI: `on`, `off` or unset (off). */
-export function testPkiOn(env) {
-  const value = env.EDGEATTEST_TEST_PKI;
-  if (value === undefined || value === '' || value === 'off') return false;
-  if (value === 'on') return true;
-  throw new EdgeAttestError('ERR_CONFIG', `EDGEATTEST_TEST_PKI must be on or off, got ${JSON.stringify(value)}`);
-}
 
 /** The bindings with the test PKI's roots added to the configured anchors. */
 export function withTestPkiRoots(env) {

@@ -31,7 +31,7 @@ import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { probeWhenDue } from './worker-probe.js';
 import { BUNDLED_RIMS } from './rims.js';
-import { TEST_PKI_LABEL, testPkiOn, testPkiRims, withTestPkiAnswers, withTestPkiRoots } from './worker-test-pki.js';
+import { TEST_PKI_LABEL, testPkiRims, withTestPkiAnswers, withTestPkiRoots } from './worker-test-pki.js';
 
 /**
  * The core's body limit (MAX_BODY_BYTES): past it the core answers 413. And its cap on a
@@ -97,9 +97,13 @@ async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
     // The core reads the bindings, as the service component reads its environment.
-    const withTestPki = testPkiOn(env);
-    const bindings = readBindings(withTestPki ? withTestPkiRoots(env) : env);
-    if (withTestPki) console.warn(`EDGEATTEST_TEST_PKI=on: also trusting the ${TEST_PKI_LABEL}: for development only`);
+    let bindings = readBindings(env);
+    const withTestPki = bindings.testPki;
+    if (withTestPki) {
+      // Its roots join the configured anchors before the core reads them.
+      bindings = readBindings(withTestPkiRoots(env));
+      console.warn(`EDGEATTEST_TEST_PKI=on: also trusting the ${TEST_PKI_LABEL}: for development only`);
+    }
     const chosen = bindings.crypto;
     now = clock(bindings.fixedTime);
     const options = { ...bindings.options };

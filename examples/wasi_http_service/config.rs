@@ -6,8 +6,10 @@
 
 use alloc::collections::BTreeMap;
 
-use edgeattest::service::{HostSettings, Service};
+use edgeattest::service::{HostSettings, Service, TestPkiAnswers};
 use edgeattest::ErrorCode;
+
+use crate::test_pki::TEST_PKI;
 
 /// A configured instance: the service and the host's own settings.
 pub(crate) struct Config {
@@ -18,6 +20,8 @@ pub(crate) struct Config {
     pub(crate) ocsp_timeout_ms: u64,
     /// `EDGEATTEST_FETCH_CACHE`: `off` asks the sources for every attestation.
     pub(crate) fetch_cache: bool,
+    /// `EDGEATTEST_TEST_PKI=on`: the test PKI's OCSP answers, given ahead of the cache.
+    pub(crate) test_pki_answers: Option<TestPkiAnswers>,
 }
 
 /// Why the service is not available: answered 503 with this code, as the worker does.
@@ -52,16 +56,18 @@ impl Env {
 impl Config {
     /// The configuration the environment describes.
     pub(crate) fn from_env(env: &Env) -> Result<Self, ConfigError> {
-        let settings = HostSettings::read(|name| env.0.get(name).cloned()).map_err(|error| {
+        let mut settings = HostSettings::read(|name| env.0.get(name).cloned()).map_err(|error| {
             let mut error = ConfigError::of(&error);
             if error.code == "ERR_NO_SIGNING_KEY" {
                 error.message.push_str(
-                    " (wasmtime serve: -Scli --env EDGEATTEST_SIGNING_KEY=\"$(cat key.pem)\")",
+                    " (npm run serve:component: EDGEATTEST_SIGNING_KEY=\"$(cat key.pem)\" in its \
+                     environment; wasmtime serve: -Scli --env EDGEATTEST_SIGNING_KEY=\"$(cat key.pem)\")",
                 );
             }
             error
         })?;
-        // A component bundles no RIMs (the worker bundles the fixtures'): `on` would mean nothing.
+        // A component bundles no RIMs (the worker bundles the fixtures'; the test PKI's are
+        // EDGEATTEST_TEST_PKI's): `on` would mean nothing.
         if settings.bundled_rims == Some(true) {
             return Err(ConfigError {
                 code: "ERR_CONFIG",
@@ -70,6 +76,20 @@ impl Config {
                     .into(),
             });
         }
+        let test_pki_answers = if settings.test_pki {
+            settings.add_test_pki(&TEST_PKI);
+            eprintln!(
+                "EDGEATTEST_TEST_PKI=on: also trusting the {}: for development only",
+                TEST_PKI.label
+            );
+            Some(
+                TEST_PKI
+                    .answers()
+                    .map_err(|error| ConfigError::of(&error))?,
+            )
+        } else {
+            None
+        };
         // EDGEATTEST_CRYPTO either way: a component has no WebCrypto, the core does it all.
         let mut service = settings
             .options
@@ -88,6 +108,7 @@ impl Config {
             fixed_time: settings.fixed_time,
             ocsp_timeout_ms: settings.ocsp_timeout_ms,
             fetch_cache: settings.fetch_cache,
+            test_pki_answers,
         })
     }
 }

@@ -6,8 +6,8 @@
 //! `MAX_FETCHED_BYTES`, redirects not followed. The figures are the core's, as the JS host's.
 
 use edgeattest::service::{
-    FetchFailure, Fetched, Resource, SourceState, FETCH_CONCURRENCY, MAX_FETCHED_BYTES,
-    RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
+    FetchFailure, Fetched, Resource, SourceState, TestPkiAnswers, FETCH_CONCURRENCY,
+    MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 use wasip2::clocks::monotonic_clock;
 use wasip2::http::outgoing_handler;
@@ -33,6 +33,8 @@ pub(crate) struct Seen {
 /// clock, the OCSP budget and what it saw.
 pub(crate) struct Fetching<'a> {
     pub(crate) cache: Option<&'a mut FetchCache>,
+    /// `EDGEATTEST_TEST_PKI=on`: its OCSP answers, ahead of the cache and the responder.
+    pub(crate) test_pki: Option<&'a TestPkiAnswers>,
     pub(crate) now: u64,
     pub(crate) ocsp_timeout_ms: u64,
     pub(crate) seen: Seen,
@@ -52,6 +54,12 @@ pub(crate) fn answer_step(resources: &[Resource], host: &mut Fetching<'_>) -> Ve
     let mut answers: Vec<Option<Fetched>> = vec![None; resources.len()];
     let mut queue = Vec::new();
     for (index, resource) in resources.iter().enumerate() {
+        if let (Some(pki), Resource::Ocsp { cache_key, .. }) = (host.test_pki, resource) {
+            if let Some(der) = pki.get(cache_key) {
+                answers[index] = Some(Fetched::Body(der.to_vec()));
+                continue;
+            }
+        }
         let Some(key) = key_of(resource) else {
             answers[index] = Some(Fetched::Failed(FetchFailure::NotFetched));
             continue;

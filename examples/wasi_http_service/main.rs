@@ -22,6 +22,7 @@ mod cache;
 mod config;
 mod fetch;
 mod http;
+mod test_pki;
 
 use core::cell::RefCell;
 
@@ -90,6 +91,7 @@ fn answer(
     let cache = config.fetch_cache.then_some(&mut instance.cache);
     let mut host = Fetching {
         cache,
+        test_pki: config.test_pki_answers.as_ref(),
         now,
         ocsp_timeout_ms: config.ocsp_timeout_ms,
         seen: Seen::default(),

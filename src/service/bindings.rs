@@ -20,6 +20,7 @@
 //! | `EDGEATTEST_FETCH_CACHE` | `off`: every attestation asks the sources again |
 //! | `EDGEATTEST_BUNDLED_RIMS` | `off`: not the RIMs the host bundles (the worker's: on by default; the component bundles none) |
 //! | `EDGEATTEST_RIM_DOCUMENTS` | more RIMs, JSON `[{"name", "xml"}]` |
+//! | `EDGEATTEST_TEST_PKI` | development only, `on`: also the edgeattest TEST PKI (test_pki.rs) |
 
 use alloc::format;
 use alloc::string::String;
@@ -75,6 +76,9 @@ pub struct HostSettings {
     pub bundled_rims: Option<bool>,
     /// `EDGEATTEST_RIM_DOCUMENTS`.
     pub rim_documents: Vec<RimDocument>,
+    /// `EDGEATTEST_TEST_PKI` (development only; unset: off): whether the host adds the
+    /// edgeattest TEST PKI's collateral ([`HostSettings::add_test_pki`]).
+    pub test_pki: bool,
 }
 
 /// Why the variables configure no service: `ERR_NO_SIGNING_KEY` or `ERR_CONFIG`.
@@ -173,6 +177,7 @@ impl HostSettings {
             fetch_cache: switch("EDGEATTEST_FETCH_CACHE")?.unwrap_or(true),
             bundled_rims: switch("EDGEATTEST_BUNDLED_RIMS")?,
             rim_documents,
+            test_pki: switch("EDGEATTEST_TEST_PKI")?.unwrap_or(false),
         })
     }
 }

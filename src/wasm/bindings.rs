@@ -48,6 +48,7 @@ struct BindingsJs<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     bundled_rims: Option<bool>,
     rim_documents: Vec<RimDocumentJs<'a>>,
+    test_pki: bool,
 }
 
 /// `AttestationServiceOptions` as the bindings set them.
@@ -120,6 +121,7 @@ impl<'a> BindingsJs<'a> {
                 .iter()
                 .map(|RimDocument { name, xml }| RimDocumentJs { name, xml })
                 .collect(),
+            test_pki: settings.test_pki,
         }
     }
 }

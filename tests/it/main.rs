@@ -178,6 +178,7 @@ mod service {
     mod policy_gate;
     mod request_rules;
     mod result_text;
+    mod test_pki;
     mod wire;
 }
 

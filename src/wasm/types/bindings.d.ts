@@ -20,4 +20,6 @@ export interface ServiceBindings {
   bundledRims?: boolean;
   /** EDGEATTEST_RIM_DOCUMENTS: more RIMs to add. */
   rimDocuments: { name: string; xml: string }[];
+  /** EDGEATTEST_TEST_PKI (development only, default off): whether to add the edgeattest TEST PKI. */
+  testPki: boolean;
 }

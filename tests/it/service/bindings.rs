@@ -39,6 +39,7 @@ fn only_the_signing_key_is_required_and_everything_else_has_its_default() {
     assert!(settings.fetch_cache);
     assert_eq!(settings.bundled_rims, None);
     assert!(settings.rim_documents.is_empty());
+    assert!(!settings.test_pki, "the test PKI is off unless asked for");
     let o = &settings.options;
     assert_eq!(o.rim_service_url, Setting::Default);
     assert_eq!(o.ocsp_url, Setting::Default);
@@ -159,7 +160,17 @@ fn the_fixed_time_is_unix_seconds_or_rfc_3339_within_the_calendar() {
 
 #[test]
 fn values_that_mean_nothing_are_configuration_errors() {
-    let cases: [(&str, &str, &str); 8] = [
+    let cases: [(&str, &str, &str); 10] = [
+        (
+            "EDGEATTEST_TEST_PKI",
+            "yes",
+            "EDGEATTEST_TEST_PKI must be on or off, not yes",
+        ),
+        (
+            "EDGEATTEST_TEST_PKI",
+            "ON",
+            "EDGEATTEST_TEST_PKI must be on or off, not ON",
+        ),
         (
             "EDGEATTEST_CRYPTO",
             "hsm",
@@ -241,4 +252,18 @@ fn what_the_variables_give_builds_a_service_or_names_the_option() {
     bad_url.push(("EDGEATTEST_OCSP_URL", "ftp://ocsp.example"));
     let error = read(&bad_url).unwrap().options.build().unwrap_err();
     assert_eq!(error.field(), Some("ocspUrl"));
+}
+
+#[test]
+fn the_test_pki_is_on_only_when_asked_for() {
+    assert!(with_key(&[("EDGEATTEST_TEST_PKI", "on")]).unwrap().test_pki);
+    for off in ["off", ""] {
+        assert!(
+            !with_key(&[("EDGEATTEST_TEST_PKI", off)]).unwrap().test_pki,
+            "{off:?}"
+        );
+    }
+    // Without a key the key is named first, as for every variable.
+    let (code, _) = read(&[("EDGEATTEST_TEST_PKI", "on")]).unwrap_err();
+    assert_eq!(code, "ERR_NO_SIGNING_KEY");
 }

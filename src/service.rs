@@ -29,6 +29,7 @@ mod remedy;
 mod revocation;
 mod rims;
 mod router;
+mod source;
 mod test_pki;
 mod wire;
 
@@ -51,7 +52,7 @@ pub use fetch::{
     FETCH_CONCURRENCY, MAX_FETCHED_BYTES, NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL,
     RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
-pub use health::{Health, HealthInputs, KeyLocation, Source, SourceState};
+pub use health::{Health, HealthInputs, KeyLocation};
 pub use health_probe::{
     probe_targets, Network, ProbeTarget, PROBE_INTERVAL_SECONDS, PROBE_TIMEOUT_MS,
 };
@@ -65,6 +66,7 @@ pub use outcome::{
 };
 pub use revocation::MAX_OCSP_QUERIES;
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
+pub use source::{Source, SourceState};
 pub use test_pki::{TestPki, TestPkiAnswers, TestPkiError};
 pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses

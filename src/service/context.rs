@@ -6,9 +6,9 @@
 use alloc::vec::Vec;
 
 use super::config::ServiceConfig;
-use super::health::{Source, SourceState};
 use super::keys::KeyRing;
 use super::rims::RimStore;
+use super::source::{Source, SourceState};
 use crate::chain::{CertCache, TrustStore};
 use crate::rim::RimTrust;
 

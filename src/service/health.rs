@@ -16,27 +16,7 @@ use serde::Serialize;
 
 use super::health_probe::{self, Network};
 use super::http::Response;
-
-/// What the host last saw of a remote source (the RIM service, the OCSP responder).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SourceState {
-    /// Whether its last fetch got an answer (`None`: not asked yet).
-    pub reachable: Option<bool>,
-    /// The last failure, e.g. `timeout` or `HTTP 503` (never a secret: URLs only).
-    pub last_error: Option<String>,
-    /// Answers held in the host's cache.
-    pub cached_entries: u64,
-}
-
-/// The remote sources a host fetches from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Source {
-    /// The RIM service.
-    RimService,
-    /// The OCSP responder.
-    Ocsp,
-}
+use super::source::SourceState;
 
 /// Where the signing key is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -14,10 +14,10 @@ use alloc::vec::Vec;
 
 use serde::{Serialize, Serializer};
 
-use super::app::ServiceConfig;
+use super::config::ServiceConfig;
 use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
-use super::health::{Source, SourceState};
 use super::remedy;
+use super::source::{Source, SourceState};
 
 /// A probe's time budget, request to answer: short, as it only asks whether the source
 /// answers at all, and a start must not wait long for it.

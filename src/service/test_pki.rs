@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::bindings::{HostSettings, RimDocument};
 use super::rims::CONFIGURED_ROOTS;
-use crate::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// The test PKI's collateral, as a host holds it.
 #[derive(Clone, Copy, Debug)]

@@ -106,7 +106,7 @@ pub fn check_deprecated_query(
 ///
 /// @example
 /// ```ts
-/// const headers = new Headers(deprecationHeaders('GET /instance', Math.floor(Date.now() / 1000)));
+/// const headers = new Headers(deprecationHeaders('POST /v2/attest/gpu', Math.floor(Date.now() / 1000)));
 /// ```
 #[wasm_bindgen(js_name = deprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn deprecation_headers_js(

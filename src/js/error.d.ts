@@ -33,11 +33,16 @@ export type EdgeAttestErrorCode =
  * wasm too (they are `Error`s with this name and a string `code`).
  */
 export class EdgeAttestError extends Error {
+  /** An error with a stable `code`, its `message`, and the input member concerned (`field`). */
   constructor(code: EdgeAttestErrorCode, message: string, options?: { field?: string; cause?: unknown });
   name: 'EdgeAttestError';
   /** Stable machine-readable code. Never renamed. */
   code: EdgeAttestErrorCode;
   /** The input member concerned, e.g. `evidence_list[2].certificate`, when there is one. */
   field?: string;
+  /**
+   * True for an `Error` named `EdgeAttestError` with a string `code`, from any copy of the
+   * package or from wasm: `error instanceof EdgeAttestError` narrows `error` to this type.
+   */
   static [Symbol.hasInstance](value: unknown): value is EdgeAttestError;
 }

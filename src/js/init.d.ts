@@ -20,5 +20,10 @@ export type InitInput =
  * of one, e.g. `fetch(url)`), its bytes, or a compiled `WebAssembly.Module`.
  * @throws EdgeAttestError `ERR_WASM_LOAD` (not found, not wasm, no URL known) or
  * `ERR_INVALID_ARGUMENT` (an input of another kind), as a rejection.
+ *
+ * @example
+ * ```ts
+ * await init(); // the browser entry: once, before any other call
+ * ```
  */
 export function init(input?: InitInput): Promise<void>;

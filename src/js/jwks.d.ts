@@ -47,5 +47,16 @@ export interface RemoteJWKSet {
  * `ERR_JWKS_INSECURE_URL` (field `url`). Fetched with `redirect: 'manual'`; a redirect within
  * the URL's origin is followed (at most 3), any other is `ERR_JWKS_REDIRECT` — in browsers,
  * which hide a redirect's target, every redirect is.
+ *
+ * @throws EdgeAttestError `ERR_JWKS_INSECURE_URL` for an http: URL off loopback,
+ * `ERR_INVALID_ARGUMENT` for options of the wrong shape; the set it returns rejects with the
+ * `ERR_JWKS_*` codes of {@link RemoteJWKSet}.
+ *
+ * @example
+ * ```ts
+ * const jwks = createRemoteJWKSet('https://nras.attestation.nvidia.com/.well-known/jwks.json', { timeoutDuration: 3000 });
+ * declare const token: string;
+ * const { payload } = await verifyJwt(token, jwks);
+ * ```
  */
 export function createRemoteJWKSet(url: string | URL, options?: RemoteJWKSetOptions): RemoteJWKSet;

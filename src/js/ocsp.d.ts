@@ -21,5 +21,22 @@ export interface FetchOcspStatusOptions {
   nonces?: Uint8Array[];
 }
 
-/** POSTs the chain's OCSP requests and checks the answers; network failures become `failed` (5001). */
+/**
+ * Asks an OCSP responder (NVIDIA's by default) about a certificate chain: POSTs the chain's
+ * OCSP requests (`ocspRequests`), each within `timeoutMs`, and checks the answers
+ * (`checkOcspResponses`: signer, signature, certificate, times, nonce). Resolves with the
+ * chain's status; network failures are not thrown: they make the certificate's status
+ * `failed` with `ERR_OCSP_UNAVAILABLE` (service code 5001).
+ *
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for options of the wrong
+ * shape (`fetch`, `url`, `timeoutMs`), `ERR_CHAIN_PEM` / `ERR_CERT_*` for a chain that does
+ * not read.
+ *
+ * @example
+ * ```ts
+ * declare const certificate: string; // the device's chain (PEM, leaf first)
+ * const revocation = await fetchOcspStatus(certificate, { kind: 'device' });
+ * if (revocation.status !== 'good') console.error(revocation.status, revocation.serviceCode);
+ * ```
+ */
 export function fetchOcspStatus(chainPem: string, options?: FetchOcspStatusOptions): Promise<OcspChainStatus>;

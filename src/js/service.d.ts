@@ -47,11 +47,66 @@ export interface FetchCache {
 /** What a cache holds: a body (with the nonce that fetched an OCSP answer) or a RIM service 404. */
 export type FetchAnswerLike = { body: Uint8Array; nonce?: Uint8Array } | { error: 'status'; status: number };
 
-/** An in-memory FetchCache of at most `limit` entries (default `serviceLimits().fetchCacheEntries`, 4096), oldest dropped first. */
+/**
+ * An in-memory FetchCache of at most `limit` entries (default
+ * `serviceLimits().fetchCacheEntries`, 4096), oldest dropped first; an entry past its `until`
+ * (on the request's clock) is not returned.
+ *
+ * @example
+ * ```ts
+ * declare const service: AttestationService;
+ * declare const request: ServiceRequest;
+ * const cache = createFetchCache({ limit: 1024 }); // one per process, shared by its requests
+ * const response = await handleRequest(service, request, { cache });
+ * ```
+ */
 export function createFetchCache(options?: { limit?: number }): FetchCache & { readonly size: number };
 
-/** Answers one request with every ECDSA check and signature in WebCrypto. */
+/**
+ * Answers one request to the attestation service with every ECDSA check and signature in
+ * WebCrypto (or in wasm: `backend`), fetching what verified devices need (RIM documents the
+ * service lacks, OCSP answers) through `fetch` with per-fetch budgets and `cache`. The
+ * service's own refusals are responses (a status and an error body), not rejections.
+ *
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for options of the wrong
+ * shape (e.g. `fetch` neither a function nor false), `ERR_SIGNING_KEY_REQUIRED` when the
+ * service was made with `publicKey` and no `signingKey` is given, or what
+ * `AttestationService.begin` throws for a request of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * declare const signingKeyPem: string; // PKCS#8
+ * const service = new AttestationService({ signingKey: signingKeyPem, issuer: 'https://attest.example.com' });
+ * async function serve(request: Request): Promise<Response> {
+ *   const url = new URL(request.url);
+ *   const answer = await handleRequest(service, {
+ *     method: request.method,
+ *     path: url.pathname + url.search,
+ *     origin: url.origin,
+ *     headers: [...request.headers],
+ *     body: new Uint8Array(await request.arrayBuffer()),
+ *   });
+ *   return new Response(answer.body, { status: answer.status, headers: answer.headers });
+ * }
+ * ```
+ */
 export function handleRequest(service: AttestationService, request: ServiceRequest, options?: HandleRequestOptions): Promise<ServiceResponse>;
 
-/** Imports a P-384 private key (PKCS#8 PEM or private JWK text) as a non-extractable WebCrypto key. */
+/**
+ * Imports a P-384 private key (PKCS#8 PEM or private JWK text) as a non-extractable WebCrypto
+ * key, with its public JWK (text) for a service made with `publicKey`: the private key then
+ * never enters wasm memory.
+ *
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for a key that is not a
+ * string, `ERR_INVALID_KEY` for one WebCrypto cannot import as a P-384 signing key.
+ *
+ * @example
+ * ```ts
+ * declare const signingKeyPem: string; // PKCS#8
+ * declare const request: ServiceRequest;
+ * const { privateKey, publicJwk } = await importSigningKey(signingKeyPem);
+ * const service = new AttestationService({ publicKey: publicJwk });
+ * const response = await handleRequest(service, request, { signingKey: privateKey });
+ * ```
+ */
 export function importSigningKey(text: string, subtle?: SubtleCrypto): Promise<{ privateKey: CryptoKey; publicJwk: string }>;

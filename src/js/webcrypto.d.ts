@@ -15,9 +15,18 @@ export interface VerifyKeyCache {
 }
 
 /**
- * Runs signature checks with WebCrypto (`crypto.subtle` by default); one verdict per check.
- * A key or signature of another size is a failed check. `keys`: default the package's shared
- * cache (512 keys) for the global crypto.subtle, this call only for another.
+ * Runs ECDSA P-384/SHA-384 signature checks with WebCrypto (`crypto.subtle` by default); one
+ * verdict per check, in order. A key or signature of another size, or a key WebCrypto
+ * refuses, is a failed check, not a rejection. `keys`: default the package's shared cache
+ * (512 keys) for the global crypto.subtle, this call only for another.
+ *
+ * @example
+ * ```ts
+ * declare const evidence: string, certificate: string, nonce: string;
+ * const batch = prepareEvidence({ devices: [{ evidence, certificate }], nonce, arch: 'HOPPER' });
+ * const results = batch.finish(await runSignatureChecks(batch.signatureChecks()));
+ * batch.free();
+ * ```
  */
 export function runSignatureChecks(
   checks: WebCryptoCheck[],

@@ -22,8 +22,30 @@ use crate::access::{
 const TS_ACCESS: &str = include_str!("types/access.d.ts");
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
-/// the key-store form), at `now` (Unix seconds). The store is parsed on every call: a host
-/// that decides many requests against one store keeps an `ApiGateway`.
+/// the key-store form), at `now` (Unix seconds): the credential (a Bearer API key, never one
+/// in the URL), the key's digest in the store, its expiry and revocation, the service it was
+/// issued for, and the route's required scopes. A denial is a decision (status, headers,
+/// body), not a throw. The store is parsed on every call: a host that decides many requests
+/// against one store keeps an `ApiGateway`.
+///
+/// @throws EdgeAttestError `ERR_KEYSTORE_*` for a key store that does not read (e.g.
+/// `ERR_KEYSTORE_MALFORMED_JSON`, `ERR_KEYSTORE_DUPLICATE_ID`, `ERR_KEYSTORE_UNKNOWN_SCOPE`),
+/// `ERR_ACCESS_INVALID_REALM` / `ERR_ACCESS_INVALID_SERVICE` for options the challenge
+/// cannot carry, `ERR_INVALID_ARGUMENT` for arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// declare const request: Request; // the client's request
+/// declare const keyStoreJson: string; // { keys: [KeyRecord, …] }
+/// const decision = gatewayDecision(
+///   { method: request.method, url: request.url, authorization: request.headers.get('authorization'), headers: request.headers },
+///   keyStoreJson,
+///   Math.floor(Date.now() / 1000),
+/// );
+/// if (!decision.allow) {
+///   const response = new Response(JSON.stringify(decision.body), { status: decision.status, headers: decision.headers });
+/// }
+/// ```
 #[wasm_bindgen(js_name = gatewayDecision, unchecked_return_type = "GatewayDecision")]
 pub fn gateway_decision(
     #[wasm_bindgen(unchecked_param_type = "GatewayRequestInit")] request: JsValue,
@@ -36,7 +58,7 @@ pub fn gateway_decision(
 }
 
 /// The gateway over one key store, parsed and checked once: `decide` is
-/// `gatewayDecision` without parsing the store again.
+/// `gatewayDecision` without parsing the store again. `free()` releases it.
 #[wasm_bindgen]
 pub struct ApiGateway {
     store: KeyStore,
@@ -45,7 +67,10 @@ pub struct ApiGateway {
 
 #[wasm_bindgen]
 impl ApiGateway {
-    /// Parses the key store (JSON text or object) and the options.
+    /// Parses the key store (JSON text or object) and the options. Throws `ERR_KEYSTORE_*` for a key store that does not read (e.g.
+    /// `ERR_KEYSTORE_MALFORMED_JSON`, `ERR_KEYSTORE_DUPLICATE_ID`, `ERR_KEYSTORE_UNKNOWN_SCOPE`),
+    /// `ERR_ACCESS_INVALID_REALM` / `ERR_ACCESS_INVALID_SERVICE` for options the challenge
+    /// cannot carry, `ERR_INVALID_ARGUMENT` for arguments of the wrong shape.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(js_name = keyStore, unchecked_param_type = "string | KeyStoreJson")]
@@ -60,7 +85,8 @@ impl ApiGateway {
         Ok(Self { store, config })
     }
 
-    /// The decision for one request at `now` (Unix seconds).
+    /// The decision for one request at `now` (Unix seconds), as `gatewayDecision` makes it.
+    /// Throws `ERR_INVALID_ARGUMENT` for a request or `now` of the wrong shape.
     #[wasm_bindgen(unchecked_return_type = "GatewayDecision")]
     pub fn decide(
         &self,
@@ -93,9 +119,25 @@ impl ApiGateway {
     }
 }
 
-/// Allow or deny, with the reasons. `key` is a key record (object), an API key
-/// (`eak_…`), or an `Authorization` value (`Bearer eak_…`); the last two need
-/// `options.keyStore`.
+/// Decides whether a key may call `method` `path`: allow or deny, with the reasons (the
+/// route's required scopes against the key's, its expiry and revocation, the service it was
+/// issued for). `key` is a key record (object), an API key (`eak_…`), or an `Authorization`
+/// value (`Bearer eak_…`); the last two need `options.keyStore`. A denial is a decision, not
+/// a throw.
+///
+/// @throws EdgeAttestError `ERR_KEYSTORE_*` for a key store that does not read (e.g.
+/// `ERR_KEYSTORE_MALFORMED_JSON`, `ERR_KEYSTORE_DUPLICATE_ID`, `ERR_KEYSTORE_UNKNOWN_SCOPE`),
+/// `ERR_ACCESS_INVALID_REALM` / `ERR_ACCESS_INVALID_SERVICE` for options the challenge
+/// cannot carry, `ERR_INVALID_ARGUMENT` for arguments of the wrong shape, a key record that does not read, or a key text
+/// without `options.keyStore`.
+///
+/// @example
+/// ```ts
+/// declare const keyStore: KeyStoreJson;
+/// declare const apiKey: string; // eak_…
+/// const decision = evaluateAccess(apiKey, 'POST', '/api/v3/simulations/', { keyStore });
+/// console.log(decision.allow, decision.body?.missingScopes);
+/// ```
 #[wasm_bindgen(js_name = evaluateAccess, unchecked_return_type = "GatewayDecision")]
 pub fn evaluate_access(
     #[wasm_bindgen(unchecked_param_type = "KeyRecord | string")] key: JsValue,
@@ -130,7 +172,20 @@ pub fn evaluate_access(
     to_js_value(&decision?)
 }
 
-/// Creates a key from the host's randomness: the secret (show it once) and its record.
+/// Creates an API key from the host's randomness: the secret (show it once) and its record
+/// for the key store (only the key's SHA-256 digest).
+///
+/// @throws EdgeAttestError `ERR_KEYSTORE_*` / `ERR_ACCESS_*` for a record the store would
+/// refuse (e.g. `ERR_KEYSTORE_INVALID_ID`, `ERR_KEYSTORE_UNKNOWN_ROLE`),
+/// `ERR_INVALID_ARGUMENT` for options of the wrong shape, `ERR_NO_RANDOMNESS` when the host
+/// has no randomness.
+///
+/// @example
+/// ```ts
+/// const { key, record } = createApiKey({ type: 'personal', id: 'alice', roles: ['lab_user'] });
+/// console.log('your key (shown once):', key);
+/// const keyStore: KeyStoreJson = { keys: [record] };
+/// ```
 #[wasm_bindgen(js_name = createApiKey, unchecked_return_type = "CreatedApiKey")]
 pub fn create_api_key(
     #[wasm_bindgen(unchecked_param_type = "CreateApiKeyOptions")] options: JsValue,
@@ -144,7 +199,19 @@ pub fn create_api_key(
     to_js_value(&created.map_err(|error| to_js(&error))?)
 }
 
-/// Checks a key's format and checksum offline; returns its type, redacted form and digest.
+/// Checks an API key's format and checksum offline (no store needed); returns its type,
+/// redacted form and digest.
+///
+/// @throws EdgeAttestError `ERR_KEY_*` for text that is not a well-formed key
+/// (`ERR_KEY_PREFIX`, `ERR_KEY_LENGTH`, `ERR_KEY_CHARSET`, `ERR_KEY_CHECKSUM`,
+/// `ERR_KEY_TYPE`), `ERR_INVALID_ARGUMENT` for an argument that is not a string.
+///
+/// @example
+/// ```ts
+/// declare const apiKey: string;
+/// const { type, redacted } = parseApiKey(apiKey);
+/// console.log(`${type} key ${redacted}`);
+/// ```
 #[wasm_bindgen(js_name = parseApiKey, unchecked_return_type = "ParsedApiKey")]
 pub fn parse_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
@@ -152,8 +219,17 @@ pub fn parse_api_key(
     to_js_value(&KeySummary::from(&api_key(&key)?))
 }
 
-/// The SHA-256 digest (64 hex digits) under which a store keeps `key`; throws `ERR_KEY_*`
-/// for text that is not a well-formed key.
+/// The SHA-256 digest (64 hex digits) under which a key store keeps `key`, after checking
+/// the key's format and checksum.
+///
+/// @throws EdgeAttestError `ERR_KEY_*` for text that is not a well-formed key,
+/// `ERR_INVALID_ARGUMENT` for an argument that is not a string.
+///
+/// @example
+/// ```ts
+/// declare const apiKey: string;
+/// const digest = hashApiKey(apiKey); // the `digest` of its KeyRecord
+/// ```
 #[wasm_bindgen(js_name = hashApiKey)]
 pub fn hash_api_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
@@ -161,8 +237,18 @@ pub fn hash_api_key(
     Ok(api_key(&key)?.digest().to_hex())
 }
 
-/// The development key set (one personal key per role, four service keys), from the
-/// host's randomness or a 32-byte `seed`, expiring 30 days after `now`.
+/// The development key set (one personal key per role, four service keys) with its key
+/// store, from the host's randomness or a 32-byte `seed`, expiring 30 days after `now`. For
+/// development only: a seed makes the keys predictable.
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a `now` that is not a time or a seed
+/// that is not 32 bytes, `ERR_NO_RANDOMNESS` without a seed when the host has no randomness.
+///
+/// @example
+/// ```ts
+/// const { keys, keyStore } = devKeySet(Math.floor(Date.now() / 1000));
+/// for (const key of keys) console.log(key.id, key.type, key.scopes.join(' '));
+/// ```
 #[wasm_bindgen(js_name = devKeySet, unchecked_return_type = "DevKeySet")]
 pub fn dev_keys(
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
@@ -179,13 +265,24 @@ pub fn dev_keys(
     to_js_value(&DevKeys::new(&seed, now))
 }
 
-/// The endpoint → scope table: every route with its requirement, basis and rationale.
+/// The endpoint → scope table the gateway applies: every route with its requirement
+/// (`all_of` or `any_of` scopes), basis and rationale.
+///
+/// @example
+/// ```ts
+/// for (const route of accessRouteTable()) console.log(route.method, route.path, route.requires);
+/// ```
 #[wasm_bindgen(js_name = accessRouteTable, unchecked_return_type = "AccessRoute[]")]
 pub fn access_route_table() -> Result<JsValue, JsValue> {
     args::parse_json(&route_table_json())
 }
 
-/// The spec's role → scope table.
+/// The role → scope table: the scopes each role of a personal key grants.
+///
+/// @example
+/// ```ts
+/// const scopes = roleScopes()['lab_user'];
+/// ```
 #[wasm_bindgen(js_name = roleScopes, unchecked_return_type = "Record<Role, Scope[]>")]
 pub fn role_scopes() -> Result<JsValue, JsValue> {
     to_js_value(&RoleScopes)

@@ -10,7 +10,13 @@ const TS_ARCH: &str = crate::attest::arch::TS_ARCH_UNION;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ARCHITECTURE: &str = include_str!("types/arch.d.ts");
 
-/// The architecture table, one plain object per architecture, in the table's order.
+/// The architecture table, one plain object per architecture (Hopper, Blackwell, the LS10
+/// switch), in the table's order: what each needs and how its evidence is read.
+///
+/// @example
+/// ```ts
+/// for (const row of architectures()) console.log(row.name, row.deviceKind, row.endpoints);
+/// ```
 #[cfg(feature = "js-verifier")]
 #[wasm_bindgen(unchecked_return_type = "Architecture[]")]
 pub fn architectures() -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {

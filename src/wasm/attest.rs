@@ -18,13 +18,41 @@ use crate::evidence::OptionsError;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ATTEST: &str = include_str!("types/attest.d.ts");
 
-/// 32 bytes of the host's randomness as 64 lowercase hex characters.
+/// A fresh nonce for an attest request: 32 bytes of the host's randomness
+/// (`crypto.getRandomValues`) as 64 lowercase hex characters.
+///
+/// @throws EdgeAttestError `ERR_NO_RANDOMNESS` when the host has no `crypto.getRandomValues`.
+///
+/// @example
+/// ```ts
+/// const nonce = generateNonce(); // e.g. "4cf1…" (64 hex characters)
+/// ```
 #[wasm_bindgen(js_name = generateNonce)]
 pub fn generate_nonce() -> Result<String, JsValue> {
     Ok(Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?).to_hex())
 }
 
-/// Builds a request body for `options.endpoint`, validated as the service will validate it.
+/// Builds a request body for `options.endpoint`, validated as the service will validate it:
+/// the nonce (64 hex characters; a fresh one when absent), the architecture, the claims
+/// version, and each device's evidence and certificate chain, written in the endpoint's own
+/// encoding whatever encoding the evidence came in.
+///
+/// @throws EdgeAttestError `ERR_REQUEST_*` for what the service would refuse (with `field`,
+/// e.g. `ERR_REQUEST_INVALID_NONCE`, `ERR_REQUEST_INVALID_ARCH`), `ERR_EVIDENCE_ENCODING`
+/// for evidence text not in `evidenceEncoding`, `ERR_INVALID_ARGUMENT` for options of the
+/// wrong shape, `ERR_NO_RANDOMNESS` when a nonce is to be made and the host has no randomness.
+///
+/// @example
+/// ```ts
+/// declare const evidence: string, certificate: string; // from the GPU (NVIDIA's SDK)
+/// const nonce = generateNonce();
+/// const body = buildAttestRequest({ endpoint: '/v4/attest/gpu', nonce, arch: 'HOPPER', evidence: [{ evidence, certificate }] });
+/// const response = await fetch('https://nras.attestation.nvidia.com/v4/attest/gpu', {
+///   method: 'POST',
+///   headers: { 'content-type': 'application/json' },
+///   body: JSON.stringify(body),
+/// });
+/// ```
 #[wasm_bindgen(js_name = buildAttestRequest, unchecked_return_type = "AttestRequestBody")]
 pub fn build_attest_request(
     #[wasm_bindgen(unchecked_param_type = "AttestRequestOptions")] options: JsValue,
@@ -108,7 +136,25 @@ pub fn build_attest_request(
 }
 
 /// Validates a request body (JSON text, bytes or object) for an endpoint path, exactly as
-/// the service does; throws the first violation with its `code` and `field`.
+/// the service does: JSON without duplicate members, the endpoint's members and no others,
+/// the nonce, the architecture, the claims version, each evidence item's encoding and size.
+/// Returns what the body asks for.
+///
+/// @throws EdgeAttestError the first violation with its `code` and `field`:
+/// `ERR_REQUEST_*` (e.g. `ERR_REQUEST_UNKNOWN_ENDPOINT`, `ERR_REQUEST_MISSING_FIELD`,
+/// `ERR_REQUEST_INVALID_NONCE`), `ERR_EVIDENCE_ENCODING`; `ERR_INVALID_ARGUMENT` for a body
+/// that is not text, bytes or an object.
+///
+/// @example
+/// ```ts
+/// declare const body: string; // a request body, as received
+/// try {
+///   const request = validateAttestRequest('/v4/attest/gpu', body);
+///   console.log(request.arch, request.devices.length);
+/// } catch (error) {
+///   if (error instanceof EdgeAttestError) console.error(error.code, error.field);
+/// }
+/// ```
 #[wasm_bindgen(js_name = validateAttestRequest, unchecked_return_type = "ValidatedAttestRequest")]
 pub fn validate_attest_request(
     #[wasm_bindgen(js_name = endpointPath, unchecked_param_type = "string")] endpoint_path: JsValue,

@@ -16,8 +16,21 @@ use crate::service::{CryptoChoice, HostSettings, RimDocument, Setting};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
 
-/// The settings the worker's bindings give (`ServiceBindings`): the `AttestationService`
-/// options, the crypto backend, the clock, the fetch settings and the RIMs to add.
+/// Reads a host's `EDGEATTEST_*` variables (a worker's `env`; values that are not strings,
+/// such as KV namespaces, are skipped) into the settings they give (`ServiceBindings`): the
+/// `AttestationService` options, the crypto backend, the clock, the fetch settings and the
+/// RIMs to add. Each variable is checked as the service component checks it.
+///
+/// @throws EdgeAttestError `ERR_NO_SIGNING_KEY` when no signing key is set, `ERR_CONFIG`
+/// for a variable that does not read (its name in the message), `ERR_INVALID_ARGUMENT` for an
+/// `env` that is not an object.
+///
+/// @example
+/// ```ts
+/// declare const env: Record<string, unknown>; // the worker's bindings
+/// const { options, crypto } = readServiceBindings(env);
+/// const service = new AttestationService(options);
+/// ```
 #[wasm_bindgen(js_name = readServiceBindings, unchecked_return_type = "ServiceBindings")]
 pub fn read_service_bindings(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] env: JsValue,

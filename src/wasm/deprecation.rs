@@ -21,8 +21,18 @@ use crate::time::{format_http_date, format_rfc3339};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_DEPRECATION: &str = include_str!("types/deprecation.d.ts");
 
-/// The notice objects attached to `target` (an object kind such as `TenantAccount`, or an
-/// endpoint `METHOD /path`) at `now`.
+/// The deprecation notices attached to `target` (an object kind such as `TenantAccount`, or
+/// an endpoint `METHOD /path`) at `now`: one per deprecated attribute, query parameter or
+/// endpoint still listed (kept one release cycle after its take-action date).
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a `now` that is not a time, or options or
+/// arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// const notices = deprecationNotices('TenantAccount', Math.floor(Date.now() / 1000));
+/// const body = { id: 'tenant-1', deprecations: notices };
+/// ```
 #[wasm_bindgen(js_name = deprecationNotices, unchecked_return_type = "DeprecationNotice[]")]
 pub fn deprecation_notices(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
@@ -34,7 +44,22 @@ pub fn deprecation_notices(
 }
 
 /// Applies the request rules of `resource` (an object kind) to a create or update body
-/// (JSON text, bytes or object). Never throws for rule violations: returns the 400 to send.
+/// (JSON text, bytes or object): a deprecated attribute is accepted (mapped to its
+/// replacement) or ignored as the registry says, and one given together with its replacement
+/// is refused. Never throws for rule violations: returns the 400 to send
+/// (`ERR_DEPRECATED_*`).
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a `now` that is not a time, or options or
+/// arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// declare const body: string; // the request body
+/// const check = checkDeprecatedRequest('TenantAccount', body, Math.floor(Date.now() / 1000));
+/// const response = check.ok
+///   ? new Response(JSON.stringify(check.body), { headers: check.headers })
+///   : new Response(JSON.stringify(check.body), { status: check.status });
+/// ```
 #[wasm_bindgen(js_name = checkDeprecatedRequest, unchecked_return_type = "DeprecationCheck")]
 pub fn check_deprecated_request(
     #[wasm_bindgen(unchecked_param_type = "string")] resource: JsValue,
@@ -48,7 +73,19 @@ pub fn check_deprecated_request(
 }
 
 /// Applies the query-parameter rules of endpoint `target` (`METHOD /path`) to a query string
-/// (with or without the leading `?`).
+/// (with or without the leading `?`): a deprecated parameter is accepted, or refused when
+/// given with its replacement. Never throws for rule violations: returns the 400 to send
+/// (`ERR_DEPRECATED_*`).
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a `now` that is not a time, or options or
+/// arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// const url = new URL('https://api.example.com/instance?infrastructureProviderId=p1');
+/// const check = checkDeprecatedQuery('GET /instance', url.search, Math.floor(Date.now() / 1000));
+/// if (!check.ok) console.error(check.body.code, check.body.field);
+/// ```
 #[wasm_bindgen(js_name = checkDeprecatedQuery, unchecked_return_type = "DeprecationQueryCheck")]
 pub fn check_deprecated_query(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
@@ -61,8 +98,16 @@ pub fn check_deprecated_query(
     to_js_value(&RequestCheck::query(&target, &query, now, &policy))
 }
 
-/// `Deprecation`, `Sunset`, `Link` (and `Access-Control-Expose-Headers`) for responses of
-/// endpoint `target` (`METHOD /path`); empty when it is not deprecated.
+/// The `Deprecation`, `Sunset`, `Link` (and `Access-Control-Expose-Headers`) headers for
+/// responses of endpoint `target` (`METHOD /path`) at `now`; empty when it is not deprecated.
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a `now` that is not a time, or options or
+/// arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// const headers = new Headers(deprecationHeaders('POST /v2/attest/gpu', Math.floor(Date.now() / 1000)));
+/// ```
 #[wasm_bindgen(js_name = deprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn deprecation_headers_js(
     #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
@@ -73,8 +118,20 @@ pub fn deprecation_headers_js(
     to_js_value(&deprecation_headers(&target, now, &policy))
 }
 
-/// The headers for responses of an attest endpoint path (`/v2/attest/gpu`): the endpoint's
-/// and generation-1 evidence's deprecation for V2; empty for V1, V3 and V4.
+/// The deprecation headers for responses of an attest endpoint path (`/v2/attest/gpu`) at
+/// `now`: the endpoint's and generation-1 evidence's deprecation for V2; empty for V1, V3
+/// and V4.
+///
+/// @throws EdgeAttestError `ERR_REQUEST_UNKNOWN_ENDPOINT` for a path that is not an attest
+/// endpoint; `ERR_INVALID_ARGUMENT` for a `now` that is not a time, or options or
+/// arguments of the wrong shape.
+///
+/// @example
+/// ```ts
+/// for (const [name, value] of attestDeprecationHeaders('/v2/attest/gpu', Math.floor(Date.now() / 1000))) {
+///   console.log(`${name}: ${value}`);
+/// }
+/// ```
 #[wasm_bindgen(js_name = attestDeprecationHeaders, unchecked_return_type = "[string, string][]")]
 pub fn attest_deprecation_headers_js(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
@@ -85,13 +142,28 @@ pub fn attest_deprecation_headers_js(
     to_js_value(&attest_path_headers(&path, now, &policy).map_err(|error| to_js(&error))?)
 }
 
-/// Every registry row, for a deprecation page or a client.
+/// Every row of the deprecation registry (attributes, query parameters, endpoints; active
+/// and removed), for a deprecation page or a client.
+///
+/// @example
+/// ```ts
+/// const active = deprecationRegistry().filter((row) => row.listing === 'active');
+/// ```
 #[wasm_bindgen(js_name = deprecationRegistry, unchecked_return_type = "DeprecationRow[]")]
 pub fn deprecation_registry() -> Result<JsValue, JsValue> {
     args::parse_json(&registry_json())
 }
 
-/// Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`).
+/// Formats Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`), as notices write
+/// `takeActionBy`.
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a time that is not a whole number of
+/// seconds from 0 to 9999-12-31T23:59:59Z.
+///
+/// @example
+/// ```ts
+/// formatRfc3339(1789000000); // "2026-09-10T00:26:40Z"
+/// ```
 #[wasm_bindgen(js_name = formatRfc3339)]
 pub fn format_rfc3339_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,
@@ -99,7 +171,16 @@ pub fn format_rfc3339_js(
     format_rfc3339(args::time(&secs, "secs")?.as_secs()).ok_or_else(out_of_range)
 }
 
-/// Unix seconds as an HTTP IMF-fixdate (`Thu, 10 Sep 2026 00:00:00 GMT`).
+/// Formats Unix seconds as an HTTP IMF-fixdate (`Thu, 10 Sep 2026 00:00:00 GMT`), as the
+/// `Sunset` header writes it.
+///
+/// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a time that is not a whole number of
+/// seconds from 0 to 9999-12-31T23:59:59Z.
+///
+/// @example
+/// ```ts
+/// formatHttpDate(1789000000); // "Thu, 10 Sep 2026 00:26:40 GMT"
+/// ```
 #[wasm_bindgen(js_name = formatHttpDate)]
 pub fn format_http_date_js(
     #[wasm_bindgen(unchecked_param_type = "number")] secs: JsValue,

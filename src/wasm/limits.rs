@@ -15,7 +15,17 @@ use crate::service::ServiceLimits;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LIMITS: &str = include_str!("types/limits.d.ts");
 
-/// The core's limits as a plain object (`ServiceLimits`).
+/// The core's limits as a plain object (`ServiceLimits`): the body, fetch and header sizes
+/// it enforces and the fetch step's budgets, for hosts to read rather than copy.
+///
+/// @example
+/// ```ts
+/// declare const request: Request;
+/// const { maxBodyBytes } = serviceLimits();
+/// if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) {
+///   // answer 413 before reading the body
+/// }
+/// ```
 #[wasm_bindgen(js_name = serviceLimits, unchecked_return_type = "ServiceLimits")]
 pub fn service_limits() -> Result<JsValue, JsValue> {
     json_to_js(&ServiceLimits::CORE)
@@ -40,9 +50,18 @@ mod host_answers {
     const TS_HOST_ANSWERS: &str = include_str!("types/host_answers.d.ts");
 
     /// An error answer of a host (a worker's 404, 405, 413, 502, 503) in the service's one
-    /// shape: the body is an [`crate::ErrorBody`], the headers those of every service answer.
-    /// The code must be registered ([`crate::ERROR_CODES`]): a host gives no code the registry
-    /// lacks.
+    /// shape: the body is the service's error body (`{code, message, field?, status}`), the
+    /// headers those of every service answer. The code must be registered: a host gives no
+    /// code the registry lacks.
+    ///
+    /// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` (with `field`) for a status outside
+    /// 400–599, a code the registry lacks, an empty message, or a member `init` does not have.
+    ///
+    /// @example
+    /// ```ts
+    /// const answer = errorResponse({ status: 404, code: 'ERR_NOT_FOUND', message: 'no such path' });
+    /// const response = new Response(answer.body, answer);
+    /// ```
     #[wasm_bindgen(js_name = errorResponse, unchecked_return_type = "ErrorResponse")]
     pub fn error_response(
         #[wasm_bindgen(unchecked_param_type = "ErrorResponseInit")] init: JsValue,
@@ -74,8 +93,17 @@ mod host_answers {
     }
 
     /// The bearer token of an `Authorization` value (RFC 6750 §2.1), read as the gateway reads
-    /// it; `query` (without `?`) is checked for a key in the URL. Throws the credential's
-    /// `ERR_ACCESS_*` error otherwise.
+    /// it; `query` (without `?`) is checked for a key in the URL, which is refused.
+    ///
+    /// @throws EdgeAttestError `ERR_ACCESS_NO_CREDENTIALS` (no header, or another scheme),
+    /// `ERR_ACCESS_INVALID_REQUEST` (a malformed header, two credentials, a key in the URL),
+    /// `ERR_INVALID_ARGUMENT` for arguments that are not strings.
+    ///
+    /// @example
+    /// ```ts
+    /// declare const request: Request;
+    /// const token = bearerToken(request.headers.get('authorization'), new URL(request.url).search.slice(1));
+    /// ```
     #[wasm_bindgen(js_name = bearerToken)]
     pub fn bearer_token(
         #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] authorization: JsValue,

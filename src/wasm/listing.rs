@@ -17,7 +17,8 @@ use crate::listing::{
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LISTING: &str = include_str!("types/listing.d.ts");
 
-/// One endpoint's items, loaded once; each query filters, sorts and pages them.
+/// One list endpoint's items, loaded and checked against its schema once; each query
+/// filters, sorts and pages them. `free()` releases it.
 #[wasm_bindgen]
 pub struct ListTable {
     table: Table,
@@ -26,7 +27,10 @@ pub struct ListTable {
 #[wasm_bindgen]
 impl ListTable {
     /// Loads items for `path`: a JSON array as text or bytes (`Uint8Array`, or the
-    /// `ArrayBuffer` of a fetched upstream response), or an array of objects.
+    /// `ArrayBuffer` of a fetched upstream response), or an array of objects. Throws
+    /// `ERR_LIST_UNKNOWN_PATH` for a path that is not a list endpoint, `ERR_LIST_DATA_*` for
+    /// items that do not fit its schema (e.g. `ERR_LIST_DATA_MISSING_FIELD`,
+    /// `ERR_LIST_DATA_DUPLICATE_KEY`, `ERR_LIST_DATA_TOO_MANY_ROWS`).
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
@@ -44,6 +48,8 @@ impl ListTable {
     }
 
     /// A table of `count` generated items (deterministic for `seed`; see `generateDataset`).
+    /// Throws `ERR_LIST_UNKNOWN_PATH`, `ERR_LIST_DATA_TOO_MANY_ROWS`, or
+    /// `ERR_INVALID_ARGUMENT` for a count or seed that is not a 32-bit whole number.
     pub fn generate(
         #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] count: JsValue,
@@ -55,8 +61,9 @@ impl ListTable {
     }
 
     /// Runs a query string (`page_number`, `rpp`, `filter`, `sorting`; with or without `?`)
-    /// and returns the envelope. Throws an `EdgeAttestError` with `code`, `field` (the
-    /// parameter) and `status` (400) for an invalid query.
+    /// and returns the page envelope. Throws an `EdgeAttestError`: `ERR_LIST_*` with `field` (the parameter) and `status` 400 for an
+    /// invalid query (e.g. `ERR_LIST_MALFORMED_FILTER`, `ERR_LIST_UNKNOWN_COLUMN`,
+    /// `ERR_LIST_RPP_TOO_LARGE`, `ERR_LIST_PAGE_OUT_OF_RANGE`).
     #[wasm_bindgen(unchecked_return_type = "ListPage")]
     pub fn query(
         &self,
@@ -65,7 +72,8 @@ impl ListTable {
         args::parse_json(&self.query_json(query)?)
     }
 
-    /// As `query`, but returns the envelope as JSON text (ready to send as a body).
+    /// As `query`, but returns the envelope as JSON text (ready to send as a body); throws
+    /// as `query` does.
     #[wasm_bindgen(js_name = queryJson)]
     pub fn query_json(
         &self,
@@ -86,7 +94,7 @@ impl ListTable {
         convert::to_js(&respond(self.path_str(), &query, &self.table))
     }
 
-    /// The number of items.
+    /// The number of items loaded.
     #[wasm_bindgen(getter)]
     pub fn len(&self) -> u32 {
         u32::try_from(self.table.len()).unwrap_or(u32::MAX)
@@ -111,8 +119,17 @@ impl ListTable {
     }
 }
 
-/// `count` deterministic items for `path` (SplitMix64 seeded with `seed`), as an array of
-/// objects.
+/// Generates `count` deterministic items for list endpoint `path` (SplitMix64 seeded with
+/// `seed`), as an array of objects that fit its schema: test and demo data.
+///
+/// @throws EdgeAttestError `ERR_LIST_UNKNOWN_PATH`, `ERR_LIST_DATA_TOO_MANY_ROWS`,
+/// `ERR_INVALID_ARGUMENT` for a count or seed that is not a 32-bit whole number.
+///
+/// @example
+/// ```ts
+/// const rows = generateDataset('/analytics/anomalies/network', 100, 42);
+/// const table = ListTable.fromJson('/analytics/anomalies/network', rows);
+/// ```
 #[wasm_bindgen(js_name = generateDataset, unchecked_return_type = "Record<string, unknown>[]")]
 pub fn generate_dataset(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
@@ -123,8 +140,21 @@ pub fn generate_dataset(
     args::parse_json(&generate_json(schema, count, seed).map_err(|error| to_js(&error))?)
 }
 
-/// One query over rows loaded for this call only (load once with `ListTable` instead when
-/// the rows serve several queries).
+/// Runs one list query (`page_number`, `rpp`, `filter`, `sorting`) over rows loaded for
+/// this call only, and returns the page envelope (load once with `ListTable` instead when the
+/// rows serve several queries).
+///
+/// @throws EdgeAttestError `ERR_LIST_UNKNOWN_PATH`, `ERR_LIST_DATA_*` for rows that do not fit
+/// the endpoint's schema, `ERR_LIST_*` with `field` (the parameter) and `status` 400 for an
+/// invalid query (e.g. `ERR_LIST_MALFORMED_FILTER`, `ERR_LIST_UNKNOWN_COLUMN`,
+/// `ERR_LIST_RPP_TOO_LARGE`, `ERR_LIST_PAGE_OUT_OF_RANGE`).
+///
+/// @example
+/// ```ts
+/// declare const rows: string; // the upstream's JSON array
+/// const page = listPage('/analytics/alerts/filter', rows, '?page_number=2&rpp=25');
+/// console.log(page.first_index, page.last_index, page.filtered_resources);
+/// ```
 #[wasm_bindgen(js_name = listPage, unchecked_return_type = "ListPage")]
 pub fn list_page(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
@@ -137,7 +167,13 @@ pub fn list_page(
     ListTable::from_json(path, rows)?.query(query)
 }
 
-/// The nine list endpoints and their item columns.
+/// The nine list endpoints and their item columns (name, type, meaning), in the order the
+/// service lists them.
+///
+/// @example
+/// ```ts
+/// for (const schema of listSchemas()) console.log(schema.path, schema.columns.map((column) => column.name));
+/// ```
 #[wasm_bindgen(js_name = listSchemas, unchecked_return_type = "ListSchema[]")]
 pub fn list_schemas() -> Result<JsValue, JsValue> {
     convert::to_js(Schema::all())
@@ -145,6 +181,11 @@ pub fn list_schemas() -> Result<JsValue, JsValue> {
 
 /// The list limits (default and maximum `rpp`, most filters, most rows) and the size and
 /// seed of the embedded data set.
+///
+/// @example
+/// ```ts
+/// const { defaultRpp, maxRpp } = listLimits();
+/// ```
 #[wasm_bindgen(js_name = listLimits, unchecked_return_type = "ListLimits")]
 pub fn list_limits() -> Result<JsValue, JsValue> {
     convert::to_js(&ListLimits::CURRENT)

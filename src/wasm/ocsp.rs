@@ -23,8 +23,29 @@ impl From<OcspInputError> for JsValue {
     }
 }
 
-/// The DER OCSP requests for the certificates of `chain_pem` (leaf first) that NVIDIA's
-/// verifiers ask about.
+/// The DER OCSP requests for the certificates of `chainPem` (leaf first) that NVIDIA's
+/// verifiers ask about (`kind` "device": all but the leaf and the root; "rim": the signer
+/// too), each with a fresh 32-byte nonce. The host POSTs them (`fetchOcspStatus` does it with
+/// `fetch`) and hands the answers to `checkOcspResponses`.
+///
+/// @throws EdgeAttestError `ERR_CHAIN_PEM` / `ERR_CERT_*` for a chain that does not read,
+/// `ERR_OCSP_INVALID_CERTIFICATE` for a certificate a request cannot name,
+/// `ERR_INVALID_ARGUMENT` for a missing `kind`, a certificate without its issuer in the chain
+/// or `nonces` not one per request, `ERR_NO_RANDOMNESS` when nonces are to be made and the
+/// host has none.
+///
+/// @example
+/// ```ts
+/// declare const chainPem: string; // the device's certificate chain, leaf first
+/// const requests = ocspRequests(chainPem, { kind: 'device' });
+/// const answers = await Promise.all(requests.map(async ({ request, nonce }) => {
+///   const response = await fetch('https://ocsp.ndis.nvidia.com/', {
+///     method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: request,
+///   });
+///   return { body: new Uint8Array(await response.arrayBuffer()), nonce };
+/// }));
+/// const status = checkOcspResponses(chainPem, 'device', answers, undefined, undefined);
+/// ```
 #[wasm_bindgen(js_name = ocspRequests, unchecked_return_type = "OcspRequestJs[]")]
 pub fn ocsp_requests(
     #[wasm_bindgen(unchecked_param_type = "string")] chain_pem: JsValue,
@@ -43,10 +64,26 @@ pub fn ocsp_requests(
     Ok(out)
 }
 
-/// Checks one answer per request of `ocspRequests(chain_pem, {kind})`, in the same order,
-/// at `now` (Unix seconds; default the host clock), with the software signature backend,
-/// and folds them into the chain's status. The chain itself must be verified apart
-/// (`verifyCertificateChain`, `verifyEvidence`): only revocation is checked here.
+/// Checks one answer per request of `ocspRequests(chainPem, {kind})`, in the same order,
+/// at `now` (Unix seconds; default the host clock), with the software signature backend:
+/// each response's status, its signer (the issuer or a responder it delegated to), its
+/// signature, the certificate it answers for, its times and its nonce. Folds them into the
+/// chain's status: `good` only when every certificate is; a response that does not verify is
+/// that certificate's `failed` status with its `ERR_OCSP_*` code, not a throw. The chain
+/// itself must be verified apart (`verifyCertificateChain`, `verifyEvidence`): only
+/// revocation is checked here.
+///
+/// @throws EdgeAttestError `ERR_CHAIN_PEM` / `ERR_CERT_*` for a chain that does not read,
+/// `ERR_INVALID_ARGUMENT` for answers not one per request or of the wrong shape (with
+/// `field`, e.g. `answers[1]`), or an invalid `kind` or `now`.
+///
+/// @example
+/// ```ts
+/// declare const chainPem: string;
+/// declare const answers: OcspAnswer[]; // one per ocspRequests(chainPem, { kind: 'device' })
+/// const status = checkOcspResponses(chainPem, 'device', answers, Math.floor(Date.now() / 1000), { allowHold: false });
+/// if (status.status !== 'good') console.error(status.status, status.reason ?? status.code);
+/// ```
 #[wasm_bindgen(js_name = checkOcspResponses, unchecked_return_type = "OcspChainStatus")]
 pub fn check_ocsp_responses(
     #[wasm_bindgen(unchecked_param_type = "string")] chain_pem: JsValue,

@@ -18,10 +18,23 @@ const TS_DECISION: &str = include_str!("types/policy.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_REGO: &str = include_str!("types/rego.d.ts");
 
-/// The verified result's claims (`result`, as `verifyAttestationResult` returned it) against
-/// a Rego `policy` (text or UTF-8 bytes). Returns the `PolicyDecision` (`version: "rego"`); a
-/// policy that does not compile, is hostile, runs past its budget or returns the wrong shape
-/// throws with its `ERR_REGO_*` code.
+/// Appraises a verified result's claims (`result`, as `verifyAttestationResult` returned it
+/// in any edgeattest entry, or a refused result's `error.result`) against a Rego `policy`
+/// (text or UTF-8 bytes) in the format of NVIDIA's SDKs, evaluated by regorus within a
+/// budget. Returns the `PolicyDecision` (`version: "rego"`).
+///
+/// @throws EdgeAttestError `ERR_REGO_*` for a policy that does not compile, is hostile, runs
+/// past its budget or returns the wrong shape (`ERR_REGO_PARSE`, `ERR_REGO_BUDGET`,
+/// `ERR_REGO_RESULT`, …), `ERR_POLICY_TOO_LARGE`, `ERR_INVALID_ARGUMENT` for a `result`
+/// that is not verified data or a policy that is not text or bytes.
+///
+/// @example
+/// ```ts
+/// declare const verified: RegoAppraisalInput; // verifyAttestationResult's, from 'edgeattest'
+/// declare const policy: string; // Rego text
+/// const decision = appraiseRego(verified, policy);
+/// if (!decision.passed) console.error(decision.devices.filter((device) => !device.passed));
+/// ```
 #[wasm_bindgen(js_name = appraiseRego, unchecked_return_type = "PolicyDecision")]
 pub fn appraise_rego_policy(
     #[wasm_bindgen(unchecked_param_type = "RegoAppraisalInput")] result: JsValue,

@@ -25,7 +25,10 @@ use crate::service::{
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SERVICE: &str = include_str!("types/service.d.ts");
 
-/// The attestation service (spec: attestation-service.md) as a JS class.
+/// The attestation service as a JS class: NVIDIA's NRAS API (`/v1`–`/v4/attest/gpu` and
+/// `/switch`, the JWKS, `/health`) answered by the core, which verifies the evidence, the
+/// chains, the RIMs and revocation and signs the tokens. Hosts drive it with `handle`,
+/// `begin` or the package's `handleRequest`; `free()` releases it.
 #[wasm_bindgen]
 pub struct AttestationService {
     // Shared with the exchanges in progress, which read it at each round; JS is single
@@ -33,8 +36,9 @@ pub struct AttestationService {
     inner: Rc<RefCell<Service>>,
 }
 
-/// One request in progress (see `crate::service::Exchange`): `step()` says what is needed,
-/// `verified()` / `signed()` give it. Free it when done.
+/// One request in progress (`AttestationService.begin`): `step()` says what is needed,
+/// `verified()`, `fetched()` and `signed()` give it, until the step is `respond`. Free it
+/// when done.
 #[wasm_bindgen]
 pub struct ServiceExchange {
     service: Rc<RefCell<Service>>,
@@ -43,7 +47,11 @@ pub struct ServiceExchange {
 
 #[wasm_bindgen]
 impl AttestationService {
-    /// Creates the service from its keys and trust anchors.
+    /// Creates the service from its keys and trust anchors. Throws `ERR_INVALID_ARGUMENT` for
+    /// options of the wrong shape or not exactly one of `signingKey` and `publicKey`,
+    /// `ERR_JWK_*` / `ERR_KEY_*` for a key that does not read, `ERR_CHAIN_PEM` / `ERR_CERT_*`
+    /// for certificates or anchors that do not read, `ERR_POLICY_*` for a `policy` that does
+    /// not read (each with `field`).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AttestationServiceOptions")] options: JsValue,
@@ -56,7 +64,8 @@ impl AttestationService {
     }
 
     /// Adds a RIM document: under `name` when it is a RIM id or an `<id>.xml` file name,
-    /// else indexed by its content.
+    /// else indexed by its content. It is verified when a request uses it. Throws `ERR_RIM_*`
+    /// for a document that does not read, `ERR_SERVICE_BUSY` during another call.
     #[wasm_bindgen(js_name = addRim)]
     pub fn add_rim(
         &mut self,
@@ -73,7 +82,8 @@ impl AttestationService {
     }
 
     /// Adds a RIM fetched from a RIM service: the envelope `{id, rim, sha256, …}` is checked
-    /// against the id asked for.
+    /// against the id asked for (`openRimEnvelope`'s checks). Throws `ERR_RIM_ENVELOPE_*`,
+    /// `ERR_SERVICE_BUSY` during another call.
     #[wasm_bindgen(js_name = addRimEnvelope)]
     pub fn add_rim_envelope(
         &mut self,
@@ -88,7 +98,7 @@ impl AttestationService {
         Ok(())
     }
 
-    /// Number of RIM documents held.
+    /// The number of RIM documents held.
     #[wasm_bindgen(getter, js_name = rimCount)]
     pub fn rim_count(&self) -> usize {
         self.inner
@@ -97,7 +107,8 @@ impl AttestationService {
     }
 
     /// Records what the host last saw of a remote source, for `/health`: `kind` is `rim`
-    /// (the RIM service) or `ocsp` (the OCSP responder).
+    /// (the RIM service) or `ocsp` (the OCSP responder). Throws `ERR_INVALID_ARGUMENT` for
+    /// another kind or a state of the wrong shape.
     #[wasm_bindgen(js_name = setSourceState)]
     pub fn set_source_state(
         &mut self,
@@ -122,7 +133,8 @@ impl AttestationService {
     /// The RIM ids this request needs that the service does not hold, read from its
     /// transcripts before any verification (a forged transcript names what it likes): a host
     /// that fetches should answer the exchange's `fetch` step instead (`handleRequest`'s
-    /// `fetchRims`), which names only the RIMs of verified devices.
+    /// `fetch`), which names only the RIMs of verified devices. Throws `ERR_INVALID_ARGUMENT`
+    /// for a request of the wrong shape.
     #[wasm_bindgen(js_name = missingRims)]
     pub fn missing_rims(
         &self,
@@ -135,7 +147,10 @@ impl AttestationService {
     /// Answers one request with the software backend. `now` is Unix seconds (the host's
     /// clock); the token ids draw on `crypto.getRandomValues`. A service made with
     /// `publicKey` answers attestation requests 500 `ERR_SIGNING_KEY_EXTERNAL` here: use
-    /// `begin` (or the package's `handleRequest`).
+    /// `begin` (or the package's `handleRequest`). The service's own refusals are responses
+    /// (a status and an error body), not throws; throws `ERR_INVALID_ARGUMENT` for a request
+    /// or `now` of the wrong shape, `ERR_NO_RANDOMNESS`, `ERR_SERVICE_BUSY` during another
+    /// call.
     #[wasm_bindgen(unchecked_return_type = "ServiceResponse")]
     pub fn handle(
         &self,
@@ -149,7 +164,8 @@ impl AttestationService {
     }
 
     /// Starts answering one request for a host that runs the ECDSA checks and signatures
-    /// (WebCrypto): drive the returned exchange until `step()` is `respond`.
+    /// (WebCrypto): drive the returned exchange until `step()` is `respond`. Throws as
+    /// `handle` does.
     pub fn begin(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
@@ -188,7 +204,9 @@ impl ServiceExchange {
         convert::to_js(&self.exchange.step())
     }
 
-    /// Answers a `verify` step: one boolean per check, in order.
+    /// Answers a `verify` step: one boolean per check, in order. Throws
+    /// `ERR_EXCHANGE_ANSWER_COUNT` for a list of the wrong length,
+    /// `ERR_EXCHANGE_UNEXPECTED_ANSWER` when the step is not `verify`.
     pub fn verified(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
@@ -202,7 +220,8 @@ impl ServiceExchange {
         result.map_err(|e| to_js(&e))
     }
 
-    /// Answers a `verify` step with the software backend, inside the module.
+    /// Answers a `verify` step with the software backend, inside the module. Throws
+    /// `ERR_EXCHANGE_UNEXPECTED_ANSWER` when the step is not `verify`.
     #[wasm_bindgen(js_name = verifyInCore)]
     pub fn verify_in_core(&mut self) -> Result<(), JsValue> {
         let service = self.service.try_borrow().map_err(|_| busy())?;
@@ -211,7 +230,9 @@ impl ServiceExchange {
     }
 
     /// Answers a `fetch` step: one answer per resource, in order; a body over
-    /// `MAX_FETCHED_BYTES` counts as too large.
+    /// `serviceLimits().maxFetchedBytes` counts as too large. Throws
+    /// `ERR_EXCHANGE_ANSWER_COUNT`, `ERR_EXCHANGE_UNEXPECTED_ANSWER`, or
+    /// `ERR_INVALID_ARGUMENT` for an answer of the wrong shape.
     pub fn fetched(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "FetchAnswer[]")] answers: JsValue,
@@ -240,7 +261,8 @@ impl ServiceExchange {
     }
 
     /// Answers a `sign` step: one raw `r‖s` ES384 signature (96 bytes, as WebCrypto's
-    /// `sign` gives) per input, in order.
+    /// `sign` gives) per input, in order. Throws `ERR_EXCHANGE_ANSWER_COUNT`,
+    /// `ERR_EXCHANGE_UNEXPECTED_ANSWER`.
     pub fn signed(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array[]")] signatures: JsValue,

@@ -110,9 +110,10 @@ test('an absent verdict rejects with ERR_ATTESTATION_RESULT_MISSING; allowFailed
   assert.equal(error.code, 'ERR_ATTESTATION_RESULT_MISSING');
   assert.equal(error.message, 'the attestation result carries no overall verdict');
   assert.deepEqual(error.appraisal, {
-    passed: false, overallResult: null, revocationConfirmed: true,
-    devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [] }],
+    level: 'failed', passed: false, overallResult: null, revocationConfirmed: true,
+    devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [], warnings: [] }],
   });
+  assert.equal(error.level, 'failed');
   const allowed = await verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: true });
   assert.equal(allowed.overallResult, null);
   assert.equal(allowed.appraisal.passed, false);

@@ -26,15 +26,35 @@ try {
     await verdictShown(page);
     const shown = await page.getAttribute('#result-summary', 'data-level');
     if (shown !== level) throw new Error(`${name}: the page shows ${shown}, expected ${level}`);
+    // The verdict and the token table (the claims below them are long and say no more).
     const file = `${dir}/verdict-${name}.png`;
-    await page.locator('#result').screenshot({ path: file });
+    await page.locator('#result-summary').scrollIntoViewIfNeeded();
+    const top = await page.locator('#result-summary').boundingBox();
+    const bottom = await page.locator('#result-tokens').boundingBox();
+    const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+    await page.screenshot({
+      path: file,
+      fullPage: true,
+      clip: {
+        x: Math.max(0, Math.min(top.x, bottom.x) - 8 + scroll.x),
+        y: Math.max(0, top.y - 8 + scroll.y),
+        width: Math.max(top.width, bottom.width) + 16,
+        height: bottom.y + bottom.height - top.y + 16,
+      },
+    });
     written.push(file);
     if (await page.isEnabled('#apply-policy')) {
       await page.selectOption('#policy-sample', { index: 1 });
       await page.click('#apply-policy');
       await page.waitForSelector('#policy-output > div, #policy-error:not([hidden])');
       const policy = `${dir}/verdict-${name}-policy.png`;
-      await page.locator('#policy-output').screenshot({ path: policy });
+      const box = await page.locator('#policy-output > div').boundingBox();
+      const at = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+      await page.screenshot({
+        path: policy,
+        fullPage: true,
+        clip: { x: box.x + at.x, y: box.y + at.y, width: box.width, height: Math.min(box.height, 420) },
+      });
       written.push(policy);
     }
     if (problems.length) throw new Error(`${name}: ${problems.join('; ')}`);

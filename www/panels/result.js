@@ -4,7 +4,7 @@
 import { verifyAttestationResult } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
-  dropZone, claimCell, LEVELS, levelOf, levelBadge,
+  dropZone, claimCell, LEVELS, levelOf, levelBadge, codeEl,
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
 
@@ -190,7 +190,7 @@ function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
  */
 function notAuthenticBlock(error, level, recordedAt) {
   const row = levelOf(level);
-  const detail = el('span', { class: 'detail' }, ' ', el('code', { class: 'code', text: error.code }),
+  const detail = el('span', { class: 'detail' }, ' ', codeEl(error.code),
     `: ${error.message}${error.field ? ` (field: ${error.field})` : ''}.`);
   const parts = [el('p', {}, levelBadge(level), ` ${row.meaning}`, detail)];
   if (level === 'forged') {
@@ -218,7 +218,7 @@ function tokenRow(verdict, token, context) {
   const cell = (stage, passText, skipText = 'not reached') => {
     const i = STAGES.indexOf(stage);
     if (i < failedAt) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
-    if (i === failedAt) return [badge('fail'), ' ', el('code', { class: 'code', text: verdict.code }), `: ${reason(verdict.code, verdict.field)}`];
+    if (i === failedAt) return [badge('fail'), ' ', codeEl(verdict.code), `: ${reason(verdict.code, verdict.field)}`];
     return [badge('skip', skipText)];
   };
   const isDevice = verdict.label !== null;

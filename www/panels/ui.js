@@ -16,6 +16,15 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * An error code as one `<code>`: it may break only after an underscore (ERR_EAT_/DIGEST_/
+ * MISMATCH), never inside a word.
+ */
+export function codeEl(code) {
+  const parts = String(code).split(/(?<=_)/);
+  return el('code', { class: 'code' }, parts.flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part])));
+}
+
 /** Shows an error (an EdgeAttestError with code/field, an Error, or text) in a role=alert box. */
 export function showError(target, error) {
   const box = typeof target === 'string' ? $(target) : target;
@@ -25,7 +34,7 @@ export function showError(target, error) {
     return;
   }
   const message = typeof error === 'string' ? error : error.message;
-  box.append(el('code', { text: error.code ?? 'ERR_UNEXPECTED' }), ` ${message}`);
+  box.append(codeEl(error.code ?? 'ERR_UNEXPECTED'), ` ${message}`);
   if (error.field) box.append(el('span', { text: ` (field: ${error.field})` }));
   box.hidden = false;
 }

@@ -31,7 +31,9 @@ export function setPolicySubject(verified) {
 
 const STATUS_WORDS = { pass: 'pass', mismatch: 'fail: differs', missing: 'fail: missing' };
 
-function rulesTable(caption, rules, passed) {
+// A rule that held is green only under a clean pass: elsewhere grey, so that a failed policy
+// or result never reads as a table of green.
+function rulesTable(caption, rules, passed, clean) {
   // A Rego decision lists only the rules that failed: a met scope has none to show.
   if (!rules.length) {
     return el('p', { class: 'rules-none' }, el('strong', { text: `${caption}: ` }),
@@ -43,7 +45,7 @@ function rulesTable(caption, rules, passed) {
       el('code', { text: rule.path }),
       el('code', { text: claimText(rule.expected) }),
       'found' in rule ? el('code', { text: claimText(rule.found) }) : el('span', { class: 'muted', text: 'absent' }),
-      badge(rule.status === 'pass' ? 'pass' : 'fail', STATUS_WORDS[rule.status] ?? rule.status),
+      badge(rule.status === 'pass' ? (clean ? 'pass' : 'info') : 'fail', STATUS_WORDS[rule.status] ?? rule.status),
     ],
   })), 'stack');
 }
@@ -87,12 +89,13 @@ export async function applyPolicy() {
     ? 'a policy checks only its own rules; it does not undo the result\'s verdict, which stands.'
     : 'this policy asks more than the service\'s verdict does; by this policy, do not rely on these devices.');
   const parts = [verdict, why];
-  if (decision.overall.length || decision.version === 'rego') parts.push(rulesTable('Overall token', decision.overall, decision.passed));
-  for (const device of decision.devices) {
-    parts.push(rulesTable(`${device.label}: ${device.passed ? 'met' : 'not met'}`, device.rules, device.passed));
-  }
   // The box takes the worse of the two verdicts: a met policy never turns a failed result green.
   const shown = resultLevel && levelOf(resultLevel).tone === 'bad' ? resultLevel : level;
+  const clean = shown === 'passed';
+  if (decision.overall.length || decision.version === 'rego') parts.push(rulesTable('Overall token', decision.overall, decision.passed, clean));
+  for (const device of decision.devices) {
+    parts.push(rulesTable(`${device.label}: ${device.passed ? 'met' : 'not met'}`, device.rules, device.passed, clean));
+  }
   $('policy-output').replaceChildren(el('div', { class: `summary ${levelOf(shown).tone}`, 'data-level': shown, role: 'status' }, ...parts));
   return decision;
 }

@@ -207,9 +207,9 @@ pub use token::{
     detached_eat_signing_input, jwt_signing_input, prepare_attestation_result, prepare_jwt,
     sign_jwt, verify_attestation_result, verify_jwt, Appraisal, AppraisalReason, AttestationReport,
     AttestationResult, ClaimReason, DeviceAppraisal, DeviceVerdict, Jwks, JwksKey,
-    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerifiedAttestationResult,
-    VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES, MAX_JWKS_KEYS, MAX_RESULT_BYTES,
-    MAX_TOKEN_BYTES,
+    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerdictLevel,
+    VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES,
+    MAX_JWKS_KEYS, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
 };
 // The bounds inside a token and a result, named after what they bound at the root.
 pub use token::{

@@ -74,7 +74,7 @@ mod verify_input;
 
 pub(crate) use appraisal::REVOCATION_NOT_CHECKED;
 pub(crate) use appraisal::V1_DEVICE_LABEL;
-pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal};
+pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal, VerdictLevel};
 pub use attestation::{
     prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
     PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,

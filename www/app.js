@@ -40,23 +40,25 @@ async function main() {
   let evidence = [];
   let rims = [];
   let policies = [];
+  let results = [];
   try {
-    [evidence, rims, policies] = await Promise.all([
+    [evidence, rims, policies, results] = await Promise.all([
       loadJson('samples/evidence.json').then((j) => j.samples),
       loadJson('samples/rims.json').then((j) => j.rims),
       loadJson('samples/policies.json').then((j) => j.policies),
+      loadJson('samples/results.json').then((j) => j.results.map((r) => ({ ...r, provenance: r.provenance ?? j.provenance }))),
     ]);
   } catch (error) {
     failures.push('samples');
     showError('evidence-error', { code: 'ERR_SAMPLES', message: `The bundled samples could not be loaded: ${error.message}` });
   }
-  start('Panel 1', 'result-error', initResultPanel);
+  start('Panel 1', 'result-error', () => initResultPanel(results));
   start('Panel 1 policy', 'policy-error', () => initPolicySection(policies));
   start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
   start('Panel 3', 'build-error', () => initRequestPanel(evidence));
   start('Panel 4', 'scopes-error', initScopesPanel);
   start('Panel 5', 'alerts-error', initListsPanel);
-  start('Panel 6', 'deprecations-error', initDeprecationsPanel);
+  start('Panel 6', 'deprecations-error', () => initDeprecationsPanel(evidence));
   start('Panel 7', 'health-output', initHealthPanel);
   if (failures.length) setStatus(`Verifier ready, except: ${failures.join(', ')} (see the panel's message).`, 'failed');
   else setStatus('Verifier ready: everything runs locally in this browser.', 'ready');

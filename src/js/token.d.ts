@@ -9,6 +9,7 @@ import type {
   VerifiedJwtResult,
   VerifiedAttestationResultData,
   Appraisal,
+  VerdictLevel,
 } from './edgeattest.js';
 import { EdgeAttestError, type VerdictErrorCode } from './error.js';
 
@@ -22,6 +23,7 @@ export type {
   Appraisal,
   DeviceAppraisal,
   AppraisalReason,
+  VerdictLevel,
 } from './edgeattest.js';
 
 /**
@@ -35,6 +37,8 @@ export class AttestationVerdictError extends EdgeAttestError {
   code: VerdictErrorCode;
   /** Why: the verdict and each device's reasons. */
   appraisal: Appraisal;
+  /** The verdict level: `appraisal.level`. */
+  level: VerdictLevel;
   /** The verified (authentic) result, as verifyAttestationResult would have resolved it. */
   result: VerifiedAttestationResultData;
   /**
@@ -47,7 +51,9 @@ export class AttestationVerdictError extends EdgeAttestError {
 
 /**
  * One token's verdict. When verifyAttestationResult rejects, the error (code and field of
- * the first failure) carries `verdicts`: the overall token (label null), then every device.
+ * the first failure) carries `verdicts`: the overall token (label null), then every device,
+ * and `level`: the worst token failure on the verdict scale ("forged", "wrong-nonce" or
+ * "expired"; null when the caller's options were wrong).
  */
 export interface TokenVerdict {
   label: string | null;

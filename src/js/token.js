@@ -184,9 +184,11 @@ export async function verifyJwt(token, jwks, options = {}) {
  * called, e.g. '/v1/attest/gpu') names it, and a result of the other shape is refused
  * (ERR_EAT_FORMAT_MISMATCH). Resolves to
  * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult,
- *   appraisal: { passed, overallResult, devices: [{ label, passed, reasons: [{ claim, value, message }] }] } };
- * rejects with the first failure, whose `field` names the device concerned and whose
- * `verdicts` give every token's verdict (once the overall token is well formed).
+ *   appraisal: { level, passed, overallResult, devices: [{ label, passed, reasons: [{ claim, value, message }], warnings }] } };
+ * rejects with the first failure, whose `field` names the device concerned, whose
+ * `verdicts` give every token's verdict (once the overall token is well formed) and whose
+ * `level` places it on the verdict scale ('forged', 'wrong-nonce', 'expired'; a verdict
+ * refusal's is its appraisal's: 'failed', 'passed-with-warnings').
  *
  * Authentic is not a pass: when every token verifies but the service's verdict
  * (x-nvidia-overall-att-result) is false, or a device token says it failed, it rejects with

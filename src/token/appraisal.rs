@@ -18,8 +18,10 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 mod checks;
+mod level;
 mod reading;
 
+pub use level::VerdictLevel;
 pub(crate) use reading::REVOCATION_NOT_CHECKED;
 
 use super::attestation::VerifiedAttestationResult;
@@ -68,6 +70,7 @@ pub struct DeviceAppraisal {
     reasons: Vec<AppraisalReason>,
     unreadable: bool,
     revocation_confirmed: bool,
+    warnings: Vec<String>,
 }
 
 impl DeviceAppraisal {
@@ -161,12 +164,14 @@ impl DeviceAppraisal {
             Ok(version) => reading::revocation_confirmed(claims, detailed, version),
             Err(_) => false,
         };
+        let warnings = reading::warnings(claims, revocation_confirmed);
         Self {
             label: label.into(),
             passed,
             reasons,
             unreadable: is_unreadable,
             revocation_confirmed,
+            warnings,
         }
     }
 
@@ -195,6 +200,14 @@ impl DeviceAppraisal {
     /// checked and good; see the rule in the module `reading`'s docs and the README).
     pub fn revocation_confirmed(&self) -> bool {
         self.revocation_confirmed
+    }
+
+    /// What a pass of this device does not prove, as sentences: each part of the service's
+    /// `x-nvidia-attestation-warning` (a chain ending at a root other than NVIDIA's, an FWID
+    /// not compared, revocation not checked), and revocation not confirmed `good` when the
+    /// service's words do not already say it. Empty: nothing to warn about.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 }
 
@@ -232,6 +245,12 @@ impl Appraisal {
     /// True only when the service's verdict is `true` and no device says it failed.
     pub fn passed(&self) -> bool {
         self.passed
+    }
+
+    /// The verdict level of this authentic result: failed, passed with warnings (a device
+    /// carries [`DeviceAppraisal::warnings`]) or passed.
+    pub fn level(&self) -> VerdictLevel {
+        VerdictLevel::of_appraisal(self)
     }
 
     /// The service's verdict, `x-nvidia-overall-att-result`, when the result carries it.

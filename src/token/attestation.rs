@@ -188,6 +188,11 @@ impl AttestationReport {
         self.overall.as_ref()
     }
 
+    /// The verdict on the overall token's `submods` (its members and digest algorithm).
+    pub fn submods(&self) -> Result<(), &TokenError> {
+        self.submods.as_ref().map(|_| ())
+    }
+
     /// The device verdicts: the result's devices in document order, then any device that
     /// `submods` names and the result lacks ([`TokenError::DeviceMissing`]).
     pub fn devices(&self) -> &[DeviceVerdict] {

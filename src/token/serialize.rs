@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{
     Appraisal, AppraisalReason, AttestationReport, DeviceAppraisal, ResultFormat, TokenError,
-    VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
+    VerdictLevel, VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
 };
 use crate::error_code::ErrorCode;
 
@@ -57,10 +57,18 @@ impl Serialize for VerifiedAttestationResult {
     }
 }
 
-/// `{passed, overallResult, revocationConfirmed, devices}`.
+/// `"forged"`, `"wrong-nonce"`, `"expired"`, `"failed"`, `"passed-with-warnings"`, `"passed"`.
+impl Serialize for VerdictLevel {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// `{level, passed, overallResult, revocationConfirmed, devices}`.
 impl Serialize for Appraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Appraisal", 4)?;
+        let mut out = serializer.serialize_struct("Appraisal", 5)?;
+        out.serialize_field("level", &self.level())?;
         out.serialize_field("passed", &self.passed())?;
         out.serialize_field("overallResult", &self.overall_result())?;
         out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
@@ -69,14 +77,15 @@ impl Serialize for Appraisal {
     }
 }
 
-/// `{label, passed, revocationConfirmed, reasons}`.
+/// `{label, passed, revocationConfirmed, reasons, warnings}`.
 impl Serialize for DeviceAppraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("DeviceAppraisal", 4)?;
+        let mut out = serializer.serialize_struct("DeviceAppraisal", 5)?;
         out.serialize_field("label", self.label())?;
         out.serialize_field("passed", &self.passed())?;
         out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
         out.serialize_field("reasons", self.reasons())?;
+        out.serialize_field("warnings", self.warnings())?;
         out.end()
     }
 }

@@ -203,6 +203,7 @@ mod token {
     mod revocation_verdict;
     mod sec1_keys;
     pub(crate) mod teep;
+    mod verdict_level;
     mod verify_input;
     mod wycheproof;
 }

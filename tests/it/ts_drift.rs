@@ -17,7 +17,7 @@ use edgeattest::{
     OcspRequestsOptions, OpaqueFloor, OpaqueValue, OptionsError, PreparedToken, ResultFormat,
     RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuleStatus, RuntimeEvidence,
     RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
-    VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
+    VerdictLevel, VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -399,6 +399,7 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ("ResultFormat", "VerifiedAttestationResultData.format", names([ResultFormat::V1, ResultFormat::Detached])),
         ("ChainStatus", "EvidenceReport.certChain.status", chain.clone()),
         ("ChainStatus", "ChainReportJs.status", chain),
+        ("VerdictLevel", "VerdictLevel", VerdictLevel::ALL.iter().map(|l| l.as_str().to_owned()).collect()),
         ("EvidenceProfile", "EvidenceReport.profile", EvidenceProfile::ALL.iter().map(|p| p.as_str().to_owned()).collect()),
         ("EvidenceEncoding", "EvidenceEncoding", encodings),
         ("RuleStatus", "RuleStatus", names([RuleStatus::Pass, RuleStatus::Mismatch, RuleStatus::Missing])),

@@ -108,7 +108,8 @@ test('panel 1: the same result now — every token expired; a wrong nonce fails 
   const { page, problems } = await open();
   const c = capture('v3_1gpu_success_20260629');
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce });
-  assert.match(await page.textContent('#result-summary'), /^not authentic ERR_JWT_EXPIRED/);
+  assert.match(await page.textContent('#result-summary'), /^authentic but expired .*ERR_JWT_EXPIRED/);
+  assert.equal(await page.getAttribute('#result-summary', 'data-level'), 'expired');
   let rows = await tableRows(page, '#result-tokens');
   assert.equal(rows.length, 2);
   for (const row of rows) {
@@ -135,6 +136,9 @@ test('panel 1: the same result now — every token expired; a wrong nonce fails 
   rows = await tableRows(page, '#result-tokens');
   assert.match(column(rows, 'Overall', 5), /^pass/);
   assert.match(column(rows, 'Overall', 6), /^fail ERR_EAT_NONCE_MISMATCH/);
+  // A typo'd nonce is its own level: the result is authentic, it answers another challenge.
+  assert.equal(await page.getAttribute('#result-summary', 'data-level'), 'wrong-nonce');
+  assert.match(await page.textContent('#result-verdict'), /^wrong nonce /);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -147,7 +151,7 @@ test('panel 1: a tampered device token fails its submods digest; a tampered over
   const [header, payload, signature] = tampered[1]['GPU-3'].split('.');
   tampered[1]['GPU-3'] = [header, encodePart({ ...decodePart(payload), measres: 'comparison-skipped' }), signature].join('.');
   await verifyResult(page, { result: JSON.stringify(tampered), jwks: c.jwksText, nonce: c.nonce, at: c.iat });
-  assert.match(await page.textContent('#result-summary'), /^not authentic ERR_EAT_DIGEST_MISMATCH/);
+  assert.match(await page.textContent('#result-summary'), /^not authentic .* ERR_EAT_DIGEST_MISMATCH/);
   let rows = await tableRows(page, '#result-tokens');
   assert.match(column(rows, 'GPU-3', 2), /^fail ERR_EAT_DIGEST_MISMATCH: the token's SHA-256 digest differs/);
   assert.match(column(rows, 'GPU-3', 3), /^not reached/);
@@ -171,7 +175,7 @@ test('panel 1: a tampered device token fails its submods digest; a tampered over
   assert.deepEqual(await failedRows(page, '#result-tokens'), ['Overall']);
   // A forged result's claims are shown as decoded, and none is taken as a reason for anything.
   assert.deepEqual(await failedRows(page, '#result-claims'), []);
-  assert.match(await page.textContent('#result-verdict'), /^not authentic ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
+  assert.match(await page.textContent('#result-verdict'), /^not authentic .* ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -110,9 +110,10 @@ test('an absent verdict rejects with ERR_ATTESTATION_RESULT_MISSING; allowFailed
   assert.equal(error.code, 'ERR_ATTESTATION_RESULT_MISSING');
   assert.equal(error.message, 'the attestation result carries no overall verdict');
   assert.deepEqual(error.appraisal, {
-    passed: false, overallResult: null, revocationConfirmed: true,
-    devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [] }],
+    level: 'failed', passed: false, overallResult: null, revocationConfirmed: true,
+    devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [], warnings: [] }],
   });
+  assert.equal(error.level, 'failed');
   const allowed = await verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: true });
   assert.equal(allowed.overallResult, null);
   assert.equal(allowed.appraisal.passed, false);
@@ -130,7 +131,7 @@ test('the appraisal names each failed claim in words, most decisive first', asyn
   const verified = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE, allowFailedResult: true });
   assert.equal(verified.appraisal.passed, false);
   const [good, bad] = verified.appraisal.devices;
-  assert.deepEqual(good, { label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [] });
+  assert.deepEqual(good, { label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [], warnings: [] });
   assert.deepEqual(bad.reasons.map((r) => r.message), [
     'the service reported error 4011 CERTIFICATE_EXPIRED: RIM signing certificate chain has expired',
     "the driver RIM's signing certificate chain has expired (2026-06-01T02:08:29Z)",
@@ -175,4 +176,32 @@ test('every error the package throws is an EdgeAttestError, from either entry', 
   assert.ok(refused instanceof local.EdgeAttestError);
   assert.equal(refused.code, 'ERR_ATTESTATION_FAILED');
   assert.equal(refused.appraisal.devices.length, 8);
+});
+
+test('every rejection carries its level on the verdict scale, decided by the core', async () => {
+  const c = capture('v3_1gpu_success_20260629');
+  const typo = `${c.nonce.slice(0, -1)}${c.nonce.endsWith('0') ? '1' : '0'}`;
+  const forged = structuredClone(c.response);
+  forged[0][1] = `${forged[0][1].slice(0, -1)}${forged[0][1].endsWith('A') ? 'B' : 'A'}`;
+  const cases = [
+    ['expired', c.response, c.jwks, { nonce: c.nonce, now: c.iat + 2 * 86400 }, 'ERR_JWT_EXPIRED'],
+    ['wrong-nonce', c.response, c.jwks, { nonce: typo, now: c.iat }, 'ERR_EAT_NONCE_MISMATCH'],
+    ['forged', forged, c.jwks, { nonce: c.nonce, now: c.iat }, 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'],
+    ['forged', c.response, capture('v3_8gpu_nonce_mismatch_20260520').jwks, { nonce: c.nonce, now: c.iat }, 'ERR_JWKS_NO_MATCHING_KEY'],
+  ];
+  for (const [level, result, jwks, options, code] of cases) {
+    for (const backend of ['webcrypto', 'software']) {
+      const error = await verifyAttestationResult(JSON.stringify(result), jwks, { ...options, backend }).catch((e) => e);
+      assert.equal(error.code, code, `${level} ${backend}`);
+      assert.equal(error.level, level, `${code} ${backend}`);
+    }
+  }
+  const passed = await verifyAttestationResult(JSON.stringify(c.response), c.jwks, { nonce: c.nonce, now: c.iat });
+  assert.equal(passed.appraisal.level, 'passed');
+  assert.deepEqual(passed.appraisal.devices.map((d) => d.warnings), [[]]);
+  const failed = capture('v3_8gpu_nonce_mismatch_20260520');
+  const refused = await verifyAttestationResult(JSON.stringify(failed.response), failed.jwks, { nonce: failed.nonce, now: failed.iat }).catch((e) => e);
+  assert.equal(refused.code, 'ERR_ATTESTATION_FAILED');
+  assert.equal(refused.level, 'failed');
+  assert.equal(refused.appraisal.level, 'failed');
 });

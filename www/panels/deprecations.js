@@ -4,7 +4,7 @@
 // replacement). The request rules are the core's (checkDeprecatedRequest/Query); the headers
 // come from the running worker's deprecated V2 endpoint, asked as a client would.
 import {
-  deprecationRegistry, deprecationNotices, checkDeprecatedRequest, checkDeprecatedQuery,
+  deprecationRegistry, deprecationNotices, checkDeprecatedRequest, checkDeprecatedQuery, buildAttestRequest,
 } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dateText,
@@ -108,15 +108,38 @@ function parseLinks(header) {
   return [...(header ?? '').matchAll(/<([^>]*)>\s*;\s*rel="?([^",;]+)"?/g)].map(([, target, rel]) => ({ target, rel }));
 }
 
+let demoRequest = null;
+
+/**
+ * The deprecated endpoint's request: the first bundled sample's, in the V2 shape (no
+ * claims_version). A well-formed request is answered 200, so the demo shows the deprecation
+ * headers without provoking an error answer (which a browser's console would log as one).
+ */
+function deprecatedRequest(path) {
+  if (!demoRequest) return { text: '{}', what: 'the body {}' };
+  try {
+    const body = buildAttestRequest({
+      endpoint: path, nonce: demoRequest.nonce, arch: demoRequest.arch,
+      evidence: [{ evidence: hexBytes(demoRequest.evidenceHex), certificate: demoRequest.certificatePem }],
+    });
+    return { text: JSON.stringify(body), what: `the sample "${demoRequest.title.replace(/ — expect: .*$/, '')}" as a V2 request` };
+  } catch {
+    return { text: '{}', what: 'the body {}' };
+  }
+}
+
+const hexBytes = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (byte) => parseInt(byte, 16));
+
 /** POSTs to the worker's deprecated V2 endpoint and shows its status, headers and body. */
 export async function callDeprecatedEndpoint() {
   const out = $('dep-worker');
   const path = '/v2/attest/gpu';
   out.replaceChildren(el('p', { class: 'muted', text: `POST ${path} …` }));
+  const request = deprecatedRequest(path);
   let response;
   let body;
   try {
-    response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.text });
     const text = await response.text();
     try {
       body = JSON.parse(text);
@@ -154,7 +177,7 @@ export async function callDeprecatedEndpoint() {
   ];
   out.replaceChildren(
     el('p', { id: 'dep-worker-status' }, badge(response.ok ? 'pass' : 'fail', `HTTP ${response.status}`),
-      ` POST ${path} with the body {} — the endpoint is deprecated, so every answer carries the headers below, errors included.`),
+      ` POST ${path} with ${request.what} — the endpoint is deprecated, so every answer carries the headers below, errors included.`),
     el('div', { class: 'table-wrap' }, table('Deprecation headers of the answer', ['Header', 'Value'], headerRows, 'kv')),
     el('h4', { text: 'Body' }),
     pre(body, 'Response body'),
@@ -162,7 +185,8 @@ export async function callDeprecatedEndpoint() {
   return { status: response.status, links: targets };
 }
 
-export function initDeprecationsPanel() {
+export function initDeprecationsPanel(evidenceSamples = []) {
+  demoRequest = evidenceSamples.find((sample) => sample.arch === 'HOPPER' && sample.evidenceHex) ?? null;
   registry = deprecationRegistry();
   timeControl($('dep-time'), $('dep-now'));
   $('dep-now').addEventListener('click', renderDeprecations);

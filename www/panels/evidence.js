@@ -6,7 +6,7 @@
 import { prepareEvidenceReport, runSignatureChecks, identifyRim } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dropZone,
-  serializedEvidence,
+  serializedEvidence, levelBadge, levelOf, EVIDENCE_LEVEL,
 } from './ui.js';
 import { serviceClaims, serviceClaimsView } from './service-claims.js';
 import { revocationCheck } from './revocation.js';
@@ -84,16 +84,16 @@ function summaryView(report, now) {
   const reasons = report.failures.map((f) => `${f.code}: ${f.message}`);
   if (report.verdict === 'failed') {
     return ['summary bad', [
-      el('p', {}, badge('fail', 'failed'), ` ${reasons.length === 1 ? reasons[0] : `the device fails on ${reasons.length} points`} — ${at}.`),
+      el('p', {}, levelBadge('failed', 'failed'), ` ${reasons.length === 1 ? reasons[0] : `the device fails on ${reasons.length} points`} — ${at}.`),
       reasons.length > 1 ? el('ul', { class: 'reasons' }, reasons.map((f) => el('li', { text: f }))) : '',
       report.evidence ? el('p', { class: 'muted', text: `The evidence itself is authentic and fresh (signature, chain, nonce); the device fails on ${reasons.length === 1 ? 'this point' : 'these points'}.` }) : '',
     ]];
   }
   if (report.verdict === 'partial') {
-    return ['summary warn', [el('p', {}, badge('warn', 'partly verified'),
+    return ['summary warn', [el('p', {}, levelBadge('passed-with-warnings', 'partly verified'),
       ` Evidence authentic and fresh, nothing failed; not checked: ${report.notChecked.join(', ')} — ${at}.`)]];
   }
-  return ['summary good', [el('p', {}, badge('pass', 'verified'),
+  return ['summary good', [el('p', {}, levelBadge('passed', 'verified'),
     ` Evidence authentic and fresh, measurements match trusted RIMs — ${at}.`)]];
 }
 
@@ -157,9 +157,11 @@ export async function verifyEvidencePanel() {
 
   $('evidence-checks').replaceChildren(...stageItems(report, revocation));
   const summary = $('evidence-summary');
-  const [look, content] = summaryView(report, now);
+  const [, content] = summaryView(report, now);
   summary.replaceChildren(...content);
-  summary.className = look;
+  // The box's colour is the scale's for the report's verdict (summaryView's look agrees).
+  summary.dataset.level = EVIDENCE_LEVEL[report.verdict] ?? 'failed';
+  summary.className = `summary ${levelOf(summary.dataset.level).tone}`;
   summary.hidden = false;
 
   if (report.evidence) {

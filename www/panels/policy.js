@@ -8,7 +8,9 @@
 // that service's keys and the result's nonce (verifyEar: the core reads the status), shows
 // each device's status and trustworthiness vector and offers the token for download.
 import { appraise, verifyEar } from '../pkg/service/index.js';
-import { $, el, badge, table, showError, claimText } from './ui.js';
+import {
+  $, el, badge, table, showError, claimText, levelBadge, levelOf, levelAgreement, EAR_LEVEL,
+} from './ui.js';
 import { isRegoPolicy, appraiseRegoLazily, regoSamples } from './policy-rego.js';
 
 let subject = null;
@@ -29,14 +31,21 @@ export function setPolicySubject(verified) {
 
 const STATUS_WORDS = { pass: 'pass', mismatch: 'fail: differs', missing: 'fail: missing' };
 
-function rulesTable(caption, rules) {
+// A rule that held is green only under a clean pass: elsewhere grey, so that a failed policy
+// or result never reads as a table of green.
+function rulesTable(caption, rules, passed, clean) {
+  // A Rego decision lists only the rules that failed: a met scope has none to show.
+  if (!rules.length) {
+    return el('p', { class: 'rules-none' }, el('strong', { text: `${caption}: ` }),
+      passed ? 'every rule holds (the policy lists no rule that failed).' : 'the policy names no rule for this scope.');
+  }
   return table(caption, ['claim', 'expected', 'found', 'rule'], rules.map((rule) => ({
     class: rule.status === 'pass' ? 'ok' : 'bad',
     cells: [
       el('code', { text: rule.path }),
       el('code', { text: claimText(rule.expected) }),
       'found' in rule ? el('code', { text: claimText(rule.found) }) : el('span', { class: 'muted', text: 'absent' }),
-      badge(rule.status === 'pass' ? 'pass' : 'fail', STATUS_WORDS[rule.status] ?? rule.status),
+      badge(rule.status === 'pass' ? (clean ? 'pass' : 'info') : 'fail', STATUS_WORDS[rule.status] ?? rule.status),
     ],
   })), 'stack');
 }
@@ -66,18 +75,28 @@ export async function applyPolicy() {
   if (subject !== verified) return null;
   const failed = [...decision.overall, ...decision.devices.flatMap((d) => d.rules)].filter((r) => r.status !== 'pass').length;
   const devicesFailed = decision.devices.filter((d) => !d.passed).map((d) => d.label);
-  const verdict = el('p', { class: 'verdict-line', id: 'policy-verdict' },
-    badge(decision.passed ? 'pass' : 'fail', decision.passed ? 'policy met' : 'policy NOT met'),
+  // On the one scale: a met policy keeps the result's warnings (it passes no more than the
+  // result did); an unmet one is failed.
+  const resultLevel = verified.appraisal?.level;
+  const level = decision.passed ? (resultLevel === 'passed-with-warnings' ? resultLevel : 'passed') : 'failed';
+  const verdict = el('p', { class: 'verdict-line', id: 'policy-verdict', 'data-level': level },
+    levelBadge(level, decision.passed ? `policy met${level === 'passed-with-warnings' ? ', with warnings' : ''}` : 'policy NOT met'),
     decision.passed
       ? ` Every rule of this ${decision.version === 'rego' ? 'Rego' : `version ${decision.version}`} policy holds, for the overall token and every device.`
       : ` ${failed} rule${failed === 1 ? '' : 's'} failed${devicesFailed.length ? ` (devices: ${devicesFailed.join(', ')})` : ''}.`
         + ' By this policy, do not rely on these devices.');
-  const parts = [verdict];
-  if (decision.overall.length) parts.push(rulesTable('Overall token', decision.overall));
+  const why = levelAgreement(level, resultLevel, decision.passed
+    ? 'a policy checks only its own rules; it does not undo the result\'s verdict, which stands.'
+    : 'this policy asks more than the service\'s verdict does; by this policy, do not rely on these devices.');
+  const parts = [verdict, why];
+  // The box takes the worse of the two verdicts: a met policy never turns a failed result green.
+  const shown = resultLevel && levelOf(resultLevel).tone === 'bad' ? resultLevel : level;
+  const clean = shown === 'passed';
+  if (decision.overall.length || decision.version === 'rego') parts.push(rulesTable('Overall token', decision.overall, decision.passed, clean));
   for (const device of decision.devices) {
-    parts.push(rulesTable(`${device.label}: ${device.passed ? 'met' : 'not met'}`, device.rules));
+    parts.push(rulesTable(`${device.label}: ${device.passed ? 'met' : 'not met'}`, device.rules, device.passed, clean));
   }
-  $('policy-output').replaceChildren(el('div', { class: `summary ${decision.passed ? 'good' : 'bad'}`, role: 'status' }, ...parts));
+  $('policy-output').replaceChildren(el('div', { class: `summary ${levelOf(shown).tone}`, 'data-level': shown, role: 'status' }, ...parts));
   return decision;
 }
 
@@ -98,21 +117,26 @@ function requestOfSubject() {
   return { body, nonce: String(nonce), endpoint: $('endpoint').value, base: $('send-url').value.trim() || location.origin };
 }
 
-const EAR_BADGE = { affirming: 'pass', warning: 'warn', contraindicated: 'fail', none: 'skip' };
 const VECTOR_KEYS = ['instance-identity', 'hardware', 'executables', 'configuration'];
 
 function earView(ear, token, nonce) {
   const good = ear.affirming;
-  const line = el('p', { class: 'verdict-line', id: 'ear-verdict' },
-    badge(EAR_BADGE[ear.status] ?? 'fail', `EAR: ${ear.status}`),
-    good
-      ? ' Every device is affirming: the service found each trustworthy on every aspect it has evidence for.'
-      : ` NOT affirming: ${ear.submods.filter((s) => s.status !== 'affirming').map((s) => `${s.label} ${s.status}`).join(', ')}. Do not rely on these devices.`);
+  const level = EAR_LEVEL[ear.status] ?? 'failed';
+  const resultLevel = subject?.appraisal?.level;
+  const others = ear.submods.filter((s) => s.status !== 'affirming').map((s) => `${s.label} ${s.status}`).join(', ');
+  let words;
+  if (good) words = ' Every device is affirming: the service found each trustworthy on every aspect it has evidence for.';
+  else if (level === 'passed-with-warnings') words = ` Not every device is affirming: ${others}. Read the warnings before relying on these devices.`;
+  else words = ` NOT affirming: ${others}. Do not rely on these devices.`;
+  const line = el('p', { class: 'verdict-line', id: 'ear-verdict', 'data-level': level },
+    levelBadge(level, `EAR: ${ear.status}`), words);
+  const why = levelAgreement(level, resultLevel,
+    'the EAR is a new appraisal of the same request, made now by the service under its EAR policy; the result above is the answer it gave before.');
   const rows = ear.submods.map((submod) => ({
     class: submod.status === 'affirming' ? 'ok' : 'bad',
     cells: [
       submod.label,
-      badge(EAR_BADGE[submod.status] ?? 'fail', submod.status),
+      levelBadge(EAR_LEVEL[submod.status] ?? 'failed', submod.status),
       ...VECTOR_KEYS.map((key) => submod.trustworthinessVector?.[key] ?? el('span', { class: 'muted', text: 'no evidence' })),
       submod.appraisalPolicyId ? el('code', { text: submod.appraisalPolicyId }) : el('span', { class: 'muted', text: 'none' }),
     ],
@@ -123,7 +147,7 @@ function earView(ear, token, nonce) {
     download: `ear-${nonce.slice(0, 16)}.jwt`,
     text: 'Download the EAR (signed JWT)',
   });
-  return el('div', { class: `summary ${good ? 'good' : 'bad'}`, role: 'status' }, line,
+  return el('div', { class: `summary ${levelOf(level).tone}`, 'data-level': level, role: 'status' }, line, why,
     table('EAR submodules (AR4SI trustworthiness vector)', ['device', 'status', ...VECTOR_KEYS, 'appraisal policy'], rows, 'stack'),
     el('p', {}, link));
 }

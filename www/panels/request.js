@@ -1,7 +1,9 @@
 // Panel 3: build an attest request body with the package's builder (the same validation the
 // service applies), copy it, or send it to a service and verify the answer in panel 1.
 import { buildAttestRequest, generateNonce } from '../pkg/service/index.js';
-import { $, el, showError, dropZone, serializedEvidence } from './ui.js';
+import {
+  $, el, showError, dropZone, serializedEvidence, levelOf,
+} from './ui.js';
 import { fetchJwks, verifyResult } from './result.js';
 import { architecturesOf, deviceKind } from './arch.js';
 
@@ -77,10 +79,12 @@ function build() {
   }
 }
 
-function sendStatus(text, state) {
+function sendStatus(text, state, level) {
   const status = $('send-status');
   status.textContent = text;
   status.className = `summary ${state}`;
+  if (level) status.dataset.level = level;
+  else delete status.dataset.level;
   status.hidden = false;
 }
 
@@ -134,12 +138,16 @@ async function send() {
     document.getElementById('result').scrollIntoView();
     return;
   }
-  // Green only for a pass: authentic tokens that say the device failed are a failure.
-  const { authentic, passed, revocationRelaxed } = await verifyResult();
-  if (passed && revocationRelaxed) sendStatus(`${url} answered ${response.status}: attestation passed, but revocation is NOT confirmed — accepted only because this page allows it; see panel 1.`, 'warn');
-  else if (passed) sendStatus(`${url} answered ${response.status}: attestation PASSED, the tokens are authentic — see panel 1.`, 'good');
-  else if (authentic) sendStatus(`${url} answered ${response.status}: attestation FAILED — the service's verdict is false (its tokens are authentic); the reasons are in panel 1.`, 'bad');
-  else sendStatus(`${url} answered ${response.status}: the result is NOT authentic — see panel 1.`, 'bad');
+  // In the words and colour of the core's level (panel 1 shows the same): green only for a
+  // clean pass; a pass with warnings is amber and says so.
+  const { level } = await verifyResult();
+  const row = levelOf(level);
+  const said = {
+    'passed-with-warnings': 'attestation PASSED WITH WARNINGS (a TEST PKI device, revocation not confirmed, or the service\'s own warning) — read them in panel 1.',
+    passed: 'attestation PASSED, the tokens are authentic — see panel 1.',
+    failed: 'attestation FAILED — the service\'s verdict is not a pass (its tokens are authentic); the reasons are in panel 1.',
+  }[level] ?? (level ? `the result is ${row.words.toUpperCase()} — see panel 1.` : 'the result could not be verified — see panel 1.');
+  sendStatus(`${url} answered ${response.status}: ${said}`, row.tone, level);
   $('result-title').scrollIntoView();
 }
 

@@ -4,7 +4,7 @@
 import { verifyAttestationResult } from '../pkg/service/index.js';
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, setTime, isoSeconds,
-  dropZone, claimCell,
+  dropZone, claimCell, LEVELS, levelOf, levelBadge, codeEl,
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
 
@@ -137,24 +137,33 @@ function groupedReasons(appraisal) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** Each device's warnings, as list items: "GPU-0: <warning>". */
+function warningItems(appraisal) {
+  return appraisal.devices.flatMap((d) => (d.warnings ?? []).map((w) => el('li', {},
+    el('strong', { text: `${d.label}: ` }), w)));
+}
+
 /**
- * The device-verdict block of the summary: red first when anything failed. A pass whose
- * certificate chains are not confirmed good (revocation unknown or not checked) is accepted
- * here only because the page opts in (allowUnknownRevocation), and says so: a relying party's
- * default refuses it with ERR_REVOCATION_UNCONFIRMED.
+ * The device-verdict block of the summary, in the words of the core's level: red first when
+ * anything failed, amber with every device's warnings when it passed with warnings. A pass
+ * whose certificate chains are not confirmed good is accepted here only because the page opts
+ * in (allowUnknownRevocation), and says so: a relying party's default refuses it with
+ * ERR_REVOCATION_UNCONFIRMED.
  */
 function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
-  if (appraisal.passed && revocationRelaxed) {
-    const unconfirmed = appraisal.devices.filter((d) => !d.revocationConfirmed).map((d) => d.label);
-    return el('p', { class: 'verdict-line', id: 'result-verdict', 'data-relaxed': 'revocation' },
-      badge('warn', 'passed, revocation not confirmed'),
-      ` The service's overall verdict is true, but the certificate chains of ${unconfirmed.join(', ') || 'the devices'}`,
-      ' are not confirmed good (revocation unknown or not checked). Accepted only because this page allows',
-      ' unconfirmed revocation (allowUnknownRevocation); verifyAttestationResult refuses it by default',
-      ' (ERR_REVOCATION_UNCONFIRMED).');
+  const { level } = appraisal;
+  if (level === 'passed-with-warnings') {
+    return el('div', { class: 'verdict-line', id: 'result-verdict', 'data-level': level, 'data-relaxed': revocationRelaxed ? 'revocation' : undefined },
+      el('p', {}, levelBadge(level),
+        ` The service's overall verdict is true${deviceCount ? ` and ${deviceCount === 1 ? 'the device' : `all ${deviceCount} devices`} passed` : ''},`,
+        ' with the warnings below: the pass does not prove what they name.'),
+      el('ul', { class: 'warnings', 'aria-label': 'Warnings' }, warningItems(appraisal)),
+      revocationRelaxed
+        ? el('p', { class: 'muted', text: 'Certificate chains not confirmed good are accepted only because this page allows unconfirmed revocation (allowUnknownRevocation); verifyAttestationResult refuses them by default (ERR_REVOCATION_UNCONFIRMED).' })
+        : null);
   }
-  if (appraisal.passed) {
-    return el('p', { class: 'verdict-line', id: 'result-verdict' }, badge('pass', 'attestation passed'),
+  if (level === 'passed') {
+    return el('p', { class: 'verdict-line', id: 'result-verdict', 'data-level': level }, levelBadge(level),
       ` The service's overall verdict is true${deviceCount ? ` and ${deviceCount === 1 ? 'the device' : `all ${deviceCount} devices`} passed` : ''}.`);
   }
   const failed = appraisal.devices.filter((d) => d.passed === false);
@@ -164,13 +173,36 @@ function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
   else if (appraisal.overallResult) headline = ` The service's overall verdict is true, but ${of || 'the core does not pass it'}.`;
   else headline = ` The service's overall verdict is false${of ? `: ${of}` : ''}.`;
   const reasons = groupedReasons(appraisal);
-  return el('div', { class: 'verdict-line', id: 'result-verdict' },
-    el('p', {}, badge('fail', 'attestation failed'), headline),
+  return el('div', { class: 'verdict-line', id: 'result-verdict', 'data-level': 'failed' },
+    el('p', {}, levelBadge('failed'), headline),
     reasons.length
       ? el('ul', { class: 'reasons', 'aria-label': 'Why it failed' }, reasons.map((r) => el('li', {},
         el('strong', { text: `${r.labels.join(', ')}: ` }), r.message, ' ',
         el('span', { class: 'muted' }, '(claim ', el('code', { text: r.claim }), ')'))))
       : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }));
+}
+
+/**
+ * The summary of a result whose tokens did not all verify, in the words of the core's level:
+ * forged (nothing can be trusted), or authentic but expired / answering another nonce (the
+ * signatures held; the time or the nonce did not). An expired result offers to check it at
+ * its recorded time (its overall token's iat).
+ */
+function notAuthenticBlock(error, level, recordedAt) {
+  const row = levelOf(level);
+  const detail = el('span', { class: 'detail' }, ' ', codeEl(error.code),
+    `: ${error.message}${error.field ? ` (field: ${error.field})` : ''}.`);
+  const parts = [el('p', {}, levelBadge(level), ` ${row.meaning}`, detail)];
+  if (level === 'forged') {
+    parts.push(el('p', { text: 'Whether the devices passed is unknown.' }));
+  } else if (level === 'expired' && typeof recordedAt === 'number') {
+    parts.push(el('p', {},
+      el('button', { type: 'button', id: 'result-at-recorded', text: `Verify at its recorded time (${isoSeconds(recordedAt)})` }),
+      ' checks it as it stood when it was issued: a pass then says the devices passed then, not now.'));
+  } else if (level === 'wrong-nonce') {
+    parts.push(el('p', { text: 'Check the nonce you gave against the one your request sent.' }));
+  }
+  return el('div', { class: 'verdict-line', id: 'result-verdict', 'data-level': level }, ...parts);
 }
 
 // One row per token: [label, device result, digest, signature, claims, time, nonce, authentic].
@@ -181,11 +213,12 @@ function tokenRow(verdict, token, context) {
   const failedAt = failedStage ? STAGES.indexOf(failedStage) : STAGES.length;
   // A check that held is green only in a result that passed: elsewhere it is grey, so that
   // a failed result never reads as a page of green.
-  const held = context.appraisal?.passed ? 'pass' : 'info';
+  const clean = context.appraisal?.level === 'passed';
+  const held = clean ? 'pass' : 'info';
   const cell = (stage, passText, skipText = 'not reached') => {
     const i = STAGES.indexOf(stage);
     if (i < failedAt) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
-    if (i === failedAt) return [badge('fail'), ` ${verdict.code}: ${reason(verdict.code, verdict.field)}`];
+    if (i === failedAt) return [badge('fail'), ' ', codeEl(verdict.code), `: ${reason(verdict.code, verdict.field)}`];
     return [badge('skip', skipText)];
   };
   const isDevice = verdict.label !== null;
@@ -207,18 +240,25 @@ function tokenRow(verdict, token, context) {
     deviceFailed = appraisal.overallResult !== true;
     result = appraisal.overallResult === null
       ? [badge('fail', 'no verdict')]
-      : [badge(appraisal.overallResult ? 'pass' : 'fail', appraisal.overallResult ? 'verdict true' : 'verdict false')];
+      : [badge(appraisal.overallResult ? held : 'fail', appraisal.overallResult ? 'verdict true' : 'verdict false')];
   } else {
     const device = appraisal.devices.find((d) => d.label === verdict.label);
     deviceFailed = device?.passed === false;
-    if (device?.passed === true) result = [badge('pass', 'passed')];
+    const warnings = device?.warnings ?? [];
+    if (device?.passed === true && appraisal.passed && warnings.length) {
+      result = [badge('warn', 'passed with warnings'), ` ${warnings.join('; ')}`];
+    } else if (device?.passed === true) result = [badge(held, 'passed'), appraisal.passed ? '' : ' (the result failed: see the verdict)'];
     else if (deviceFailed) result = [badge('fail', 'failed'), device.reasons?.length ? ` ${device.reasons[0].message}${device.reasons.length > 1 ? ` (+${device.reasons.length - 1} more)` : ''}` : ''];
     else result = [badge('skip', 'not stated'), ' see the overall verdict'];
   }
   // Green only where the whole result is authentic and passed: "authentic" is never a pass.
-  const authentic = verdict.verified
-    ? badge(appraisal?.passed ? 'pass' : 'info', 'authentic')
-    : badge('fail', 'not authentic');
+  // A token that failed only on its time or nonce proved its signature: authentic, but not
+  // an answer to rely on now.
+  let authentic;
+  if (verdict.verified) authentic = badge(LEVELS[appraisal?.level]?.tone === 'good' ? 'pass' : 'info', 'authentic');
+  else if (failedStage === 'time') authentic = badge('fail', 'authentic but expired');
+  else if (failedStage === 'nonce') authentic = badge('fail', 'authentic, wrong nonce');
+  else authentic = badge('fail', 'not authentic');
   return {
     class: verdict.verified && !deviceFailed ? undefined : 'failed',
     cells: [
@@ -253,10 +293,11 @@ function claimsTable(title, payload, verified, reasons) {
     el('div', { class: 'table-wrap' }, table(heading, ['Claim', 'Value'], rows)));
 }
 
-function render(verdicts, tokens, context, summary, state) {
+function render(verdicts, tokens, context, summary, level) {
   const byLabel = new Map(tokens.map((t) => [t.label, t.token]));
   $('result-summary').replaceChildren(...summary);
-  $('result-summary').className = `summary ${state}`;
+  $('result-summary').className = `summary ${levelOf(level).tone}`;
+  $('result-summary').dataset.level = LEVELS[level] ? level : 'failed';
   $('result-summary').hidden = false;
   $('result-tokens').replaceChildren(table(
     'Every token of the result',
@@ -346,13 +387,19 @@ export async function verifyResult() {
     if (error.result && error.appraisal) {
       verified = { ...error.result, appraisal: error.appraisal }; // authentic, failed
     } else if (Array.isArray(error.verdicts)) {
+      // The core's level: forged, or authentic but expired / answering another nonce.
+      const level = LEVELS[error.level] ? error.level : 'forged';
+      const recordedAt = decodeToken(tokens[0]?.token).payload?.iat;
       render(error.verdicts, tokens, { ...context, appraisal: null }, [
-        el('p', { class: 'verdict-line', id: 'result-verdict' }, badge('fail', 'not authentic'),
-          ` ${error.code}: ${error.message}${error.field ? ` (field: ${error.field})` : ''}.`,
-          ' Nothing in this result can be trusted, its verdict included: whether the devices passed is unknown.'),
+        notAuthenticBlock(error, level, recordedAt),
         el('p', { class: 'authenticity muted', text: `Checked ${at}.` }),
-      ], 'bad');
-      return { authentic: false, passed: false };
+      ], level);
+      $('result-at-recorded')?.addEventListener('click', () => {
+        setTime($('result-time'), recordedAt);
+        $('result-time').dataset.recorded = 'true';
+        verifyResult();
+      });
+      return { authentic: false, passed: false, level };
     } else {
       showError('result-error', error);
       return { authentic: false, passed: false };
@@ -377,17 +424,69 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
     ...verified.devices.map((d) => ({ label: d.label, verified: true, code: null, field: null, digest: d.digest, payload: d.payload })),
   ];
   const count = verified.devices.length;
+  const recorded = $('result-time').dataset.recorded === 'true';
   render(verdicts, tokens, { nonce, issuer, appraisal }, [
     verdictBlock(appraisal, count, verified.revocationRelaxed === true),
-    el('p', { class: 'authenticity' }, badge(appraisal.passed ? 'pass' : 'info', 'tokens authentic'),
-      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)} (${verified.format} result, ${plural(count, 'device')}):`,
+    el('p', { class: 'authenticity' }, badge(appraisal.level === 'passed' ? 'pass' : 'info', 'tokens authentic'),
+      ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)}${recorded ? ' (its recorded time, not now: the verdict is as it stood then)' : ''} (${verified.format} result, ${plural(count, 'device')}):`,
       ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
-  ], appraisal.passed ? 'good' : 'bad');
+  ], appraisal.level);
   setPolicySubject(verified);
-  return { authentic: true, passed: appraisal.passed, revocationRelaxed: verified.revocationRelaxed === true };
+  return {
+    authentic: true, passed: appraisal.passed, level: appraisal.level, revocationRelaxed: verified.revocationRelaxed === true,
+  };
 }
 
-export function initResultPanel() {
+// ---- recorded results ----------------------------------------------------------------------
+// Results this project's service answered for the bundled TEST PKI samples, each with the key
+// set it signed under, the request's nonce and the time it was recorded
+// (www/samples/results.json, made by tests/fixtures/generated/record_results.mjs). Loading one
+// fills the inputs; "Verify at its recorded time" checks it as of then — labelled so: a pass
+// then is not a pass now (now it is authentic but expired).
+let recorded = [];
+
+function loadRecorded(entry) {
+  $('result-text').value = entry.result;
+  $('jwks-text').value = entry.jwks;
+  $('result-nonce').value = entry.nonce;
+  $('result-issuer').value = '';
+  $('result-format').value = entry.format ?? 'detached';
+  $('recorded-note').textContent = `${entry.title}. ${entry.provenance} Recorded at ${isoSeconds(entry.recordedAt)}.`;
+  $('recorded-note').hidden = false;
+}
+
+/** The chosen recorded result, loaded and verified at its recorded time. */
+export async function verifyRecorded(id) {
+  const entry = recorded.find((r) => r.id === (id ?? $('recorded-result').value));
+  if (!entry) return null;
+  $('recorded-result').value = entry.id;
+  loadRecorded(entry);
+  setTime($('result-time'), entry.recordedAt);
+  $('result-time').dataset.recorded = 'true';
+  return verifyResult();
+}
+
+/** Fills the recorded-results list ([{id, title, ...}]). */
+export function setRecordedResults(entries) {
+  recorded = entries;
+  const select = $('recorded-result');
+  select.replaceChildren(el('option', { value: '', text: 'Recorded results…' }),
+    ...entries.map((r) => el('option', { value: r.id, text: r.title })));
+  const sync = () => {
+    $('recorded-load').disabled = !select.value;
+    $('recorded-verify').disabled = !select.value;
+  };
+  select.onchange = sync;
+  sync();
+}
+
+export function initResultPanel(recordedResults = []) {
+  setRecordedResults(recordedResults);
+  $('recorded-load').addEventListener('click', () => {
+    const entry = recorded.find((r) => r.id === $('recorded-result').value);
+    if (entry) loadRecorded(entry);
+  });
+  $('recorded-verify').addEventListener('click', () => verifyRecorded());
   timeControl($('result-time'), $('result-now'));
   $('jwks-url').value = location.origin;
   $('result-iat').addEventListener('click', () => {

@@ -6,7 +6,9 @@
 import {
   AttestationService, buildAttestRequest, generateKeyPair, exportPkcs8, verifyAttestationResult,
 } from '../pkg/service/index.js';
-import { el, badge, table, claimCell } from './ui.js';
+import {
+  el, badge, table, claimCell, levelBadge, levelOf, EVIDENCE_LEVEL,
+} from './ui.js';
 import { v4Endpoint } from './arch.js';
 
 let pageKey = null; // PKCS#8 PEM of a throwaway key, made once per page load
@@ -75,7 +77,9 @@ export function agreementView(report, serviceResult) {
   const agree = report.passesWithoutRevocation === serviceResult;
   const revocationFailed = report.failures.some((f) => f.stage === 'revocation');
   const words = `the evidence panel's verdict is ${report.verdict}; the service's overall result is ${serviceResult}`;
-  return el('p', { id: 'service-agreement', class: `summary ${agree ? 'good' : 'bad'}` },
+  // The box has the colour of what both say: agreeing on a failure is still a failure.
+  const level = agree ? (EVIDENCE_LEVEL[report.verdict] ?? 'failed') : 'failed';
+  return el('p', { id: 'service-agreement', class: `summary ${levelOf(level).tone}`, 'data-level': level },
     agree ? badge('info', 'agree') : badge('fail', 'disagree'),
     agree ? ` The service and the evidence panel agree: ${words}.` : ` The service and the evidence panel DISAGREE: ${words}. This is a defect; please report it.`,
     revocationFailed ? ' The service run in this page does not check revocation; the page did, and it fails the device.' : '');
@@ -98,14 +102,20 @@ export function serviceClaimsView(outcome, claimsNote, report) {
   });
   rows.sort((a, b) => (b.class ? 1 : 0) - (a.class ? 1 : 0));
   const verdict = outcome.overallResult === true;
+  // The core's level of the service's answer: a pass with warnings is amber, with them listed.
+  const level = outcome.appraisal?.level ?? (verdict ? 'passed' : 'failed');
+  const warnings = [...new Set((outcome.appraisal?.devices ?? []).flatMap((d) => d.warnings ?? []))];
   const reasons = [...new Set([...flags.values()].flat())];
   return el('div', {},
     el('h3', { text: `Claims the service would issue for ${outcome.label}` }),
     el('p', { class: 'hint' }, claimsNote,
       outcome.missing.length ? ` RIMs it would have to fetch: ${outcome.missing.join(', ')}.` : ''),
-    el('div', { id: 'service-verdict', class: `summary ${verdict ? 'good' : 'bad'}` },
-      el('p', {}, 'Overall result the service would give: ', verdict ? badge('pass', 'true') : badge('fail', 'false')),
-      reasons.length ? el('ul', { class: 'reasons' }, reasons.map((m) => el('li', { text: m }))) : null),
+    el('div', { id: 'service-verdict', class: `summary ${levelOf(level).tone}`, 'data-level': level },
+      el('p', {}, 'Overall result the service would give: ', levelBadge(level, verdict ? 'true' : 'false'),
+        level === 'passed-with-warnings' ? ` (${levelOf(level).words})` : ''),
+      reasons.length ? el('ul', { class: 'reasons' }, reasons.map((m) => el('li', { text: m }))) : null,
+      level === 'passed-with-warnings' && warnings.length
+        ? el('ul', { class: 'warnings', 'aria-label': 'Warnings' }, warnings.map((m) => el('li', { text: m }))) : null),
     agreementView(report, verdict),
     el('div', { class: 'table-wrap claims' }, table(`Claims for ${outcome.label}`, ['Claim', 'Value'], rows)));
 }

@@ -16,6 +16,15 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * An error code as one `<code>`: it may break only after an underscore (ERR_EAT_/DIGEST_/
+ * MISMATCH), never inside a word.
+ */
+export function codeEl(code) {
+  const parts = String(code).split(/(?<=_)/);
+  return el('code', { class: 'code' }, parts.flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part])));
+}
+
 /** Shows an error (an EdgeAttestError with code/field, an Error, or text) in a role=alert box. */
 export function showError(target, error) {
   const box = typeof target === 'string' ? $(target) : target;
@@ -25,7 +34,7 @@ export function showError(target, error) {
     return;
   }
   const message = typeof error === 'string' ? error : error.message;
-  box.append(el('code', { text: error.code ?? 'ERR_UNEXPECTED' }), ` ${message}`);
+  box.append(codeEl(error.code ?? 'ERR_UNEXPECTED'), ` ${message}`);
   if (error.field) box.append(el('span', { text: ` (field: ${error.field})` }));
   box.hidden = false;
 }
@@ -34,6 +43,66 @@ export function showError(target, error) {
 export function badge(state, text) {
   const words = { pass: 'pass', fail: 'fail', skip: 'not checked', warn: 'warning', info: 'info' };
   return el('span', { class: `badge ${state}`, text: text ?? words[state] ?? state });
+}
+
+// ---- the verdict scale --------------------------------------------------------------------
+// The core decides the level (the appraisal's `level`, or a token failure's `level`); this is
+// the one table of its words and colour, used by every panel. `tone` is the box's colour
+// (`summary good|warn|bad`), `state` the badge's. Only the two passing levels are green or
+// amber; every other level is red, so that a negative result never looks like success.
+
+export const LEVELS = {
+  forged: {
+    words: 'not authentic', tone: 'bad', state: 'fail',
+    meaning: 'A signature, key, digest or issuer check failed: nothing in this result can be trusted, its verdict included.',
+  },
+  'wrong-nonce': {
+    words: 'wrong nonce', tone: 'bad', state: 'fail',
+    meaning: 'Correctly signed, but it answers another challenge than the nonce given: a replay, another request, or a typo in the nonce.',
+  },
+  expired: {
+    words: 'authentic but expired', tone: 'bad', state: 'fail',
+    meaning: 'Correctly signed, but outside its validity time at the time of the check: not a fresh answer. A recorded result can be checked at its recorded time.',
+  },
+  failed: {
+    words: 'attestation failed', tone: 'bad', state: 'fail',
+    meaning: 'Authentic, and the verdict is not a pass: do not rely on these devices.',
+  },
+  'passed-with-warnings': {
+    words: 'passed with warnings', tone: 'warn', state: 'warn',
+    meaning: 'Authentic and passed, but a device carries warnings: read them before relying on it.',
+  },
+  passed: {
+    words: 'attestation passed', tone: 'good', state: 'pass',
+    meaning: 'Authentic and passed, with no warning.',
+  },
+};
+
+/**
+ * The other panels' verdicts on the same scale: the EAR's status (AR4SI tiers), the evidence
+ * panel's report verdict (partial: nothing failed, something not checked).
+ */
+export const EAR_LEVEL = { affirming: 'passed', warning: 'passed-with-warnings', contraindicated: 'failed', none: 'failed' };
+export const EVIDENCE_LEVEL = { passed: 'passed', partial: 'passed-with-warnings', failed: 'failed' };
+
+/** The scale's row for `level` (an unknown or absent level reads as failed: never a pass). */
+export const levelOf = (level) => LEVELS[level] ?? LEVELS.failed;
+
+/** The badge of a level: its words, its colour, and `data-level` for tests and styles. */
+export function levelBadge(level, text) {
+  const row = levelOf(level);
+  return el('span', { class: `badge ${row.state}`, 'data-level': LEVELS[level] ? level : 'failed', text: text ?? row.words });
+}
+
+/**
+ * A panel's verdict for `level`, beside the result's (`resultLevel`, when a result is shown):
+ * when the two differ, the sentence `why` says why, so that two panels never contradict each
+ * other silently.
+ */
+export function levelAgreement(level, resultLevel, why) {
+  if (!resultLevel || resultLevel === level) return null;
+  return el('p', { class: 'level-why', 'data-result-level': resultLevel },
+    `The result's verdict is ${levelOf(resultLevel).words}; this says ${levelOf(level).words}: ${why}`);
 }
 
 /**
@@ -91,16 +160,21 @@ export function timeControl(input, nowButton) {
   const setNow = () => {
     input.value = toInputValue(Date.now() / 1000);
     input.dataset.auto = 'now';
+    delete input.dataset.recorded;
   };
   setNow();
   nowButton.addEventListener('click', setNow);
-  input.addEventListener('input', () => delete input.dataset.auto);
+  input.addEventListener('input', () => {
+    delete input.dataset.auto;
+    delete input.dataset.recorded;
+  });
 }
 
 /** Sets a time input to a fixed time (no longer following the clock). */
 export function setTime(input, seconds) {
   input.value = toInputValue(seconds);
   delete input.dataset.auto;
+  delete input.dataset.recorded;
 }
 
 // ---- files ---------------------------------------------------------------------------------

@@ -27,7 +27,8 @@
 //! - a token with no chain claim confirms nothing.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
@@ -186,4 +187,25 @@ pub(super) fn revocation_confirmed(
         }
     }
     device && !not_checked
+}
+
+/// The relying party's warning for a device whose chains are not confirmed `good`.
+pub(super) const REVOCATION_UNCONFIRMED_WARNING: &str =
+    "certificate revocation is not confirmed good (OCSP status unknown or not checked)";
+
+/// A device's warnings: each `; `-separated part of `x-nvidia-attestation-warning` (how this
+/// crate's service joins them), then [`REVOCATION_UNCONFIRMED_WARNING`] when the chains are
+/// not confirmed and the service's words do not already say revocation was not checked.
+pub(super) fn warnings(claims: &Map<String, Value>, revocation_confirmed: bool) -> Vec<String> {
+    let said = claims.get(WARNING).and_then(Value::as_str).unwrap_or("");
+    let mut out: Vec<String> = said
+        .split("; ")
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(ToString::to_string)
+        .collect();
+    if !revocation_confirmed && !said.contains(REVOCATION_NOT_CHECKED) {
+        out.push(REVOCATION_UNCONFIRMED_WARNING.into());
+    }
+    out
 }

@@ -14,7 +14,7 @@ use super::super::pending::Pending;
 use super::super::{args, convert};
 use super::keys::KeySet;
 use crate::crypto::Deferred;
-use crate::token::{PreparedToken, TokenVerdict, VerifyInput};
+use crate::token::{PreparedToken, TokenVerdict, VerdictLevel, VerifyInput};
 
 /// A verification between its two phases: `checks` go to a backend, `finish(verdicts)`
 /// completes it. Single use.
@@ -72,7 +72,7 @@ pub fn prepare_attestation_result_verification(
     let (input, now) = verify_input(&options)?;
     let bytes = args::json_bytes(&result, "result")?;
     let prepared = input.prepare_attestation_result(&bytes, &key_set.jwks, now);
-    Ok(pending(prepared.map_err(|e| to_js(&e))?.into()))
+    Ok(pending(prepared.map_err(|e| leveled(&e))?.into()))
 }
 
 /// Runs signature checks with the software backend: one boolean per check (the same data
@@ -122,7 +122,14 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
         TokenVerdict::Result(report) => report,
     };
     if let Some(error) = report.first_error() {
-        return Err(with(to_js(&error), &[("verdicts", json_js(&report)?)]));
+        let level = VerdictLevel::of_token_failures(&report).map(VerdictLevel::as_str);
+        return Err(with(
+            to_js(&error),
+            &[
+                ("verdicts", json_js(&report)?),
+                ("level", level.map_or(JsValue::NULL, JsValue::from_str)),
+            ],
+        ));
     }
     report.into_verified().map_or_else(
         |error| {
@@ -131,9 +138,14 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
             };
             let result = json_js(result)?;
             let appraisal = Reflect::get(&result, &"appraisal".into())?;
+            let level = Reflect::get(&appraisal, &"level".into())?;
             Err(with(
                 to_js(&error),
-                &[("appraisal", appraisal), ("result", result)],
+                &[
+                    ("appraisal", appraisal),
+                    ("result", result),
+                    ("level", level),
+                ],
             ))
         },
         |verified| json_js(&verified),
@@ -144,6 +156,15 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
 /// number past 2^53 must read as JS reads it, not fail.
 fn json_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     args::parse_json(&serde_json::to_string(value).unwrap_or_default())
+}
+
+/// A token failure as JS, with its level on the verdict scale (`null`: the caller's options).
+fn leveled(error: &crate::token::TokenError) -> JsValue {
+    let level = VerdictLevel::of_error(error).map(VerdictLevel::as_str);
+    with(
+        to_js(error),
+        &[("level", level.map_or(JsValue::NULL, JsValue::from_str))],
+    )
 }
 
 fn with(error: JsValue, members: &[(&str, JsValue)]) -> JsValue {

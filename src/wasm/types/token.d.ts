@@ -54,6 +54,20 @@ export interface AppraisalReason {
   message: string;
 }
 
+/**
+ * The one verdict scale, worst first: "forged" (not authentic: nothing in it can be trusted),
+ * "wrong-nonce" (authentic, but not the answer to the challenge sent), "expired" (authentic,
+ * outside its validity time at the time of the check), "failed" (authentic, the verdict is
+ * not a pass), "passed-with-warnings" (a device carries `warnings`), "passed".
+ */
+export type VerdictLevel =
+  | "forged"
+  | "wrong-nonce"
+  | "expired"
+  | "failed"
+  | "passed-with-warnings"
+  | "passed";
+
 /** One device's appraisal. */
 export interface DeviceAppraisal {
   /** The device label ("GPU-0"; a V1 result's one GPU is "GPU-0"). */
@@ -68,10 +82,15 @@ export interface DeviceAppraisal {
   /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
    * measurement comparison, the platform state). */
   reasons: AppraisalReason[];
+  /** What a pass of this device does not prove: each part of the service's
+   * `x-nvidia-attestation-warning`, and revocation not confirmed good. */
+  warnings: string[];
 }
 
 /** What a verified attestation result says: the service's verdict and each device's. */
 export interface Appraisal {
+  /** "failed", "passed-with-warnings" (a device carries warnings) or "passed". */
+  level: VerdictLevel;
   /** True only when `overallResult` is true and no device says it failed. */
   passed: boolean;
   /** The service's `x-nvidia-overall-att-result`, null when absent. */

@@ -105,6 +105,14 @@ export const appraisalToJs = (a) => ({
   revocationConfirmed: a.revocationConfirmed,
 });
 
+/**
+ * The JS API's appraisal without what the WIT world does not carry (the verdict `level` and
+ * each device's `warnings`), to compare with appraisalToJs.
+ */
+export const sharedAppraisal = ({ level: _level, ...a }) => ({
+  ...a, devices: a.devices.map(({ warnings: _warnings, ...d }) => d),
+});
+
 /** WIT `verify-options` from the JS API's (now, issuer, nonce, format, allowUnknownRevocation). */
 export function witVerifyOptions(o) {
   return {

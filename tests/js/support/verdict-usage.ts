@@ -20,6 +20,7 @@ import {
   type SwitchClaimsV3,
   type ErrorOnlyClaims,
   type VerifiedAttestationResultData,
+  type VerdictLevel,
 } from '../../../pkg/index.js';
 import { EdgeAttestError as ClientError, type Appraisal as ClientAppraisal } from '../../../pkg/local/index.js';
 
@@ -45,12 +46,17 @@ export async function attest(result: unknown[], jwks: { keys: object[] }, nonce:
 
 function explain(appraisal: Appraisal): string {
   const verdict: boolean | null = appraisal.overallResult;
+  // The one verdict scale: a union of its six names.
+  const level: VerdictLevel = appraisal.level;
+  // @ts-expect-error not a level
+  const notALevel: VerdictLevel = 'maybe';
+  const warnings: string[] = appraisal.devices.flatMap((d) => d.warnings);
   const lines = appraisal.devices.map((device: DeviceAppraisal) => {
     const passed: boolean | null = device.passed;
     const reasons = device.reasons.map((r: AppraisalReason) => `${r.claim}: ${r.message} (${JSON.stringify(r.value)})`);
     return `${device.label} ${passed} ${reasons.join('; ')}`;
   });
-  return `${verdict} ${lines.join('\n')}`;
+  return `${verdict} ${level} ${notALevel} ${warnings.join('; ')} ${lines.join('\n')}`;
 }
 
 /** Diagnostic tools opt in and read the appraisal. */

@@ -250,6 +250,7 @@ root_items!(
     PreparedJwt,
     ResultFormat,
     TokenError,
+    VerdictLevel,
     VerifiedAttestationResult,
     VerifiedDevice,
     VerifiedJwt,

@@ -47,7 +47,7 @@ impl Service {
 
     /// Answers one request with the software backend: every ECDSA check and signature runs
     /// in the core. `now` is Unix seconds; `entropy` is 32 fresh random bytes from the host
-    /// (token ids). A service whose key is [`KeyRing::external`] cannot sign here: it
+    /// (token ids). A service whose key is [`super::KeyRing::external`] cannot sign here: it
     /// answers 500 `ERR_SIGNING_KEY_EXTERNAL`; drive [`Self::begin`] instead.
     pub fn handle(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Response {
         let mut exchange = self.begin(request, now, entropy);

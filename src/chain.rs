@@ -35,32 +35,22 @@
 //! * Revocation (OCSP, CRL) is not checked and reported as such.
 
 mod cache;
-mod cert;
-// A subject as RFC 4514 text, without const-oid's OID database.
 mod dice;
-mod dn_text;
-mod error;
 mod path;
-mod purpose;
 mod revocation;
 mod store;
 mod verified;
 
 use alloc::vec::Vec;
 
+pub use crate::x509::{CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES};
 pub(crate) use cache::CertCache;
-pub(crate) use cert::Cert;
-pub use error::{CertPosition, ChainError};
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
-pub use purpose::Purpose;
 pub use revocation::RevocationStatus;
 pub use store::{
     parse_pem_chain, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
 };
 pub use verified::{ChainCertificate, ChainStatus, OcspStatus, VerifiedChain};
-
-/// Most certificates accepted in one supplied chain (device chains have 5, RIM chains 4).
-pub const MAX_CHAIN_CERTIFICATES: usize = 16;
 
 /// Validates `chain` (DER, leaf first) to an anchor of `store` at `now` and checks every
 /// link's signature with the software backend.

@@ -91,6 +91,7 @@ mod policy;
 mod rim;
 mod time;
 mod token;
+mod x509;
 
 // Strict JSON is a rule of its own that a Rust host applies to the documents it reads before
 // they reach the core (`json::from_slice::<ServiceOptions>`), so it is a small public module:

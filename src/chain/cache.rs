@@ -9,8 +9,7 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use super::cert::Cert;
-use super::error::{CertPosition, ChainError};
+use crate::x509::{Cert, CertPosition, ChainError};
 
 /// Parsed certificates the process-wide cache keeps (a node's device chains hold 16 to 40
 /// distinct certificates).

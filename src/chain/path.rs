@@ -9,13 +9,10 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use super::cert::Cert;
-use super::error::{CertPosition, ChainError};
-use super::purpose::Purpose;
 use super::store::TrustStore;
 use super::verified::{ChainCertificate, ChainStatus, VerifiedChain};
-use super::MAX_CHAIN_CERTIFICATES;
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::x509::{Cert, CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES};
 
 /// Most certificates on one path, anchor included, whatever the profile says.
 const MAX_PATH_LEN: usize = 10;

@@ -2,9 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::cert::Cert;
-use super::error::{CertPosition, ChainError};
-use super::MAX_CHAIN_CERTIFICATES;
+use crate::x509::{Cert, CertPosition, ChainError, MAX_CHAIN_CERTIFICATES};
 
 /// `CN=NVIDIA Device Identity CA, O=NVIDIA`: the root of every GPU and switch identity chain
 /// (self-signed P-384, valid 2021-11-05 → 9999-12-31, SHA-256 fingerprint

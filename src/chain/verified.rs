@@ -4,9 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use super::cert::Cert;
 use super::dice;
-use super::error::CertPosition;
+use crate::x509::{Cert, CertPosition};
 
 /// Validity of the path at `now`, reported apart from the other checks as the real service
 /// reports it (`x-nvidia-cert-status`).

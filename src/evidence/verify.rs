@@ -12,10 +12,10 @@ use crate::attest::{
     Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
 };
 use crate::chain::{
-    parse_pem_chain, Cert, CertPosition, ChainError, ChainOptions, ChainPlan, ChainStatus,
-    OcspStatus, TrustStore, VerifiedChain,
+    parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore, VerifiedChain,
 };
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
+use crate::x509::{Cert, CertPosition, ChainError};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
 #[derive(Clone, Copy, Debug)]

@@ -13,9 +13,10 @@ use super::{
     check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
     CheckedOcsp, OcspError, OcspRequest, NONCE_LEN,
 };
-use crate::chain::{parse_pem_chain, Cert, CertPosition, ChainError};
+use crate::chain::parse_pem_chain;
 use crate::error_code::ErrorCode;
 use crate::host_answer::Fetched;
+use crate::x509::{Cert, CertPosition, ChainError};
 
 /// The options of a chain's requests (the JS `OcspRequestsOptions`): which certificates
 /// (`kind`, required), and optionally the nonces, one per request (default: fresh ones from

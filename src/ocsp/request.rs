@@ -7,7 +7,7 @@ use sha2::{Digest, Sha384};
 
 use super::asn1::{self, CertId};
 use super::error::OcspError;
-use crate::chain::{Cert, CertPosition};
+use crate::x509::{Cert, CertPosition};
 
 /// Length of the request nonce: 32 bytes, as RFC 8954 recommends and NVIDIA's verifier sends.
 pub const NONCE_LEN: usize = 32;

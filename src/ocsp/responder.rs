@@ -15,7 +15,8 @@ use sha1::{Digest, Sha1};
 use super::error::{OcspError, ResponderProblem};
 use super::parse::ResponderRef;
 use super::request::IssuerFacts;
-use crate::chain::{Cert, CertPosition, ChainOptions, ChainPlan, Purpose, TimeCheck, TrustStore};
+use crate::chain::{ChainOptions, ChainPlan, TimeCheck, TrustStore};
+use crate::x509::{Cert, CertPosition, Purpose};
 
 /// The key that signed a response, and how it is authorised.
 pub(crate) enum Signer {

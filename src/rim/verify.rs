@@ -252,7 +252,7 @@ fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
     let bad = |problem| RimError::Certificate { index: 0, problem };
     // The chain module's reader: the same acceptance as x509-cert's `Certificate::from_der`,
     // without a second certificate decoder in the module.
-    let spki = crate::chain::Cert::public_key_info(der).ok_or(bad("not a DER certificate"))?;
+    let spki = crate::x509::Cert::public_key_info(der).ok_or(bad("not a DER certificate"))?;
     if spki.algorithm.oid != EC_PUBLIC_KEY {
         return Err(bad("signer key is not an EC key"));
     }

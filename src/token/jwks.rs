@@ -82,7 +82,7 @@ impl JwksKey {
         let der = base64::engine::general_purpose::STANDARD
             .decode(leaf)
             .map_err(|_| invalid())?;
-        let spki = crate::chain::Cert::public_key_info(&der)
+        let spki = crate::x509::Cert::public_key_info(&der)
             .and_then(|spki| spki.to_der().ok())
             .ok_or_else(invalid)?;
         let key = PublicKey::from_spki_der(&spki).map_err(|_| invalid())?;

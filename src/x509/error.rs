@@ -25,11 +25,11 @@ impl fmt::Display for CertPosition {
 }
 
 /// A certificate chain that does not validate (RFC 5280 §6.1, in the profile of
-/// [`super::ChainOptions`]).
+/// [`crate::chain::ChainOptions`]).
 ///
 /// Time failures ([`Self::Expired`], [`Self::NotYetValid`]) are errors only with
-/// [`super::TimeCheck::Enforce`]; by default they are reported in
-/// [`super::VerifiedChain::status`], as the real service reports them.
+/// [`crate::chain::TimeCheck::Enforce`]; by default they are reported in
+/// [`crate::chain::VerifiedChain::status`], as the real service reports them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChainError {
@@ -127,7 +127,7 @@ pub enum ChainError {
         /// The CA whose constraint is violated.
         at: CertPosition,
     },
-    /// The path needs more intermediates than [`super::ChainOptions::max_intermediates`].
+    /// The path needs more intermediates than [`crate::chain::ChainOptions::max_intermediates`].
     PathTooLong,
     /// Path building tried more candidate issuers than its budget allows (a pool crafted
     /// to make path building exponential).
@@ -161,7 +161,8 @@ pub enum ChainError {
         /// The certificate whose signature fails.
         at: CertPosition,
     },
-    /// A certificate on the path expired before `now` (only with [`super::TimeCheck::Enforce`]).
+    /// A certificate on the path expired before `now` (only with
+    /// [`crate::chain::TimeCheck::Enforce`]).
     Expired {
         /// The certificate.
         at: CertPosition,
@@ -169,14 +170,14 @@ pub enum ChainError {
         not_after: u64,
     },
     /// A certificate on the path is not valid until after `now` (only with
-    /// [`super::TimeCheck::Enforce`]).
+    /// [`crate::chain::TimeCheck::Enforce`]).
     NotYetValid {
         /// The certificate.
         at: CertPosition,
         /// Its notBefore, Unix seconds.
         not_before: u64,
     },
-    /// [`super::ChainPlan::finish`] got a number of verdicts different from the number of
+    /// [`crate::chain::ChainPlan::finish`] got a number of verdicts different from the number of
     /// signature checks.
     VerdictCount {
         /// The number of checks.

@@ -136,7 +136,7 @@ pub(super) mod tests {
     /// The text of an x509-cert `Name`, through the crate's own reading of its DER.
     fn ours(name: &Name) -> String {
         let der = name.to_der().expect("encodes");
-        dn_text(&crate::chain::cert::name::rdns(&der).expect("reads"))
+        dn_text(&crate::x509::cert::name::rdns(&der).expect("reads"))
     }
 
     #[test]
@@ -204,7 +204,7 @@ pub(super) mod tests {
 
     /// Every file under `dir` (recursively) that holds a PEM certificate, as text; the
     /// certificate tests of this module and of `cert::differential` read the fixtures so.
-    pub(in crate::chain) fn collect(dir: &std::path::Path, out: &mut Vec<String>) {
+    pub(in crate::x509) fn collect(dir: &std::path::Path, out: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).expect("fixtures") {
             let path = entry.expect("entry").path();
             if path.is_dir() {

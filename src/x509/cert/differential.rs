@@ -82,7 +82,7 @@ fn mutations(der: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
 
 /// Every certificate (DER) under tests/fixtures.
 fn fixture_certificates() -> Vec<Vec<u8>> {
-    use crate::chain::dn_text::tests::collect;
+    use crate::x509::dn_text::tests::collect;
     let mut texts = Vec::new();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     collect(std::path::Path::new(root), &mut texts);

@@ -10,13 +10,14 @@ use core::cell::RefCell;
 use super::exports::edgeattest::verifier::token::{
     Appraisal as WitAppraisal, AppraisalReason, AttestationResult, DeviceAppraisal, Guest,
     GuestAttestationResult, Refusal, ResultError, TokenVerification as WitVerification,
-    VerifiedJwt, VerifyOptions,
+    VerdictLevel as WitLevel, VerifiedJwt, VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
 use super::verification::{prepare, result_out, Token, Verification};
 use super::{checked_now, coded, json, Verifier, WitError};
 use crate::token::{
-    Appraisal, Jwks, TokenError, VerifiedAttestationResult, VerifiedJwt as CoreJwt, VerifyInput,
+    Appraisal, Jwks, TokenError, VerdictLevel, VerifiedAttestationResult, VerifiedJwt as CoreJwt,
+    VerifyInput,
 };
 
 /// The `attestation-result` resource: an authentic result (signatures and claims checked).
@@ -122,9 +123,22 @@ impl Guest for Verifier {
     }
 }
 
+/// The core's verdict level as the WIT enum (the core decides it: no rule here).
+pub(super) fn level_out(level: VerdictLevel) -> WitLevel {
+    match level {
+        VerdictLevel::Forged => WitLevel::Forged,
+        VerdictLevel::WrongNonce => WitLevel::WrongNonce,
+        VerdictLevel::Expired => WitLevel::Expired,
+        VerdictLevel::Failed => WitLevel::Failed,
+        VerdictLevel::PassedWithWarnings => WitLevel::PassedWithWarnings,
+        VerdictLevel::Passed => WitLevel::Passed,
+    }
+}
+
 /// The core's appraisal as the WIT record; a reason's value stays the token's JSON.
 fn appraisal_out(appraisal: &Appraisal) -> WitAppraisal {
     WitAppraisal {
+        level: level_out(appraisal.level()),
         passed: appraisal.passed(),
         overall_result: appraisal.overall_result(),
         devices: appraisal
@@ -144,6 +158,7 @@ fn appraisal_out(appraisal: &Appraisal) -> WitAppraisal {
                     })
                     .collect(),
                 revocation_confirmed: device.revocation_confirmed(),
+                warnings: device.warnings().to_vec(),
             })
             .collect(),
         revocation_confirmed: appraisal.revocation_confirmed(),
@@ -169,6 +184,7 @@ pub(super) fn refusal(error: TokenError) -> ResultError {
         | TokenError::RevocationUnconfirmed { appraisal, result } => {
             ResultError::Refused(Refusal {
                 error: coded_error,
+                level: level_out(appraisal.level()),
                 appraisal: appraisal_out(&appraisal),
                 result: Verified::handle(result),
             })

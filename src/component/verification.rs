@@ -10,11 +10,12 @@ use super::exports::edgeattest::verifier::token::{
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
 use super::pending::Pending;
-use super::token::{input, jwt_out, refusal, Verified};
+use super::token::{input, jwt_out, level_out, refusal, Verified};
 use super::{checked_now, coded, json, WitError};
 use crate::crypto::Deferred;
 use crate::token::{
-    AttestationReport, Jwks, PreparedToken, TokenError, TokenVerdict, VerifiedJwt as CoreJwt,
+    AttestationReport, Jwks, PreparedToken, TokenError, TokenVerdict, VerdictLevel,
+    VerifiedJwt as CoreJwt,
 };
 
 pub(super) struct Verification(Pending<PreparedToken>);
@@ -83,6 +84,7 @@ pub(super) fn result_out(report: AttestationReport) -> Result<WitResult, ResultE
         return Err(ResultError::Rejected(Rejection {
             error: coded(&error),
             verdicts: verdicts(&report),
+            level: VerdictLevel::of_token_failures(&report).map(level_out),
         }));
     }
     match report.into_verified() {

@@ -13,6 +13,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import {
   appraise,
+  createDetachedEat,
+  createJwks,
+  generateKeyPair,
   verifyAttestationResult,
   verifyCertificateChain,
   verifyChecksSoftware,
@@ -23,7 +26,7 @@ import { verifyRim } from '../../pkg/local/edgeattest.js';
 import { capture, fixtureText, hexBytes } from './support/fixtures.mjs';
 import {
   appraisalToJs, caught, codedError, decisionToJs, doc, evidenceReportToJs, loadComponent, sameError, settled, utf8,
-  sameVerdicts, sharedAppraisal, witEvidenceOptions, witVerifyOptions,
+  sameRefusal, sameVerdicts, witEvidenceOptions, witVerifyOptions,
 } from './support/component.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -186,15 +189,9 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
     const component = caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(options)));
     if (name.includes('mismatch')) {
       assert.equal(js.err?.code, 'ERR_ATTESTATION_FAILED');
-      assert.equal(component.ok, undefined, 'a failed verdict must never be a success value');
-      assert.equal(component.err.tag, 'refused');
-      const refusal = component.err.val;
-      assert.equal(refusal.error.code, js.err.code);
-      assert.equal(refusal.error.message, js.err.message);
-      assert.deepEqual(appraisalToJs(refusal.appraisal), sharedAppraisal(js.err.appraisal));
-      assert.deepEqual(appraisalToJs(refusal.result.appraisal()), sharedAppraisal(js.err.appraisal));
+      const refusal = sameRefusal(js.err, component, name);
       assert.equal(refusal.appraisal.passed, false);
-      assert.deepEqual(JSON.parse(refusal.result.data()), js.err.result);
+      assert.equal(refusal.level, 'failed');
       assert.equal(refusal.result.overallResult(), false);
     } else {
       assert.ok(js.ok, `${name}: ${js.err?.code}`);
@@ -202,7 +199,8 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
       assert.equal(r.format(), 'detached');
       assert.equal(r.overallResult(), true);
       assert.deepEqual(JSON.parse(r.data()), js.ok);
-      assert.deepEqual(appraisalToJs(r.appraisal()), sharedAppraisal(js.ok.appraisal));
+      assert.deepEqual(appraisalToJs(r.appraisal()), js.ok.appraisal);
+      assert.equal(r.appraisal().level, 'passed', name);
     }
     // An hour past the token's expiry: the same coded refusal on both sides.
     const late = { ...options, now: c.iat + 100_000 };
@@ -216,7 +214,49 @@ test('verify-attestation-result agrees with verifyAttestationResult on the recor
     const lateWit = caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(late)));
     sameError(lateJs, lateWit, `${name} late`);
     sameVerdicts(lateJs, lateWit, `${name} late`);
+    assert.equal(lateWit.err.val.level, 'expired', `${name} late`);
+    // Another challenge's answer: authentic, but the wrong nonce.
+    const other = { ...options, nonce: '00'.repeat(32) };
+    const otherJs = await settled(() => verifyAttestationResult(c.response, c.jwks, { ...other, backend: 'software' }));
+    const otherWit = caught(() => wit.token.verifyAttestationResult(body, jwks, witOptions(other)));
+    sameError(otherJs.err, otherWit, `${name} wrong nonce`);
+    sameVerdicts(otherJs.err, otherWit, `${name} wrong nonce`);
+    assert.equal(otherWit.err.val.level, 'wrong-nonce', `${name} wrong nonce`);
   }
+});
+
+test('verify-attestation-result: a pass with device warnings is passed-with-warnings, refused or relaxed, as the JS API says', async () => {
+  // NVIDIA's real claims 3.0 Hopper claim set (tests/fixtures/nvidia/nras/nvat), minted here;
+  // GPU-1's chains OCSP `unknown` with this crate's service's warning, as revocation-verdict.test.mjs.
+  const times = { iss: 'https://edgeattest.test', iat: NOW, nbf: NOW, exp: NOW + 3600, jti: 'j' };
+  const hopperClaims = () => ({ ...json('nvidia/nras/nvat/hopperClaimsv3_decoded.json')['GPU-0'], ...times });
+  const unchecked = hopperClaims();
+  for (const chain of ['x-nvidia-gpu-attestation-report-cert-chain', 'x-nvidia-gpu-driver-rim-cert-chain', 'x-nvidia-gpu-vbios-rim-cert-chain']) {
+    unchecked[chain] = { ...unchecked[chain], 'x-nvidia-cert-ocsp-status': 'unknown' };
+  }
+  unchecked['x-nvidia-attestation-warning'] = 'Certificate revocation (OCSP) was not checked by this verifier';
+  const overall = {
+    sub: 'NVIDIA-PLATFORM-ATTESTATION', ...times, 'x-nvidia-ver': '3.0', 'x-nvidia-overall-att-result': true, eat_nonce: N931,
+  };
+  const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k', backend: 'software' });
+  const jwks = createJwks([{ kid: 'k', key: publicJwk }]);
+  const result = await createDetachedEat(overall, { 'GPU-0': hopperClaims(), 'GPU-1': unchecked }, privateKey, { kid: 'k' });
+  const body = utf8(JSON.stringify(result));
+  const witJwks = utf8(JSON.stringify(jwks));
+  const options = { now: NOW, nonce: N931 };
+  const js = await settled(() => verifyAttestationResult(result, jwks, { ...options, backend: 'software' }));
+  assert.equal(js.err?.code, 'ERR_REVOCATION_UNCONFIRMED');
+  const refusal = sameRefusal(js.err, caught(() => wit.token.verifyAttestationResult(body, witJwks, witOptions(options))), 'unconfirmed');
+  assert.equal(refusal.level, 'passed-with-warnings');
+  assert.deepEqual(refusal.appraisal.devices.map((d) => d.warnings.length), [0, 1]);
+  const relaxed = { ...options, allowUnknownRevocation: true };
+  const jsRelaxed = await verifyAttestationResult(result, jwks, { ...relaxed, backend: 'software' });
+  const r = wit.token.verifyAttestationResult(body, witJwks, witOptions(relaxed));
+  assert.equal(r.revocationRelaxed(), true);
+  assert.deepEqual(appraisalToJs(r.appraisal()), jsRelaxed.appraisal);
+  assert.equal(r.appraisal().level, 'passed-with-warnings');
+  assert.deepEqual(r.appraisal().devices[1].warnings, ['Certificate revocation (OCSP) was not checked by this verifier']);
+  assert.deepEqual(JSON.parse(r.data()), jsRelaxed);
 });
 
 
@@ -235,6 +275,7 @@ test('verify-attestation-result: a result with a tampered device token is reject
     assert.equal(component.ok, undefined, `${device}: a tampered result must never be a success value`);
     sameError(js.err, component, device);
     sameVerdicts(js.err, component, device);
+    assert.equal(component.err.val.level, 'forged', device);
     const failed = component.err.val.verdicts.filter((v) => v.error);
     assert.deepEqual(failed.map((v) => v.label), [device]);
   }

@@ -92,8 +92,9 @@ const bytesOf = (v) => (typeof v === 'string' ? Uint8Array.from(Buffer.from(v, '
 
 // ---- tokens ----------------------------------------------------------------------------
 
-/** A WIT `appraisal` as the JS `Appraisal` (a reason's value is the token's JSON). */
+/** A WIT `appraisal` as the JS `Appraisal` (a reason's value is the token's JSON), whole. */
 export const appraisalToJs = (a) => ({
+  level: a.level,
   passed: a.passed,
   overallResult: a.overallResult ?? null,
   devices: a.devices.map((d) => ({
@@ -101,17 +102,24 @@ export const appraisalToJs = (a) => ({
     passed: d.passed ?? null,
     reasons: d.reasons.map((r) => ({ claim: r.claim, value: JSON.parse(r.value), message: r.message })),
     revocationConfirmed: d.revocationConfirmed,
+    warnings: d.warnings,
   })),
   revocationConfirmed: a.revocationConfirmed,
 });
 
-/**
- * The JS API's appraisal without what the WIT world does not carry (the verdict `level` and
- * each device's `warnings`), to compare with appraisalToJs.
- */
-export const sharedAppraisal = ({ level: _level, ...a }) => ({
-  ...a, devices: a.devices.map(({ warnings: _warnings, ...d }) => d),
-});
+/** A `refused` case is the JS verdict error: code, message, level, appraisal and result. */
+export function sameRefusal(js, component, label) {
+  assert.equal(component.ok, undefined, `${label}: a refused verdict must never be a success value`);
+  assert.equal(component.err?.tag, 'refused', label);
+  const refusal = component.err.val;
+  assert.equal(refusal.error.code, js.code, label);
+  assert.equal(refusal.error.message, js.message, label);
+  assert.equal(refusal.level, js.level, label);
+  assert.deepEqual(appraisalToJs(refusal.appraisal), js.appraisal, label);
+  assert.deepEqual(appraisalToJs(refusal.result.appraisal()), js.appraisal, label);
+  assert.deepEqual(JSON.parse(refusal.result.data()), js.result, label);
+  return refusal;
+}
 
 /** WIT `verify-options` from the JS API's (now, issuer, nonce, format, allowUnknownRevocation). */
 export function witVerifyOptions(o) {
@@ -122,11 +130,13 @@ export function witVerifyOptions(o) {
   };
 }
 
-/** A rejection carries every token's verdict, as the JS error's `verdicts`. */
+/** A rejection carries every token's verdict and the level, as the JS error's `verdicts` and `level`. */
 export function sameVerdicts(js, component, label) {
   assert.ok(js.verdicts, `${label}: the JS error has no verdicts`);
   assert.equal(component.err.tag, 'rejected', label);
   assert.deepEqual(verdictsToJs(component.err.val.verdicts), js.verdicts, label);
+  assert.ok('level' in js, `${label}: the JS error has no level`);
+  assert.equal(component.err.val.level ?? null, js.level, `${label}: level`);
 }
 
 /** A `rejected` case's verdicts as the JS error's `verdicts`. */

@@ -4,7 +4,7 @@ export type {
   AttestEndpoint, Arch, ClaimsVersion, EvidenceInput, AttestRequestOptions, AttestRequestBody,
   ValidatedAttestRequest, EvidenceEncoding, P384Jwk, CoreVerifyOptions, SignatureCheckData,
   VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal,
-  AppraisalReason, VerifiedJwtResult, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
+  AppraisalReason, VerdictLevel, VerifiedJwtResult, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision,
   EarData, EarStatus, EarSubmod, TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';

@@ -15,7 +15,7 @@ export type {
   EvidenceReportOptions, StageStatus, StageId, ReportStage, ReportFailure, ReportRimStep,
   DeviceReport, RimEnvelopeJson, P384Jwk, CoreVerifyOptions, SignatureCheckData,
   VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal,
-  AppraisalReason, VerifiedJwtResult, OcspChainKind, OcspRequestsOptions, OcspRequestJs,
+  AppraisalReason, VerdictLevel, VerifiedJwtResult, OcspChainKind, OcspRequestsOptions, OcspRequestJs,
   OcspAnswer, CheckOcspOptions, OcspStatusJs, OcspCertificateStatus, OcspChainStatus,
   ServiceLimits, RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision, EarData, EarStatus,
   EarSubmod, TrustworthinessVector,

@@ -2,8 +2,8 @@
 // directory that it then renames into place):
 //   www/worker*.js  the module worker and its modules (copied from www/)
 //   www/rims.js     generated: the bundled RIM documents
-//   www/test-pki.js generated: the edgeattest TEST PKI (not NVIDIA) the main job trusts in
-//                   development only (EDGEATTEST_TEST_PKI=on, set by pkg-config/start.sh)
+//   www/test-pki.js generated: the edgeattest TEST PKI's collateral (not NVIDIA), which the
+//                   core trusts in development only (EDGEATTEST_TEST_PKI=on, set by pkg-config/start.sh)
 //   pkg/            the built npm package
 //   assets/         the files Workers static assets serve (the ASSETS binding, on Cloudflare
 //                   through pkg-config/wrangler.toml's [assets], locally through Miniflare's
@@ -45,10 +45,12 @@ rims.push({
 });
 const bundledRims = rims.map(({ name, file }) => ({ name, xml: readFileSync(file, 'utf8') }));
 
-// The edgeattest TEST PKI (tests/fixtures/generated/ocsp and demo/; its keys are public): its
-// device and RIM roots, the RIMs of the test devices, and nonce-free ten-year OCSP answers
-// about every certificate their chains are asked about, so that the offline samples pass
-// with RIMs compared and revocation checked. Trusted only with EDGEATTEST_TEST_PKI=on.
+// The edgeattest TEST PKI's collateral (tests/fixtures/generated/ocsp and demo/; its keys are
+// public), the files as they are: its device and RIM roots, the RIMs of the test devices, and
+// nonce-free ten-year OCSP answers about every certificate their chains are asked about. The
+// worker hands them to the core (readServiceBindings), whose rule trusts them only with
+// EDGEATTEST_TEST_PKI=on, so that the offline samples pass with RIMs compared and revocation
+// checked.
 const generated = join(root, 'tests', 'fixtures', 'generated');
 const testRims = [
   'NV_GPU_DRIVER_GH100_550.90.07',
@@ -56,14 +58,13 @@ const testRims = [
   'NV_GPU_CC_DRIVER_GB100_575.32',
   'NV_GPU_VBIOS_G525_0220_886_970088000F',
   'NV_SWITCH_BIOS_5612_0002_890_9610550001',
-].map((id) => ({ name: `configured-roots/${id}.xml`, xml: readFileSync(join(generated, 'ocsp', 'rims', `${id}.xml`), 'utf8') }));
-const answers = JSON.parse(readFileSync(join(generated, 'demo', 'ocsp_answers.json'), 'utf8'));
+].map((id) => ({ id, xml: readFileSync(join(generated, 'ocsp', 'rims', `${id}.xml`), 'utf8') }));
 const testPki = {
   label: 'edgeattest TEST PKI, not NVIDIA (its keys are public in tests/fixtures/generated/ocsp)',
   deviceRoots: readFileSync(join(generated, 'ocsp', 'root.pem'), 'utf8'),
   rimRoots: readFileSync(join(generated, 'ocsp', 'rim_root.pem'), 'utf8'),
   rims: testRims,
-  ocsp: Object.fromEntries(Object.entries(answers).map(([key, { response }]) => [key, response])),
+  ocspAnswers: readFileSync(join(generated, 'demo', 'ocsp_answers.json'), 'utf8'),
 };
 
 rmSync(out, { recursive: true, force: true });

@@ -23,16 +23,24 @@ const mf = new Miniflare(workerOptions({ host: '127.0.0.1', port: config.port, b
 const url = await mf.ready;
 // The first request creates the service (so configuration errors show at start) and starts
 // the probe of its sources; the banner says what /health says once the probe has ended.
-const { serviceLimits } = await import('../pkg/service/index.js');
+const { readServiceBindings, serviceLimits } = await import('../pkg/service/index.js');
 const { status, health } = await settledHealth(() => mf.dispatchFetch(`${url.origin}/health`), {
   timeoutMs: serviceLimits().probeTimeoutMs + 2000,
 });
 for (const line of healthBanner(url.origin, status, health)) console.log(line);
 console.log(`verification page:  ${url.origin}/ui/`);
-if (config.bindings.EDGEATTEST_TEST_PKI === 'on') {
+if (testPkiTrusted(config.bindings)) {
   console.log('test PKI:           trusted (development only): the edgeattest TEST PKI, not NVIDIA, for the offline samples; EDGEATTEST_TEST_PKI=off to stop');
 }
 if (existsSync(`${WORKER_ROOT}assets/docs`)) console.log(`API reference:      ${url.origin}/docs/`);
+/** Whether the core reads EDGEATTEST_TEST_PKI as on in `bindings`, as the worker reads them. */
+function testPkiTrusted(bindings) {
+  try {
+    return readServiceBindings(bindings).testPki;
+  } catch {
+    return false; // the service is not configured: the banner above says why
+  }
+}
 const stop = async () => {
   await mf.dispose();
   process.exit(0);

@@ -1,42 +1,28 @@
-// The edgeattest TEST PKI in the edge worker: development only. With EDGEATTEST_TEST_PKI=on
-// (read by the core with the other bindings, `testPki`, as the service component reads it;
-// pkg-config/start.sh sets it for the main job when no EDGEATTEST_SIGNING_KEY is configured;
-// a deployment never has it unless set), the service also trusts the test PKI's device and RIM
-// roots, holds its test devices' RIMs, and answers OCSP queries about its certificates from
-// nonce-free ten-year answers bundled with it — so the page's samples pass offline with RIMs
-// compared and revocation checked. Its private keys are public: every token of a device
-// rooted there says so (the core's warning for a root other than NVIDIA's). What `on` adds is
-// the core's rule (`HostSettings::add_test_pki`, which the service component applies): roots
-// after the configured ones, RIMs as `configured-roots/<id>.xml`, answers by OCSP cache key.
+// The edgeattest TEST PKI in the edge worker: development only. The worker holds its
+// collateral (www/test-pki.js, bundled by pkg-config/bundle-worker.mjs) and hands it to the
+// core with the bindings (readServiceBindings), whose rule (`HostSettings::add_test_pki`, as
+// the service component applies it) adds it only with EDGEATTEST_TEST_PKI=on: its roots after
+// the configured ones, its RIMs as `configured-roots/<id>.xml`, and its nonce-free OCSP
+// answers by the core's cache key (`testPkiAnswers`), which the worker gives ahead of its
+// cache. Its private keys are public: every token of a device rooted there says so (the
+// core's warning for a root other than NVIDIA's).
 import { TEST_PKI } from './test-pki.js';
 
-/** The bindings with the test PKI's roots added to the configured anchors. */
-export function withTestPkiRoots(env) {
-  const join = (configured, added) => (configured ? `${configured}\n${added}` : added);
-  return {
-    ...env,
-    EDGEATTEST_TRUST_ANCHORS: join(env.EDGEATTEST_TRUST_ANCHORS, TEST_PKI.deviceRoots),
-    EDGEATTEST_RIM_TRUST_ANCHORS: join(env.EDGEATTEST_RIM_TRUST_ANCHORS, TEST_PKI.rimRoots),
-  };
-}
-
-/** The test devices' RIM documents, [{ name, xml }]. */
-export const testPkiRims = () => TEST_PKI.rims;
-
-const base64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-let answers;
+/** The test PKI's collateral, for readServiceBindings. */
+export { TEST_PKI };
 
 /**
- * `cache` with the test PKI's OCSP answers in front: a query about one of its certificates
- * (the fetch-cache key names issuer key hash and serial, so no other certificate matches) is
- * answered from them, as fetched now (they carry no nonce); everything else goes to `cache`.
+ * `cache` with the test PKI's OCSP answers (`testPkiAnswers`: DER by the core's cache key) in
+ * front: a query the core names by one of their keys is answered from them; everything else
+ * goes to `cache`. The fetch cache keys OCSP answers `ocsp:<cache key>` (src/js/fetch.js).
  */
-export function withTestPkiAnswers(cache) {
-  answers ??= new Map(Object.entries(TEST_PKI.ocsp).map(([key, response]) => [`ocsp:${key}`, base64(response)]));
+export function withTestPkiAnswers(cache, answers) {
+  const answerTo = (key) => (key.startsWith('ocsp:') ? answers.get(key.slice('ocsp:'.length)) : undefined);
   return {
     ...cache,
-    get: (key, now) => (answers.has(key) ? { body: answers.get(key) } : cache.get(key, now)),
+    get: (key, now) => {
+      const body = answerTo(key);
+      return body ? { body } : cache.get(key, now);
+    },
   };
 }
-
-export const TEST_PKI_LABEL = TEST_PKI.label;

@@ -31,7 +31,7 @@ import { isListPath, lists } from './worker-lists.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { probeWhenDue } from './worker-probe.js';
 import { BUNDLED_RIMS } from './rims.js';
-import { TEST_PKI_LABEL, testPkiRims, withTestPkiAnswers, withTestPkiRoots } from './worker-test-pki.js';
+import { TEST_PKI, withTestPkiAnswers } from './worker-test-pki.js';
 
 /**
  * The core's body limit (MAX_BODY_BYTES): past it the core answers 413. And its cap on a
@@ -51,8 +51,8 @@ let fetchCache;
 let ocspTimeoutMs;
 /** EDGEATTEST_FETCH_CACHE. */
 let fetchCacheOn;
-/** EDGEATTEST_TEST_PKI. */
-let testPki;
+/** EDGEATTEST_TEST_PKI=on: the test PKI's OCSP answers by the core's cache key. */
+let testPkiAnswers;
 
 /**
  * A static file: the page at /ui/, the API reference at /docs/. They live in the ASSETS
@@ -96,14 +96,10 @@ const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 async function attestationService(env, url) {
   if (service || serviceError) return service;
   try {
-    // The core reads the bindings, as the service component reads its environment.
-    let bindings = readBindings(env);
-    const withTestPki = bindings.testPki;
-    if (withTestPki) {
-      // Its roots join the configured anchors before the core reads them.
-      bindings = readBindings(withTestPkiRoots(env));
-      console.warn(`EDGEATTEST_TEST_PKI=on: also trusting the ${TEST_PKI_LABEL}: for development only`);
-    }
+    // The core reads the bindings, as the service component reads its environment, and
+    // adds the test PKI's collateral when they say so.
+    const bindings = readBindings(env);
+    if (bindings.testPki) console.warn(`EDGEATTEST_TEST_PKI=on: also trusting the ${TEST_PKI.label}: for development only`);
     const chosen = bindings.crypto;
     now = clock(bindings.fixedTime);
     const options = { ...bindings.options };
@@ -119,7 +115,7 @@ async function attestationService(env, url) {
     if (!env.EDGEATTEST_ISSUER && !DEVELOPMENT_HOSTS.has(url.hostname)) {
       console.warn('EDGEATTEST_ISSUER is not set: each token names the origin its request was sent to (the client chooses it through Host); set EDGEATTEST_ISSUER in production');
     }
-    const documents = [...(bindings.bundledRims !== false ? BUNDLED_RIMS : []), ...(withTestPki ? testPkiRims() : []), ...bindings.rimDocuments];
+    const documents = [...(bindings.bundledRims !== false ? BUNDLED_RIMS : []), ...bindings.rimDocuments];
     for (const { name, xml } of documents) {
       try {
         created.addRim(name, xml);
@@ -134,7 +130,7 @@ async function attestationService(env, url) {
       backend = chosen;
       ocspTimeoutMs = bindings.ocspTimeoutMs;
       fetchCacheOn = bindings.fetchCache;
-      testPki = withTestPki;
+      testPkiAnswers = bindings.testPkiAnswers;
     }
   } catch (error) {
     serviceError = error;
@@ -149,7 +145,7 @@ async function attestationService(env, url) {
  */
 function readBindings(env) {
   try {
-    return readServiceBindings(env);
+    return readServiceBindings(env, TEST_PKI);
   } catch (error) {
     if (error.code !== 'ERR_NO_SIGNING_KEY') throw error;
     throw new EdgeAttestError('ERR_NO_SIGNING_KEY', `${error.message} (Cloudflare: wrangler secret put EDGEATTEST_SIGNING_KEY; wrangler dev: node pkg-config/dev-vars.mjs writes .dev.vars)`);
@@ -248,7 +244,7 @@ function fetchCacheOf() {
 }
 
 /** With EDGEATTEST_TEST_PKI=on, the test PKI's OCSP answers in front of the cache. */
-const testPkiCache = (cache) => (testPki ? withTestPkiAnswers(cache) : cache);
+const testPkiCache = (cache) => (testPkiAnswers ? withTestPkiAnswers(cache, testPkiAnswers) : cache);
 
 /** The answer to one request, by path. */
 async function route(request, env, ctx) {

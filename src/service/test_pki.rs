@@ -77,6 +77,13 @@ impl TestPkiAnswers {
         self.0.get(cache_key).map(Vec::as_slice)
     }
 
+    /// Every answer by cache key, for a host that holds them in its own form (the worker).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.0
+            .iter()
+            .map(|(key, der)| (key.as_str(), der.as_slice()))
+    }
+
     /// How many certificates it answers for.
     pub fn len(&self) -> usize {
         self.0.len()

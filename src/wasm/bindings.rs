@@ -1,17 +1,20 @@
 //! JS API for `crate::service::HostSettings`: the worker's `EDGEATTEST_*` bindings read by the
 //! core (`readServiceBindings`), as the service component reads its environment, so the two
-//! hosts cannot come to mean different things by one variable. TS type: types/bindings.d.ts.
+//! hosts cannot come to mean different things by one variable. `EDGEATTEST_TEST_PKI=on` is
+//! applied here too, by the core's rule (`HostSettings::add_test_pki`), to the collateral the
+//! host brings. TS type: types/bindings.d.ts.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use js_sys::Reflect;
-use serde::Serialize;
+use js_sys::{Map, Reflect, Uint8Array};
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::json_to_js;
+use super::convert::{from_js, json_to_js};
 use super::error::{invalid_argument, to_js};
-use crate::service::{CryptoChoice, HostSettings, RimDocument, Setting};
+use crate::service::{CryptoChoice, HostSettings, RimDocument, Setting, TestPki};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
@@ -21,9 +24,16 @@ const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
 /// `AttestationService` options, the crypto backend, the clock, the fetch settings and the
 /// RIMs to add. Each variable is checked as the service component checks it.
 ///
+/// `testPki` is the edgeattest TEST PKI's collateral the host holds (development only). With
+/// `EDGEATTEST_TEST_PKI=on` the core adds it as on every host: its roots after the configured
+/// anchors, its RIMs as `configured-roots/<id>.xml` before the configured documents, and its
+/// OCSP answers in `testPkiAnswers`, which the host gives ahead of its cache. Off, or without
+/// collateral, nothing is added.
+///
 /// @throws EdgeAttestError `ERR_NO_SIGNING_KEY` when no signing key is set, `ERR_CONFIG`
-/// for a variable that does not read (its name in the message), `ERR_INVALID_ARGUMENT` for an
-/// `env` that is not an object.
+/// for a variable that does not read (its name in the message) or test PKI OCSP answers that
+/// do not, `ERR_INVALID_ARGUMENT` for an `env` that is not an object or a `testPki` that is
+/// not collateral.
 ///
 /// @example
 /// ```ts
@@ -34,6 +44,8 @@ const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
 #[wasm_bindgen(js_name = readServiceBindings, unchecked_return_type = "ServiceBindings")]
 pub fn read_service_bindings(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] env: JsValue,
+    #[wasm_bindgen(js_name = testPki, unchecked_optional_param_type = "TestPkiCollateral")]
+    test_pki: JsValue,
 ) -> Result<JsValue, JsValue> {
     if !env.is_object() {
         return Err(invalid_argument("env", "an object of bindings"));
@@ -44,8 +56,47 @@ pub fn read_service_bindings(
             .ok()
             .and_then(|value| value.as_string())
     };
-    let settings = HostSettings::read(get).map_err(|error| to_js(&error))?;
-    json_to_js(&BindingsJs::of(&settings))
+    let mut settings = HostSettings::read(get).map_err(|error| to_js(&error))?;
+    if !settings.test_pki || test_pki.is_undefined() || test_pki.is_null() {
+        return json_to_js(&BindingsJs::of(&settings));
+    }
+    let held: TestPkiJs = from_js(&test_pki, "testPki")?;
+    let rims: Vec<(&str, &str)> = held.rims.iter().map(|r| (&*r.id, &*r.xml)).collect();
+    let pki = TestPki {
+        label: &held.label,
+        device_roots: &held.device_roots,
+        rim_roots: &held.rim_roots,
+        rims: &rims,
+        ocsp_answers: &held.ocsp_answers,
+    };
+    let answers = pki.answers().map_err(|error| to_js(&error))?;
+    settings.add_test_pki(&pki);
+    let bindings = json_to_js(&BindingsJs::of(&settings))?;
+    let by_key = Map::new();
+    for (key, der) in answers.iter() {
+        by_key.set(&JsValue::from_str(key), &Uint8Array::from(der));
+    }
+    // Setting a member of a plain object that JSON.parse made cannot fail.
+    let _ = Reflect::set(&bindings, &"testPkiAnswers".into(), &by_key);
+    Ok(bindings)
+}
+
+/// `TestPkiCollateral`: the test PKI's collateral as a host holds it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TestPkiJs {
+    label: String,
+    device_roots: String,
+    rim_roots: String,
+    rims: Vec<TestRimJs>,
+    ocsp_answers: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TestRimJs {
+    id: String,
+    xml: String,
 }
 
 /// `ServiceBindings`: absent members are the defaults, `null` a source switched off.

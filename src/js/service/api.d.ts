@@ -27,7 +27,7 @@ export type {
   CoreVerifyOptions, SignatureCheckData, VerifiedAttestationResultData, VerifiedDeviceResult, Appraisal, DeviceAppraisal, AppraisalReason, VerdictLevel,
   VerifiedJwtResult, ListColumn, ListLimits, ListPage, ListPath, ListResponse, ListSchema,
   OcspChainKind, OcspRequestsOptions, OcspRequestJs, OcspAnswer, CheckOcspOptions, OcspStatusJs,
-  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ServiceBindings, ErrorResponseInit, ErrorResponse,
+  OcspCertificateStatus, OcspChainStatus, ServiceLimits, ServiceBindings, TestPkiCollateral, ErrorResponseInit, ErrorResponse,
   RuleStatus, RuleOutcome, DeviceDecision, PolicyDecision, EarData, EarStatus, EarSubmod,
   TrustworthinessVector,
 } from './edgeattest.js';

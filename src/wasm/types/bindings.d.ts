@@ -22,4 +22,28 @@ export interface ServiceBindings {
   rimDocuments: { name: string; xml: string }[];
   /** EDGEATTEST_TEST_PKI (development only, default off): whether to add the edgeattest TEST PKI. */
   testPki: boolean;
+  /**
+   * With testPki and the collateral given to readServiceBindings: the test PKI's OCSP answers
+   * (DER) by the core's OCSP cache key (an ocsp FetchResource's cacheKey), to give ahead of the
+   * host's cache, as fetched now (they carry no nonce). Its roots are then in the options and
+   * its RIMs first in rimDocuments.
+   */
+  testPkiAnswers?: Map<string, Uint8Array>;
+}
+
+/**
+ * The edgeattest TEST PKI's collateral as a host holds it (development only; its keys are
+ * public): what readServiceBindings adds with EDGEATTEST_TEST_PKI=on.
+ */
+export interface TestPkiCollateral {
+  /** What it is, for the host's start-up warning. */
+  label: string;
+  /** Its device root(s), PEM. */
+  deviceRoots: string;
+  /** Its RIM root(s), PEM. */
+  rimRoots: string;
+  /** Its test devices' RIMs, added as `configured-roots/<id>.xml`. */
+  rims: { id: string; xml: string }[];
+  /** Its OCSP answers, JSON `{ "<cache key>": { "certificate", "response": base64 DER } }`. */
+  ocspAnswers: string;
 }

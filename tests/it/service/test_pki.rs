@@ -125,6 +125,11 @@ fn its_ocsp_answers_are_found_by_the_cores_cache_key_only() {
     assert_eq!(der[0], 0x30, "an OCSPResponse (DER SEQUENCE)");
     assert!(answers.get(&key.replace(":4f4e", ":4f4f")).is_none());
     assert!(answers.get(&format!("ocsp:{key}")).is_none());
+    // Every answer, as a host that holds them in its own form (the worker) reads them.
+    let all: Vec<_> = answers.iter().collect();
+    assert_eq!(all.len(), answers.len());
+    assert!(all.iter().all(|(k, d)| answers.get(k) == Some(*d)));
+    assert!(all.contains(&(key, der)));
 }
 
 #[test]

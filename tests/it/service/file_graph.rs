@@ -5,7 +5,8 @@
 //! A file uses another when one of its `use` trees or inline `super::`/`crate::service::`
 //! paths names a module, or an item that module defines; an item named through a parent's
 //! `pub use` counts for the file that defines it. Test modules are left out (a test may use
-//! what it likes). `pkg-config/circles.py` measures the same for the whole of `src/`.
+//! what it likes). `python3 pkg-config/layers.py --verbose` lists the circles of the whole of
+//! `src/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -9,6 +9,7 @@ import {
 import {
   $, el, badge, table, showError, timeControl, fromInputValue, isoSeconds, dateText,
 } from './ui.js';
+import { architecture } from './arch.js';
 
 let registry = [];
 
@@ -108,14 +109,16 @@ function parseLinks(header) {
   return [...(header ?? '').matchAll(/<([^>]*)>\s*;\s*rel="?([^",;]+)"?/g)].map(([, target, rel]) => ({ target, rel }));
 }
 
-let demoRequest = null;
+let demoSamples = [];
 
 /**
- * The deprecated endpoint's request: the first bundled sample's, in the V2 shape (no
+ * The deprecated endpoint's request: the first bundled sample it takes, in the V2 shape (no
  * claims_version). A well-formed request is answered 200, so the demo shows the deprecation
  * headers without provoking an error answer (which a browser's console would log as one).
  */
 function deprecatedRequest(path) {
+  // The first sample whose architecture the core's table lets this endpoint take.
+  const demoRequest = demoSamples.find((sample) => architecture(sample.arch)?.endpoints.includes(path));
   if (!demoRequest) return { text: '{}', what: 'the body {}' };
   try {
     const body = buildAttestRequest({
@@ -186,7 +189,7 @@ export async function callDeprecatedEndpoint() {
 }
 
 export function initDeprecationsPanel(evidenceSamples = []) {
-  demoRequest = evidenceSamples.find((sample) => sample.arch === 'HOPPER' && sample.evidenceHex) ?? null;
+  demoSamples = evidenceSamples.filter((sample) => sample.evidenceHex);
   registry = deprecationRegistry();
   timeControl($('dep-time'), $('dep-now'));
   $('dep-now').addEventListener('click', renderDeprecations);

@@ -8,6 +8,7 @@ export type {
   EarData, EarStatus, EarSubmod, TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 export { createVerifyKeyCache } from './backend.js';

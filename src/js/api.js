@@ -13,6 +13,7 @@
 // tests/js/package.test.mjs checks that the two lists and the module agree.
 export { generateNonce, buildAttestRequest, validateAttestRequest, appraise } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 // The verification-key cache the token checks take.

@@ -5,15 +5,35 @@
 import { readEar } from './edgeattest.js';
 import { verifyJwt } from './token.js';
 
+/**
+ * @import { EarData } from './edgeattest.js'
+ * @import { JwksInput, VerifyTokenOptions } from './token.js'
+ */
+
 /** The claims every EAR carries. */
 const EAR_CLAIMS = ['eat_profile', 'iat', 'ear.verifier-id', 'submods'];
 
 /**
- * Verifies an EAR (compact ES384 JWT) with the service's JWKS (as verifyJwt takes it), then
- * reads it: options as verifyJwt's — pass `nonce` (eat_nonce must equal it) and `maxTokenAge`.
- * Resolves to EarData; a verified EAR may say "contraindicated": read `affirming` (true only
- * when every device is affirming) or `status`. Rejects with ERR_EAR_PROFILE, ERR_EAR_SHAPE or
- * verifyJwt's codes (ERR_EAT_NONCE_MISMATCH, ERR_JWS_SIGNATURE_VERIFICATION_FAILED, ...).
+ * Verifies an EAR (EAT Attestation Result: a compact ES384 JWT, the service's answer to
+ * `?result=ear`) with the service's JWKS as `verifyJwt` does, then reads it by the core's
+ * rules (profile, shape, trustworthiness tiers). Pass `nonce` and `maxTokenAge`. A verified
+ * EAR may say "contraindicated": read `affirming` or `status`.
+ *
+ * @param {string} token
+ * @param {JwksInput} jwks
+ * @param {VerifyTokenOptions} [options]
+ * @returns {Promise<EarData>}
+ * @throws EdgeAttestError (as a rejection) `ERR_EAR_PROFILE` (another profile),
+ * `ERR_EAR_SHAPE` (with `field`), or `verifyJwt`'s codes (`ERR_JWS_*`, `ERR_JWT_*`,
+ * `ERR_JWKS_*`, `ERR_EAT_NONCE_MISMATCH`).
+ *
+ * @example
+ * ```ts
+ * const jwks = createRemoteJWKSet('https://attest.example.com/.well-known/jwks.json');
+ * declare const token: string, nonce: string;
+ * const ear = await verifyEar(token, jwks, { nonce, maxTokenAge: 300 });
+ * if (!ear.affirming) console.error(ear.status, ear.submods);
+ * ```
  */
 export async function verifyEar(token, jwks, options = {}) {
   const requiredClaims = [...new Set([...(options?.requiredClaims ?? []), ...EAR_CLAIMS])];

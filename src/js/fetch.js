@@ -10,15 +10,46 @@
 import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
 
+/** @import { AttestationService, FetchAnswer, FetchResource, OcspCacheEntry, SourceState } from './edgeattest.js' */
+
+/**
+ * A cache of fetch answers: a FetchAnswer by key until a Unix second, judged on the clock of
+ * the request using it (`now`, which a replay may fix); may be async. `count`, optional: the
+ * live entries holding a body under `prefix` (`ocsp:`, `rim:`), reported in /health.
+ * @typedef {{
+ *   get(key: string, now: number): FetchAnswerLike | undefined | Promise<FetchAnswerLike | undefined>;
+ *   put(key: string, value: FetchAnswerLike, until: number, now: number): void | Promise<void>;
+ *   count?(prefix: string, now?: number): number;
+ * }} FetchCache
+ */
+
+/**
+ * What a cache holds: a body (with the nonce that fetched an OCSP answer) or a RIM service 404.
+ * @typedef {{ body: Uint8Array; nonce?: Uint8Array } | { error: 'status'; status: number }} FetchAnswerLike
+ */
+
 let readLimits;
 /** The core's limits (constants of the build), read from wasm once. */
 const coreLimits = () => (readLimits ??= serviceLimits());
 
 /**
- * An in-memory cache of fetch answers: at most `limit` entries, each until its own time
- * (Unix seconds, on the clock of the requests that use it: `now`), the oldest dropped first.
+ * An in-memory FetchCache of at most `limit` entries (default
+ * `serviceLimits().fetchCacheEntries`, 4096), oldest dropped first; an entry past its `until`
+ * (on the request's clock) is not returned.
+ *
+ * @param {{ limit?: number }} [options]
+ * @returns {FetchCache & { readonly size: number }}
+ *
+ * @example
+ * ```ts
+ * declare const service: AttestationService;
+ * declare const request: ServiceRequest;
+ * const cache = createFetchCache({ limit: 1024 }); // one per process, shared by its requests
+ * const response = await handleRequest(service, request, { cache });
+ * ```
  */
-export function createFetchCache({ limit } = {}) {
+export function createFetchCache(options = {}) {
+  let { limit } = options;
   const entries = new Map();
   const clock = () => Math.floor(Date.now() / 1000);
   const most = () => (limit ??= coreLimits().fetchCacheEntries);
@@ -50,6 +81,7 @@ export function createFetchCache({ limit } = {}) {
   };
 }
 
+/** @type {FetchCache & { readonly size: number }} */
 const sharedCache = createFetchCache();
 /** The cache handleRequest uses when given none (its entries are counted for /health). */
 export { sharedCache as defaultFetchCache };
@@ -96,6 +128,11 @@ const recordingsOf = (service) => {
 /**
  * Records on `service` what was seen of its sources (`seen`: state by kind), with the number
  * of answers `cache` holds for each when it can count them (createFetchCache, the worker's).
+ * @param {AttestationService} service
+ * @param {Record<string, SourceState>} seen
+ * @param {FetchCache} [cache]
+ * @param {number} [now]
+ * @returns {void}
  */
 export function recordSources(service, seen, cache = sharedCache, now = Math.floor(Date.now() / 1000)) {
   const counts = recordingsOf(service);
@@ -112,8 +149,12 @@ export function recordSources(service, seen, cache = sharedCache, now = Math.flo
  * saw on the service, so that /health says at once whether they answer — before any
  * attestation needs them. Cheap: no body is read. Never rejects; resolves to the states by
  * kind.
+ * @param {AttestationService} service
+ * @param {{ fetch?: (url: string, init: RequestInit) => Promise<Response>; timeoutMs?: number; cache?: FetchCache; now?: number }} [options]
+ * @returns {Promise<Record<string, SourceState>>}
  */
-export async function probeSources(service, { fetch = globalThis.fetch, timeoutMs = coreLimits().probeTimeoutMs, cache, now } = {}) {
+export async function probeSources(service, options = {}) {
+  const { fetch = globalThis.fetch, timeoutMs = coreLimits().probeTimeoutMs, cache, now } = options;
   const seen = {};
   if (typeof fetch !== 'function') return seen;
   const before = { ...recordingsOf(service) };
@@ -132,6 +173,9 @@ export async function probeSources(service, { fetch = globalThis.fetch, timeoutM
 /**
  * Answers one fetch step: one FetchAnswer per resource, in order. `options.fetch === false`
  * answers every resource `not-fetched` (a host without network access).
+ * @param {FetchResource[]} resources
+ * @param {{ fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false; cache?: FetchCache; ocspTimeoutMs?: number; rimTimeoutMs?: number; concurrency?: number; now?: number; seen?: Record<string, SourceState> }} [options]
+ * @returns {Promise<FetchAnswer[]>}
  */
 export async function answerFetchStep(resources, options = {}) {
   const limits = coreLimits();
@@ -189,7 +233,13 @@ export async function answerFetchStep(resources, options = {}) {
   return answers;
 }
 
-/** Stores the OCSP answers the core verified (`exchange.cacheable()`). */
+/**
+ * Stores the OCSP answers the core verified (`exchange.cacheable()`).
+ * @param {OcspCacheEntry[]} entries
+ * @param {number} now
+ * @param {FetchCache} [cache]
+ * @returns {Promise<void>}
+ */
 export async function cacheVerified(entries, now, cache = sharedCache) {
   for (const { cacheKey, body, nonce, until } of entries) {
     await cache.put(`ocsp:${cacheKey}`, { body, nonce }, until, now);

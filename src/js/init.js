@@ -48,9 +48,27 @@ async function load(input) {
 }
 
 /**
- * Loads the wasm module, once: later calls return the same promise (and ignore `input`);
- * after a failure the next call tries again. `input`: the .wasm file's URL (default: next to
- * this module), a Response or a promise of one, its bytes, or a compiled WebAssembly.Module.
+ * What init() can load the wasm module from.
+ * @typedef {string | URL | Request | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module} InitInput
+ */
+
+/**
+ * Loads the package's wasm module. Needed once before any other call in the browser entry
+ * (the one bundlers pick); the Node, Deno, workerd and default entries load it at import, so
+ * there it resolves at once. Idempotent: later calls return the same promise and ignore
+ * `input`; after a failure the next call tries again.
+ *
+ * @param {InitInput} [input] Where the `edgeattest_bg.wasm` file is: its URL (default: next to the
+ * package's JS module, which Vite and webpack 5 resolve and emit), a `Response` (or a promise
+ * of one, e.g. `fetch(url)`), its bytes, or a compiled `WebAssembly.Module`.
+ * @returns {Promise<void>}
+ * @throws EdgeAttestError `ERR_WASM_LOAD` (not found, not wasm, no URL known) or
+ * `ERR_INVALID_ARGUMENT` (an input of another kind), as a rejection.
+ *
+ * @example
+ * ```ts
+ * await init(); // the browser entry: once, before any other call
+ * ```
  */
 export function init(input) {
   if (loaded) return Promise.resolve();
@@ -64,7 +82,10 @@ export function init(input) {
   return pending;
 }
 
-/** For the entries that instantiate at import: bytes or a compiled module, synchronously. */
+/**
+ * For the entries that instantiate at import: bytes or a compiled module, synchronously.
+ * @param {BufferSource | WebAssembly.Module} module
+ */
 export function initNow(module) {
   initSync({ module });
   loaded = true;

@@ -13,6 +13,39 @@ import { readBody } from './body.js';
 import { EdgeAttestError, coded, invalidArgument as argument } from './error.js';
 import { KeySet } from './edgeattest.js';
 
+/**
+ * @typedef {object} RemoteJWKSetOptions
+ * @property {number} [timeoutDuration] Milliseconds the whole fetch (headers and body) may take; default 5000.
+ * @property {number} [cooldownDuration] Least milliseconds between two fetches made for an unknown `kid`; default 30000.
+ * @property {number} [cacheMaxAge] Milliseconds a fetched set is used without asking again; default 600000.
+ * @property {number} [maxBytes] Largest body accepted, in bytes; default 262144.
+ * @property {Record<string, string>} [headers] Extra request headers (`accept: application/json` is sent).
+ * @property {(url: string, init: RequestInit) => Promise<Response>} [fetch] The fetch to use; default `globalThis.fetch`.
+ * @property {() => number} [now] The clock in milliseconds; default `Date.now`.
+ */
+
+/**
+ * What createRemoteJWKSet returns: pass it as the key set of verifyJwt or
+ * verifyAttestationResult. Rejects with an EdgeAttestError: `ERR_JWKS_FETCH_TIMEOUT`,
+ * `ERR_JWKS_FETCH_FAILED`, `ERR_JWKS_REDIRECT` (a redirect to another origin, more than 3
+ * within the origin, or one whose target the runtime hides), `ERR_JWKS_HTTP_STATUS` (with
+ * `status`), `ERR_JWKS_NOT_JSON`, `ERR_JWKS_TOO_LARGE` (with `limit`; the body is cancelled
+ * where it passes it), `ERR_JWKS_INVALID`.
+ *
+ * Its members: `fresh` (the cached set is younger than `cacheMaxAge`), `coolingDown` (a fetch
+ * happened less than `cooldownDuration` ago), `reloading` (a fetch is in flight), `reload()`
+ * (fetches the set now, sharing a fetch in flight), `jwks()` (a copy of the last set fetched,
+ * or undefined).
+ * @typedef {{
+ *   (hint?: { unknownKey?: boolean }): Promise<KeySet>;
+ *   readonly fresh: boolean;
+ *   readonly coolingDown: boolean;
+ *   readonly reloading: boolean;
+ *   reload(): Promise<void>;
+ *   jwks(): { keys: object[] } | undefined;
+ * }} RemoteJWKSet
+ */
+
 const DEFAULTS = {
   timeoutDuration: 5_000,
   cooldownDuration: 30_000,
@@ -46,19 +79,27 @@ function isJson(contentType) {
 }
 
 /**
- * A resolver for the JWKS at `url`: an https: URL, or http: on loopback (`localhost`,
- * 127.0.0.0/8, [::1]; elsewhere ERR_JWKS_INSECURE_URL). Redirects are not followed by fetch
- * (`redirect: 'manual'`): one within the URL's origin is followed here, at most 3 in a row;
- * one to another origin, one more, or one whose target the runtime hides (a browser's
- * opaque redirect) is ERR_JWKS_REDIRECT. Options: `timeoutDuration` (ms, default
- * 5000, the whole fetch including the body), `cooldownDuration` (ms, default 30000: the least
- * time between two fetches made for an unknown key), `cacheMaxAge` (ms, default 600000;
- * `Infinity` keeps the set until a key is missing), `maxBytes` (default 262144), `headers`,
- * `fetch` (default globalThis.fetch) and `now` (a clock in ms, default Date.now).
+ * The JWKS at `url` (an attestation service's `/.well-known/jwks.json`), as jose's
+ * createRemoteJWKSet: fetched with a timeout and a size cap, cached, fetched again on an
+ * unknown `kid` at most once per cooldown, concurrent fetches shared. `url` is https:, or
+ * http: on loopback only (`localhost`, 127.0.0.0/8, `[::1]`): another http: URL throws
+ * `ERR_JWKS_INSECURE_URL` (field `url`). Fetched with `redirect: 'manual'`; a redirect within
+ * the URL's origin is followed (at most 3), any other is `ERR_JWKS_REDIRECT` — in browsers,
+ * which hide a redirect's target, every redirect is.
  *
- * Pass the resolver as the key set of verifyJwt / verifyAttestationResult. It also has
- * `reload()`, `jwks()` (the last set fetched, or undefined), and the getters `fresh`,
- * `coolingDown` and `reloading`, as jose's.
+ * @param {string | URL} url
+ * @param {RemoteJWKSetOptions} [options]
+ * @returns {RemoteJWKSet}
+ * @throws EdgeAttestError `ERR_JWKS_INSECURE_URL` for an http: URL off loopback,
+ * `ERR_INVALID_ARGUMENT` for options of the wrong shape; the set it returns rejects with the
+ * `ERR_JWKS_*` codes of {@link RemoteJWKSet}.
+ *
+ * @example
+ * ```ts
+ * const jwks = createRemoteJWKSet('https://nras.attestation.nvidia.com/.well-known/jwks.json', { timeoutDuration: 3000 });
+ * declare const token: string;
+ * const { payload } = await verifyJwt(token, jwks);
+ * ```
  */
 export function createRemoteJWKSet(url, options = {}) {
   let target;

@@ -5,13 +5,46 @@ import { ocspRequests, checkOcspResponses, serviceLimits } from './edgeattest.js
 import { coded } from './error.js';
 import { fetchCapped } from './http.js';
 
-/** NVIDIA's OCSP responder (plain RFC 6960 over HTTP POST). */
+/** @import { OcspChainKind, OcspChainStatus } from './edgeattest.js' */
+
+/**
+ * Options of fetchOcspStatus.
+ * @typedef {object} FetchOcspStatusOptions
+ * @property {OcspChainKind} [kind] Default "device" (the leaf is not asked about); "rim" asks about the signer too.
+ * @property {string} [url] The responder; default NVIDIA_OCSP_URL. Certificates' own AIA URLs are never used.
+ * @property {(url: string, init: RequestInit) => Promise<Response>} [fetch] Default globalThis.fetch.
+ * @property {number} [timeoutMs] Per request; default 10000 (NVIDIA's verifier's budget).
+ * @property {boolean} [allowHold] Count certificateHold as good (`held: true`).
+ * @property {number} [now] Unix seconds; default the host clock.
+ * @property {Uint8Array[]} [nonces] One 32-byte nonce per request; default crypto.getRandomValues.
+ */
+
+/**
+ * NVIDIA's OCSP responder, the default `url` (plain RFC 6960 over HTTP POST).
+ * @type {string}
+ */
 export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
 
 /**
- * Asks `url` about the certificates of `chainPem` that NVIDIA's verifiers ask about and
- * resolves to the chain's status (checkOcspResponses). Network failures are not thrown:
- * they make the certificate's status `failed` with ERR_OCSP_UNAVAILABLE (service code 5001).
+ * Asks an OCSP responder (NVIDIA's by default) about a certificate chain: POSTs the chain's
+ * OCSP requests (`ocspRequests`), each within `timeoutMs`, and checks the answers
+ * (`checkOcspResponses`: signer, signature, certificate, times, nonce). Resolves with the
+ * chain's status; network failures are not thrown: they make the certificate's status
+ * `failed` with `ERR_OCSP_UNAVAILABLE` (service code 5001).
+ *
+ * @param {string} chainPem
+ * @param {FetchOcspStatusOptions} [options]
+ * @returns {Promise<OcspChainStatus>}
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for options of the wrong
+ * shape (`fetch`, `url`, `timeoutMs`), `ERR_CHAIN_PEM` / `ERR_CERT_*` for a chain that does
+ * not read.
+ *
+ * @example
+ * ```ts
+ * declare const certificate: string; // the device's chain (PEM, leaf first)
+ * const revocation = await fetchOcspStatus(certificate, { kind: 'device' });
+ * if (revocation.status !== 'good') console.error(revocation.status, revocation.serviceCode);
+ * ```
  */
 export async function fetchOcspStatus(chainPem, options = {}) {
   const { kind = 'device', url = NVIDIA_OCSP_URL, timeoutMs = 10_000, allowHold = false, now, nonces } = options;

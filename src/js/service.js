@@ -6,21 +6,66 @@ import { chooseBackend } from './backend.js';
 import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
 import { answerFetchStep, cacheVerified, defaultFetchCache, recordSources } from './fetch.js';
 import { coded } from './error.js';
-import { importPrivateKey } from './token.js';
+import { importPrivateKey } from './keys.js';
 
 export { createVerifyKeyCache } from './backend.js';
 
 /**
- * Answers one request of an AttestationService. With the `webcrypto` backend (the default
- * where crypto.subtle exists) the evidence, chain, RIM and OCSP checks run in crypto.subtle;
- * with `software` in the wasm module. Tokens are signed with `signingKey` (a private
- * CryptoKey, ECDSA P-384) when the service was made with `publicKey`; a service that holds
- * its key signs in the core. What the verified devices need — RIM documents the service
- * lacks, OCSP answers for their chains and their RIMs' chains — is fetched with `fetch`
- * (default globalThis.fetch; `false` for a host without network access: revocation is then
- * left unchecked, with the warning claim), with timeouts, a 2 MiB cap, 8 fetches at once and
- * `cache` (default one shared in-memory cache; see createFetchCache). The sources' state is
- * recorded on the service for /health. Resolves to the ServiceResponse.
+ * @import { AttestationService, ServiceRequest, ServiceResponse } from './edgeattest.js'
+ * @import { FetchCache } from './fetch.js'
+ * @import { VerifyKeyCache } from './webcrypto.js'
+ */
+
+/**
+ * Options of handleRequest.
+ * @typedef {object} HandleRequestOptions
+ * @property {number} [now] Unix seconds; default: the host's clock.
+ * @property {CryptoKey} [signingKey] The private signing key, for a service made with `publicKey`.
+ * @property {SubtleCrypto} [subtle] Default: globalThis.crypto.subtle.
+ * @property {VerifyKeyCache} [keyCache] Imported verification keys kept across requests; default: the package's shared cache (for the global crypto.subtle).
+ * @property {'webcrypto' | 'software'} [backend] Where the ECDSA checks run: crypto.subtle (default where it exists) or the wasm module.
+ * @property {((url: string, init: RequestInit) => Promise<Response>) | false} [fetch]
+ *   Fetches what verified devices need: RIM documents the service lacks (GET) and OCSP
+ *   answers (POST application/ocsp-request). Default: globalThis.fetch. `false`: a host
+ *   without network access — missing RIMs fail with 5009 and revocation is left unchecked,
+ *   with the warning claim. (Replaces the `fetchRims` callback of earlier releases.)
+ * @property {FetchCache} [cache] Where fetched answers are kept; default one shared in-memory cache (createFetchCache()).
+ * @property {number} [ocspTimeoutMs] Per OCSP request; default `serviceLimits().ocspTimeoutMs` (5000).
+ * @property {number} [rimTimeoutMs] Per RIM document; default `serviceLimits().rimTimeoutMs` (10000).
+ * @property {number} [concurrency] Fetches at once for one request; default `serviceLimits().fetchConcurrency` (8).
+ */
+
+/**
+ * Answers one request to the attestation service with every ECDSA check and signature in
+ * WebCrypto (or in wasm: `backend`), fetching what verified devices need (RIM documents the
+ * service lacks, OCSP answers) through `fetch` with per-fetch budgets and `cache`. The
+ * service's own refusals are responses (a status and an error body), not rejections.
+ *
+ * @param {AttestationService} service
+ * @param {ServiceRequest} request
+ * @param {HandleRequestOptions} [options]
+ * @returns {Promise<ServiceResponse>}
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for options of the wrong
+ * shape (e.g. `fetch` neither a function nor false), `ERR_SIGNING_KEY_REQUIRED` when the
+ * service was made with `publicKey` and no `signingKey` is given, or what
+ * `AttestationService.begin` throws for a request of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * declare const signingKeyPem: string; // PKCS#8
+ * const service = new AttestationService({ signingKey: signingKeyPem, issuer: 'https://attest.example.com' });
+ * async function serve(request: Request): Promise<Response> {
+ *   const url = new URL(request.url);
+ *   const answer = await handleRequest(service, {
+ *     method: request.method,
+ *     path: url.pathname + url.search,
+ *     origin: url.origin,
+ *     headers: [...request.headers],
+ *     body: new Uint8Array(await request.arrayBuffer()),
+ *   });
+ *   return new Response(answer.body, { status: answer.status, headers: answer.headers });
+ * }
+ * ```
  */
 export async function handleRequest(service, request, options = {}) {
   const { now = Math.floor(Date.now() / 1000), signingKey, subtle = globalThis.crypto?.subtle, keyCache } = options;
@@ -58,10 +103,24 @@ export async function handleRequest(service, request, options = {}) {
 }
 
 /**
- * Imports a P-384 private key (PKCS#8 PEM or private JWK text) into WebCrypto as a
- * non-extractable signing key. Resolves to `{ privateKey, publicJwk }`: the CryptoKey for
- * handleRequest and the public JWK text for `new AttestationService({ publicKey })`. The core
- * reads and checks the key (a JWK's x/y must be d's point) through importPrivateKey.
+ * Imports a P-384 private key (PKCS#8 PEM or private JWK text) as a non-extractable WebCrypto
+ * key, with its public JWK (text) for a service made with `publicKey`: the private key then
+ * never enters wasm memory.
+ *
+ * @param {string} text
+ * @param {SubtleCrypto} [subtle]
+ * @returns {Promise<{ privateKey: CryptoKey; publicJwk: string }>}
+ * @throws EdgeAttestError (as a rejection) `ERR_INVALID_ARGUMENT` for a key that is not a
+ * string, `ERR_INVALID_KEY` for one WebCrypto cannot import as a P-384 signing key.
+ *
+ * @example
+ * ```ts
+ * declare const signingKeyPem: string; // PKCS#8
+ * declare const request: ServiceRequest;
+ * const { privateKey, publicJwk } = await importSigningKey(signingKeyPem);
+ * const service = new AttestationService({ publicKey: publicJwk });
+ * const response = await handleRequest(service, request, { signingKey: privateKey });
+ * ```
  */
 export async function importSigningKey(text, subtle = globalThis.crypto?.subtle) {
   if (typeof text !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'the signing key must be a string', 'signingKey');

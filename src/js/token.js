@@ -1,41 +1,150 @@
-// Token API (ES384 JWS/JWT, JWKS, detached EAT): the WebCrypto backend and the public
-// wrappers around the wasm core.
+// Token verification (ES384 JWS/JWT, JWKS, detached EAT): the WebCrypto backend and the
+// public wrappers around the wasm core. Keys and minting are keys.js's.
 //
 // Verification is two-phase: the core (wasm) parses, checks headers and selects keys, then
 // hands out signature checks {publicKey (SEC1), message, signature (r||s)}; this module runs
 // them with crypto.subtle.verify in parallel (or in wasm with the software backend) and
-// feeds the verdicts back; the core then checks claims, digests and devices. Signing works
-// the same way: the core builds the signing input, a CryptoKey (never in wasm memory) or a
-// software key signs it, the core assembles the token.
+// feeds the verdicts back; the core then checks claims, digests and devices.
 import {
   KeySet,
   P384PrivateKey,
   P384PublicKey,
   prepareJwtVerification,
   prepareAttestationResultVerification,
-  jwtSigningInput,
-  assembleJws,
-  signJwtSoftware,
-  detachedEatSigningInput,
-  assembleDetachedEat,
-  createV1Result as createV1ResultText,
   verifyChecksSoftware as verifyChecksInWasm,
 } from './edgeattest.js';
 import { EdgeAttestError, invalidArgument as argumentError } from './error.js';
-import { chooseBackend } from './backend.js';
-import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
+import { defaultTokenBackend, setDefaultTokenBackend, tokenBackendOf as backendOf } from './backend.js';
+import { runSignatureChecks } from './webcrypto.js';
 
 export { KeySet, P384PrivateKey, P384PublicKey };
+
+/**
+ * @import { AttestEndpoint, P384Jwk, SignatureCheckData, VerifiedJwtResult, VerifiedAttestationResultData, Appraisal, VerdictLevel } from './edgeattest.js'
+ * @import { EdgeAttestErrorCode, VerdictErrorCode } from './error.js'
+ */
+
+/**
+ * One token's verdict. When verifyAttestationResult rejects, the error (code and field of
+ * the first failure) carries `verdicts`: the overall token (label null), then every device,
+ * and `level`: the worst token failure on the verdict scale ("forged", "wrong-nonce" or
+ * "expired"; null when the caller's options were wrong).
+ * @typedef {object} TokenVerdict
+ * @property {string | null} label
+ * @property {boolean} verified
+ * @property {string | null} code
+ * @property {string | null} field
+ * @property {string | null} digest The submods digest that bound a device token, when it matched.
+ * @property {Record<string, unknown> | null} payload
+ */
+
+/**
+ * 'webcrypto' (crypto.subtle) or 'software' (P-384 in wasm).
+ * @typedef {'webcrypto' | 'software'} TokenBackend
+ */
+
+/**
+ * A JWKS as JSON text, bytes, a plain object, or a parsed KeySet.
+ * @typedef {string | Uint8Array | { keys: object[] } | KeySet | KeySetResolver} JwksInput
+ */
+
+/**
+ * A function giving the key set (createRemoteJWKSet's): asked with `{}`, then — when the set
+ * holds no key for the token — once more with `{ unknownKey: true }`.
+ * @typedef {(hint: { unknownKey?: boolean }) => Promise<string | Uint8Array | { keys: object[] } | KeySet>} KeySetResolver
+ */
+
+/**
+ * @typedef {object} VerifyTokenOptions
+ * @property {string | string[]} [issuer] Accepted `iss` value(s).
+ * @property {string | string[]} [audience] Accepted `aud` value(s): the token's `aud` must name one.
+ * @property {string} [subject] Required `sub`.
+ * @property {string} [nonce] Expected `eat_nonce` (the challenge sent).
+ * @property {number} [clockTolerance] Clock tolerance in seconds.
+ * @property {number} [maxTokenAge] Maximum age in seconds (requires `iat`).
+ * @property {string[]} [requiredClaims] Claims that must be present.
+ * @property {string} [typ] Required header `typ` (normalised as jose does).
+ * @property {string[] | Record<string, boolean>} [crit] Understood `crit` extensions (names, or jose's { name: true }).
+ * @property {number} [now] The time of the check in Unix seconds (default: now).
+ * @property {Date} [currentDate] The time of the check as a Date (jose's option; `now` wins).
+ * @property {TokenBackend} [backend] Signature backend for this call.
+ * @property {'detached' | 'v1'} [format]
+ *   verifyAttestationResult only: the result shape expected — 'detached' (V2–V4, the
+ *   default) or 'v1' ({"eat": token}). A result of the other shape is refused with
+ *   ERR_EAT_FORMAT_MISMATCH.
+ * @property {AttestEndpoint} [endpoint]
+ *   verifyAttestationResult only: the attest endpoint the request went to; the expected shape
+ *   is the one it answers with ('/v1/attest/gpu' → 'v1', the others → 'detached'). Must agree
+ *   with `format` when both are given.
+ * @property {boolean} [allowFailedResult]
+ *   verifyAttestationResult only. By default an authentic result is refused when its verdict
+ *   is not a pass: the service's `x-nvidia-overall-att-result` is false, or a device token
+ *   says it failed (ERR_ATTESTATION_FAILED), or the verdict is absent
+ *   (ERR_ATTESTATION_RESULT_MISSING). A signature only proves who wrote the result, not that
+ *   the GPU passed, and a resolved promise must never read as a pass — the way jose's
+ *   jwtVerify refuses a well-signed token whose claims fail their checks instead of leaving
+ *   the checks to the caller. The rejection (AttestationVerdictError) still carries
+ *   `appraisal` and the verified `result`.
+ *
+ *   `true` resolves with a failed result instead, for tools that display failures (the
+ *   verification page, diagnostics); the caller must then read `appraisal.passed`. A device
+ *   token whose claims do not read (a check claim of the wrong type, no verdict claim) fails
+ *   with ERR_EAT_CLAIMS_UNREADABLE, resolved by this option too, as a failure.
+ * @property {boolean} [allowUnknownRevocation]
+ *   verifyAttestationResult only. By default a passing result is refused
+ *   (ERR_REVOCATION_UNCONFIRMED) unless every device token confirms its certificate chains
+ *   good: claims 3.0/4.0 chain objects `valid` with OCSP `good`; claims 1.0/2.0 chains
+ *   validated without a "revocation not checked" warning. `true` accepts it; the result then
+ *   says `revocationRelaxed: true`.
+ */
+
 
 /** The codes of verifyAttestationResult's verdict rules (the result is authentic, its verdict refused). */
 const VERDICT_CODES = new Set(['ERR_ATTESTATION_FAILED', 'ERR_ATTESTATION_RESULT_MISSING', 'ERR_EAT_CLAIMS_UNREADABLE', 'ERR_REVOCATION_UNCONFIRMED']);
 
 /**
- * verifyAttestationResult's refusal of an authentic result whose verdict is not an acceptable
- * pass: an EdgeAttestError with a verdict code, `appraisal` (why) and `result` (the verified
- * data). The errors come from wasm, so `instanceof` checks the brand, as EdgeAttestError's does.
+ * The rejection of verifyAttestationResult when every token is authentic but the verdict is
+ * not a pass (ERR_ATTESTATION_FAILED) or absent (ERR_ATTESTATION_RESULT_MISSING), a device
+ * token's claims do not read as their claims version defines them (ERR_EAT_CLAIMS_UNREADABLE),
+ * or the verdict is a pass whose certificate chains are not confirmed good
+ * (ERR_REVOCATION_UNCONFIRMED). Its message names the device and why.
  */
 export class AttestationVerdictError extends EdgeAttestError {
+  /**
+   * As EdgeAttestError's: the wasm core makes these errors, with the members below.
+   * @param {EdgeAttestErrorCode} code
+   * @param {string} message
+   * @param {{ field?: string; cause?: unknown }} [options]
+   */
+  constructor(code, message, options) {
+    super(code, message, options);
+    // Declarations of the members the core sets, for the types; no effect.
+    /** @type {VerdictErrorCode} */
+    this.code;
+    /**
+     * Why: the verdict and each device's reasons.
+     * @type {Appraisal}
+     */
+    this.appraisal;
+    /**
+     * The verdict level: `appraisal.level`.
+     * @type {VerdictLevel}
+     */
+    this.level;
+    /**
+     * The verified (authentic) result, as verifyAttestationResult would have resolved it.
+     * @type {VerifiedAttestationResultData}
+     */
+    this.result;
+  }
+
+  /**
+   * True for verifyAttestationResult's refusals of an authentic result (a verdict code and an
+   * appraisal), from any copy of the package: `error instanceof AttestationVerdictError`
+   * narrows `error` to this type.
+   * @param {unknown} value
+   * @returns {value is AttestationVerdictError}
+   */
   static [Symbol.hasInstance](value) {
     return EdgeAttestError[Symbol.hasInstance](value)
       && VERDICT_CODES.has(value.code)
@@ -44,20 +153,39 @@ export class AttestationVerdictError extends EdgeAttestError {
 }
 
 const subtle = globalThis.crypto?.subtle;
-let defaultBackend = chooseBackend(undefined, subtle);
 
-/** The backend used when an operation names none: 'webcrypto' where crypto.subtle exists. */
+/**
+ * The signature backend used when an operation names none: the one `setTokenBackend` set, else
+ * 'webcrypto' where `crypto.subtle` exists and 'software' elsewhere.
+ *
+ * @returns {TokenBackend}
+ *
+ * @example
+ * ```ts
+ * console.log(getTokenBackend()); // "webcrypto" in browsers, Node, Deno and workers
+ * ```
+ */
 export function getTokenBackend() {
-  return defaultBackend;
+  return defaultTokenBackend();
 }
 
-/** Sets the default backend ('webcrypto' or 'software'). */
+/**
+ * Sets the default signature backend of the token functions; without an argument, back to
+ * the host's default.
+ *
+ * @param {TokenBackend} [backend]
+ * @returns {void}
+ * @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for a value other than 'webcrypto' and
+ * 'software'.
+ *
+ * @example
+ * ```ts
+ * setTokenBackend('software'); // P-384 in wasm from now on
+ * setTokenBackend(); // the host's default again
+ * ```
+ */
 export function setTokenBackend(backend) {
-  defaultBackend = chooseBackend(backend, subtle);
-}
-
-function backendOf(options) {
-  return options?.backend === undefined ? defaultBackend : chooseBackend(options.backend, subtle);
+  setDefaultTokenBackend(backend);
 }
 
 // ---- key sets ----------------------------------------------------------------------------
@@ -89,7 +217,22 @@ function asBytes(value) {
 // Pass a KeySet (createKeySet) to skip even that comparison.
 const keySets = new WeakMap();
 
-/** Parses a JWKS once: pass the result to verifyJwt / verifyAttestationResult. */
+/**
+ * A parsed key set, for verifying many tokens against one JWKS without reading it each time.
+ * Only ES384 P-384 keys are usable; the `x5c` a key carries is kept, not validated.
+ *
+ * @param {Exclude<JwksInput, KeySetResolver>} jwks
+ * @returns {KeySet}
+ * @throws EdgeAttestError `ERR_JWKS_INVALID` for a set with duplicate members or a malformed
+ * key, `ERR_INVALID_ARGUMENT` for an input that is not text, bytes or an object.
+ *
+ * @example
+ * ```ts
+ * const response = await fetch('https://nras.attestation.nvidia.com/.well-known/jwks.json');
+ * const keys = createKeySet(await response.text());
+ * console.log(keys.kids);
+ * ```
+ */
 export function createKeySet(jwks) {
   return jwks instanceof KeySet ? jwks : new KeySet(asBytes(jwks));
 }
@@ -111,12 +254,39 @@ function keySetOf(jwks) {
 
 // ---- WebCrypto signature checks --------------------------------------------------------
 
-/** Runs signature checks with crypto.subtle.verify, in parallel: one boolean per check. */
+/**
+ * Runs signature checks (from a two-phase verification: `PendingRim`, `EvidenceBatch`,
+ * `ServiceExchange`) with WebCrypto: one boolean each, in order. A key or signature of another
+ * size is a failed check, not a throw.
+ *
+ * @param {SignatureCheckData[]} checks
+ * @returns {Promise<boolean[]>}
+ *
+ * @example
+ * ```ts
+ * declare const checks: SignatureCheckData[]; // e.g. a PendingRim's signatureChecks()
+ * const verdicts = await verifyChecksWebCrypto(checks);
+ * ```
+ */
 export function verifyChecksWebCrypto(checks) {
   return runSignatureChecks(checks, subtle);
 }
 
-/** Runs signature checks with the software backend (P-384 in wasm): one boolean per check. */
+/**
+ * Runs signature checks (from a two-phase verification) with the wasm core's P-384: one
+ * boolean each, in order.
+ *
+ * @param {SignatureCheckData[]} checks
+ * @returns {boolean[]}
+ * @throws EdgeAttestError `ERR_INVALID_ARGUMENT` for checks of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * declare const checks: SignatureCheckData[];
+ * const verdicts = verifyChecksSoftware(checks);
+ * console.log(verdicts.every(Boolean));
+ * ```
+ */
 export function verifyChecksSoftware(checks) {
   return Array.from(verifyChecksInWasm(checks), (verdict) => verdict === 1);
 }
@@ -160,9 +330,28 @@ async function withResolver(resolve, verify) {
 }
 
 /**
- * Verifies a compact ES384 JWT against a JWKS (object, JSON text, KeySet, or a resolver such
- * as createRemoteJWKSet's).
- * Resolves to { payload, protectedHeader, kid }; rejects with an EdgeAttestError (code, field).
+ * Verifies one ES384 JWT against a key set, as jose's `jwtVerify` does: the header (`alg`
+ * ES384 only, `typ`, `crit`; `jku`/`x5u` never fetched), the signature by the key its `kid`
+ * names, then the times (`exp`, `nbf`, `iat` with `clockTolerance` and `maxTokenAge`) and the
+ * claims asked for (`issuer`, `audience`, `subject`, `nonce` as `eat_nonce`, `requiredClaims`).
+ * Resolves with the header and claims.
+ *
+ * @param {string} token
+ * @param {JwksInput} jwks
+ * @param {VerifyTokenOptions} [options]
+ * @returns {Promise<VerifiedJwtResult>}
+ * @throws EdgeAttestError (as a rejection) whose code names the first failed check:
+ * `ERR_JWS_*` (e.g. `ERR_JWS_SIGNATURE_VERIFICATION_FAILED`, `ERR_JWS_INVALID`),
+ * `ERR_JOSE_ALG_NOT_ALLOWED`, `ERR_JWKS_*` (e.g. `ERR_JWKS_NO_MATCHING_KEY`), `ERR_JWT_*`
+ * (e.g. `ERR_JWT_EXPIRED`, `ERR_JWT_CLAIM_VALIDATION_FAILED`), `ERR_EAT_NONCE_MISMATCH`;
+ * `ERR_INVALID_ARGUMENT` for options of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * const jwks = createRemoteJWKSet('https://nras.attestation.nvidia.com/.well-known/jwks.json');
+ * declare const token: string;
+ * const { payload, protectedHeader } = await verifyJwt(token, jwks, { issuer: 'https://nras.attestation.nvidia.com' });
+ * ```
  */
 export async function verifyJwt(token, jwks, options = {}) {
   if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyJwt(token, keys, options));
@@ -177,32 +366,45 @@ export async function verifyJwt(token, jwks, options = {}) {
 }
 
 /**
- * Verifies an attestation result — the detached EAT [["JWT", overall], {label: token}] or the
- * V1 {"eat": token} — as JSON text, bytes or the parsed value. Every signature, every submods
- * digest, the device set, the nonce and the times are checked. The shape is never guessed:
- * options.format ('detached', the default, or 'v1') or options.endpoint (the attest path
- * called, e.g. '/v1/attest/gpu') names it, and a result of the other shape is refused
- * (ERR_EAT_FORMAT_MISMATCH). Resolves to
- * { format, overall, devices: [{ label, digest, payload, protectedHeader, kid }], overallResult,
- *   appraisal: { level, passed, overallResult, devices: [{ label, passed, reasons: [{ claim, value, message }], warnings }] } };
- * rejects with the first failure, whose `field` names the device concerned, whose
- * `verdicts` give every token's verdict (once the overall token is well formed) and whose
- * `level` places it on the verdict scale ('forged', 'wrong-nonce', 'expired'; a verdict
- * refusal's is its appraisal's: 'failed', 'passed-with-warnings').
+ * Verifies an attestation service's answer (NRAS's detached EAT for V2–V4, or V1's
+ * `{"eat": token}`) and resolves **only when it is authentic and says every device passed**:
+ * every token's signature and times as {@link verifyJwt} checks them, the overall token's
+ * `eat_nonce` against `options.nonce`, each device token bound by its `submods` digest, the
+ * device tokens' claims read as their claims version defines them, the service's verdict, and
+ * revocation confirmed `good` for every certificate chain.
  *
- * Authentic is not a pass: when every token verifies but the service's verdict
- * (x-nvidia-overall-att-result) is false, or a device token says it failed, it rejects with
- * ERR_ATTESTATION_FAILED; when the verdict is absent, with ERR_ATTESTATION_RESULT_MISSING.
- * Both errors carry `appraisal` (why) and `result` (the verified data). options.allowFailedResult
- * (true) resolves instead, for tools that show failures; the caller then reads appraisal.passed.
+ * Rejects with an {@link AttestationVerdictError} when the result is authentic but its verdict
+ * is refused (ERR_ATTESTATION_FAILED, ERR_ATTESTATION_RESULT_MISSING,
+ * ERR_EAT_CLAIMS_UNREADABLE, ERR_REVOCATION_UNCONFIRMED: it carries `appraisal` and `result`),
+ * and with an EdgeAttestError naming the failed check otherwise (a signature, key, digest,
+ * nonce or time: the result cannot be trusted; its `verdicts` give every token's). A recorded
+ * result verifies at the time it was issued: pass `currentDate` (or `now`).
  *
- * A device token whose claims do not read as its claims version defines them (a check claim of
- * the wrong type, no verdict claim) fails with that reason: ERR_EAT_CLAIMS_UNREADABLE. A pass
- * whose certificate chains a device token does not confirm good (claims 3.0/4.0: a chain
- * object not `valid` + OCSP `good`; 1.0/2.0: a chain not validated, or the "not checked"
- * warning) rejects with ERR_REVOCATION_UNCONFIRMED unless options.allowUnknownRevocation
- * (true); the result then says `revocationRelaxed: true`. Both errors carry appraisal and
- * result too.
+ * @param {string | Uint8Array | unknown[] | { eat: string }} result
+ * @param {JwksInput} jwks
+ * @param {VerifyTokenOptions} [options]
+ * @returns {Promise<VerifiedAttestationResultData>}
+ * @throws AttestationVerdictError (as a rejection) `ERR_ATTESTATION_FAILED`,
+ * `ERR_ATTESTATION_RESULT_MISSING`, `ERR_EAT_CLAIMS_UNREADABLE`, `ERR_REVOCATION_UNCONFIRMED`
+ * for an authentic result whose verdict is refused.
+ * @throws EdgeAttestError (as a rejection) for a result that cannot be trusted: `ERR_EAT_*`
+ * (e.g. `ERR_EAT_NONCE_MISMATCH`, `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_FORMAT_MISMATCH`),
+ * `ERR_JWS_*`, `ERR_JWKS_*`, `ERR_JWT_*` as {@link verifyJwt}; `ERR_INVALID_ARGUMENT` for
+ * options of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * const jwks = createRemoteJWKSet('https://nras.attestation.nvidia.com/.well-known/jwks.json');
+ * declare const nonce: string; // the nonce the attest request carried
+ * declare const response: Response; // the service's answer to it
+ * try {
+ *   const verified = await verifyAttestationResult(await response.json(), jwks, { nonce });
+ *   console.log('attested:', verified.devices.map((device) => device.label));
+ * } catch (error) {
+ *   if (error instanceof AttestationVerdictError) console.error(error.appraisal.devices);
+ *   throw error;
+ * }
+ * ```
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
   if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyAttestationResult(result, keys, options));
@@ -214,162 +416,4 @@ export async function verifyAttestationResult(result, jwks, options = {}) {
   } finally {
     if (owned) keySet.free();
   }
-}
-
-// ---- keys ----------------------------------------------------------------------------------
-
-const isCryptoKey = (key) => typeof CryptoKey !== 'undefined' && key instanceof CryptoKey;
-
-/**
- * Generates a P-384 signing key pair. backend 'webcrypto' (default where available): the
- * private key is a non-extractable CryptoKey; 'software': a P384PrivateKey in wasm memory.
- * Resolves to { privateKey, publicJwk } (publicJwk carries options.kid when given).
- */
-export async function generateKeyPair(options = {}) {
-  const backend = backendOf(options);
-  if (backend === 'software') {
-    const privateKey = P384PrivateKey.generate();
-    const { d: _private, ...publicJwk } = privateKey.toJwk(options.kid);
-    return { privateKey, publicJwk };
-  }
-  const pair = await subtle.generateKey(ECDSA_P384, options.extractable === true, ['sign', 'verify']);
-  const { kty, crv, x, y } = await subtle.exportKey('jwk', pair.publicKey);
-  const publicJwk = { kty, crv, ...(options.kid !== undefined && { kid: options.kid }), x, y };
-  return { privateKey: pair.privateKey, publicJwk };
-}
-
-/**
- * Imports a P-384 private key from a JWK (object or JSON text with d) or PKCS#8 PEM text.
- * backend 'webcrypto': a non-extractable CryptoKey (unless options.extractable);
- * 'software': a P384PrivateKey. The key is validated by the core either way.
- */
-export async function importPrivateKey(input, options = {}) {
-  const backend = backendOf(options);
-  // The core's one reading of a key's format, as a service reads its signingKey
-  // (service.js imports through here).
-  const key = P384PrivateKey.fromText(input);
-  if (backend === 'software') return key;
-  try {
-    return await subtle.importKey('pkcs8', key.toPkcs8Der(), ECDSA_P384, options.extractable === true, ['sign']);
-  } finally {
-    key.free();
-  }
-}
-
-/** Imports a P-384 public key from a JWK (object or JSON text), SPKI PEM text or SEC1 bytes. */
-export function importPublicKey(input) {
-  if (input instanceof Uint8Array || input instanceof ArrayBuffer) return P384PublicKey.fromSec1(input);
-  return P384PublicKey.fromText(input); // the core's one reading of key text
-}
-
-/**
- * Exports a key as a JWK: a P384PrivateKey (with d), a P384PublicKey, or a public CryptoKey
- * (or an extractable private one).
- */
-export async function exportJwk(key, options = {}) {
-  if (key instanceof P384PrivateKey || key instanceof P384PublicKey) return key.toJwk(options.kid);
-  if (isCryptoKey(key)) {
-    const { kty, crv, x, y, d } = await subtle.exportKey('jwk', key);
-    P384PublicKey.fromJwk({ kty, crv, x, y }).free(); // throws unless a P-384 point
-    return { kty, crv, ...(options.kid !== undefined && { kid: options.kid }), x, y, ...(d !== undefined && { d }) };
-  }
-  throw argumentError('key', 'must be a P384PrivateKey, a P384PublicKey or a CryptoKey');
-}
-
-/** SPKI PEM text of a public key (P384PublicKey, P384PrivateKey or public CryptoKey). */
-export async function exportSpki(key) {
-  if (key instanceof P384PublicKey) return key.toSpkiPem();
-  let owned;
-  if (key instanceof P384PrivateKey) owned = key.publicKey();
-  else if (isCryptoKey(key)) owned = P384PublicKey.fromSec1(new Uint8Array(await subtle.exportKey('raw', key)));
-  if (owned) {
-    try {
-      return owned.toSpkiPem();
-    } finally {
-      owned.free();
-    }
-  }
-  throw argumentError('key', 'must be a P384PublicKey, a P384PrivateKey or a public CryptoKey');
-}
-
-/** PKCS#8 PEM text of a software private key. */
-export function exportPkcs8(key) {
-  if (key instanceof P384PrivateKey) return key.toPkcs8Pem();
-  throw argumentError('key', 'must be a P384PrivateKey (CryptoKeys made here are not extractable)');
-}
-
-/**
- * A JWKS object from [{ kid, key (JWK, P384PublicKey or P384PrivateKey), x5c? }], validated
- * by the core (P-384 points, distinct kids), in the member order of the real service.
- */
-export function createJwks(entries) {
-  if (!Array.isArray(entries)) throw argumentError('entries', 'must be an array');
-  const keys = entries.map(({ kid, key, x5c }, i) => {
-    let jwk;
-    if (key instanceof P384PublicKey) jwk = key.toJwk(kid);
-    else if (key instanceof P384PrivateKey) {
-      const { d: _private, ...publicJwk } = key.toJwk(kid);
-      jwk = publicJwk;
-    }
-    else jwk = { ...key, kid };
-    const { kty, crv, x, y } = jwk;
-    if (jwk.d !== undefined) throw argumentError(`entries[${i}].key`, 'must be a public key');
-    return { kty, crv, kid, ...(x5c !== undefined && { x5c }), x, y };
-  });
-  const set = new KeySet({ keys });
-  try {
-    return set.toJSON();
-  } finally {
-    set.free();
-  }
-}
-
-// ---- minting -------------------------------------------------------------------------------
-
-function kidOf(options) {
-  if (typeof options?.kid !== 'string') throw argumentError('kid', 'must be a string (the JWKS key id)');
-  return options.kid;
-}
-
-async function signInput(input, key) {
-  if (isCryptoKey(key)) {
-    const signature = await subtle.sign(ES384, key, new TextEncoder().encode(input));
-    return new Uint8Array(signature);
-  }
-  if (key instanceof P384PrivateKey) return key.sign(new TextEncoder().encode(input));
-  throw argumentError('key', 'must be a CryptoKey (ECDSA P-384) or a P384PrivateKey');
-}
-
-/**
- * Mints a compact ES384 JWT with header {"kid":…,"alg":"ES384"}: with a CryptoKey through
- * WebCrypto, with a P384PrivateKey in wasm (deterministic, low S). options.kid is required.
- */
-export async function signJwt(claims, key, options = {}) {
-  const kid = kidOf(options);
-  if (key instanceof P384PrivateKey) return signJwtSoftware(claims, key, kid);
-  const input = jwtSigningInput(claims, kid);
-  return assembleJws(input, await signInput(input, key));
-}
-
-/**
- * Mints a detached EAT result: devices maps each label to a claims object (signed here) or an
- * already minted token; the overall token gets `submods` digests of the device tokens.
- * Resolves to the result value [["JWT", overall], {label: token}] (JSON.stringify to send).
- */
-export async function createDetachedEat(overallClaims, devices, key, options = {}) {
-  const kid = kidOf(options);
-  const entries = Array.isArray(devices) ? devices : Object.entries(devices ?? {});
-  const pairs = await Promise.all(
-    entries.map(async ([label, device]) => [
-      label,
-      typeof device === 'string' ? device : await signJwt(device, key, { kid }),
-    ]),
-  );
-  const input = detachedEatSigningInput(overallClaims, pairs, kid);
-  return JSON.parse(assembleDetachedEat(input, await signInput(input, key), pairs));
-}
-
-/** The V1 result { eat: token }. */
-export function createV1Result(token) {
-  return JSON.parse(createV1ResultText(token));
 }

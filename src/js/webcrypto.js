@@ -5,6 +5,22 @@
 // and service.js all verify through runSignatureChecks; the choice of backend and the
 // checked cache constructor, which throw coded errors, are in backend.js.
 
+/**
+ * One ECDSA P-384/SHA-384 check: SEC1 public key, message, raw r||s signature.
+ * @typedef {{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }} WebCryptoCheck
+ */
+
+/**
+ * A bounded cache of imported WebCrypto verification keys (a `Map` also fits). `delete`, when
+ * present, drops a key WebCrypto refused.
+ * @typedef {{
+ *   get(id: string): Promise<CryptoKey> | undefined;
+ *   set(id: string, key: Promise<CryptoKey>): void;
+ *   delete?(id: string): boolean;
+ *   readonly size: number;
+ * }} VerifyKeyCache
+ */
+
 export const ECDSA_P384 = { name: 'ECDSA', namedCurve: 'P-384' };
 export const ES384 = { name: 'ECDSA', hash: 'SHA-384' };
 /** Imported verification keys kept (device, RIM and service keys recur across requests). */
@@ -17,6 +33,8 @@ const defaultSubtle = () => globalThis.crypto?.subtle;
  * signature (96 bytes). Firefox's WebCrypto accepts some signatures of another size (the
  * 2-byte `0201` of Wycheproof ECDSA P-384 tcId 153 verifies there), so the size is checked
  * here, before any backend, and a check of another shape is a failed check everywhere.
+ * @param {{ publicKey?: Uint8Array; signature?: Uint8Array }} check
+ * @returns {boolean}
  */
 export function wellFormedCheck({ publicKey, signature }) {
   return publicKey?.length === 97 && publicKey[0] === 0x04 && signature?.length === 96;
@@ -27,6 +45,8 @@ export function wellFormedCheck({ publicKey, signature }) {
  * most `limit` (a positive integer: backend.js's createVerifyKeyCache checks it): least
  * recently used first out, so a stream of new keys cannot grow it and cannot push out the CA
  * keys every request uses.
+ * @param {number} [limit]
+ * @returns {VerifyKeyCache & { delete(id: string): boolean }}
  */
 export function keyCache(limit = KEY_CACHE_LIMIT) {
   const entries = new Map();
@@ -60,11 +80,23 @@ const sharedKeys = keyCache();
 const idOf = (sec1) => String.fromCharCode.apply(null, sec1);
 
 /**
- * Runs signature checks ({publicKey SEC1, message, signature r||s}) with `subtle`, in
- * parallel: one boolean per check. A check that is not well formed, whose key WebCrypto
- * refuses or whose signature does not verify is `false`. `keys` keeps the imported keys (a
- * cache with get/set, e.g. createVerifyKeyCache or a Map); default: the package's shared one
- * for the global crypto.subtle, this call only for another.
+ * Runs ECDSA P-384/SHA-384 signature checks with WebCrypto (`crypto.subtle` by default); one
+ * verdict per check, in order. A key or signature of another size, or a key WebCrypto
+ * refuses, is a failed check, not a rejection. `keys`: default the package's shared cache
+ * (512 keys) for the global crypto.subtle, this call only for another.
+ *
+ * @param {WebCryptoCheck[]} checks
+ * @param {SubtleCrypto} [subtle]
+ * @param {Pick<VerifyKeyCache, 'get' | 'set'> & Partial<Pick<VerifyKeyCache, 'delete'>>} [keys]
+ * @returns {Promise<boolean[]>}
+ *
+ * @example
+ * ```ts
+ * declare const evidence: string, certificate: string, nonce: string;
+ * const batch = prepareEvidence({ devices: [{ evidence, certificate }], nonce, arch: 'HOPPER' });
+ * const results = batch.finish(await runSignatureChecks(batch.signatureChecks()));
+ * batch.free();
+ * ```
  */
 export async function runSignatureChecks(checks, subtle = defaultSubtle(), keys = subtle === defaultSubtle() ? sharedKeys : new Map()) {
   const keyFor = (sec1) => {

@@ -21,12 +21,13 @@ export type {
   EarSubmod, TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './ocsp.js';
 export { createVerifyKeyCache } from './backend.js';
-export type { VerifyKeyCache } from './webcrypto.js';
+export type { VerifyKeyCache, WebCryptoCheck } from './webcrypto.js';
 
 export { EdgeAttestError } from './error.js';
 export type { EdgeAttestErrorCode, VerdictErrorCode } from './error.js';

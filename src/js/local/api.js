@@ -19,6 +19,7 @@ export {
   ocspRequests, checkOcspResponses, serviceLimits, appraise,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';

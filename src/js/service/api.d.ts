@@ -32,10 +32,13 @@ export type {
   TrustworthinessVector,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';
+export { createFetchCache, type FetchCache, type FetchAnswerLike } from './fetch.js';
+export type { VerifyKeyCache, WebCryptoCheck } from './webcrypto.js';
 export * from './ocsp.js';
 
 export { EdgeAttestError } from './error.js';

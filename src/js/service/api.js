@@ -20,6 +20,7 @@ export {
   serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
 } from './edgeattest.js';
 export * from './token.js';
+export * from './keys.js';
 export * from './ear.js';
 export * from './jwks.js';
 export * from './evidence.js';

@@ -12,10 +12,10 @@ use std::path::Path;
 
 use edgeattest::service::ServiceLimits;
 use edgeattest::{
-    CertificateChainReport, ChainOcspRequest, CheckOcspOptions, ComparisonReport, DeviceDecision,
-    DeviceReport, DeviceResult, EvidenceReport, Failure, GoldenMeasurement, OcspCertificateStatus,
-    OcspChainStatus, PolicyDecision, RimCertChain, RimDocument, RimEnvelope, RimIdentity, RimStep,
-    RuleOutcome, RuleStatus, Stage, StageId, StageStatus, VerifiedRim,
+    ArchitectureRow, CertificateChainReport, ChainOcspRequest, CheckOcspOptions, ComparisonReport,
+    DeviceDecision, DeviceReport, DeviceResult, EvidenceReport, Failure, GoldenMeasurement,
+    OcspCertificateStatus, OcspChainStatus, PolicyDecision, RimCertChain, RimDocument, RimEnvelope,
+    RimIdentity, RimStep, RuleOutcome, RuleStatus, Stage, StageId, StageStatus, VerifiedRim,
 };
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -330,6 +330,12 @@ fn fragments() -> Vec<Fragment> {
                 decl::<DeviceDecision>(),
                 decl::<PolicyDecision>(),
             ],
+        },
+        Fragment {
+            file: "arch.d.ts",
+            about: "The architecture table (src/wasm/arch.rs; full builds only: the `Arch` union is generated\n\
+                    from the table in every build).",
+            decls: vec![decl::<ArchitectureRow>()],
         },
     ]
 }

@@ -10,6 +10,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use edgeattest::deprecation::Notice;
+use edgeattest::listing::ListLimits;
 use edgeattest::service::ServiceLimits;
 use edgeattest::{
     ArchitectureRow, CertificateChainReport, ChainOcspRequest, CheckOcspOptions, ComparisonReport,
@@ -336,6 +338,19 @@ fn fragments() -> Vec<Fragment> {
             about: "The architecture table (src/wasm/arch.rs; full builds only: the `Arch` union is generated\n\
                     from the table in every build).",
             decls: vec![decl::<ArchitectureRow>()],
+        },
+        Fragment {
+            file: "deprecation.d.ts",
+            about: "Deprecations (src/wasm/deprecation.rs): notices and request checks, in the builds that\n\
+                    have that module; names from the other fragments and the generated classes are in scope\n\
+                    there.",
+            decls: vec![decl::<Notice>()],
+        },
+        Fragment {
+            file: "listing.d.ts",
+            about: "Lists (src/wasm/listing.rs): pages, schemas and limits, in the builds that have that\n\
+                    module; names from the other fragments and the generated classes are in scope there.",
+            decls: vec![decl::<ListLimits>()],
         },
     ]
 }

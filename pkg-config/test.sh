@@ -57,8 +57,9 @@ nostd() {
 
 stage fmt            check cargo fmt --check
 # `rego` (regorus) is not a default feature: the default features drive the service's wasm
-# build. The native stages turn it on, so the one dependency build serves them all.
-stage clippy-native  check cargo clippy --all-targets --features rego -- -D warnings
+# build. The native stages turn it on, so the one dependency build serves them all; and `ts`,
+# the TypeScript generator, so that a stale generated fragment fails (tests/it/ts_generated.rs).
+stage clippy-native  check cargo clippy --all-targets --features rego,ts -- -D warnings
 # The full binding and the Rego one together: regorus is checked for wasm32 once.
 stage clippy-wasm    check cargo clippy --all-targets --target wasm32-unknown-unknown --features js-rego -- -D warnings
 stage clippy-local   check cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features std,js-verifier -- -D warnings
@@ -66,7 +67,7 @@ stage clippy-default check cargo clippy --lib --target wasm32-unknown-unknown --
 # Both components: the verifier world (the lib) and the wasi:http service (the example).
 stage clippy-component check cargo clippy --target wasm32-wasip2 --no-default-features \
   --features std,component,component-service --lib --example wasi_http_service -- -D warnings
-stage native-tests   tests cargo test --all-targets --features rego
+stage native-tests   tests cargo test --all-targets --features rego,ts
 stage doc-tests      tests cargo test --doc --features rego
 stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet --features rego
 stage no-std-build   check nostd

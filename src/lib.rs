@@ -66,7 +66,9 @@
 //!
 //! The wasm-bindgen layer (`src/wasm`) is compiled only for `wasm32-unknown-unknown`; the
 //! WebAssembly Component (`src/component`, feature `component`) only for `wasm32-wasip2`.
-#![no_std]
+// `ts` (the TypeScript generator's feature, in no module build) keeps the std prelude: ts-rs's
+// derive writes `format!`, `String` and `to_string` unqualified.
+#![cfg_attr(not(feature = "ts"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;

@@ -22,6 +22,7 @@ use super::endpoint::DeviceKind;
 
 /// Where a device's leaf certificate carries the FWID that evidence opaque tag 20 must equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum FwidSource {
@@ -33,6 +34,7 @@ pub enum FwidSource {
 
 /// How a GPU's driver RIM id is written: `<prefix><chip>_<driver version>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DriverRimId {
     /// `NV_GPU_DRIVER_`, `NV_GPU_CC_DRIVER_`.
@@ -44,6 +46,7 @@ pub struct DriverRimId {
 
 /// How a device's firmware RIM id is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", tag = "scheme")]
 #[non_exhaustive]
 pub enum FirmwareRimId {
@@ -67,11 +70,14 @@ pub enum FirmwareRimId {
 /// [`verify_evidence`](crate::verify_evidence)) take any row, so a row made elsewhere (a
 /// test's) runs through the same rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ArchProfile {
     /// The wire value of `arch`: `HOPPER`, `BLACKWELL`, `LS10`.
+    #[cfg_attr(feature = "ts", ts(type = "Arch"))]
     pub name: &'static str,
     /// GPU or switch: which attest endpoints accept it, which opaque data it reports.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub device_kind: DeviceKind,
     /// The chip words of a verified chain's `hwmodel` that name this architecture
     /// (`GH100 A01 GSP BROM` → `GH100`).
@@ -79,10 +85,13 @@ pub struct ArchProfile {
     /// The chip name in RIM ids and runtime values when no certificate gives one.
     pub rim_chip: &'static str,
     /// Where the leaf certificate carries the FWID.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub fwid_source: FwidSource,
     /// The driver RIM id; `None` when the architecture has no driver RIM (switches).
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub driver_rim: Option<DriverRimId>,
     /// The firmware (VBIOS, switch BIOS, FSP firmware) RIM id.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub firmware_rim: FirmwareRimId,
 }
 

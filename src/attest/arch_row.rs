@@ -11,6 +11,7 @@ use super::profile::EvidenceProfile;
 
 /// One architecture's row, with its evidence profiles and endpoints (the JS `Architecture`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Architecture"))]
 #[serde(rename_all = "camelCase")]
 pub struct ArchitectureRow {
     /// The architecture table's row.
@@ -19,6 +20,7 @@ pub struct ArchitectureRow {
     /// Its evidence profiles (firmware engines), as reports name them.
     pub evidence_profiles: Vec<&'static str>,
     /// The attest endpoints that accept it as `arch`.
+    #[cfg_attr(feature = "ts", ts(type = "AttestEndpoint[]"))]
     pub endpoints: Vec<&'static str>,
 }
 

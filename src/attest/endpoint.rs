@@ -52,6 +52,7 @@ impl fmt::Display for ClaimsVersion {
 
 /// GPU or switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum DeviceKind {

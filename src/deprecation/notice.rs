@@ -126,22 +126,28 @@ impl Deprecation {
 
 /// A deprecation object (spec part B §2), serialised with its exact member names and order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DeprecationNotice"))]
 #[serde(rename_all = "camelCase")]
 pub struct Notice {
     /// The deprecated attribute.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub attribute: Option<String>,
     /// The deprecated query parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub query_param: Option<String>,
     /// The deprecated endpoint, `METHOD /path`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub endpoint: Option<String>,
     /// The replacement, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub replaced_by: Option<String>,
     /// RFC 3339 UTC, when the row has a date.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub take_action_by: Option<String>,
     /// The message, ending with [`BEFORE`] or [`AFTER`].
     pub notice: String,

@@ -42,6 +42,7 @@ pub const ERR_OCSP_UNAVAILABLE: &str = "ERR_OCSP_UNAVAILABLE";
 
 /// A check's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StageStatus {
     /// The check ran and passed.
@@ -56,6 +57,7 @@ pub enum StageStatus {
 
 /// The overall verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Every check that applies ran and passed.
@@ -69,6 +71,7 @@ pub enum Verdict {
 
 /// Which check a stage is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StageId {
     /// The SPDM transcript parsed.
@@ -105,6 +108,7 @@ pub enum StageId {
 
 /// One check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportStage"))]
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
     /// Which check.
@@ -123,6 +127,7 @@ pub struct Stage {
 
 /// A failed check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportFailure"))]
 #[serde(rename_all = "camelCase")]
 pub struct Failure {
     /// The check that failed.
@@ -137,6 +142,7 @@ pub struct Failure {
 
 /// One RIM of the device.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportRimStep"))]
 #[serde(rename_all = "camelCase")]
 pub struct RimStep {
     /// The id the device's evidence names (absent when it names none, or none applies).
@@ -148,6 +154,7 @@ pub struct RimStep {
     /// The XML signature verified.
     pub signature_verified: Option<bool>,
     /// The signer chain: `valid`, `expired` or `invalid`.
+    #[cfg_attr(feature = "ts", ts(as = "Option<crate::rim::RimCertStatus>", inline))]
     pub chain_status: Option<&'static str>,
     /// The signer chain's earliest `notAfter`, Unix seconds.
     pub chain_expiration: Option<u64>,
@@ -155,6 +162,7 @@ pub struct RimStep {
 
 /// The device's RIMs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RimSteps {
     /// The driver RIM.
@@ -221,6 +229,7 @@ fn nonempty(message: String, otherwise: &str) -> String {
 
 /// The revocation state in a report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum RevocationState {
     /// Not asked: the chain did not validate, so there is nothing to ask about.
@@ -235,9 +244,11 @@ pub enum RevocationState {
 
 /// One device's verification report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceReport {
     /// `passed`, `failed` or `partial`.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub verdict: Verdict,
     /// The overall result the attestation service gives this device, with the same RIMs and
     /// time, when it does not check revocation (the page's in-page service run): true unless
@@ -252,12 +263,19 @@ pub struct DeviceReport {
     /// What applies but was not checked, for people (the reasons of `partial`).
     pub not_checked: Vec<String>,
     /// The driver and firmware RIMs.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub rims: RimSteps,
     /// Revocation of the device chain.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub revocation: RevocationState,
     /// The measurement comparison, when it ran.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "Omit<RimComparison, \"allMatch\" | \"measres\"> | null")
+    )]
     pub comparison: Option<Comparison>,
     /// Its `measres` claim (`success` / `fail`), when it ran.
+    #[cfg_attr(feature = "ts", ts(type = "\"success\" | \"fail\" | null"))]
     pub measres: Option<&'static str>,
     /// The evidence's facts, when it verified.
     pub evidence: Option<EvidenceReport>,

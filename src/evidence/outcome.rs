@@ -16,11 +16,13 @@ use crate::error_code::ErrorCode;
 
 /// One device of a batch: `{ ok: true, report }` or `{ ok: false, error }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum DeviceResult {
     /// The device verified.
     Passed {
         /// Always `true`.
+        #[cfg_attr(feature = "ts", ts(type = "true"))]
         ok: bool,
         /// Its report.
         report: Box<EvidenceReport>,
@@ -28,14 +30,17 @@ pub enum DeviceResult {
     /// The device failed.
     Failed {
         /// Always `false`.
+        #[cfg_attr(feature = "ts", ts(type = "false"))]
         ok: bool,
         /// Why.
+        #[cfg_attr(feature = "ts", ts(inline))]
         error: DeviceError,
     },
 }
 
 /// Why a device of a batch failed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceError {
     /// The stable code.
@@ -74,13 +79,16 @@ impl From<Result<VerifiedEvidence, VerifyError>> for DeviceResult {
 
 /// A validated PEM chain (the JS `ChainReportJs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ChainReportJs"))]
 #[serde(rename_all = "camelCase")]
 pub struct CertificateChainReport {
     /// `valid`, `expired` or `invalid`.
+    #[cfg_attr(feature = "ts", ts(type = r#""valid" | "expired" | "invalid""#))]
     pub status: &'static str,
     /// The earliest `notAfter` of the chain, ISO 8601.
     pub expiration_date: String,
     /// Always `not-checked`: the core does no I/O (see the OCSP exchange).
+    #[cfg_attr(feature = "ts", ts(type = r#""not-checked""#))]
     pub ocsp_status: &'static str,
     /// Subjects, leaf first.
     pub subjects: Vec<String>,
@@ -90,6 +98,7 @@ pub struct CertificateChainReport {
     pub hwmodel: Option<String>,
     /// The leaf's SEC1 public key (a `Uint8Array` in JS, an array of numbers in JSON).
     #[serde(serialize_with = "bytes")]
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub leaf_public_key: Vec<u8>,
 }
 

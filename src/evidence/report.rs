@@ -13,12 +13,17 @@ use super::verify::{FwidCheck, VerifiedEvidence};
 
 /// The JSON form of a [`VerifiedEvidence`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EvidenceReport {
     /// `HOPPER`, `BLACKWELL` or `LS10`.
     pub arch: &'static str,
     /// The firmware that produced the evidence (`hopper-gsp`, `blackwell-gsp`,
     /// `blackwell-fsp`, `ls10`): it decides which RIMs apply and whether an FWID is due.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"hopper-gsp\" | \"blackwell-gsp\" | \"blackwell-fsp\" | \"ls10\"")
+    )]
     pub profile: &'static str,
     /// CN of the leaf's issuer (`GH100 A01 GSP BROM`).
     pub hwmodel: Option<String>,
@@ -40,18 +45,26 @@ pub struct EvidenceReport {
     pub arch_check: bool,
     /// `matched`; `not-in-evidence` (firmware that may omit it did: passed, as NVIDIA's
     /// verifiers do, but not compared); `not-applicable` (switches, Blackwell FSP).
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"matched\" | \"not-in-evidence\" | \"not-applicable\"")
+    )]
     pub fwid: &'static str,
     /// The device chain.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub cert_chain: ChainReport,
     /// The caller's nonce from the request, hex.
     pub nonce: String,
     /// The responder's nonce, hex.
     pub responder_nonce: String,
     /// `legacy` or `nvdaod`.
+    #[cfg_attr(feature = "ts", ts(type = "\"legacy\" | \"nvdaod\""))]
     pub opaque_format: &'static str,
     /// Measurement blocks in transcript order.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub measurements: Vec<BlockReport>,
     /// Opaque entries in transcript order.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub opaque: Vec<OpaqueReport>,
     /// The raw `r‖s` signature, hex.
     pub signature: String,
@@ -59,13 +72,16 @@ pub struct EvidenceReport {
 
 /// The JSON form of a device chain's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ChainReport {
     /// `valid`, `expired` or `invalid` (not yet valid).
+    #[cfg_attr(feature = "ts", ts(type = "\"valid\" | \"expired\" | \"invalid\""))]
     pub status: &'static str,
     /// Earliest notAfter, ISO 8601.
     pub expiration_date: String,
     /// `not-checked`.
+    #[cfg_attr(feature = "ts", ts(type = "\"not-checked\""))]
     pub ocsp_status: &'static str,
     /// Subjects, leaf first.
     pub subjects: Vec<String>,
@@ -73,6 +89,7 @@ pub struct ChainReport {
 
 /// One measurement block.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct BlockReport {
     /// SPDM index (1-based).
@@ -80,6 +97,7 @@ pub struct BlockReport {
     /// DMTF value type, bit 7 included.
     pub value_type: u8,
     /// `digest` or `raw`.
+    #[cfg_attr(feature = "ts", ts(type = "\"digest\" | \"raw\""))]
     pub representation: &'static str,
     /// The value, hex.
     pub value: String,
@@ -87,6 +105,7 @@ pub struct BlockReport {
 
 /// One opaque entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct OpaqueReport {
     /// The tag number.

@@ -73,6 +73,7 @@ impl Serialize for ListResponse {
 
 /// The list limits and the embedded data set's size and seed (the JS `ListLimits`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ListLimits {
     /// [`DEFAULT_RPP`].
@@ -83,9 +84,10 @@ pub struct ListLimits {
     pub max_filters: usize,
     /// [`MAX_ROWS`].
     pub max_rows: usize,
-    /// [`EMBEDDED_ROWS`].
+    /// Items per endpoint of the worker's embedded data set ([`EMBEDDED_ROWS`],
+    /// `ListTable.generate`).
     pub embedded_rows: usize,
-    /// [`EMBEDDED_SEED`].
+    /// Its seed ([`EMBEDDED_SEED`]).
     pub embedded_seed: u64,
 }
 

@@ -33,10 +33,12 @@ pub struct OcspRequestsOptions {
 
 /// The options of checking a chain's answers (the JS `CheckOcspOptions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckOcspOptions {
     /// Count `certificateHold` as good (reported as `held`), as
     /// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks; default false.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_hold: Option<bool>,
 }
 
@@ -48,6 +50,7 @@ pub struct OcspNonce(pub [u8; NONCE_LEN]);
 /// One request of a chain (the JS `OcspRequestJs`): POST `request` as
 /// `application/ocsp-request`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "OcspRequestJs"))]
 #[serde(rename_all = "camelCase")]
 pub struct ChainOcspRequest {
     /// The certificate asked about: its subject commonName (its whole subject without one).
@@ -56,35 +59,47 @@ pub struct ChainOcspRequest {
     pub index: usize,
     /// Names the certificate, not the request ([`OcspRequest::cache_key`]).
     pub cache_key: String,
-    /// The DER `OCSPRequest`.
+    /// The DER `OCSPRequest`: a fresh buffer (`buffer: ArrayBuffer`) in JS, so that
+    /// TypeScript's DOM types take it as a fetch body.
     #[serde(serialize_with = "bytes")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "Uint8Array & { readonly buffer: ArrayBuffer }")
+    )]
     pub request: Vec<u8>,
     /// Its nonce.
     #[serde(serialize_with = "bytes")]
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub nonce: Vec<u8>,
 }
 
 /// A chain's status from its answers (the JS `OcspChainStatus`): `good` only if every
 /// certificate is; else the first certificate that is not decides.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct OcspChainStatus {
     /// The folded status itself.
     #[serde(skip)]
     pub revocation: ChainRevocation,
     /// `good`, `revoked`, `unknown` or `failed`.
+    #[cfg_attr(feature = "ts", ts(type = "OcspStatusJs"))]
     pub status: &'static str,
     /// A held certificate was accepted (`allowHold`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub held: Option<bool>,
     /// The CRL reason of a revoked chain, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub reason: Option<&'static str>,
     /// Why a failed chain's status could not be had (`ERR_OCSP_*`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub code: Option<&'static str>,
     /// The real service's code when not good: 5002, 5003 or 5001.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub service_code: Option<u16>,
     /// One entry per certificate asked about, in chain order.
     pub certificates: Vec<OcspCertificateStatus>,
@@ -93,17 +108,21 @@ pub struct OcspChainStatus {
 /// One certificate's answer: its status and times (`thisUpdate`, `nextUpdate` null when it
 /// failed), or the failure's code and message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct OcspCertificateStatus {
     /// Its subject commonName (its whole subject without one).
     pub subject: String,
     /// `good`, `revoked`, `unknown` or `failed`.
+    #[cfg_attr(feature = "ts", ts(type = "OcspStatusJs"))]
     pub status: &'static str,
     /// The CRL reason of a revoked certificate, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub reason: Option<&'static str>,
     /// revocationTime, Unix seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub revoked_at: Option<u64>,
     /// thisUpdate, Unix seconds; `None` when it failed.
     pub this_update: Option<u64>,
@@ -111,15 +130,19 @@ pub struct OcspCertificateStatus {
     pub next_update: Option<u64>,
     /// `matched` or `not-echoed`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = r#""matched" | "not-echoed""#))]
     pub nonce: Option<&'static str>,
     /// Until when a host may cache the response, Unix seconds (0: do not).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub cache_until: Option<u64>,
     /// Why the response was not believed, or could not be had.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub code: Option<&'static str>,
     /// The same, for people.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub message: Option<String>,
 }
 

@@ -10,6 +10,7 @@ use super::PolicyVersion;
 
 /// How one rule came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum RuleStatus {
@@ -34,12 +35,20 @@ impl RuleStatus {
 
 /// One leaf rule applied to one token.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RuleOutcome {
+    /// The claim, as a JSON Pointer into the token's claims
+    /// ("/x-nvidia-gpu-driver-rim-cert-chain/x-nvidia-cert-status").
     pub(super) path: String,
+    /// What the rule expects.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub(super) expected: Value,
+    /// What the token carries there; absent when the claim is missing.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
     pub(super) found: Option<Value>,
+    /// How the rule came out.
     pub(super) status: RuleStatus,
 }
 
@@ -73,10 +82,14 @@ impl RuleOutcome {
 
 /// The rules one device token was held to, and how each came out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceDecision {
+    /// The device label ("GPU-0", "SWITCH-3").
     pub(super) label: String,
+    /// Every rule passed for this device.
     pub(super) passed: bool,
+    /// Every rule, in the policy's order.
     pub(super) rules: Vec<RuleOutcome>,
 }
 
@@ -103,12 +116,19 @@ impl DeviceDecision {
 /// relying party's, on top of the service's verdict: a result the service failed can still
 /// be appraised (to see why), and a result the service passed can fail a policy.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyDecision {
+    /// True only when every rule passed, for the overall token and every device.
     pub(super) passed: bool,
+    /// The policy's version: "1.0" (V1 results) or "2.0"–"4.0" (detached results); "rego" for
+    /// a Rego policy (`edgeattest/rego`).
     #[serde(serialize_with = "version_text")]
+    #[cfg_attr(feature = "ts", ts(type = r#""1.0" | "2.0" | "3.0" | "4.0" | "rego""#))]
     pub(super) version: PolicyVersion,
+    /// The overall token's rules (empty for a 1.0 policy, whose rules are GPU-0's).
     pub(super) overall: Vec<RuleOutcome>,
+    /// Each device, in the result's order.
     pub(super) devices: Vec<DeviceDecision>,
 }
 

@@ -31,6 +31,7 @@ const NVDEC0_INDEX: u32 = 35;
 
 /// Which RIM a golden record came from (`measurementSource`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MeasurementSource {
     /// The driver RIM.
     Driver,
@@ -40,6 +41,7 @@ pub enum MeasurementSource {
 
 /// One entry of `x-nvidia-mismatch-measurement-records`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct MismatchRecord {
     /// RIM (0-based) index.
@@ -53,11 +55,13 @@ pub struct MismatchRecord {
     /// Runtime value, lower-case hex, or `NA` when the block is missing.
     pub runtime_value: String,
     /// Which RIM the record came from.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub measurement_source: MeasurementSource,
 }
 
 /// One entry of `x-nvidia-mismatch-opaque-data-records` (claims 4.0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct OpaqueMismatch {
     /// The opaque id.
@@ -65,19 +69,23 @@ pub struct OpaqueMismatch {
     /// The record's name.
     pub name: String,
     /// `MIN_SVN`.
+    #[cfg_attr(feature = "ts", ts(type = r#""MIN_SVN""#))]
     pub golden_type: &'static str,
     /// The floor.
     pub golden_value: u64,
     /// `MIN_SVN` when the runtime entry has the right type, absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = r#""MIN_SVN""#))]
     pub runtime_type: Option<&'static str>,
     /// The runtime value, when the entry has the right type.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub runtime_value: Option<u64>,
 }
 
 /// The NVDEC0 rule applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Nvdec0Rule {
     /// `0xAA`: index 35 compared.
@@ -92,6 +100,7 @@ pub enum Nvdec0Rule {
 
 /// A RIM `colloquialVersion` against the evidence's version (`*-rim-version-match`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct VersionCheck {
     /// The RIM's version.
@@ -104,23 +113,30 @@ pub struct VersionCheck {
 
 /// The result of comparing one device with its RIMs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
     /// Every active record matched and every floor met (`measres` `success`).
     pub measurements_match: bool,
     /// Mismatched records, driver records first, each RIM in index order.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub mismatches: Vec<MismatchRecord>,
     /// Unmet floors.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub opaque_mismatches: Vec<OpaqueMismatch>,
     /// Runtime values of floors flagged "include in result" (`x-nvidia-attester-claims`).
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
     pub attester_claims: BTreeMap<String, u64>,
     /// Number of golden records compared.
     pub compared: usize,
     /// The NVDEC0 rule applied.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub nvdec0: Nvdec0Rule,
     /// Driver RIM version check (GPU only).
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub driver_version: Option<VersionCheck>,
     /// Firmware RIM version check.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub firmware_version: VersionCheck,
 }
 
@@ -159,12 +175,14 @@ impl Comparison {
 
 /// A [`Comparison`] with its verdicts spelt out ([`Comparison::report`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RimComparison"))]
 #[serde(rename_all = "camelCase")]
 pub struct ComparisonReport<'a> {
     /// The comparison's members.
     #[serde(flatten)]
     pub comparison: &'a Comparison,
     /// [`Comparison::measres`].
+    #[cfg_attr(feature = "ts", ts(type = r#""success" | "fail""#))]
     pub measres: &'static str,
     /// [`Comparison::all_match`].
     pub all_match: bool,

@@ -39,6 +39,7 @@ pub const MAX_MEASUREMENT_SIZE: usize = 1024;
 
 /// Which firmware a RIM describes: `Meta@edition`, with the document name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RimMeta {
     /// `colloquialVersion`: the driver version (`550.144.03`) or firmware version in dotted
@@ -58,6 +59,7 @@ pub struct RimMeta {
 
 /// One measurement slot of a RIM.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct GoldenMeasurement {
     /// 0-based RIM index: it is compared with SPDM block `index + 1`.
@@ -70,11 +72,13 @@ pub struct GoldenMeasurement {
     pub size: usize,
     /// `Hash0` … `HashN-1`: any of them is an acceptable runtime value.
     #[serde(serialize_with = "hex_list")]
+    #[cfg_attr(feature = "ts", ts(type = "string[]"))]
     pub alternatives: Vec<Vec<u8>>,
 }
 
 /// A non-hash record: a numeric floor for one opaque-data id.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct OpaqueFloor {
     /// The opaque-data id (`37` = `FSP_UCODE_MIN_SVN`).
@@ -94,6 +98,7 @@ pub struct OpaqueFloor {
 /// The parsed content of a RIM. Obtain it through [`super::verify_rim`] (or
 /// [`super::PendingRim`]), which checks the signature over exactly this content.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RimDocumentJson"))]
 #[serde(rename_all = "camelCase")]
 pub struct RimDocument {
     /// `SoftwareIdentity@name` (`GH100`, `LS10`).
@@ -103,10 +108,12 @@ pub struct RimDocument {
     /// `SoftwareIdentity@version`.
     pub version: Option<String>,
     /// `Meta`.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub meta: RimMeta,
     /// Every measurement record in document order (active and inactive).
     pub measurements: Vec<GoldenMeasurement>,
     /// Opaque-data floors (`ns3` records).
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub opaque_floors: Vec<OpaqueFloor>,
 }
 

@@ -17,12 +17,14 @@ use super::error::EnvelopeError;
 /// A checked RIM service response (serialized as the JS `RimEnvelopeJson`, the document as
 /// bytes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RimEnvelopeJson"))]
 #[serde(rename_all = "camelCase")]
 pub struct RimEnvelope {
     /// The RIM id (equal to the one requested).
     pub id: String,
     /// The decoded document.
     #[serde(serialize_with = "bytes")]
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub rim: Vec<u8>,
     /// `rim_format`, when present (`TCG` for SWID XML).
     pub rim_format: Option<String>,

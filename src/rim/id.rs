@@ -21,6 +21,7 @@ use crate::attest::{EvidenceProfile, RimPath};
 
 /// Which of a device's RIMs: `driver` or `firmware` as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum RimKind {
     /// The GPU driver RIM.

@@ -24,12 +24,15 @@ use crate::attest::Arch;
 
 /// What a RIM document is (the JS `RimIdentity`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RimIdentity {
     /// `driver` or `firmware`.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub kind: RimKind,
     /// The architecture whose RIM chip is the document's `product`; `None` for a chip the
     /// architecture table does not have.
+    #[cfg_attr(feature = "ts", ts(type = "Arch | null"))]
     pub arch: Option<Arch>,
     /// `Meta@product`.
     pub product: Option<String>,

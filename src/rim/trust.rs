@@ -65,6 +65,7 @@ impl Default for RimTrust {
 
 /// `x-nvidia-cert-status` of a RIM chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum RimCertStatus {
     /// The chain verifies to an anchor and every certificate is within its validity at `now`.
@@ -122,9 +123,11 @@ pub(crate) struct RimChainFailure {
 
 /// The chain part of a verified RIM.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RimCertChain {
     /// The status at the time given.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub status: RimCertStatus,
     /// The earliest `notAfter` of the validated path, Unix seconds
     /// (`x-nvidia-cert-expiration-date`); absent when no path was built.
@@ -137,6 +140,7 @@ pub struct RimCertChain {
     pub subjects: alloc::vec::Vec<String>,
     /// Revocation is not checked offline (OCSP needs the network): always
     /// [`RevocationStatus::NotChecked`] (`not-checked`).
+    #[cfg_attr(feature = "ts", ts(type = r#""not-checked""#))]
     pub ocsp_status: RevocationStatus,
 }
 

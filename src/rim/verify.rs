@@ -38,6 +38,7 @@ pub struct PendingRim {
 
 /// A RIM whose signature verified; its chain status says whether the signer is trusted.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "VerifiedRimJson"))]
 #[serde(rename_all = "camelCase")]
 pub struct VerifiedRim {
     document: RimDocument,

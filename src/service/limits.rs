@@ -14,6 +14,7 @@ use super::DEFAULT_OCSP_TIMEOUT_MS;
 
 /// The core's limits in bytes, and the hosts' fetch settings (the JS `ServiceLimits`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceLimits {
     /// An attestation request body ([`crate::attest::MAX_BODY_BYTES`]); past it the service

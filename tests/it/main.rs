@@ -188,8 +188,11 @@ mod ear {
     mod schema;
 }
 
-/// The hand-written TypeScript declarations against the serde shapes the core writes.
+/// The TypeScript declarations against the serde shapes the core writes.
 mod ts_drift;
+
+/// The TypeScript generated from the core's serde types (feature `ts`), and its staleness.
+mod ts_generated;
 
 /// ES384 tokens: JWT attacks, EAT, NRAS results, appraisal, Wycheproof, property tests.
 mod token {

@@ -1,24 +1,45 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/arch.rs (full builds only; the `Arch` union is
-// generated from the architecture table in every build).
-/** One row of the architecture table (`architectures()`). */
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// The architecture table (src/wasm/arch.rs; full builds only: the `Arch` union is generated
+// from the table in every build).
+
+/** One architecture's row, with its evidence profiles and endpoints (the JS `Architecture`). */
 export interface Architecture {
-  /** The wire value of `arch`. */
-  name: Arch;
-  /** Which attest endpoints take it: `/v…/attest/gpu` or `/v…/attest/switch`. */
-  deviceKind: "gpu" | "switch";
-  /** The chip words of a certificate's `hwmodel` that name it (`GH100`, `LS_10`). */
-  chips: string[];
-  /** The chip name in RIM ids when no certificate gives one. */
-  rimChip: string;
-  /** The leaf certificate extension that carries the FWID. */
-  fwidSource: "dice" | "tcb-info";
-  /** The driver RIM id scheme; null when there is no driver RIM (switches). */
-  driverRim: { prefix: string; chipInfo: boolean } | null;
-  /** The firmware RIM id scheme. */
-  firmwareRim: { scheme: "vbios"; fsp: boolean } | { scheme: "switchBios"; prefix: string };
-  /** The evidence profiles (firmware engines) of the architecture, as reports name them. */
+  /** Its evidence profiles (firmware engines), as reports name them. */
   evidenceProfiles: string[];
   /** The attest endpoints that accept it as `arch`. */
   endpoints: AttestEndpoint[];
+  /** The wire value of `arch`: `HOPPER`, `BLACKWELL`, `LS10`. */
+  name: Arch;
+  /** GPU or switch: which attest endpoints accept it, which opaque data it reports. */
+  deviceKind: "gpu" | "switch";
+  /**
+   * The chip words of a verified chain's `hwmodel` that name this architecture
+   * (`GH100 A01 GSP BROM` → `GH100`).
+   */
+  chips: string[];
+  /** The chip name in RIM ids and runtime values when no certificate gives one. */
+  rimChip: string;
+  /** Where the leaf certificate carries the FWID. */
+  fwidSource: "dice" | "tcb-info";
+  /** The driver RIM id; `None` when the architecture has no driver RIM (switches). */
+  driverRim: {
+    /** `NV_GPU_DRIVER_`, `NV_GPU_CC_DRIVER_`. */
+    prefix: string;
+    /**
+     * Whether the chip is the evidence's `CHIP_INFO` when it has one (else the row's
+     * `rim_chip`: drivers from before `CHIP_INFO` are published under it).
+     */
+    chipInfo: boolean;
+  } | null;
+  /** The firmware (VBIOS, switch BIOS, FSP firmware) RIM id. */
+  firmwareRim: {
+    "scheme": "vbios";
+    /** Whether the architecture has FSP evidence. */
+    fsp: boolean;
+  } | {
+    "scheme": "switchBios";
+    /** E.g. `NV_SWITCH_BIOS_5612_0002_890_`. */
+    prefix: string;
+  };
 }

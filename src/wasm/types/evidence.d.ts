@@ -1,6 +1,225 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/evidence.rs (so they exist only in the builds that have
-// that module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// The evidence module (src/wasm/evidence.rs): a device's report and its stages, in the builds
+// that have that module; names from the other fragments and the generated classes are in
+// scope there.
+
+/** The JSON form of a `VerifiedEvidence`. */
+export interface EvidenceReport {
+  /** `HOPPER`, `BLACKWELL` or `LS10`. */
+  arch: string;
+  /**
+   * The firmware that produced the evidence (`hopper-gsp`, `blackwell-gsp`,
+   * `blackwell-fsp`, `ls10`): it decides which RIMs apply and whether an FWID is due.
+   */
+  profile: "hopper-gsp" | "blackwell-gsp" | "blackwell-fsp" | "ls10";
+  /** CN of the leaf's issuer (`GH100 A01 GSP BROM`). */
+  hwmodel: string | null;
+  /** The chip part of `hwmodel` (`GH100`). */
+  hwmodelChip: string | null;
+  /** Leaf serial in decimal. */
+  ueid: string;
+  /** Opaque tag 3. */
+  driverVersion: string | null;
+  /** Opaque tag 6. */
+  vbiosVersion: string | null;
+  /** Always true for a verified device. */
+  reportParsed: boolean;
+  /** Always true for a verified device. */
+  nonceMatch: boolean;
+  /** Always true for a verified device. */
+  signatureVerified: boolean;
+  /** Always true for a verified device. */
+  archCheck: boolean;
+  /**
+   * `matched`; `not-in-evidence` (firmware that may omit it did: passed, as NVIDIA's
+   * verifiers do, but not compared); `not-applicable` (switches, Blackwell FSP).
+   */
+  fwid: "matched" | "not-in-evidence" | "not-applicable";
+  /** The device chain. */
+  certChain: {
+    /** `valid`, `expired` or `invalid` (not yet valid). */
+    status: "valid" | "expired" | "invalid";
+    /** Earliest notAfter, ISO 8601. */
+    expirationDate: string;
+    /** `not-checked`. */
+    ocspStatus: "not-checked";
+    /** Subjects, leaf first. */
+    subjects: string[];
+  };
+  /** The caller's nonce from the request, hex. */
+  nonce: string;
+  /** The responder's nonce, hex. */
+  responderNonce: string;
+  /** `legacy` or `nvdaod`. */
+  opaqueFormat: "legacy" | "nvdaod";
+  /** Measurement blocks in transcript order. */
+  measurements: {
+    /** SPDM index (1-based). */
+    index: number;
+    /** DMTF value type, bit 7 included. */
+    valueType: number;
+    /** `digest` or `raw`. */
+    representation: "digest" | "raw";
+    /** The value, hex. */
+    value: string;
+  }[];
+  /** Opaque entries in transcript order. */
+  opaque: {
+    /** The tag number. */
+    tag: number;
+    /** NVIDIA's name for it, if known. */
+    name: string | null;
+    /** Value type (NVDAOD only). */
+    valueType: number | null;
+    /** The value, hex. */
+    value: string;
+  }[];
+  /** The raw `r‖s` signature, hex. */
+  signature: string;
+}
+
+/** One device of a batch: `{ ok: true, report }` or `{ ok: false, error }`. */
+export type DeviceResult =
+  | {
+    /** Always `true`. */
+    ok: true;
+    /** Its report. */
+    report: EvidenceReport;
+  }
+  | {
+    /** Always `false`. */
+    ok: false;
+    /** Why. */
+    error: {
+      /** The stable code. */
+      code: string;
+      /** For people. */
+      message: string;
+      /** The real service's numeric code. */
+      serviceCode: number;
+    };
+  };
+
+/** A validated PEM chain (the JS `ChainReportJs`). */
+export interface ChainReportJs {
+  /** `valid`, `expired` or `invalid`. */
+  status: "valid" | "expired" | "invalid";
+  /** The earliest `notAfter` of the chain, ISO 8601. */
+  expirationDate: string;
+  /** Always `not-checked`: the core does no I/O (see the OCSP exchange). */
+  ocspStatus: "not-checked";
+  /** Subjects, leaf first. */
+  subjects: string[];
+  /** The leaf's serial in decimal. */
+  ueid: string;
+  /** CN of the leaf's issuer. */
+  hwmodel: string | null;
+  /** The leaf's SEC1 public key (a `Uint8Array` in JS, an array of numbers in JSON). */
+  leafPublicKey: Uint8Array;
+}
+
+/** A check's state. */
+export type StageStatus = "passed" | "failed" | "not-checked" | "not-applicable";
+
+/** Which check a stage is. */
+export type StageId =
+  | "evidence-parsed"
+  | "certificate-chain"
+  | "evidence-signature"
+  | "nonce"
+  | "architecture"
+  | "opaque-data"
+  | "fwid"
+  | "driver-version"
+  | "revocation"
+  | "driver-rim"
+  | "firmware-rim"
+  | "measurements"
+  | "driver-rim-version"
+  | "firmware-rim-version"
+  | "opaque-floors";
+
+/** One check. */
+export interface ReportStage {
+  /** Which check. */
+  id: StageId;
+  /** What it checks, for people. */
+  title: string;
+  /** Its state. */
+  status: StageStatus;
+  /** What it found, for people (empty when there is nothing to add). */
+  detail: string;
+  /** A passed check whose result does not fully count, said why (amber). */
+  warning: string | null;
+  /** The stable code of a failed check. */
+  code: string | null;
+}
+
+/** A failed check. */
+export interface ReportFailure {
+  /** The check that failed. */
+  stage: StageId;
+  /** Stable `ERR_*` code. */
+  code: string;
+  /** Why, for people. */
+  message: string;
+  /** The real service's error number, where one applies. */
+  serviceCode: number | null;
+}
+
+/** One RIM of the device. */
+export interface ReportRimStep {
+  /** The id the device's evidence names (absent when it names none, or none applies). */
+  id: string | null;
+  /** The RIM as a whole. */
+  status: StageStatus;
+  /** The document's `colloquialVersion`, when it was read. */
+  version: string | null;
+  /** The XML signature verified. */
+  signatureVerified: boolean | null;
+  /** The signer chain: `valid`, `expired` or `invalid`. */
+  chainStatus: "valid" | "expired" | "invalid" | null;
+  /** The signer chain's earliest `notAfter`, Unix seconds. */
+  chainExpiration: number | null;
+}
+
+/** One device's verification report. */
+export interface DeviceReport {
+  /** `passed`, `failed` or `partial`. */
+  verdict: "passed" | "failed" | "partial";
+  /**
+   * The overall result the attestation service gives this device, with the same RIMs and
+   * time, when it does not check revocation (the page's in-page service run): true unless
+   * a check other than revocation failed. The page compares it with the service's answer.
+   */
+  passesWithoutRevocation: boolean;
+  /** Every check, in the order the service runs them. */
+  stages: ReportStage[];
+  /** The first failure. */
+  failure: ReportFailure | null;
+  /** Every failure, in stage order. */
+  failures: ReportFailure[];
+  /** What applies but was not checked, for people (the reasons of `partial`). */
+  notChecked: string[];
+  /** The driver and firmware RIMs. */
+  rims: {
+    /** The driver RIM. */
+    driver: ReportRimStep;
+    /** The firmware RIM. */
+    firmware: ReportRimStep;
+  };
+  /** Revocation of the device chain. */
+  revocation: "not-reached" | "not-checked" | "good" | "failed";
+  /** The measurement comparison, when it ran. */
+  comparison: Omit<RimComparison, "allMatch" | "measres"> | null;
+  /** Its `measres` claim (`success` / `fail`), when it ran. */
+  measres: "success" | "fail" | null;
+  /** The evidence's facts, when it verified. */
+  evidence: EvidenceReport | null;
+}
+
+// Hand-written in src/wasm/types/hand/evidence.d.ts: the binding's own shapes.
 /** One device: its transcript and its certificate chain. */
 export interface DeviceEvidenceInput {
   /**
@@ -37,26 +256,6 @@ export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evi
 /** One ECDSA P-384/SHA-384 verification: SEC1 key, message, raw r||s signature. */
 export interface SignatureCheck { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array; }
 
-export interface EvidenceReport {
-  arch: string;
-  /** The firmware that produced the evidence: it decides which RIMs apply and whether an FWID is due. */
-  profile: "hopper-gsp" | "blackwell-gsp" | "blackwell-fsp" | "ls10";
-  hwmodel: string | null; hwmodelChip: string | null; ueid: string;
-  driverVersion: string | null; vbiosVersion: string | null;
-  reportParsed: boolean; nonceMatch: boolean; signatureVerified: boolean; archCheck: boolean;
-  fwid: "matched" | "not-in-evidence" | "not-applicable";
-  certChain: { status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked"; subjects: string[] };
-  nonce: string; responderNonce: string; opaqueFormat: "legacy" | "nvdaod";
-  measurements: { index: number; valueType: number; representation: "digest" | "raw"; value: string }[];
-  opaque: { tag: number; name: string | null; valueType: number | null; value: string }[];
-  signature: string;
-}
-
-/** A device result of a batch: its report, or the error that failed it. */
-export type DeviceResult =
-  | { ok: true; report: EvidenceReport }
-  | { ok: false; error: { code: string; message: string; serviceCode: number } };
-
 /** Options of runtimeEvidence. */
 export interface RuntimeEvidenceOptions {
   /** Raw transcript bytes, or a string (hex, base64, base64 of hex text). */
@@ -70,10 +269,6 @@ export interface RuntimeEvidenceOptions {
   firmwareVersion?: string;
 }
 
-export interface ChainReportJs {
-  status: "valid" | "expired" | "invalid"; expirationDate: string; ocspStatus: "not-checked";
-  subjects: string[]; ueid: string; hwmodel: string | null; leafPublicKey: Uint8Array;
-}
 /** Options of evidenceReport / prepareEvidenceReport: one device, its RIMs, its revocation. */
 export interface EvidenceReportOptions extends VerifyEvidenceOptions {
   /** The RIM documents (XML text or bytes) to judge the device by; one its profile does not use is ignored. */
@@ -84,50 +279,4 @@ export interface EvidenceReportOptions extends VerifyEvidenceOptions {
   firmwareVersion?: string;
   /** What the host learnt of the device chain's revocation (the core does no I/O); default not checked. */
   revocation?: { status: "good" | "not-checked" | "revoked" | "unknown" | "failed"; message?: string };
-}
-
-export type StageStatus = "passed" | "failed" | "not-checked" | "not-applicable";
-export type StageId =
-  | "evidence-parsed" | "certificate-chain" | "evidence-signature" | "nonce" | "architecture"
-  | "opaque-data" | "fwid" | "driver-version" | "revocation" | "driver-rim" | "firmware-rim"
-  | "measurements" | "driver-rim-version" | "firmware-rim-version" | "opaque-floors";
-
-/** One check of a DeviceReport. */
-export interface ReportStage {
-  id: StageId; title: string; status: StageStatus;
-  /** What it found, for people ("" when nothing to add). */
-  detail: string;
-  /** A passed check whose result does not fully count, and why (render amber). */
-  warning: string | null;
-  /** The stable code of a failed check. */
-  code: string | null;
-}
-
-export interface ReportFailure { stage: StageId; code: string; message: string; serviceCode: number | null }
-
-export interface ReportRimStep {
-  /** The RIM id the evidence names (null: none, or none applies). */
-  id: string | null; status: StageStatus; version: string | null; signatureVerified: boolean | null;
-  chainStatus: "valid" | "expired" | "invalid" | null; chainExpiration: number | null;
-}
-
-/**
- * The core's verification report of one device: every check in the service's order, the
- * first failure, the RIMs, revocation, and one verdict. `partial`: nothing failed, but
- * something that applies was not checked (`notChecked` says what).
- */
-export interface DeviceReport {
-  verdict: "passed" | "failed" | "partial";
-  /** The overall result the service gives this device when it does not check revocation. */
-  passesWithoutRevocation: boolean;
-  stages: ReportStage[];
-  failure: ReportFailure | null;
-  failures: ReportFailure[];
-  notChecked: string[];
-  rims: { driver: ReportRimStep; firmware: ReportRimStep };
-  /** `not-reached`: the chain did not validate; `not-checked`: due, ask the responder and report again. */
-  revocation: "not-reached" | "not-checked" | "good" | "failed";
-  comparison: Omit<RimComparison, "allMatch" | "measres"> | null;
-  measres: "success" | "fail" | null;
-  evidence: EvidenceReport | null;
 }

@@ -1,30 +1,35 @@
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
 // What hosts take from the core instead of copying it (src/wasm/limits.rs): its limits. In
 // the local and service modules.
 
-/** The core's limits in bytes, and the fetch step's settings: hosts read them here rather than copying them. */
+/** The core's limits in bytes, and the hosts' fetch settings (the JS `ServiceLimits`). */
 export interface ServiceLimits {
-  /** An attestation request body (MAX_BODY_BYTES); past it the service answers 413 ERR_REQUEST_TOO_LARGE. */
+  /**
+   * An attestation request body (`MAX_BODY_BYTES`); past it the service
+   * answers 413 `ERR_REQUEST_TOO_LARGE`.
+   */
   maxBodyBytes: number;
-  /** A fetched RIM service envelope or OCSP answer (MAX_FETCHED_BYTES). */
+  /** A fetched RIM service envelope or OCSP answer (`MAX_FETCHED_BYTES`). */
   maxFetchedBytes: number;
-  /** An OCSP response (MAX_RESPONSE_LEN). */
+  /** An OCSP response (`MAX_RESPONSE_LEN`). */
   maxOcspResponseBytes: number;
-  /** An Authorization header value (MAX_AUTHORIZATION_LEN). */
+  /** An `Authorization` header value (`MAX_AUTHORIZATION_LEN`). */
   maxAuthorizationBytes: number;
-  /** A RIM service fetch's time budget, request to last byte (RIM_TIMEOUT_MS). */
+  /** A RIM service fetch's time budget, request to last byte (`RIM_TIMEOUT_MS`). */
   rimTimeoutMs: number;
-  /** An OCSP fetch's time budget when the host sets none (DEFAULT_OCSP_TIMEOUT_MS; EDGEATTEST_OCSP_TIMEOUT_MS sets one). */
+  /** An OCSP fetch's time budget when the host sets none (`DEFAULT_OCSP_TIMEOUT_MS`). */
   ocspTimeoutMs: number;
-  /** Fetches in flight at once for one fetch step (FETCH_CONCURRENCY). */
+  /** Fetches in flight at once for one fetch step (`FETCH_CONCURRENCY`). */
   fetchConcurrency: number;
-  /** Seconds a RIM service envelope is kept (RIM_CACHE_SECONDS). */
+  /** How long a RIM service envelope is kept (`RIM_CACHE_SECONDS`). */
   rimCacheSeconds: number;
-  /** Seconds a RIM service 404 is kept (RIM_MISS_SECONDS). */
+  /** How long a RIM service 404 is kept (`RIM_MISS_SECONDS`). */
   rimMissSeconds: number;
-  /** The most answers a fetch cache holds (FETCH_CACHE_ENTRIES). */
+  /** The most answers a fetch cache holds (`FETCH_CACHE_ENTRIES`). */
   fetchCacheEntries: number;
-  /** A source probe's time budget (PROBE_TIMEOUT_MS): one HEAD per configured source. */
+  /** A source probe's time budget (`PROBE_TIMEOUT_MS`). */
   probeTimeoutMs: number;
-  /** The least seconds between two probes of the sources (PROBE_INTERVAL_SECONDS). */
+  /** The least time between two probes of the sources (`PROBE_INTERVAL_SECONDS`). */
   probeIntervalSeconds: number;
 }

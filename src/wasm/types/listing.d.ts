@@ -1,6 +1,28 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/listing.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// Lists (src/wasm/listing.rs): pages, schemas and limits, in the builds that have that
+// module; names from the other fragments and the generated classes are in scope there.
+
+/** The list limits and the embedded data set's size and seed (the JS `ListLimits`). */
+export interface ListLimits {
+  /** `DEFAULT_RPP`. */
+  defaultRpp: number;
+  /** `MAX_RPP`. */
+  maxRpp: number;
+  /** `MAX_FILTERS`. */
+  maxFilters: number;
+  /** `MAX_ROWS`. */
+  maxRows: number;
+  /**
+   * Items per endpoint of the worker's embedded data set (`EMBEDDED_ROWS`,
+   * `ListTable.generate`).
+   */
+  embeddedRows: number;
+  /** Its seed (`EMBEDDED_SEED`). */
+  embeddedSeed: number;
+}
+
+// Hand-written in src/wasm/types/hand/listing.d.ts: the binding's own shapes.
 /** Path of a list endpoint. */
 export type ListPath =
   | "/analytics/anomalies/network" | "/analytics/alerts/filter"
@@ -37,15 +59,4 @@ export interface ListSchema {
   /** The primary key: the tie-breaker after the sort keys, and the default order. */
   key: string;
   columns: ListColumn[];
-}
-
-export interface ListLimits {
-  defaultRpp: number;
-  maxRpp: number;
-  maxFilters: number;
-  maxRows: number;
-  /** Items per endpoint of the worker's embedded data set (ListTable.generate). */
-  embeddedRows: number;
-  /** Its seed. */
-  embeddedSeed: number;
 }

@@ -1,6 +1,86 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/ocsp.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// The OCSP module (src/wasm/ocsp.rs): a chain's requests and status, in the builds that have
+// that module; names from the other fragments and the generated classes are in scope there.
+
+/**
+ * One request of a chain (the JS `OcspRequestJs`): POST `request` as
+ * `application/ocsp-request`.
+ */
+export interface OcspRequestJs {
+  /** The certificate asked about: its subject commonName (its whole subject without one). */
+  certificate: string;
+  /** Its index in the chain (leaf 0); its issuer is `index + 1`. */
+  index: number;
+  /** Names the certificate, not the request (`cache_key`). */
+  cacheKey: string;
+  /**
+   * The DER `OCSPRequest`: a fresh buffer (`buffer: ArrayBuffer`) in JS, so that
+   * TypeScript's DOM types take it as a fetch body.
+   */
+  request: Uint8Array & {
+    readonly buffer: ArrayBuffer
+  };
+  /** Its nonce. */
+  nonce: Uint8Array;
+}
+
+/** The options of checking a chain's answers (the JS `CheckOcspOptions`). */
+export interface CheckOcspOptions {
+  /**
+   * Count `certificateHold` as good (reported as `held`), as
+   * `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks; default false.
+   */
+  allowHold?: boolean;
+}
+
+/**
+ * One certificate's answer: its status and times (`thisUpdate`, `nextUpdate` null when it
+ * failed), or the failure's code and message.
+ */
+export interface OcspCertificateStatus {
+  /** Its subject commonName (its whole subject without one). */
+  subject: string;
+  /** `good`, `revoked`, `unknown` or `failed`. */
+  status: OcspStatusJs;
+  /** The CRL reason of a revoked certificate, when given. */
+  reason?: string;
+  /** revocationTime, Unix seconds. */
+  revokedAt?: number;
+  /** thisUpdate, Unix seconds; `None` when it failed. */
+  thisUpdate: number | null;
+  /** nextUpdate, Unix seconds, when given. */
+  nextUpdate: number | null;
+  /** `matched` or `not-echoed`. */
+  nonce?: "matched" | "not-echoed";
+  /** Until when a host may cache the response, Unix seconds (0: do not). */
+  cacheUntil?: number;
+  /** Why the response was not believed, or could not be had. */
+  code?: string;
+  /** The same, for people. */
+  message?: string;
+}
+
+/**
+ * A chain's status from its answers (the JS `OcspChainStatus`): `good` only if every
+ * certificate is; else the first certificate that is not decides.
+ */
+export interface OcspChainStatus {
+  /** `good`, `revoked`, `unknown` or `failed`. */
+  status: OcspStatusJs;
+  /** A held certificate was accepted (`allowHold`). */
+  held?: boolean;
+  /** The CRL reason of a revoked chain, when given. */
+  reason?: string;
+  /** Why a failed chain's status could not be had (`ERR_OCSP_*`). */
+  code?: string;
+  /** The real service's code when not good: 5002, 5003 or 5001. */
+  serviceCode?: number;
+  /** One entry per certificate asked about, in chain order. */
+  certificates: OcspCertificateStatus[];
+}
+
+// Hand-written in src/wasm/types/hand/ocsp.d.ts: the binding's own shapes.
 /** Which certificates of a chain are asked about: "device" (not the leaf), "rim" (the signer too); never the root. */
 export type OcspChainKind = "device" | "rim";
 
@@ -8,19 +88,6 @@ export interface OcspRequestsOptions {
   kind: OcspChainKind;
   /** One 32-byte nonce per request; default: crypto.getRandomValues. */
   nonces?: Uint8Array[];
-}
-
-/** One OCSP request: POST `request` with content type application/ocsp-request. */
-export interface OcspRequestJs {
-  /** The certificate asked about: its subject commonName (the full subject without one). */
-  certificate: string;
-  /** Its index in the chain (leaf = 0); its issuer is index + 1. */
-  index: number;
-  /** Names the certificate, not the request: "sha384:<issuerKeyHash hex>:<serial hex>". */
-  cacheKey: string;
-  /** A fresh buffer (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a fetch body. */
-  request: Uint8Array & { readonly buffer: ArrayBuffer };
-  nonce: Uint8Array;
 }
 
 /**
@@ -31,39 +98,4 @@ export type OcspAnswer =
   | { body: Uint8Array | ArrayBuffer; nonce?: Uint8Array }
   | { error: "unreachable" | "timeout" | "status" | "too-large" | "not-fetched"; status?: number };
 
-export interface CheckOcspOptions {
-  /** Count certificateHold as good (reported as `held`), as X-NVIDIA-OCSP-ALLOW-CERT-HOLD asks. */
-  allowHold?: boolean;
-}
-
 export type OcspStatusJs = "good" | "revoked" | "unknown" | "failed";
-
-export interface OcspCertificateStatus {
-  subject: string;
-  status: OcspStatusJs;
-  /** The CRL reason of a revoked certificate, e.g. "keyCompromise", "certificateHold". */
-  reason?: string;
-  /** Unix seconds, for a revoked certificate. */
-  revokedAt?: number;
-  /** Why a failed response was not believed, e.g. ERR_OCSP_SIGNATURE_INVALID. */
-  code?: string;
-  message?: string;
-  /** Unix seconds; null when the response failed. */
-  thisUpdate: number | null;
-  nextUpdate: number | null;
-  nonce?: "matched" | "not-echoed";
-  /** Until when a host may cache the response (Unix seconds; 0: do not cache). */
-  cacheUntil?: number;
-}
-
-/** A chain's status: good only if every certificate is; else the first non-good one decides. */
-export interface OcspChainStatus {
-  status: OcspStatusJs;
-  /** A held certificate was accepted (allowHold). */
-  held?: boolean;
-  reason?: string;
-  code?: string;
-  /** The real service's code when not good: 5002 revoked, 5003 unknown, 5001 failed. */
-  serviceCode?: number;
-  certificates: OcspCertificateStatus[];
-}

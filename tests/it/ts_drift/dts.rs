@@ -215,7 +215,10 @@ impl Ts {
         let mut decls: BTreeMap<String, (Ty, String)> = BTreeMap::new();
         let mut files: Vec<_> = std::fs::read_dir(format!("{ROOT}/{TYPES}"))
             .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .map(Result::unwrap)
+            // `hand/`: the hand-written parts, already in the fragments they are appended to.
+            .filter(|e| e.file_type().unwrap().is_file())
+            .map(|e| e.file_name().into_string().unwrap())
             .collect();
         files.sort();
         for file in files {

@@ -1,0 +1,429 @@
+//! The TypeScript of the core's serde types that cross the JS binding, generated from the
+//! types themselves (ts-rs reads their serde names, optional members and enums; Cargo feature
+//! `ts`, which no module build enables) into the fragments under `src/wasm/types/` that the
+//! binding splices into `edgeattest.d.ts`. A fragment that differs from what its types
+//! generate fails here; regenerate with the command in `REGENERATE`. The binding's own input
+//! shapes, which no serde type of the core has, are hand-written in `src/wasm/types/hand/` and
+//! appended to their fragment.
+#![cfg(all(feature = "ts", not(target_arch = "wasm32")))]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use edgeattest::deprecation::Notice;
+use edgeattest::listing::ListLimits;
+use edgeattest::service::ServiceLimits;
+use edgeattest::{
+    ArchitectureRow, CertificateChainReport, ChainOcspRequest, CheckOcspOptions, ComparisonReport,
+    DeviceDecision, DeviceReport, DeviceResult, EvidenceReport, Failure, GoldenMeasurement,
+    OcspCertificateStatus, OcspChainStatus, PolicyDecision, RimCertChain, RimDocument, RimEnvelope,
+    RimIdentity, RimStep, RuleOutcome, RuleStatus, Stage, StageId, StageStatus, VerifiedRim,
+};
+use ts_rs::{Config, TypeVisitor, TS};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const TYPES: &str = "src/wasm/types";
+const REGENERATE: &str = "EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated";
+
+/// Names in scope in `edgeattest.d.ts` that no fragment declares: the `Arch` union the
+/// binding writes from the architecture table.
+const ELSEWHERE: [&str; 1] = ["Arch"];
+
+/// One generated declaration and the names it refers to.
+struct Decl {
+    name: String,
+    text: String,
+    refers_to: Vec<String>,
+}
+
+/// The names of the declarations a type refers to (not those it inlines).
+struct Names(Vec<String>, Config);
+
+impl TypeVisitor for Names {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        // Primitives and the standard types have no file: only a declared type does.
+        if T::output_path().is_some() {
+            self.0.push(T::name(&self.1));
+        }
+    }
+}
+
+/// `T` declared as the fragments declare types: its docs, then `export interface` for an
+/// object type (so that a hand-written interface can still `extend` it), else `export type`.
+fn decl<T: TS + 'static>() -> Decl {
+    let cfg = config();
+    let name = T::name(&cfg);
+    let body = T::decl(&cfg);
+    let body = arrays(&body);
+    // An object type, not a union of them: its first `{` closes at its end.
+    let object = body
+        .strip_prefix(&format!("type {name} = {{"))
+        .and_then(|rest| rest.strip_suffix("};"))
+        .filter(|members| closing(&format!("{{{members}}}")) == members.chars().count() + 1);
+    let declaration = match object {
+        Some(members) => format!("export interface {name} {{{}}}", members),
+        None => format!("export {body}"),
+    };
+    let mut names = Names(Vec::new(), cfg);
+    T::visit_dependencies(&mut names);
+    let docs = T::docs().map(|d| format!("{}\n", doc(&d)));
+    let text = format!("{}{}\n", docs.unwrap_or_default(), format(&declaration));
+    Decl {
+        text: unlink(&text),
+        name,
+        refers_to: names.0,
+    }
+}
+
+/// The docs as plain text: a rustdoc link (``[`crate::attest::MAX_BODY_BYTES`]``) becomes the
+/// name it links (`` `MAX_BODY_BYTES` ``).
+fn unlink(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("[`") {
+        let Some(len) = rest[start..].find("`]") else {
+            break;
+        };
+        let path = &rest[start + 2..start + len];
+        out.push_str(&rest[..start]);
+        out.push_str(&format!("`{}`", path.rsplit("::").next().unwrap_or(path)));
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Unix times and byte counts are `number`s in JS (the binding writes them so; every value
+/// is below 2^53).
+fn config() -> Config {
+    Config::default().with_large_int("number")
+}
+
+/// ts-rs writes a declaration on one line: here each member of an object type goes on its
+/// own line (ended by `;`), indented by depth, its docs above it, and a long union puts each
+/// alternative on its own line.
+fn format(declaration: &str) -> String {
+    let c: Vec<char> = declaration.chars().collect();
+    let long_union =
+        declaration.len() > 100 && declaration.starts_with("export type ") && union(declaration);
+    let (mut out, mut open, mut i) = (String::new(), Vec::new(), 0);
+    let newline = |out: &mut String, depth: usize| {
+        while out.ends_with(' ') {
+            out.pop();
+        }
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    while i < c.len() {
+        // A long union's alternatives are indented one step.
+        let depth = open.iter().filter(|&&o| o == '{').count() + usize::from(long_union);
+        match c[i] {
+            '/' if c.get(i + 1) == Some(&'*') => {
+                let end = (i..c.len()).find(|&j| c[j] == '*' && c.get(j + 1) == Some(&'/'));
+                let end = end.map_or(c.len(), |j| j + 2);
+                let comment: String = c[i..end].iter().collect();
+                for (n, line) in doc(&comment).lines().enumerate() {
+                    if n > 0 {
+                        newline(&mut out, depth);
+                    }
+                    out.push_str(line);
+                }
+                newline(&mut out, depth);
+                i = end;
+                continue;
+            }
+            '"' => {
+                let end = (i + 1..c.len()).find(|&j| c[j] == '"' && c[j - 1] != '\\');
+                let end = end.map_or(c.len(), |j| j + 1);
+                out.extend(&c[i..end]);
+                i = end;
+                continue;
+            }
+            '{' if c[i + 1..].iter().find(|ch| !ch.is_whitespace()) == Some(&'}') => {
+                out.push_str("{}");
+                i = (i + 1..c.len())
+                    .find(|&j| c[j] == '}')
+                    .map_or(c.len(), |j| j + 1);
+                continue;
+            }
+            '{' => {
+                out.push('{');
+                open.push('{');
+                newline(&mut out, depth + 1);
+            }
+            '}' => {
+                open.pop();
+                newline(&mut out, depth - 1);
+                out.push('}');
+            }
+            '[' | '(' | '<' => {
+                open.push(c[i]);
+                out.push(c[i]);
+            }
+            ']' | ')' | '>' => {
+                open.pop();
+                out.push(c[i]);
+            }
+            ',' if open.last() == Some(&'{') => {
+                out.push(';');
+                let closing = c[i + 1..].iter().find(|ch| !ch.is_whitespace()) == Some(&'}');
+                if !closing {
+                    newline(&mut out, depth);
+                }
+            }
+            '=' if open.is_empty() && long_union => {
+                out.push('=');
+                newline(&mut out, 1);
+                out.push('|');
+            }
+            '|' if open.is_empty() && long_union => {
+                newline(&mut out, 1);
+                out.push('|');
+            }
+            '\n' => {}
+            ' ' if out.ends_with([' ', '\n']) || out.ends_with("  ") => {}
+            ch => out.push(ch),
+        }
+        i += 1;
+    }
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    lines.join("\n")
+}
+
+/// The index of the character that closes the bracket `text` starts with (its length when
+/// none does); quoted text and comments skipped.
+fn closing(text: &str) -> usize {
+    let (mut depth, mut quoted, mut comment) = (0i32, false, false);
+    let c: Vec<char> = text.chars().collect();
+    for i in 0..c.len() {
+        match c[i] {
+            _ if comment => comment = !(c[i] == '/' && c[i - 1] == '*'),
+            '"' => quoted = !quoted || c[i - 1] == '\\',
+            _ if quoted => {}
+            '/' if c.get(i + 1) == Some(&'*') => comment = true,
+            '{' | '[' | '(' | '<' => depth += 1,
+            '}' | ']' | ')' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    c.len()
+}
+
+/// Whether `text` is a union: a `|` outside every bracket.
+fn union(text: &str) -> bool {
+    let mut depth = 0;
+    text.chars().any(|ch| {
+        depth += i32::from(matches!(ch, '{' | '[' | '(' | '<'));
+        depth -= i32::from(matches!(ch, '}' | ']' | ')' | '>'));
+        depth == 0 && ch == '|'
+    })
+}
+
+/// ts-rs writes a list as `Array<T>`; the fragments as `T[]` (`(A | B)[]` for a union).
+fn arrays(text: &str) -> String {
+    let Some(start) = text.find("Array<") else {
+        return text.to_owned();
+    };
+    let open = start + "Array".len();
+    let close = open
+        + text[open..]
+            .char_indices()
+            .nth(closing(&text[open..]))
+            .map_or(0, |(i, _)| i);
+    let inner = arrays(&text[open + 1..close]);
+    let list = if union(&inner) {
+        format!("({inner})[]")
+    } else {
+        format!("{inner}[]")
+    };
+    format!("{}{list}{}", &text[..start], arrays(&text[close + 1..]))
+}
+
+/// A doc comment as the hand-written fragments write it: on one line when its text is one
+/// line, else ` * `-prefixed lines.
+fn doc(comment: &str) -> String {
+    let text: Vec<&str> = comment
+        .trim()
+        .trim_start_matches("/**")
+        .trim_end_matches("*/")
+        .lines()
+        .map(|line| line.trim().trim_start_matches('*').trim())
+        .filter(|line| !line.is_empty())
+        .collect();
+    match text.as_slice() {
+        [line] => format!("/** {line} */"),
+        lines => {
+            let body: String = lines.iter().map(|l| format!(" * {l}\n")).collect();
+            format!("/**\n{body} */")
+        }
+    }
+}
+
+/// A fragment: its file, what it declares, and from which types.
+struct Fragment {
+    file: &'static str,
+    about: &'static str,
+    decls: Vec<Decl>,
+}
+
+fn fragments() -> Vec<Fragment> {
+    vec![
+        Fragment {
+            file: "limits.d.ts",
+            about: "What hosts take from the core instead of copying it (src/wasm/limits.rs): its limits. In\n\
+                    the local and service modules.",
+            decls: vec![decl::<ServiceLimits>()],
+        },
+        Fragment {
+            file: "evidence.d.ts",
+            about: "The evidence module (src/wasm/evidence.rs): a device's report and its stages, in the builds\n\
+                    that have that module; names from the other fragments and the generated classes are in\n\
+                    scope there.",
+            decls: vec![
+                decl::<EvidenceReport>(),
+                decl::<DeviceResult>(),
+                decl::<CertificateChainReport>(),
+                decl::<StageStatus>(),
+                decl::<StageId>(),
+                decl::<Stage>(),
+                decl::<Failure>(),
+                decl::<RimStep>(),
+                decl::<DeviceReport>(),
+            ],
+        },
+        Fragment {
+            file: "ocsp.d.ts",
+            about: "The OCSP module (src/wasm/ocsp.rs): a chain's requests and status, in the builds that have\n\
+                    that module; names from the other fragments and the generated classes are in scope there.",
+            decls: vec![
+                decl::<ChainOcspRequest>(),
+                decl::<CheckOcspOptions>(),
+                decl::<OcspCertificateStatus>(),
+                decl::<OcspChainStatus>(),
+            ],
+        },
+        Fragment {
+            file: "rim.d.ts",
+            about: "The RIM module (src/wasm/rim.rs): documents, their signer chains and comparisons, in the\n\
+                    builds that have that module; names from the other fragments and the generated classes\n\
+                    are in scope there.",
+            decls: vec![
+                decl::<RimCertChain>(),
+                decl::<GoldenMeasurement>(),
+                decl::<RimDocument>(),
+                decl::<VerifiedRim>(),
+                decl::<ComparisonReport<'static>>(),
+                decl::<RimEnvelope>(),
+                decl::<RimIdentity>(),
+            ],
+        },
+        Fragment {
+            file: "policy.d.ts",
+            about: "Relying-party policies (src/wasm/policy.rs; src/wasm/rego.rs splices it too, beside\n\
+                    rego.d.ts): a decision and its rules.",
+            decls: vec![
+                decl::<RuleStatus>(),
+                decl::<RuleOutcome>(),
+                decl::<DeviceDecision>(),
+                decl::<PolicyDecision>(),
+            ],
+        },
+        Fragment {
+            file: "arch.d.ts",
+            about: "The architecture table (src/wasm/arch.rs; full builds only: the `Arch` union is generated\n\
+                    from the table in every build).",
+            decls: vec![decl::<ArchitectureRow>()],
+        },
+        Fragment {
+            file: "deprecation.d.ts",
+            about: "Deprecations (src/wasm/deprecation.rs): notices and request checks, in the builds that\n\
+                    have that module; names from the other fragments and the generated classes are in scope\n\
+                    there.",
+            decls: vec![decl::<Notice>()],
+        },
+        Fragment {
+            file: "listing.d.ts",
+            about: "Lists (src/wasm/listing.rs): pages, schemas and limits, in the builds that have that\n\
+                    module; names from the other fragments and the generated classes are in scope there.",
+            decls: vec![decl::<ListLimits>()],
+        },
+    ]
+}
+
+/// The fragment's text: the header, the generated declarations, then its hand-written part.
+fn render(fragment: &Fragment) -> String {
+    let mut out = format!(
+        "// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.\n\
+         // Regenerate: {REGENERATE}\n"
+    );
+    for line in fragment.about.lines() {
+        out.push_str(&format!("// {}\n", line.trim()));
+    }
+    for decl in &fragment.decls {
+        out.push('\n');
+        out.push_str(&decl.text);
+    }
+    let hand = Path::new(ROOT).join(TYPES).join("hand").join(fragment.file);
+    if let Ok(text) = std::fs::read_to_string(&hand) {
+        out.push_str(&format!(
+            "\n// Hand-written in {TYPES}/hand/{}: the binding's own shapes.\n",
+            fragment.file
+        ));
+        out.push_str(&text);
+    }
+    out
+}
+
+#[test]
+fn the_fragments_are_what_the_types_generate() {
+    let bless = std::env::var_os("EDGEATTEST_BLESS").is_some();
+    let mut stale = Vec::new();
+    for fragment in fragments() {
+        let file = Path::new(ROOT).join(TYPES).join(fragment.file);
+        let rendered = render(&fragment);
+        if bless {
+            std::fs::write(&file, &rendered).unwrap();
+        } else if std::fs::read_to_string(&file).unwrap_or_default() != rendered {
+            stale.push(format!("{TYPES}/{}", fragment.file));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{} not what the core's types generate: run `{REGENERATE}`",
+        stale.join(", ")
+    );
+}
+
+/// Every name a generated declaration refers to is declared: by a fragment (generated or
+/// hand-written) or by the binding.
+#[test]
+fn every_name_the_generated_types_use_is_declared() {
+    let mut declared: BTreeSet<String> = ELSEWHERE.iter().map(|n| (*n).to_owned()).collect();
+    for entry in std::fs::read_dir(Path::new(ROOT).join(TYPES)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for word in ["export interface ", "export type ", "export class "] {
+                for after in text.split(word).skip(1) {
+                    let name = after.split(|c: char| !c.is_alphanumeric() && c != '_');
+                    declared.insert(name.take(1).collect());
+                }
+            }
+        }
+    }
+    let fragments = fragments();
+    let generated: Vec<&Decl> = fragments.iter().flat_map(|f| &f.decls).collect();
+    declared.extend(generated.iter().map(|d| d.name.clone()));
+    let missing: Vec<String> = generated
+        .iter()
+        .flat_map(|d| d.refers_to.iter().map(move |n| (d, n)))
+        .filter(|(_, n)| !declared.contains(*n))
+        .map(|(d, n)| format!("{} refers to {n}, which nothing declares", d.name))
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

@@ -120,21 +120,27 @@ entries() {
   for name in browser node workerd; do cp "$1"/index.d.ts "$1/$name.d.ts"; done
   node pkg-config/js-types.mjs "$1"
 }
+# js_modules ENTRY DEST: the JS modules of src/js/ that ENTRY holds, copied to DEST. A module
+# named after `=>` in a row of the entry table (src/wasm.rs; service.js, fetch.js, evidence.js,
+# ocsp.js) goes where that row's binding module goes; every other one to each entry.
+js_modules() {
+  local file stem entries
+  for file in src/js/*.js src/js/*.d.ts; do
+    stem=${file##*/}
+    stem=${stem%%.*}
+    entries=$(sed -n "s/^ *\(pub \)\{0,1\}mod [a-z_]*: \([a-z ]*\) => \(.* \)\{0,1\}$stem\( .*\)\{0,1\};\$/ \2 /p" src/wasm.rs)
+    if [[ -z $entries || $entries == *" $1 "* ]]; then cp "$file" "$2"/; fi
+  done
+}
 module target/wasm-pack-default "$PKG"
-# service.js and fetch.js drive the service, which only pkg/service/ holds; evidence.js and
-# ocsp.js local verification (pkg/local/ and pkg/service/).
-for file in src/js/*.js src/js/*.d.ts; do
-  case ${file##*/} in service.* | fetch.js | evidence.* | ocsp.*) ;; *) cp "$file" "$PKG"/ ;; esac
-done
+js_modules default "$PKG"
 entries "$PKG"
 module target/wasm-pack-local "$PKG"/local
-for file in src/js/*.js src/js/*.d.ts; do
-  case ${file##*/} in service.* | fetch.js) ;; *) cp "$file" "$PKG"/local/ ;; esac
-done
+js_modules local "$PKG"/local
 cp src/js/local/*.js src/js/local/*.d.ts "$PKG"/local/
 entries "$PKG"/local
 module target/wasm-pack "$PKG"/service
-cp src/js/*.js src/js/*.d.ts "$PKG"/service/
+js_modules service "$PKG"/service
 cp src/js/service/*.js src/js/service/*.d.ts "$PKG"/service/
 entries "$PKG"/service
 module target/wasm-pack-rego "$PKG"/rego --no-classes

@@ -86,7 +86,7 @@ impl<'de> Visitor<'de> for Bytes {
 
     fn visit_str<E: Error>(self, text: &str) -> Result<Vec<u8>, E> {
         if self.text_is_hex {
-            hex::decode(text.trim()).map_err(|_| E::custom("not valid hex text"))
+            hex_text(text).ok_or_else(|| E::custom("not valid hex text"))
         } else {
             Ok(text.as_bytes().to_vec())
         }
@@ -157,6 +157,21 @@ impl<'de> Deserialize<'de> for TextOrBytes {
     }
 }
 
+/// Text given for bytes: hex, surrounding whitespace ignored. The one rule of text for binary
+/// data, here and in the JS binding's byte arguments.
+pub(crate) fn hex_text(text: &str) -> Option<Vec<u8>> {
+    hex::decode(text.trim()).ok()
+}
+
+/// A number given as a byte: an integer 0 to 255 (a fraction, NaN or an infinity is none).
+/// The one rule of array elements, here and in the JS binding's byte arguments.
+pub(crate) fn byte(n: f64) -> Option<u8> {
+    // `as` saturates; compare back.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let byte = n as u8;
+    (f64::from(byte) == n).then_some(byte)
+}
+
 /// One element of a byte array: `None` for anything but an integer 0 to 255, so that the
 /// array's reader, not the element, is named in the error.
 struct Element(Option<u8>);
@@ -176,10 +191,7 @@ impl<'de> Deserialize<'de> for Element {
                 Ok(Element(u8::try_from(n).ok()))
             }
             fn visit_f64<E>(self, n: f64) -> Result<Element, E> {
-                // A fraction, NaN or an infinity is no byte (`as` saturates; compare back).
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let byte = n as u8;
-                Ok(Element((f64::from(byte) == n).then_some(byte)))
+                Ok(Element(byte(n)))
             }
             fn visit_bool<E>(self, _: bool) -> Result<Element, E> {
                 Ok(Element(None))

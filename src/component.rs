@@ -112,7 +112,7 @@ fn at_most<T>(list: &[T], max: usize, field: &str) -> Result<(), WitError> {
 
 /// A core value as the JS API's JSON text.
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, WitError> {
-    serde_json::to_string(value).map_err(|_| WitError {
+    crate::json::write::to_string(value).map_err(|_| WitError {
         code: "ERR_INTERNAL".into(),
         field: None,
         message: "internal JSON error".to_string(),

@@ -373,7 +373,7 @@ impl Ear {
 
     /// The EAR as its JSON claims object.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::write::to_string(self).unwrap_or_default()
     }
 
     /// Reads an EAR's claims (a verified JWT's payload): the profile must be

@@ -6,6 +6,8 @@
 //! comes from outside — request bodies, JWS headers and claims, JWKS — goes through
 //! [`parse`] first. `serde_json` has no strict mode, so this module supplies one: a visitor
 //! that builds a [`Value`] and stops at the first repeated name.
+//!
+//! Output: every JSON text the crate writes goes through [`write`], its one writer.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -18,6 +20,9 @@ use serde::de::{
 use serde_json::{Map, Number, Value};
 
 use crate::error_code::ErrorCode;
+
+// The crate's one JSON writer.
+pub(crate) mod write;
 
 /// Maximum nesting of arrays and objects. Real documents nest at most 5 deep; `serde_json`
 /// itself stops at 128.

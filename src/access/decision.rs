@@ -256,13 +256,13 @@ impl Decision {
     pub fn body_json(&self) -> String {
         self.body
             .as_ref()
-            .and_then(|body| serde_json::to_string(body).ok())
+            .and_then(|body| crate::json::write::to_string(body).ok())
             .unwrap_or_default()
     }
 
     /// The whole decision as JSON, for hosts in other languages.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::write::to_string(self).unwrap_or_default()
     }
 
     /// The answer to a request over a cap ([`Denial::TooManyHeaders`],

@@ -134,7 +134,7 @@ impl KeyStore {
 
     /// The configuration JSON of the store (round-trips through [`Self::from_json`]).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::write::to_string(self).unwrap_or_default()
     }
 
     /// The records.

@@ -74,6 +74,6 @@ impl RequestBody {
     pub fn to_json(&self) -> String {
         // Serialising these plain string/struct shapes cannot fail; fall back to an empty
         // object rather than panic, which validation would then refuse.
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+        crate::json::write::to_string(self).unwrap_or_else(|_| String::from("{}"))
     }
 }

@@ -164,7 +164,7 @@ fn status(status: StageStatus) -> WitStatus {
 
 /// A kebab-case id (`StageId`) as its wire word: the open set stays a string in the WIT.
 fn word<T: Serialize>(value: &T) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
+    let text = crate::json::write::to_string(value).unwrap_or_default();
     text.trim_matches('"').into()
 }
 

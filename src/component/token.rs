@@ -56,7 +56,7 @@ impl GuestAttestationResult for Verified {
     fn data(&self) -> String {
         self.data
             .borrow_mut()
-            .get_or_insert_with(|| serde_json::to_string(&*self.result).unwrap_or_default())
+            .get_or_insert_with(|| crate::json::write::to_string(&*self.result).unwrap_or_default())
             .clone()
     }
 }
@@ -153,7 +153,7 @@ fn appraisal_out(appraisal: &Appraisal) -> WitAppraisal {
                     .map(|reason| AppraisalReason {
                         claim: reason.claim().into(),
                         // A `serde_json::Value` always writes.
-                        value: serde_json::to_string(reason.value()).unwrap_or_default(),
+                        value: crate::json::write::to_string(reason.value()).unwrap_or_default(),
                         message: reason.message().into(),
                     })
                     .collect(),

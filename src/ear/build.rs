@@ -46,7 +46,7 @@ pub fn policy_id(policy: &Policy) -> String {
         .flatten()
     {
         digest.update(b"\n");
-        digest.update(serde_json::to_vec(rules).unwrap_or_default());
+        digest.update(crate::json::write::to_vec(rules).unwrap_or_default());
     }
     let hash = digest.finalize();
     alloc::format!(

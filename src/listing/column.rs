@@ -206,7 +206,7 @@ impl Distinct {
 /// The canonical text of a number, as it appears in the JSON output (`serde_json`'s
 /// shortest round-trip form: `1.0`, `0.25`, `1e-7`).
 pub(crate) fn number_text(value: f64) -> String {
-    serde_json::to_string(&value).unwrap_or_default()
+    crate::json::write::to_string(&value).unwrap_or_default()
 }
 
 /// For textual operators on numeric columns: test the text of each distinct value.

@@ -176,7 +176,7 @@ pub fn generate_json(schema: &Schema, count: usize, seed: u64) -> Result<String,
         count,
         seed,
     };
-    Ok(serde_json::to_string(&rows).unwrap_or_default())
+    Ok(crate::json::write::to_string(&rows).unwrap_or_default())
 }
 
 /// Generated items serialised as they are made.

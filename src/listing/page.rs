@@ -29,6 +29,6 @@ impl Page {
     /// The envelope as JSON text.
     pub fn to_json(&self) -> String {
         // Serialising strings, integers, finite numbers and arrays cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::write::to_string(self).unwrap_or_default()
     }
 }

@@ -58,5 +58,5 @@ pub fn respond(path: &str, query: &str, table: &Table) -> ListResponse {
 /// The JSON body for a list error: `{"code":"ERR_LIST_…","message":"…","field":"filter",
 /// "status":400}`.
 pub fn error_body_json(error: &ListError) -> String {
-    serde_json::to_string(&error.body()).unwrap_or_default()
+    crate::json::write::to_string(&error.body()).unwrap_or_default()
 }

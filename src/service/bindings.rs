@@ -33,6 +33,9 @@ use super::{ServiceOptions, Setting};
 use crate::error_code::ErrorCode;
 use crate::time::{parse_rfc3339, MAX_SECS};
 
+// `HostSettings` as hosts read them (serde).
+mod wire;
+
 /// Time allowed for one OCSP request when `EDGEATTEST_OCSP_TIMEOUT_MS` is unset.
 pub const DEFAULT_OCSP_TIMEOUT_MS: u64 = 5_000;
 /// The longest `EDGEATTEST_OCSP_TIMEOUT_MS` accepted.

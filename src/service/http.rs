@@ -77,7 +77,7 @@ impl Response {
     pub fn json<T: Serialize + ?Sized>(status: u16, value: &T) -> Self {
         // Serialising the service's own serde types cannot fail; an empty object is the
         // conservative fallback rather than a panic.
-        let body = serde_json::to_vec(value).unwrap_or_else(|_| b"{}".to_vec());
+        let body = crate::json::write::to_vec(value).unwrap_or_else(|_| b"{}".to_vec());
         Self {
             status,
             headers: Vec::from([("content-type".into(), "application/json".into())]),

@@ -139,7 +139,7 @@ pub fn thumbprint(key: &PublicKey) -> String {
         y: &'a str,
     }
     let jwk = key.to_jwk(None);
-    let canonical = serde_json::to_vec(&Required {
+    let canonical = crate::json::write::to_vec(&Required {
         crv: &jwk.crv,
         kty: &jwk.kty,
         x: &jwk.x,

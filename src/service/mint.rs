@@ -247,7 +247,7 @@ impl<'a> Minter<'a> {
 /// second serializer.
 fn claims_json<T: serde::Serialize>(claims: &T) -> Result<Map<String, Value>, TokenError> {
     let invalid = || TokenError::JwtInvalid { field: "payload" };
-    let text = serde_json::to_vec(claims).map_err(|_| invalid())?;
+    let text = crate::json::write::to_vec(claims).map_err(|_| invalid())?;
     match crate::json::parse(&text) {
         Ok(Value::Object(members)) => Ok(members),
         _ => Err(invalid()),

@@ -70,7 +70,7 @@ pub(super) fn policy_failure(
 
 /// A value as compact JSON, cut at [`QUOTED`] characters.
 fn quoted(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
+    let text = crate::json::write::to_string(value).unwrap_or_default();
     match text.char_indices().nth(QUOTED) {
         Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
         None => text,

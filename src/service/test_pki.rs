@@ -39,6 +39,50 @@ pub struct TestPki<'a> {
     pub ocsp_answers: &'a str,
 }
 
+/// The test PKI's collateral as a host holds it, owned (`TestPkiCollateral` in JS).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TestPkiCollateral {
+    /// [`TestPki::label`].
+    pub label: String,
+    /// [`TestPki::device_roots`].
+    pub device_roots: String,
+    /// [`TestPki::rim_roots`].
+    pub rim_roots: String,
+    /// [`TestPki::rims`].
+    pub rims: Vec<TestPkiRim>,
+    /// [`TestPki::ocsp_answers`].
+    pub ocsp_answers: String,
+}
+
+/// One RIM of [`TestPkiCollateral`].
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestPkiRim {
+    /// The RIM id.
+    pub id: String,
+    /// The RIM's XML text.
+    pub xml: String,
+}
+
+impl TestPkiCollateral {
+    /// Its OCSP answers, once `settings` took it ([`HostSettings::add_test_pki`]: only with
+    /// `EDGEATTEST_TEST_PKI=on`).
+    pub fn add_to(&self, settings: &mut HostSettings) -> Result<TestPkiAnswers, TestPkiError> {
+        let rims: Vec<(&str, &str)> = self.rims.iter().map(|r| (&*r.id, &*r.xml)).collect();
+        let pki = TestPki {
+            label: &self.label,
+            device_roots: &self.device_roots,
+            rim_roots: &self.rim_roots,
+            rims: &rims,
+            ocsp_answers: &self.ocsp_answers,
+        };
+        let answers = pki.answers()?;
+        settings.add_test_pki(&pki);
+        Ok(answers)
+    }
+}
+
 /// Why the test PKI's OCSP answers are unusable: `ERR_CONFIG`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestPkiError(String);

@@ -201,7 +201,7 @@ impl Jwks {
         let out = JwksOut {
             keys: self.keys.iter().map(JwksKey::to_jwk).collect(),
         };
-        serde_json::to_string(&out).unwrap_or_default()
+        crate::json::write::to_string(&out).unwrap_or_default()
     }
 
     /// The key for a token whose header has `kid` (jose's rules): with a `kid`, the one key

@@ -182,11 +182,11 @@ pub fn jwt_signing_input<T: Serialize + ?Sized>(
     let invalid = TokenError::JwtInvalid { field: "payload" };
     // Written once, straight from `claims` (no JSON object built first: the service mints
     // one token per device per request); an object's text is the one that starts with `{`.
-    let payload = serde_json::to_vec(claims).map_err(|_| invalid.clone())?;
+    let payload = crate::json::write::to_vec(claims).map_err(|_| invalid.clone())?;
     if payload.first() != Some(&b'{') {
         return Err(invalid);
     }
-    let header = serde_json::to_vec(&Header { kid, alg: ALG }).map_err(|_| invalid)?;
+    let header = crate::json::write::to_vec(&Header { kid, alg: ALG }).map_err(|_| invalid)?;
     let mut input = b64url_encode(&header);
     input.push('.');
     input.push_str(&b64url_encode(&payload));

@@ -191,7 +191,7 @@ impl AttestationResult {
             ResultFormat::Detached if distinct_labels(&self.devices) => {
                 let devices = Devices(&self.devices);
                 let result = (("JWT", self.overall.as_str()), devices);
-                return serde_json::to_string(&result).unwrap_or_default();
+                return crate::json::write::to_string(&result).unwrap_or_default();
             }
             ResultFormat::Detached => {
                 let devices: Map<String, Value> = self
@@ -205,7 +205,7 @@ impl AttestationResult {
                 ])
             }
         };
-        serde_json::to_string(&value).unwrap_or_default()
+        crate::json::write::to_string(&value).unwrap_or_default()
     }
 }
 

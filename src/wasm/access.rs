@@ -10,7 +10,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::args;
-use super::convert::{json_to_js as to_js_value, optional_options_from_js, options_from_js, Js};
+use super::convert::{
+    json_to_js as to_js_value, optional_options_from_js, options_from_js, parse_json, Js,
+};
 use super::error::{invalid_argument, to_js};
 use crate::access::{
     authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
@@ -274,7 +276,7 @@ pub fn dev_keys(
 /// ```
 #[wasm_bindgen(js_name = accessRouteTable, unchecked_return_type = "AccessRoute[]")]
 pub fn access_route_table() -> Result<JsValue, JsValue> {
-    args::parse_json(&route_table_json())
+    parse_json(&route_table_json())
 }
 
 /// The role → scope table: the scopes each role of a personal key grants.

@@ -8,6 +8,7 @@ use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, invalid_argument};
+use crate::bytes::BYTES_EXPECTED;
 use crate::time::UnixTime;
 
 /// Member `name` of `object`, or `undefined` when `object` is not an object.
@@ -34,7 +35,8 @@ pub(crate) fn required_string(value: &JsValue, field: &str) -> Result<String, Js
     optional_string(value, field)?.ok_or_else(|| invalid_argument(field, "a string"))
 }
 
-/// Bytes from a `Uint8Array`, an `ArrayBuffer`, or a hex string.
+/// Bytes from a `Uint8Array`, an `ArrayBuffer`, an array of bytes or a hex string, by the
+/// core's rules for elements and text ([`crate::bytes::byte`], [`crate::bytes::hex_text`]).
 pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
     if let Some(array) = value.dyn_ref::<Uint8Array>() {
         return Ok(array.to_vec());
@@ -43,20 +45,17 @@ pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
         return Ok(Uint8Array::new(value).to_vec());
     }
     if let Some(array) = value.dyn_ref::<js_sys::Array>() {
-        // `number[]`, each an integer 0..=255 (the TS types allow it for byte parameters).
         return array
             .iter()
             .map(|v| {
                 v.as_f64()
-                    .filter(|n| n.fract() == 0.0 && (0.0..=255.0).contains(n))
-                    .map(|n| n as u8)
+                    .and_then(crate::bytes::byte)
                     .ok_or_else(|| invalid_argument(field, "an array of bytes (0 to 255)"))
             })
             .collect();
     }
     if let Some(text) = value.as_string() {
-        let text = text.trim();
-        return hex::decode(text).map_err(|_| {
+        return crate::bytes::hex_text(&text).ok_or_else(|| {
             coded(
                 "ERR_INVALID_ARGUMENT",
                 &alloc::format!("{field} is not valid hex text"),
@@ -64,10 +63,7 @@ pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
             )
         });
     }
-    Err(invalid_argument(
-        field,
-        "a Uint8Array, an ArrayBuffer, an array of bytes or a hex string",
-    ))
+    Err(invalid_argument(field, BYTES_EXPECTED))
 }
 
 /// Request-body bytes from a string (JSON text), a `Uint8Array`, or a plain object (which
@@ -88,11 +84,6 @@ pub(crate) fn json_bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValu
         field,
         "a JSON string, a Uint8Array or an object",
     ))
-}
-
-/// Parses JSON text produced by the core into a JS value.
-pub(crate) fn parse_json(text: &str) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(text).map_err(|_| coded("ERR_INTERNAL", "internal JSON error", None))
 }
 
 /// `N` random bytes from the host's `crypto.getRandomValues` (Web Crypto; present in

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::args;
+use super::{args, convert};
 use super::error::{invalid_argument, to_js};
 use crate::attest::{
     decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
@@ -132,7 +132,7 @@ pub fn build_attest_request(
         });
     }
     let body = builder.build().map_err(|error| to_js(&error))?;
-    args::parse_json(&body.to_json())
+    convert::parse_json(&body.to_json())
 }
 
 /// Validates a request body (JSON text, bytes or object) for an endpoint path, exactly as
@@ -164,10 +164,8 @@ pub fn validate_attest_request(
     let endpoint = endpoint(&path)?;
     let bytes = args::json_bytes(&body, "body")?;
     let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
-    // serde_json, not serde-wasm-bindgen: the default build stays without the latter's writer.
-    let text = serde_json::to_string(&RequestSummary::new(&request))
-        .map_err(|_| super::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
-    args::parse_json(&text)
+    // JSON text, not serde-wasm-bindgen: the default build stays without the latter's writer.
+    convert::json_to_js(&RequestSummary::new(&request))
 }
 
 fn endpoint(path: &str) -> Result<Endpoint, JsValue> {

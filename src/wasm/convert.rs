@@ -19,16 +19,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::error::coded;
 
 // Undeclared members refused (serde-wasm-bindgen never lists an object's keys).
-#[path = "strict.rs"]
 mod strict;
-
-// The JSON writer of `json_to_js` in the local module (faster than serde_json's in a crate
-// built for size). The default module, whose results are small, and the service module, whose
-// HTTP bodies keep serde_json's writer for the same types (a second writer there cost
-// 3.2 KB of gzip), write with serde_json.
-#[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
-#[path = "json.rs"]
-mod json;
 
 /// How deep a value may nest; deeper is refused (a cyclic object would never end).
 const MAX_DEPTH: u32 = 32;
@@ -297,16 +288,17 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     value.serialize(&serializer()).map_err(unserialisable)
 }
 
-/// [`to_js`] for shapes without bytes, by their JSON text. Same result: members, `null` for
-/// `None`, numbers, arrays, objects. The text is `json::to_text`'s in the local module (an
-/// 8-GPU batch's results are over 100 KB of JSON, which serde_json's writer escapes a byte
-/// at a time in this size-built crate), serde_json's in the other two.
+/// [`to_js`] for shapes without bytes, by their JSON text (the crate's one writer, then
+/// `JSON.parse`): one string across the boundary instead of a JS call per member. Same
+/// result: members, `null` for `None`, numbers, arrays, objects; claims are arbitrary JSON,
+/// and a number past 2^53 reads as JS reads it.
 pub(crate) fn json_to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    #[cfg(all(feature = "js-verifier", not(feature = "js-service")))]
-    let text = json::to_text(value).map_err(|_| json_error())?;
-    #[cfg(not(all(feature = "js-verifier", not(feature = "js-service"))))]
-    let text = serde_json::to_string(value).map_err(|_| json_error())?;
-    js_sys::JSON::parse(&text).map_err(|_| json_error())
+    parse_json(&crate::json::write::to_string(value).map_err(|_| json_error())?)
+}
+
+/// JSON text the core wrote, as a JS value.
+pub(crate) fn parse_json(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text).map_err(|_| json_error())
 }
 
 /// Replaces member `name` of the object `object` ([`json_to_js`] wrote it as an array of

@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 
 use super::args;
 use super::convert::json_to_js as to_js_value;
-use super::convert::optional_options_from_js;
+use super::convert::{optional_options_from_js, parse_json};
 use super::error::{invalid_argument, to_js};
 use crate::deprecation::{
     attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,
@@ -151,7 +151,7 @@ pub fn attest_deprecation_headers_js(
 /// ```
 #[wasm_bindgen(js_name = deprecationRegistry, unchecked_return_type = "DeprecationRow[]")]
 pub fn deprecation_registry() -> Result<JsValue, JsValue> {
-    args::parse_json(&registry_json())
+    parse_json(&registry_json())
 }
 
 /// Formats Unix seconds as RFC 3339 UTC (`2026-09-10T00:00:00Z`), as notices write

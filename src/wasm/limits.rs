@@ -1,10 +1,6 @@
 //! What the hosts (the edge workers, the package's JS) take from the core instead of copying
-//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]) in every module with
-//! the local bindings; and in the service module, which the workers load, the one error-answer
-//! shape (`errorResponse`, [`crate::service::ErrorResponseInit`]) and the reading of a bearer
-//! credential (`bearerToken`, [`crate::access::bearer_token`]). Those two are the service's
-//! conventions, not a relying party's: in the local module they cost 7.2 KB gzip.
-//! TS types: types/limits.d.ts and types/host_answers.d.ts.
+//! it: the limits the core enforces (`serviceLimits`, [`ServiceLimits`]). The service's own
+//! conventions are in `host_answers`. TS types: types/limits.d.ts.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -29,90 +25,4 @@ const TS_LIMITS: &str = include_str!("types/limits.d.ts");
 #[wasm_bindgen(js_name = serviceLimits, unchecked_return_type = "ServiceLimits")]
 pub fn service_limits() -> Result<JsValue, JsValue> {
     json_to_js(&ServiceLimits::CORE)
-}
-
-#[cfg(feature = "js-service")]
-mod host_answers {
-    use alloc::format;
-    use alloc::string::String;
-
-    use js_sys::Reflect;
-    use wasm_bindgen::prelude::wasm_bindgen;
-    use wasm_bindgen::JsValue;
-
-    use crate::service::ErrorResponseInit;
-    use crate::wasm::answer::within;
-    use crate::wasm::args::optional_string;
-    use crate::wasm::convert::{from_js, json_to_js};
-    use crate::wasm::error::coded;
-
-    #[wasm_bindgen(typescript_custom_section)]
-    const TS_HOST_ANSWERS: &str = include_str!("types/host_answers.d.ts");
-
-    /// An error answer of a host (a worker's 404, 405, 413, 502, 503) in the service's one
-    /// shape: the body is the service's error body (`{code, message, field?, status}`), the
-    /// headers those of every service answer. The code must be registered: a host gives no
-    /// code the registry lacks.
-    ///
-    /// @throws EdgeAttestError `ERR_INVALID_ARGUMENT` (with `field`) for a status outside
-    /// 400–599, a code the registry lacks, an empty message, or a member `init` does not have.
-    ///
-    /// @example
-    /// ```ts
-    /// const answer = errorResponse({ status: 404, code: 'ERR_NOT_FOUND', message: 'no such path' });
-    /// const response = new Response(answer.body, answer);
-    /// ```
-    #[wasm_bindgen(js_name = errorResponse, unchecked_return_type = "ErrorResponse")]
-    pub fn error_response(
-        #[wasm_bindgen(unchecked_param_type = "ErrorResponseInit")] init: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        known_members(&init)?;
-        let init: ErrorResponseInit = from_js(&init, "init")?;
-        json_to_js(&init.response().map_err(|error| within("init", &error))?)
-    }
-
-    /// A member `init` should not have refuses it as a whole (`field: 'init'`), as it always has.
-    fn known_members(init: &JsValue) -> Result<(), JsValue> {
-        let refused = |why: &str| {
-            let message = format!("init must be {{ status, code, message, field? }}: {why}");
-            coded("ERR_INVALID_ARGUMENT", &message, Some("init"))
-        };
-        if !init.is_object() {
-            return Ok(()); // refused by `from_js`, as not a struct
-        }
-        let keys = Reflect::own_keys(init).map_err(|_| refused("its members cannot be listed"))?;
-        let name = |key: JsValue| key.as_string().unwrap_or_else(|| "a symbol".into());
-        match keys
-            .iter()
-            .map(name)
-            .find(|key| !ErrorResponseInit::MEMBERS.contains(&key.as_str()))
-        {
-            Some(key) => Err(refused(&format!("no member {key:?}"))),
-            None => Ok(()),
-        }
-    }
-
-    /// The bearer token of an `Authorization` value (RFC 6750 §2.1), read as the gateway reads
-    /// it; `query` (without `?`) is checked for a key in the URL, which is refused.
-    ///
-    /// @throws EdgeAttestError `ERR_ACCESS_NO_CREDENTIALS` (no header, or another scheme),
-    /// `ERR_ACCESS_INVALID_REQUEST` (a malformed header, two credentials, a key in the URL),
-    /// `ERR_INVALID_ARGUMENT` for arguments that are not strings.
-    ///
-    /// @example
-    /// ```ts
-    /// declare const request: Request;
-    /// const token = bearerToken(request.headers.get('authorization'), new URL(request.url).search.slice(1));
-    /// ```
-    #[wasm_bindgen(js_name = bearerToken)]
-    pub fn bearer_token(
-        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] authorization: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] query: JsValue,
-    ) -> Result<String, JsValue> {
-        let authorization = optional_string(&authorization, "authorization")?;
-        let query = optional_string(&query, "query")?;
-        crate::access::bearer_token(authorization.as_deref(), query.as_deref())
-            .map(String::from)
-            .map_err(|error| crate::wasm::error::to_js(&error))
-    }
 }

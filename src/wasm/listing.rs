@@ -69,7 +69,7 @@ impl ListTable {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     ) -> Result<JsValue, JsValue> {
-        args::parse_json(&self.query_json(query)?)
+        convert::parse_json(&self.query_json(query)?)
     }
 
     /// As `query`, but returns the envelope as JSON text (ready to send as a body); throws
@@ -137,7 +137,7 @@ pub fn generate_dataset(
     #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (schema, count, seed) = generated(&path, &count, &seed)?;
-    args::parse_json(&generate_json(schema, count, seed).map_err(|error| to_js(&error))?)
+    convert::parse_json(&generate_json(schema, count, seed).map_err(|error| to_js(&error))?)
 }
 
 /// Runs one list query (`page_number`, `rpp`, `filter`, `sorting`) over rows loaded for

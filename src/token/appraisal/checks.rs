@@ -371,7 +371,7 @@ impl Rule {
                         let name = record.get("name").and_then(Value::as_str).unwrap_or("?");
                         match (record.get("runtimeValue"), record.get("goldenValue")) {
                             (Some(runtime), Some(floor)) => {
-                                format!("{name} {runtime} < {floor}")
+                                format!("{name} {} < {}", json_text(runtime), json_text(floor))
                             }
                             _ => name.to_string(),
                         }
@@ -444,9 +444,9 @@ fn truncated(items: &[String]) -> String {
     text
 }
 
-/// `value` as compact JSON text (what `Value`'s `Display` writes), through serde_json's
-/// writer, which every module has, rather than `Display`'s own (one writer less in the
+/// `value` as compact JSON text (what `Value`'s `Display` writes), through the crate's one
+/// writer rather than `Display`'s (serde_json's, compact and pretty: two writers more in the
 /// module).
 pub(super) fn json_text(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
+    crate::json::write::to_string(value).unwrap_or_else(|_| String::from("null"))
 }

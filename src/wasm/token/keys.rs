@@ -8,7 +8,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::super::args;
+use super::super::{args, convert};
 use super::super::error::to_js;
 use crate::crypto::{KeyError, PublicKey, SigningKey};
 use crate::token::Jwks;
@@ -43,7 +43,7 @@ impl KeySet {
     /// The set as JSON text.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "{ keys: P384Jwk[] }")]
     pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        args::parse_json(&self.jwks.to_json())
+        convert::parse_json(&self.jwks.to_json())
     }
 }
 
@@ -98,7 +98,7 @@ impl P384PublicKey {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
     ) -> Result<JsValue, JsValue> {
         let kid = args::optional_string(&kid, "kid")?;
-        jwk_js(&self.key.to_jwk(kid.as_deref()))
+        convert::json_to_js(&self.key.to_jwk(kid.as_deref()))
     }
 
     /// SPKI PEM text.
@@ -163,7 +163,7 @@ impl P384PrivateKey {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] kid: JsValue,
     ) -> Result<JsValue, JsValue> {
         let kid = args::optional_string(&kid, "kid")?;
-        jwk_js(&self.key.to_jwk(kid.as_deref()))
+        convert::json_to_js(&self.key.to_jwk(kid.as_deref()))
     }
 
     /// PKCS#8 PEM text.
@@ -203,10 +203,3 @@ fn private(key: Result<SigningKey, KeyError>) -> Result<P384PrivateKey, JsValue>
     key.map(|key| P384PrivateKey { key }).map_err(|e| to_js(&e))
 }
 
-fn jwk_js(jwk: &crate::crypto::Jwk) -> Result<JsValue, JsValue> {
-    // Written by serde_json's writer, which every module has, rather than through a
-    // `Value` and its `Display` (1.7 KB of wasm of their own).
-    let text = serde_json::to_string(jwk)
-        .map_err(|_| crate::wasm::error::coded("ERR_INTERNAL", "internal JSON error", None))?;
-    args::parse_json(&text)
-}

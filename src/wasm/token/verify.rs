@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use js_sys::Reflect;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
@@ -118,7 +118,7 @@ fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, u64), Js
 /// verdict (`verdicts`), and a refused verdict the `appraisal` and the verified `result`.
 fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
     let report = match verdict {
-        TokenVerdict::Jwt(jwt) => return json_js(&jwt),
+        TokenVerdict::Jwt(jwt) => return convert::json_to_js(&jwt),
         TokenVerdict::Result(report) => report,
     };
     if let Some(error) = report.first_error() {
@@ -126,7 +126,7 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
         return Err(with(
             to_js(&error),
             &[
-                ("verdicts", json_js(&report)?),
+                ("verdicts", convert::json_to_js(&report)?),
                 ("level", level.map_or(JsValue::NULL, JsValue::from_str)),
             ],
         ));
@@ -136,7 +136,7 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
             let Some((_, result)) = error.refused_result() else {
                 return Err(to_js(&error));
             };
-            let result = json_js(result)?;
+            let result = convert::json_to_js(result)?;
             let appraisal = Reflect::get(&result, &"appraisal".into())?;
             let level = Reflect::get(&appraisal, &"level".into())?;
             Err(with(
@@ -148,14 +148,8 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
                 ],
             ))
         },
-        |verified| json_js(&verified),
+        |verified| convert::json_to_js(&verified),
     )
-}
-
-/// Core shapes go through JSON text, as they always have: claims are arbitrary JSON, and a
-/// number past 2^53 must read as JS reads it, not fail.
-fn json_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    args::parse_json(&serde_json::to_string(value).unwrap_or_default())
 }
 
 /// A token failure as JS, with its level on the verdict scale (`null`: the caller's options).

@@ -1,5 +1,5 @@
-//! The JS binding's own JSON writer for the evidence results (`src/wasm/json.rs`, wasm-only,
-//! compiled in here by path) writes what serde_json writes: for every result shape on real
+//! The crate's one JSON writer (`src/json/write.rs`, compiled in here by path) writes what
+//! serde_json writes: for every result shape on real
 //! fixtures (passing and failing batches, device reports, a chain report, runtime values)
 //! and for the serde forms those shapes do not use today, the text parses to the same value,
 //! numbers compared as JS compares them (one f64).
@@ -18,7 +18,7 @@ use super::{
     JULY_2026, SWITCH_RIM, VBIOS_TEST,
 };
 
-#[path = "../../../src/wasm/json.rs"]
+#[path = "../../../src/json/write.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod json;
 
@@ -39,10 +39,13 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The writer's text is JSON and means what serde_json's means, members in the same order.
+/// The writer's text is JSON and means what serde_json's means, members in the same order;
+/// it is serde_json's text byte for byte (the crate's bodies and signed payloads are written
+/// with it).
 #[track_caller]
 fn agrees<T: Serialize + ?Sized>(value: &T) -> String {
-    let text = json::to_text(value).unwrap();
+    let text = json::to_string(value).unwrap();
+    assert_eq!(text, serde_json::to_string(value).unwrap());
     let ours: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     let theirs = serde_json::to_value(value).unwrap();
     assert!(same(&ours, &theirs), "ours {ours}\nserde_json {theirs}");
@@ -240,7 +243,7 @@ fn every_serde_form_agrees() {
     // Beyond 64 bits serde_json has no value, but writes the digits.
     let wide = (u128::MAX, i128::MIN);
     assert_eq!(
-        json::to_text(&wide).unwrap(),
+        json::to_string(&wide).unwrap(),
         serde_json::to_string(&wide).unwrap()
     );
     // A byte to escape (or not) at every place of a run of plain bytes.
@@ -252,7 +255,7 @@ fn every_serde_form_agrees() {
             text[at] = special;
             let text: String = text.into_iter().collect();
             assert_eq!(
-                json::to_text(&text).unwrap(),
+                json::to_string(&text).unwrap(),
                 serde_json::to_string(&text).unwrap()
             );
         }
@@ -262,6 +265,6 @@ fn every_serde_form_agrees() {
     agrees("");
     // A key JSON cannot hold is refused, as serde_json refuses it.
     let unit_keys: BTreeMap<Option<u8>, u8> = [(None, 1)].into();
-    assert!(json::to_text(&unit_keys).is_err());
+    assert!(json::to_string(&unit_keys).is_err());
     assert!(serde_json::to_string(&unit_keys).is_err());
 }

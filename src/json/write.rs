@@ -1,19 +1,18 @@
-//! A compact JSON writer ([`to_text`]): the text `convert::json_to_js` hands to `JSON.parse`
-//! for every result a binding of the local module (`edgeattest/local`) returns. It writes what
-//! `serde_json::to_string` writes for every serde form, parsed the same value: members in
-//! order, `null` for `None` and unit, numbers as numbers (a float as its shortest round-trip
+//! The crate's one JSON writer ([`to_string`], [`to_vec`]): what `serde_json::to_string`
+//! writes, byte for byte, for every serde form: members in order, `null` for `None` and unit,
+//! integers in decimal and floats as serde_json writes them (zmij's shortest round-trip
 //! digits), bytes as arrays of numbers, enum variants externally tagged, map keys as strings
-//! (a number or boolean key quoted). Two keys serde_json refuses and no result has are
-//! written here (`Some(key)`, a float key as its digits): JSON keys are strings either way.
+//! (a number or boolean key quoted). Two keys serde_json refuses and no shape has are written
+//! here (`Some(key)`, a float key as its digits): JSON keys are strings either way.
 //!
 //! Why not serde_json's writer: the crate is built for size, where serde_json's string
 //! escaping makes a non-inlined `split_at` call per byte and every write passes four
 //! non-inlined `Vec` layers. An 8-GPU batch's results are about 110 KB of JSON, mostly hex,
-//! and writing them was over half the CPU of completing the batch. Here a string's
+//! and writing them that way was over half the CPU of completing the batch. Here a string's
 //! bytes are scanned by one plain loop and copied in runs.
 
 // Here too, not only at the crate root: tests/it/evidence/report_json.rs compiles this file
-// into the native tests (this module is wasm-only) to compare it with serde_json.
+// into the native tests by path, to compare it with serde_json.
 extern crate alloc;
 
 use alloc::string::String;
@@ -24,17 +23,22 @@ use serde::ser::{self, Serialize};
 
 /// `value` as JSON text; `Err` for what JSON cannot hold (a map key that is not a string, a
 /// number or a boolean) or a `Serialize` impl's own error.
-pub(super) fn to_text<T: Serialize + ?Sized>(value: &T) -> Result<String, Unsupported> {
+pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Unsupported> {
+    String::from_utf8(to_vec(value)?).map_err(|_| Unsupported)
+}
+
+/// [`to_string`] as UTF-8 bytes.
+pub(crate) fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Unsupported> {
     let mut writer = Writer {
         out: Vec::with_capacity(1024),
     };
     value.serialize(&mut writer)?;
-    String::from_utf8(writer.out).map_err(|_| Unsupported)
+    Ok(writer.out)
 }
 
 /// The value cannot be written as JSON.
 #[derive(Debug)]
-pub(super) struct Unsupported;
+pub(crate) struct Unsupported;
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -116,6 +120,15 @@ fn number(out: &mut Vec<u8>, negative: bool, mut n: u64) {
         out.push(b'-');
     }
     out.extend_from_slice(&digits[at..]);
+}
+
+/// A float as serde_json writes it: `null` unless `finite`.
+fn float<F: zmij::Float>(out: &mut Vec<u8>, v: F, finite: bool) {
+    if finite {
+        out.extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes());
+    } else {
+        out.extend_from_slice(b"null");
+    }
 }
 
 /// Opens an object whose first member is `key` (an enum variant's externally tagged form).
@@ -220,23 +233,14 @@ impl<'a> ser::Serializer for &'a mut Writer {
         self.out.extend_from_slice(alloc::format!("{v}").as_bytes());
         Ok(())
     }
+    // The shortest digits that read back as `v`, by serde_json's own formatter (zmij); NaN
+    // and the infinities are `null`, as serde_json writes them.
     fn serialize_f32(self, v: f32) -> Result<(), Unsupported> {
-        self.serialize_f64(v.into())
+        float(&mut self.out, v, v.is_finite());
+        Ok(())
     }
-    // The shortest digits that read back as `v`, as serde_json's ryu writes them (the same
-    // number once parsed), with an exponent where ryu has one; NaN and the infinities are
-    // `null`, as serde_json writes them.
     fn serialize_f64(self, v: f64) -> Result<(), Unsupported> {
-        if v.is_finite() {
-            let text = if v == 0.0 || (1e-5..1e16).contains(&v.abs()) {
-                alloc::format!("{v}")
-            } else {
-                alloc::format!("{v:e}")
-            };
-            self.out.extend_from_slice(text.as_bytes());
-        } else {
-            self.out.extend_from_slice(b"null");
-        }
+        float(&mut self.out, v, v.is_finite());
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result<(), Unsupported> {

@@ -46,6 +46,7 @@ mod error;
 pub mod forward;
 mod key;
 mod key_issuance;
+mod key_request;
 mod limits;
 mod options;
 mod path;
@@ -68,9 +69,8 @@ pub use endpoint::{
 pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
 pub use forward::HeaderBudget;
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
-pub use key_issuance::{
-    dev_key_set, store_of, IssuedKey, KeyRequest, KeyRequestError, DEV_KEY_LIFETIME, OTHER_SERVICE,
-};
+pub use key_issuance::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
+pub use key_request::{KeyRequest, KeyRequestError};
 pub use limits::{
     MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN, MAX_KEY_ID_LEN,
     MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES,

@@ -37,7 +37,7 @@ use subtle::{Choice, ConditionallySelectable};
 use super::digest::{ct_eq_observed, KeyDigest};
 use super::error::KeyStoreError;
 use super::key::KeyType;
-use super::key_issuance::{KeyRequest, KeyRequestError};
+use super::key_request::{KeyRequest, KeyRequestError};
 use super::limits::{
     MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN, MAX_KEY_ID_LEN,
 };

@@ -8,7 +8,8 @@ Figures:
   upward edges   module edges (file -> module path it names) that point up the layer table of
                  tests/it/layering.rs (the same table the layering test enforces)
   file circles   strongly connected groups of two or more files in the file import graph
-                 (a name imported through a module's re-export counts at its defining file)
+                 (a name imported through a module's re-export counts at its defining file; a
+                 `pub use` is a facade, not a use, unless the file's own code names the item)
   root imports   internal `crate::Name` paths that go through lib.rs's re-export list
   root names     public names lib.rs re-exports (pub use) plus its public modules
 """
@@ -226,11 +227,28 @@ class Crate:
             for s, e in spans:
                 outside[s:e] = " " * (e - s)
             rest = "".join(outside)
+            # A name the file re-exports and also uses in its own code is a use of it.
+            for start, end, public, paths in use_trees(code):
+                if not public:
+                    continue
+                mod = file_mod + inline_path(inline, start)
+                for raw, _ in paths:
+                    raw_path, alias = split_alias(raw)
+                    absolute = self.absolute(mod, raw_path.split("::"))
+                    if absolute and absolute[-1] != "*" and names_item(rest, alias or absolute[-1]):
+                        yield file_mod, absolute, False
             for m in re.finditer(r"(?<![\w:])((?:crate|super|self)(?:::\w+)+)", rest):
                 mod = file_mod + inline_path(inline, m.start())
                 absolute = self.absolute(mod, m.group(1).split("::"))
                 if absolute is not None:
                     yield file_mod, absolute, False
+
+
+def names_item(code, name):
+    """Whether code names the item (not a field or method of that name): a type, trait or
+    constant (capitalised) as a word, a function or module followed by `(`, `::` or `!`."""
+    tail = r"\b" if name[:1].isupper() else r"\s*(\(|::|!)"
+    return re.search(r"(?<![\w:.])" + re.escape(name) + tail, code) is not None
 
 
 def split_alias(raw):

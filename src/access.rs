@@ -46,6 +46,8 @@ mod error;
 pub mod forward;
 mod key;
 mod key_issuance;
+mod key_request;
+mod limits;
 mod options;
 mod path;
 mod record;
@@ -65,10 +67,13 @@ pub use endpoint::{
     RouteMatch, API_PREFIX, ROUTES,
 };
 pub use error::{GatewayConfigError, KeyFormatError, KeyStoreError};
-pub use forward::{HeaderBudget, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
+pub use forward::HeaderBudget;
 pub use key::{ApiKey, KeyType, CHECKSUM_CHARS, KEY_LEN, KEY_PREFIX, RANDOM_CHARS};
-pub use key_issuance::{
-    dev_key_set, store_of, IssuedKey, KeyRequest, KeyRequestError, DEV_KEY_LIFETIME, OTHER_SERVICE,
+pub use key_issuance::{dev_key_set, store_of, IssuedKey, DEV_KEY_LIFETIME, OTHER_SERVICE};
+pub use key_request::{KeyRequest, KeyRequestError};
+pub use limits::{
+    MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN, MAX_KEY_ID_LEN,
+    MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES,
 };
 pub use options::{
     evaluate_access, target_of, AccessKey, AccessOptions, CreatedKey, DevKeys, KeySummary,
@@ -78,7 +83,4 @@ pub use path::{split_target, CanonicalPath, Method, PathError, MAX_PATH_LEN};
 pub use record::{Grant, KeyRecord, KeyStatus, SIMULATION_SERVICE};
 pub use role::{scopes_of_roles, Role};
 pub use scope::{Scope, ScopeSet};
-pub use store::{
-    KeyStore, MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN,
-    MAX_KEY_ID_LEN,
-};
+pub use store::KeyStore;

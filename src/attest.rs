@@ -17,12 +17,14 @@ mod profile;
 mod summary;
 mod validate;
 
-pub use arch::{check_table, ArchProfile, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect};
+pub use arch::{
+    check_table, ArchProfile, DeviceKind, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect,
+};
 pub use arch_row::ArchitectureRow;
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};
 pub use builder::{AttestRequestBuilder, EvidenceInput};
 pub use encoding::{decode_evidence_text, EvidenceEncoding, EvidenceEncodingError};
-pub use endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration};
+pub use endpoint::{Arch, ClaimsVersion, Endpoint, EvidenceGeneration};
 pub use error::RequestError;
 pub use firmware_version::FirmwareVersion;
 pub use nonce::{Nonce, NonceProblem};

@@ -37,7 +37,9 @@
 mod cache;
 mod dice;
 mod path;
+mod pem;
 mod revocation;
+mod roots;
 mod store;
 mod verified;
 
@@ -47,9 +49,8 @@ pub use crate::x509::{CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES}
 pub(crate) use cache::CertCache;
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
 pub use revocation::RevocationStatus;
-pub use store::{
-    parse_pem_chain, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
-};
+pub use roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+pub use store::{parse_pem_chain, TrustStore};
 pub use verified::{ChainCertificate, ChainStatus, OcspStatus, VerifiedChain};
 
 /// Validates `chain` (DER, leaf first) to an anchor of `store` at `now` and checks every

@@ -50,6 +50,7 @@ mod report;
 mod rim;
 mod runtime;
 mod token;
+mod token_values;
 mod verification;
 
 use alloc::string::{String, ToString};

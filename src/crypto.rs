@@ -12,6 +12,7 @@ mod deferred;
 mod jwk;
 mod key;
 mod key_der;
+mod key_error;
 mod key_text;
 mod p384v;
 mod pkcs8;
@@ -19,7 +20,8 @@ mod pkcs8;
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};
 pub use jwk::Jwk;
-pub use key::{KeyError, PublicKey, SigningKey};
+pub use key::{PublicKey, SigningKey};
+pub use key_error::KeyError;
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -31,6 +33,13 @@ use crate::error_code::ErrorCode;
 
 /// Length of a raw `r‖s` P-384 signature (IEEE P1363, JWS ES384).
 pub const SIGNATURE_LEN: usize = 96;
+
+/// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
+/// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).
+pub(crate) const COORDINATE_LEN: usize = 48;
+
+/// Length of an uncompressed SEC1 point `04‖x‖y`.
+pub(crate) const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
 
 /// Why a signature check failed. Deliberately without detail: a signature failure must not
 /// become an oracle (as RustCrypto's opaque `signature::Error`).

@@ -49,6 +49,8 @@ mod document;
 mod evaluate;
 #[cfg(feature = "rego")]
 pub(crate) mod rego;
+mod version;
+
 #[cfg(feature = "rego")]
 pub use rego::{
     appraise_rego, RegoError, RegoPolicy, RegoSyntax, ALLOWED_BUILTINS as REGO_ALLOWED_BUILTINS,
@@ -56,9 +58,10 @@ pub use rego::{
 };
 
 pub use decision::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
-pub use document::{Policy, PolicyVersion};
+pub use document::Policy;
 pub use evaluate::appraise;
 pub(crate) use evaluate::device_rules;
+pub use version::PolicyVersion;
 // The JS binding appraises the claims the verification handed to JS.
 #[cfg(all(
     target_arch = "wasm32",

@@ -60,6 +60,7 @@ mod error;
 mod id;
 mod identity;
 mod kind;
+mod limits;
 mod options;
 mod runtime_evidence;
 mod scan;
@@ -73,7 +74,6 @@ pub use compare::{
 pub use document::{
     GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
 };
-use dsig::DSIG_NS;
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{
@@ -81,70 +81,13 @@ pub use id::{
 };
 pub use identity::check_rim_id;
 pub use kind::{identify_rim, RimIdentity};
+pub use limits::{
+    MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
+};
 pub use options::RimOptions;
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
 pub use trust::{
     RimCertChain, RimCertStatus, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
     NVIDIA_RIM_ROOT_PEM,
 };
-pub use verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
-
-/// Largest RIM document accepted (real ones are 18–26 KB).
-pub const MAX_RIM_BYTES: usize = 1 << 20;
-
-/// Deepest element nesting accepted (real RIMs nest 4 deep).
-pub const MAX_XML_DEPTH: usize = 32;
-
-/// Most attributes on one element, namespace declarations not included. Real RIMs have at
-/// most 12 (on `Meta`); a `Resource` with [`MAX_ALTERNATIVES`] hash alternatives would have
-/// 70, and 128 leaves room above both. The XML parser compares each attribute of an element
-/// with the earlier ones, so this is counted on the raw text before parsing
-/// ([`RimError::TooManyAttributes`]).
-pub const MAX_XML_ATTRIBUTES: usize = 128;
-
-/// Most namespace declarations (`xmlns`, `xmlns:*`) in the whole document. Real RIMs have 6
-/// (7 with the opaque-data `ns3`); 64 is ten times that. Bounding the document's total also
-/// bounds how many namespaces are in scope at any element, which the parser and
-/// canonicalisation look prefixes up in; counted on the raw text before parsing
-/// ([`RimError::TooManyNamespaces`]).
-pub const MAX_XML_NAMESPACES: usize = 64;
-
-/// Units of work one RIM preparation may spend before the signature is checked: the
-/// pre-scan, the XML parser (charged from the pre-scan's counts before it runs), the depth
-/// check, reading the content, the signature's structure and both canonicalisations (the
-/// units — bytes, nodes, comparisons — are described in `src/rim/budget.rs`;
-/// [`PendingRim::work`] reports what a document spent). A real RIM spends 0.12–0.15 M units
-/// and the work grows linearly with the document: a 1 MiB document shaped like a real RIM
-/// (4 447 more `Resource` records) spends 6.45 M. The budget admits every such document up
-/// to [`MAX_RIM_BYTES`] with more than twice that as headroom, and stops any other — those
-/// that the per-element caps admit but that make the parser compare far more than a RIM
-/// does (every element at [`MAX_XML_ATTRIBUTES`], [`MAX_XML_NAMESPACES`] in scope), or any
-/// future super-linear path — after a fixed number of operations, whatever the host's speed
-/// ([`RimError::WorkBudgetExceeded`]; about 40 ms on the development machine, where a real
-/// RIM takes 0.4 ms).
-pub const MAX_RIM_WORK: u64 = 16_000_000;
-
-/// Canonical XML 1.1 of a document with its enveloped signature removed, and of its
-/// `SignedInfo`: exposed for conformance tests against independent implementations.
-///
-/// # Errors
-/// [`RimError`] when the document is not well-formed, is refused by the limits
-/// [`prepare_rim`] applies (size aside), or has no single signature element.
-pub fn canonical_forms(xml: &str) -> Result<(alloc::vec::Vec<u8>, alloc::vec::Vec<u8>), RimError> {
-    let mut budget = budget::Budget::new(MAX_RIM_WORK);
-    let doc = verify::parse_document(xml, &mut budget)?;
-    let signature = doc
-        .descendants()
-        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "Signature")))
-        .ok_or(RimError::NotSigned)?;
-    let signed_info = signature
-        .children()
-        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "SignedInfo")))
-        .ok_or(RimError::SignatureStructure {
-            problem: "no SignedInfo",
-        })?;
-    Ok((
-        c14n::document_without(&doc, signature.id(), &mut budget)?,
-        c14n::subtree(signed_info, &mut budget)?,
-    ))
-}
+pub use verify::{canonical_forms, prepare_rim, verify_rim, PendingRim, VerifiedRim};

@@ -63,6 +63,7 @@ mod attestation;
 mod claims;
 mod eat_assembly;
 mod error;
+mod format;
 mod jwks;
 mod jws;
 mod jwt;
@@ -70,23 +71,26 @@ mod result;
 mod serialize;
 mod submods;
 mod verification;
+mod verified;
 mod verify_input;
 
 pub(crate) use appraisal::REVOCATION_NOT_CHECKED;
-pub(crate) use appraisal::V1_DEVICE_LABEL;
 pub use appraisal::{Appraisal, AppraisalReason, DeviceAppraisal, VerdictLevel};
 pub use attestation::{
     prepare_attestation_result, verify_attestation_result, AttestationReport, DeviceVerdict,
-    PreparedAttestationResult, VerifiedAttestationResult, VerifiedDevice,
+    PreparedAttestationResult,
 };
 pub use claims::VerifyOptions;
 pub use eat_assembly::{
     assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
 };
 pub use error::{ClaimReason, TokenError};
+pub use format::ResultFormat;
 pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
-pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt, VerifiedJwt};
-pub use result::{AttestationResult, ResultFormat, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
+pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt};
+pub use result::{AttestationResult, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
 pub use verification::{PreparedToken, TokenVerdict};
+pub(crate) use verified::V1_DEVICE_LABEL;
+pub use verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt};
 pub use verify_input::VerifyInput;

@@ -39,10 +39,11 @@ use super::credential::{bearer_token, CredentialError};
 pub use super::denial::Denial;
 use super::endpoint::{match_route, Requirement, Route, RouteMatch};
 use super::error::GatewayConfigError;
-use super::forward::{clean_query, forward_headers, HeaderBudget, MAX_QUERY_LEN};
-#[cfg(doc)]
-use super::forward::{MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
+use super::forward::{clean_query, forward_headers, HeaderBudget};
 use super::key::ApiKey;
+use super::limits::MAX_QUERY_LEN;
+#[cfg(doc)]
+use super::limits::{MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 use super::path::{split_target, CanonicalPath, Method};
 use super::record::{KeyRecord, KeyStatus, SIMULATION_SERVICE};
 use super::scope::ScopeSet;

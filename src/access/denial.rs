@@ -2,7 +2,7 @@
 //! `ERR_ACCESS_*` code of each reason.
 
 use super::credential::Malformation;
-use super::forward::{MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
+use super::limits::{MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 use crate::error_code::ErrorCode;
 
 /// Why a request was denied. Its [`ErrorCode`] is the body's `code`.

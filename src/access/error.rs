@@ -181,7 +181,7 @@ impl fmt::Display for KeyStoreError {
             Self::InvalidId { field } => write!(
                 f,
                 "key store: {field} must be 1 to {} characters of [A-Za-z0-9._-]",
-                super::store::MAX_KEY_ID_LEN
+                super::limits::MAX_KEY_ID_LEN
             ),
             Self::DuplicateId { field, id } => {
                 write!(f, "key store: {field} repeats the id {id:?}")
@@ -192,12 +192,12 @@ impl fmt::Display for KeyStoreError {
             Self::TooLarge { size } => write!(
                 f,
                 "key store: {size} bytes of JSON, more than the {} allowed",
-                super::store::MAX_KEYSTORE_BYTES
+                super::limits::MAX_KEYSTORE_BYTES
             ),
             Self::TooManyKeys { count } => write!(
                 f,
                 "key store: {count} records, more than the {} allowed",
-                super::store::MAX_KEYS
+                super::limits::MAX_KEYS
             ),
             Self::StringTooLong { field, max } => {
                 write!(f, "key store: {field} is longer than {max} bytes")

@@ -29,15 +29,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::denial::Denial;
+pub use super::limits::{MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES};
 use crate::urlencoded::{self, Segment, Separators};
-
-/// Most client headers the gateway takes (Cloudflare and browsers send a few dozen).
-pub const MAX_REQUEST_HEADERS: usize = 128;
-/// Most bytes of client header names and values together (Cloudflare's own cap is 128 KiB
-/// for the whole header block; this library's callers are edge hosts, not browsers).
-pub const MAX_REQUEST_HEADER_BYTES: usize = 64 * 1024;
-/// Longest query string (without `?`), in bytes.
-pub const MAX_QUERY_LEN: usize = 8192;
 
 /// Counts client headers against [`MAX_REQUEST_HEADERS`] and [`MAX_REQUEST_HEADER_BYTES`],
 /// one header at a time, before the header is taken: a host converting headers from

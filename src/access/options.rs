@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize, Serializer};
 use super::decision::{authorize, decide_for_record, Decision, GatewayConfig, GatewayRequest};
 use super::error::{GatewayConfigError, KeyStoreError};
 use super::key::{ApiKey, KeyType, KEY_PREFIX};
-use super::key_issuance::{dev_key_set, store_of, IssuedKey, KeyRequest, KeyRequestError};
+use super::key_issuance::{dev_key_set, store_of, IssuedKey};
+use super::key_request::{KeyRequest, KeyRequestError};
 use super::path::Method;
 use super::record::{KeyRecord, SIMULATION_SERVICE};
 use super::role::Role;
@@ -139,10 +140,10 @@ pub struct NewKeyOptions<Time = u64> {
     /// The record's id; required.
     pub id: Option<String>,
     /// As [`KeyRequest::roles`].
-    #[serde(default, deserialize_with = "super::key_issuance::present")]
+    #[serde(default, deserialize_with = "super::key_request::present")]
     pub roles: Option<Vec<String>>,
     /// As [`KeyRequest::scopes`].
-    #[serde(default, deserialize_with = "super::key_issuance::present")]
+    #[serde(default, deserialize_with = "super::key_request::present")]
     pub scopes: Option<Vec<String>>,
     /// As [`KeyRequest::services`].
     pub services: Option<Vec<String>>,

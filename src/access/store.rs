@@ -37,28 +37,13 @@ use subtle::{Choice, ConditionallySelectable};
 use super::digest::{ct_eq_observed, KeyDigest};
 use super::error::KeyStoreError;
 use super::key::KeyType;
-use super::key_issuance::{KeyRequest, KeyRequestError};
+use super::key_request::{KeyRequest, KeyRequestError};
+use super::limits::{
+    MAX_KEYS, MAX_KEYSTORE_BYTES, MAX_KEYSTORE_LIST_LEN, MAX_KEYSTORE_STRING_LEN, MAX_KEY_ID_LEN,
+};
 use super::record::Grant;
 use super::record::KeyRecord;
 use crate::error_code::ErrorCode;
-
-/// Longest accepted record id.
-pub const MAX_KEY_ID_LEN: usize = 64;
-
-/// Longest accepted key-store JSON text, in bytes (1 MiB: some 7,000 minimal records).
-pub const MAX_KEYSTORE_BYTES: usize = 1 << 20;
-
-/// Most records [`KeyStore::from_json`] accepts. The lookup scans every record (constant
-/// time, about 1.6 µs per thousand): a larger store wants an index by digest instead.
-pub const MAX_KEYS: usize = 4096;
-
-/// Longest accepted string other than `id` (`type`, `digest`, role, scope and service
-/// names), in bytes. The longest name the spec defines has 28.
-pub const MAX_KEYSTORE_STRING_LEN: usize = 128;
-
-/// Most items of one record's `roles`, `scopes` or `services` (the spec defines 8 roles
-/// and 13 scopes).
-pub const MAX_KEYSTORE_LIST_LEN: usize = 64;
 
 /// Key records, searched by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -18,7 +18,27 @@ use core::fmt;
 
 use serde::Serialize;
 
-use super::endpoint::DeviceKind;
+/// GPU or switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DeviceKind {
+    /// A GPU: labels `GPU-<i>`.
+    Gpu,
+    /// A switch: labels `SWITCH-<i>`.
+    Switch,
+}
+
+impl DeviceKind {
+    /// The label prefix of a device token in a detached EAT result, without the dash.
+    pub const fn label_prefix(self) -> &'static str {
+        match self {
+            Self::Gpu => "GPU",
+            Self::Switch => "SWITCH",
+        }
+    }
+}
 
 /// Where a device's leaf certificate carries the FWID that evidence opaque tag 20 must equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -6,8 +6,9 @@ use alloc::vec::Vec;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
+use super::arch::DeviceKind;
 use super::body::{EvidenceItem, EvidenceItemV2, RequestBody};
-use super::endpoint::{Arch, ClaimsVersion, DeviceKind, Endpoint, EvidenceGeneration};
+use super::endpoint::{Arch, ClaimsVersion, Endpoint, EvidenceGeneration};
 use super::error::RequestError;
 use super::nonce::Nonce;
 use super::validate::validate_request;

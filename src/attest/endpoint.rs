@@ -2,10 +2,8 @@
 
 use core::fmt;
 
-use serde::Serialize;
-
 pub use super::arch::Arch;
-use super::arch::{GPUS, SWITCHES};
+use super::arch::{DeviceKind, GPUS, SWITCHES};
 
 /// Claims version of the issued tokens (spec §4, "Claims version(s)").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -47,28 +45,6 @@ impl ClaimsVersion {
 impl fmt::Display for ClaimsVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// GPU or switch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum DeviceKind {
-    /// A GPU: labels `GPU-<i>`.
-    Gpu,
-    /// A switch: labels `SWITCH-<i>`.
-    Switch,
-}
-
-impl DeviceKind {
-    /// The label prefix of a device token in a detached EAT result, without the dash.
-    pub const fn label_prefix(self) -> &'static str {
-        match self {
-            Self::Gpu => "GPU",
-            Self::Switch => "SWITCH",
-        }
     }
 }
 

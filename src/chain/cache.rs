@@ -9,6 +9,7 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use super::pem::decode;
 use crate::x509::{Cert, CertPosition, ChainError};
 
 /// Parsed certificates the process-wide cache keeps (a node's device chains hold 16 to 40
@@ -123,14 +124,12 @@ pub(crate) fn cert(der: &[u8], at: CertPosition) -> Result<Arc<Cert>, ChainError
     Cert::parse(der, at).map(Arc::new)
 }
 
-/// `decode(text)` (the PEM reader), from the cache when the same text was decoded before.
+/// The PEM reader's DER certificates of `text`, from the cache when the same text was decoded
+/// before.
 ///
 /// # Errors
-/// As `decode`.
-pub(crate) fn pem_chain(
-    text: &str,
-    decode: impl FnOnce(&str) -> Result<Vec<Vec<u8>>, ChainError>,
-) -> Result<Vec<Vec<u8>>, ChainError> {
+/// As the PEM reader ([`super::parse_pem_chain`]).
+pub(crate) fn pem_chain(text: &str) -> Result<Vec<Vec<u8>>, ChainError> {
     #[cfg(feature = "std")]
     {
         if let Some(ders) = CHAIN_CACHE.lock().ok().and_then(|mut c| c.get(text)) {
@@ -148,17 +147,13 @@ pub(crate) fn pem_chain(
 
 #[cfg(test)]
 mod tests {
-    use super::CertCache;
-    use crate::chain::{
-        parse_pem_chain, CertPosition, ChainError, NVIDIA_DEVICE_IDENTITY_CA_PEM,
-        NVIDIA_RIM_ROOT_CA_PEM,
-    };
+    use super::{pem_chain, CertCache};
+    use crate::chain::roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+    use crate::x509::{CertPosition, ChainError};
 
     #[test]
     fn a_hit_is_the_decoded_certificate_and_failures_are_not_kept() {
-        let der = parse_pem_chain(NVIDIA_DEVICE_IDENTITY_CA_PEM)
-            .unwrap()
-            .remove(0);
+        let der = pem_chain(NVIDIA_DEVICE_IDENTITY_CA_PEM).unwrap().remove(0);
         let mut cache = CertCache::default();
         let first = cache.parse(&der, CertPosition::Chain(0)).unwrap();
         let again = cache.parse(&der, CertPosition::Chain(3)).unwrap();
@@ -179,7 +174,7 @@ mod tests {
 
     #[test]
     fn a_full_cache_drops_the_least_recently_used() {
-        let der = |pem| parse_pem_chain(pem).unwrap().remove(0);
+        let der = |pem| pem_chain(pem).unwrap().remove(0);
         let (ca, rim) = (
             der(NVIDIA_DEVICE_IDENTITY_CA_PEM),
             der(NVIDIA_RIM_ROOT_CA_PEM),
@@ -203,7 +198,7 @@ mod tests {
             NVIDIA_RIM_ROOT_CA_PEM,
             NVIDIA_DEVICE_IDENTITY_CA_PEM,
         ] {
-            let der = parse_pem_chain(pem).unwrap().remove(0);
+            let der = pem_chain(pem).unwrap().remove(0);
             assert_eq!(cache.parse(&der, CertPosition::Chain(0)).unwrap().der, der);
             assert_eq!(cache.len(), 1);
         }

@@ -1,18 +1,11 @@
-//! Trust anchors, and the PEM reader for chains and anchors.
+//! Trust anchors, and the PEM reader for chains and anchors (through the cache).
 
 use alloc::vec::Vec;
 
-use crate::x509::{Cert, CertPosition, ChainError, MAX_CHAIN_CERTIFICATES};
-
-/// `CN=NVIDIA Device Identity CA, O=NVIDIA`: the root of every GPU and switch identity chain
-/// (self-signed P-384, valid 2021-11-05 → 9999-12-31, SHA-256 fingerprint
-/// `10:2B:F6:59:…:7B:48`).
-pub const NVIDIA_DEVICE_IDENTITY_CA_PEM: &str = include_str!("roots/nvidia_device_identity_ca.pem");
-
-/// `CN=NVIDIA CoRIM signing Root CA, O=NVIDIA, C=US`: the root of the RIM signing chains
-/// (self-signed P-384, valid 2023-03-16 → 2053-03-08, SHA-256 fingerprint
-/// `12:97:7B:51:…:F5:D1`).
-pub const NVIDIA_RIM_ROOT_CA_PEM: &str = include_str!("roots/nvidia_rim_root_ca.pem");
+use super::roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+#[cfg(doc)]
+use crate::x509::MAX_CHAIN_CERTIFICATES;
+use crate::x509::{Cert, CertPosition, ChainError};
 
 /// The certificates a path may end at. Anchors are trusted as given: their own signature is
 /// not checked, but their profile (basicConstraints, keyUsage, extensions, validity) is, as
@@ -91,45 +84,5 @@ impl TrustStore {
 /// [`ChainError::Empty`] when there is none, [`ChainError::TooManyCertificates`] above
 /// [`MAX_CHAIN_CERTIFICATES`].
 pub fn parse_pem_chain(text: &str) -> Result<Vec<Vec<u8>>, ChainError> {
-    super::cache::pem_chain(text, decode_pem_chain)
-}
-
-fn decode_pem_chain(text: &str) -> Result<Vec<Vec<u8>>, ChainError> {
-    const BEGIN: &str = "-----BEGIN ";
-    const END: &str = "-----END ";
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find(BEGIN) {
-        let index = out.len();
-        let block_and_after = rest.get(start..).ok_or(ChainError::Pem { index })?;
-        let end_marker = block_and_after.find(END).ok_or(ChainError::Pem { index })?;
-        // The END line closes with "-----" after its label.
-        let after_end = block_and_after
-            .get(end_marker.saturating_add(END.len())..)
-            .ok_or(ChainError::Pem { index })?;
-        let close = after_end.find("-----").ok_or(ChainError::Pem { index })?;
-        let block_len = end_marker
-            .saturating_add(END.len())
-            .saturating_add(close)
-            .saturating_add(5);
-        let block = block_and_after
-            .get(..block_len)
-            .ok_or(ChainError::Pem { index })?;
-        if out.len() >= MAX_CHAIN_CERTIFICATES {
-            return Err(ChainError::TooManyCertificates {
-                count: out.len().saturating_add(1),
-            });
-        }
-        let (label, der) =
-            pem_rfc7468::decode_vec(block.as_bytes()).map_err(|_| ChainError::Pem { index })?;
-        if label != "CERTIFICATE" {
-            return Err(ChainError::Pem { index });
-        }
-        out.push(der);
-        rest = block_and_after.get(block_len..).unwrap_or_default();
-    }
-    if out.is_empty() {
-        return Err(ChainError::Empty);
-    }
-    Ok(out)
+    super::cache::pem_chain(text)
 }

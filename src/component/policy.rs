@@ -9,7 +9,7 @@ use super::exports::edgeattest::verifier::policy::{
     RuleOutcome as WitRule, RuleStatus as WitStatus,
 };
 use super::exports::edgeattest::verifier::token::AttestationResultBorrow;
-use super::token::Verified;
+use super::token_values::Verified;
 use super::{coded, json, Verifier, WitError};
 use crate::policy::{Policy, RuleOutcome, RuleStatus};
 

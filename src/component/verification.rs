@@ -5,18 +5,15 @@
 use alloc::vec::Vec;
 
 use super::exports::edgeattest::verifier::token::{
-    AttestationResult as WitResult, GuestTokenVerification, Rejection, ResultError,
-    TokenVerdict as WitVerdict, TokenVerification as WitVerification, VerifiedToken, VerifyOptions,
+    GuestTokenVerification, ResultError, TokenVerification as WitVerification, VerifiedToken,
+    VerifyOptions,
 };
 use super::exports::edgeattest::verifier::types::SignatureCheck;
 use super::pending::Pending;
-use super::token::{input, jwt_out, level_out, refusal, Verified};
-use super::{checked_now, coded, json, WitError};
+use super::token_values::{input, jwt_out, result_out};
+use super::{checked_now, coded, WitError};
 use crate::crypto::Deferred;
-use crate::token::{
-    AttestationReport, Jwks, PreparedToken, TokenError, TokenVerdict, VerdictLevel,
-    VerifiedJwt as CoreJwt,
-};
+use crate::token::{Jwks, PreparedToken, TokenError, TokenVerdict};
 
 pub(super) struct Verification(Pending<PreparedToken>);
 
@@ -75,41 +72,4 @@ pub(super) fn verdict_out(
         )),
         TokenVerdict::Result(report) => result_out(report).map(VerifiedToken::AttestationResult),
     }
-}
-
-/// A result's report: its first token failure is `rejected` with every verdict, a verdict
-/// that is not a pass `refused`, else the authentic result.
-pub(super) fn result_out(report: AttestationReport) -> Result<WitResult, ResultError> {
-    if let Some(error) = report.first_error() {
-        return Err(ResultError::Rejected(Rejection {
-            error: coded(&error),
-            verdicts: verdicts(&report),
-            level: VerdictLevel::of_token_failures(&report).map(level_out),
-        }));
-    }
-    match report.into_verified() {
-        Ok(verified) => Ok(Verified::handle(alloc::boxed::Box::new(verified))),
-        Err(error) => Err(refusal(error)),
-    }
-}
-
-/// The overall token's verdict, then each device's.
-fn verdicts(report: &AttestationReport) -> Vec<WitVerdict> {
-    let one =
-        |label: Option<&str>, digest: Option<&str>, outcome: Result<&CoreJwt, &TokenError>| {
-            WitVerdict {
-                label: label.map(Into::into),
-                error: outcome.err().map(coded),
-                digest: digest.map(Into::into),
-                claims: outcome.ok().and_then(|jwt| json(jwt.claims()).ok()),
-            }
-        };
-    let mut out = alloc::vec![one(None, None, report.overall())];
-    out.extend(
-        report
-            .devices()
-            .iter()
-            .map(|device| one(Some(device.label()), device.digest(), device.outcome())),
-    );
-    out
 }

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::b64url;
-use super::key::{KeyError, COORDINATE_LEN};
+use super::key_error::KeyError;
+use super::COORDINATE_LEN;
 
 /// A P-384 JSON Web Key as this crate writes it (RFC 7518 §6.2): members in the order the
 /// real attestation service uses (`kty`, `crv`, `kid`, `x5c`, `x`, `y`), `d` only for private

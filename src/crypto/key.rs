@@ -12,111 +12,16 @@ use p384::elliptic_curve::point::AffineCoordinates as _;
 use serde_json::{Map, Value};
 
 use super::jwk::{check_jwk_type, coordinate, jwk_object, Jwk};
+use super::key_error::KeyError;
 use super::{b64url, SignatureCheck, SignatureError, SIGNATURE_LEN};
 use super::{key_der, pkcs8};
-use crate::error_code::ErrorCode;
-
-/// Length of a P-384 field element or scalar: the JWK `x`, `y` and `d` members decode to
-/// exactly this many bytes (RFC 7518 §6.2.1.2, §6.2.2.1).
-pub(crate) const COORDINATE_LEN: usize = 48;
+use super::{COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
 
 /// id-ecPublicKey (RFC 5480 §2.1.1).
 const ID_EC_PUBLIC_KEY: spki::ObjectIdentifier =
     spki::ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 /// secp384r1 (RFC 5480 §2.1.1.1).
 const SECP384R1: spki::ObjectIdentifier = spki::ObjectIdentifier::new_unwrap("1.3.132.0.34");
-
-/// Length of an uncompressed SEC1 point `04‖x‖y`.
-pub(crate) const SEC1_UNCOMPRESSED_LEN: usize = 1 + 2 * COORDINATE_LEN;
-
-/// Why a key was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeyError {
-    /// A JWK member is missing, of the wrong type, not strict base64url, or of the wrong
-    /// length.
-    InvalidJwk {
-        /// The member (`x`, `y`, `d`, `kid`, ...).
-        field: &'static str,
-    },
-    /// The JWK is of another key type, curve or algorithm than EC / P-384 / ES384.
-    UnsupportedKey {
-        /// The member that says so (`kty`, `crv`, `alg`).
-        field: &'static str,
-        /// Its value.
-        value: String,
-    },
-    /// The coordinates are not a point on P-384 (or not canonical field elements).
-    NotOnCurve,
-    /// The private scalar is zero or not below the group order.
-    InvalidScalar,
-    /// A JWK's private `d` does not belong to its public `x`/`y`.
-    KeyMismatch,
-    /// PEM or DER that is not a P-384 key of the expected kind.
-    InvalidEncoding {
-        /// `spki` or `pkcs8`.
-        format: &'static str,
-    },
-    /// Key generation got fewer than 48 random bytes (one P-384 scalar).
-    RandomnessTooShort {
-        /// How many bytes were given.
-        given: usize,
-    },
-    /// No 48-byte block of the given randomness was a valid scalar; call again with fresh
-    /// randomness. (Each block fails with probability below 2⁻¹⁸⁹.)
-    GenerationExhausted,
-}
-
-impl fmt::Display for KeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::InvalidJwk { field } => write!(f, "invalid JWK member {field:?}"),
-            Self::UnsupportedKey { field, value } => {
-                write!(
-                    f,
-                    "unsupported key: {field} is {value:?}, expected EC P-384 ES384"
-                )
-            }
-            Self::NotOnCurve => f.write_str("the point is not on the P-384 curve"),
-            Self::InvalidScalar => f.write_str("the private key is not a valid P-384 scalar"),
-            Self::KeyMismatch => f.write_str("the JWK private key does not match its public key"),
-            Self::InvalidEncoding { format } => {
-                write!(f, "not a {} P-384 key", format.to_ascii_uppercase())
-            }
-            Self::RandomnessTooShort { given } => write!(
-                f,
-                "key generation needs at least {COORDINATE_LEN} random bytes, got {given}"
-            ),
-            Self::GenerationExhausted => {
-                f.write_str("no valid scalar in the given randomness; retry with fresh bytes")
-            }
-        }
-    }
-}
-
-impl core::error::Error for KeyError {}
-
-impl ErrorCode for KeyError {
-    fn code(&self) -> &'static str {
-        match self {
-            Self::InvalidJwk { .. } => "ERR_JWK_INVALID",
-            Self::UnsupportedKey { .. } => "ERR_JWK_UNSUPPORTED",
-            Self::NotOnCurve => "ERR_KEY_NOT_ON_CURVE",
-            Self::InvalidScalar => "ERR_KEY_INVALID_SCALAR",
-            Self::KeyMismatch => "ERR_JWK_KEY_MISMATCH",
-            Self::InvalidEncoding { .. } => "ERR_KEY_ENCODING_INVALID",
-            Self::RandomnessTooShort { .. } => "ERR_KEY_RANDOMNESS_TOO_SHORT",
-            Self::GenerationExhausted => "ERR_KEY_GENERATION_RETRY",
-        }
-    }
-
-    fn field(&self) -> Option<&str> {
-        match self {
-            Self::InvalidJwk { field } | Self::UnsupportedKey { field, .. } => Some(field),
-            _ => None,
-        }
-    }
-}
 
 /// A P-384 public key: always a valid point on the curve, never the identity.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -443,6 +348,8 @@ mod tests {
     use alloc::format;
     use p384::elliptic_curve::scalar::IsHigh;
 
+    use crate::error_code::ErrorCode;
+
     fn key() -> SigningKey {
         SigningKey::generate(&[7u8; 48]).unwrap()
     }
@@ -529,5 +436,37 @@ mod tests {
         );
         let parsed = Signature::from_slice(&sig).unwrap();
         assert!(!bool::from(parsed.s().is_high()));
+    }
+
+    /// The keys of 200 seeds (the scalars spread over the whole range) against what p384's
+    /// DER and PEM encoders write for the same keys.
+    #[test]
+    fn the_frames_write_what_p384_writes() {
+        use p384::pkcs8::{EncodePrivateKey, EncodePublicKey};
+
+        for seed in 0u8..200 {
+            let random: [u8; 96] = core::array::from_fn(|i| {
+                seed.wrapping_mul(37)
+                    .wrapping_add((i as u8).wrapping_mul(11))
+                    ^ seed
+            });
+            let key = SigningKey::generate(&random).unwrap();
+            let peer = p384::ecdsa::SigningKey::from_slice(&key.scalar_bytes()).unwrap();
+            let der = peer.to_pkcs8_der().unwrap();
+            assert_eq!(key.to_pkcs8_der(), der.as_bytes(), "seed {seed}");
+            let pem = peer.to_pkcs8_pem(pem_rfc7468::LineEnding::LF).unwrap();
+            assert_eq!(key.to_pkcs8_pem(), *pem, "seed {seed}");
+            let public = peer.verifying_key();
+            let spki = public.to_public_key_der().unwrap();
+            assert_eq!(
+                key.public_key().to_spki_der(),
+                spki.as_bytes(),
+                "seed {seed}"
+            );
+            let spki_pem = public
+                .to_public_key_pem(pem_rfc7468::LineEnding::LF)
+                .unwrap();
+            assert_eq!(key.public_key().to_spki_pem(), spki_pem, "seed {seed}");
+        }
     }
 }

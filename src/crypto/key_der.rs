@@ -2,7 +2,7 @@
 //! `ECPrivateKey` with its public key and without curve parameters). Every such encoding is
 //! one fixed frame around the scalar and the uncompressed point, so it is written from that
 //! frame: the generic DER encoders of `pkcs8`/`sec1`/`der`, `der`'s PEM writer and `base64ct`
-//! cost about 19 KB of wasm for these two byte strings. The tests below pin the
+//! cost about 19 KB of wasm for these two byte strings. The keys' tests (`key.rs`) pin the
 //! bytes and text to what `p384`'s own encoders write for many keys.
 
 use alloc::string::String;
@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use base64::Engine as _;
 
-use super::key::{COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
+use super::{COORDINATE_LEN, SEC1_UNCOMPRESSED_LEN};
 
 /// `SEQUENCE { SEQUENCE { id-ecPublicKey, secp384r1 }, BIT STRING (0 unused bits) ...`:
 /// everything of a P-384 SPKI before its uncompressed point.
@@ -64,40 +64,6 @@ pub(super) fn pem(label: &str, der: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use p384::pkcs8::{EncodePrivateKey, EncodePublicKey};
-
-    use super::super::key::SigningKey;
-
-    /// The keys of 200 seeds (the scalars spread over the whole range) against what p384's
-    /// DER and PEM encoders write for the same keys.
-    #[test]
-    fn the_frames_write_what_p384_writes() {
-        for seed in 0u8..200 {
-            let random: [u8; 96] = core::array::from_fn(|i| {
-                seed.wrapping_mul(37)
-                    .wrapping_add((i as u8).wrapping_mul(11))
-                    ^ seed
-            });
-            let key = SigningKey::generate(&random).unwrap();
-            let peer = p384::ecdsa::SigningKey::from_slice(&key.scalar_bytes()).unwrap();
-            let der = peer.to_pkcs8_der().unwrap();
-            assert_eq!(key.to_pkcs8_der(), der.as_bytes(), "seed {seed}");
-            let pem = peer.to_pkcs8_pem(pem_rfc7468::LineEnding::LF).unwrap();
-            assert_eq!(key.to_pkcs8_pem(), *pem, "seed {seed}");
-            let public = peer.verifying_key();
-            let spki = public.to_public_key_der().unwrap();
-            assert_eq!(
-                key.public_key().to_spki_der(),
-                spki.as_bytes(),
-                "seed {seed}"
-            );
-            let spki_pem = public
-                .to_public_key_pem(pem_rfc7468::LineEnding::LF)
-                .unwrap();
-            assert_eq!(key.public_key().to_spki_pem(), spki_pem, "seed {seed}");
-        }
-    }
-
     /// The PEM writer's line breaks at every length around a line's 64 characters (a key is
     /// never empty; pem_rfc7468 writes an empty line for an empty body).
     #[test]

@@ -407,8 +407,20 @@ const fn schema(path: &'static str, item: &'static str, columns: &'static [Colum
     }
 }
 
+impl Schema {
+    /// The schema of a list endpoint path, or `None` when the path is not one of the nine.
+    pub fn for_path(path: &str) -> Option<&'static Schema> {
+        SCHEMAS.iter().find(|schema| schema.path == path)
+    }
+
+    /// All nine schemas, in the spec's order of paths.
+    pub fn all() -> &'static [Schema] {
+        &SCHEMAS
+    }
+}
+
 /// The nine endpoints in the spec's order (§4 A).
-pub(super) static SCHEMAS: [Schema; 9] = [
+static SCHEMAS: [Schema; 9] = [
     schema(
         "/analytics/anomalies/network",
         "network anomaly",

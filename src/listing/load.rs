@@ -20,34 +20,44 @@ use super::schema::{Column, ColumnType, Schema};
 use super::table::{Cell, Table, TableBuilder};
 use crate::json::JsonError;
 
-pub(super) fn from_json(schema: &'static Schema, json: &[u8]) -> Result<Table, TableError> {
-    let first = json.iter().find(|b| !b" \t\r\n".contains(b));
-    if first != Some(&b'[') {
-        // Not an array: say whether it is JSON at all.
-        crate::json::parse(json)?;
-        return Err(TableError::NotAnArray);
+impl Table {
+    /// Loads a JSON array of items.
+    ///
+    /// The array is read item by item straight into the columns (no intermediate JSON
+    /// tree, which for a million items would take gigabytes), with the strictness of
+    /// [`crate::json::parse`]: a repeated member is refused, and nesting cannot go deeper
+    /// than an array of strings.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the first item member that does not fit the schema.
+    pub fn from_json(schema: &'static Schema, json: &[u8]) -> Result<Self, TableError> {
+        let first = json.iter().find(|b| !b" \t\r\n".contains(b));
+        if first != Some(&b'[') {
+            // Not an array: say whether it is JSON at all.
+            crate::json::parse(json)?;
+            return Err(TableError::NotAnArray);
+        }
+        // A first guess at the item count (items of these schemas are a few hundred bytes);
+        // the columns grow past it if needed.
+        let capacity = (json.len() / 256).min(super::MAX_ROWS);
+        let state = Loader {
+            builder: RefCell::new(TableBuilder::new(schema, capacity)?),
+            failure: RefCell::new(None),
+        };
+        let mut deserializer = serde_json::Deserializer::from_slice(json);
+        let result = Items(&state)
+            .deserialize(&mut deserializer)
+            .and_then(|()| deserializer.end());
+        if let Err(error) = result {
+            return Err(state.failure.into_inner().unwrap_or(TableError::Json(
+                JsonError::Syntax {
+                    line: error.line(),
+                    column: error.column(),
+                },
+            )));
+        }
+        state.builder.into_inner().finish()
     }
-    // A first guess at the item count (items of these schemas are a few hundred bytes);
-    // the columns grow past it if needed.
-    let capacity = (json.len() / 256).min(super::MAX_ROWS);
-    let state = Loader {
-        builder: RefCell::new(TableBuilder::new(schema, capacity)?),
-        failure: RefCell::new(None),
-    };
-    let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let result = Items(&state)
-        .deserialize(&mut deserializer)
-        .and_then(|()| deserializer.end());
-    if let Err(error) = result {
-        return Err(state
-            .failure
-            .into_inner()
-            .unwrap_or(TableError::Json(JsonError::Syntax {
-                line: error.line(),
-                column: error.column(),
-            })));
-    }
-    state.builder.into_inner().finish()
 }
 
 struct Loader {

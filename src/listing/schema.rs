@@ -97,18 +97,6 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// The schema of a list endpoint path, or `None` when the path is not one of the nine.
-    pub fn for_path(path: &str) -> Option<&'static Schema> {
-        super::endpoints::SCHEMAS
-            .iter()
-            .find(|schema| schema.path == path)
-    }
-
-    /// All nine schemas, in the spec's order of paths.
-    pub fn all() -> &'static [Schema] {
-        &super::endpoints::SCHEMAS
-    }
-
     /// The position of the column named `name` (exact, case-sensitive match).
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|column| column.name == name)

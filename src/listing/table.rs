@@ -26,19 +26,6 @@ pub struct Table {
 }
 
 impl Table {
-    /// Loads a JSON array of items.
-    ///
-    /// The array is read item by item straight into the columns (no intermediate JSON
-    /// tree, which for a million items would take gigabytes), with the strictness of
-    /// [`crate::json::parse`]: a repeated member is refused, and nesting cannot go deeper
-    /// than an array of strings.
-    ///
-    /// # Errors
-    /// [`TableError`] naming the first item member that does not fit the schema.
-    pub fn from_json(schema: &'static Schema, json: &[u8]) -> Result<Self, TableError> {
-        super::load::from_json(schema, json)
-    }
-
     /// Loads items already parsed. Every item must be an object with exactly the schema's
     /// columns, each of its type, and primary keys must be unique.
     ///

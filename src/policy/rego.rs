@@ -60,7 +60,7 @@
 //!   policy spends about 160,000 units. No clock is read, so the budget holds where time stands
 //!   still, as in a worker's synchronous code.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use core::fmt;
 
 use crate::error_code::ErrorCode;
@@ -171,6 +171,20 @@ impl fmt::Display for RegoError {
 }
 
 impl core::error::Error for RegoError {}
+
+/// regorus's message in one line, as a [`RegoError`] detail: its `--> file:line:col` and
+/// `error: …` lines (it shows the source excerpt between them), or its first line.
+fn message(error: &impl core::fmt::Display) -> String {
+    let text = error.to_string();
+    let lines = || text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let location = lines().find_map(|line| line.strip_prefix("--> "));
+    let error_line = lines().find_map(|line| line.strip_prefix("error: "));
+    let detail = match (location, error_line) {
+        (Some(at), Some(what)) => alloc::format!("{what} (at {at})"),
+        _ => lines().next().unwrap_or("unknown error").into(),
+    };
+    detail.chars().take(300).collect()
+}
 
 impl ErrorCode for RegoError {
     fn code(&self) -> &'static str {

@@ -27,8 +27,8 @@ use roxmltree::{Document, Node, NodeId, NodeType};
 
 use super::budget::Budget;
 use super::error::RimError;
+use super::limits::MAX_XML_DEPTH;
 use super::scan;
-use super::MAX_XML_DEPTH;
 use crate::sort;
 
 const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";

@@ -176,7 +176,11 @@ impl fmt::Display for RimError {
                 write!(f, "RIM of {size} bytes exceeds the limit of {limit} bytes")
             }
             Self::Xml { detail } => write!(f, "RIM is not well-formed XML: {detail}"),
-            Self::TooDeep => write!(f, "RIM elements nest deeper than {}", super::MAX_XML_DEPTH),
+            Self::TooDeep => write!(
+                f,
+                "RIM elements nest deeper than {}",
+                super::limits::MAX_XML_DEPTH
+            ),
             Self::TooManyAttributes { limit } => {
                 write!(f, "RIM element has more than {limit} attributes")
             }

@@ -10,12 +10,15 @@ use const_oid::ObjectIdentifier;
 use serde::Serialize;
 
 use super::budget::Budget;
+use super::c14n;
 use super::document::{self, RimDocument};
-use super::dsig;
+use super::dsig::{self, DSIG_NS};
 use super::error::RimError;
+use super::limits::{
+    MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
+};
 use super::scan;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
-use super::{MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES};
 use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
 use crate::crypto::{Deferred, SignatureCheck};
 
@@ -282,4 +285,29 @@ impl Deferred for PendingRim {
     fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
         PendingRim::finish(self, verdicts)
     }
+}
+
+/// Canonical XML 1.1 of a document with its enveloped signature removed, and of its
+/// `SignedInfo`: exposed for conformance tests against independent implementations.
+///
+/// # Errors
+/// [`RimError`] when the document is not well-formed, is refused by the limits
+/// [`prepare_rim`] applies (size aside), or has no single signature element.
+pub fn canonical_forms(xml: &str) -> Result<(Vec<u8>, Vec<u8>), RimError> {
+    let mut budget = Budget::new(MAX_RIM_WORK);
+    let doc = parse_document(xml, &mut budget)?;
+    let signature = doc
+        .descendants()
+        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "Signature")))
+        .ok_or(RimError::NotSigned)?;
+    let signed_info = signature
+        .children()
+        .find(|n| n.is_element() && n.has_tag_name((DSIG_NS, "SignedInfo")))
+        .ok_or(RimError::SignatureStructure {
+            problem: "no SignedInfo",
+        })?;
+    Ok((
+        c14n::document_without(&doc, signature.id(), &mut budget)?,
+        c14n::subtree(signed_info, &mut budget)?,
+    ))
 }

@@ -24,17 +24,11 @@ mod reading;
 pub use level::VerdictLevel;
 pub(crate) use reading::REVOCATION_NOT_CHECKED;
 
-use super::attestation::VerifiedAttestationResult;
+use super::verified::VerifiedAttestationResult;
 use crate::sort;
-
-/// The verdict claim of the overall token (and of the V1 single token).
-pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
 
 /// The V1 single token groups its checks under this member.
 const DETAILED_RESULT: &str = "x-nvidia-attestation-detailed-result";
-
-/// The label given to the one device of a V1 result (its token is a GPU's own token).
-pub(crate) const V1_DEVICE_LABEL: &str = "GPU-0";
 
 /// One reason a device failed: the claim, its value as the token carries it, and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -247,12 +241,6 @@ impl Appraisal {
         self.passed
     }
 
-    /// The verdict level of this authentic result: failed, passed with warnings (a device
-    /// carries [`DeviceAppraisal::warnings`]) or passed.
-    pub fn level(&self) -> VerdictLevel {
-        VerdictLevel::of_appraisal(self)
-    }
-
     /// The service's verdict, `x-nvidia-overall-att-result`, when the result carries it.
     pub fn overall_result(&self) -> Option<bool> {
         self.overall_result
@@ -303,5 +291,12 @@ impl Appraisal {
             Some((device, None)) => format!("{verdict}: {} failed", device.label),
             None => verdict.into(),
         }
+    }
+}
+
+impl VerifiedAttestationResult {
+    /// The appraisal: the service's verdict and, per device, why it failed.
+    pub fn appraisal(&self) -> Appraisal {
+        Appraisal::of(self)
     }
 }

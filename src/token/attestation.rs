@@ -9,103 +9,14 @@ use alloc::vec::Vec;
 
 use serde_json::Value;
 
-use super::appraisal::OVERALL_CLAIM;
 use super::claims::NonceRule;
-use super::jwt::{prepare, PreparedJwt, VerifiedJwt};
-use super::result::{AttestationResult, ResultFormat};
+use super::format::ResultFormat;
+use super::jwt::{prepare, PreparedJwt};
+use super::result::AttestationResult;
 use super::submods::submod_digests;
+use super::verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, OVERALL_CLAIM};
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
-
-/// One device of a verified result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifiedDevice {
-    label: String,
-    token: VerifiedJwt,
-    digest: String,
-}
-
-impl VerifiedDevice {
-    /// The label (`GPU-0`).
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
-    /// The verified device token.
-    pub fn token(&self) -> &VerifiedJwt {
-        &self.token
-    }
-
-    /// The `submods` digest that bound it, lowercase hex.
-    pub fn digest(&self) -> &str {
-        &self.digest
-    }
-}
-
-/// An attestation result whose every signature, digest, device and claim check passed.
-/// Only verification builds one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifiedAttestationResult {
-    format: ResultFormat,
-    overall: VerifiedJwt,
-    devices: Vec<VerifiedDevice>,
-    revocation_relaxed: bool,
-}
-
-impl VerifiedAttestationResult {
-    /// V1 or detached.
-    pub fn format(&self) -> ResultFormat {
-        self.format
-    }
-
-    /// The overall token (V1: the only token).
-    pub fn overall(&self) -> &VerifiedJwt {
-        &self.overall
-    }
-
-    /// The devices in document order (empty for V1).
-    pub fn devices(&self) -> &[VerifiedDevice] {
-        &self.devices
-    }
-
-    /// Each device's label and token claims, in order; a V1 result's one token is its GPU's,
-    /// labelled `GPU-0` (the appraisal, the EAR and the Rego input read devices this way).
-    pub(crate) fn device_claims(&self) -> Vec<(&str, &serde_json::Map<String, Value>)> {
-        match self.format {
-            ResultFormat::V1 => alloc::vec![(super::V1_DEVICE_LABEL, self.overall.claims())],
-            ResultFormat::Detached => self
-                .devices
-                .iter()
-                .map(|device| (device.label(), device.token().claims()))
-                .collect(),
-        }
-    }
-
-    /// The device with `label`.
-    pub fn device(&self, label: &str) -> Option<&VerifiedDevice> {
-        self.devices.iter().find(|d| d.label == label)
-    }
-
-    /// The service's verdict, `x-nvidia-overall-att-result`, when the overall token has it
-    /// (a V1 token always does). Never `true` for a detached result without devices
-    /// (verification refuses one with [`TokenError::NoDevices`]; this guards the proof type).
-    pub fn overall_result(&self) -> Option<bool> {
-        let verdict = self.overall.claim(OVERALL_CLAIM).and_then(Value::as_bool)?;
-        let vacuous = self.format == ResultFormat::Detached && self.devices.is_empty();
-        Some(verdict && !vacuous)
-    }
-
-    /// The appraisal: the service's verdict and, per device, why it failed.
-    pub fn appraisal(&self) -> Appraisal {
-        Appraisal::of(self)
-    }
-
-    /// True when the result passed but was accepted only because the caller allowed chains
-    /// not confirmed `good` ([`VerifyOptions::allow_unknown_revocation`]).
-    pub fn revocation_relaxed(&self) -> bool {
-        self.revocation_relaxed
-    }
-}
 
 /// The verdict rules, in order: claims that do not read as their version defines them
 /// ([`TokenError::ClaimsUnreadable`]), a verdict that is not a pass

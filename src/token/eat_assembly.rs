@@ -8,8 +8,9 @@ use alloc::vec;
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
+use super::format::ResultFormat;
 use super::jws::{assemble_jws, jwt_signing_input};
-use super::result::{check_devices, AttestationResult, ResultFormat, DIGEST_ALG};
+use super::result::{check_devices, AttestationResult, DIGEST_ALG};
 use super::TokenError;
 use crate::crypto::SigningKey;
 

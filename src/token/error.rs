@@ -5,7 +5,9 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use core::fmt;
 
-use super::{Appraisal, DeviceAppraisal, ResultFormat, VerifiedAttestationResult};
+use super::appraisal::{Appraisal, DeviceAppraisal};
+use super::format::ResultFormat;
+use super::verified::VerifiedAttestationResult;
 use crate::crypto::KeyError;
 use crate::error_code::ErrorCode;
 use crate::json::JsonError;

@@ -3,12 +3,11 @@
 //! [`SignatureCheck`]; [`PreparedJwt::finish`] takes the backend's verdict and runs the
 //! claim checks. [`verify_jwt`] does both with the software backend.
 
-use alloc::string::String;
-
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::claims::{check_claims, NonceRule};
 use super::jws::{parse_compact, CompactJws};
+use super::verified::VerifiedJwt;
 use super::{Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
 
@@ -21,36 +20,6 @@ pub struct PreparedJwt {
     now: u64,
     nonce_rule: NonceRule,
     required: bool,
-}
-
-/// A JWT whose signature and claims were verified. Only verification builds one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifiedJwt {
-    header: Map<String, Value>,
-    claims: Map<String, Value>,
-    kid: Option<String>,
-}
-
-impl VerifiedJwt {
-    /// The protected header.
-    pub fn header(&self) -> &Map<String, Value> {
-        &self.header
-    }
-
-    /// The claims set.
-    pub fn claims(&self) -> &Map<String, Value> {
-        &self.claims
-    }
-
-    /// The `kid` of the key that verified it.
-    pub fn kid(&self) -> Option<&str> {
-        self.kid.as_deref()
-    }
-
-    /// One claim.
-    pub fn claim(&self, name: &str) -> Option<&Value> {
-        self.claims.get(name)
-    }
 }
 
 /// Phase one of JWT verification: size caps, structure, strict base64url, the header (`alg`

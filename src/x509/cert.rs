@@ -19,7 +19,7 @@ use x509_cert::ext::pkix::name::DirectoryString;
 use x509_cert::ext::pkix::{BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectKeyIdentifier};
 
 use super::error::{CertPosition, ChainError};
-use super::purpose;
+use super::purpose::{self, refusal, KeyUsageBits, Purpose, Refusal};
 
 // The certificate's parts read with `der`'s reader (not x509-cert's derived decoders).
 #[cfg(test)]
@@ -66,13 +66,6 @@ const UNDERSTOOD: [ObjectIdentifier; 10] = [
     TCG_DICE_FWID,
     TCG_DICE_TCB_INFO,
 ];
-
-/// keyUsage bits (RFC 5280 §4.2.1.3), as a mask over the named bit positions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct KeyUsageBits {
-    pub(crate) digital_signature: bool,
-    pub(crate) key_cert_sign: bool,
-}
 
 /// basicConstraints (RFC 5280 §4.2.1.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -371,6 +364,24 @@ fn serial_ok(content: &[u8]) -> bool {
     }
     let magnitude = if first == 0 { rest } else { content };
     !magnitude.is_empty() && magnitude.len() <= 20 && magnitude.iter().any(|&b| b != 0)
+}
+
+impl Cert {
+    /// Whether this certificate's key may be used for `purpose`.
+    ///
+    /// # Errors
+    /// [`ChainError::KeyUsage`] or [`ChainError::ExtendedKeyUsage`].
+    pub(crate) fn check_purpose(
+        &self,
+        purpose: Purpose,
+        at: CertPosition,
+    ) -> Result<(), ChainError> {
+        match refusal(purpose, self.key_usage, self.extended_key_usage.as_ref()) {
+            None => Ok(()),
+            Some(Refusal::KeyUsage) => Err(ChainError::KeyUsage { at, purpose }),
+            Some(Refusal::ExtendedKeyUsage) => Err(ChainError::ExtendedKeyUsage { at, purpose }),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,8 +20,12 @@ use core::fmt;
 
 use const_oid::ObjectIdentifier;
 
-use super::cert::{Cert, KeyUsageBits};
-use super::error::{CertPosition, ChainError};
+/// keyUsage bits (RFC 5280 §4.2.1.3), as a mask over the named bit positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyUsageBits {
+    pub(crate) digital_signature: bool,
+    pub(crate) key_cert_sign: bool,
+}
 
 /// anyExtendedKeyUsage (RFC 5280 §4.2.1.12).
 const ANY_EKU: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.37.0");
@@ -90,13 +94,13 @@ impl fmt::Display for Purpose {
 
 /// Which of the two extensions refuses the use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Refusal {
+pub(super) enum Refusal {
     KeyUsage,
     ExtendedKeyUsage,
 }
 
 /// The rule itself, on the two extensions (see the module documentation).
-fn refusal(
+pub(super) fn refusal(
     purpose: Purpose,
     key_usage: Option<KeyUsageBits>,
     eku: Option<&ExtendedKeyUsage>,
@@ -109,24 +113,6 @@ fn refusal(
         Some(eku) => eku.purposes.iter().any(|p| purpose.allowed().contains(p)),
     };
     (!allowed).then_some(Refusal::ExtendedKeyUsage)
-}
-
-impl Cert {
-    /// Whether this certificate's key may be used for `purpose`.
-    ///
-    /// # Errors
-    /// [`ChainError::KeyUsage`] or [`ChainError::ExtendedKeyUsage`].
-    pub(crate) fn check_purpose(
-        &self,
-        purpose: Purpose,
-        at: CertPosition,
-    ) -> Result<(), ChainError> {
-        match refusal(purpose, self.key_usage, self.extended_key_usage.as_ref()) {
-            None => Ok(()),
-            Some(Refusal::KeyUsage) => Err(ChainError::KeyUsage { at, purpose }),
-            Some(Refusal::ExtendedKeyUsage) => Err(ChainError::ExtendedKeyUsage { at, purpose }),
-        }
-    }
 }
 
 #[cfg(test)]

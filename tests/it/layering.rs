@@ -2,13 +2,15 @@
 //! (in `use` lines and in code) points down it. A path names the file that defines the item
 //! (a module's re-exports are followed), so `crate::attest::Arch` is the architecture table's,
 //! not the request layer's. Internal code names a module path, never the root's re-export
-//! list (`crate::ErrorCode`): the root is the public facade, not a layer.
+//! list (`crate::ErrorCode`): the root is the public facade, not a layer. Within the stack,
+//! no file circle (`file_graph`: the same reader, the graph of files).
 //!
 //! `python3 pkg-config/layers.py` reads the same table to count the edges and file circles.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+mod file_graph;
 mod reader;
 
 use reader::{strip, Crate};

@@ -15,7 +15,7 @@ use super::super::{PolicyVersion, MAX_POLICY_BYTES};
 use super::meter::Meter;
 use super::program::check_program;
 use super::scan::check_text;
-use super::{input, RegoError, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES};
+use super::{input, message, RegoError, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES};
 use crate::token::{ResultFormat, VerifiedAttestationResult};
 
 /// The decision rule, as in NVIDIA's SDK.
@@ -149,20 +149,6 @@ fn length_config() -> PolicyLengthConfig {
         max_file_bytes: NonZeroUsize::new(MAX_POLICY_BYTES).unwrap_or(NonZeroUsize::MIN),
         max_lines: NonZeroUsize::new(MAX_REGO_LINES).unwrap_or(NonZeroUsize::MIN),
     }
-}
-
-/// regorus's message in one line: its `--> file:line:col` and `error: …` lines (it shows the
-/// source excerpt between them), or its first line.
-pub(super) fn message(error: &impl core::fmt::Display) -> String {
-    let text = error.to_string();
-    let lines = || text.lines().map(str::trim).filter(|line| !line.is_empty());
-    let location = lines().find_map(|line| line.strip_prefix("--> "));
-    let error_line = lines().find_map(|line| line.strip_prefix("error: "));
-    let detail = match (location, error_line) {
-        (Some(at), Some(what)) => alloc::format!("{what} (at {at})"),
-        _ => lines().next().unwrap_or("unknown error").into(),
-    };
-    detail.chars().take(300).collect()
 }
 
 fn compile_error(error: impl core::fmt::Display) -> RegoError {

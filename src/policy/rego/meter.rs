@@ -360,7 +360,7 @@ pub(super) fn run_error(error: VmError) -> RegoError {
     match error {
         VmError::InstructionLimitExceeded { .. } => RegoError::Budget,
         error => RegoError::Eval {
-            detail: super::evaluate::message(&error),
+            detail: super::message(&error),
         },
     }
 }

@@ -113,3 +113,11 @@ impl VerdictLevel {
             .flatten()
     }
 }
+
+impl Appraisal {
+    /// The verdict level of this authentic result: failed, passed with warnings (a device
+    /// carries [`super::DeviceAppraisal::warnings`]) or passed.
+    pub fn level(&self) -> VerdictLevel {
+        VerdictLevel::of_appraisal(self)
+    }
+}

@@ -7,10 +7,13 @@ use std::path::Path;
 
 use super::{module_path, ModulePath};
 
-/// One `use` item or code path: the module it is written in and the path from the crate root.
+/// One `use` item or code path: the module it is written in, the path from the crate root,
+/// and whether it is a re-export (a `pub use` item: the module's facade, not a use of what
+/// it names).
 pub(super) struct Reference {
     pub(super) file: ModulePath,
     pub(super) path: ModulePath,
+    pub(super) reexport: bool,
 }
 
 pub(super) struct Crate {
@@ -47,8 +50,10 @@ impl Crate {
         for (file, _, code) in &files {
             let inline = inline_modules(code);
             let mut uses = Vec::new();
+            let mut reexported = Vec::new();
             for (start, end, tree) in use_declarations(code) {
                 uses.push((start, end));
+                let reexport = is_public(code, start);
                 let mut module = file.clone();
                 module.extend(inline_path(&inline, start));
                 for (path, alias) in expand(&tree) {
@@ -65,11 +70,15 @@ impl Crate {
                         crate_.references.push(Reference {
                             file: file.clone(),
                             path: glob,
+                            reexport,
                         });
                         continue;
                     }
                     if let Some(name) = alias.or_else(|| absolute.last().cloned()) {
                         if name != "_" && name != "self" {
+                            if reexport {
+                                reexported.push((name.clone(), absolute.clone()));
+                            }
                             crate_
                                 .imports
                                 .entry(module.clone())
@@ -80,6 +89,18 @@ impl Crate {
                     crate_.references.push(Reference {
                         file: file.clone(),
                         path: absolute,
+                        reexport,
+                    });
+                }
+            }
+            // A name a file re-exports and also uses in its own code is a use of it.
+            let outside_uses = blank(code, &uses);
+            for (name, path) in reexported {
+                if names_item(&outside_uses, &name) {
+                    crate_.references.push(Reference {
+                        file: file.clone(),
+                        path,
+                        reexport: false,
                     });
                 }
             }
@@ -90,6 +111,7 @@ impl Crate {
                     crate_.references.push(Reference {
                         file: file.clone(),
                         path: absolute,
+                        reexport: false,
                     });
                 }
             }
@@ -339,6 +361,45 @@ pub(super) fn is_ident(b: u8) -> bool {
 
 pub(super) fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// `code` with the spans blanked out.
+fn blank(code: &str, spans: &[(usize, usize)]) -> String {
+    let mut out = code.to_owned();
+    for &(start, end) in spans {
+        out.replace_range(start..end, &" ".repeat(end - start));
+    }
+    out
+}
+
+/// Whether `code` names the item `name` (not a field or method of that name): a type, trait
+/// or constant (capitalised) as a word, a function or module followed by `(`, `::` or `!`.
+fn names_item(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| is_ident_char(c) || c == ':' || c == '.') {
+            return false;
+        }
+        let after = &code[at + name.len()..];
+        if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            !after.starts_with(is_ident_char)
+        } else {
+            let after = after.trim_start();
+            after.starts_with('(') || after.starts_with("::") || after.starts_with('!')
+        }
+    })
+}
+
+/// Whether the `use` at `at` is public (`pub`, `pub(crate)`, `pub(super)`, …).
+pub(super) fn is_public(code: &str, at: usize) -> bool {
+    let before = code[..at].trim_end();
+    let before = match before.strip_suffix(')') {
+        Some(rest) => rest
+            .rfind('(')
+            .map_or(before, |open| rest[..open].trim_end()),
+        None => before,
+    };
+    before.ends_with("pub") && !before[..before.len() - 3].ends_with(is_ident_char)
 }
 
 /// Every `use` declaration: (start, end, its tree without whitespace).

@@ -1,0 +1,132 @@
+//! What verification proves: a verified JWT and a verified attestation result with its
+//! devices. Only verification (`jwt.rs`, `attestation.rs`) builds them; the errors that refuse
+//! a verdict carry the verified result, so these shapes sit below the errors.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
+
+use super::format::ResultFormat;
+
+/// The verdict claim of the overall token (and of the V1 single token).
+pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
+
+/// The label given to the one device of a V1 result (its token is a GPU's own token).
+pub(crate) const V1_DEVICE_LABEL: &str = "GPU-0";
+
+/// A JWT whose signature and claims were verified. Only verification builds one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedJwt {
+    pub(super) header: Map<String, Value>,
+    pub(super) claims: Map<String, Value>,
+    pub(super) kid: Option<String>,
+}
+
+impl VerifiedJwt {
+    /// The protected header.
+    pub fn header(&self) -> &Map<String, Value> {
+        &self.header
+    }
+
+    /// The claims set.
+    pub fn claims(&self) -> &Map<String, Value> {
+        &self.claims
+    }
+
+    /// The `kid` of the key that verified it.
+    pub fn kid(&self) -> Option<&str> {
+        self.kid.as_deref()
+    }
+
+    /// One claim.
+    pub fn claim(&self, name: &str) -> Option<&Value> {
+        self.claims.get(name)
+    }
+}
+
+/// One device of a verified result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedDevice {
+    pub(super) label: String,
+    pub(super) token: VerifiedJwt,
+    pub(super) digest: String,
+}
+
+impl VerifiedDevice {
+    /// The label (`GPU-0`).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The verified device token.
+    pub fn token(&self) -> &VerifiedJwt {
+        &self.token
+    }
+
+    /// The `submods` digest that bound it, lowercase hex.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
+/// An attestation result whose every signature, digest, device and claim check passed.
+/// Only verification builds one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedAttestationResult {
+    pub(super) format: ResultFormat,
+    pub(super) overall: VerifiedJwt,
+    pub(super) devices: Vec<VerifiedDevice>,
+    pub(super) revocation_relaxed: bool,
+}
+
+impl VerifiedAttestationResult {
+    /// V1 or detached.
+    pub fn format(&self) -> ResultFormat {
+        self.format
+    }
+
+    /// The overall token (V1: the only token).
+    pub fn overall(&self) -> &VerifiedJwt {
+        &self.overall
+    }
+
+    /// The devices in document order (empty for V1).
+    pub fn devices(&self) -> &[VerifiedDevice] {
+        &self.devices
+    }
+
+    /// Each device's label and token claims, in order; a V1 result's one token is its GPU's,
+    /// labelled `GPU-0` (the appraisal, the EAR and the Rego input read devices this way).
+    pub(crate) fn device_claims(&self) -> Vec<(&str, &serde_json::Map<String, Value>)> {
+        match self.format {
+            ResultFormat::V1 => alloc::vec![(V1_DEVICE_LABEL, self.overall.claims())],
+            ResultFormat::Detached => self
+                .devices
+                .iter()
+                .map(|device| (device.label(), device.token().claims()))
+                .collect(),
+        }
+    }
+
+    /// The device with `label`.
+    pub fn device(&self, label: &str) -> Option<&VerifiedDevice> {
+        self.devices.iter().find(|d| d.label == label)
+    }
+
+    /// The service's verdict, `x-nvidia-overall-att-result`, when the overall token has it
+    /// (a V1 token always does). Never `true` for a detached result without devices
+    /// (verification refuses one with [`super::TokenError::NoDevices`]; this guards the
+    /// proof type).
+    pub fn overall_result(&self) -> Option<bool> {
+        let verdict = self.overall.claim(OVERALL_CLAIM).and_then(Value::as_bool)?;
+        let vacuous = self.format == ResultFormat::Detached && self.devices.is_empty();
+        Some(verdict && !vacuous)
+    }
+
+    /// True when the result passed but was accepted only because the caller allowed chains
+    /// not confirmed `good` ([`super::VerifyOptions::allow_unknown_revocation`]).
+    pub fn revocation_relaxed(&self) -> bool {
+        self.revocation_relaxed
+    }
+}

@@ -23,7 +23,7 @@
 //!   [`TimeCheck::Enforce`] makes it an error.
 //! * [`VerifiedChain`] (proof type) gives the leaf key ([`VerifiedChain::leaf_public_key_sec1`],
 //!   SEC1 uncompressed), the path ([`VerifiedChain::certificates`], subjects, serials,
-//!   validity, DER), `ueid`, `hwmodel`, the DICE FWIDs, and [`OcspStatus::NotChecked`].
+//!   validity, DER), `ueid`, `hwmodel`, the DICE FWIDs, and [`RevocationStatus::NotChecked`].
 //! * Checks: DER, v3, serial, ecdsa-with-SHA384 (outer = inner), P-384 named-curve keys,
 //!   duplicate and unknown critical extensions, name chaining (byte-equal DER names), key
 //!   identifiers (AKI on every non-root, SKI on every CA, AKI = SKI between links), issuer
@@ -50,7 +50,7 @@ pub use revocation::RevocationStatus;
 pub use store::{
     parse_pem_chain, TrustStore, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
 };
-pub use verified::{ChainCertificate, ChainStatus, OcspStatus, VerifiedChain};
+pub use verified::{ChainCertificate, ChainStatus, VerifiedChain};
 
 /// Validates `chain` (DER, leaf first) to an anchor of `store` at `now` and checks every
 /// link's signature with the software backend.

@@ -46,7 +46,7 @@ mod status;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-pub use crate::chain::RevocationStatus;
+pub use crate::host_answer::FetchFailure;
 pub use asn1::CertId;
 pub use chain_check::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,

@@ -26,7 +26,6 @@ use crate::rim::{
 
 /// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
 pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";
-pub use crate::rim::{ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID};
 /// Active golden measurements differ from the evidence (`measres` `fail`).
 pub const ERR_MEASUREMENT_MISMATCH: &str = "ERR_MEASUREMENT_MISMATCH";
 /// A RIM's version is not the evidence's (service 5015).

@@ -6,7 +6,8 @@
 //! the same type and get the same plans, results and errors.
 //!
 //! ```
-//! # use edgeattest::{EvidenceOptions, OptionsError, UnixSeconds};
+//! # use edgeattest::evidence::{EvidenceOptions, OptionsError};
+//! # use edgeattest::time::UnixSeconds;
 //! # use edgeattest::UnixTime;
 //! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
 //! let clock = UnixTime::from_secs(1_760_000_000).unwrap();

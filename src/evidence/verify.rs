@@ -12,7 +12,8 @@ use crate::attest::{
     Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
 };
 use crate::chain::{
-    parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore, VerifiedChain,
+    parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, RevocationStatus, TrustStore,
+    VerifiedChain,
 };
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
 use crate::x509::{Cert, CertPosition, ChainError};
@@ -129,7 +130,7 @@ impl VerifiedEvidence {
     }
 
     /// `x-nvidia-cert-ocsp-status`: not checked.
-    pub fn ocsp_status(&self) -> OcspStatus {
+    pub fn ocsp_status(&self) -> RevocationStatus {
         self.chain.ocsp_status()
     }
 

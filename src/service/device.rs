@@ -16,7 +16,7 @@ use super::codes::{
 };
 use super::failure::{failed_outcome, unestablished};
 use super::outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RevocationStatus,
     RimOutcome,
 };
 use super::remedy::{rim_download_failed, rim_not_found};
@@ -429,7 +429,7 @@ fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
             };
             let mut cert_chain = ChainOutcome {
                 status,
-                ocsp: OcspStatus::Unknown,
+                ocsp: RevocationStatus::Unknown,
                 earliest_expiry: chain.expiration,
                 revocation_reason: None,
             };

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha384};
 
 use super::codes::{details, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
-use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
+use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, RevocationStatus};
 use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
@@ -351,7 +351,7 @@ impl ChainVerdict {
         // A chain not checked is `unknown` in the claims (with the warning); a checked one has
         // its folded status.
         chain.ocsp = match self {
-            Self::NotChecked => OcspStatus::Unknown,
+            Self::NotChecked => RevocationStatus::Unknown,
             Self::Checked(revocation) => revocation.status(),
         };
         match self {

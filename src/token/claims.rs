@@ -12,7 +12,7 @@ use super::{ClaimReason, ResultFormat, TokenError};
 /// except the time claims, which are always checked when present.
 ///
 /// ```
-/// use edgeattest::VerifyOptions;
+/// use edgeattest::token::VerifyOptions;
 /// let options = VerifyOptions::new()
 ///     .issuer("https://nras.attestation.nvidia.com")
 ///     .nonce("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb")

@@ -10,9 +10,9 @@ use core::time::Duration;
 use std::time::Instant;
 
 use base64::Engine;
-use edgeattest::{Arch, Nonce};
-use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::{ChainOptions, TrustStore};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
 
 const NOW: u64 = 1_790_000_000;
 

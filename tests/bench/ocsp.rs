@@ -11,10 +11,10 @@ use core::hint::black_box;
 use core::time::Duration;
 use std::time::Instant;
 
-use edgeattest::{check_response, OcspRequest};
-use edgeattest::{Arch, Nonce};
-use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::{ChainOptions, TrustStore};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::ocsp::{check_response, OcspRequest};
 
 #[path = "../common/ocsp_fixtures.rs"]
 mod fixtures;

@@ -13,10 +13,11 @@ use std::time::Instant;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    appraise_rego, verify_attestation_result, ErrorCode, Jwks, RegoPolicy,
-    VerifiedAttestationResult, VerifyOptions,
+use edgeattest::policy::{appraise_rego, RegoPolicy};
+use edgeattest::token::{
+    verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::ErrorCode;
 use serde_json::Value;
 
 fn file(path: &str) -> Vec<u8> {

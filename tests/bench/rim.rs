@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use edgeattest::{compare_gpu, prepare_rim, verify_rim, RimTrust, RuntimeEvidence};
+use edgeattest::rim::{compare_gpu, prepare_rim, verify_rim, RimTrust, RuntimeEvidence};
 
 const NOW: u64 = 1_704_067_200; // 2024-01-01: inside the nvtrust RIMs' signer validity
 

@@ -11,10 +11,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
     FetchFailure, Fetched, OcspCacheEntry, Request, Resource, Response, Service, Step,
 };
-use edgeattest::SigningKey;
 use serde_json::{Map, Value};
 
 pub(crate) fn ocsp_dir() -> PathBuf {
@@ -308,7 +308,8 @@ pub(crate) fn test_service(
     config: edgeattest::service::ServiceConfig,
     revoked_driver_signer: bool,
 ) -> Service {
-    use edgeattest::{RimTrust, TrustStore};
+    use edgeattest::chain::TrustStore;
+    use edgeattest::rim::RimTrust;
     let mut service = Service::new(
         config,
         edgeattest::service::KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),

@@ -5,11 +5,12 @@
 //! the verdict of `tests/common/verdicts.rs` — the same as the software backend's, which
 //! each test also runs. The Wycheproof P-384 vectors go through `crypto.subtle` directly.
 
-use edgeattest::{
-    parse_pem_chain, prepare_rim, verify_rim, Arch, BatchPlan, ChainOptions, ChainPlan,
-    ChainStatus, DeviceInput, ErrorCode, FwidPolicy, Nonce, RimTrust, SignatureCheck, TrustStore,
-    VerifyContext,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, TrustStore};
+use edgeattest::crypto::SignatureCheck;
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::rim::{prepare_rim, verify_rim, RimTrust};
+use edgeattest::ErrorCode;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -125,8 +126,8 @@ async fn wycheproof_p1363_vectors_through_webcrypto() {
 async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
-    use edgeattest::SigningKey;
-    use edgeattest::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+    use edgeattest::crypto::SigningKey;
+    use edgeattest::token::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
     let key = SigningKey::generate(&[7u8; 48]).unwrap();
     let jwks = Jwks::new(vec![JwksKey::new(Some("k".into()), key.public_key())]).unwrap();
     let now = 1_782_698_883;

@@ -14,11 +14,13 @@ mod verdicts;
 use core::fmt::Debug;
 
 use base64::Engine;
-use edgeattest::{
-    check_response, parse_pem_chain, prepare_attestation_result, prepare_jwt, prepare_rim,
-    software_verdicts, Arch, BatchPlan, ChainOptions, ChainPlan, Deferred, DeviceInput, FwidPolicy,
-    Jwks, Nonce, RimTrust, TrustStore, VerifyContext, VerifyOptions,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, ChainOptions, ChainPlan, TrustStore};
+use edgeattest::crypto::{software_verdicts, Deferred};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::ocsp::check_response;
+use edgeattest::rim::{prepare_rim, RimTrust};
+use edgeattest::token::{prepare_attestation_result, prepare_jwt, Jwks, VerifyOptions};
 use serde_json::Value;
 
 /// What a verifier makes of a failed verdict for its first check.

@@ -8,17 +8,29 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use edgeattest::service::{FetchFailure, Fetched};
-use edgeattest::{appraise, verify_attestation_result, Policy, PolicyVersion, VerifyOptions};
-use edgeattest::{
-    compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, Arch, ArchitectureRow,
-    ChainKind, ChainStatus, CheckOcspOptions, Deferred, DeviceResult, EvidenceEncoding,
-    EvidenceOptions, EvidenceProfile, Jwks, MeasurementSource, Nvdec0Rule, OcspInputError,
-    OcspRequestsOptions, OpaqueFloor, OpaqueValue, OptionsError, PreparedToken, ResultFormat,
-    RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuleStatus, RuntimeEvidence,
-    RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
-    VerdictLevel, VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
+use edgeattest::attest::{Arch, ArchitectureRow, EvidenceEncoding, EvidenceProfile};
+use edgeattest::chain::ChainStatus;
+use edgeattest::crypto::Deferred;
+use edgeattest::evidence::{
+    DeviceResult, EvidenceOptions, OptionsError, RevocationState, RuntimeEvidenceInput, StageId,
+    StageStatus, Verdict,
 };
+use edgeattest::ocsp::{
+    ChainKind, CheckOcspOptions, OcspInputError, OcspRequestsOptions, NONCE_LEN,
+};
+use edgeattest::policy::{appraise, Policy, PolicyVersion, RuleStatus};
+use edgeattest::rim::{
+    compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, MeasurementSource,
+    Nvdec0Rule, OpaqueFloor, OpaqueValue, RimCertStatus, RimIds, RimKind, RimTrust,
+    RuntimeEvidence, NVIDIA_RIM_ROOT_PEM,
+};
+use edgeattest::service::{FetchFailure, Fetched};
+use edgeattest::time::UnixSeconds;
+use edgeattest::token::{
+    verify_attestation_result, Jwks, PreparedToken, ResultFormat, TokenVerdict, VerdictLevel,
+    VerifyInput, VerifyOptions,
+};
+use edgeattest::UnixTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -244,7 +256,7 @@ fn written() -> Vec<(String, Value)> {
     let requests = json!({ "kind": "device", "nonces": nonces });
     let requests: OcspRequestsOptions = serde_json::from_value(requests).unwrap();
     let chain = std::fs::read_to_string(ocsp_fixtures::pki("chain_good.pem")).unwrap();
-    let fresh = || Err::<[u8; OCSP_NONCE_LEN], _>(OcspInputError::Kind);
+    let fresh = || Err::<[u8; NONCE_LEN], _>(OcspInputError::Kind);
     let rim_ids = rim_ids_type();
     // One row a case: a table.
     #[rustfmt::skip]

@@ -12,19 +12,18 @@
 //! Inputs that carry several documents separate them with [`SEP`].
 
 use base64::Engine;
-use edgeattest::ErrorCode;
-use edgeattest::{canonical_forms, open_envelope, verify_rim, RimTrust};
-use edgeattest::{
-    decode_generation1, decode_generation2, verify_evidence, DeviceInput, FwidPolicy, Transcript,
-    VerifyContext, SIGNATURE_LEN,
+use edgeattest::attest::{validate_request, Arch, Endpoint, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::crypto::{PublicKey, SigningKey, SIGNATURE_LEN};
+use edgeattest::evidence::{
+    decode_generation1, decode_generation2, verify_evidence, DeviceInput, Transcript, VerifyContext,
 };
-use edgeattest::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
-use edgeattest::{validate_request, Arch, Endpoint, Nonce};
-use edgeattest::{
+use edgeattest::rim::{canonical_forms, open_envelope, verify_rim, RimTrust};
+use edgeattest::token::{
     verify_attestation_result, verify_jwt, AttestationResult, Jwks, JwksKey, TokenError,
     VerifyOptions,
 };
-use edgeattest::{PublicKey, SigningKey};
+use edgeattest::ErrorCode;
 
 // The service's targets (a request through `handle`, a hostile host answering the exchange).
 #[path = "harness_service.rs"]
@@ -180,7 +179,10 @@ pub fn evidence_transcript(data: &[u8]) {
         let _ = transcript.block(index);
     }
     let opaque = &transcript.response.opaque;
-    for kind in [edgeattest::DeviceKind::Gpu, edgeattest::DeviceKind::Switch] {
+    for kind in [
+        edgeattest::attest::DeviceKind::Gpu,
+        edgeattest::attest::DeviceKind::Switch,
+    ] {
         check(&opaque.validate(kind));
         check(&opaque.vbios_version(kind));
     }

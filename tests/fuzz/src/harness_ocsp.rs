@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::parse_pem_chain;
-use edgeattest::{check_response, fold_chain, ChainRevocation, OcspRequest};
+use edgeattest::chain::parse_pem_chain;
+use edgeattest::ocsp::{check_response, fold_chain, ChainRevocation, OcspRequest};
 
 use super::check;
 

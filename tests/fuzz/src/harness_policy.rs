@@ -5,9 +5,9 @@
 use std::sync::OnceLock;
 
 use base64::Engine;
-use edgeattest::{
-    appraise, verify_attestation_result, Jwks, Policy, PolicyError, PolicyVersion,
-    VerifiedAttestationResult, VerifyOptions, MAX_POLICY_RULES,
+use edgeattest::policy::{appraise, Policy, PolicyError, PolicyVersion, MAX_RULES};
+use edgeattest::token::{
+    verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
 
 use super::{check, NRAS_JWKS};
@@ -45,7 +45,7 @@ pub fn policy_json(data: &[u8]) {
     let Ok(policy) = parsed else {
         return;
     };
-    assert!(policy.rule_count() <= MAX_POLICY_RULES);
+    assert!(policy.rule_count() <= MAX_RULES);
     let result = recorded();
     match appraise(result, &policy) {
         Err(PolicyError::ResultFormat { version }) => {
@@ -66,7 +66,7 @@ pub fn policy_json(data: &[u8]) {
                     assert!(rule.path().starts_with('/'), "{}", rule.path());
                     assert_eq!(
                         rule.found().is_none(),
-                        rule.status() == edgeattest::RuleStatus::Missing
+                        rule.status() == edgeattest::policy::RuleStatus::Missing
                     );
                 }
             }

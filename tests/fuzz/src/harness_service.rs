@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 
 use super::{check_code, device_store, fuzz_signing_key, split, text, token_signing_key, NOW};
 
@@ -123,9 +123,9 @@ fn external_service() -> &'static edgeattest::service::Service {
 /// answers change nothing; when every answer was the true one, the result verifies with the
 /// JWKS.
 pub fn service_exchange(data: &[u8]) {
+    use edgeattest::attest::Endpoint;
     use edgeattest::service::{ExchangeError, Request, Step};
-    use edgeattest::Endpoint;
-    use edgeattest::{verify_attestation_result, Jwks, ResultFormat, VerifyOptions};
+    use edgeattest::token::{verify_attestation_result, Jwks, ResultFormat, VerifyOptions};
     const PATHS: [&str; 7] = [
         "/v1/attest/gpu",
         "/v2/attest/gpu",

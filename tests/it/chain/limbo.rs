@@ -3,7 +3,7 @@
 //! they do not apply to a device-attestation chain verifier.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
 use serde_json::Value;
 
 /// Cases that do not apply, with the reason.

@@ -14,10 +14,11 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
+use edgeattest::chain::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
-    ChainPlan, ChainStatus, ErrorCode, OcspStatus, TimeCheck, TrustStore,
+    ChainPlan, ChainStatus, RevocationStatus, TimeCheck, TrustStore,
 };
+use edgeattest::ErrorCode;
 
 use crate::verdicts::{CHAINS, CHAINS_REFUSED, NOW};
 
@@ -37,7 +38,7 @@ fn every_fixture_chain_verifies_to_the_embedded_root() {
         assert_eq!(chain.hwmodel(), Some(hwmodel), "{path}");
         assert_eq!(chain.status(), ChainStatus::Valid);
         assert_eq!(chain.status().as_claim_str(), "valid");
-        assert_eq!(chain.ocsp_status(), OcspStatus::NotChecked);
+        assert_eq!(chain.ocsp_status(), RevocationStatus::NotChecked);
         assert_eq!(chain.earliest_not_after_iso(), "9999-12-31T23:59:59Z");
         assert_eq!(chain.leaf_public_key_sec1().len(), 97);
         // The supplied root is the anchor itself.

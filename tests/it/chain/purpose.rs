@@ -4,10 +4,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine as _;
-use edgeattest::{
-    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, ErrorCode, Purpose,
-    TrustStore,
+use edgeattest::chain::{
+    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, Purpose, TrustStore,
 };
+use edgeattest::ErrorCode;
 
 const NOW: u64 = 1_790_000_000;
 

@@ -3,9 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine;
-use edgeattest::{
-    verify_chain, ChainError, ChainOptions, ChainStatus, ErrorCode, TimeCheck, TrustStore,
+use edgeattest::chain::{
+    verify_chain, ChainError, ChainOptions, ChainStatus, TimeCheck, TrustStore,
 };
+use edgeattest::ErrorCode;
 
 fn x509_data(path: &str) -> Vec<Vec<u8>> {
     let xml = std::fs::read_to_string(format!(

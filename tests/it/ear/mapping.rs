@@ -2,10 +2,11 @@
 //! changes of them; signing and verifying an EAR, and its refusals.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    appraise, assemble_jws, policy_id, sign_jwt, verify_ear, Ear, ErrorCode, Policy, SigningKey,
-    TrustTier, TrustVector, VerifiedAttestationResult, VerifyOptions, EAR_PROFILE,
-};
+use edgeattest::crypto::SigningKey;
+use edgeattest::ear::{policy_id, verify_ear, Ear, TrustTier, TrustVector, EAR_PROFILE};
+use edgeattest::policy::{appraise, Policy};
+use edgeattest::token::{assemble_jws, sign_jwt, VerifiedAttestationResult, VerifyOptions};
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use crate::policy::signed::{jwks, key, recorded, resigned, KID};

@@ -1,10 +1,10 @@
 //! Evidence re-signed by a generated test leaf: the FWID check and the trust store option.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    verify_evidence, Arch, ChainError, ChainOptions, ChainStatus, DeviceInput, ErrorCode,
-    FwidCheck, FwidPolicy, Nonce, TrustStore, VerifyContext, VerifyError,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext, VerifyError};
+use edgeattest::ErrorCode;
 
 const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
 
@@ -16,7 +16,10 @@ fn read(file: &str) -> String {
     .unwrap()
 }
 
-fn run(chain: &str, store: &TrustStore) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
+fn run(
+    chain: &str,
+    store: &TrustStore,
+) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
     let evidence = hex::decode(read("evidence_test_leaf.hex").trim()).unwrap();
     let pem = read(chain);
     let context = VerifyContext {

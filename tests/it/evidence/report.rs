@@ -1,4 +1,4 @@
-//! The device verification report (`edgeattest::device_report`) on the real
+//! The device verification report (`edgeattest::evidence::device_report`) on the real
 //! fixtures: what the page and every JS caller render. Each verdict is checked against the
 //! service's own answer for the same input where the service can be run.
 #![cfg(not(target_arch = "wasm32"))]
@@ -7,13 +7,17 @@
 #[path = "report_json.rs"]
 mod report_json;
 
-use edgeattest::{
-    device_report, verify_rim, Arch, BatchPlan, ChainOptions, DeviceInput, DeviceReport, ErrorCode,
-    FwidPolicy, Nonce, ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs,
-    RimTrust, StageId, StageStatus, TrustStore, Verdict, VerifyContext, ERR_CERT_REVOKED,
-    ERR_MEASUREMENT_MISMATCH, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE,
-    NVIDIA_RIM_ROOT_PEM,
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{
+    device_report, BatchPlan, DeviceInput, DeviceReport, ReportPlan, RevocationInput,
+    RevocationState, RimDocuments, RimInputs, StageId, StageStatus, Verdict, VerifyContext,
+    ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH, ERR_RIM_NOT_AVAILABLE,
 };
+use edgeattest::rim::{
+    verify_rim, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, NVIDIA_RIM_ROOT_PEM,
+};
+use edgeattest::ErrorCode;
 
 fn fixture(path: &str) -> Vec<u8> {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));

@@ -5,11 +5,14 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
-use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{
-    ChainOptions, DeviceInput, DeviceReport, FwidPolicy, Nonce, ReportPlan, RevocationInput,
-    RimDocuments, RimTrust, SigningKey, TrustStore, Verdict, VerifyContext, NVIDIA_RIM_ROOT_PEM,
+use edgeattest::attest::{FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::{
+    DeviceInput, DeviceReport, ReportPlan, RevocationInput, RimDocuments, Verdict, VerifyContext,
 };
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> Vec<u8> {
@@ -72,7 +75,7 @@ fn report(case: &Case) -> DeviceReport {
             certificate_pem: &chain,
         },
         &VerifyContext {
-            arch: edgeattest::Arch::parse(case.arch).unwrap(),
+            arch: edgeattest::attest::Arch::parse(case.arch).unwrap(),
             nonce: Nonce::from_bytes(case.nonce()),
             now: case.now,
             trust_store: &store,

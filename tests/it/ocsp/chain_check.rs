@@ -3,12 +3,12 @@
 //! run, driven here the way a Rust user would drive them, with serde_json.
 #![cfg(not(target_arch = "wasm32"))]
 
+use edgeattest::ocsp::{
+    ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspRequestsOptions,
+    RevocationReason, NONCE_LEN,
+};
 use edgeattest::service::{FetchFailure, Fetched};
 use edgeattest::ErrorCode;
-use edgeattest::{
-    ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspRequestsOptions,
-    RevocationReason, OCSP_NONCE_LEN as NONCE_LEN,
-};
 use serde_json::json;
 
 #[path = "../../common/ocsp_fixtures.rs"]
@@ -40,7 +40,7 @@ fn answer(file: &str) -> Fetched {
 }
 
 /// A device chain's status with `brom` as its BROM's response, at a time all are current.
-fn device(chain: &str, brom: &str, check: &CheckOcspOptions) -> edgeattest::OcspChainStatus {
+fn device(chain: &str, brom: &str, check: &CheckOcspOptions) -> edgeattest::ocsp::OcspChainStatus {
     let files = [brom, "ica.der", "identity.der"];
     let now = files.iter().map(|f| response(f).now).max().unwrap();
     let answers: Vec<Fetched> = files.iter().map(|f| answer(f)).collect();

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::{check_response, CertRevocation, CheckedOcsp, OcspError, OcspRequest};
+use edgeattest::ocsp::{check_response, CertRevocation, CheckedOcsp, OcspError, OcspRequest};
 use proptest::prelude::*;
 
 #[path = "../../common/ocsp_fixtures.rs"]

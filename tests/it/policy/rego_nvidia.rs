@@ -5,10 +5,13 @@
 //! (which fails exactly that rule). Plus the minimum-driver example.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{
-    appraise, appraise_rego, create_detached_eat, create_v1_result, sign_jwt,
-    verify_attestation_result, Jwks, JwksKey, Policy, PolicyDecision, PolicyVersion, RegoPolicy,
-    ResultFormat, RuleStatus, SigningKey, VerifiedAttestationResult, VerifyOptions,
+use edgeattest::crypto::SigningKey;
+use edgeattest::policy::{
+    appraise, appraise_rego, Policy, PolicyDecision, PolicyVersion, RegoPolicy, RuleStatus,
+};
+use edgeattest::token::{
+    create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Jwks, JwksKey,
+    ResultFormat, VerifiedAttestationResult, VerifyOptions,
 };
 use serde_json::{json, Map, Value};
 

@@ -3,9 +3,10 @@
 //! Each is verified whatever its verdict: a policy is appraised over authentic tokens.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
     create_detached_eat, sign_jwt, verify_attestation_result, Jwks, JwksKey, ResultFormat,
-    SigningKey, VerifiedAttestationResult, VerifyOptions,
+    VerifiedAttestationResult, VerifyOptions,
 };
 use serde_json::{json, Map, Value};
 

@@ -9,10 +9,11 @@
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
-    canonical_forms, prepare_rim, ErrorCode, PendingRim, RimError, RimTrust, MAX_RIM_BYTES,
-    MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
+use edgeattest::rim::{
+    canonical_forms, prepare_rim, PendingRim, RimError, RimTrust, MAX_RIM_BYTES, MAX_RIM_WORK,
+    MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
 };
+use edgeattest::ErrorCode;
 use proptest::prelude::*;
 use sha2::Digest;
 

@@ -11,10 +11,8 @@ mod fixture_files;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
-    verify_chain, verify_rim, ChainOptions, ChainStatus, RimCertStatus, RimError, RimTrust,
-    TrustStore, NVIDIA_RIM_ROOT_PEM,
-};
+use edgeattest::chain::{verify_chain, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::rim::{verify_rim, RimCertStatus, RimError, RimTrust, NVIDIA_RIM_ROOT_PEM};
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(rel: &str) -> String {

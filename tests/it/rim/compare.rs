@@ -9,11 +9,12 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
+use edgeattest::rim::{
     canonical_forms, compare_gpu, compare_switch, prepare_rim, verify_rim, CompareError,
-    Comparison, ErrorCode, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument,
-    RimError, RimTrust, RuntimeEvidence,
+    Comparison, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument, RimError,
+    RimTrust, RuntimeEvidence,
 };
+use edgeattest::ErrorCode;
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};
 

@@ -8,9 +8,9 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::Arch;
+use edgeattest::attest::Arch;
+use edgeattest::rim::{compare_switch, open_envelope, RimIds, RimOptions, RuntimeEvidence};
 use edgeattest::ErrorCode;
-use edgeattest::{compare_switch, open_envelope, RimIds, RimOptions, RuntimeEvidence};
 use serde_json::json;
 
 /// 2025-07-01, inside the validity of the 550.144.03 driver RIM's signer chain.

@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-use edgeattest::{check_rim_id, prepare_rim, ErrorCode, RimDocument, RimError, RimTrust};
+use edgeattest::rim::{check_rim_id, prepare_rim, RimDocument, RimError, RimTrust};
+use edgeattest::ErrorCode;
 
 use crate::verdicts::{RIM_DIRS, RIM_NOW};
 

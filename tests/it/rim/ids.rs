@@ -6,10 +6,12 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
-    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, Arch,
-    EnvelopeError, ErrorCode, RimIdError, RimTrust, RuntimeEvidence,
+use edgeattest::attest::Arch;
+use edgeattest::rim::{
+    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, EnvelopeError,
+    RimIdError, RimTrust, RuntimeEvidence,
 };
+use edgeattest::ErrorCode;
 use sha2::Digest;
 
 fn fixture(rel: &str) -> String {
@@ -265,14 +267,14 @@ fn envelope_checks() {
     assert!(open_envelope(b"[]", ID).is_err());
 }
 
-fn transcript(rel: &str) -> edgeattest::Transcript {
+fn transcript(rel: &str) -> edgeattest::evidence::Transcript {
     let bytes = hex::decode(fixture(rel).trim()).unwrap();
-    edgeattest::Transcript::parse(&bytes).unwrap()
+    edgeattest::evidence::Transcript::parse(&bytes).unwrap()
 }
 
 #[test]
 fn runtime_values_read_from_real_transcripts() {
-    use edgeattest::DeviceKind;
+    use edgeattest::attest::DeviceKind;
     // The Hopper transcript of the table in `hopper_ids`: the same values, read by the core.
     let ev = RuntimeEvidence::from_transcript(
         &transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex"),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use edgeattest::{canonical_forms, verify_rim, RimError, RimTrust, VerifiedRim};
+use edgeattest::rim::{canonical_forms, verify_rim, RimError, RimTrust, VerifiedRim};
 use proptest::prelude::*;
 
 fn good() -> String {

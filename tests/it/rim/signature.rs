@@ -13,10 +13,11 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
-    canonical_forms, prepare_rim, verify_rim, ErrorCode, RimCertStatus, RimError, RimTrust,
-    VerifiedRim, MAX_RIM_BYTES,
+use edgeattest::rim::{
+    canonical_forms, prepare_rim, verify_rim, RimCertStatus, RimError, RimTrust, VerifiedRim,
+    MAX_RIM_BYTES,
 };
+use edgeattest::ErrorCode;
 use serde_json::Value;
 
 use crate::verdicts::{rim_verdict, RIM_COUNTS, RIM_DIRS, RIM_NOW};

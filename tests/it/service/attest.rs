@@ -4,12 +4,13 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Source, SourceState, REVOCATION_WARNING,
 };
-use edgeattest::{
-    verify_attestation_result, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use serde_json::{json, Map, Value};
 
 const ISSUER: &str = "https://edgeattest.test";

@@ -11,11 +11,13 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::Transcript;
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
-use edgeattest::{
-    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, Transcript, TrustStore,
-    VerifyOptions, NVIDIA_RIM_ROOT_PEM,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 #[path = "blackwell/edited.rs"]

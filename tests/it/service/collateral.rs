@@ -7,11 +7,13 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{
     FetchFailure, Fetched, KeyRing, Request, Resource, Service, ServiceConfig, Step,
     OTHER_ROOT_WARNING,
 };
-use edgeattest::{RimTrust, SigningKey, TrustStore, NVIDIA_RIM_ROOT_PEM};
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -27,7 +29,7 @@ const NOW: u64 = 1_782_864_000;
 fn service(config: ServiceConfig) -> Service {
     let devices = format!(
         "{}\n{}",
-        edgeattest::NVIDIA_DEVICE_IDENTITY_CA_PEM,
+        edgeattest::chain::NVIDIA_DEVICE_IDENTITY_CA_PEM,
         read("generated/ocsp/root.pem")
     );
     let rims = format!(

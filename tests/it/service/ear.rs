@@ -5,11 +5,11 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::ear::{policy_id, verify_ear, TrustTier, TrustVector, EAR_MEDIA_TYPE};
+use edgeattest::policy::Policy;
 use edgeattest::service::{Request, Response, Service, ServiceConfig};
-use edgeattest::{
-    policy_id, verify_ear, ErrorCode, Jwks, Policy, TrustTier, TrustVector, VerifyOptions,
-    EAR_MEDIA_TYPE,
-};
+use edgeattest::token::{Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -75,7 +75,7 @@ fn approved() -> TrustVector {
 }
 
 /// The response's EAR, verified with the service's key set and the request's nonce.
-fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::Ear {
+fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::ear::Ear {
     assert_eq!(
         response.status,
         200,

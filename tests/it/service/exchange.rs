@@ -14,13 +14,15 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     Exchange, ExchangeError, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
     ServiceConfig, Step,
 };
-use edgeattest::{
-    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 const SWITCH_RIM: &str = "rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml";

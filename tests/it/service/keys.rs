@@ -5,8 +5,11 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::{parse_pem_chain, TrustStore};
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{parse_pem_chain, Jwks, JwksKey, RimTrust, SigningKey, TokenError, TrustStore};
+use edgeattest::token::{Jwks, JwksKey, TokenError};
 use serde_json::Value;
 
 fn generated(name: &str) -> String {

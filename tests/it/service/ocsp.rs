@@ -9,10 +9,12 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     Fetched, KeyRing, Request, Service, ServiceConfig, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
-use edgeattest::{RimTrust, SigningKey, TrustStore};
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

@@ -8,8 +8,8 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::crypto::SigningKey;
 use edgeattest::service::{Request, Service, ServiceConfig, OTHER_ROOT_WARNING};
-use edgeattest::SigningKey;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

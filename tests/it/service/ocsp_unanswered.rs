@@ -223,7 +223,7 @@ fn switch() -> (Vec<u8>, String) {
         ocsp_responder::read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim(),
     )
     .unwrap();
-    let key = edgeattest::SigningKey::from_pkcs8_pem(&ocsp_responder::read(
+    let key = edgeattest::crypto::SigningKey::from_pkcs8_pem(&ocsp_responder::read(
         "generated/ocsp/leaf_switch_key.pem",
     ))
     .unwrap();

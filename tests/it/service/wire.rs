@@ -2,13 +2,14 @@
 //! serde-wasm-bindgen) gives them: requests, responses, exchange steps, fetch answers, source
 //! states, host error answers and the limits table; each with the inputs it refuses.
 
+use edgeattest::bytes::{Document, HexBytes};
 use edgeattest::service::{
     AnswerError, ErrorResponseInit, FetchAnswer, FetchFailure, Fetched, InitError, OcspCacheEntry,
     Request, Resource, Response, ServiceLimits, ServiceOptions, Source, SourceState, Step,
     DEFAULT_OCSP_TIMEOUT_MS, FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES,
     MAX_LAST_ERROR_CHARS, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
-use edgeattest::{Document, ErrorCode, HexBytes};
+use edgeattest::ErrorCode;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -148,7 +149,7 @@ fn an_exchange_step_is_tagged_by_kind() {
         serde_json::to_value(Step::Fetch(&resources)).unwrap(),
         json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X" }] })
     );
-    let check = edgeattest::SignatureCheck {
+    let check = edgeattest::crypto::SignatureCheck {
         public_key_sec1: vec![4, 1],
         message: vec![2],
         signature: vec![3, 3],
@@ -413,9 +414,9 @@ fn the_limits_table_is_the_cores_constants() {
     assert_eq!(
         serde_json::to_value(ServiceLimits::CORE).unwrap(),
         json!({
-            "maxBodyBytes": edgeattest::MAX_BODY_BYTES,
+            "maxBodyBytes": edgeattest::attest::MAX_BODY_BYTES,
             "maxFetchedBytes": MAX_FETCHED_BYTES,
-            "maxOcspResponseBytes": edgeattest::MAX_OCSP_RESPONSE_LEN,
+            "maxOcspResponseBytes": edgeattest::ocsp::MAX_RESPONSE_LEN,
             "maxAuthorizationBytes": edgeattest::access::MAX_AUTHORIZATION_LEN,
             "rimTimeoutMs": RIM_TIMEOUT_MS,
             "ocspTimeoutMs": DEFAULT_OCSP_TIMEOUT_MS,

@@ -7,17 +7,20 @@ use std::fs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
+use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
+use edgeattest::chain::RevocationStatus;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::{MeasurementSource, MismatchRecord};
 use edgeattest::service::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-    RimOutcome,
+    claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes},
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
-use edgeattest::{
+use edgeattest::token::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Appraisal,
-    ClaimsVersion, DeviceAppraisal, DeviceKind, ErrorCode, Jwks, JwksKey, MeasurementSource,
-    MismatchRecord, Nonce, ResultFormat, SigningKey, TokenError, VerifiedAttestationResult,
+    DeviceAppraisal, Jwks, JwksKey, ResultFormat, TokenError, VerifiedAttestationResult,
     VerifyOptions,
 };
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::teep::capture;
@@ -78,7 +81,7 @@ pub(super) fn nonce() -> Nonce {
 pub(super) fn chain(status: CertStatus, expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status,
-        ocsp: OcspStatus::Good,
+        ocsp: RevocationStatus::Good,
         earliest_expiry: Some(expiry),
         revocation_reason: None,
     }

@@ -9,10 +9,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    sign_jwt, verify_jwt, ClaimReason, ErrorCode, Jwks, JwksKey, SigningKey, TokenError,
-    VerifyOptions, MAX_TOKEN_BYTES,
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
+    sign_jwt, verify_jwt, ClaimReason, Jwks, JwksKey, TokenError, VerifyOptions, MAX_TOKEN_BYTES,
 };
+use edgeattest::ErrorCode;
 use serde_json::json;
 use sha2::{Digest, Sha384};
 

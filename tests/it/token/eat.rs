@@ -6,11 +6,13 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
     assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, ErrorCode,
-    Jwks, JwksKey, ResultFormat, SigningKey, TokenError, VerifyOptions, MAX_RESULT_DEVICES,
+    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, Jwks,
+    JwksKey, ResultFormat, TokenError, VerifyOptions, MAX_DEVICES,
 };
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -327,7 +329,7 @@ fn result_shapes_are_strict() {
         verify(&dup).unwrap_err().code(),
         "ERR_JSON_DUPLICATE_MEMBER"
     );
-    let many: Map<String, Value> = (0..=MAX_RESULT_DEVICES)
+    let many: Map<String, Value> = (0..=MAX_DEVICES)
         .map(|i| (format!("GPU-{i}"), Value::String("a.b.c".into())))
         .collect();
     let too_many = json!([["JWT", token], many]).to_string();
@@ -335,7 +337,7 @@ fn result_shapes_are_strict() {
         verify(&too_many).unwrap_err().code(),
         "ERR_EAT_TOO_MANY_DEVICES"
     );
-    let huge = " ".repeat(edgeattest::MAX_RESULT_BYTES + 1);
+    let huge = " ".repeat(edgeattest::token::MAX_RESULT_BYTES + 1);
     assert_eq!(verify(&huge).unwrap_err().code(), "ERR_JWS_TOO_LARGE");
 }
 

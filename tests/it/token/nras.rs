@@ -5,10 +5,11 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    prepare_attestation_result, verify_attestation_result, verify_jwt, ErrorCode, Jwks, JwksKey,
-    ResultFormat, TokenError, VerifyOptions,
+use edgeattest::token::{
+    prepare_attestation_result, verify_attestation_result, verify_jwt, Jwks, JwksKey, ResultFormat,
+    TokenError, VerifyOptions,
 };
+use edgeattest::ErrorCode;
 use serde_json::Value;
 
 use super::teep::{capture, claims as claims_of, Capture};
@@ -392,9 +393,9 @@ fn minted_header_matches_the_service_header() {
     let header = URL_SAFE_NO_PAD
         .decode(token.split('.').next().unwrap())
         .unwrap();
-    let key = edgeattest::SigningKey::generate(&[5u8; 48]).unwrap();
+    let key = edgeattest::crypto::SigningKey::generate(&[5u8; 48]).unwrap();
     let kid = "nv-eat-kid-prod-20260628170000087-6f27a971-6e29-42d6-afb9-8e3fbb17fa25";
-    let ours = edgeattest::sign_jwt(&serde_json::json!({"a": 1}), &key, kid).unwrap();
+    let ours = edgeattest::token::sign_jwt(&serde_json::json!({"a": 1}), &key, kid).unwrap();
     let our_header = URL_SAFE_NO_PAD
         .decode(ours.split('.').next().unwrap())
         .unwrap();

@@ -2,9 +2,10 @@
 //! signed token or result is accepted.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
+use edgeattest::crypto::{PublicKey, SigningKey};
+use edgeattest::token::{
     create_detached_eat, sign_jwt, verify_attestation_result, verify_jwt, AttestationResult, Jwks,
-    JwksKey, PublicKey, SigningKey, VerifyOptions,
+    JwksKey, VerifyOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;

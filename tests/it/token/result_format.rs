@@ -8,12 +8,16 @@
 
 use std::fs;
 
+use edgeattest::attest::Endpoint;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{
+use edgeattest::token::{
     create_detached_eat, create_v1_result, prepare_attestation_result, sign_jwt,
-    verify_attestation_result, Endpoint, ErrorCode, Jwks, JwksKey, ResultFormat, RimTrust,
-    SigningKey, TokenError, TrustStore, VerifyOptions,
+    verify_attestation_result, Jwks, JwksKey, ResultFormat, TokenError, VerifyOptions,
 };
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 

@@ -6,11 +6,14 @@
 //! levels and nothing else.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::service::{OcspStatus, OTHER_ROOT_WARNING, REVOCATION_WARNING};
-use edgeattest::{
-    prepare_attestation_result, verify_attestation_result, AttestationReport, ClaimsVersion,
-    ErrorCode, Jwks, TokenError, VerdictLevel, VerifyOptions,
+use edgeattest::attest::ClaimsVersion;
+use edgeattest::chain::RevocationStatus;
+use edgeattest::service::{OTHER_ROOT_WARNING, REVOCATION_WARNING};
+use edgeattest::token::{
+    prepare_attestation_result, verify_attestation_result, AttestationReport, Jwks, TokenError,
+    VerdictLevel, VerifyOptions,
 };
+use edgeattest::ErrorCode;
 use serde_json::Value;
 
 use super::appraisal::{device_claims, hopper_success, mint, nvidia_options, options, verify};
@@ -31,7 +34,9 @@ fn report(result: &[u8], jwks: &Jwks, options: &VerifyOptions, now: u64) -> Atte
 }
 
 /// The level verifyAttestationResult's answer has: the appraisal's, or the error's.
-fn level_of(answer: Result<edgeattest::VerifiedAttestationResult, TokenError>) -> VerdictLevel {
+fn level_of(
+    answer: Result<edgeattest::token::VerifiedAttestationResult, TokenError>,
+) -> VerdictLevel {
     match answer {
         Ok(verified) => verified.appraisal().level(),
         Err(error) => VerdictLevel::of_error(&error).unwrap_or_else(|| panic!("{error}")),
@@ -168,7 +173,7 @@ fn a_pass_with_device_warnings_is_passed_with_warnings_and_carries_them_per_devi
     // Revocation not checked: refused by default, its level still says what it is.
     let mut unchecked = hopper_success();
     if let Some(chain) = unchecked.cert_chain.as_mut() {
-        chain.ocsp = OcspStatus::Unknown;
+        chain.ocsp = RevocationStatus::Unknown;
     }
     unchecked.warning = Some(REVOCATION_WARNING.into());
     let result = mint(
@@ -205,7 +210,7 @@ fn chains_not_confirmed_without_the_services_words_get_the_relying_partys_warnin
     let version = ClaimsVersion::V3_0;
     let mut unknown = hopper_success();
     if let Some(chain) = unknown.cert_chain.as_mut() {
-        chain.ocsp = OcspStatus::Unknown;
+        chain.ocsp = RevocationStatus::Unknown;
     }
     unknown.warning = None;
     let result = mint(

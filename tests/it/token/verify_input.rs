@@ -7,10 +7,9 @@
 use std::fs;
 use std::path::PathBuf;
 
-use edgeattest::{
-    Deferred, ErrorCode, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
-    VerifyInput,
-};
+use edgeattest::crypto::{Deferred, PublicKey, SigningKey};
+use edgeattest::token::{PreparedToken, TokenError, TokenVerdict, VerifyInput};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 use super::teep::{capture, Capture};

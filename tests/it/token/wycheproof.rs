@@ -14,10 +14,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    verify_jwt, verify_p384_sha384, ErrorCode, Jwks, JwksKey, PublicKey, SignatureError,
-    SigningKey, TokenError, VerifyOptions,
-};
+use edgeattest::crypto::{verify_p384_sha384, PublicKey, SignatureError, SigningKey};
+use edgeattest::token::{verify_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+use edgeattest::ErrorCode;
 use serde_json::Value;
 
 /// The order of the P-384 group.

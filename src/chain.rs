@@ -41,6 +41,7 @@ mod revocation;
 mod store;
 mod verified;
 
+use crate::time::UnixTime;
 use alloc::vec::Vec;
 
 pub use crate::x509::{CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES};
@@ -60,7 +61,7 @@ pub use verified::{ChainCertificate, ChainStatus, VerifiedChain};
 pub fn verify_chain<C: AsRef<[u8]>>(
     chain: &[C],
     store: &TrustStore,
-    now: u64,
+    now: UnixTime,
     options: &ChainOptions,
 ) -> Result<VerifiedChain, ChainError> {
     ChainPlan::new(chain, store, now, options)?.verify()
@@ -73,7 +74,7 @@ pub fn verify_chain<C: AsRef<[u8]>>(
 pub fn verify_pem_chain(
     pem: &str,
     store: &TrustStore,
-    now: u64,
+    now: UnixTime,
     options: &ChainOptions,
 ) -> Result<VerifiedChain, ChainError> {
     let ders: Vec<Vec<u8>> = parse_pem_chain(pem)?;

@@ -5,7 +5,7 @@
 //! and verifies ES384 tokens, and implements the API conventions around the service (API-key
 //! scopes, list queries, deprecation notices).
 //!
-//! The core does no I/O: the caller passes the time (`now`, Unix seconds), randomness and
+//! The core does no I/O: the caller passes the time (`now`, a [`UnixTime`]), randomness and
 //! documents. Every fallible operation returns a typed error whose [`ErrorCode::code`] is a
 //! stable `ERR_*` string, used unchanged in Rust, in JavaScript (`err.code`) and in HTTP
 //! bodies.
@@ -17,6 +17,12 @@
 //! (it must be in scope to call), and [`UnixTime`], the clock reading every check takes as
 //! `now`. Everything else is named by its step (`edgeattest::chain::verify_chain`), so a
 //! reader of a `use` line sees which step a name belongs to, and one name is one type.
+//!
+//! A point in time is a [`UnixTime`]: the verifiers' and the service's `now`, built by a host
+//! once at its edge ([`UnixTime::from_secs`], [`UnixTime::from_millis`]), so no check can be
+//! handed a duration or a millisecond count by mistake. A duration (a clock tolerance, a token
+//! lifetime, a cache age) stays whole seconds as `u64`, and the times a report carries stay
+//! the Unix seconds its JSON shape writes.
 //!
 //! | step | module | entry points | proof or result |
 //! |---|---|---|---|

@@ -23,6 +23,7 @@ use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
     CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
+use crate::time::UnixTime;
 
 /// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
 pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";
@@ -350,7 +351,7 @@ pub fn device_report(
     firmware_hint: Option<String>,
     rims: RimInputs,
     revocation: &RevocationInput,
-    now: u64,
+    now: UnixTime,
 ) -> DeviceReport {
     let mut b = Builder {
         stages: Vec::new(),

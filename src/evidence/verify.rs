@@ -16,6 +16,7 @@ use crate::chain::{
     VerifiedChain,
 };
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
@@ -35,7 +36,7 @@ pub struct VerifyContext<'a> {
     /// The caller's nonce.
     pub nonce: Nonce,
     /// Unix seconds.
-    pub now: u64,
+    pub now: UnixTime,
     /// The anchors of the device chains ([`TrustStore::nvidia_device_identity`] by default).
     pub trust_store: &'a TrustStore,
     /// The chain profile (time reported, not enforced, by default).

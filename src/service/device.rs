@@ -34,6 +34,7 @@ use crate::evidence::{
 use crate::rim::{
     driver_rim_id, firmware_rim_id, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
+use crate::time::UnixTime;
 
 /// The root a verified chain ends at, unless it is NVIDIA's Device Identity CA.
 fn other_root(chain: &VerifiedChain) -> Option<&str> {
@@ -49,7 +50,7 @@ fn other_root(chain: &VerifiedChain) -> Option<&str> {
 pub(crate) fn plan_evidence(
     request: &ValidatedRequest,
     device_trust: &TrustStore,
-    now: u64,
+    now: UnixTime,
     fwid_policy: FwidPolicy,
     certs: &mut CertCache,
 ) -> BatchPlan {

@@ -31,6 +31,7 @@ use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
     OcspRequest, PendingOcsp,
 };
+use crate::time::UnixTime;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
 /// RIM chains add three each. A chain with a certificate past it is an error (5001).
@@ -172,7 +173,7 @@ impl Revocation {
         &mut self,
         index: usize,
         answer: &Fetched,
-        now: u64,
+        now: UnixTime,
         checks: &mut Vec<SignatureCheck>,
     ) {
         let Some(query) = self.queries.get_mut(index) else {

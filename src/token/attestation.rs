@@ -16,6 +16,7 @@ use super::result::{AttestationResult, ResultFormat};
 use super::submods::submod_digests;
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 
 /// One device of a verified result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,7 +300,7 @@ pub fn prepare_attestation_result(
     result: &[u8],
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<PreparedAttestationResult, TokenError> {
     let (format, overall, devices) = AttestationResult::parse(result)?.into_parts();
     if format != options.result_format {
@@ -500,7 +501,7 @@ pub fn verify_attestation_result(
     result: &[u8],
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<VerifiedAttestationResult, TokenError> {
     prepare_attestation_result(result, jwks, options, now)?.verify()
 }

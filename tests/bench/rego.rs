@@ -18,6 +18,7 @@ use edgeattest::token::{
     verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 fn file(path: &str) -> Vec<u8> {
@@ -36,7 +37,13 @@ fn recorded() -> VerifiedAttestationResult {
     let options = VerifyOptions::new()
         .issuer("https://nras.attestation.nvidia.com")
         .nonce(request["nonce"].as_str().unwrap());
-    verify_attestation_result(&response, &jwks, &options, claims["iat"].as_u64().unwrap()).unwrap()
+    verify_attestation_result(
+        &response,
+        &jwks,
+        &options,
+        UnixTime::from_secs(claims["iat"].as_u64().unwrap()).unwrap(),
+    )
+    .unwrap()
 }
 
 fn policy(body: &str) -> RegoPolicy {

@@ -15,6 +15,7 @@ use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
     FetchFailure, Fetched, OcspCacheEntry, Request, Resource, Response, Service, Step,
 };
+use edgeattest::UnixTime;
 use serde_json::{Map, Value};
 
 pub(crate) fn ocsp_dir() -> PathBuf {
@@ -219,7 +220,7 @@ pub(crate) fn attest_answering(
     entropy: [u8; 32],
     mut answer: impl FnMut(&[u8], &str) -> Fetched,
 ) -> (Response, Vec<OcspCacheEntry>) {
-    let mut exchange = service.begin(request, now(), entropy);
+    let mut exchange = service.begin(request, UnixTime::from_secs(now()).unwrap(), entropy);
     loop {
         match exchange.step() {
             Step::Respond(_) => break,

@@ -17,6 +17,7 @@ use edgeattest::error_code::ErrorBody;
 use edgeattest::listing::{respond, Schema, Table};
 use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 const NOW: u64 = 1_800_000_000;
@@ -282,7 +283,11 @@ fn service() -> Service {
 fn the_service_lists_and_deprecations_share_the_shape() {
     let svc = service();
     let ask = |request: Request| {
-        let response = svc.handle(&request.origin("https://attest.example"), NOW, [7; 32]);
+        let response = svc.handle(
+            &request.origin("https://attest.example"),
+            UnixTime::from_secs(NOW).unwrap(),
+            [7; 32],
+        );
         let text = String::from_utf8(response.body).unwrap();
         assert_shape(&text, response.status, &text)
     };

@@ -9,6 +9,7 @@ use edgeattest::policy::{appraise, Policy, PolicyError, PolicyVersion, MAX_RULES
 use edgeattest::token::{
     verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::UnixTime;
 
 use super::{check, NRAS_JWKS};
 
@@ -30,8 +31,13 @@ fn recorded() -> &'static VerifiedAttestationResult {
             .as_u64()
             .expect("iat");
         let jwks = Jwks::parse(NRAS_JWKS.as_bytes()).expect("nras jwks");
-        verify_attestation_result(RESPONSE, &jwks, &VerifyOptions::new(), iat)
-            .expect("the recorded result verifies")
+        verify_attestation_result(
+            RESPONSE,
+            &jwks,
+            &VerifyOptions::new(),
+            UnixTime::from_secs(iat).unwrap(),
+        )
+        .expect("the recorded result verifies")
     })
 }
 

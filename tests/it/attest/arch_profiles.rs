@@ -13,8 +13,9 @@ use edgeattest::chain::{ChainOptions, TrustStore};
 use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext};
 use edgeattest::rim::{driver_rim_id, firmware_rim_id, RimIdError, RuntimeEvidence};
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!(

@@ -6,8 +6,9 @@ use edgeattest::chain::{
     TimeCheck, TrustStore,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000; // 2026-09-21
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap(); // 2026-09-21
 
 fn read(file: &str) -> String {
     std::fs::read_to_string(format!(

@@ -21,6 +21,7 @@ use edgeattest::evidence::{
     VerifyError,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(path: &str) -> String {
@@ -35,7 +36,7 @@ fn ctx<'s>(store: &'s TrustStore, arch: Arch, nonce: &str) -> VerifyContext<'s> 
     VerifyContext {
         arch,
         nonce: Nonce::parse(nonce).unwrap(),
-        now: NOW,
+        now: UnixTime::from_secs(NOW).unwrap(),
         trust_store: store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),

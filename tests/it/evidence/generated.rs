@@ -5,6 +5,7 @@ use edgeattest::attest::{Arch, FwidPolicy, Nonce};
 use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
 use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext, VerifyError};
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
 
@@ -25,7 +26,7 @@ fn run(
     let context = VerifyContext {
         arch: Arch::Hopper,
         nonce: Nonce::parse(N931).unwrap(),
-        now: 1_790_000_000,
+        now: UnixTime::from_secs(1_790_000_000).unwrap(),
         trust_store: store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),

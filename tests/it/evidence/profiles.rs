@@ -18,9 +18,10 @@ use edgeattest::service::{
     KeyRing, Request, Service, ServiceConfig, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));

@@ -13,6 +13,7 @@ use edgeattest::evidence::{
 };
 use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> Vec<u8> {
@@ -77,7 +78,7 @@ fn report(case: &Case) -> DeviceReport {
         &VerifyContext {
             arch: edgeattest::attest::Arch::parse(case.arch).unwrap(),
             nonce: Nonce::from_bytes(case.nonce()),
-            now: case.now,
+            now: UnixTime::from_secs(case.now).unwrap(),
             trust_store: &store,
             chain_options: ChainOptions::default(),
             fwid_policy: FwidPolicy::default(),
@@ -127,7 +128,7 @@ fn service_result(case: &Case) -> bool {
     let request = Request::new("POST", endpoint)
         .header("content-type", "application/json")
         .body(serde_json::to_vec(&body).unwrap());
-    let response = service.handle(&request, case.now, [7; 32]);
+    let response = service.handle(&request, UnixTime::from_secs(case.now).unwrap(), [7; 32]);
     assert_eq!(
         response.status,
         200,

@@ -26,9 +26,10 @@ use edgeattest::token::{
     MAX_JWKS_KEYS, MAX_LABEL_LEN, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 const NONCE: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
-const NOW: u64 = 1_782_734_400;
+const NOW: UnixTime = UnixTime::from_secs(1_782_734_400).unwrap();
 
 fn fixture(path: &str) -> String {
     std::fs::read_to_string(format!(

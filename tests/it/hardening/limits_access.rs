@@ -7,8 +7,9 @@ use edgeattest::attest::MAX_BODY_BYTES;
 use edgeattest::chain::TrustStore;
 use edgeattest::rim::RimTrust;
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_782_734_400;
+const NOW: UnixTime = UnixTime::from_secs(1_782_734_400).unwrap();
 
 fn device_store() -> TrustStore {
     TrustStore::nvidia_device_identity().unwrap()

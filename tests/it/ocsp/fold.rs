@@ -5,6 +5,7 @@
 use edgeattest::ocsp::{
     fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, RevocationReason,
 };
+use edgeattest::UnixTime;
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -18,7 +19,7 @@ fn checked(file: &str) -> Result<CheckedOcsp, OcspError> {
         &fixtures::request(&f.request),
         &fixtures::nonce(&f.request),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )?
     .verify_in_core()
 }

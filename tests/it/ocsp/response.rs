@@ -11,6 +11,7 @@ use edgeattest::ocsp::{
     MAX_RESPONSE_LEN, OCSP_CLOCK_SKEW,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -33,7 +34,14 @@ fn check_at(f: &Fixture, now: u64) -> Result<CheckedOcsp, OcspError> {
 }
 
 fn check_with(f: &Fixture, bytes: &[u8], nonce: &[u8], now: u64) -> Result<CheckedOcsp, OcspError> {
-    check_response(bytes, &request(&f.request), nonce, &f.issuer, now)?.verify_in_core()
+    check_response(
+        bytes,
+        &request(&f.request),
+        nonce,
+        &f.issuer,
+        UnixTime::from_secs(now).unwrap(),
+    )?
+    .verify_in_core()
 }
 
 fn code(result: Result<CheckedOcsp, OcspError>) -> &'static str {
@@ -51,7 +59,7 @@ fn good_from_the_delegated_responder_as_nvidia_signs() {
         &request("brom_good"),
         &nonce("brom_good"),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .expect("checks pass");
     // The response signature, then the responder certificate's by the CA.
@@ -79,7 +87,7 @@ fn good_signed_by_the_issuing_ca_by_name_and_by_key() {
             &request("brom_good"),
             &nonce("brom_good"),
             &f.issuer,
-            f.now,
+            UnixTime::from_secs(f.now).unwrap(),
         )
         .expect(file);
         assert_eq!(pending.signature_checks().len(), 1, "{file}");
@@ -193,7 +201,7 @@ fn verdicts_from_another_backend() {
             &request("brom_good"),
             &nonce("brom_good"),
             &f.issuer,
-            f.now,
+            UnixTime::from_secs(f.now).unwrap(),
         )
         .expect("pending")
     };
@@ -300,7 +308,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_good"),
         &nonce("brom_revoked"),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .map(|_| ());
     assert_eq!(result, Err(OcspError::CertIdMismatch));
@@ -311,7 +319,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_good"),
         &nonce("ica"),
         &f.issuer,
-        g.now,
+        UnixTime::from_secs(g.now).unwrap(),
     )
     .map(|_| ());
     assert!(
@@ -324,7 +332,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_revoked"),
         &nonce("brom_revoked"),
         &der("identity.pem"),
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .map(|_| ());
     assert_eq!(result, Err(OcspError::IssuerMismatch));

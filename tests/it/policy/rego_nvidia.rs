@@ -13,6 +13,7 @@ use edgeattest::token::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Jwks, JwksKey,
     ResultFormat, VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use super::signed::{recorded, resigned};
@@ -105,7 +106,13 @@ fn verify(result: &str, issuer: &str, format: ResultFormat) -> VerifiedAttestati
         .result_format(format)
         .allow_failed_result(true)
         .allow_unknown_revocation(true);
-    verify_attestation_result(result.as_bytes(), &jwks, &options, IAT).unwrap()
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks,
+        &options,
+        UnixTime::from_secs(IAT).unwrap(),
+    )
+    .unwrap()
 }
 
 fn with_times(mut claims: Map<String, Value>, issuer: &str) -> Map<String, Value> {

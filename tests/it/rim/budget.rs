@@ -14,10 +14,11 @@ use edgeattest::rim::{
     MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 use sha2::Digest;
 
-const NOW: u64 = 1_700_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_700_000_000).unwrap();
 
 fn fixture(rel: &str) -> String {
     std::fs::read_to_string(

@@ -15,10 +15,11 @@ use edgeattest::rim::{
     RimTrust, RuntimeEvidence,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};
 
-const NOW: u64 = 1_700_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_700_000_000).unwrap();
 
 fn fixture(rel: &str) -> String {
     fs::read_to_string(

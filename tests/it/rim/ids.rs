@@ -12,6 +12,7 @@ use edgeattest::rim::{
     RimIdError, RimTrust, RuntimeEvidence,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use sha2::Digest;
 
 fn fixture(rel: &str) -> String {
@@ -204,7 +205,12 @@ fn envelope_round_trip_into_verification() {
     assert_eq!(opened.id, ID);
     assert_eq!(opened.rim, xml.as_bytes());
     assert_eq!(opened.rim_format.as_deref(), Some("TCG"));
-    let verified = verify_rim(&opened.rim, &RimTrust::nvidia(), 1_700_000_000).unwrap();
+    let verified = verify_rim(
+        &opened.rim,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_700_000_000).unwrap(),
+    )
+    .unwrap();
     assert_eq!(verified.document().meta.colloquial_version, "550.144.03");
     // sha256 is optional.
     open_envelope(envelope(ID, xml.as_bytes(), None).as_bytes(), ID).unwrap();
@@ -223,7 +229,12 @@ fn envelope_sha256_is_over_the_decoded_document() {
     assert_eq!(opened.rim_format.as_deref(), Some("CORIM"));
     assert_eq!(opened.rim.len(), 667);
     // A CoRIM is not a SWID document.
-    assert!(verify_rim(&opened.rim, &RimTrust::nvidia(), 0).is_err());
+    assert!(verify_rim(
+        &opened.rim,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(0).unwrap()
+    )
+    .is_err());
 }
 
 #[test]

@@ -12,9 +12,10 @@ use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Step, DUPLICATE_DEVICE_CODE,
     MAX_SIGNATURE_CHECKS,
 };
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!(

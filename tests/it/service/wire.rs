@@ -10,6 +10,7 @@ use edgeattest::service::{
     MAX_LAST_ERROR_CHARS, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -107,7 +108,11 @@ fn a_request_refuses_what_it_does_not_know() {
 fn a_response_is_status_headers_and_body_bytes() {
     let service = service();
     let request: Request = read(json!({ "method": "GET", "path": "/health" }));
-    let response = service.handle(&request, 1_780_272_000, [1; 32]);
+    let response = service.handle(
+        &request,
+        UnixTime::from_secs(1_780_272_000).unwrap(),
+        [1; 32],
+    );
     let written = serde_json::to_value(&response).unwrap();
     assert_eq!(written["status"], response.status);
     let headers: Vec<(String, String)> = read(written["headers"].clone());
@@ -127,7 +132,11 @@ fn an_exchange_step_is_tagged_by_kind() {
     let service = service();
     // A request the service answers at once: the exchange's first step is `respond`.
     let request: Request = read(json!({ "method": "GET", "path": "/nope" }));
-    let exchange = service.begin(&request, 1_780_272_000, [1; 32]);
+    let exchange = service.begin(
+        &request,
+        UnixTime::from_secs(1_780_272_000).unwrap(),
+        [1; 32],
+    );
     let step = serde_json::to_value(exchange.step()).unwrap();
     assert_eq!(step["kind"], "respond");
     assert_eq!(step["response"]["status"], 404);

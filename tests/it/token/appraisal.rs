@@ -21,6 +21,7 @@ use edgeattest::token::{
     VerifyOptions,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use super::teep::capture;
@@ -242,7 +243,12 @@ pub(super) fn verify(
     result: &str,
     options: &VerifyOptions,
 ) -> Result<VerifiedAttestationResult, TokenError> {
-    verify_attestation_result(result.as_bytes(), &jwks(), options, IAT)
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        options,
+        UnixTime::from_secs(IAT).unwrap(),
+    )
 }
 
 /// The refusal's code, appraisal and result.
@@ -269,9 +275,13 @@ pub(super) fn claims_in(device: &DeviceAppraisal) -> Vec<&str> {
 fn recorded_passes_verify_by_default_and_appraise_as_passed() {
     for name in ["v3_1gpu_success_20260629", "v3_8gpu_success_20260629"] {
         let c = capture(name);
-        let verified =
-            verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&c.nonce), c.iat)
-                .unwrap();
+        let verified = verify_attestation_result(
+            &c.response,
+            &c.jwks,
+            &nvidia_options(&c.nonce),
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
+        .unwrap();
         let appraisal = verified.appraisal();
         assert!(appraisal.passed(), "{name}");
         assert_eq!(appraisal.overall_result(), Some(true));
@@ -287,8 +297,13 @@ fn recorded_passes_verify_by_default_and_appraise_as_passed() {
 #[test]
 fn recorded_failure_is_refused_with_its_appraisal_and_result() {
     let c = capture("v3_8gpu_nonce_mismatch_20260520");
-    let error = verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&c.nonce), c.iat)
-        .unwrap_err();
+    let error = verify_attestation_result(
+        &c.response,
+        &c.jwks,
+        &nvidia_options(&c.nonce),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_ATTESTATION_FAILED");
     let (appraisal, result) = error.refused_result().unwrap();
     assert!(!appraisal.passed());
@@ -322,7 +337,7 @@ fn recorded_failure_is_refused_with_its_appraisal_and_result() {
         &c.response,
         &c.jwks,
         &nvidia_options(&c.nonce).allow_failed_result(true),
-        c.iat,
+        UnixTime::from_secs(c.iat).unwrap(),
     )
     .unwrap();
     assert_eq!(&allowed, result);
@@ -341,9 +356,13 @@ fn a_forged_failure_fails_with_its_own_code_never_the_verdict_code() {
     result[0][1] = format!("{head}.{}", URL_SAFE_NO_PAD.encode(bytes)).into();
     for allow in [false, true] {
         let options = nvidia_options(&c.nonce).allow_failed_result(allow);
-        let error =
-            verify_attestation_result(result.to_string().as_bytes(), &c.jwks, &options, c.iat)
-                .unwrap_err();
+        let error = verify_attestation_result(
+            result.to_string().as_bytes(),
+            &c.jwks,
+            &options,
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
+        .unwrap_err();
         assert_eq!(error.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
         assert!(error.refused_result().is_none());
     }
@@ -352,7 +371,7 @@ fn a_forged_failure_fails_with_its_own_code_never_the_verdict_code() {
         &c.response,
         &c.jwks,
         &nvidia_options(&c.nonce),
-        c.iat + 3600,
+        UnixTime::from_secs(c.iat + 3600).unwrap(),
     )
     .unwrap_err();
     assert_eq!(error.code(), "ERR_JWT_EXPIRED");

@@ -23,7 +23,7 @@
 //!   [`TimeCheck::Enforce`] makes it an error.
 //! * [`VerifiedChain`] (proof type) gives the leaf key ([`VerifiedChain::leaf_public_key_sec1`],
 //!   SEC1 uncompressed), the path ([`VerifiedChain::certificates`], subjects, serials,
-//!   validity, DER), `ueid`, `hwmodel`, the DICE FWIDs, and [`OcspStatus::NotChecked`].
+//!   validity, DER), `ueid`, `hwmodel`, the DICE FWIDs, and [`RevocationStatus::NotChecked`].
 //! * Checks: DER, v3, serial, ecdsa-with-SHA384 (outer = inner), P-384 named-curve keys,
 //!   duplicate and unknown critical extensions, name chaining (byte-equal DER names), key
 //!   identifiers (AKI on every non-root, SKI on every CA, AKI = SKI between links), issuer
@@ -43,6 +43,7 @@ mod roots;
 mod store;
 mod verified;
 
+use crate::time::UnixTime;
 use alloc::vec::Vec;
 
 pub use crate::x509::{CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES};
@@ -51,7 +52,7 @@ pub use path::{ChainOptions, ChainPlan, TimeCheck};
 pub use revocation::RevocationStatus;
 pub use roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
 pub use store::{parse_pem_chain, TrustStore};
-pub use verified::{ChainCertificate, ChainStatus, OcspStatus, VerifiedChain};
+pub use verified::{ChainCertificate, ChainStatus, VerifiedChain};
 
 /// Validates `chain` (DER, leaf first) to an anchor of `store` at `now` and checks every
 /// link's signature with the software backend.
@@ -61,7 +62,7 @@ pub use verified::{ChainCertificate, ChainStatus, OcspStatus, VerifiedChain};
 pub fn verify_chain<C: AsRef<[u8]>>(
     chain: &[C],
     store: &TrustStore,
-    now: u64,
+    now: UnixTime,
     options: &ChainOptions,
 ) -> Result<VerifiedChain, ChainError> {
     ChainPlan::new(chain, store, now, options)?.verify()
@@ -74,7 +75,7 @@ pub fn verify_chain<C: AsRef<[u8]>>(
 pub fn verify_pem_chain(
     pem: &str,
     store: &TrustStore,
-    now: u64,
+    now: UnixTime,
     options: &ChainOptions,
 ) -> Result<VerifiedChain, ChainError> {
     let ders: Vec<Vec<u8>> = parse_pem_chain(pem)?;

@@ -91,15 +91,13 @@ fn invalid(field: &str, expected: impl Display) -> WitError {
 }
 
 /// `now` within the core's time range ([`crate::UnixTime::from_secs`]), named `now`.
-fn checked_now(now: u64) -> Result<u64, WitError> {
-    crate::time::UnixTime::from_secs(now)
-        .map(|_| now)
-        .ok_or_else(|| {
-            invalid(
-                "now",
-                "Unix seconds (a whole number from 0 to 253402300799)",
-            )
-        })
+fn checked_now(now: u64) -> Result<crate::time::UnixTime, WitError> {
+    crate::time::UnixTime::from_secs(now).ok_or_else(|| {
+        invalid(
+            "now",
+            "Unix seconds (a whole number from 0 to 253402300799)",
+        )
+    })
 }
 
 /// A list longer than the core could use, refused before anything reads it (research

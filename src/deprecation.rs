@@ -11,7 +11,7 @@
 //!   `Link` headers, exposed to CORS.
 //!
 //! The RFC 3339 and IMF-fixdate conversions are the root's
-//! [`format_rfc3339`](crate::format_rfc3339), [`parse_http_date`](crate::parse_http_date) and
+//! [`format_rfc3339`](crate::time::format_rfc3339), [`parse_http_date`](crate::time::parse_http_date) and
 //! their pairs, usable by any module.
 //!
 //! ```

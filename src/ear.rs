@@ -50,7 +50,7 @@
 //! `ear.status` is the worst tier of the vector's values (AR4SI bands: −1..1 none, 2..31
 //! affirming, 32..95 warning, 96..127 contraindicated, anything else contraindicated), raised:
 //! - to `contraindicated` when the device failed NVIDIA's checks (the appraisal,
-//!   [`crate::DeviceAppraisal::passed`] `false`): whatever the vector shows, a device the
+//!   [`crate::token::DeviceAppraisal::passed`] `false`): whatever the vector shows, a device the
 //!   verifier failed is never `affirming` or `warning`;
 //! - to `warning` when its claims give no verdict at all;
 //! - to `contraindicated` when a relying-party policy was applied and the device fails it
@@ -90,7 +90,7 @@ pub const EAR_MEDIA_TYPE: &str =
 pub const EAR_DEVELOPER: &str = "https://github.com/edgeattest/edgeattest";
 
 /// The most submodules an EAR may hold when read (a result holds at most
-/// [`crate::MAX_RESULT_DEVICES`]).
+/// [`crate::token::MAX_DEVICES`]).
 pub const MAX_EAR_SUBMODS: usize = 64;
 
 /// An AR4SI trustworthiness tier (`ear.status`).
@@ -363,7 +363,7 @@ impl Ear {
     }
 
     /// The JWS signing input of this EAR (ES384, header `kid`): sign it with the service's
-    /// key and [`crate::assemble_jws`] the signature.
+    /// key and [`crate::token::assemble_jws`] the signature.
     ///
     /// # Errors
     /// [`TokenError::JwtInvalid`] if the claims cannot be written (they always can).

@@ -33,13 +33,13 @@ mod spdm;
 mod tags;
 mod verify;
 
-pub use crate::attest::{EvidenceProfile, FwidPolicy, FwidRule, RimPath};
+pub(crate) use crate::attest::{FwidPolicy, RimPath};
 pub use device_report::{
     compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
     RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
     Verdict, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH,
-    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
-    ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE,
+    ERR_RIM_VERSION_MISMATCH,
 };
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};

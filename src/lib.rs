@@ -5,30 +5,48 @@
 //! and verifies ES384 tokens, and implements the API conventions around the service (API-key
 //! scopes, list queries, deprecation notices).
 //!
-//! The core does no I/O: the caller passes the time (`now`, Unix seconds), randomness and
+//! The core does no I/O: the caller passes the time (`now`, a [`UnixTime`]), randomness and
 //! documents. Every fallible operation returns a typed error whose [`ErrorCode::code`] is a
 //! stable `ERR_*` string, used unchanged in Rust, in JavaScript (`err.code`) and in HTTP
 //! bodies.
 //!
 //! ## The API
 //!
-//! The attestation core is the flat list of items at the crate root, by step:
+//! The attestation core is one public module per step; the crate root keeps only the two names
+//! every step shares: [`ErrorCode`], the trait whose [`ErrorCode::code`] every error answers
+//! (it must be in scope to call), and [`UnixTime`], the clock reading every check takes as
+//! `now`. Everything else is named by its step (`edgeattest::chain::verify_chain`), so a
+//! reader of a `use` line sees which step a name belongs to, and one name is one type.
 //!
-//! | step | entry points | proof or result |
-//! |---|---|---|
-//! | build or check an attest request | [`AttestRequestBuilder`], [`validate_request`] | [`ValidatedRequest`] |
-//! | parse and verify device evidence | [`Transcript::parse`], [`verify_evidence`], [`BatchPlan`] | [`VerifiedEvidence`] |
-//! | certificate chains | [`parse_pem_chain`], [`verify_chain`], [`ChainPlan`] | [`VerifiedChain`] |
-//! | revocation (OCSP) | [`chain_requests`], [`check_response`], [`fold_chain`] | [`CheckedOcsp`], [`ChainRevocation`] |
-//! | reference measurements (RIMs) | [`driver_rim_id`], [`verify_rim`], [`compare_gpu`] | [`VerifiedRim`], [`Comparison`] |
-//! | tokens and results | [`sign_jwt`], [`verify_jwt`], [`create_detached_eat`], [`verify_attestation_result`] | [`VerifiedJwt`], [`VerifiedAttestationResult`] |
-//! | keys and signatures | [`SigningKey`], [`PublicKey`], [`SignatureCheck`] | |
-//! | time | [`UnixTime`], [`parse_rfc3339`], [`format_http_date`] | |
+//! A point in time is a [`UnixTime`]: the verifiers' and the service's `now`, built by a host
+//! once at its edge ([`UnixTime::from_secs`], [`UnixTime::from_millis`]), so no check can be
+//! handed a duration or a millisecond count by mistake. A duration (a clock tolerance, a token
+//! lifetime, a cache age) stays whole seconds as `u64`, and the times a report carries stay
+//! the Unix seconds its JSON shape writes.
+//!
+//! | step | module | entry points | proof or result |
+//! |---|---|---|---|
+//! | build or check an attest request | [`attest`] | [`AttestRequestBuilder`](attest::AttestRequestBuilder), [`validate_request`](attest::validate_request) | [`ValidatedRequest`](attest::ValidatedRequest) |
+//! | parse and verify device evidence | [`evidence`] | [`Transcript::parse`](evidence::Transcript::parse), [`verify_evidence`](evidence::verify_evidence), [`BatchPlan`](evidence::BatchPlan) | [`VerifiedEvidence`](evidence::VerifiedEvidence) |
+//! | certificate chains | [`chain`] | [`parse_pem_chain`](chain::parse_pem_chain), [`verify_chain`](chain::verify_chain), [`ChainPlan`](chain::ChainPlan) | [`VerifiedChain`](chain::VerifiedChain) |
+//! | revocation (OCSP) | [`ocsp`] | [`chain_requests`](ocsp::chain_requests), [`check_response`](ocsp::check_response), [`fold_chain`](ocsp::fold_chain) | [`CheckedOcsp`](ocsp::CheckedOcsp), [`ChainRevocation`](ocsp::ChainRevocation) |
+//! | reference measurements (RIMs) | [`rim`] | [`driver_rim_id`](rim::driver_rim_id), [`verify_rim`](rim::verify_rim), [`compare_gpu`](rim::compare_gpu) | [`VerifiedRim`](rim::VerifiedRim), [`Comparison`](rim::Comparison) |
+//! | tokens and results | [`token`] | [`sign_jwt`](token::sign_jwt), [`verify_jwt`](token::verify_jwt), [`create_detached_eat`](token::create_detached_eat), [`verify_attestation_result`](token::verify_attestation_result) | [`VerifiedJwt`](token::VerifiedJwt), [`VerifiedAttestationResult`](token::VerifiedAttestationResult) |
+//! | relying-party policies | [`policy`] | [`Policy::parse`](policy::Policy::parse), [`appraise`](policy::appraise) | [`PolicyDecision`](policy::PolicyDecision) |
+//! | EAT Attestation Results | [`ear`] | [`Ear::from_result`](ear::Ear::from_result), [`verify_ear`](ear::verify_ear) | [`EarAppraisal`](ear::EarAppraisal) |
+//! | keys and signatures | [`crypto`] | [`SigningKey`](crypto::SigningKey), [`PublicKey`](crypto::PublicKey), [`SignatureCheck`](crypto::SignatureCheck) | |
+//! | time | [`time`] | [`UnixTime`], [`parse_rfc3339`](time::parse_rfc3339), [`format_http_date`](time::format_http_date) | |
+//!
+//! Three small modules hold what every step shares: [`error_code`] (the codes' registry and
+//! the one error body), [`json`] (the strict JSON reader every outside document goes
+//! through, usable for a host's own documents too) and [`bytes`] (the byte members of the
+//! option shapes). The SPDM opaque-data tag numbers that
+//! [`OpaqueData`](evidence::OpaqueData)'s accessors take are [`evidence::tag`].
 //!
 //! A request built by a client and checked as the service checks it:
 //!
 //! ```
-//! use edgeattest::{
+//! use edgeattest::attest::{
 //!     validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, EvidenceInput, Nonce,
 //! };
 //!
@@ -46,12 +64,8 @@
 //! let request = validate_request(Endpoint::GpuV4, json.as_bytes())?;
 //! assert_eq!(request.devices()[0].evidence(), transcript.as_slice());
 //! assert_eq!(request.claims_version(), ClaimsVersion::V3_0);
-//! # Ok::<(), edgeattest::RequestError>(())
+//! # Ok::<(), edgeattest::attest::RequestError>(())
 //! ```
-//!
-//! Two small modules name a concept of their own: [`json`], the strict JSON reader every
-//! outside document goes through (usable for a host's own documents too), and [`tag`], the
-//! SPDM opaque-data tag numbers that [`OpaqueData`]'s accessors take.
 //!
 //! The HTTP-facing parts are one module each, with their own vocabulary: [`service`] (the
 //! attestation service as a request → response function), [`access`] (API keys, scopes and
@@ -75,30 +89,33 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod bytes;
-mod error_code;
+// Crate helpers, private: certificate parsing (reached through `chain`'s errors), the host's
+// answers (reached through `service` and `ocsp`), sorting and URL encoding.
 mod host_answer;
 mod sort;
 mod urlencoded;
-
-// The attestation core: private modules; its API is the re-export list below (as
-// rustls-webpki does), so a module's layout can change without breaking a user.
-mod attest;
-mod chain;
-mod crypto;
-mod ear;
-mod evidence;
-mod ocsp;
-mod policy;
-mod rim;
-mod time;
-mod token;
 mod x509;
 
-// Strict JSON is a rule of its own that a Rust host applies to the documents it reads before
-// they reach the core (`json::from_slice::<ServiceOptions>`), so it is a small public module:
-// `parse`, `from_slice`, `MAX_DEPTH`, `JsonError`.
+// What every step shares: codes, strict JSON (a Rust host applies it to the documents it
+// reads before they reach the core: `json::from_slice::<ServiceOptions>`), byte members and
+// time.
+pub mod bytes;
+pub mod error_code;
 pub mod json;
+pub mod time;
+
+// The attestation core: one public module per step. Each module file's `pub use` list is
+// its facade; its submodules are private, so a module's layout can change without breaking
+// a user.
+pub mod attest;
+pub mod chain;
+pub mod crypto;
+pub mod ear;
+pub mod evidence;
+pub mod ocsp;
+pub mod policy;
+pub mod rim;
+pub mod token;
 
 // The HTTP-facing parts: one public module each.
 pub mod access;
@@ -117,142 +134,7 @@ pub mod wasm;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi", feature = "component"))]
 mod component;
 
-// Errors shared by every module.
-pub use error_code::{
-    registered_code, ErrorBody, ErrorCode, NoDetail, RegisteredCode, ERROR_CODES,
-};
-
-// Attest requests: endpoints, bodies, builders, validation.
-pub use attest::{
-    check_table, decode_evidence_text, validate_request, Arch, ArchProfile, AttestRequestBuilder,
-    ClaimsVersion, DeviceEvidence, DeviceKind, DriverRimId, Endpoint, EvidenceEncoding,
-    EvidenceEncodingError, EvidenceGeneration, EvidenceInput, EvidenceItem, EvidenceItemV2,
-    FirmwareRimId, FirmwareVersion, FwidSource, Nonce, NonceProblem, ProfileDefect, RequestBody,
-    RequestError, ValidatedRequest, MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES,
-    MAX_EVIDENCE_ITEMS,
-};
-
-// The core's options as serde types (camelCase, the JS exports' shapes): a Rust host reads
-// them with `json::from_slice` and gets the rules and defaults a JS caller gets.
-pub use attest::{DeviceSummary, RequestSummary};
-pub use ocsp::{
-    ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
-    OcspNonce, OcspRequestsOptions,
-};
-pub use rim::{identify_rim, ComparisonReport, RimIdentity, RimIds, RimOptions};
-// The architecture table's rows as the JS `architectures()` lists them.
-pub use attest::ArchitectureRow;
-pub use evidence::{
-    CertificateChainReport, DeviceError, DeviceResult, EvidenceOptions, OptionsError,
-    RuntimeEvidenceInput,
-};
-// Byte inputs of those shapes (text or bytes, hex or bytes), one rule for every member.
-pub use bytes::{Document, HexBytes, TextOrBytes};
-pub use token::{PreparedToken, TokenVerdict, VerifyInput};
-
-// Device evidence: SPDM transcripts and their verification.
-pub use evidence::{
-    arch_of_chain, compare_device, decode_generation1, decode_generation2, device_report,
-    device_rims, failed_stage, verify_evidence, BatchPlan, BlockReport, ChainReport, DeviceInput,
-    DeviceReport, DeviceRims, EnableStatus, EvidenceProfile, EvidenceReport, FailedEvidence,
-    Failure, FeatureFlag, FwidCheck, FwidPolicy, FwidRule, MeasurementBlock, MeasurementRequest,
-    MeasurementResponse, OpaqueData, OpaqueEntry, OpaqueFormat, OpaqueReport, ParseError,
-    ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs, RimPath, RimStep,
-    RimSteps, Stage, StageId, StageStatus, SwitchGpuPdis, Transcript, ValueRepresentation, Verdict,
-    VerifiedEvidence, VerifyContext, VerifyError, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED,
-    ERR_MEASUREMENT_MISMATCH, ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM,
-    ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
-};
-// The opaque-data tag numbers are the keys of `OpaqueData`'s accessors (`get`, `text`,
-// `enable_status`), so callers need them: one small public module of constants, as NVIDIA's
-// `OpaqueDataType` is one enumeration, and `tag_name` for their wire names.
-pub use evidence::{tag, tag_name};
-
-// Certificate chains.
-pub use chain::{
-    parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainCertificate, ChainError,
-    ChainOptions, ChainPlan, ChainStatus, OcspStatus, Purpose, TimeCheck, TrustStore,
-    VerifiedChain, MAX_CHAIN_CERTIFICATES, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
-};
-
-// Revocation by OCSP.
-pub use ocsp::{
-    chain_requests, check_response, fold_chain, ocsp_targets, CertId, CertRevocation, ChainKind,
-    ChainRevocation, CheckedOcsp, NonceCheck, OcspError, OcspRequest, PendingOcsp,
-    ResponderProblem, ResponseStatus, RevocationReason, RevocationStatus, OCSP_CLOCK_SKEW,
-};
-// Its bounds and cache policy, which a host fetching and caching responses must honour; the
-// module's short names would be ambiguous at the root, so they gain the OCSP prefix here.
-pub use ocsp::{
-    MAX_AGE_WITHOUT_NEXT_UPDATE as OCSP_MAX_AGE_WITHOUT_NEXT_UPDATE,
-    MAX_CACHE_SECONDS as OCSP_MAX_CACHE_SECONDS, MAX_RESPONSE_CERTS as MAX_OCSP_RESPONSE_CERTS,
-    MAX_RESPONSE_LEN as MAX_OCSP_RESPONSE_LEN, MAX_SINGLE_RESPONSES as MAX_OCSP_SINGLE_RESPONSES,
-    NONCE_LEN as OCSP_NONCE_LEN,
-};
-// Why a host has no answer for a fetch the core asked for (an OCSP response, a RIM).
-pub use host_answer::FetchFailure;
-
-// Reference measurements (RIMs).
-pub use rim::{
-    apsku_from_block, canonical_forms, check_rim_id, compare_gpu, compare_gpu_firmware,
-    compare_switch, driver_rim_id, firmware_rim_id, firmware_rim_id_of, open_envelope, prepare_rim,
-    verify_rim, CompareError, Comparison, EnvelopeError, GoldenMeasurement, MeasurementSource,
-    MismatchRecord, Nvdec0Rule, OpaqueFloor, OpaqueMismatch, OpaqueValue, PendingRim, RimCertChain,
-    RimCertStatus, RimDocument, RimEnvelope, RimError, RimIdError, RimKind, RimMeta, RimTrust,
-    RuntimeEvidence, VerifiedRim, VersionCheck, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
-    MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
-    NVIDIA_RIM_ROOT_PEM,
-};
-
-// Tokens: ES384 JWS/JWT, key sets, detached EAT results and their appraisal.
-pub use token::{
-    assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
-    detached_eat_signing_input, jwt_signing_input, prepare_attestation_result, prepare_jwt,
-    sign_jwt, verify_attestation_result, verify_jwt, Appraisal, AppraisalReason, AttestationReport,
-    AttestationResult, ClaimReason, DeviceAppraisal, DeviceVerdict, Jwks, JwksKey,
-    PreparedAttestationResult, PreparedJwt, ResultFormat, TokenError, VerdictLevel,
-    VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, VerifyOptions, MAX_JWKS_BYTES,
-    MAX_JWKS_KEYS, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
-};
-// The bounds inside a token and a result, named after what they bound at the root.
-pub use token::{
-    MAX_DEVICES as MAX_RESULT_DEVICES, MAX_HEADER_BYTES as MAX_JWS_HEADER_BYTES,
-    MAX_LABEL_LEN as MAX_RESULT_LABEL_LEN,
-};
-
-// Relying-party policies (NVIDIA's JSON format) applied to a verified result.
-pub use policy::{
-    appraise, DeviceDecision, Policy, PolicyDecision, PolicyError, PolicyVersion, RuleOutcome,
-    RuleStatus, MAX_POLICY_BYTES, MAX_RULES as MAX_POLICY_RULES,
-    MAX_RULE_ARRAY as MAX_POLICY_RULE_ARRAY, MAX_RULE_DEPTH as MAX_POLICY_RULE_DEPTH,
-};
-// Rego policies (NVIDIA's C++ SDK format), Cargo feature `rego`.
-#[cfg(feature = "rego")]
-pub use policy::{
-    appraise_rego, RegoError, RegoPolicy, RegoSyntax, MAX_REGO_COLUMNS, MAX_REGO_COST,
-    MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES, MAX_REGO_NESTING, REGO_ALLOWED_BUILTINS,
-};
-
-// EAT Attestation Results (EAR) with AR4SI trustworthiness vectors.
-pub use ear::{
-    appraise_device, policy_id, prepare_ear, trust_vector, verify_ear, Ear, EarAppraisal, EarError,
-    PreparedEar, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER, EAR_MEDIA_TYPE, EAR_PROFILE,
-    MAX_EAR_SUBMODS,
-};
-
-// P-384 keys and signature checks.
-pub use crypto::{
-    software_verdicts, verify_p384_sha384, Deferred, Jwk, KeyError, PublicKey, SignatureCheck,
-    SignatureError, SigningKey, SIGNATURE_LEN,
-};
-
-// Strict JSON's error, which the root's request and document errors carry (the rest of
-// strict JSON is the `json` module).
-pub use json::JsonError;
-
-// Time: the caller's clock reading and calendar text, over the range Unix seconds are read
-// and written (`MAX_SECS`, 9999-12-31T23:59:59Z).
-pub use time::{
-    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError,
-    UnixSeconds, UnixTime, MAX_SECS,
-};
+// The two names every step shares: the trait that reads any error's code, and the clock
+// reading every check takes.
+pub use error_code::ErrorCode;
+pub use time::UnixTime;

@@ -44,7 +44,7 @@ mod response;
 mod status;
 mod targets;
 
-pub use crate::chain::RevocationStatus;
+pub use crate::host_answer::FetchFailure;
 pub use asn1::CertId;
 pub use chain_check::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,

@@ -2,7 +2,7 @@
 //! relying party, rule by rule, in NVIDIA's JSON policy format ("authorization-rules", the
 //! format of nvtrust's attestation SDK).
 //!
-//! The service's verdict ([`crate::Appraisal`]) says whether NVIDIA's checks passed; a policy
+//! The service's verdict ([`crate::token::Appraisal`]) says whether NVIDIA's checks passed; a policy
 //! says what the relying party requires on top: this claims version, this driver, OCSP good,
 //! secure boot on. [`Policy::parse`] reads a policy and refuses a hostile or malformed one
 //! before any work; [`appraise`] applies it to a verified result and reports every rule.

@@ -42,7 +42,7 @@
 //!   validity reported at `now`); revocation (OCSP) needs the network and is reported as
 //!   not checked.
 //! * The `ns3` opaque records are read as documented by NVIDIA (`ns3:minSvn`,
-//!   `ns3:includeInResult`) at RIM index [`OPAQUE_INDEX_BASE`] + opaque id; any other `ns3`
+//!   `ns3:includeInResult`) at RIM index 64 + opaque id; any other `ns3`
 //!   attribute makes the document fail rather than be half-read.
 //! * Everything done before the signature is checked is linear in the document and bounded
 //!   before it starts: size, attributes per element and namespace declarations are counted

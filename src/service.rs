@@ -61,8 +61,7 @@ pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
 pub use options::{OptionsError, ServiceOptions, Setting, MAX_TOKEN_LIFETIME, MIN_TOKEN_LIFETIME};
 pub use outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-    RimOutcome,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
 pub use revocation::MAX_OCSP_QUERIES;
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};

@@ -87,7 +87,11 @@ fn answer(
     {
         *slot = byte;
     }
-    let exchange = config.service.begin_cached(request, now, entropy);
+    // The core takes a `UnixTime`: a clock reading it cannot hold is the host's fault.
+    let Some(clock) = edgeattest::UnixTime::from_secs(now) else {
+        return http::error_response(500, "ERR_INTERNAL", "the host clock is out of range");
+    };
+    let exchange = config.service.begin_cached(request, clock, entropy);
     let cache = config.fetch_cache.then_some(&mut instance.cache);
     let mut host = Fetching {
         cache,

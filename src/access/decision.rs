@@ -1,7 +1,7 @@
 //! The gateway's decision for one request: forward it, or answer it with an RFC 6750
 //! status, challenge and JSON body. Pure: the host applies the decision.
 //!
-//! Every body has the shape of all the service's error bodies ([`crate::ErrorBody`]:
+//! Every body has the shape of all the service's error bodies ([`crate::error_code::ErrorBody`]:
 //! `code`, `message`, `field`, `status`, then [`ErrorBody`]'s details); the RFC 6750 members
 //! are in the challenge only.
 //!
@@ -148,7 +148,7 @@ impl GatewayRequest<'_> {
 }
 
 /// The JSON body of a denial: the members of every error body of the service
-/// ([`crate::ErrorBody`]: `code`, `message`, `field`, `status`), then the details of a 403 or
+/// ([`crate::error_code::ErrorBody`]: `code`, `message`, `field`, `status`), then the details of a 403 or
 /// 405. Absent members are omitted.
 ///
 /// The RFC 6750 members (`error`, `error_description`, `scope`) are in the

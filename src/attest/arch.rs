@@ -86,8 +86,8 @@ pub enum FirmwareRimId {
 }
 
 /// One architecture's row. The functions that use a row (the RIM ids of
-/// [`driver_rim_id`](crate::driver_rim_id), the FWID comparison and the chip check of
-/// [`verify_evidence`](crate::verify_evidence)) take any row, so a row made elsewhere (a
+/// [`driver_rim_id`](crate::rim::driver_rim_id), the FWID comparison and the chip check of
+/// [`verify_evidence`](crate::evidence::verify_evidence)) take any row, so a row made elsewhere (a
 /// test's) runs through the same rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

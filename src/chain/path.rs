@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use super::store::TrustStore;
 use super::verified::{ChainCertificate, ChainStatus, VerifiedChain};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES};
 
 /// Most certificates on one path, anchor included, whatever the profile says.
@@ -122,7 +123,7 @@ impl ChainPlan {
     pub fn new<C: AsRef<[u8]>>(
         chain: &[C],
         store: &TrustStore,
-        now: u64,
+        now: UnixTime,
         options: &ChainOptions,
     ) -> Result<Self, ChainError> {
         Self::with_parser(chain, store, now, options, super::cache::cert)
@@ -134,7 +135,7 @@ impl ChainPlan {
     pub(crate) fn with_parser<C: AsRef<[u8]>>(
         chain: &[C],
         store: &TrustStore,
-        now: u64,
+        now: UnixTime,
         options: &ChainOptions,
         mut parse: impl FnMut(&[u8], CertPosition) -> Result<Arc<Cert>, ChainError>,
     ) -> Result<Self, ChainError> {
@@ -157,7 +158,7 @@ impl ChainPlan {
             certs: &certs,
             as_anchor: &as_anchor,
             store,
-            now,
+            now: now.as_secs(),
             options,
             budget: core::cell::Cell::new(BUILD_BUDGET),
         };

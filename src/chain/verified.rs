@@ -33,9 +33,9 @@ impl ChainStatus {
     }
 }
 
-/// Revocation status: the crate's one revocation type. OCSP needs the network and is not part
-/// of the offline chain check: it is reported honestly as not checked.
-pub use super::revocation::RevocationStatus as OcspStatus;
+// OCSP needs the network and is not part of the offline chain check: a verified chain reports
+// its revocation honestly as not checked.
+use super::revocation::RevocationStatus;
 
 /// One certificate of a validated path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,9 +126,9 @@ impl VerifiedChain {
         self.status
     }
 
-    /// Revocation: always [`OcspStatus::NotChecked`] (no network in the core).
-    pub fn ocsp_status(&self) -> OcspStatus {
-        OcspStatus::NotChecked
+    /// Revocation: always [`RevocationStatus::NotChecked`] (no network in the core).
+    pub fn ocsp_status(&self) -> RevocationStatus {
+        RevocationStatus::NotChecked
     }
 
     /// The earliest notAfter on the path, Unix seconds (the service's

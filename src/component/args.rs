@@ -1,5 +1,5 @@
 //! WIT records into the core's option types: the members a JS caller would write, read by
-//! the core's own serde types ([`crate::EvidenceOptions`]), so every default, range and
+//! the core's own serde types ([`crate::evidence::EvidenceOptions`]), so every default, range and
 //! `field` name is the core's. A borrowed member list is deserialized directly: no JSON text
 //! and no `serde_json::Value` in between, so a 64 MiB byte list is read once, not inflated.
 

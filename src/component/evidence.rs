@@ -44,7 +44,7 @@ impl Guest for Verifier {
         let read = read(
             Members::new()
                 .with("certificate", Arg::Str(&options.certificate))
-                .with("now", Arg::U64(checked_now(options.now)?))
+                .with("now", Arg::U64(checked_now(options.now)?.as_secs()))
                 .with_some(
                     "trustAnchors",
                     options.trust_anchors.as_deref().map(Arg::Str),
@@ -193,7 +193,7 @@ fn common(options: &WitOptions) -> Result<Members<'_>, WitError> {
     Ok(Members::new()
         .with("nonce", Arg::document(&options.nonce))
         .with("arch", Arg::Str(&options.arch))
-        .with("now", Arg::U64(checked_now(options.now)?))
+        .with("now", Arg::U64(checked_now(options.now)?.as_secs()))
         .with_some(
             "trustAnchors",
             options.trust_anchors.as_deref().map(Arg::Str),

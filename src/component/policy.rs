@@ -1,5 +1,5 @@
 //! `edgeattest:verifier/policy`: NVIDIA's JSON relying-party policies ([`Policy::parse`])
-//! appraised over an authentic result ([`crate::appraise`]).
+//! appraised over an authentic result ([`crate::policy::appraise`]).
 
 use alloc::string::String;
 use alloc::vec::Vec;

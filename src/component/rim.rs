@@ -182,7 +182,7 @@ impl Guest for Verifier {
 }
 
 /// The core's options and `now` (range-checked).
-fn options_in(options: WitOptions) -> Result<(RimOptions, u64), WitError> {
+fn options_in(options: WitOptions) -> Result<(RimOptions, crate::time::UnixTime), WitError> {
     let now = checked_now(options.now)?;
     let read = RimOptions {
         trust_anchor_pem: options.trust_anchors,

@@ -73,7 +73,7 @@ impl DeprecationError {
         400
     }
 
-    /// The JSON error body: the service's one error shape ([`crate::ErrorBody`]: code,
+    /// The JSON error body: the service's one error shape ([`crate::error_code::ErrorBody`]: code,
     /// message, field — the deprecated item — and status), then the row's notice object
     /// (which names the item and its replacement).
     pub fn body(&self, now: u64, policy: &Policy) -> ErrorBody {
@@ -148,7 +148,7 @@ impl ErrorCode for DeprecationError {
     }
 }
 
-/// The JSON body of a refusal: the members of every error body ([`crate::ErrorBody`]; its
+/// The JSON body of a refusal: the members of every error body ([`crate::error_code::ErrorBody`]; its
 /// `message` names the item and its replacement, `field` the item, `status` is 400), then
 /// the row's notice object ([`DeprecationDetail`]).
 pub type ErrorBody = crate::error_code::ErrorBody<DeprecationDetail>;

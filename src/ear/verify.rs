@@ -5,6 +5,7 @@ use alloc::string::String;
 
 use super::{Ear, EarError};
 use crate::crypto::SignatureCheck;
+use crate::time::UnixTime;
 use crate::token::{prepare_jwt, Jwks, PreparedJwt, VerifyOptions};
 
 /// The claims every EAR carries.
@@ -23,7 +24,7 @@ pub fn prepare_ear(
     token: &str,
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<PreparedEar, EarError> {
     let mut options = options.clone();
     for claim in REQUIRED {
@@ -61,7 +62,7 @@ pub fn verify_ear(
     token: &str,
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<Ear, EarError> {
     let prepared = prepare_ear(token, jwks, options, now)?;
     let valid = crate::crypto::software_verdicts(core::slice::from_ref(prepared.signature_check()))

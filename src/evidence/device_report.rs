@@ -23,10 +23,10 @@ use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
     CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
+use crate::time::UnixTime;
 
 /// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
 pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";
-pub use crate::rim::{ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID};
 /// Active golden measurements differ from the evidence (`measres` `fail`).
 pub const ERR_MEASUREMENT_MISMATCH: &str = "ERR_MEASUREMENT_MISMATCH";
 /// A RIM's version is not the evidence's (service 5015).
@@ -369,7 +369,7 @@ pub fn device_report(
     firmware_hint: Option<String>,
     rims: RimInputs,
     revocation: &RevocationInput,
-    now: u64,
+    now: UnixTime,
 ) -> DeviceReport {
     let mut b = Builder {
         stages: Vec::new(),

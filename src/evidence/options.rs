@@ -6,7 +6,8 @@
 //! the same type and get the same plans, results and errors.
 //!
 //! ```
-//! # use edgeattest::{EvidenceOptions, OptionsError, UnixSeconds};
+//! # use edgeattest::evidence::{EvidenceOptions, OptionsError};
+//! # use edgeattest::time::UnixSeconds;
 //! # use edgeattest::UnixTime;
 //! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
 //! let clock = UnixTime::from_secs(1_760_000_000).unwrap();
@@ -161,7 +162,7 @@ impl ErrorCode for OptionsError {
 struct Checked {
     nonce: Nonce,
     arch: Arch,
-    now: u64,
+    now: UnixTime,
     encoding: Option<EvidenceEncoding>,
     fwid_policy: FwidPolicy,
 }
@@ -309,7 +310,7 @@ impl<Now> EvidenceOptions<Now> {
             .as_deref()
             .ok_or_else(|| OptionsError::invalid("certificate", "a string"))?;
         let pem = certificate_text(text)?;
-        let now = clock(self.now.as_ref())?.as_secs();
+        let now = clock(self.now.as_ref())?;
         let store = trust_store(self.trust_anchors.as_deref())?;
         let time = if self.enforce_time == Some(true) {
             TimeCheck::Enforce
@@ -345,7 +346,7 @@ impl<Now> EvidenceOptions<Now> {
     ) -> Result<Checked, E> {
         let nonce = nonce(self.nonce.as_ref())?;
         let arch = arch(self.arch.as_deref())?;
-        let now = clock(self.now.as_ref())?.as_secs();
+        let now = clock(self.now.as_ref())?;
         Ok(Checked {
             nonce,
             arch,

@@ -14,6 +14,7 @@ use super::VerifyError;
 use crate::chain::ChainError;
 use crate::crypto::{Deferred, SignatureCheck};
 use crate::rim::{prepare_rim, PendingRim, RimError, RimTrust};
+use crate::time::UnixTime;
 
 /// The RIM documents given for a device (XML bytes), by role.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,7 +35,7 @@ pub struct ReportPlan {
     checks: Vec<SignatureCheck>,
     firmware_hint: Option<String>,
     revocation: RevocationInput,
-    now: u64,
+    now: UnixTime,
 }
 
 impl ReportPlan {

@@ -14,6 +14,7 @@ use crate::attest::RimPath;
 use crate::chain::{ChainStatus, VerifiedChain};
 use crate::error_code::ErrorCode;
 use crate::rim::{CompareError, Comparison, RimCertStatus, RimError, VerifiedRim};
+use crate::time::UnixTime;
 
 /// The evidence checks in the order they run, with their titles.
 pub(super) const EVIDENCE_STAGES: [(StageId, &str); 8] = [
@@ -231,7 +232,7 @@ pub(super) fn rim_stage(
     wanted: Option<String>,
     given: Option<Result<VerifiedRim, RimError>>,
     reached: bool,
-    now: u64,
+    now: UnixTime,
 ) -> (RimStep, Option<VerifiedRim>) {
     let lower = label.to_ascii_lowercase();
     let mut step = RimStep {
@@ -292,8 +293,10 @@ pub(super) fn rim_stage(
             match status.failure() {
                 None => {
                     step.status = StageStatus::Passed;
-                    b.push(id, title, StageStatus::Passed).detail =
-                        format!("signer chain valid at {} (until {until})", iso(now));
+                    b.push(id, title, StageStatus::Passed).detail = format!(
+                        "signer chain valid at {} (until {until})",
+                        iso(now.as_secs())
+                    );
                 }
                 Some(failure) => {
                     step.status = StageStatus::Failed;
@@ -301,13 +304,13 @@ pub(super) fn rim_stage(
                     let message = format!(
                         "the {lower} RIM's signing certificate chain is {} at {}",
                         status.as_str(),
-                        iso(now)
+                        iso(now.as_secs())
                     );
                     let stage = b.fail(id, title, code, message, Some(service));
                     let mut detail = format!(
                         "signature verifies, but the signer chain is {} at {}",
                         status.as_str(),
-                        iso(now)
+                        iso(now.as_secs())
                     );
                     if status == RimCertStatus::Expired {
                         detail.push_str(&format!(" (it expired {until})"));

@@ -12,9 +12,11 @@ use crate::attest::{
     Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
 };
 use crate::chain::{
-    parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, OcspStatus, TrustStore, VerifiedChain,
+    parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, RevocationStatus, TrustStore,
+    VerifiedChain,
 };
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError};
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
@@ -34,7 +36,7 @@ pub struct VerifyContext<'a> {
     /// The caller's nonce.
     pub nonce: Nonce,
     /// Unix seconds.
-    pub now: u64,
+    pub now: UnixTime,
     /// The anchors of the device chains ([`TrustStore::nvidia_device_identity`] by default).
     pub trust_store: &'a TrustStore,
     /// The chain profile (time reported, not enforced, by default).
@@ -129,7 +131,7 @@ impl VerifiedEvidence {
     }
 
     /// `x-nvidia-cert-ocsp-status`: not checked.
-    pub fn ocsp_status(&self) -> OcspStatus {
+    pub fn ocsp_status(&self) -> RevocationStatus {
         self.chain.ocsp_status()
     }
 

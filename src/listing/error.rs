@@ -121,7 +121,7 @@ impl ListError {
 }
 
 /// The body of a 400 (or 404) list response: the service's one error shape
-/// ([`crate::ErrorBody`]), where `field` names the query parameter at fault (`page_number`,
+/// ([`crate::error_code::ErrorBody`]), where `field` names the query parameter at fault (`page_number`,
 /// `rpp`, `filter`, `sorting`, or an unknown parameter's name; absent for an unknown path).
 pub use crate::error_code::ErrorBody;
 

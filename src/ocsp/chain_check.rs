@@ -16,6 +16,7 @@ use super::{
 use crate::chain::parse_pem_chain;
 use crate::error_code::ErrorCode;
 use crate::host_answer::Fetched;
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError};
 
 /// The options of a chain's requests (the JS `OcspRequestsOptions`): which certificates
@@ -267,7 +268,7 @@ impl CheckOcspOptions {
         chain_pem: &str,
         kind: ChainKind,
         answers: &[Fetched],
-        now: u64,
+        now: UnixTime,
     ) -> Result<OcspChainStatus, OcspInputError> {
         let chain = read_chain(chain_pem)?;
         let targets = ocsp_targets(chain.len(), kind);
@@ -356,7 +357,7 @@ fn check_one(
     chain: &[Vec<u8>],
     index: usize,
     answer: &Fetched,
-    now: u64,
+    now: UnixTime,
 ) -> Result<Result<CheckedOcsp, OcspError>, OcspInputError> {
     let (body, nonce) = match answer {
         Fetched::Failed(failure) => return Ok(Err(OcspError::Unavailable(*failure))),

@@ -16,6 +16,7 @@ use super::error::{OcspError, ResponderProblem};
 use super::parse::ResponderRef;
 use super::request::IssuerFacts;
 use crate::chain::{ChainOptions, ChainPlan, TimeCheck, TrustStore};
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, Purpose};
 
 /// The key that signed a response, and how it is authorised.
@@ -37,7 +38,7 @@ pub(crate) fn identify(
     issuer: &IssuerFacts,
     issuer_der: &[u8],
     certs: &[&[u8]],
-    now: u64,
+    now: UnixTime,
 ) -> Result<Signer, OcspError> {
     if names(responder, &issuer.subject, &issuer.key) {
         return Ok(Signer::Issuer(issuer.key.clone()));

@@ -19,6 +19,7 @@ use super::{
 };
 use crate::chain::ChainPlan;
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 
 /// A response whose every check but the signatures passed.
 #[derive(Clone, Debug)]
@@ -85,7 +86,7 @@ pub fn check_response(
     request: &OcspRequest,
     nonce: &[u8],
     issuer_der: &[u8],
-    now: u64,
+    now: UnixTime,
 ) -> Result<PendingOcsp, OcspError> {
     if response_der.len() > MAX_RESPONSE_LEN {
         return Err(OcspError::TooLarge {
@@ -118,12 +119,12 @@ pub fn check_response(
             problem: "nextUpdate is before thisUpdate",
         });
     }
-    if this_update > now.saturating_add(OCSP_CLOCK_SKEW) {
+    if this_update > now.as_secs().saturating_add(OCSP_CLOCK_SKEW) {
         return Err(OcspError::NotYetValid { this_update });
     }
     let until =
         next_update.unwrap_or_else(|| this_update.saturating_add(MAX_AGE_WITHOUT_NEXT_UPDATE));
-    if now >= until.saturating_add(OCSP_CLOCK_SKEW) {
+    if now.as_secs() >= until.saturating_add(OCSP_CLOCK_SKEW) {
         return Err(OcspError::Stale { until });
     }
     let checked = CheckedOcsp {
@@ -131,7 +132,9 @@ pub fn check_response(
         this_update,
         next_update,
         nonce: check_nonce(&basic.extensions, nonce)?,
-        cache_until: next_update.map_or(0, |next| next.min(now.saturating_add(MAX_CACHE_SECONDS))),
+        cache_until: next_update.map_or(0, |next| {
+            next.min(now.as_secs().saturating_add(MAX_CACHE_SECONDS))
+        }),
     };
 
     // DER ECDSA-Sig-Value → raw r‖s; anything else cannot verify.

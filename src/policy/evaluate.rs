@@ -17,7 +17,7 @@ use crate::token::{ResultFormat, VerifiedAttestationResult, V1_DEVICE_LABEL};
 /// format.
 ///
 /// A result the service refused can be appraised too: its authentic tokens are in
-/// [`crate::TokenError::refused_result`].
+/// [`crate::token::TokenError::refused_result`].
 pub fn appraise(
     result: &VerifiedAttestationResult,
     policy: &Policy,

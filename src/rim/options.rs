@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::error::RimError;
 use super::trust::RimTrust;
 use super::verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
+use crate::time::UnixTime;
 
 /// The options of a RIM's verification. `now` is how the caller wrote the verification time
 /// (Unix seconds in JSON; the JS value in the binding, where a `Date` is allowed too): it is
@@ -47,7 +48,7 @@ impl<Now> RimOptions<Now> {
     ///
     /// # Errors
     /// As [`RimOptions::trust`] and [`verify_rim`].
-    pub fn verify(&self, xml: &[u8], now: u64) -> Result<VerifiedRim, RimError> {
+    pub fn verify(&self, xml: &[u8], now: UnixTime) -> Result<VerifiedRim, RimError> {
         verify_rim(xml, &self.trust()?, now)
     }
 
@@ -55,7 +56,7 @@ impl<Now> RimOptions<Now> {
     ///
     /// # Errors
     /// As [`RimOptions::trust`] and [`prepare_rim`].
-    pub fn prepare(&self, xml: &[u8], now: u64) -> Result<PendingRim, RimError> {
+    pub fn prepare(&self, xml: &[u8], now: UnixTime) -> Result<PendingRim, RimError> {
         prepare_rim(xml, &self.trust()?, now)
     }
 }

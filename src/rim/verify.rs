@@ -21,6 +21,7 @@ use super::scan;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
 use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 
 const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
@@ -60,7 +61,7 @@ pub struct VerifiedRim {
 /// algorithm outside the allow-list, a digest mismatch, or a signer certificate that is not
 /// EC P-384. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
-pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<PendingRim, RimError> {
+pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<PendingRim, RimError> {
     let mut budget = Budget::new(MAX_RIM_WORK);
     let doc = parse_document(text(xml)?, &mut budget)?;
     let content = document::read(doc.root_element(), &mut budget)?;
@@ -175,7 +176,7 @@ pub(crate) fn parse_document<'input>(
 ///
 /// # Errors
 /// As [`prepare_rim`], plus [`RimError::SignatureInvalid`].
-pub fn verify_rim(xml: &[u8], trust: &RimTrust, now: u64) -> Result<VerifiedRim, RimError> {
+pub fn verify_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<VerifiedRim, RimError> {
     crate::crypto::Deferred::finish_in_software(prepare_rim(xml, trust, now)?)
 }
 

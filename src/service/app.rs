@@ -16,6 +16,7 @@ use super::router::{decorate, finish_attest_response, route, strip_body_for_head
 use crate::attest::{validate_request, ClaimsVersion, ValidatedRequest};
 use crate::chain::CertCache;
 use crate::evidence::{OpaqueFormat, Transcript};
+use crate::time::UnixTime;
 
 impl Service {
     /// The RIM ids an attest request needs that the store lacks, read from its transcripts
@@ -49,7 +50,7 @@ impl Service {
     /// in the core. `now` is Unix seconds; `entropy` is 32 fresh random bytes from the host
     /// (token ids). A service whose key is [`super::KeyRing::external`] cannot sign here: it
     /// answers 500 `ERR_SIGNING_KEY_EXTERNAL`; drive [`Self::begin`] instead.
-    pub fn handle(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Response {
+    pub fn handle(&self, request: &Request, now: UnixTime, entropy: [u8; 32]) -> Response {
         let mut exchange = self.begin(request, now, entropy);
         loop {
             match exchange.step() {
@@ -92,13 +93,18 @@ impl Service {
     /// Starts answering one request, for a host that runs the ECDSA checks and signatures
     /// itself (WebCrypto): see [`Exchange`]. `now` is Unix seconds; `entropy` is 32 fresh
     /// random bytes (token ids).
-    pub fn begin(&self, request: &Request, now: u64, entropy: [u8; 32]) -> Exchange {
+    pub fn begin(&self, request: &Request, now: UnixTime, entropy: [u8; 32]) -> Exchange {
         self.begin_with(request, now, entropy, &mut CertCache::default())
     }
 
     /// [`Self::begin`], keeping the chain certificates it decodes for the next requests
     /// (at most 256): the CA certificates every request presents are decoded once.
-    pub fn begin_cached(&mut self, request: &Request, now: u64, entropy: [u8; 32]) -> Exchange {
+    pub fn begin_cached(
+        &mut self,
+        request: &Request,
+        now: UnixTime,
+        entropy: [u8; 32],
+    ) -> Exchange {
         let mut certs = core::mem::take(&mut self.certs);
         let exchange = self.begin_with(request, now, entropy, &mut certs);
         self.certs = certs;
@@ -108,7 +114,7 @@ impl Service {
     fn begin_with(
         &self,
         request: &Request,
-        now: u64,
+        now: UnixTime,
         entropy: [u8; 32],
         certs: &mut CertCache,
     ) -> Exchange {

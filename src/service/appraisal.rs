@@ -17,6 +17,7 @@ use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::ChainKind;
 use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim};
+use crate::time::UnixTime;
 
 /// One attestation after its evidence round.
 #[derive(Debug)]
@@ -107,7 +108,7 @@ impl Appraisal {
     }
 
     /// Records the host's answers, one per target.
-    pub(crate) fn answer(&mut self, targets: &[Target], answers: &[Fetched], now: u64) {
+    pub(crate) fn answer(&mut self, targets: &[Target], answers: &[Fetched], now: UnixTime) {
         for (target, answer) in targets.iter().zip(answers) {
             match target {
                 Target::Rim(id) => self.answer_rim(id, answer),

@@ -11,6 +11,7 @@ use super::rims::RimStore;
 use super::source::{Source, SourceState};
 use crate::chain::{CertCache, TrustStore};
 use crate::rim::RimTrust;
+use crate::time::UnixTime;
 
 /// The attestation service: configuration, keys, trust anchors and RIM documents. Pure:
 /// `handle` takes the time and the entropy of the request and does no I/O.
@@ -88,7 +89,7 @@ impl Service {
 
     /// The context of one request answered at `now` (Unix seconds) with `entropy` (32 fresh
     /// random bytes from the host).
-    pub(crate) fn context(&self, now: u64, entropy: [u8; 32]) -> Context<'_> {
+    pub(crate) fn context(&self, now: UnixTime, entropy: [u8; 32]) -> Context<'_> {
         Context {
             config: &self.config,
             rim_trust: &self.rim_trust,
@@ -109,7 +110,7 @@ pub(crate) struct Context<'a> {
     /// The RIM documents the service holds.
     pub(crate) rims: &'a RimStore,
     /// Unix seconds.
-    pub(crate) now: u64,
+    pub(crate) now: UnixTime,
     /// 32 fresh random bytes from the host (token ids, OCSP nonces).
     pub(crate) entropy: [u8; 32],
 }

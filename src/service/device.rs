@@ -16,7 +16,7 @@ use super::codes::{
 };
 use super::failure::{failed_outcome, unestablished};
 use super::outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RevocationStatus,
     RimOutcome,
 };
 use super::remedy::{rim_download_failed, rim_not_found};
@@ -34,6 +34,7 @@ use crate::evidence::{
 use crate::rim::{
     driver_rim_id, firmware_rim_id, RimCertStatus, RimError, RuntimeEvidence, VerifiedRim,
 };
+use crate::time::UnixTime;
 
 /// The root a verified chain ends at, unless it is NVIDIA's Device Identity CA.
 fn other_root(chain: &VerifiedChain) -> Option<&str> {
@@ -49,7 +50,7 @@ fn other_root(chain: &VerifiedChain) -> Option<&str> {
 pub(crate) fn plan_evidence(
     request: &ValidatedRequest,
     device_trust: &TrustStore,
-    now: u64,
+    now: UnixTime,
     fwid_policy: FwidPolicy,
     certs: &mut CertCache,
 ) -> BatchPlan {
@@ -429,7 +430,7 @@ fn rim_outcome(id: Option<String>, sources: &RimSources<'_>) -> RimResult {
             };
             let mut cert_chain = ChainOutcome {
                 status,
-                ocsp: OcspStatus::Unknown,
+                ocsp: RevocationStatus::Unknown,
                 earliest_expiry: chain.expiration,
                 revocation_reason: None,
             };

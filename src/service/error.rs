@@ -1,5 +1,5 @@
 //! Error responses of the service: one JSON body shape for every non-200 answer
-//! ([`crate::ErrorBody`], where the shape and its rules are written).
+//! ([`crate::error_code::ErrorBody`], where the shape and its rules are written).
 //!
 //! The spec shows no error bodies (§7). The real service's error bodies were never captured;
 //! its old client read `errorCode` and `message`, and its numeric error codes are known. So

@@ -19,7 +19,7 @@ pub struct ErrorResponseInit {
     /// 400 to 599.
     #[serde(default)]
     pub status: u16,
-    /// A registered `ERR_*` code ([`crate::ERROR_CODES`]).
+    /// A registered `ERR_*` code ([`crate::error_code::ERROR_CODES`]).
     #[serde(default)]
     pub code: String,
     /// One sentence for people.

@@ -30,6 +30,7 @@ use crate::chain::CertCache;
 use crate::crypto::SignatureCheck;
 use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
+use crate::time::UnixTime;
 use crate::token::TokenError;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
@@ -63,7 +64,7 @@ pub struct Exchange {
     state: State,
     /// The tokens' `iss`, settled when the request was accepted.
     issuer: String,
-    now: u64,
+    now: UnixTime,
     entropy: [u8; 32],
     endpoint: Option<Endpoint>,
     /// The OCSP answers that verified, for the host's cache (known once the checks ran).
@@ -150,7 +151,7 @@ impl ErrorCode for ExchangeError {
 impl Exchange {
     /// An exchange whose response is known at once (every route but attestation, and
     /// refused attestation requests).
-    pub(crate) fn respond(response: Response, now: u64) -> Self {
+    pub(crate) fn respond(response: Response, now: UnixTime) -> Self {
         Self {
             state: State::Done(response),
             issuer: String::new(),
@@ -174,7 +175,7 @@ impl Exchange {
         result: ResultKind,
         allow_hold: bool,
         issuer: String,
-        now: u64,
+        now: UnixTime,
         entropy: [u8; 32],
         certs: &mut CertCache,
     ) -> Self {
@@ -453,7 +454,7 @@ impl Exchange {
             service.keys().kid(),
             &self.issuer,
             config.token_lifetime,
-            i64::try_from(self.now).unwrap_or(i64::MAX),
+            i64::try_from(self.now.as_secs()).unwrap_or(i64::MAX),
             self.entropy,
         );
         match minter.plan(

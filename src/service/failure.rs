@@ -6,7 +6,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::codes::{details, message_of, REVOCATION_WARNING};
-use super::outcome::{CertStatus, ChainOutcome, DeviceOutcome, MeasurementOutcome, OcspStatus};
+use super::outcome::{
+    CertStatus, ChainOutcome, DeviceOutcome, MeasurementOutcome, RevocationStatus,
+};
 use crate::attest::{DeviceKind, ValidatedRequest};
 use crate::chain::VerifiedChain;
 use crate::evidence::{failed_stage, FailedEvidence, StageId, Transcript, VerifyError};
@@ -57,7 +59,7 @@ pub(super) fn failed_outcome(
             Some(chain) if stage != 1 => ChainOutcome::from(chain),
             _ => ChainOutcome {
                 status: CertStatus::Invalid,
-                ocsp: OcspStatus::Unknown,
+                ocsp: RevocationStatus::Unknown,
                 earliest_expiry: None,
                 revocation_reason: None,
             },

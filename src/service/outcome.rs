@@ -32,7 +32,7 @@ pub enum CertStatus {
 /// Revocation (OCSP) status, `x-nvidia-cert-ocsp-status`: the crate's one revocation type.
 /// The service writes `good`, `revoked` or `unknown` (a chain it did not check is `unknown`,
 /// with a warning), never `not-checked`.
-pub use crate::ocsp::RevocationStatus as OcspStatus;
+pub(crate) use crate::chain::RevocationStatus;
 
 /// One certificate chain's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub struct ChainOutcome {
     /// Path validation and validity at `now`.
     pub status: CertStatus,
     /// Revocation status.
-    pub ocsp: OcspStatus,
+    pub ocsp: RevocationStatus,
     /// The earliest `notAfter` of the chain, Unix seconds.
     pub earliest_expiry: Option<u64>,
     /// The revocation reason, when revoked.
@@ -173,7 +173,7 @@ impl From<&VerifiedChain> for ChainOutcome {
                 ChainStatus::Expired => CertStatus::Expired,
                 _ => CertStatus::Invalid,
             },
-            ocsp: OcspStatus::Unknown,
+            ocsp: RevocationStatus::Unknown,
             earliest_expiry: Some(chain.earliest_not_after()),
             revocation_reason: None,
         }

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha384};
 
 use super::codes::{details, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
-use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
+use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, RevocationStatus};
 use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
@@ -31,6 +31,7 @@ use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
     OcspRequest, PendingOcsp,
 };
+use crate::time::UnixTime;
 
 /// Most distinct certificates one request asks about: 64 devices under shared CAs need 66;
 /// RIM chains add three each. A chain with a certificate past it is an error (5001).
@@ -172,7 +173,7 @@ impl Revocation {
         &mut self,
         index: usize,
         answer: &Fetched,
-        now: u64,
+        now: UnixTime,
         checks: &mut Vec<SignatureCheck>,
     ) {
         let Some(query) = self.queries.get_mut(index) else {
@@ -351,7 +352,7 @@ impl ChainVerdict {
         // A chain not checked is `unknown` in the claims (with the warning); a checked one has
         // its folded status.
         chain.ocsp = match self {
-            Self::NotChecked => OcspStatus::Unknown,
+            Self::NotChecked => RevocationStatus::Unknown,
             Self::Checked(revocation) => revocation.status(),
         };
         match self {

@@ -19,6 +19,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::rim::{prepare_rim, verify_rim, RimError, RimTrust, VerifiedRim};
+use crate::time::UnixTime;
 
 /// The name prefix of documents for devices of configured roots: `configured-roots/<id>.xml`
 /// serves only devices whose chain ends at a root configured on the service (not NVIDIA's
@@ -155,7 +156,7 @@ impl RimStore {
         &self,
         id: &str,
         trust: &RimTrust,
-        now: u64,
+        now: UnixTime,
     ) -> Option<Result<VerifiedRim, RimError>> {
         self.get(id).map(|xml| verify_rim(xml, trust, now))
     }
@@ -164,7 +165,7 @@ impl RimStore {
 /// Reads `name`, `colloquialVersion` and `edition` of a document (its signature is checked
 /// again, fully, when the document is used).
 fn content_key(xml: &[u8]) -> Result<ContentKey, RimError> {
-    let pending = prepare_rim(xml, &RimTrust::nvidia(), 0)?;
+    let pending = prepare_rim(xml, &RimTrust::nvidia(), UnixTime::EPOCH)?;
     let document = pending.unverified_document();
     let version = &document.meta.colloquial_version;
     // Driver versions are decimal (`550.90.07`); firmware versions are five hex pairs.

@@ -8,6 +8,7 @@ use super::error::ErrorBody;
 use super::http::{is_json_media_type, Request, Response};
 use crate::attest::{Endpoint, MAX_BODY_BYTES};
 use crate::deprecation::{attest_deprecation_headers, Policy};
+use crate::time::UnixTime;
 
 /// A request that reached an endpoint with an allowed method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,9 +155,9 @@ fn normalise(path: &str) -> &str {
 pub(crate) fn finish_attest_response(
     mut response: Response,
     endpoint: Endpoint,
-    now: u64,
+    now: UnixTime,
 ) -> Response {
-    for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
+    for (name, value) in attest_deprecation_headers(endpoint, now.as_secs(), &Policy::default()) {
         if !name.eq_ignore_ascii_case("access-control-expose-headers") {
             response.headers.push((name.into(), value));
         }

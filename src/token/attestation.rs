@@ -17,6 +17,7 @@ use super::submods::submod_digests;
 use super::verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, OVERALL_CLAIM};
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 
 /// The verdict rules, in order: claims that do not read as their version defines them
 /// ([`TokenError::ClaimsUnreadable`]), a verdict that is not a pass
@@ -210,7 +211,7 @@ pub fn prepare_attestation_result(
     result: &[u8],
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<PreparedAttestationResult, TokenError> {
     let (format, overall, devices) = AttestationResult::parse(result)?.into_parts();
     if format != options.result_format {
@@ -411,7 +412,7 @@ pub fn verify_attestation_result(
     result: &[u8],
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<VerifiedAttestationResult, TokenError> {
     prepare_attestation_result(result, jwks, options, now)?.verify()
 }

@@ -7,12 +7,13 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use super::{ClaimReason, ResultFormat, TokenError};
+use crate::time::UnixTime;
 
 /// What a verifier requires of a token besides a valid signature. Everything is opt-in
 /// except the time claims, which are always checked when present.
 ///
 /// ```
-/// use edgeattest::VerifyOptions;
+/// use edgeattest::token::VerifyOptions;
 /// let options = VerifyOptions::new()
 ///     .issuer("https://nras.attestation.nvidia.com")
 ///     .nonce("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb")
@@ -170,7 +171,7 @@ pub(crate) fn check_claims(
     header: &Map<String, Value>,
     claims: &Map<String, Value>,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
     nonce_rule: NonceRule,
     required: bool,
 ) -> Result<(), TokenError> {
@@ -213,7 +214,7 @@ pub(crate) fn check_claims(
             Some(_) => return Err(failed("aud", ClaimReason::CheckFailed)),
         }
     }
-    let now = i128::from(now);
+    let now = i128::from(now.as_secs());
     let leeway = i128::from(options.leeway);
     let iat = time_claim(claims, "iat")?;
     if let Some(iat) = iat {

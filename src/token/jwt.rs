@@ -10,6 +10,7 @@ use super::jws::{parse_compact, CompactJws};
 use super::verified::VerifiedJwt;
 use super::{Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::time::UnixTime;
 
 /// A token that passed every check but the signature: holds the check to run.
 #[derive(Clone, Debug)]
@@ -17,7 +18,7 @@ pub struct PreparedJwt {
     jws: CompactJws,
     check: SignatureCheck,
     options: VerifyOptions,
-    now: u64,
+    now: UnixTime,
     nonce_rule: NonceRule,
     required: bool,
 }
@@ -32,7 +33,7 @@ pub fn prepare_jwt(
     token: &str,
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<PreparedJwt, TokenError> {
     prepare(token, jwks, options, now, NonceRule::Required, true)
 }
@@ -41,7 +42,7 @@ pub(crate) fn prepare(
     token: &str,
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
     nonce_rule: NonceRule,
     required: bool,
 ) -> Result<PreparedJwt, TokenError> {
@@ -124,7 +125,7 @@ pub fn verify_jwt(
     token: &str,
     jwks: &Jwks,
     options: &VerifyOptions,
-    now: u64,
+    now: UnixTime,
 ) -> Result<VerifiedJwt, TokenError> {
     prepare_jwt(token, jwks, options, now)?.verify()
 }

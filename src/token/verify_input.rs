@@ -14,6 +14,7 @@ use super::{
     ResultFormat, TokenError, VerifyOptions,
 };
 use crate::attest::Endpoint;
+use crate::time::UnixTime;
 
 /// Verification options in their written form (camelCase members, every one optional). `now`
 /// is declared so that a reader refusing unknown members accepts it, but the core does not
@@ -92,7 +93,7 @@ impl<Now> VerifyInput<Now> {
         &self,
         token: &str,
         jwks: &Jwks,
-        now: u64,
+        now: UnixTime,
     ) -> Result<PreparedJwt, TokenError> {
         prepare_jwt(token, jwks, &self.options()?, now)
     }
@@ -105,7 +106,7 @@ impl<Now> VerifyInput<Now> {
         &self,
         result: &[u8],
         jwks: &Jwks,
-        now: u64,
+        now: UnixTime,
     ) -> Result<PreparedAttestationResult, TokenError> {
         prepare_attestation_result(result, jwks, &self.options()?, now)
     }

@@ -94,7 +94,7 @@ pub fn check_ocsp_responses(
 ) -> Result<JsValue, JsValue> {
     let chain_pem = args::string_arg(&chain_pem, "chainPem")?;
     let kind = from_js(&kind, "kind")?;
-    let now = args::time_or_clock(&now, "now")?.as_secs();
+    let now = args::time_or_clock(&now, "now")?;
     let options: Option<CheckOcspOptions> = members_from_js(&options, "options")?;
     let answers = (from_js::<Vec<FetchAnswer>>(&answers, "answers")?
         .into_iter()

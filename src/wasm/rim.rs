@@ -13,6 +13,7 @@ use super::pending::Pending;
 use crate::bytes::Document;
 use crate::error_code::ErrorCode;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
+use crate::time::UnixTime;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RIM: &str = include_str!("types/rim.d.ts");
@@ -252,11 +253,11 @@ pub fn identify_rim(
 fn rim_inputs(
     xml: &JsValue,
     options: &JsValue,
-) -> Result<(Document, RimOptions<Js>, u64), JsValue> {
+) -> Result<(Document, RimOptions<Js>, UnixTime), JsValue> {
     let xml = from_js(xml, "xml")?;
     let options: Option<RimOptions<Js>> = members_from_js(options, "options")?;
     let options = options.unwrap_or_default();
-    let now = args::clock(options.now.as_ref())?.as_secs();
+    let now = args::clock(options.now.as_ref())?;
     Ok((xml, options, now))
 }
 

@@ -157,7 +157,7 @@ impl AttestationService {
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let now = args::time(&now, "now")?.as_secs();
+        let now = args::time(&now, "now")?;
         let request: Request = from_js(&request, "request")?;
         let entropy = args::random_bytes::<32>()?;
         convert::to_js(&self.service()?.handle(&request, now, entropy))
@@ -171,7 +171,7 @@ impl AttestationService {
         #[wasm_bindgen(unchecked_param_type = "ServiceRequest")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     ) -> Result<ServiceExchange, JsValue> {
-        let now = args::time(&now, "now")?.as_secs();
+        let now = args::time(&now, "now")?;
         let request: Request = match plain_request(&request) {
             Some(request) => request,
             None => from_js(&request, "request")?,

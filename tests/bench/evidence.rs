@@ -10,11 +10,12 @@ use core::time::Duration;
 use std::time::Instant;
 
 use base64::Engine;
-use edgeattest::{Arch, Nonce};
-use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::{ChainOptions, TrustStore};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!(

@@ -11,10 +11,11 @@ use core::hint::black_box;
 use core::time::Duration;
 use std::time::Instant;
 
-use edgeattest::{check_response, OcspRequest};
-use edgeattest::{Arch, Nonce};
-use edgeattest::{BatchPlan, DeviceInput, FwidPolicy, VerifyContext};
-use edgeattest::{ChainOptions, TrustStore};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::ocsp::{check_response, OcspRequest};
+use edgeattest::UnixTime;
 
 #[path = "../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -59,7 +60,7 @@ fn main() {
         arch: Arch::Hopper,
         nonce: Nonce::parse("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb")
             .unwrap(),
-        now: 1_790_000_000,
+        now: UnixTime::from_secs(1_790_000_000).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -88,7 +89,14 @@ fn main() {
         black_box(OcspRequest::new(&subject, &issuer, nonce("brom_good")).unwrap());
     });
     let check = |f: &Fixture, req: &OcspRequest, verify: bool| {
-        let pending = check_response(&f.bytes, req, &nonce(&f.request), &f.issuer, f.now).unwrap();
+        let pending = check_response(
+            &f.bytes,
+            req,
+            &nonce(&f.request),
+            &f.issuer,
+            UnixTime::from_secs(f.now).unwrap(),
+        )
+        .unwrap();
         if verify {
             black_box(pending.verify_in_core().unwrap());
         } else {

@@ -13,10 +13,12 @@ use std::time::Instant;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    appraise_rego, verify_attestation_result, ErrorCode, Jwks, RegoPolicy,
-    VerifiedAttestationResult, VerifyOptions,
+use edgeattest::policy::{appraise_rego, RegoPolicy};
+use edgeattest::token::{
+    verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 fn file(path: &str) -> Vec<u8> {
@@ -35,7 +37,13 @@ fn recorded() -> VerifiedAttestationResult {
     let options = VerifyOptions::new()
         .issuer("https://nras.attestation.nvidia.com")
         .nonce(request["nonce"].as_str().unwrap());
-    verify_attestation_result(&response, &jwks, &options, claims["iat"].as_u64().unwrap()).unwrap()
+    verify_attestation_result(
+        &response,
+        &jwks,
+        &options,
+        UnixTime::from_secs(claims["iat"].as_u64().unwrap()).unwrap(),
+    )
+    .unwrap()
 }
 
 fn policy(body: &str) -> RegoPolicy {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use edgeattest::{
+use edgeattest::attest::{
     validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceInput, Nonce, RequestBody,
     RequestError,
 };

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use edgeattest::{parse_pem_chain, OcspRequest, OCSP_NONCE_LEN};
+use edgeattest::chain::parse_pem_chain;
+use edgeattest::ocsp::{OcspRequest, NONCE_LEN};
 use sha2::{Digest, Sha256};
 
 /// (request name, subject file, issuer file): every certificate the OCSP tests ask about.
@@ -42,7 +43,7 @@ pub(crate) fn chain(file: &str) -> Vec<Vec<u8>> {
 
 /// The fixed nonce of a named request: SHA-256 of its name (distinct, reproducible;
 /// `generate.py` computes the same).
-pub(crate) fn nonce(name: &str) -> [u8; OCSP_NONCE_LEN] {
+pub(crate) fn nonce(name: &str) -> [u8; NONCE_LEN] {
     Sha256::digest(format!("edgeattest ocsp fixture {name}")).into()
 }
 

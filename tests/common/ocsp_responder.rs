@@ -11,10 +11,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
     FetchFailure, Fetched, OcspCacheEntry, Request, Resource, Response, Service, Step,
 };
-use edgeattest::SigningKey;
+use edgeattest::UnixTime;
 use serde_json::{Map, Value};
 
 pub(crate) fn ocsp_dir() -> PathBuf {
@@ -219,7 +220,7 @@ pub(crate) fn attest_answering(
     entropy: [u8; 32],
     mut answer: impl FnMut(&[u8], &str) -> Fetched,
 ) -> (Response, Vec<OcspCacheEntry>) {
-    let mut exchange = service.begin(request, now(), entropy);
+    let mut exchange = service.begin(request, UnixTime::from_secs(now()).unwrap(), entropy);
     loop {
         match exchange.step() {
             Step::Respond(_) => break,
@@ -308,7 +309,8 @@ pub(crate) fn test_service(
     config: edgeattest::service::ServiceConfig,
     revoked_driver_signer: bool,
 ) -> Service {
-    use edgeattest::{RimTrust, TrustStore};
+    use edgeattest::chain::TrustStore;
+    use edgeattest::rim::RimTrust;
     let mut service = Service::new(
         config,
         edgeattest::service::KeyRing::new(SigningKey::generate(&[5u8; 48]).unwrap(), None),

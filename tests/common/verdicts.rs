@@ -4,7 +4,7 @@
 //! Chromium and Firefox) read these tables. Paths are relative to `tests/fixtures/nvidia/`.
 #![allow(dead_code)] // each test crate uses part of it
 
-use edgeattest::Arch;
+use edgeattest::attest::Arch;
 
 /// Evidence and chain fixtures: 2026-09-21 (every device chain valid, none expired).
 pub(crate) const NOW: u64 = 1_790_000_000;

@@ -1,8 +1,8 @@
 //! Tests shared by the Node and the browser wasm suites: the core compiled to wasm, and the
 //! JS binding called with real and hostile JS values.
 
+use edgeattest::attest::{validate_request, Endpoint};
 use edgeattest::wasm::attest::{build_attest_request, generate_nonce, validate_attest_request};
-use edgeattest::{validate_request, Endpoint};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;

@@ -5,11 +5,13 @@
 //! the verdict of `tests/common/verdicts.rs` — the same as the software backend's, which
 //! each test also runs. The Wycheproof P-384 vectors go through `crypto.subtle` directly.
 
-use edgeattest::{
-    parse_pem_chain, prepare_rim, verify_rim, Arch, BatchPlan, ChainOptions, ChainPlan,
-    ChainStatus, DeviceInput, ErrorCode, FwidPolicy, Nonce, RimTrust, SignatureCheck, TrustStore,
-    VerifyContext,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, TrustStore};
+use edgeattest::crypto::SignatureCheck;
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::rim::{prepare_rim, verify_rim, RimTrust};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -125,15 +127,15 @@ async fn wycheproof_p1363_vectors_through_webcrypto() {
 async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
-    use edgeattest::SigningKey;
-    use edgeattest::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+    use edgeattest::crypto::SigningKey;
+    use edgeattest::token::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
     let key = SigningKey::generate(&[7u8; 48]).unwrap();
     let jwks = Jwks::new(vec![JwksKey::new(Some("k".into()), key.public_key())]).unwrap();
     let now = 1_782_698_883;
     let claims = serde_json::json!({"iss": "https://issuer.example", "iat": now, "exp": now + 60, "eat_nonce": "n"});
     let token = sign_jwt(&claims, &key, "k").unwrap();
     let options = VerifyOptions::new();
-    let prepared = prepare_jwt(&token, &jwks, &options, now).unwrap();
+    let prepared = prepare_jwt(&token, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap();
     let verdict = webcrypto(core::slice::from_ref(prepared.signature_check())).await;
     assert_eq!(verdict, [true]);
     let jwt = prepared.finish(verdict[0]).unwrap();
@@ -143,7 +145,8 @@ async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     let signature = rest.split_once('.').unwrap().1;
     let other = URL_SAFE_NO_PAD.encode(br#"{"iss":"https://issuer.example","eat_nonce":"m"}"#);
     let forged = format!("{head}.{other}.{signature}");
-    let prepared = prepare_jwt(&forged, &jwks, &options, now).unwrap();
+    let prepared =
+        prepare_jwt(&forged, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap();
     let verdict = webcrypto(core::slice::from_ref(prepared.signature_check())).await;
     assert_eq!(verdict, [false]);
     assert_eq!(
@@ -158,7 +161,7 @@ async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
             URL_SAFE_NO_PAD.encode(bad)
         );
         assert_eq!(
-            prepare_jwt(&token, &jwks, &options, now).unwrap_err(),
+            prepare_jwt(&token, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap_err(),
             TokenError::SignatureMalformed
         );
     }
@@ -225,7 +228,7 @@ fn context<'s>(store: &'s TrustStore, arch: Arch, nonce: &str) -> VerifyContext<
     VerifyContext {
         arch,
         nonce: Nonce::parse(nonce).unwrap(),
-        now: NOW,
+        now: UnixTime::from_secs(NOW).unwrap(),
         trust_store: store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -330,7 +333,13 @@ async fn every_device_chain_verdict_through_webcrypto() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     for (path, hwmodel) in CHAINS {
         let ders = parse_pem_chain(nvidia(path)).unwrap();
-        let plan = ChainPlan::new(&ders, &store, NOW, &ChainOptions::default()).unwrap();
+        let plan = ChainPlan::new(
+            &ders,
+            &store,
+            UnixTime::from_secs(NOW).unwrap(),
+            &ChainOptions::default(),
+        )
+        .unwrap();
         let verdicts = webcrypto(plan.signature_checks()).await;
         assert_eq!(verdicts, [true; 4], "{path}");
         let chain = plan.finish(&verdicts).unwrap();
@@ -341,7 +350,13 @@ async fn every_device_chain_verdict_through_webcrypto() {
             let mut tampered = ders.clone();
             let n = tampered[link].len();
             tampered[link][n - 3] ^= 0x01;
-            let plan = ChainPlan::new(&tampered, &store, NOW, &ChainOptions::default()).unwrap();
+            let plan = ChainPlan::new(
+                &tampered,
+                &store,
+                UnixTime::from_secs(NOW).unwrap(),
+                &ChainOptions::default(),
+            )
+            .unwrap();
             let verdicts = webcrypto(plan.signature_checks()).await;
             let failed: Vec<usize> = (0..4).filter(|i| !verdicts[*i]).collect();
             assert_eq!(failed, [link], "{path} link {link}");
@@ -353,7 +368,13 @@ async fn every_device_chain_verdict_through_webcrypto() {
     }
     for (path, code) in CHAINS_REFUSED {
         let ders = parse_pem_chain(nvidia(path)).unwrap();
-        let err = ChainPlan::new(&ders, &store, NOW, &ChainOptions::default()).unwrap_err();
+        let err = ChainPlan::new(
+            &ders,
+            &store,
+            UnixTime::from_secs(NOW).unwrap(),
+            &ChainOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(err.code(), code, "{path}");
     }
 }
@@ -371,7 +392,7 @@ async fn every_rim_fixture_verdict_through_webcrypto() {
             let name = path.trim_start_matches("nvidia/");
             let xml = bytes(path);
             // The digest is the core's; the ECDSA checks are WebCrypto's.
-            let result = match prepare_rim(xml, &trust, RIM_NOW) {
+            let result = match prepare_rim(xml, &trust, UnixTime::from_secs(RIM_NOW).unwrap()) {
                 Ok(pending) => {
                     let verdicts = webcrypto(pending.signature_checks()).await;
                     assert_eq!(verdicts, software(pending.signature_checks()), "{name}");
@@ -381,7 +402,11 @@ async fn every_rim_fixture_verdict_through_webcrypto() {
             };
             match (rim_verdict(name), result) {
                 (Ok(()), Ok(rim)) => {
-                    assert_eq!(rim, verify_rim(xml, &trust, RIM_NOW).unwrap(), "{name}");
+                    assert_eq!(
+                        rim,
+                        verify_rim(xml, &trust, UnixTime::from_secs(RIM_NOW).unwrap()).unwrap(),
+                        "{name}"
+                    );
                     verified += 1;
                 }
                 (Err(code), Err(err)) => assert_eq!(err.code(), code, "{name}"),

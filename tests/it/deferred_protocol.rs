@@ -14,11 +14,14 @@ mod verdicts;
 use core::fmt::Debug;
 
 use base64::Engine;
-use edgeattest::{
-    check_response, parse_pem_chain, prepare_attestation_result, prepare_jwt, prepare_rim,
-    software_verdicts, Arch, BatchPlan, ChainOptions, ChainPlan, Deferred, DeviceInput, FwidPolicy,
-    Jwks, Nonce, RimTrust, TrustStore, VerifyContext, VerifyOptions,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, ChainOptions, ChainPlan, TrustStore};
+use edgeattest::crypto::{software_verdicts, Deferred};
+use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::ocsp::check_response;
+use edgeattest::rim::{prepare_rim, RimTrust};
+use edgeattest::token::{prepare_attestation_result, prepare_jwt, Jwks, VerifyOptions};
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 /// What a verifier makes of a failed verdict for its first check.
@@ -80,7 +83,13 @@ fn a_certificate_path() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let pem = fixture_files::text(&format!("nvidia/{}", verdicts::CHAINS[0].0));
     let ders = parse_pem_chain(pem).unwrap();
-    let plan = ChainPlan::new(&ders, &store, verdicts::NOW, &ChainOptions::default()).unwrap();
+    let plan = ChainPlan::new(
+        &ders,
+        &store,
+        UnixTime::from_secs(verdicts::NOW).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     contract("chain", plan, FirstCheckFailing::Fails);
 }
 
@@ -114,7 +123,7 @@ fn an_evidence_batch() {
     let context = VerifyContext {
         arch: Arch::Hopper,
         nonce: Nonce::parse(json[0]["nonce"].as_str().unwrap()).unwrap(),
-        now: verdicts::NOW,
+        now: UnixTime::from_secs(verdicts::NOW).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -132,7 +141,12 @@ fn an_evidence_batch() {
 #[test]
 fn a_rim() {
     let xml = fixture_files::bytes("nvidia/rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml");
-    let pending = prepare_rim(xml, &RimTrust::nvidia(), 1_750_000_000).unwrap();
+    let pending = prepare_rim(
+        xml,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_750_000_000).unwrap(),
+    )
+    .unwrap();
     contract("rim", pending, FirstCheckFailing::Fails);
 }
 
@@ -144,7 +158,7 @@ fn an_ocsp_response() {
         &ocsp_fixtures::request("brom_good"),
         &ocsp_fixtures::nonce("brom_good"),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .unwrap();
     contract("ocsp", pending, FirstCheckFailing::Fails);
@@ -177,9 +191,15 @@ fn a_token_and_an_attestation_result() {
     let (response, jwks, options, now) = recorded();
     let result: Value = serde_json::from_slice(&response).unwrap();
     let overall = result[0][1].as_str().unwrap();
-    let jwt = prepare_jwt(overall, &jwks, &options, now).unwrap();
+    let jwt = prepare_jwt(overall, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap();
     contract("jwt", jwt, FirstCheckFailing::Fails);
-    let prepared = prepare_attestation_result(&response, &jwks, &options, now).unwrap();
+    let prepared = prepare_attestation_result(
+        &response,
+        &jwks,
+        &options,
+        UnixTime::from_secs(now).unwrap(),
+    )
+    .unwrap();
     assert_eq!(prepared.signature_checks().len(), 9);
     contract("attestation result", prepared, FirstCheckFailing::Fails);
 }

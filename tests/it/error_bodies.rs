@@ -1,7 +1,7 @@
 //! One shape for every error body (issue 17): the gateway's refusals, the attestation
 //! service's own errors, the lists' and the deprecation checks' 400s all carry `code`,
 //! `message`, `status` (and `field` where one input is at fault), camelCase, with the RFC
-//! 6750 members in the `WWW-Authenticate` challenge only (`edgeattest::ErrorBody`).
+//! 6750 members in the `WWW-Authenticate` challenge only (`edgeattest::error_code::ErrorBody`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -10,10 +10,14 @@ use edgeattest::access::{
     authorize, dev_key_set, ApiKey, Decision, Denial, GatewayConfig, GatewayRequest, KeyStore,
     KeyType, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES,
 };
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
 use edgeattest::deprecation::{check_query, check_request, Policy, OCT_10_2026, SEPT_10_2026};
+use edgeattest::error_code::ErrorBody;
 use edgeattest::listing::{respond, Schema, Table};
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{ErrorBody, RimTrust, SigningKey, TrustStore};
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 const NOW: u64 = 1_800_000_000;
@@ -279,7 +283,11 @@ fn service() -> Service {
 fn the_service_lists_and_deprecations_share_the_shape() {
     let svc = service();
     let ask = |request: Request| {
-        let response = svc.handle(&request.origin("https://attest.example"), NOW, [7; 32]);
+        let response = svc.handle(
+            &request.origin("https://attest.example"),
+            UnixTime::from_secs(NOW).unwrap(),
+            [7; 32],
+        );
         let text = String::from_utf8(response.body).unwrap();
         assert_shape(&text, response.status, &text)
     };

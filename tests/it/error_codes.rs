@@ -1,4 +1,4 @@
-//! The registry of error codes (`edgeattest::ERROR_CODES`) against the source: every code
+//! The registry of error codes (`edgeattest::error_code::ERROR_CODES`) against the source: every code
 //! the crate or its JavaScript gives is registered once, every registered code is given, and
 //! the TypeScript union in `src/js/codes.d.ts` is the registry's. Run with
 //! `EDGEATTEST_BLESS=1` to rewrite `codes.d.ts` after adding a code.
@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use edgeattest::{registered_code, ERROR_CODES};
+use edgeattest::error_code::{registered_code, ERROR_CODES};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -8,17 +8,29 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use edgeattest::service::{FetchFailure, Fetched};
-use edgeattest::{appraise, verify_attestation_result, Policy, PolicyVersion, VerifyOptions};
-use edgeattest::{
-    compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, Arch, ArchitectureRow,
-    ChainKind, ChainStatus, CheckOcspOptions, Deferred, DeviceResult, EvidenceEncoding,
-    EvidenceOptions, EvidenceProfile, Jwks, MeasurementSource, Nvdec0Rule, OcspInputError,
-    OcspRequestsOptions, OpaqueFloor, OpaqueValue, OptionsError, PreparedToken, ResultFormat,
-    RevocationState, RimCertStatus, RimIds, RimKind, RimTrust, RuleStatus, RuntimeEvidence,
-    RuntimeEvidenceInput, StageId, StageStatus, TokenVerdict, UnixSeconds, UnixTime, Verdict,
-    VerdictLevel, VerifyInput, NVIDIA_RIM_ROOT_PEM, OCSP_NONCE_LEN,
+use edgeattest::attest::{Arch, ArchitectureRow, EvidenceEncoding, EvidenceProfile};
+use edgeattest::chain::ChainStatus;
+use edgeattest::crypto::Deferred;
+use edgeattest::evidence::{
+    DeviceResult, EvidenceOptions, OptionsError, RevocationState, RuntimeEvidenceInput, StageId,
+    StageStatus, Verdict,
 };
+use edgeattest::ocsp::{
+    ChainKind, CheckOcspOptions, OcspInputError, OcspRequestsOptions, NONCE_LEN,
+};
+use edgeattest::policy::{appraise, Policy, PolicyVersion, RuleStatus};
+use edgeattest::rim::{
+    compare_gpu, compare_switch, identify_rim, open_envelope, verify_rim, MeasurementSource,
+    Nvdec0Rule, OpaqueFloor, OpaqueValue, RimCertStatus, RimIds, RimKind, RimTrust,
+    RuntimeEvidence, NVIDIA_RIM_ROOT_PEM,
+};
+use edgeattest::service::{FetchFailure, Fetched};
+use edgeattest::time::UnixSeconds;
+use edgeattest::token::{
+    verify_attestation_result, Jwks, PreparedToken, ResultFormat, TokenVerdict, VerdictLevel,
+    VerifyInput, VerifyOptions,
+};
+use edgeattest::UnixTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -116,13 +128,23 @@ fn token_results(name: &str, extra: Value) -> (Value, Value) {
     }
     let input: VerifyInput = serde_json::from_value(options).unwrap();
     let prepared = input
-        .prepare_attestation_result(&response, &jwks, now)
+        .prepare_attestation_result(
+            &response,
+            &jwks,
+            edgeattest::UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap();
     let verified = match PreparedToken::from(prepared).finish_in_software().unwrap() {
         TokenVerdict::Result(report) => to(report.into_verified().unwrap()),
         TokenVerdict::Jwt(_) => panic!("a result verified as a JWT"),
     };
-    let prepared = input.prepare_jwt(overall, &jwks, now).unwrap();
+    let prepared = input
+        .prepare_jwt(
+            overall,
+            &jwks,
+            edgeattest::UnixTime::from_secs(now).unwrap(),
+        )
+        .unwrap();
     match PreparedToken::from(prepared).finish_in_software().unwrap() {
         TokenVerdict::Jwt(jwt) => (verified, to(jwt)),
         TokenVerdict::Result(_) => panic!("a JWT verified as a result"),
@@ -142,7 +164,13 @@ fn policy_decision(name: &str, policy: &str) -> Value {
         .allow_failed_result(true);
     let jwks = Jwks::parse(&file("jwks")).unwrap();
     let now = claims["iat"].as_u64().unwrap();
-    let verified = verify_attestation_result(&response, &jwks, &options, now).unwrap();
+    let verified = verify_attestation_result(
+        &response,
+        &jwks,
+        &options,
+        edgeattest::UnixTime::from_secs(now).unwrap(),
+    )
+    .unwrap();
     let policy = fixture(&format!("nvidia/policies/nvtrust/{policy}.json"));
     to(appraise(&verified, &Policy::parse(&policy).unwrap()).unwrap())
 }
@@ -153,7 +181,12 @@ fn ocsp(chain: &str, answers: [Fetched; 3], now: u64, allow_hold: bool) -> Value
         serde_json::from_value(json!({ "allowHold": allow_hold })).unwrap();
     let chain = std::fs::read_to_string(ocsp_fixtures::pki(chain)).unwrap();
     to(check
-        .check(&chain, ChainKind::Device, &answers, now)
+        .check(
+            &chain,
+            ChainKind::Device,
+            &answers,
+            edgeattest::UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap())
 }
 
@@ -209,8 +242,14 @@ fn written() -> Vec<(String, Value)> {
     );
     let verified = |path, now| verify_rim(&fixture(path), &RimTrust::nvidia(), now).unwrap();
     let (driver, firmware) = (
-        verified(DRIVER_545, JAN_2024),
-        verified(VBIOS_PROD, JAN_2024),
+        verified(
+            DRIVER_545,
+            edgeattest::UnixTime::from_secs(JAN_2024).unwrap(),
+        ),
+        verified(
+            VBIOS_PROD,
+            edgeattest::UnixTime::from_secs(JAN_2024).unwrap(),
+        ),
     );
     // Two unmet floors: one below its minimum, one of the wrong value type.
     let (mut floored, mut low) = (driver.document().clone(), hopper_535.clone());
@@ -231,7 +270,13 @@ fn written() -> Vec<(String, Value)> {
             value: vec![3, 0],
         });
     }
-    let (switch_rim, none) = (verified(SWITCH_RIM, JULY_2026), RuntimeEvidence::default());
+    let (switch_rim, none) = (
+        verified(
+            SWITCH_RIM,
+            edgeattest::UnixTime::from_secs(JULY_2026).unwrap(),
+        ),
+        RuntimeEvidence::default(),
+    );
     let envelope =
         json!({ "id": "NV_X", "rim": "PFNvZnR3YXJlSWRlbnRpdHkvPg==", "rim_format": "TCG" });
     let (passed, passed_jwt) = token_results("v3_8gpu_success_20260629", json!({}));
@@ -244,7 +289,7 @@ fn written() -> Vec<(String, Value)> {
     let requests = json!({ "kind": "device", "nonces": nonces });
     let requests: OcspRequestsOptions = serde_json::from_value(requests).unwrap();
     let chain = std::fs::read_to_string(ocsp_fixtures::pki("chain_good.pem")).unwrap();
-    let fresh = || Err::<[u8; OCSP_NONCE_LEN], _>(OcspInputError::Kind);
+    let fresh = || Err::<[u8; NONCE_LEN], _>(OcspInputError::Kind);
     let rim_ids = rim_ids_type();
     // One row a case: a table.
     #[rustfmt::skip]
@@ -264,7 +309,7 @@ fn written() -> Vec<(String, Value)> {
             to(ls10(JULY_2026, json!({})).verify_certificate_chain(clock()).unwrap().unwrap())),
         ("RuntimeEvidenceInput: runtimeEvidence, Hopper 535", to(RuntimeEvidenceInput::from(hopper_535.clone()))),
         ("VerifiedRimJson: verifyRim", to(&driver)),
-        ("VerifiedRimJson: verifyRim, signer expired", to(verified(DRIVER_545, SEPT_2026))),
+        ("VerifiedRimJson: verifyRim, signer expired", to(verified(DRIVER_545, edgeattest::UnixTime::from_secs(SEPT_2026).unwrap()))),
         ("RimComparison: compareGpuRims, another driver",
             to(compare_gpu(driver.document(), firmware.document(), &hopper_535).unwrap().report())),
         ("RimComparison: compareGpuRims, floors unmet", to(compare_gpu(&floored, firmware.document(), &low).unwrap().report())),

@@ -10,15 +10,22 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use edgeattest::attest::ArchitectureRow;
 use edgeattest::deprecation::Notice;
-use edgeattest::listing::ListLimits;
-use edgeattest::service::ServiceLimits;
-use edgeattest::{
-    ArchitectureRow, CertificateChainReport, ChainOcspRequest, CheckOcspOptions, ComparisonReport,
-    DeviceDecision, DeviceReport, DeviceResult, EvidenceReport, Failure, GoldenMeasurement,
-    OcspCertificateStatus, OcspChainStatus, PolicyDecision, RimCertChain, RimDocument, RimEnvelope,
-    RimIdentity, RimStep, RuleOutcome, RuleStatus, Stage, StageId, StageStatus, VerifiedRim,
+use edgeattest::evidence::{
+    CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep, Stage,
+    StageId, StageStatus,
 };
+use edgeattest::listing::ListLimits;
+use edgeattest::ocsp::{
+    ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus,
+};
+use edgeattest::policy::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
+use edgeattest::rim::{
+    ComparisonReport, GoldenMeasurement, RimCertChain, RimDocument, RimEnvelope, RimIdentity,
+    VerifiedRim,
+};
+use edgeattest::service::ServiceLimits;
 use ts_rs::{Config, TypeVisitor, TS};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

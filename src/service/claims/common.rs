@@ -4,7 +4,7 @@ use alloc::string::String;
 
 use serde::Serialize;
 
-use crate::service::outcome::{CertStatus, ChainOutcome, ErrorDetails, OcspStatus};
+use crate::service::outcome::{CertStatus, ChainOutcome, ErrorDetails, RevocationStatus};
 use crate::time::format_rfc3339;
 
 /// `iss`, `iat`, `nbf`, `exp`, `jti`: every token carries them.
@@ -30,7 +30,7 @@ pub struct CertChainClaim {
     pub status: CertStatus,
     /// good / revoked / unknown.
     #[serde(rename = "x-nvidia-cert-ocsp-status")]
-    pub ocsp_status: OcspStatus,
+    pub ocsp_status: RevocationStatus,
     /// The earliest `notAfter` of the chain, `YYYY-MM-DDTHH:MM:SSZ`.
     #[serde(rename = "x-nvidia-cert-expiration-date")]
     pub expiration_date: Option<String>,

@@ -14,6 +14,7 @@ use super::super::pending::Pending;
 use super::super::{args, convert};
 use super::keys::KeySet;
 use crate::crypto::Deferred;
+use crate::time::UnixTime;
 use crate::token::{PreparedToken, TokenVerdict, VerdictLevel, VerifyInput};
 
 /// A verification between its two phases: `checks` go to a backend, `finish(verdicts)`
@@ -105,13 +106,13 @@ fn pending(prepared: PreparedToken) -> TokenVerification {
 }
 
 /// The options and `now` (read by the binding's one time reader: a number or a `Date`).
-fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, u64), JsValue> {
+fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, UnixTime), JsValue> {
     let input: VerifyInput<convert::Js> = convert::options_from_js(options)?;
     let now = args::time(
         input.now.as_ref().map_or(&JsValue::UNDEFINED, |now| &now.0),
         "now",
     )?;
-    Ok((input, now.as_secs()))
+    Ok((input, now))
 }
 
 /// The verified JWT or result; an attestation result's first failure carries every token's

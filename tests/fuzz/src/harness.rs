@@ -12,19 +12,19 @@
 //! Inputs that carry several documents separate them with [`SEP`].
 
 use base64::Engine;
-use edgeattest::ErrorCode;
-use edgeattest::{canonical_forms, open_envelope, verify_rim, RimTrust};
-use edgeattest::{
-    decode_generation1, decode_generation2, verify_evidence, DeviceInput, FwidPolicy, Transcript,
-    VerifyContext, SIGNATURE_LEN,
+use edgeattest::attest::{validate_request, Arch, Endpoint, FwidPolicy, Nonce};
+use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::crypto::{PublicKey, SigningKey, SIGNATURE_LEN};
+use edgeattest::evidence::{
+    decode_generation1, decode_generation2, verify_evidence, DeviceInput, Transcript, VerifyContext,
 };
-use edgeattest::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
-use edgeattest::{validate_request, Arch, Endpoint, Nonce};
-use edgeattest::{
+use edgeattest::rim::{canonical_forms, open_envelope, verify_rim, RimTrust};
+use edgeattest::token::{
     verify_attestation_result, verify_jwt, AttestationResult, Jwks, JwksKey, TokenError,
     VerifyOptions,
 };
-use edgeattest::{PublicKey, SigningKey};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 // The service's targets (a request through `handle`, a hostile host answering the exchange).
 #[path = "harness_service.rs"]
@@ -180,7 +180,10 @@ pub fn evidence_transcript(data: &[u8]) {
         let _ = transcript.block(index);
     }
     let opaque = &transcript.response.opaque;
-    for kind in [edgeattest::DeviceKind::Gpu, edgeattest::DeviceKind::Switch] {
+    for kind in [
+        edgeattest::attest::DeviceKind::Gpu,
+        edgeattest::attest::DeviceKind::Switch,
+    ] {
         check(&opaque.validate(kind));
         check(&opaque.vbios_version(kind));
     }
@@ -230,7 +233,7 @@ pub fn evidence_verify(data: &[u8]) {
     let context = VerifyContext {
         arch: arch(selector),
         nonce: Nonce::parse(FUZZ_NONCE).expect("nonce"),
-        now: NOW,
+        now: UnixTime::from_secs(NOW).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -264,7 +267,7 @@ pub fn evidence_signed(data: &[u8]) {
     let context = VerifyContext {
         arch: arch(selector),
         nonce: Nonce::parse(FUZZ_NONCE).expect("nonce"),
-        now: NOW,
+        now: UnixTime::from_secs(NOW).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -321,7 +324,7 @@ fn chain_verify_all<C: AsRef<[u8]>>(ders: &[C]) {
             ChainOptions::default(),
             ChainOptions::default().with_time(TimeCheck::Enforce),
         ] {
-            let result = verify_chain(ders, store, NOW, &options);
+            let result = verify_chain(ders, store, UnixTime::from_secs(NOW).unwrap(), &options);
             check(&result);
             if let Ok(chain) = result {
                 let _ = chain.ueid();
@@ -344,7 +347,12 @@ pub fn token_jwt(data: &[u8]) {
     let token = text(data);
     let nras = Jwks::parse(NRAS_JWKS.as_bytes()).expect("nras jwks");
     for jwks in [&nras, &fuzz_jwks()] {
-        let result = verify_jwt(&token, jwks, &VerifyOptions::new(), NOW);
+        let result = verify_jwt(
+            &token,
+            jwks,
+            &VerifyOptions::new(),
+            UnixTime::from_secs(NOW).unwrap(),
+        );
         check(&result);
         let result = verify_jwt(
             &token,
@@ -354,7 +362,7 @@ pub fn token_jwt(data: &[u8]) {
                 .max_age(3600)
                 .typ("JWT")
                 .understand_crit("b64"),
-            NOW,
+            UnixTime::from_secs(NOW).unwrap(),
         );
         check(&result);
     }
@@ -395,7 +403,12 @@ pub fn token_claims(data: &[u8]) {
         options = options.understand_crit("b64").understand_crit("exp");
     }
     let now = if selector & 128 != 0 { u64::MAX } else { NOW };
-    let result = verify_jwt(&token, &fuzz_jwks(), &options, now);
+    let result = verify_jwt(
+        &token,
+        &fuzz_jwks(),
+        &options,
+        UnixTime::from_secs(now).unwrap(),
+    );
     check(&result);
     match &result {
         Err(TokenError::SignatureVerificationFailed) => {
@@ -449,7 +462,7 @@ pub fn token_result(data: &[u8]) {
         data,
         &nras,
         &VerifyOptions::new(),
-        NOW,
+        UnixTime::from_secs(NOW).unwrap(),
     ));
 }
 
@@ -475,7 +488,7 @@ pub fn attest_request(data: &[u8]) {
 /// `rim_verify`: a RIM document verified against NVIDIA's RIM root, and its canonical forms.
 pub fn rim_verify(data: &[u8]) {
     let trust = RimTrust::nvidia();
-    let result = verify_rim(data, &trust, NOW);
+    let result = verify_rim(data, &trust, UnixTime::from_secs(NOW).unwrap());
     check(&result);
     if let Ok(text) = core::str::from_utf8(data) {
         check(&canonical_forms(text));
@@ -497,7 +510,11 @@ pub fn rim_envelope(data: &[u8]) {
     check(&result);
     if let Ok(envelope) = result {
         assert_eq!(envelope.id, id);
-        check(&verify_rim(&envelope.rim, &RimTrust::nvidia(), NOW));
+        check(&verify_rim(
+            &envelope.rim,
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(NOW).unwrap(),
+        ));
     }
 }
 

@@ -9,7 +9,7 @@
 //! raw bytes. The message is the rest (both hash it with SHA-384: the digest is not an
 //! input of the public API).
 
-use edgeattest::{verify_p384_sha384, SignatureError};
+use edgeattest::crypto::{verify_p384_sha384, SignatureError};
 use p384::ecdsa::signature::{Signer, Verifier};
 use p384::ecdsa::{Signature, SigningKey, VerifyingKey};
 

@@ -3,14 +3,15 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::parse_pem_chain;
-use edgeattest::{check_response, fold_chain, ChainRevocation, OcspRequest};
+use edgeattest::chain::parse_pem_chain;
+use edgeattest::ocsp::{check_response, fold_chain, ChainRevocation, OcspRequest};
+use edgeattest::UnixTime;
 
 use super::check;
 
 /// When the committed seeds (the static responses of `tests/fixtures/generated/ocsp/responses`)
 /// are current.
-const NOW: u64 = 1_795_476_747;
+const NOW: UnixTime = UnixTime::from_secs(1_795_476_747).unwrap();
 
 /// The nonce those responses echo for `brom_good`: SHA-256 of
 /// `edgeattest ocsp fixture brom_good` (tests/common/ocsp_fixtures.rs).

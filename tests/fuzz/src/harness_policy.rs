@@ -5,10 +5,11 @@
 use std::sync::OnceLock;
 
 use base64::Engine;
-use edgeattest::{
-    appraise, verify_attestation_result, Jwks, Policy, PolicyError, PolicyVersion,
-    VerifiedAttestationResult, VerifyOptions, MAX_POLICY_RULES,
+use edgeattest::policy::{appraise, Policy, PolicyError, PolicyVersion, MAX_RULES};
+use edgeattest::token::{
+    verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::UnixTime;
 
 use super::{check, NRAS_JWKS};
 
@@ -30,8 +31,13 @@ fn recorded() -> &'static VerifiedAttestationResult {
             .as_u64()
             .expect("iat");
         let jwks = Jwks::parse(NRAS_JWKS.as_bytes()).expect("nras jwks");
-        verify_attestation_result(RESPONSE, &jwks, &VerifyOptions::new(), iat)
-            .expect("the recorded result verifies")
+        verify_attestation_result(
+            RESPONSE,
+            &jwks,
+            &VerifyOptions::new(),
+            UnixTime::from_secs(iat).unwrap(),
+        )
+        .expect("the recorded result verifies")
     })
 }
 
@@ -45,7 +51,7 @@ pub fn policy_json(data: &[u8]) {
     let Ok(policy) = parsed else {
         return;
     };
-    assert!(policy.rule_count() <= MAX_POLICY_RULES);
+    assert!(policy.rule_count() <= MAX_RULES);
     let result = recorded();
     match appraise(result, &policy) {
         Err(PolicyError::ResultFormat { version }) => {
@@ -66,7 +72,7 @@ pub fn policy_json(data: &[u8]) {
                     assert!(rule.path().starts_with('/'), "{}", rule.path());
                     assert_eq!(
                         rule.found().is_none(),
-                        rule.status() == edgeattest::RuleStatus::Missing
+                        rule.status() == edgeattest::policy::RuleStatus::Missing
                     );
                 }
             }

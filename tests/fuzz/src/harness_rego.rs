@@ -2,10 +2,9 @@
 //! its budgets, to a result whose claims are fuzzed too (signed by the harness, so that the
 //! policy's input takes any shape verification lets through). Part of `harness.rs`.
 
-use edgeattest::{
-    appraise_rego, create_detached_eat, sign_jwt, verify_attestation_result, RegoPolicy,
-    VerifyOptions, MAX_REGO_LINES,
-};
+use edgeattest::policy::{appraise_rego, RegoPolicy, MAX_REGO_LINES};
+use edgeattest::token::{create_detached_eat, sign_jwt, verify_attestation_result, VerifyOptions};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use super::{check, fuzz_jwks, split, token_signing_key, FUZZ_KID, FUZZ_NONCE, NOW};
@@ -44,7 +43,12 @@ pub fn rego_policy(data: &[u8]) {
     let options = VerifyOptions::new()
         .nonce(FUZZ_NONCE)
         .allow_failed_result(true);
-    let verified = verify_attestation_result(result.as_bytes(), &fuzz_jwks(), &options, NOW);
+    let verified = verify_attestation_result(
+        result.as_bytes(),
+        &fuzz_jwks(),
+        &options,
+        UnixTime::from_secs(NOW).unwrap(),
+    );
     check(&verified);
     let Ok(verified) = verified else {
         return;

@@ -3,8 +3,9 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::RimTrust;
-use edgeattest::SigningKey;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
+use edgeattest::UnixTime;
 
 use super::{check_code, device_store, fuzz_signing_key, split, text, token_signing_key, NOW};
 
@@ -64,7 +65,7 @@ pub fn service_request(data: &[u8]) {
             request = request.header(name.trim(), value.trim());
         }
     }
-    let response = service().handle(&request, NOW, [selector; 32]);
+    let response = service().handle(&request, UnixTime::from_secs(NOW).unwrap(), [selector; 32]);
     assert!(
         (100..500).contains(&response.status),
         "status {} for {} {}: {}",
@@ -123,9 +124,9 @@ fn external_service() -> &'static edgeattest::service::Service {
 /// answers change nothing; when every answer was the true one, the result verifies with the
 /// JWKS.
 pub fn service_exchange(data: &[u8]) {
+    use edgeattest::attest::Endpoint;
     use edgeattest::service::{ExchangeError, Request, Step};
-    use edgeattest::Endpoint;
-    use edgeattest::{verify_attestation_result, Jwks, ResultFormat, VerifyOptions};
+    use edgeattest::token::{verify_attestation_result, Jwks, ResultFormat, VerifyOptions};
     const PATHS: [&str; 7] = [
         "/v1/attest/gpu",
         "/v2/attest/gpu",
@@ -150,7 +151,7 @@ pub fn service_exchange(data: &[u8]) {
     let request = Request::new("POST", path)
         .header("content-type", "application/json")
         .body(body.to_vec());
-    let mut exchange = service.begin(&request, NOW, [*policy; 32]);
+    let mut exchange = service.begin(&request, UnixTime::from_secs(NOW).unwrap(), [*policy; 32]);
     let mut round = 0u32;
     let mut next = || {
         let choice = (u32::from(*policy) >> (2 * (round % 4))) & 3;
@@ -174,12 +175,17 @@ pub fn service_exchange(data: &[u8]) {
                 } else if honest {
                     let jwks_response = service.handle(
                         &Request::new("GET", "/.well-known/jwks.json"),
-                        NOW,
+                        UnixTime::from_secs(NOW).unwrap(),
                         [0; 32],
                     );
                     let jwks = Jwks::parse(&jwks_response.body).expect("jwks");
-                    verify_attestation_result(&response.body, &jwks, &options, NOW)
-                        .expect("an honest exchange's result verifies");
+                    verify_attestation_result(
+                        &response.body,
+                        &jwks,
+                        &options,
+                        UnixTime::from_secs(NOW).unwrap(),
+                    )
+                    .expect("an honest exchange's result verifies");
                 }
                 return;
             }

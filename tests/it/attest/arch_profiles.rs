@@ -4,15 +4,18 @@
 //! same rules without any other code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    check_table, driver_rim_id, firmware_rim_id, validate_request, verify_evidence, Arch,
-    ArchProfile, AttestRequestBuilder, ChainOptions, DeviceInput, DeviceKind, DriverRimId,
-    Endpoint, ErrorCode, EvidenceInput, EvidenceProfile, FirmwareRimId, FwidCheck, FwidPolicy,
-    FwidRule, FwidSource, Nonce, ProfileDefect, RimIdError, RimPath, RuntimeEvidence, TrustStore,
-    VerifyContext,
+use edgeattest::attest::{
+    check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, DeviceKind,
+    DriverRimId, Endpoint, EvidenceInput, EvidenceProfile, FirmwareRimId, FwidPolicy, FwidRule,
+    FwidSource, Nonce, ProfileDefect, RimPath,
 };
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext};
+use edgeattest::rim::{driver_rim_id, firmware_rim_id, RimIdError, RuntimeEvidence};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!(

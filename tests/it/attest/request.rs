@@ -7,10 +7,11 @@ mod samples;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::{
-    validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, ErrorCode,
-    EvidenceInput, Nonce, RequestError,
+use edgeattest::attest::{
+    validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint, EvidenceInput, Nonce,
+    RequestError,
 };
+use edgeattest::ErrorCode;
 use samples::{body_json, error, fixture, hopper, input, switch, v4_gpu, Sample};
 use serde_json::{json, Value};
 
@@ -126,13 +127,13 @@ fn every_endpoint_round_trips_its_encoding() {
     let gpu = hopper();
     let sw = switch();
     for endpoint in Endpoint::ALL {
-        let sample = if endpoint.device_kind() == edgeattest::DeviceKind::Gpu {
+        let sample = if endpoint.device_kind() == edgeattest::attest::DeviceKind::Gpu {
             &gpu
         } else {
             &sw
         };
         let mut builder = AttestRequestBuilder::new(endpoint, sample.nonce).evidence(input(sample));
-        if endpoint.device_kind() == edgeattest::DeviceKind::Gpu {
+        if endpoint.device_kind() == edgeattest::attest::DeviceKind::Gpu {
             builder = builder.arch(Arch::Hopper);
         }
         let body = builder.build().unwrap();
@@ -177,7 +178,7 @@ fn every_endpoint_round_trips_its_encoding() {
                 assert_eq!(value["evidence_list"][0]["certificate"], certificate);
                 assert_eq!(
                     value["arch"],
-                    if endpoint.device_kind() == edgeattest::DeviceKind::Gpu {
+                    if endpoint.device_kind() == edgeattest::attest::DeviceKind::Gpu {
                         "HOPPER"
                     } else {
                         "LS10"
@@ -197,7 +198,7 @@ fn claims_versions_per_endpoint() {
         let builder = AttestRequestBuilder::new(endpoint, sample.nonce)
             .evidence(input(sample))
             .claims_version(version);
-        if endpoint.device_kind() == edgeattest::DeviceKind::Gpu {
+        if endpoint.device_kind() == edgeattest::attest::DeviceKind::Gpu {
             builder.arch(Arch::Blackwell).build()
         } else {
             builder.build()

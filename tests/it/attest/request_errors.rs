@@ -7,11 +7,12 @@ mod samples;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::{
-    validate_request, Arch, AttestRequestBuilder, Endpoint, ErrorCode, EvidenceEncoding,
+use edgeattest::attest::{
+    validate_request, Arch, AttestRequestBuilder, Endpoint, EvidenceEncoding,
     EvidenceEncodingError, EvidenceInput, Nonce, RequestError, MAX_BODY_BYTES, MAX_EVIDENCE_BYTES,
     MAX_EVIDENCE_ITEMS,
 };
+use edgeattest::ErrorCode;
 use samples::{body_json, error, hopper, input, switch, v4_gpu};
 use serde_json::{json, Value};
 
@@ -474,9 +475,9 @@ fn every_code_is_distinct_and_displayed() {
             field: "f".into(),
             limit: 1,
         },
-        RequestError::Json(edgeattest::JsonError::Syntax { line: 1, column: 1 }),
-        RequestError::Json(edgeattest::JsonError::DuplicateMember { name: "a".into() }),
-        RequestError::Json(edgeattest::JsonError::TooDeep),
+        RequestError::Json(edgeattest::json::JsonError::Syntax { line: 1, column: 1 }),
+        RequestError::Json(edgeattest::json::JsonError::DuplicateMember { name: "a".into() }),
+        RequestError::Json(edgeattest::json::JsonError::TooDeep),
         RequestError::MissingField { field: "f".into() },
         RequestError::NotAnObject { field: "f".into() },
         RequestError::TooManyEvidenceItems {

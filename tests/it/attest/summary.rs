@@ -2,8 +2,8 @@
 //! on a real recorded request; an unknown path refused with the service's code.
 #![cfg(not(target_arch = "wasm32"))]
 
+use edgeattest::attest::{validate_request, Endpoint, RequestSummary};
 use edgeattest::ErrorCode;
-use edgeattest::{validate_request, Endpoint, RequestSummary};
 use serde_json::Value;
 
 #[test]

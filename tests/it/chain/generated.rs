@@ -1,12 +1,14 @@
 //! Generated chains (tests/fixtures/generated): each path-validation rule fails on its own.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
+use edgeattest::chain::{
     parse_pem_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions, ChainStatus,
-    ErrorCode, TimeCheck, TrustStore,
+    TimeCheck, TrustStore,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000; // 2026-09-21
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap(); // 2026-09-21
 
 fn read(file: &str) -> String {
     std::fs::read_to_string(format!(
@@ -126,9 +128,9 @@ fn chain_to_another_root_with_the_pinned_name_fails() {
     assert_eq!(err.code(), "ERR_CHAIN_UNTRUSTED_ROOT");
     // Without its own root, the ICA's issuer name matches the NVIDIA anchor but its key does not.
     let pem = read("chain_other_root.pem");
-    let ders = edgeattest::parse_pem_chain(&pem).unwrap();
-    let err =
-        edgeattest::verify_chain(&ders[..3], &nvidia, NOW, &ChainOptions::default()).unwrap_err();
+    let ders = edgeattest::chain::parse_pem_chain(&pem).unwrap();
+    let err = edgeattest::chain::verify_chain(&ders[..3], &nvidia, NOW, &ChainOptions::default())
+        .unwrap_err();
     assert_eq!(
         err,
         ChainError::IssuerNotFound {

@@ -3,7 +3,8 @@
 //! they do not apply to a device-attestation chain verifier.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::chain::{parse_pem_chain, verify_chain, ChainOptions, TimeCheck, TrustStore};
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 /// Cases that do not apply, with the reason.
@@ -112,7 +113,7 @@ fn run(case: &Value) -> Result<(), String> {
     if let Some(depth) = case["max_chain_depth"].as_u64() {
         options = options.with_max_intermediates(usize::try_from(depth).unwrap());
     }
-    verify_chain(&chain, &store, now, &options)
+    verify_chain(&chain, &store, UnixTime::from_secs(now).unwrap(), &options)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }

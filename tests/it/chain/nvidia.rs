@@ -14,10 +14,12 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
+use edgeattest::chain::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
-    ChainPlan, ChainStatus, ErrorCode, OcspStatus, TimeCheck, TrustStore,
+    ChainPlan, ChainStatus, RevocationStatus, TimeCheck, TrustStore,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 use crate::verdicts::{CHAINS, CHAINS_REFUSED, NOW};
 
@@ -31,13 +33,18 @@ fn every_fixture_chain_verifies_to_the_embedded_root() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     assert_eq!(store.len(), 1);
     for (path, hwmodel) in CHAINS {
-        let chain = verify_pem_chain(&fixture(path), &store, NOW, &ChainOptions::default())
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let chain = verify_pem_chain(
+            &fixture(path),
+            &store,
+            UnixTime::from_secs(NOW).unwrap(),
+            &ChainOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(chain.certificates().len(), 5, "{path}");
         assert_eq!(chain.hwmodel(), Some(hwmodel), "{path}");
         assert_eq!(chain.status(), ChainStatus::Valid);
         assert_eq!(chain.status().as_claim_str(), "valid");
-        assert_eq!(chain.ocsp_status(), OcspStatus::NotChecked);
+        assert_eq!(chain.ocsp_status(), RevocationStatus::NotChecked);
         assert_eq!(chain.earliest_not_after_iso(), "9999-12-31T23:59:59Z");
         assert_eq!(chain.leaf_public_key_sec1().len(), 97);
         // The supplied root is the anchor itself.
@@ -55,14 +62,26 @@ fn every_fixture_chain_verifies_to_the_embedded_root() {
 fn ueid_and_hwmodel_match_the_real_service_tokens() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let opts = ChainOptions::default();
-    let hopper = verify_pem_chain(&fixture(CHAINS[0].0), &store, NOW, &opts).unwrap();
+    let hopper = verify_pem_chain(
+        &fixture(CHAINS[0].0),
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &opts,
+    )
+    .unwrap();
     // ueid of the real NRAS token nras/nvat/hopperClaimsv3_decoded.json.
     assert_eq!(
         hopper.ueid(),
         "478176379286082186618948445787393647364802107249"
     );
     assert_eq!(hopper.hwmodel_chip(), Some("GH100"));
-    let switch = verify_pem_chain(&fixture(CHAINS[7].0), &store, NOW, &opts).unwrap();
+    let switch = verify_pem_chain(
+        &fixture(CHAINS[7].0),
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &opts,
+    )
+    .unwrap();
     assert_eq!(
         switch.ueid(),
         "694931143880983876767046803400974855445978836716"
@@ -80,7 +99,13 @@ fn ueid_and_hwmodel_match_the_real_service_tokens() {
 fn chain_without_brom_certificate_fails() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let (path, code) = CHAINS_REFUSED[0];
-    let err = verify_pem_chain(&fixture(path), &store, NOW, &ChainOptions::default()).unwrap_err();
+    let err = verify_pem_chain(
+        &fixture(path),
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         ChainError::IssuerNotFound {
@@ -94,7 +119,13 @@ fn chain_without_brom_certificate_fails() {
 fn chain_without_its_root_still_reaches_the_anchor() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let ders = parse_pem_chain(&fixture(CHAINS[0].0)).unwrap();
-    let chain = verify_chain(&ders[..4], &store, NOW, &ChainOptions::default()).unwrap();
+    let chain = verify_chain(
+        &ders[..4],
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     assert_eq!(chain.certificates().len(), 5);
     assert_eq!(chain.supplied_len(), 4);
 }
@@ -107,7 +138,13 @@ fn a_flipped_signature_byte_in_any_link_fails() {
         let mut tampered = ders.clone();
         let n = tampered[i].len();
         tampered[i][n - 3] ^= 0x01; // inside s of the ECDSA-Sig-Value
-        let err = verify_chain(&tampered, &store, NOW, &ChainOptions::default()).unwrap_err();
+        let err = verify_chain(
+            &tampered,
+            &store,
+            UnixTime::from_secs(NOW).unwrap(),
+            &ChainOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             err,
             ChainError::SignatureInvalid {
@@ -122,7 +159,13 @@ fn a_flipped_signature_byte_in_any_link_fails() {
 fn signature_checks_are_data() {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let ders = parse_pem_chain(&fixture(CHAINS[0].0)).unwrap();
-    let plan = ChainPlan::new(&ders, &store, NOW, &ChainOptions::default()).unwrap();
+    let plan = ChainPlan::new(
+        &ders,
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     // One check per link; the anchor's self-signature is not checked.
     assert_eq!(plan.signature_checks().len(), 4);
     assert!(plan.signature_checks().iter().all(|c| c.verify().is_ok()));
@@ -145,20 +188,32 @@ fn time_is_reported_or_enforced() {
     let pem = fixture(CHAINS[0].0);
     // 2020-01-01: before the root's notBefore (2021-11-05).
     let early = 1_577_836_800;
-    let chain = verify_pem_chain(&pem, &store, early, &ChainOptions::default()).unwrap();
+    let chain = verify_pem_chain(
+        &pem,
+        &store,
+        UnixTime::from_secs(early).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     assert_eq!(chain.status(), ChainStatus::NotYetValid);
     assert_eq!(chain.status().as_claim_str(), "invalid");
     let enforce = ChainOptions::default().with_time(TimeCheck::Enforce);
-    let err = verify_pem_chain(&pem, &store, early, &enforce).unwrap_err();
+    let err =
+        verify_pem_chain(&pem, &store, UnixTime::from_secs(early).unwrap(), &enforce).unwrap_err();
     assert_eq!(err.code(), "ERR_CHAIN_NOT_YET_VALID");
-    assert!(verify_pem_chain(&pem, &store, NOW, &enforce).is_ok());
+    assert!(verify_pem_chain(&pem, &store, UnixTime::from_secs(NOW).unwrap(), &enforce).is_ok());
 }
 
 #[test]
 fn rim_root_is_not_a_device_anchor() {
     let store = TrustStore::nvidia_rim().unwrap();
-    let err =
-        verify_pem_chain(&fixture(CHAINS[0].0), &store, NOW, &ChainOptions::default()).unwrap_err();
+    let err = verify_pem_chain(
+        &fixture(CHAINS[0].0),
+        &store,
+        UnixTime::from_secs(NOW).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         ChainError::UntrustedRoot {
@@ -180,7 +235,7 @@ fn pem_errors() {
     let err = verify_chain(
         &[b"\x30\x03\x02\x01\x01".as_slice()],
         &store,
-        NOW,
+        UnixTime::from_secs(NOW).unwrap(),
         &ChainOptions::default(),
     )
     .unwrap_err();
@@ -209,7 +264,7 @@ proptest::proptest! {
         let at = at % len;
         let changed = ders[cert][at] != value;
         ders[cert][at] = value;
-        let result = verify_chain(&ders, &store, NOW, &ChainOptions::default());
+        let result = verify_chain(&ders, &store, UnixTime::from_secs(NOW).unwrap(), &ChainOptions::default());
         if changed && cert < 4 {
             proptest::prop_assert!(result.is_err(), "byte {} of certificate {} changed and the chain verified", at, cert);
         }

@@ -4,12 +4,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine as _;
-use edgeattest::{
-    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, ErrorCode, Purpose,
-    TrustStore,
+use edgeattest::chain::{
+    parse_pem_chain, verify_chain, CertPosition, ChainError, ChainOptions, Purpose, TrustStore,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!(

@@ -3,9 +3,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine;
-use edgeattest::{
-    verify_chain, ChainError, ChainOptions, ChainStatus, ErrorCode, TimeCheck, TrustStore,
+use edgeattest::chain::{
+    verify_chain, ChainError, ChainOptions, ChainStatus, TimeCheck, TrustStore,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 fn x509_data(path: &str) -> Vec<Vec<u8>> {
     let xml = std::fs::read_to_string(format!(
@@ -36,7 +38,13 @@ fn ls10_rim_chain_verifies() {
     let certs = x509_data("nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
     assert_eq!(certs.len(), 4);
     // 2027-01-01: inside every validity period.
-    let chain = verify_chain(&certs, &store, 1_798_761_600, &ChainOptions::default()).unwrap();
+    let chain = verify_chain(
+        &certs,
+        &store,
+        UnixTime::from_secs(1_798_761_600).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     assert_eq!(chain.status(), ChainStatus::Valid);
     assert_eq!(chain.earliest_not_after_iso(), "2027-11-02T23:59:59Z");
     assert_eq!(
@@ -45,10 +53,22 @@ fn ls10_rim_chain_verifies() {
     );
     // 2029: the signer expired; reported, or refused when enforced.
     let later = 1_861_920_000;
-    let chain = verify_chain(&certs, &store, later, &ChainOptions::default()).unwrap();
+    let chain = verify_chain(
+        &certs,
+        &store,
+        UnixTime::from_secs(later).unwrap(),
+        &ChainOptions::default(),
+    )
+    .unwrap();
     assert_eq!(chain.status(), ChainStatus::Expired);
     let enforce = ChainOptions::default().with_time(TimeCheck::Enforce);
-    let err = verify_chain(&certs, &store, later, &enforce).unwrap_err();
+    let err = verify_chain(
+        &certs,
+        &store,
+        UnixTime::from_secs(later).unwrap(),
+        &enforce,
+    )
+    .unwrap_err();
     assert_eq!(err.code(), "ERR_CHAIN_EXPIRED");
 }
 
@@ -59,7 +79,7 @@ fn rim_chains_of_the_fixtures() {
     let ok = verify_chain(
         &x509_data("nvat/NV_GPU_DRIVER_GH100_550.144.03.xml"),
         &store,
-        now,
+        UnixTime::from_secs(now).unwrap(),
         &ChainOptions::default(),
     )
     .unwrap();
@@ -68,7 +88,7 @@ fn rim_chains_of_the_fixtures() {
     let err = verify_chain(
         &x509_data("nvat/incorrect_cert_chain_driver_rim.xml"),
         &store,
-        now,
+        UnixTime::from_secs(now).unwrap(),
         &ChainOptions::default(),
     )
     .unwrap_err();
@@ -84,7 +104,7 @@ fn rim_chains_of_the_fixtures() {
     let err = verify_chain(
         &x509_data("nvat/NV_GPU_DRIVER_GH100_550.144.03.xml"),
         &device,
-        now,
+        UnixTime::from_secs(now).unwrap(),
         &ChainOptions::default(),
     )
     .unwrap_err();
@@ -102,7 +122,7 @@ fn rim_chains_of_the_fixtures() {
     assert!(verify_chain(
         &x509_data("nvat/NV_GPU_DRIVER_GH100_550.144.03.xml"),
         &wrong,
-        now,
+        UnixTime::from_secs(now).unwrap(),
         &ChainOptions::default(),
     )
     .is_err());

@@ -3,13 +3,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
 
+use edgeattest::attest::Endpoint;
 use edgeattest::deprecation::{
     attest_deprecation_headers, by_id, check_query, deprecation_headers, headers_for_rows, Policy,
     ATTEST_GEN1_DEPRECATED_SINCE,
 };
-use edgeattest::{
-    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, Endpoint,
-    TimeError, MAX_SECS,
+use edgeattest::time::{
+    format_http_date, format_rfc3339, parse_http_date, parse_rfc3339, DateTime, TimeError, MAX_SECS,
 };
 use proptest::prelude::*;
 

@@ -8,7 +8,7 @@ use edgeattest::deprecation::{
     attach_notices, by_id, notices_for, Api, ItemKind, Listing, Phase, Policy, AFTER, BEFORE,
     REGISTRY,
 };
-use edgeattest::{format_rfc3339, parse_rfc3339};
+use edgeattest::time::{format_rfc3339, parse_rfc3339};
 use serde_json::{json, Map, Value};
 
 const SEPT_10: u64 = 1_788_998_400; // 2026-09-10T00:00:00Z
@@ -359,7 +359,7 @@ fn the_registry_holds_the_spec_tables() {
         .iter()
         .all(|r| r.deprecated_since.is_some() && r.take_action_by.is_none()));
     // The attestation rows agree with the attest module's own view of deprecation.
-    for endpoint in edgeattest::Endpoint::ALL {
+    for endpoint in edgeattest::attest::Endpoint::ALL {
         let target = format!("POST {}", endpoint.path());
         assert_eq!(
             !notices_for(&target, 0, &Policy::default()).is_empty(),

@@ -4,7 +4,7 @@
 // Test helpers outside #[test] functions may fail loudly too.
 
 use edgeattest::deprecation::{check_query, check_request_json, Policy, AFTER, BEFORE, REGISTRY};
-use edgeattest::{parse_http_date, parse_rfc3339};
+use edgeattest::time::{parse_http_date, parse_rfc3339};
 use proptest::prelude::*;
 
 proptest! {

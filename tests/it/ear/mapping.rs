@@ -2,10 +2,12 @@
 //! changes of them; signing and verifying an EAR, and its refusals.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    appraise, assemble_jws, policy_id, sign_jwt, verify_ear, Ear, ErrorCode, Policy, SigningKey,
-    TrustTier, TrustVector, VerifiedAttestationResult, VerifyOptions, EAR_PROFILE,
-};
+use edgeattest::crypto::SigningKey;
+use edgeattest::ear::{policy_id, verify_ear, Ear, TrustTier, TrustVector, EAR_PROFILE};
+use edgeattest::policy::{appraise, Policy};
+use edgeattest::token::{assemble_jws, sign_jwt, VerifiedAttestationResult, VerifyOptions};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use crate::policy::signed::{jwks, key, recorded, resigned, KID};
@@ -232,12 +234,20 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
     let ear = Ear::from_result(&result, None, now as i64);
     let token = signed(&ear, &key());
     let options = VerifyOptions::new().nonce(&nonce).max_age(300);
-    let verified = verify_ear(&token, &jwks(), &options, now + 10).unwrap();
+    let verified = verify_ear(
+        &token,
+        &jwks(),
+        &options,
+        UnixTime::from_secs(now + 10).unwrap(),
+    )
+    .unwrap();
     assert_eq!(verified, ear);
     assert!(verified.affirming());
 
     let code = |token: &str, options: &VerifyOptions, now: u64| {
-        verify_ear(token, &jwks(), options, now).unwrap_err().code()
+        verify_ear(token, &jwks(), options, UnixTime::from_secs(now).unwrap())
+            .unwrap_err()
+            .code()
     };
     let wrong_nonce = VerifyOptions::new().nonce(&"0".repeat(64));
     assert_eq!(code(&token, &wrong_nonce, now), "ERR_EAT_NONCE_MISMATCH");
@@ -261,14 +271,16 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
     let mut claims: Map<String, Value> = serde_json::from_str(&ear.to_json()).unwrap();
     claims.insert("eat_profile".into(), json!("tag:ietf.org,2026:rats/ear#04"));
     let token = sign_jwt(&claims, &key(), KID).unwrap();
-    let error = verify_ear(&token, &jwks(), &options, now).unwrap_err();
+    let error =
+        verify_ear(&token, &jwks(), &options, UnixTime::from_secs(now).unwrap()).unwrap_err();
     assert_eq!(error.code(), "ERR_EAR_PROFILE");
     assert_eq!(error.field(), Some("eat_profile"));
     // A status no tier names.
     claims.insert("eat_profile".into(), json!(EAR_PROFILE));
     claims["submods"]["GPU-0"]["ear.status"] = json!("fine");
     let token = sign_jwt(&claims, &key(), KID).unwrap();
-    let error = verify_ear(&token, &jwks(), &options, now).unwrap_err();
+    let error =
+        verify_ear(&token, &jwks(), &options, UnixTime::from_secs(now).unwrap()).unwrap_err();
     assert_eq!(error.code(), "ERR_EAR_SHAPE");
     assert_eq!(error.field(), Some("submods/GPU-0/ear.status"));
     // An ordinary NVIDIA token is no EAR.

@@ -4,7 +4,7 @@
 //! refuses what the CDDL refuses.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{Ear, EarAppraisal, TrustTier, TrustVector, EAR_PROFILE};
+use edgeattest::ear::{Ear, EarAppraisal, TrustTier, TrustVector, EAR_PROFILE};
 use serde_json::{json, Map, Value};
 
 fn fixture(name: &str) -> Value {

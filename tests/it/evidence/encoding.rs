@@ -6,10 +6,12 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::{
-    decode_evidence_text, decode_generation1, decode_generation2, validate_request, Endpoint,
-    ErrorCode, EvidenceEncoding, EvidenceEncodingError, RequestError, Transcript,
+use edgeattest::attest::{
+    decode_evidence_text, validate_request, Endpoint, EvidenceEncoding, EvidenceEncodingError,
+    RequestError,
 };
+use edgeattest::evidence::{decode_generation1, decode_generation2, Transcript};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> String {

@@ -14,11 +14,14 @@ mod verdicts;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::Engine;
-use edgeattest::{
-    verify_evidence, Arch, BatchPlan, ChainError, ChainOptions, ChainStatus, DeviceInput,
-    ErrorCode, FwidCheck, FwidPolicy, Nonce, ParseError, Transcript, TrustStore, VerifyContext,
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::evidence::{
+    verify_evidence, BatchPlan, DeviceInput, FwidCheck, ParseError, Transcript, VerifyContext,
     VerifyError,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(path: &str) -> String {
@@ -33,7 +36,7 @@ fn ctx<'s>(store: &'s TrustStore, arch: Arch, nonce: &str) -> VerifyContext<'s> 
     VerifyContext {
         arch,
         nonce: Nonce::parse(nonce).unwrap(),
-        now: NOW,
+        now: UnixTime::from_secs(NOW).unwrap(),
         trust_store: store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -45,7 +48,7 @@ fn verify(
     chain: &str,
     arch: Arch,
     nonce: &str,
-) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
+) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
     let store = TrustStore::nvidia_device_identity().unwrap();
     let evidence = hex_file(report);
     let pem = read(chain);
@@ -107,7 +110,7 @@ fn blackwell_fsp_has_mixed_block_types_and_no_opaque_data() {
     let blocks = &fsp.transcript().response.blocks;
     assert_eq!(blocks.len(), 52);
     assert!(fsp.transcript().response.opaque.is_empty());
-    use edgeattest::ValueRepresentation::{Digest, RawBitStream};
+    use edgeattest::evidence::ValueRepresentation::{Digest, RawBitStream};
     assert!(blocks.iter().any(|b| b.representation() == Digest));
     assert!(blocks.iter().any(|b| b.representation() == RawBitStream));
     let last = blocks.iter().find(|b| b.index == 52).unwrap();
@@ -367,7 +370,7 @@ fn batch_verdicts_from_another_backend() {
 
 #[test]
 fn generation_encodings_decode() {
-    use edgeattest::{decode_generation1, decode_generation2};
+    use edgeattest::evidence::{decode_generation1, decode_generation2};
     let bytes = hex_file(VALID[0].0);
     let b64 = base64::engine::general_purpose::STANDARD;
     let gen2 = b64.encode(&bytes);

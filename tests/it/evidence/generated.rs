@@ -1,10 +1,11 @@
 //! Evidence re-signed by a generated test leaf: the FWID check and the trust store option.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    verify_evidence, Arch, ChainError, ChainOptions, ChainStatus, DeviceInput, ErrorCode,
-    FwidCheck, FwidPolicy, Nonce, TrustStore, VerifyContext, VerifyError,
-};
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainError, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::evidence::{verify_evidence, DeviceInput, FwidCheck, VerifyContext, VerifyError};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 const N931: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
 
@@ -16,13 +17,16 @@ fn read(file: &str) -> String {
     .unwrap()
 }
 
-fn run(chain: &str, store: &TrustStore) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
+fn run(
+    chain: &str,
+    store: &TrustStore,
+) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
     let evidence = hex::decode(read("evidence_test_leaf.hex").trim()).unwrap();
     let pem = read(chain);
     let context = VerifyContext {
         arch: Arch::Hopper,
         nonce: Nonce::parse(N931).unwrap(),
-        now: 1_790_000_000,
+        now: UnixTime::from_secs(1_790_000_000).unwrap(),
         trust_store: store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),

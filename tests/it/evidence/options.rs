@@ -3,10 +3,10 @@
 //! run too (tests/js/evidence-options.test.mjs), so both paths must give each outcome.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    DeviceResult, ErrorCode, EvidenceOptions, OptionsError, RuntimeEvidenceInput, UnixSeconds,
-    UnixTime,
-};
+use edgeattest::evidence::{DeviceResult, EvidenceOptions, OptionsError, RuntimeEvidenceInput};
+use edgeattest::time::UnixSeconds;
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 fn repo(path: &str) -> String {
@@ -195,7 +195,7 @@ fn runtime_values_read_back_as_they_were_written() {
     let written = serde_json::to_value(RuntimeEvidenceInput::from(values.clone())).unwrap();
     assert_eq!(written["driverVersion"], "535.86.09");
     let read: RuntimeEvidenceInput = serde_json::from_value(written).unwrap();
-    assert_eq!(edgeattest::RuntimeEvidence::from(read), values);
+    assert_eq!(edgeattest::rim::RuntimeEvidence::from(read), values);
     // Unknown members and index 0 are refused.
     assert!(serde_json::from_value::<RuntimeEvidenceInput>(json!({ "drivers": "1" })).is_err());
     assert!(serde_json::from_value::<RuntimeEvidenceInput>(

@@ -2,7 +2,8 @@
 //! the versioned NVDAOD transcript parses, and malformed input gives typed errors.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{tag, tag_name, DeviceKind, OpaqueFormat, ParseError, Transcript};
+use edgeattest::attest::DeviceKind;
+use edgeattest::evidence::{tag, tag_name, OpaqueFormat, ParseError, Transcript};
 use serde_json::{json, Map, Value};
 
 fn read(path: &str) -> String {
@@ -344,7 +345,7 @@ proptest::proptest! {
 
 #[test]
 fn status_bytes_and_small_fields() {
-    use edgeattest::EnableStatus;
+    use edgeattest::evidence::EnableStatus;
     let t = transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex");
     let opaque = &t.response.opaque;
     assert_eq!(

@@ -7,17 +7,21 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::attest::{Arch, EvidenceProfile, FwidPolicy, FwidRule, Nonce, RimPath};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::{
+    tag, verify_evidence, DeviceInput, FwidCheck, VerifyContext, VerifyError,
+};
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     KeyRing, Request, Service, ServiceConfig, FWID_NOT_IN_EVIDENCE_WARNING, REVOCATION_WARNING,
 };
-use edgeattest::{
-    tag, verify_evidence, Arch, ChainOptions, DeviceInput, ErrorCode, EvidenceProfile, FwidCheck,
-    FwidPolicy, FwidRule, Nonce, RimPath, RimTrust, SigningKey, TrustStore, VerifyContext,
-    VerifyError,
-};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -87,7 +91,7 @@ fn verify(
     chain: &str,
     arch: Arch,
     policy: FwidPolicy,
-) -> Result<edgeattest::VerifiedEvidence, VerifyError> {
+) -> Result<edgeattest::evidence::VerifiedEvidence, VerifyError> {
     let store = keyed_root();
     verify_evidence(
         DeviceInput {

@@ -1,4 +1,4 @@
-//! The device verification report (`edgeattest::device_report`) on the real
+//! The device verification report (`edgeattest::evidence::device_report`) on the real
 //! fixtures: what the page and every JS caller render. Each verdict is checked against the
 //! service's own answer for the same input where the service can be run.
 #![cfg(not(target_arch = "wasm32"))]
@@ -7,13 +7,18 @@
 #[path = "report_json.rs"]
 mod report_json;
 
-use edgeattest::{
-    device_report, verify_rim, Arch, BatchPlan, ChainOptions, DeviceInput, DeviceReport, ErrorCode,
-    FwidPolicy, Nonce, ReportPlan, RevocationInput, RevocationState, RimDocuments, RimInputs,
-    RimTrust, StageId, StageStatus, TrustStore, Verdict, VerifyContext, ERR_CERT_REVOKED,
-    ERR_MEASUREMENT_MISMATCH, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, ERR_RIM_NOT_AVAILABLE,
-    NVIDIA_RIM_ROOT_PEM,
+use edgeattest::attest::{Arch, FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::evidence::{
+    device_report, BatchPlan, DeviceInput, DeviceReport, ReportPlan, RevocationInput,
+    RevocationState, RimDocuments, RimInputs, StageId, StageStatus, Verdict, VerifyContext,
+    ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH, ERR_RIM_NOT_AVAILABLE,
 };
+use edgeattest::rim::{
+    verify_rim, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID, NVIDIA_RIM_ROOT_PEM,
+};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 fn fixture(path: &str) -> Vec<u8> {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -90,7 +95,13 @@ fn rim_trust() -> RimTrust {
 }
 
 fn rims(driver: Option<&str>, firmware: Option<&str>, now: u64) -> RimInputs {
-    let verify = |path: &str| verify_rim(&fixture(path), &rim_trust(), now);
+    let verify = |path: &str| {
+        verify_rim(
+            &fixture(path),
+            &rim_trust(),
+            UnixTime::from_secs(now).unwrap(),
+        )
+    };
     RimInputs {
         driver: driver.map(verify),
         firmware: firmware.map(verify),
@@ -110,7 +121,7 @@ fn report_with(
     let context = VerifyContext {
         arch: device.arch,
         nonce,
-        now,
+        now: UnixTime::from_secs(now).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),
@@ -126,7 +137,13 @@ fn report_with(
         .map(|c| c.verify().is_ok())
         .collect();
     let result = plan.finish_detailed(&verdicts).unwrap().remove(0);
-    device_report(&result, device.hint.clone(), rims, revocation, now)
+    device_report(
+        &result,
+        device.hint.clone(),
+        rims,
+        revocation,
+        UnixTime::from_secs(now).unwrap(),
+    )
 }
 
 fn report(device: &Device, rims: RimInputs, now: u64) -> DeviceReport {
@@ -453,7 +470,7 @@ fn the_plan_gives_the_same_report_with_the_verdicts_handed_in() {
     let context = VerifyContext {
         arch: device.arch,
         nonce: Nonce::from_bytes(device.evidence[4..36].try_into().unwrap()),
-        now: JULY_2026,
+        now: UnixTime::from_secs(JULY_2026).unwrap(),
         trust_store: &store,
         chain_options: ChainOptions::default(),
         fwid_policy: FwidPolicy::default(),

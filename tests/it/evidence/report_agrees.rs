@@ -5,11 +5,15 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
-use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{
-    ChainOptions, DeviceInput, DeviceReport, FwidPolicy, Nonce, ReportPlan, RevocationInput,
-    RimDocuments, RimTrust, SigningKey, TrustStore, Verdict, VerifyContext, NVIDIA_RIM_ROOT_PEM,
+use edgeattest::attest::{FwidPolicy, Nonce};
+use edgeattest::chain::{ChainOptions, TrustStore};
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::{
+    DeviceInput, DeviceReport, ReportPlan, RevocationInput, RimDocuments, Verdict, VerifyContext,
 };
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 fn fixture(path: &str) -> Vec<u8> {
@@ -72,9 +76,9 @@ fn report(case: &Case) -> DeviceReport {
             certificate_pem: &chain,
         },
         &VerifyContext {
-            arch: edgeattest::Arch::parse(case.arch).unwrap(),
+            arch: edgeattest::attest::Arch::parse(case.arch).unwrap(),
             nonce: Nonce::from_bytes(case.nonce()),
-            now: case.now,
+            now: UnixTime::from_secs(case.now).unwrap(),
             trust_store: &store,
             chain_options: ChainOptions::default(),
             fwid_policy: FwidPolicy::default(),
@@ -124,7 +128,7 @@ fn service_result(case: &Case) -> bool {
     let request = Request::new("POST", endpoint)
         .header("content-type", "application/json")
         .body(serde_json::to_vec(&body).unwrap());
-    let response = service.handle(&request, case.now, [7; 32]);
+    let response = service.handle(&request, UnixTime::from_secs(case.now).unwrap(), [7; 32]);
     assert_eq!(
         response.status,
         200,

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 
-use edgeattest::{
+use edgeattest::evidence::{
     CertificateChainReport, DeviceResult, EvidenceOptions, OptionsError, RuntimeEvidenceInput,
-    UnixSeconds, UnixTime,
 };
+use edgeattest::time::UnixSeconds;
+use edgeattest::UnixTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 

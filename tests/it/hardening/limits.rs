@@ -8,19 +8,28 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::Engine;
+use edgeattest::attest::{
+    validate_request, Endpoint, FirmwareVersion, RequestError, MAX_BODY_BYTES,
+    MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
+};
+use edgeattest::chain::{
+    parse_pem_chain, verify_chain, ChainError, ChainOptions, TrustStore, MAX_CHAIN_CERTIFICATES,
+};
+use edgeattest::evidence::{ParseError, Transcript};
 use edgeattest::json::{self, JsonError, MAX_DEPTH};
-use edgeattest::{
-    parse_pem_chain, validate_request, verify_chain, verify_jwt, verify_rim, AttestationResult,
-    ChainError, ChainOptions, Endpoint, ErrorCode, FirmwareVersion, Jwks, ParseError, RequestError,
-    RimError, RimTrust, TokenError, Transcript, TrustStore, VerifyOptions, MAX_ALTERNATIVES,
-    MAX_BODY_BYTES, MAX_CERTIFICATE_BYTES, MAX_CHAIN_CERTIFICATES, MAX_EVIDENCE_BYTES,
-    MAX_EVIDENCE_ITEMS, MAX_JWKS_KEYS, MAX_JWS_HEADER_BYTES, MAX_MEASUREMENT_SIZE,
-    MAX_RESULT_BYTES, MAX_RESULT_DEVICES, MAX_RESULT_LABEL_LEN, MAX_RIM_BYTES, MAX_TOKEN_BYTES,
+use edgeattest::rim::{
+    verify_rim, RimError, RimTrust, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES,
     MAX_XML_DEPTH,
 };
+use edgeattest::token::{
+    verify_jwt, AttestationResult, Jwks, TokenError, VerifyOptions, MAX_DEVICES, MAX_HEADER_BYTES,
+    MAX_JWKS_KEYS, MAX_LABEL_LEN, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
+};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 const NONCE: &str = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb";
-const NOW: u64 = 1_782_734_400;
+const NOW: UnixTime = UnixTime::from_secs(1_782_734_400).unwrap();
 
 fn fixture(path: &str) -> String {
     std::fs::read_to_string(format!(
@@ -265,13 +274,13 @@ fn token_bytes_cap_comes_before_splitting() {
 #[test]
 fn header_bytes_cap_comes_before_base64_decoding() {
     // '!' is not base64url: decoding would report ERR_JWS_INVALID_BASE64.
-    let token = format!("{}.e30.AA", "!".repeat(MAX_JWS_HEADER_BYTES + 1));
+    let token = format!("{}.e30.AA", "!".repeat(MAX_HEADER_BYTES + 1));
     let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
     assert!(
         matches!(error, TokenError::TooLarge { what: "header", .. }),
         "{error:?}"
     );
-    let token = format!("{}.e30.AA", "!".repeat(MAX_JWS_HEADER_BYTES));
+    let token = format!("{}.e30.AA", "!".repeat(MAX_HEADER_BYTES));
     let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
     assert_eq!(error.code(), "ERR_JWS_INVALID_BASE64");
 }
@@ -304,20 +313,19 @@ fn result_with_devices(count: usize, label_len: usize) -> String {
 
 #[test]
 fn device_count_cap_comes_before_any_device_is_read() {
-    let error = AttestationResult::parse(result_with_devices(MAX_RESULT_DEVICES + 1, 6).as_bytes())
-        .unwrap_err();
+    let error =
+        AttestationResult::parse(result_with_devices(MAX_DEVICES + 1, 6).as_bytes()).unwrap_err();
     assert_eq!(error.code(), "ERR_EAT_TOO_MANY_DEVICES");
-    let error = AttestationResult::parse(result_with_devices(MAX_RESULT_DEVICES, 6).as_bytes())
-        .unwrap_err();
+    let error =
+        AttestationResult::parse(result_with_devices(MAX_DEVICES, 6).as_bytes()).unwrap_err();
     assert_eq!(error.code(), "ERR_EAT_RESULT_INVALID");
 }
 
 #[test]
 fn device_label_cap() {
-    let ok = serde_json::json!([["JWT", "a.b.c"], { "x".repeat(MAX_RESULT_LABEL_LEN): "a.b.c" }]);
+    let ok = serde_json::json!([["JWT", "a.b.c"], { "x".repeat(MAX_LABEL_LEN): "a.b.c" }]);
     assert!(AttestationResult::parse(ok.to_string().as_bytes()).is_ok());
-    let long =
-        serde_json::json!([["JWT", "a.b.c"], { "x".repeat(MAX_RESULT_LABEL_LEN + 1): "a.b.c" }]);
+    let long = serde_json::json!([["JWT", "a.b.c"], { "x".repeat(MAX_LABEL_LEN + 1): "a.b.c" }]);
     let error = AttestationResult::parse(long.to_string().as_bytes()).unwrap_err();
     assert_eq!(error.code(), "ERR_EAT_RESULT_INVALID");
 }
@@ -432,7 +440,7 @@ fn rim_measurement_size_cap() {
 
 #[test]
 fn jwks_bytes_cap_comes_before_json_parsing() {
-    use edgeattest::MAX_JWKS_BYTES;
+    use edgeattest::token::MAX_JWKS_BYTES;
     // Not JSON: parsing would report ERR_JSON_SYNTAX.
     let text = vec![b'x'; MAX_JWKS_BYTES + 1];
     let error = Jwks::parse(&text).unwrap_err();

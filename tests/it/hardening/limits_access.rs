@@ -3,9 +3,13 @@
 //! shown to be enforced before the work it protects.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{ErrorCode, RimTrust, TrustStore, MAX_BODY_BYTES};
+use edgeattest::attest::MAX_BODY_BYTES;
+use edgeattest::chain::TrustStore;
+use edgeattest::rim::RimTrust;
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_782_734_400;
+const NOW: UnixTime = UnixTime::from_secs(1_782_734_400).unwrap();
 
 fn device_store() -> TrustStore {
     TrustStore::nvidia_device_identity().unwrap()
@@ -60,7 +64,7 @@ fn service_body_cap_comes_before_reading_the_body() {
     let service = Service::new(
         ServiceConfig::default(),
         KeyRing::new(
-            edgeattest::SigningKey::generate(&[9u8; 48]).unwrap(),
+            edgeattest::crypto::SigningKey::generate(&[9u8; 48]).unwrap(),
             Some("k".into()),
         ),
         device_store(),

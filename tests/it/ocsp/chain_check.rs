@@ -3,12 +3,13 @@
 //! run, driven here the way a Rust user would drive them, with serde_json.
 #![cfg(not(target_arch = "wasm32"))]
 
+use edgeattest::ocsp::{
+    ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspRequestsOptions,
+    RevocationReason, NONCE_LEN,
+};
 use edgeattest::service::{FetchFailure, Fetched};
 use edgeattest::ErrorCode;
-use edgeattest::{
-    ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspRequestsOptions,
-    RevocationReason, OCSP_NONCE_LEN as NONCE_LEN,
-};
+use edgeattest::UnixTime;
 use serde_json::json;
 
 #[path = "../../common/ocsp_fixtures.rs"]
@@ -40,12 +41,17 @@ fn answer(file: &str) -> Fetched {
 }
 
 /// A device chain's status with `brom` as its BROM's response, at a time all are current.
-fn device(chain: &str, brom: &str, check: &CheckOcspOptions) -> edgeattest::OcspChainStatus {
+fn device(chain: &str, brom: &str, check: &CheckOcspOptions) -> edgeattest::ocsp::OcspChainStatus {
     let files = [brom, "ica.der", "identity.der"];
     let now = files.iter().map(|f| response(f).now).max().unwrap();
     let answers: Vec<Fetched> = files.iter().map(|f| answer(f)).collect();
     check
-        .check(&text(chain), ChainKind::Device, &answers, now)
+        .check(
+            &text(chain),
+            ChainKind::Device,
+            &answers,
+            UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap()
 }
 
@@ -196,7 +202,12 @@ fn answers_that_are_missing_or_failed_are_never_good() {
     let now = response("brom_good.der").now;
     let check = CheckOcspOptions::default();
     let short = check
-        .check(&chain, ChainKind::Device, &[answer("brom_good.der")], now)
+        .check(
+            &chain,
+            ChainKind::Device,
+            &[answer("brom_good.der")],
+            UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap_err();
     assert_eq!(short, OcspInputError::AnswerCount { expected: 3 });
     assert_eq!(short.field(), Some("answers"));
@@ -207,7 +218,12 @@ fn answers_that_are_missing_or_failed_are_never_good() {
         Fetched::Failed(FetchFailure::HttpStatus(503)),
     ];
     let down = check
-        .check(&chain, ChainKind::Device, &answers, now)
+        .check(
+            &chain,
+            ChainKind::Device,
+            &answers,
+            UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap();
     assert_eq!((down.status, down.service_code), ("failed", Some(5001)));
     assert_eq!(down.code, Some("ERR_OCSP_UNAVAILABLE"));
@@ -222,7 +238,12 @@ fn answers_that_are_missing_or_failed_are_never_good() {
     // A response for another certificate is not believed.
     let swapped = [answer("ica.der"), answer("ica.der"), answer("identity.der")];
     let wrong = check
-        .check(&chain, ChainKind::Device, &swapped, now)
+        .check(
+            &chain,
+            ChainKind::Device,
+            &swapped,
+            UnixTime::from_secs(now).unwrap(),
+        )
         .unwrap();
     assert_eq!(wrong.certificates[0].status, "failed");
     assert_ne!(wrong.status, "good");

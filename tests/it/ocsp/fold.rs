@@ -1,10 +1,11 @@
-//! One revocation status per chain (`edgeattest::fold_chain`) from the checked
+//! One revocation status per chain (`edgeattest::ocsp::fold_chain`) from the checked
 //! responses of its certificates, in chain order, as NVIDIA's verifiers fold them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
+use edgeattest::ocsp::{
     fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, RevocationReason,
 };
+use edgeattest::UnixTime;
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -13,12 +14,12 @@ use fixtures::response;
 /// The checked response of a static fixture (real signatures, its own request and time).
 fn checked(file: &str) -> Result<CheckedOcsp, OcspError> {
     let f = response(file);
-    edgeattest::check_response(
+    edgeattest::ocsp::check_response(
         &f.bytes,
         &fixtures::request(&f.request),
         &fixtures::nonce(&f.request),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )?
     .verify_in_core()
 }

@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use edgeattest::{check_response, CertRevocation, CheckedOcsp, OcspError, OcspRequest};
+use edgeattest::ocsp::{check_response, CertRevocation, CheckedOcsp, OcspError, OcspRequest};
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 
 #[path = "../../common/ocsp_fixtures.rs"]
@@ -19,7 +20,14 @@ fn good() -> &'static (Fixture, OcspRequest) {
 
 fn check(bytes: &[u8]) -> Result<CheckedOcsp, OcspError> {
     let (f, request) = good();
-    check_response(bytes, request, &nonce("brom_good"), &f.issuer, f.now)?.verify_in_core()
+    check_response(
+        bytes,
+        request,
+        &nonce("brom_good"),
+        &f.issuer,
+        UnixTime::from_secs(f.now).unwrap(),
+    )?
+    .verify_in_core()
 }
 
 /// An edit of the response bytes.

@@ -8,9 +8,10 @@
 //! (the generator runs it), so that the static responses echo our nonces.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    chain_requests, ocsp_targets, ChainKind, ErrorCode, OcspError, OcspRequest, OCSP_NONCE_LEN,
+use edgeattest::ocsp::{
+    chain_requests, ocsp_targets, ChainKind, OcspError, OcspRequest, NONCE_LEN,
 };
+use edgeattest::ErrorCode;
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -119,11 +120,11 @@ fn serials_and_cache_keys_match_the_responder_index() {
     }
     // The cache key names the certificate, not the request: a new nonce keeps it.
     let (subject, issuer) = (der("brom_good.pem"), der("ica.pem"));
-    let a = OcspRequest::new(&subject, &issuer, [1; OCSP_NONCE_LEN]).expect("a");
-    let b = OcspRequest::new(&subject, &issuer, [2; OCSP_NONCE_LEN]).expect("b");
+    let a = OcspRequest::new(&subject, &issuer, [1; NONCE_LEN]).expect("a");
+    let b = OcspRequest::new(&subject, &issuer, [2; NONCE_LEN]).expect("b");
     assert_eq!(a.cache_key(), b.cache_key());
     assert_ne!(a.der(), b.der());
-    assert_eq!(a.nonce(), &[1; OCSP_NONCE_LEN]);
+    assert_eq!(a.nonce(), &[1; NONCE_LEN]);
 }
 
 #[test]
@@ -146,7 +147,7 @@ fn chain_requests_follow_the_chain_with_fresh_nonces() {
     let mut counter = 0u8;
     let requests = chain_requests(&device, ChainKind::Device, || {
         counter += 1;
-        [counter; OCSP_NONCE_LEN]
+        [counter; NONCE_LEN]
     })
     .expect("requests");
     let expected = [request("brom_good"), request("ica"), request("identity")];
@@ -155,12 +156,12 @@ fn chain_requests_follow_the_chain_with_fresh_nonces() {
         assert_eq!(got.cert_id(), want.cert_id(), "request {i}");
         assert_eq!(
             got.nonce(),
-            &[u8::try_from(i + 1).expect("small"); OCSP_NONCE_LEN]
+            &[u8::try_from(i + 1).expect("small"); NONCE_LEN]
         );
     }
 
     let rim = chain("rim_signer_chain.pem");
-    let requests = chain_requests(&rim, ChainKind::Rim, || [0; OCSP_NONCE_LEN]).expect("requests");
+    let requests = chain_requests(&rim, ChainKind::Rim, || [0; NONCE_LEN]).expect("requests");
     let names: Vec<_> = requests.iter().map(|r| r.cert_id().clone()).collect();
     assert_eq!(
         names,
@@ -177,16 +178,16 @@ fn a_request_needs_a_certificate_and_its_issuer() {
     let (subject, issuer) = (der("brom_good.pem"), der("ica.pem"));
     let code = |r: Result<OcspRequest, OcspError>| r.map(|_| ()).unwrap_err().code();
     assert_eq!(
-        code(OcspRequest::new(b"not DER", &issuer, [0; OCSP_NONCE_LEN])),
+        code(OcspRequest::new(b"not DER", &issuer, [0; NONCE_LEN])),
         "ERR_OCSP_INVALID_CERTIFICATE"
     );
     assert_eq!(
-        OcspRequest::new(&subject, b"\x30\x00", [0; OCSP_NONCE_LEN]).unwrap_err(),
+        OcspRequest::new(&subject, b"\x30\x00", [0; NONCE_LEN]).unwrap_err(),
         OcspError::InvalidCertificate { which: "issuer" }
     );
     // brom_good is not issued by identity: its issuer name differs.
     assert_eq!(
-        OcspRequest::new(&subject, &der("identity.pem"), [0; OCSP_NONCE_LEN]).unwrap_err(),
+        OcspRequest::new(&subject, &der("identity.pem"), [0; NONCE_LEN]).unwrap_err(),
         OcspError::InvalidCertificate { which: "subject" }
     );
     // Truncated subject.
@@ -194,15 +195,13 @@ fn a_request_needs_a_certificate_and_its_issuer() {
         code(OcspRequest::new(
             &subject[..subject.len() - 1],
             &issuer,
-            [0; OCSP_NONCE_LEN]
+            [0; NONCE_LEN]
         )),
         "ERR_OCSP_INVALID_CERTIFICATE"
     );
     // A chain too short to hold the issuer of a target.
     let short = vec![subject.clone(), issuer.clone()];
-    assert!(
-        chain_requests(&short, ChainKind::Device, || [0; OCSP_NONCE_LEN])
-            .expect("nothing to ask")
-            .is_empty()
-    );
+    assert!(chain_requests(&short, ChainKind::Device, || [0; NONCE_LEN])
+        .expect("nothing to ask")
+        .is_empty());
 }

@@ -1,14 +1,17 @@
-//! OCSP responses (`edgeattest::check_response`) against static responses made
+//! OCSP responses (`edgeattest::ocsp::check_response`) against static responses made
 //! offline by `openssl ocsp` acting as the responder and by Python `cryptography`
 //! (`tests/fixtures/generated/ocsp/responses/generate.py`), answering requests our code
 //! built. Every refusal asserts its exact code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    check_response, CertRevocation, ChainError, CheckedOcsp, ErrorCode, NonceCheck, OcspError,
-    ResponderProblem, ResponseStatus, RevocationReason, MAX_OCSP_RESPONSE_LEN, OCSP_CLOCK_SKEW,
-    OCSP_MAX_AGE_WITHOUT_NEXT_UPDATE, OCSP_MAX_CACHE_SECONDS,
+use edgeattest::chain::ChainError;
+use edgeattest::ocsp::{
+    check_response, CertRevocation, CheckedOcsp, NonceCheck, OcspError, ResponderProblem,
+    ResponseStatus, RevocationReason, MAX_AGE_WITHOUT_NEXT_UPDATE, MAX_CACHE_SECONDS,
+    MAX_RESPONSE_LEN, OCSP_CLOCK_SKEW,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 #[path = "../../common/ocsp_fixtures.rs"]
 mod fixtures;
@@ -31,7 +34,14 @@ fn check_at(f: &Fixture, now: u64) -> Result<CheckedOcsp, OcspError> {
 }
 
 fn check_with(f: &Fixture, bytes: &[u8], nonce: &[u8], now: u64) -> Result<CheckedOcsp, OcspError> {
-    check_response(bytes, &request(&f.request), nonce, &f.issuer, now)?.verify_in_core()
+    check_response(
+        bytes,
+        &request(&f.request),
+        nonce,
+        &f.issuer,
+        UnixTime::from_secs(now).unwrap(),
+    )?
+    .verify_in_core()
 }
 
 fn code(result: Result<CheckedOcsp, OcspError>) -> &'static str {
@@ -49,7 +59,7 @@ fn good_from_the_delegated_responder_as_nvidia_signs() {
         &request("brom_good"),
         &nonce("brom_good"),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .expect("checks pass");
     // The response signature, then the responder certificate's by the CA.
@@ -77,7 +87,7 @@ fn good_signed_by_the_issuing_ca_by_name_and_by_key() {
             &request("brom_good"),
             &nonce("brom_good"),
             &f.issuer,
-            f.now,
+            UnixTime::from_secs(f.now).unwrap(),
         )
         .expect(file);
         assert_eq!(pending.signature_checks().len(), 1, "{file}");
@@ -191,7 +201,7 @@ fn verdicts_from_another_backend() {
             &request("brom_good"),
             &nonce("brom_good"),
             &f.issuer,
-            f.now,
+            UnixTime::from_secs(f.now).unwrap(),
         )
         .expect("pending")
     };
@@ -247,7 +257,7 @@ fn time_window_edges_with_the_documented_skew() {
     );
     assert_eq!(code(check_at(&f, next + 10 * DAY)), "ERR_OCSP_STALE");
     // Cached until the earlier of nextUpdate and now + 1 day.
-    assert_eq!(OCSP_MAX_CACHE_SECONDS, DAY);
+    assert_eq!(MAX_CACHE_SECONDS, DAY);
     assert_eq!(earliest.cache_until, next - OCSP_CLOCK_SKEW);
     assert_eq!(check_at(&f, T + 3600).expect("current").cache_until, next);
 }
@@ -255,7 +265,7 @@ fn time_window_edges_with_the_documented_skew() {
 #[test]
 fn without_next_update_current_for_seven_days_and_never_cached() {
     let f = response("no_next_update.der");
-    let until = T + OCSP_MAX_AGE_WITHOUT_NEXT_UPDATE;
+    let until = T + MAX_AGE_WITHOUT_NEXT_UPDATE;
     let checked = check_at(&f, until + OCSP_CLOCK_SKEW - 1).expect("within 7 days");
     assert_eq!(checked.next_update, None);
     assert_eq!(checked.cache_until, 0);
@@ -298,7 +308,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_good"),
         &nonce("brom_revoked"),
         &f.issuer,
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .map(|_| ());
     assert_eq!(result, Err(OcspError::CertIdMismatch));
@@ -309,7 +319,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_good"),
         &nonce("ica"),
         &f.issuer,
-        g.now,
+        UnixTime::from_secs(g.now).unwrap(),
     )
     .map(|_| ());
     assert!(
@@ -322,7 +332,7 @@ fn a_response_about_another_certificate_or_from_another_issuer() {
         &request("brom_revoked"),
         &nonce("brom_revoked"),
         &der("identity.pem"),
-        f.now,
+        UnixTime::from_secs(f.now).unwrap(),
     )
     .map(|_| ());
     assert_eq!(result, Err(OcspError::IssuerMismatch));
@@ -380,14 +390,14 @@ fn truncated_trailing_and_oversized_der() {
     assert_eq!(malformed(&trailing), "ERR_OCSP_MALFORMED");
     // At the cap: parsed (and refused as DER); one byte more: refused before parsing.
     let mut at_cap = f.bytes.clone();
-    at_cap.resize(MAX_OCSP_RESPONSE_LEN, 0);
+    at_cap.resize(MAX_RESPONSE_LEN, 0);
     assert_eq!(malformed(&at_cap), "ERR_OCSP_MALFORMED");
     let mut over = at_cap;
     over.push(0);
     assert_eq!(
         check_with(&f, &over, &n, f.now),
         Err(OcspError::TooLarge {
-            len: MAX_OCSP_RESPONSE_LEN + 1
+            len: MAX_RESPONSE_LEN + 1
         })
     );
     assert_eq!(malformed(&over), "ERR_OCSP_RESPONSE_TOO_LARGE");
@@ -438,17 +448,17 @@ fn every_failure_is_the_services_5001() {
     for err in [
         OcspError::SignatureInvalid,
         OcspError::NonceMismatch,
-        OcspError::Unavailable(edgeattest::FetchFailure::Timeout),
+        OcspError::Unavailable(edgeattest::ocsp::FetchFailure::Timeout),
         OcspError::ResponseStatus(ResponseStatus::TryLater),
     ] {
         assert_eq!(err.service_code(), 5001, "{err}");
     }
     assert_eq!(
-        OcspError::Unavailable(edgeattest::FetchFailure::HttpStatus(503)).to_string(),
+        OcspError::Unavailable(edgeattest::ocsp::FetchFailure::HttpStatus(503)).to_string(),
         "OCSP unavailable: the responder answered HTTP 503"
     );
     assert_eq!(
-        OcspError::Unavailable(edgeattest::FetchFailure::Unreachable).code(),
+        OcspError::Unavailable(edgeattest::ocsp::FetchFailure::Unreachable).code(),
         "ERR_OCSP_UNAVAILABLE"
     );
 }

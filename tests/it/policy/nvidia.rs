@@ -4,7 +4,8 @@
 //! JWKS: their claims are re-signed here with a test key, unchanged).
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{appraise, ErrorCode, Policy, PolicyDecision, PolicyVersion, RuleStatus};
+use edgeattest::policy::{appraise, Policy, PolicyDecision, PolicyVersion, RuleStatus};
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::signed::{recorded, resigned};

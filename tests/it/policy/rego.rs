@@ -3,11 +3,12 @@
 //! the compiler, allocating builtins refused before evaluation, oversized text and nesting.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{
-    appraise_rego, create_v1_result, sign_jwt, ErrorCode, PolicyDecision, RegoError, RegoPolicy,
-    RegoSyntax, ResultFormat, RuleStatus, VerifiedAttestationResult, MAX_POLICY_BYTES,
+use edgeattest::policy::{
+    appraise_rego, PolicyDecision, RegoError, RegoPolicy, RegoSyntax, RuleStatus, MAX_POLICY_BYTES,
     MAX_REGO_NESTING,
 };
+use edgeattest::token::{create_v1_result, sign_jwt, ResultFormat, VerifiedAttestationResult};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 use super::signed::{detached, key, verify, with_times, KID};

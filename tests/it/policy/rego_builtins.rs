@@ -4,7 +4,8 @@
 //! (dotted, bracketed, a computed key, `with`, `data`-rooted), before anything runs.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{ErrorCode, RegoError, RegoPolicy, REGO_ALLOWED_BUILTINS};
+use edgeattest::policy::{RegoError, RegoPolicy, REGO_ALLOWED_BUILTINS};
+use edgeattest::ErrorCode;
 
 fn parse(body: &str) -> Result<RegoPolicy, RegoError> {
     RegoPolicy::parse(format!("package policy\nimport rego.v1\n{body}\n").as_bytes())

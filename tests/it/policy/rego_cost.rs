@@ -3,7 +3,8 @@
 //! is a value whose size doubles with each `[a, a]`; ordinary policies keep running.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{appraise_rego, ErrorCode, PolicyDecision, RegoError, RegoPolicy};
+use edgeattest::policy::{appraise_rego, PolicyDecision, RegoError, RegoPolicy};
+use edgeattest::ErrorCode;
 use serde_json::json;
 
 use super::signed::detached;

@@ -4,7 +4,9 @@
 //! LS10 claims, with NVAT's OCSP members added and one claim edited at a time.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{appraise_rego, ErrorCode, RegoPolicy, RegoSyntax, VerifiedAttestationResult};
+use edgeattest::policy::{appraise_rego, RegoPolicy, RegoSyntax};
+use edgeattest::token::VerifiedAttestationResult;
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::rego_nvidia::rego_text;

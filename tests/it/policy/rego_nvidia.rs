@@ -5,11 +5,15 @@
 //! (which fails exactly that rule). Plus the minimum-driver example.
 #![cfg(all(not(target_arch = "wasm32"), feature = "rego"))]
 
-use edgeattest::{
-    appraise, appraise_rego, create_detached_eat, create_v1_result, sign_jwt,
-    verify_attestation_result, Jwks, JwksKey, Policy, PolicyDecision, PolicyVersion, RegoPolicy,
-    ResultFormat, RuleStatus, SigningKey, VerifiedAttestationResult, VerifyOptions,
+use edgeattest::crypto::SigningKey;
+use edgeattest::policy::{
+    appraise, appraise_rego, Policy, PolicyDecision, PolicyVersion, RegoPolicy, RuleStatus,
 };
+use edgeattest::token::{
+    create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Jwks, JwksKey,
+    ResultFormat, VerifiedAttestationResult, VerifyOptions,
+};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use super::signed::{recorded, resigned};
@@ -102,7 +106,13 @@ fn verify(result: &str, issuer: &str, format: ResultFormat) -> VerifiedAttestati
         .result_format(format)
         .allow_failed_result(true)
         .allow_unknown_revocation(true);
-    verify_attestation_result(result.as_bytes(), &jwks, &options, IAT).unwrap()
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks,
+        &options,
+        UnixTime::from_secs(IAT).unwrap(),
+    )
+    .unwrap()
 }
 
 fn with_times(mut claims: Map<String, Value>, issuer: &str) -> Map<String, Value> {

@@ -2,11 +2,12 @@
 //! and the refusals of malformed and hostile policies, each with its code.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
-    appraise, create_v1_result, sign_jwt, ErrorCode, Policy, PolicyDecision, PolicyError,
-    PolicyVersion, ResultFormat, RuleStatus, MAX_POLICY_BYTES, MAX_POLICY_RULES,
-    MAX_POLICY_RULE_ARRAY, MAX_POLICY_RULE_DEPTH,
+use edgeattest::policy::{
+    appraise, Policy, PolicyDecision, PolicyError, PolicyVersion, RuleStatus, MAX_POLICY_BYTES,
+    MAX_RULES, MAX_RULE_ARRAY, MAX_RULE_DEPTH,
 };
+use edgeattest::token::{create_v1_result, sign_jwt, ResultFormat};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 use super::signed::{detached, key, verify, with_times, KID};
@@ -265,7 +266,7 @@ fn hostile_policies_are_refused_before_any_work() {
     );
     assert_eq!(refused(deep_json.as_bytes()).code(), "ERR_JSON_TOO_DEEP");
     let mut nested = json!(true);
-    for _ in 0..=MAX_POLICY_RULE_DEPTH {
+    for _ in 0..=MAX_RULE_DEPTH {
         nested = json!({ "n": nested });
     }
     let error = refused(
@@ -275,7 +276,7 @@ fn hostile_policies_are_refused_before_any_work() {
     );
     assert_eq!(error.code(), "ERR_POLICY_TOO_DEEP");
     let mut within = json!(true);
-    for _ in 0..MAX_POLICY_RULE_DEPTH {
+    for _ in 0..MAX_RULE_DEPTH {
         within = json!({ "n": within });
     }
     assert!(Policy::parse(
@@ -285,7 +286,7 @@ fn hostile_policies_are_refused_before_any_work() {
     )
     .is_ok());
     // Too many rules, counted across the sets.
-    let rules: serde_json::Map<String, Value> = (0..=MAX_POLICY_RULES)
+    let rules: serde_json::Map<String, Value> = (0..=MAX_RULES)
         .map(|i| (format!("r{i}"), json!(true)))
         .collect();
     let error = refused(
@@ -296,8 +297,8 @@ fn hostile_policies_are_refused_before_any_work() {
     assert_eq!(error.code(), "ERR_POLICY_TOO_MANY_RULES");
     // A huge array, also inside another value.
     for array in [
-        json!(vec![0; MAX_POLICY_RULE_ARRAY + 1]),
-        json!([[vec![0; MAX_POLICY_RULE_ARRAY + 1]]]),
+        json!(vec![0; MAX_RULE_ARRAY + 1]),
+        json!([[vec![0; MAX_RULE_ARRAY + 1]]]),
     ] {
         let error = refused(
             json!({"version": "1.0", "authorization-rules": {"list": array}})

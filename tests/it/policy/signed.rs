@@ -3,10 +3,12 @@
 //! Each is verified whatever its verdict: a policy is appraised over authentic tokens.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::{
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
     create_detached_eat, sign_jwt, verify_attestation_result, Jwks, JwksKey, ResultFormat,
-    SigningKey, VerifiedAttestationResult, VerifyOptions,
+    VerifiedAttestationResult, VerifyOptions,
 };
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use crate::token::teep::{capture, claims, fixture};
@@ -42,7 +44,13 @@ pub(crate) fn verify(result: &str, format: ResultFormat) -> VerifiedAttestationR
         .result_format(format)
         .allow_failed_result(true)
         .allow_unknown_revocation(true);
-    verify_attestation_result(result.as_bytes(), &jwks(), &options, IAT).unwrap()
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &options,
+        UnixTime::from_secs(IAT).unwrap(),
+    )
+    .unwrap()
 }
 
 /// A detached result: overall claims and one device token per `(label, claims)`.
@@ -67,7 +75,12 @@ pub(crate) fn recorded(name: &str) -> VerifiedAttestationResult {
     let options = VerifyOptions::new()
         .issuer("https://nras.attestation.nvidia.com")
         .nonce(&c.nonce);
-    match verify_attestation_result(&c.response, &c.jwks, &options, c.iat) {
+    match verify_attestation_result(
+        &c.response,
+        &c.jwks,
+        &options,
+        UnixTime::from_secs(c.iat).unwrap(),
+    ) {
         Ok(result) => result,
         Err(error) => error
             .refused_result()
@@ -109,5 +122,11 @@ pub(crate) fn resigned(
         .nonce(&nonce)
         .allow_failed_result(true)
         .allow_unknown_revocation(true);
-    verify_attestation_result(result.as_bytes(), &jwks(), &options, iat).unwrap()
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &options,
+        UnixTime::from_secs(iat).unwrap(),
+    )
+    .unwrap()
 }

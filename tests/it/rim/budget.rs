@@ -9,14 +9,16 @@
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
-    canonical_forms, prepare_rim, ErrorCode, PendingRim, RimError, RimTrust, MAX_RIM_BYTES,
-    MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
+use edgeattest::rim::{
+    canonical_forms, prepare_rim, PendingRim, RimError, RimTrust, MAX_RIM_BYTES, MAX_RIM_WORK,
+    MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 use sha2::Digest;
 
-const NOW: u64 = 1_700_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_700_000_000).unwrap();
 
 fn fixture(rel: &str) -> String {
     std::fs::read_to_string(

@@ -11,10 +11,9 @@ mod fixture_files;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
-    verify_chain, verify_rim, ChainOptions, ChainStatus, RimCertStatus, RimError, RimTrust,
-    TrustStore, NVIDIA_RIM_ROOT_PEM,
-};
+use edgeattest::chain::{verify_chain, ChainOptions, ChainStatus, TrustStore};
+use edgeattest::rim::{verify_rim, RimCertStatus, RimError, RimTrust, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::UnixTime;
 
 /// A fixture under `tests/fixtures/nvidia/`.
 fn read(rel: &str) -> String {
@@ -23,9 +22,9 @@ fn read(rel: &str) -> String {
 
 const DRIVER: &str = "rims/nvat/NV_GPU_DRIVER_GH100_550.144.03.xml";
 /// 2025-06-01, inside the 550.144.03 signer's validity (2024-12-30 → 2026-12-30).
-const JUNE_2025: u64 = 1_748_736_000;
+const JUNE_2025: UnixTime = UnixTime::from_secs(1_748_736_000).unwrap();
 /// 2027-06-01.
-const JUNE_2027: u64 = 1_811_808_000;
+const JUNE_2027: UnixTime = UnixTime::from_secs(1_811_808_000).unwrap();
 
 #[test]
 fn valid_then_expired_with_the_default_nvidia_root() {
@@ -45,7 +44,12 @@ fn valid_then_expired_with_the_default_nvidia_root() {
     assert_eq!(later.cert_chain().status, RimCertStatus::Expired);
     assert!(!later.is_trusted());
     // Before the signer existed: not valid.
-    let earlier = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_700_000_000).unwrap();
+    let earlier = verify_rim(
+        xml.as_bytes(),
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_700_000_000).unwrap(),
+    )
+    .unwrap();
     assert_eq!(earlier.cert_chain().status, RimCertStatus::Invalid);
 }
 
@@ -57,7 +61,12 @@ fn nvtrust_prod_rims_expired_in_2025() {
     ] {
         let xml = read(&format!("rims/nvtrust/{name}"));
         // 2024-01-01: valid.
-        let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_704_067_200).unwrap();
+        let rim = verify_rim(
+            xml.as_bytes(),
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(1_704_067_200).unwrap(),
+        )
+        .unwrap();
         assert_eq!(rim.cert_chain().status, RimCertStatus::Valid, "{name}");
         let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), JUNE_2027).unwrap();
         assert_eq!(rim.cert_chain().status, RimCertStatus::Expired, "{name}");
@@ -68,7 +77,12 @@ fn nvtrust_prod_rims_expired_in_2025() {
 fn ls10_rim_chain() {
     let xml = read("rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
     // 2027-01-01.
-    let rim = verify_rim(xml.as_bytes(), &RimTrust::nvidia(), 1_798_761_600).unwrap();
+    let rim = verify_rim(
+        xml.as_bytes(),
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_798_761_600).unwrap(),
+    )
+    .unwrap();
     assert!(rim.is_trusted());
     assert_eq!(
         rim.cert_chain().subjects[0],

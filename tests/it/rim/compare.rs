@@ -9,15 +9,17 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
+use edgeattest::rim::{
     canonical_forms, compare_gpu, compare_switch, prepare_rim, verify_rim, CompareError,
-    Comparison, ErrorCode, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument,
-    RimError, RimTrust, RuntimeEvidence,
+    Comparison, MeasurementSource, Nvdec0Rule, OpaqueValue, RimCertStatus, RimDocument, RimError,
+    RimTrust, RuntimeEvidence,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};
 
-const NOW: u64 = 1_700_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_700_000_000).unwrap();
 
 fn fixture(rel: &str) -> String {
     fs::read_to_string(

@@ -8,15 +8,16 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::Arch;
+use edgeattest::attest::Arch;
+use edgeattest::rim::{compare_switch, open_envelope, RimIds, RimOptions, RuntimeEvidence};
 use edgeattest::ErrorCode;
-use edgeattest::{compare_switch, open_envelope, RimIds, RimOptions, RuntimeEvidence};
+use edgeattest::UnixTime;
 use serde_json::json;
 
 /// 2025-07-01, inside the validity of the 550.144.03 driver RIM's signer chain.
-const GH100_NOW: u64 = 1_751_328_000;
+const GH100_NOW: UnixTime = UnixTime::from_secs(1_751_328_000).unwrap();
 /// 2026-07-01, inside the validity of the LS10 RIM's signer chain.
-const LS10_NOW: u64 = 1_782_864_000;
+const LS10_NOW: UnixTime = UnixTime::from_secs(1_782_864_000).unwrap();
 
 fn fixture(rel: &str) -> Vec<u8> {
     fs::read(

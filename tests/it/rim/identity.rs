@@ -5,7 +5,9 @@
 use std::fs;
 use std::path::Path;
 
-use edgeattest::{check_rim_id, prepare_rim, ErrorCode, RimDocument, RimError, RimTrust};
+use edgeattest::rim::{check_rim_id, prepare_rim, RimDocument, RimError, RimTrust};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
 use crate::verdicts::{RIM_DIRS, RIM_NOW};
 
@@ -19,10 +21,14 @@ fn root() -> &'static Path {
 /// The document of a fixture whose digest holds (its signature is not needed here).
 fn document(rel: &str) -> RimDocument {
     let xml = fs::read(root().join(rel)).unwrap();
-    prepare_rim(&xml, &RimTrust::nvidia(), RIM_NOW)
-        .unwrap()
-        .unverified_document()
-        .clone()
+    prepare_rim(
+        &xml,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(RIM_NOW).unwrap(),
+    )
+    .unwrap()
+    .unverified_document()
+    .clone()
 }
 
 /// The RIM id a fixture is published under (NVIDIA's ids; nvtrust names its files by board).
@@ -58,7 +64,11 @@ fn every_real_fixture_is_the_rim_of_its_id() {
             let Some(id) = id_of(&name) else { continue };
             let xml = fs::read(root().join(dir).join(&name)).unwrap();
             // Fixtures edited after signing fail at their digest, before any id is looked at.
-            let Ok(pending) = prepare_rim(&xml, &RimTrust::nvidia(), RIM_NOW) else {
+            let Ok(pending) = prepare_rim(
+                &xml,
+                &RimTrust::nvidia(),
+                UnixTime::from_secs(RIM_NOW).unwrap(),
+            ) else {
                 continue;
             };
             check_rim_id(pending.unverified_document(), &id)

@@ -6,10 +6,13 @@ use std::fs;
 use std::path::Path;
 
 use base64::Engine;
-use edgeattest::{
-    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, Arch,
-    EnvelopeError, ErrorCode, RimIdError, RimTrust, RuntimeEvidence,
+use edgeattest::attest::Arch;
+use edgeattest::rim::{
+    apsku_from_block, driver_rim_id, firmware_rim_id, open_envelope, verify_rim, EnvelopeError,
+    RimIdError, RimTrust, RuntimeEvidence,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use sha2::Digest;
 
 fn fixture(rel: &str) -> String {
@@ -202,7 +205,12 @@ fn envelope_round_trip_into_verification() {
     assert_eq!(opened.id, ID);
     assert_eq!(opened.rim, xml.as_bytes());
     assert_eq!(opened.rim_format.as_deref(), Some("TCG"));
-    let verified = verify_rim(&opened.rim, &RimTrust::nvidia(), 1_700_000_000).unwrap();
+    let verified = verify_rim(
+        &opened.rim,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_700_000_000).unwrap(),
+    )
+    .unwrap();
     assert_eq!(verified.document().meta.colloquial_version, "550.144.03");
     // sha256 is optional.
     open_envelope(envelope(ID, xml.as_bytes(), None).as_bytes(), ID).unwrap();
@@ -221,7 +229,12 @@ fn envelope_sha256_is_over_the_decoded_document() {
     assert_eq!(opened.rim_format.as_deref(), Some("CORIM"));
     assert_eq!(opened.rim.len(), 667);
     // A CoRIM is not a SWID document.
-    assert!(verify_rim(&opened.rim, &RimTrust::nvidia(), 0).is_err());
+    assert!(verify_rim(
+        &opened.rim,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(0).unwrap()
+    )
+    .is_err());
 }
 
 #[test]
@@ -265,14 +278,14 @@ fn envelope_checks() {
     assert!(open_envelope(b"[]", ID).is_err());
 }
 
-fn transcript(rel: &str) -> edgeattest::Transcript {
+fn transcript(rel: &str) -> edgeattest::evidence::Transcript {
     let bytes = hex::decode(fixture(rel).trim()).unwrap();
-    edgeattest::Transcript::parse(&bytes).unwrap()
+    edgeattest::evidence::Transcript::parse(&bytes).unwrap()
 }
 
 #[test]
 fn runtime_values_read_from_real_transcripts() {
-    use edgeattest::DeviceKind;
+    use edgeattest::attest::DeviceKind;
     // The Hopper transcript of the table in `hopper_ids`: the same values, read by the core.
     let ev = RuntimeEvidence::from_transcript(
         &transcript("evidence/hopper/nvat_hopper_580.159.03_report.hex"),

@@ -7,9 +7,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use edgeattest::Arch;
+use edgeattest::attest::Arch;
+use edgeattest::rim::{identify_rim, RimError, RimKind};
 use edgeattest::ErrorCode;
-use edgeattest::{identify_rim, RimError, RimKind};
 use serde_json::json;
 
 const DIRS: [&str; 4] = [
@@ -158,6 +158,6 @@ fn what_is_not_a_rim_is_refused_before_its_kind() {
         "ERR_RIM_MALFORMED_XML"
     );
     assert_eq!(refused(&[0xff, 0xfe, b'<']).code(), "ERR_RIM_MALFORMED_XML");
-    let huge = vec![b' '; edgeattest::MAX_RIM_BYTES + 1];
+    let huge = vec![b' '; edgeattest::rim::MAX_RIM_BYTES + 1];
     assert_eq!(refused(&huge).code(), "ERR_RIM_TOO_LARGE");
 }

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use edgeattest::{canonical_forms, verify_rim, RimError, RimTrust, VerifiedRim};
+use edgeattest::rim::{canonical_forms, verify_rim, RimError, RimTrust, VerifiedRim};
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 
 fn good() -> String {
@@ -18,7 +19,11 @@ fn good() -> String {
 }
 
 fn verify(xml: &[u8]) -> Result<VerifiedRim, RimError> {
-    verify_rim(xml, &RimTrust::nvidia(), 1_704_067_200)
+    verify_rim(
+        xml,
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(1_704_067_200).unwrap(),
+    )
 }
 
 /// Rewrites every `<ns0:Resource …/>` start tag with its attributes permuted by `seed`,

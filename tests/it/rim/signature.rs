@@ -13,10 +13,12 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use edgeattest::{
-    canonical_forms, prepare_rim, verify_rim, ErrorCode, RimCertStatus, RimError, RimTrust,
-    VerifiedRim, MAX_RIM_BYTES,
+use edgeattest::rim::{
+    canonical_forms, prepare_rim, verify_rim, RimCertStatus, RimError, RimTrust, VerifiedRim,
+    MAX_RIM_BYTES,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 use crate::verdicts::{rim_verdict, RIM_COUNTS, RIM_DIRS, RIM_NOW};
@@ -47,7 +49,11 @@ fn the_embedded_fixture_table_lists_every_file() {
 }
 
 fn verify(xml: &str) -> Result<VerifiedRim, RimError> {
-    verify_rim(xml.as_bytes(), &RimTrust::nvidia(), RIM_NOW)
+    verify_rim(
+        xml.as_bytes(),
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(RIM_NOW).unwrap(),
+    )
 }
 
 #[test]
@@ -324,18 +330,32 @@ fn signature_structure_is_enforced() {
 
 #[test]
 fn malformed_and_hostile_documents_are_refused() {
-    let err = verify_rim(b"<a><b></a>", &RimTrust::nvidia(), 0).unwrap_err();
+    let err = verify_rim(
+        b"<a><b></a>",
+        &RimTrust::nvidia(),
+        UnixTime::from_secs(0).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(err.code(), "ERR_RIM_MALFORMED_XML");
     let dtd = "<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>";
     assert_eq!(
-        verify_rim(dtd.as_bytes(), &RimTrust::nvidia(), 0)
-            .unwrap_err()
-            .code(),
+        verify_rim(
+            dtd.as_bytes(),
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(0).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_RIM_MALFORMED_XML"
     );
     let deep = format!("{}{}", "<a>".repeat(100), "</a>".repeat(100));
     assert_eq!(
-        verify_rim(deep.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(
+            deep.as_bytes(),
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(0).unwrap()
+        )
+        .unwrap_err(),
         RimError::TooDeep
     );
     // Hostile nesting is refused quickly (one pass, no quadratic ancestor walks).
@@ -344,27 +364,40 @@ fn malformed_and_hostile_documents_are_refused() {
     #[cfg(not(target_arch = "wasm32"))]
     let started = std::time::Instant::now();
     assert_eq!(
-        verify_rim(hostile.as_bytes(), &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(
+            hostile.as_bytes(),
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(0).unwrap()
+        )
+        .unwrap_err(),
         RimError::TooDeep
     );
     #[cfg(not(target_arch = "wasm32"))]
     assert!(started.elapsed() < core::time::Duration::from_secs(5));
     let big = vec![b' '; MAX_RIM_BYTES + 1];
     assert!(matches!(
-        verify_rim(&big, &RimTrust::nvidia(), 0).unwrap_err(),
+        verify_rim(&big, &RimTrust::nvidia(), UnixTime::from_secs(0).unwrap()).unwrap_err(),
         RimError::TooLarge { .. }
     ));
     assert_eq!(
-        verify_rim(&[0xff, 0xfe], &RimTrust::nvidia(), 0)
-            .unwrap_err()
-            .code(),
+        verify_rim(
+            &[0xff, 0xfe],
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(0).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_RIM_MALFORMED_XML"
     );
     let not_swid = "<x xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"/>";
     assert_eq!(
-        verify_rim(not_swid.as_bytes(), &RimTrust::nvidia(), 0)
-            .unwrap_err()
-            .code(),
+        verify_rim(
+            not_swid.as_bytes(),
+            &RimTrust::nvidia(),
+            UnixTime::from_secs(0).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_RIM_SCHEMA"
     );
 }
@@ -374,7 +407,7 @@ fn two_phase_verification_matches_one_call() {
     let xml = read(GOOD);
     let trust = RimTrust::nvidia();
     let now = 1_750_000_000;
-    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, UnixTime::from_secs(now).unwrap()).unwrap();
     let checks = pending.signature_checks().to_vec();
     // The RIM signature, then the three links signer → L3 → CA → root.
     assert_eq!(checks.len(), 4);
@@ -384,23 +417,26 @@ fn two_phase_verification_matches_one_call() {
     let verdicts: Vec<bool> = checks.iter().map(|c| c.verify().is_ok()).collect();
     assert_eq!(verdicts, [true; 4]);
     let verified = pending.finish(&verdicts).unwrap();
-    assert_eq!(verified, verify_rim(xml.as_bytes(), &trust, now).unwrap());
+    assert_eq!(
+        verified,
+        verify_rim(xml.as_bytes(), &trust, UnixTime::from_secs(now).unwrap()).unwrap()
+    );
     assert!(verified.is_trusted());
 
     // A backend that reports the RIM signature as failed is honoured.
-    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, UnixTime::from_secs(now).unwrap()).unwrap();
     assert_eq!(
         pending.finish(&[false, true, true, true]).unwrap_err(),
         RimError::SignatureInvalid
     );
     // Too few verdicts is not a pass.
-    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, UnixTime::from_secs(now).unwrap()).unwrap();
     assert_eq!(
         pending.finish(&[true]).unwrap_err(),
         RimError::SignatureInvalid
     );
     // A failed chain link makes the chain invalid, with the chain's error code.
-    let pending = prepare_rim(xml.as_bytes(), &trust, now).unwrap();
+    let pending = prepare_rim(xml.as_bytes(), &trust, UnixTime::from_secs(now).unwrap()).unwrap();
     let verified = pending.finish(&[true, true, false, true]).unwrap();
     assert_eq!(verified.cert_chain().status, RimCertStatus::Invalid);
     assert_eq!(

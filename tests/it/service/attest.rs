@@ -4,12 +4,14 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Source, SourceState, REVOCATION_WARNING,
 };
-use edgeattest::{
-    verify_attestation_result, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 const ISSUER: &str = "https://edgeattest.test";
@@ -67,11 +69,15 @@ fn post(service: &Service, path: &str, body: &[u8], now: u64) -> Response {
     let request = Request::new("POST", path)
         .header("content-type", "application/json")
         .body(body.to_vec());
-    service.handle(&request, now, [42u8; 32])
+    service.handle(&request, UnixTime::from_secs(now).unwrap(), [42u8; 32])
 }
 
 fn jwks(service: &Service) -> Jwks {
-    let response = service.handle(&Request::new("GET", "/.well-known/jwks.json"), 0, [0; 32]);
+    let response = service.handle(
+        &Request::new("GET", "/.well-known/jwks.json"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert_eq!(response.status, 200);
     Jwks::parse(&response.body).unwrap()
 }
@@ -124,8 +130,13 @@ fn recorded_v3_exchanges_replay_with_the_same_device_claims() {
             .issuer(ISSUER)
             .nonce(&nonce)
             .allow_failed_result(true);
-        let verified =
-            verify_attestation_result(&response.body, &jwks(&service), &options, now).unwrap();
+        let verified = verify_attestation_result(
+            &response.body,
+            &jwks(&service),
+            &options,
+            UnixTime::from_secs(now).unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             verified.devices().len(),
             recorded[1].as_object().unwrap().len()
@@ -464,7 +475,11 @@ fn service_errors_and_auxiliary_endpoints() {
     assert_eq!(body["field"], "nonce");
     assert_eq!(bad.header_value("access-control-allow-origin"), Some("*"));
 
-    let health = service.handle(&Request::new("GET", "/health"), 0, [0; 32]);
+    let health = service.handle(
+        &Request::new("GET", "/health"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert_eq!(health.status, 200);
     let health: Value = serde_json::from_slice(&health.body).unwrap();
     assert_eq!(health["overallStatus"], "UP");
@@ -503,7 +518,11 @@ fn service_errors_and_auxiliary_endpoints() {
     );
     let health: Value = serde_json::from_slice(
         &down
-            .handle(&Request::new("GET", "/health"), 0, [0; 32])
+            .handle(
+                &Request::new("GET", "/health"),
+                UnixTime::from_secs(0).unwrap(),
+                [0; 32],
+            )
             .body,
     )
     .unwrap();
@@ -523,13 +542,21 @@ fn service_errors_and_auxiliary_endpoints() {
         "2 documents"
     );
 
-    let info = service.handle(&Request::new("GET", "/"), 0, [0; 32]);
+    let info = service.handle(
+        &Request::new("GET", "/"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert!(serde_json::from_slice::<Value>(&info.body)
         .unwrap()
         .as_str()
         .unwrap()
         .contains("/ui/"));
-    let head = service.handle(&Request::new("HEAD", "/health"), 0, [0; 32]);
+    let head = service.handle(
+        &Request::new("HEAD", "/health"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert!(head.body.is_empty());
 
     let keys = jwks(&service);

@@ -243,7 +243,7 @@ fn rim_documents_are_strict_json() {
 
 #[test]
 fn what_the_variables_give_builds_a_service_or_names_the_option() {
-    let key = edgeattest::SigningKey::generate(&[7; 48])
+    let key = edgeattest::crypto::SigningKey::generate(&[7; 48])
         .unwrap()
         .to_pkcs8_pem();
     let vars = [("EDGEATTEST_SIGNING_KEY", key.as_str())];

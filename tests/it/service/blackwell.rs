@@ -11,11 +11,14 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::Transcript;
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
-use edgeattest::{
-    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, Transcript, TrustStore,
-    VerifyOptions, NVIDIA_RIM_ROOT_PEM,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 #[path = "blackwell/edited.rs"]
@@ -27,7 +30,7 @@ mod ppcie;
 
 /// 2025-07-01T00:00:00Z: the test RIM signer is valid 2025-01-01 → 2027-01-01, its expired
 /// twin 2022-06-01 → 2024-06-01; the device chains until 9999.
-const NOW: u64 = 1_751_328_000;
+const NOW: UnixTime = UnixTime::from_secs(1_751_328_000).unwrap();
 const ISSUER: &str = "https://edgeattest.test";
 
 fn fixture(path: &str) -> Vec<u8> {

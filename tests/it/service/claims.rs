@@ -5,12 +5,12 @@ use std::collections::BTreeSet;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};
+use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
+use edgeattest::chain::RevocationStatus;
 use edgeattest::service::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-    RimOutcome,
+    claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes},
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
-use edgeattest::{ClaimsVersion, DeviceKind, Nonce};
 use serde_json::{json, Map, Value};
 
 fn fixture_json(path: &str) -> Value {
@@ -43,7 +43,7 @@ fn times() -> TokenTimes {
 fn chain(expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status: CertStatus::Valid,
-        ocsp: OcspStatus::Good,
+        ocsp: RevocationStatus::Good,
         earliest_expiry: Some(expiry),
         revocation_reason: None,
     }
@@ -243,13 +243,13 @@ fn gpu_claims_4_0_add_the_records() {
     assert_eq!(ours["x-nvidia-attester-claims"], json!({}));
     assert_eq!(ours["x-nvidia-mismatch-measurement-records"], Value::Null);
 
-    outcome.measurements = MeasurementOutcome::Mismatch(vec![edgeattest::MismatchRecord {
+    outcome.measurements = MeasurementOutcome::Mismatch(vec![edgeattest::rim::MismatchRecord {
         index: 9,
         golden_size: 48,
         golden_value: "aa".repeat(48),
         runtime_size: 48,
         runtime_value: "bb".repeat(48),
-        measurement_source: edgeattest::MeasurementSource::Firmware,
+        measurement_source: edgeattest::rim::MeasurementSource::Firmware,
     }]);
     outcome.secure_boot = None;
     outcome.debug_status = None;

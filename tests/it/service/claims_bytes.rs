@@ -5,12 +5,12 @@
 //! change of the claims.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes};
+use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
+use edgeattest::chain::RevocationStatus;
 use edgeattest::service::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-    RimOutcome,
+    claims::{DeviceClaims, GpuSingleTokenV1, TokenTimes},
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
-use edgeattest::{ClaimsVersion, DeviceKind, Nonce};
 
 fn times() -> TokenTimes {
     TokenTimes {
@@ -34,7 +34,7 @@ fn rim(bits: u8, expiry: u64) -> RimOutcome {
             } else {
                 CertStatus::Expired
             },
-            ocsp: OcspStatus::Good,
+            ocsp: RevocationStatus::Good,
             earliest_expiry: Some(expiry),
             revocation_reason: None,
         }),
@@ -54,7 +54,7 @@ fn outcome(kind: DeviceKind, passed: bool, with_error: bool) -> DeviceOutcome {
         nonce_match: Some(!passed),
         cert_chain: Some(ChainOutcome {
             status: CertStatus::Revoked,
-            ocsp: OcspStatus::Revoked,
+            ocsp: RevocationStatus::Revoked,
             earliest_expiry: Some(1_900_000_000),
             revocation_reason: Some("keyCompromise".into()),
         }),
@@ -145,7 +145,7 @@ fn every_claims_version_keeps_its_bytes() {
 /// version, device kind and outcome, and its payload is the pinned text.
 #[test]
 fn the_claims_sign_as_their_json_object() {
-    use edgeattest::jwt_signing_input;
+    use edgeattest::token::jwt_signing_input;
     let nonce =
         Nonce::parse("931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb").unwrap();
     let versions = [
@@ -180,7 +180,7 @@ fn the_claims_sign_as_their_json_object() {
 /// What is not a JSON object has no signing input, written straight or not.
 #[test]
 fn only_an_object_has_a_signing_input() {
-    use edgeattest::jwt_signing_input;
+    use edgeattest::token::jwt_signing_input;
     for value in [
         serde_json::json!([1, 2]),
         serde_json::json!("text"),

@@ -7,11 +7,14 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{
     FetchFailure, Fetched, KeyRing, Request, Resource, Service, ServiceConfig, Step,
     OTHER_ROOT_WARNING,
 };
-use edgeattest::{RimTrust, SigningKey, TrustStore, NVIDIA_RIM_ROOT_PEM};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -20,14 +23,14 @@ use ocsp_responder::{read, tokens};
 
 const SWITCH_RIM: &str = "NV_SWITCH_BIOS_5612_0002_890_9610550001";
 /// 2026-07-01: NVIDIA's LS10 RIM (2026-05-20 → 2027-11-02) and every chain are valid.
-const NOW: u64 = 1_782_864_000;
+const NOW: UnixTime = UnixTime::from_secs(1_782_864_000).unwrap();
 
 /// A service trusting NVIDIA's roots and the OCSP test PKI's, holding NVIDIA's LS10 RIM and,
 /// under the same id, the test PKI's (`configured-roots/`), added after it.
 fn service(config: ServiceConfig) -> Service {
     let devices = format!(
         "{}\n{}",
-        edgeattest::NVIDIA_DEVICE_IDENTITY_CA_PEM,
+        edgeattest::chain::NVIDIA_DEVICE_IDENTITY_CA_PEM,
         read("generated/ocsp/root.pem")
     );
     let rims = format!(

@@ -5,11 +5,12 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::ear::{policy_id, verify_ear, TrustTier, TrustVector, EAR_MEDIA_TYPE};
+use edgeattest::policy::Policy;
 use edgeattest::service::{Request, Response, Service, ServiceConfig};
-use edgeattest::{
-    policy_id, verify_ear, ErrorCode, Jwks, Policy, TrustTier, TrustVector, VerifyOptions,
-    EAR_MEDIA_TYPE,
-};
+use edgeattest::token::{Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -58,7 +59,7 @@ fn send(service: &Service, request: &Request) -> Response {
 fn jwks(service: &Service) -> Jwks {
     let response = service.handle(
         &Request::new("GET", "/.well-known/jwks.json"),
-        now(),
+        UnixTime::from_secs(now()).unwrap(),
         [0; 32],
     );
     Jwks::parse(&response.body).unwrap()
@@ -75,7 +76,7 @@ fn approved() -> TrustVector {
 }
 
 /// The response's EAR, verified with the service's key set and the request's nonce.
-fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::Ear {
+fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::ear::Ear {
     assert_eq!(
         response.status,
         200,
@@ -86,7 +87,13 @@ fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::Ea
     assert_eq!(response.header_value("vary"), Some("Accept"));
     let token = std::str::from_utf8(&response.body).unwrap();
     let options = VerifyOptions::new().nonce(nonce).max_age(60).leeway(5);
-    verify_ear(token, &jwks(service), &options, now()).unwrap()
+    verify_ear(
+        token,
+        &jwks(service),
+        &options,
+        UnixTime::from_secs(now()).unwrap(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -179,7 +186,7 @@ fn what_cannot_be_served_is_refused_with_a_code() {
     let bad = Request::new("POST", "/v4/attest/gpu?result=ear")
         .header("Accept", EAR_ACCEPT)
         .body(b"{}".to_vec());
-    let response = service.handle(&bad, now(), [1; 32]);
+    let response = service.handle(&bad, UnixTime::from_secs(now()).unwrap(), [1; 32]);
     assert_eq!(response.status, 400);
     assert_eq!(
         response.header_value("content-type"),
@@ -220,7 +227,9 @@ fn the_ear_is_refused_under_another_nonce_or_when_tampered() {
     let jwks = jwks(&service);
     let other = VerifyOptions::new().nonce(&"ab".repeat(32));
     assert_eq!(
-        verify_ear(&token, &jwks, &other, now()).unwrap_err().code(),
+        verify_ear(&token, &jwks, &other, UnixTime::from_secs(now()).unwrap())
+            .unwrap_err()
+            .code(),
         "ERR_EAT_NONCE_MISMATCH"
     );
     let (head, rest) = token.split_once('.').unwrap();
@@ -239,9 +248,14 @@ fn the_ear_is_refused_under_another_nonce_or_when_tampered() {
     );
     let options = VerifyOptions::new().nonce(&nonce);
     assert_eq!(
-        verify_ear(&forged, &jwks, &options, now())
-            .unwrap_err()
-            .code(),
+        verify_ear(
+            &forged,
+            &jwks,
+            &options,
+            UnixTime::from_secs(now()).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
     );
 }

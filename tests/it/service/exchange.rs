@@ -14,13 +14,16 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     Exchange, ExchangeError, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
     ServiceConfig, Step,
 };
-use edgeattest::{
-    verify_attestation_result, ErrorCode, Jwks, RimTrust, SigningKey, TrustStore, VerifyOptions,
-};
+use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 const SWITCH_RIM: &str = "rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml";
@@ -171,9 +174,13 @@ fn an_external_key_gives_the_same_bytes_as_handle() {
         ),
     ];
     for (request, now) in cases {
-        let expected = software.handle(&request, now, [7; 32]);
+        let expected = software.handle(&request, UnixTime::from_secs(now).unwrap(), [7; 32]);
         assert_eq!(expected.status, 200);
-        let (response, rounds) = drive(&external, external.begin(&request, now, [7; 32]), &key());
+        let (response, rounds) = drive(
+            &external,
+            external.begin(&request, UnixTime::from_secs(now).unwrap(), [7; 32]),
+            &key(),
+        );
         assert_eq!(response, expected, "{}", request.path);
         // The switch's RIM is held: a RIM round. The GPUs' RIMs are not: the host is asked
         // for them once the evidence verified, gets none, and no RIM round follows. Devices
@@ -256,8 +263,12 @@ fn begin_cached_gives_the_bytes_of_begin() {
     ];
     let mut overall = Vec::new();
     for (request, now) in &cases {
-        let (expected, _) = drive(&plain, plain.begin(request, *now, [7; 32]), &key());
-        let exchange = cached.begin_cached(request, *now, [7; 32]);
+        let (expected, _) = drive(
+            &plain,
+            plain.begin(request, UnixTime::from_secs(*now).unwrap(), [7; 32]),
+            &key(),
+        );
+        let exchange = cached.begin_cached(request, UnixTime::from_secs(*now).unwrap(), [7; 32]);
         let (response, _) = drive(&cached, exchange, &key());
         assert_eq!(response, expected, "{}", request.path);
         let result: Value = serde_json::from_slice(&response.body).unwrap();
@@ -275,7 +286,11 @@ fn begin_cached_gives_the_bytes_of_begin() {
 fn rounds_hold_each_distinct_check_once() {
     let service = external();
     let request = recorded_request("v3_8gpu_success_20260629");
-    let exchange = service.begin(&request, recorded_time("v3_8gpu_success_20260629"), [1; 32]);
+    let exchange = service.begin(
+        &request,
+        UnixTime::from_secs(recorded_time("v3_8gpu_success_20260629")).unwrap(),
+        [1; 32],
+    );
     let Step::Verify(checks) = exchange.step() else {
         panic!("the first round verifies");
     };
@@ -290,7 +305,11 @@ fn rounds_hold_each_distinct_check_once() {
     }
     // The LS10 RIM round: the document's signature and its chain's links.
     let service = external();
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     let Step::Verify(checks) = exchange.step() else {
         panic!("evidence round");
     };
@@ -307,7 +326,7 @@ fn a_false_verdict_fails_the_device_it_belongs_to() {
     let service = external();
     let now = JUNE_2026;
     // Evidence round: refuse every check → the chain does not validate.
-    let mut exchange = service.begin(&ls10_request(), now, [1; 32]);
+    let mut exchange = service.begin(&ls10_request(), UnixTime::from_secs(now).unwrap(), [1; 32]);
     let Step::Verify(checks) = exchange.step() else {
         panic!()
     };
@@ -324,7 +343,7 @@ fn a_false_verdict_fails_the_device_it_belongs_to() {
     assert_eq!(device["measres"], "fail");
 
     // RIM round: a refused RIM signature is the real service's 5013.
-    let mut exchange = service.begin(&ls10_request(), now, [1; 32]);
+    let mut exchange = service.begin(&ls10_request(), UnixTime::from_secs(now).unwrap(), [1; 32]);
     let Step::Verify(checks) = exchange.step() else {
         panic!()
     };
@@ -356,7 +375,11 @@ fn switch_claims(response: &Response) -> Value {
 #[test]
 fn answers_that_do_not_fit_are_refused_and_change_nothing() {
     let service = external();
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     let count = match exchange.step() {
         Step::Verify(checks) => checks.len(),
         step => panic!("{step:?}"),
@@ -390,7 +413,11 @@ fn answers_that_do_not_fit_are_refused_and_change_nothing() {
     // Done: nothing more is taken.
     let (response, _) = drive(&service, exchange, &key());
     assert_eq!(response.status, 200);
-    let mut done = service.begin(&Request::new("GET", "/health"), 0, [0; 32]);
+    let mut done = service.begin(
+        &Request::new("GET", "/health"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert!(matches!(done.step(), Step::Respond(r) if r.status == 200));
     let error = done.verified(&service, &[]).unwrap_err();
     assert_eq!(
@@ -402,7 +429,11 @@ fn answers_that_do_not_fit_are_refused_and_change_nothing() {
 }
 
 fn until_signing(service: &Service) -> (Exchange, usize) {
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     loop {
         match exchange.step() {
             Step::Verify(checks) => {
@@ -422,27 +453,50 @@ fn until_signing(service: &Service) -> (Exchange, usize) {
 #[test]
 fn the_published_key_verifies_what_the_host_signed() {
     let service = external();
-    let jwks_response = service.handle(&Request::new("GET", "/.well-known/jwks.json"), 0, [0; 32]);
+    let jwks_response = service.handle(
+        &Request::new("GET", "/.well-known/jwks.json"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     let jwks = Jwks::parse(&jwks_response.body).unwrap();
     assert_eq!(jwks.keys()[0].kid(), Some("kid-1"));
     assert_eq!(jwks.keys()[0].public_key(), &key().public_key());
     let request = recorded_request("v3_1gpu_success_20260629");
     let now = recorded_time("v3_1gpu_success_20260629");
-    let (response, _) = drive(&service, service.begin(&request, now, [3; 32]), &key());
+    let (response, _) = drive(
+        &service,
+        service.begin(&request, UnixTime::from_secs(now).unwrap(), [3; 32]),
+        &key(),
+    );
     // No RIMs here, so the verdict is false: this test is about the signing key.
     let options = VerifyOptions::new()
         .issuer("https://edgeattest.test")
         .allow_failed_result(true);
-    let verified = verify_attestation_result(&response.body, &jwks, &options, now).unwrap();
+    let verified = verify_attestation_result(
+        &response.body,
+        &jwks,
+        &options,
+        UnixTime::from_secs(now).unwrap(),
+    )
+    .unwrap();
     assert_eq!(verified.devices().len(), 1);
 
     // A host signing with another key produces tokens the JWKS does not verify.
     let other = SigningKey::generate(&[6u8; 48]).unwrap();
-    let (response, _) = drive(&service, service.begin(&request, now, [3; 32]), &other);
+    let (response, _) = drive(
+        &service,
+        service.begin(&request, UnixTime::from_secs(now).unwrap(), [3; 32]),
+        &other,
+    );
     assert_eq!(
-        verify_attestation_result(&response.body, &jwks, &options, now)
-            .unwrap_err()
-            .code(),
+        verify_attestation_result(
+            &response.body,
+            &jwks,
+            &options,
+            UnixTime::from_secs(now).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
     );
 }
@@ -450,17 +504,29 @@ fn the_published_key_verifies_what_the_host_signed() {
 #[test]
 fn handle_cannot_sign_with_an_external_key_but_answers_everything_else() {
     let service = external();
-    let response = service.handle(&ls10_request(), JUNE_2026, [1; 32]);
+    let response = service.handle(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     assert_eq!(response.status, 500);
     let body: Value = serde_json::from_slice(&response.body).unwrap();
     assert_eq!(body["code"], "ERR_SIGNING_KEY_EXTERNAL");
     assert_eq!(
         service
-            .handle(&Request::new("GET", "/health"), 0, [0; 32])
+            .handle(
+                &Request::new("GET", "/health"),
+                UnixTime::from_secs(0).unwrap(),
+                [0; 32]
+            )
             .status,
         200
     );
-    let refused = service.handle(&post("/v4/attest/gpu", b"{}".to_vec()), 0, [0; 32]);
+    let refused = service.handle(
+        &post("/v4/attest/gpu", b"{}".to_vec()),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert_eq!(refused.status, 400);
     // Refusals and immediate answers carry the usual headers.
     assert!(refused
@@ -487,7 +553,7 @@ fn v2_results_keep_their_deprecation_headers_through_an_exchange() {
     let request = post("/v2/attest/switch", serde_json::to_vec(&body).unwrap());
     let (response, rounds) = drive(
         &service,
-        service.begin(&request, JUNE_2026, [1; 32]),
+        service.begin(&request, UnixTime::from_secs(JUNE_2026).unwrap(), [1; 32]),
         &key(),
     );
     assert_eq!(
@@ -519,7 +585,11 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
         1,
     );
     // Verified evidence: the switch BIOS RIM is asked for; supplied, it is verified and used.
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     exchange.verify_in_core(&service).unwrap();
     let resources = match exchange.step() {
         Step::Fetch(resources) => resources.to_vec(),
@@ -588,7 +658,11 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
         RimTrust::nvidia(),
         1,
     );
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     let Step::Verify(checks) = exchange.step() else {
         panic!()
     };
@@ -615,7 +689,11 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
         RimTrust::nvidia(),
         1,
     );
-    let response = software.handle(&ls10_request(), JUNE_2026, [1; 32]);
+    let response = software.handle(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     let result: Value = serde_json::from_slice(&response.body).unwrap();
     let device = payload(result[1]["SWITCH-0"].as_str().unwrap());
     assert_eq!(device["x-nvidia-error-details"]["code"], 5009);
@@ -633,7 +711,11 @@ fn a_fetched_rim_must_be_the_rim_of_its_id_not_only_its_envelope() {
         RimTrust::nvidia(),
         1,
     );
-    let mut exchange = service.begin(&ls10_request(), JUNE_2026, [1; 32]);
+    let mut exchange = service.begin(
+        &ls10_request(),
+        UnixTime::from_secs(JUNE_2026).unwrap(),
+        [1; 32],
+    );
     exchange.verify_in_core(&service).unwrap();
     let Step::Fetch(resources) = exchange.step() else {
         panic!("{:?}", exchange.step())

@@ -5,8 +5,12 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::{parse_pem_chain, TrustStore};
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{parse_pem_chain, Jwks, JwksKey, RimTrust, SigningKey, TokenError, TrustStore};
+use edgeattest::token::{Jwks, JwksKey, TokenError};
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 fn generated(name: &str) -> String {
@@ -25,7 +29,11 @@ fn jwks_body(keys: KeyRing) -> Value {
         RimTrust::nvidia(),
         1,
     );
-    let response = service.handle(&Request::new("GET", "/.well-known/jwks.json"), 0, [0; 32]);
+    let response = service.handle(
+        &Request::new("GET", "/.well-known/jwks.json"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     assert_eq!(response.status, 200);
     serde_json::from_slice(&response.body).unwrap()
 }

@@ -9,10 +9,13 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     Fetched, KeyRing, Request, Service, ServiceConfig, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING,
 };
-use edgeattest::{RimTrust, SigningKey, TrustStore};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -278,7 +281,11 @@ fn revocation_off_is_unchecked_and_says_so_not_fetched_is_an_error() {
     // A host that does not fetch (Service::handle) while a responder is configured: the
     // queries are unanswered, an error of the device (5001), never "not checked".
     let on = service(ServiceConfig::default());
-    let response = on.handle(&request(&[device("revoked")], false), now(), [1; 32]);
+    let response = on.handle(
+        &request(&[device("revoked")], false),
+        UnixTime::from_secs(now()).unwrap(),
+        [1; 32],
+    );
     let (_, devices) = tokens(&response);
     assert_eq!(
         chain_claim(&devices[0])["x-nvidia-cert-ocsp-status"],

@@ -8,8 +8,9 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::crypto::SigningKey;
 use edgeattest::service::{Request, Service, ServiceConfig, OTHER_ROOT_WARNING};
-use edgeattest::SigningKey;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -155,7 +156,7 @@ fn a_switch_passing_with_every_chain_good_meets_the_remote_v4_switch_policy() {
     // Without the answers (a host that does not fetch), the policy refuses: "good" is required.
     let response = service.handle(
         &request("/v4/attest/switch", "LS10", &switch()),
-        ocsp_responder::now(),
+        UnixTime::from_secs(ocsp_responder::now()).unwrap(),
         [1; 32],
     );
     let (_, devices) = tokens(&response);

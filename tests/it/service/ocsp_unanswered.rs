@@ -10,6 +10,7 @@ use base64::Engine;
 use edgeattest::service::{
     FetchFailure, Fetched, Request, Service, ServiceConfig, REVOCATION_WARNING,
 };
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
@@ -159,7 +160,7 @@ fn a_host_that_fetches_nothing_fails_every_device_of_a_service_with_a_responder(
     let service = with_responder();
     let response = service.handle(
         &request(&[device("good"), device("revoked")], "3.0"),
-        ocsp_responder::now(),
+        UnixTime::from_secs(ocsp_responder::now()).unwrap(),
         [1; 32],
     );
     let (overall, devices) = tokens(&response);
@@ -223,7 +224,7 @@ fn switch() -> (Vec<u8>, String) {
         ocsp_responder::read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim(),
     )
     .unwrap();
-    let key = edgeattest::SigningKey::from_pkcs8_pem(&ocsp_responder::read(
+    let key = edgeattest::crypto::SigningKey::from_pkcs8_pem(&ocsp_responder::read(
         "generated/ocsp/leaf_switch_key.pem",
     ))
     .unwrap();

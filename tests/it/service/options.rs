@@ -2,11 +2,12 @@
 //! NVIDIA's roots plus the extra anchors, the token-lifetime range, the source URLs), with a
 //! typed error naming the option at fault.
 
+use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
     OptionsError, ServiceOptions, Setting, DEFAULT_TOKEN_LIFETIME, NVIDIA_OCSP_URL,
     NVIDIA_RIM_SERVICE_URL,
 };
-use edgeattest::{ErrorCode, SigningKey};
+use edgeattest::ErrorCode;
 
 fn generated(name: &str) -> String {
     std::fs::read_to_string(format!(

@@ -6,8 +6,10 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use edgeattest::crypto::SigningKey;
+use edgeattest::policy::Policy;
 use edgeattest::service::{Request, Service, ServiceConfig, ServiceOptions, POLICY_NOT_MET_CODE};
-use edgeattest::{ErrorCode, Policy, SigningKey};
+use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 #[path = "../../common/ocsp_responder.rs"]

@@ -5,14 +5,17 @@
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{
     KeyRing, Request, Response, Service, ServiceConfig, Step, DUPLICATE_DEVICE_CODE,
     MAX_SIGNATURE_CHECKS,
 };
-use edgeattest::{RimTrust, SigningKey, TrustStore};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
-const NOW: u64 = 1_790_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
     let full = format!(

@@ -2,7 +2,8 @@
 //! through a JSON value), it is the text the JSON object rule gives — members in device
 //! order, one per label — and reads back to itself.
 
-use edgeattest::{create_detached_eat, sign_jwt, AttestationResult, ResultFormat, SigningKey};
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{create_detached_eat, sign_jwt, AttestationResult, ResultFormat};
 use serde_json::{json, Map, Value};
 
 fn key() -> SigningKey {

@@ -2,13 +2,15 @@
 //! serde-wasm-bindgen) gives them: requests, responses, exchange steps, fetch answers, source
 //! states, host error answers and the limits table; each with the inputs it refuses.
 
+use edgeattest::bytes::{Document, HexBytes};
 use edgeattest::service::{
     AnswerError, ErrorResponseInit, FetchAnswer, FetchFailure, Fetched, InitError, OcspCacheEntry,
     Request, Resource, Response, ServiceLimits, ServiceOptions, Source, SourceState, Step,
     DEFAULT_OCSP_TIMEOUT_MS, FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES,
     MAX_LAST_ERROR_CHARS, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
-use edgeattest::{Document, ErrorCode, HexBytes};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -106,7 +108,11 @@ fn a_request_refuses_what_it_does_not_know() {
 fn a_response_is_status_headers_and_body_bytes() {
     let service = service();
     let request: Request = read(json!({ "method": "GET", "path": "/health" }));
-    let response = service.handle(&request, 1_780_272_000, [1; 32]);
+    let response = service.handle(
+        &request,
+        UnixTime::from_secs(1_780_272_000).unwrap(),
+        [1; 32],
+    );
     let written = serde_json::to_value(&response).unwrap();
     assert_eq!(written["status"], response.status);
     let headers: Vec<(String, String)> = read(written["headers"].clone());
@@ -126,7 +132,11 @@ fn an_exchange_step_is_tagged_by_kind() {
     let service = service();
     // A request the service answers at once: the exchange's first step is `respond`.
     let request: Request = read(json!({ "method": "GET", "path": "/nope" }));
-    let exchange = service.begin(&request, 1_780_272_000, [1; 32]);
+    let exchange = service.begin(
+        &request,
+        UnixTime::from_secs(1_780_272_000).unwrap(),
+        [1; 32],
+    );
     let step = serde_json::to_value(exchange.step()).unwrap();
     assert_eq!(step["kind"], "respond");
     assert_eq!(step["response"]["status"], 404);
@@ -148,7 +158,7 @@ fn an_exchange_step_is_tagged_by_kind() {
         serde_json::to_value(Step::Fetch(&resources)).unwrap(),
         json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X" }] })
     );
-    let check = edgeattest::SignatureCheck {
+    let check = edgeattest::crypto::SignatureCheck {
         public_key_sec1: vec![4, 1],
         message: vec![2],
         signature: vec![3, 3],
@@ -413,9 +423,9 @@ fn the_limits_table_is_the_cores_constants() {
     assert_eq!(
         serde_json::to_value(ServiceLimits::CORE).unwrap(),
         json!({
-            "maxBodyBytes": edgeattest::MAX_BODY_BYTES,
+            "maxBodyBytes": edgeattest::attest::MAX_BODY_BYTES,
             "maxFetchedBytes": MAX_FETCHED_BYTES,
-            "maxOcspResponseBytes": edgeattest::MAX_OCSP_RESPONSE_LEN,
+            "maxOcspResponseBytes": edgeattest::ocsp::MAX_RESPONSE_LEN,
             "maxAuthorizationBytes": edgeattest::access::MAX_AUTHORIZATION_LEN,
             "rimTimeoutMs": RIM_TIMEOUT_MS,
             "ocspTimeoutMs": DEFAULT_OCSP_TIMEOUT_MS,

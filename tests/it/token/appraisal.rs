@@ -7,17 +7,21 @@ use std::fs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::service::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
+use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
+use edgeattest::chain::RevocationStatus;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::{MeasurementSource, MismatchRecord};
 use edgeattest::service::{
-    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, OcspStatus,
-    RimOutcome,
+    claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes},
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
-use edgeattest::{
+use edgeattest::token::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Appraisal,
-    ClaimsVersion, DeviceAppraisal, DeviceKind, ErrorCode, Jwks, JwksKey, MeasurementSource,
-    MismatchRecord, Nonce, ResultFormat, SigningKey, TokenError, VerifiedAttestationResult,
+    DeviceAppraisal, Jwks, JwksKey, ResultFormat, TokenError, VerifiedAttestationResult,
     VerifyOptions,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 use super::teep::capture;
@@ -78,7 +82,7 @@ pub(super) fn nonce() -> Nonce {
 pub(super) fn chain(status: CertStatus, expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status,
-        ocsp: OcspStatus::Good,
+        ocsp: RevocationStatus::Good,
         earliest_expiry: Some(expiry),
         revocation_reason: None,
     }
@@ -239,7 +243,12 @@ pub(super) fn verify(
     result: &str,
     options: &VerifyOptions,
 ) -> Result<VerifiedAttestationResult, TokenError> {
-    verify_attestation_result(result.as_bytes(), &jwks(), options, IAT)
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        options,
+        UnixTime::from_secs(IAT).unwrap(),
+    )
 }
 
 /// The refusal's code, appraisal and result.
@@ -266,9 +275,13 @@ pub(super) fn claims_in(device: &DeviceAppraisal) -> Vec<&str> {
 fn recorded_passes_verify_by_default_and_appraise_as_passed() {
     for name in ["v3_1gpu_success_20260629", "v3_8gpu_success_20260629"] {
         let c = capture(name);
-        let verified =
-            verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&c.nonce), c.iat)
-                .unwrap();
+        let verified = verify_attestation_result(
+            &c.response,
+            &c.jwks,
+            &nvidia_options(&c.nonce),
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
+        .unwrap();
         let appraisal = verified.appraisal();
         assert!(appraisal.passed(), "{name}");
         assert_eq!(appraisal.overall_result(), Some(true));
@@ -284,8 +297,13 @@ fn recorded_passes_verify_by_default_and_appraise_as_passed() {
 #[test]
 fn recorded_failure_is_refused_with_its_appraisal_and_result() {
     let c = capture("v3_8gpu_nonce_mismatch_20260520");
-    let error = verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&c.nonce), c.iat)
-        .unwrap_err();
+    let error = verify_attestation_result(
+        &c.response,
+        &c.jwks,
+        &nvidia_options(&c.nonce),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_ATTESTATION_FAILED");
     let (appraisal, result) = error.refused_result().unwrap();
     assert!(!appraisal.passed());
@@ -319,7 +337,7 @@ fn recorded_failure_is_refused_with_its_appraisal_and_result() {
         &c.response,
         &c.jwks,
         &nvidia_options(&c.nonce).allow_failed_result(true),
-        c.iat,
+        UnixTime::from_secs(c.iat).unwrap(),
     )
     .unwrap();
     assert_eq!(&allowed, result);
@@ -338,9 +356,13 @@ fn a_forged_failure_fails_with_its_own_code_never_the_verdict_code() {
     result[0][1] = format!("{head}.{}", URL_SAFE_NO_PAD.encode(bytes)).into();
     for allow in [false, true] {
         let options = nvidia_options(&c.nonce).allow_failed_result(allow);
-        let error =
-            verify_attestation_result(result.to_string().as_bytes(), &c.jwks, &options, c.iat)
-                .unwrap_err();
+        let error = verify_attestation_result(
+            result.to_string().as_bytes(),
+            &c.jwks,
+            &options,
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
+        .unwrap_err();
         assert_eq!(error.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
         assert!(error.refused_result().is_none());
     }
@@ -349,7 +371,7 @@ fn a_forged_failure_fails_with_its_own_code_never_the_verdict_code() {
         &c.response,
         &c.jwks,
         &nvidia_options(&c.nonce),
-        c.iat + 3600,
+        UnixTime::from_secs(c.iat + 3600).unwrap(),
     )
     .unwrap_err();
     assert_eq!(error.code(), "ERR_JWT_EXPIRED");

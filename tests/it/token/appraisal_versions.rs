@@ -3,8 +3,9 @@
 //! expired RIM chain. The helpers are `appraisal.rs`'s.
 #![cfg(not(target_arch = "wasm32"))]
 
+use edgeattest::attest::{ClaimsVersion, DeviceKind};
+use edgeattest::rim::MeasurementSource;
 use edgeattest::service::DeviceOutcome;
-use edgeattest::{ClaimsVersion, DeviceKind, MeasurementSource};
 use serde_json::Value;
 
 use super::appraisal::*;

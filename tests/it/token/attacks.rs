@@ -9,10 +9,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    sign_jwt, verify_jwt, ClaimReason, ErrorCode, Jwks, JwksKey, SigningKey, TokenError,
-    VerifyOptions, MAX_TOKEN_BYTES,
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
+    sign_jwt, verify_jwt, ClaimReason, Jwks, JwksKey, TokenError, VerifyOptions, MAX_TOKEN_BYTES,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::json;
 use sha2::{Digest, Sha384};
 
@@ -43,7 +45,13 @@ fn good_claims() -> serde_json::Value {
 }
 
 fn verify(token: &str) -> Result<(), TokenError> {
-    verify_jwt(token, &jwks(), &VerifyOptions::new(), NOW).map(|_| ())
+    verify_jwt(
+        token,
+        &jwks(),
+        &VerifyOptions::new(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .map(|_| ())
 }
 
 fn code(result: Result<(), TokenError>) -> &'static str {
@@ -73,7 +81,13 @@ fn hmac_sha384(key: &[u8], message: &[u8]) -> Vec<u8> {
 #[test]
 fn a_good_token_verifies() {
     let token = sign_jwt(&good_claims(), &key(), KID).unwrap();
-    let jwt = verify_jwt(&token, &jwks(), &VerifyOptions::new(), NOW).unwrap();
+    let jwt = verify_jwt(
+        &token,
+        &jwks(),
+        &VerifyOptions::new(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap();
     assert_eq!(jwt.kid(), Some(KID));
     assert_eq!(jwt.claim("eat_nonce").unwrap(), "abc");
     assert_eq!(jwt.header().len(), 2);
@@ -213,9 +227,21 @@ fn unknown_or_ambiguous_kid_is_refused() {
         ),
     ])
     .unwrap();
-    let err = verify_jwt(&no_kid, &two, &VerifyOptions::new(), NOW).unwrap_err();
+    let err = verify_jwt(
+        &no_kid,
+        &two,
+        &VerifyOptions::new(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(err.code(), "ERR_JWKS_MULTIPLE_MATCHING_KEYS");
-    let err = verify_jwt(&no_kid, &Jwks::default(), &VerifyOptions::new(), NOW).unwrap_err();
+    let err = verify_jwt(
+        &no_kid,
+        &Jwks::default(),
+        &VerifyOptions::new(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(err.code(), "ERR_JWKS_NO_MATCHING_KEY");
     let numeric = raw(r#"{"kid":7,"alg":"ES384"}"#, "{}");
     assert_eq!(code(verify(&numeric)), "ERR_JWS_INVALID");
@@ -236,16 +262,27 @@ fn crit_is_refused_unless_understood() {
     );
     assert_eq!(code(verify(&unknown)), "ERR_JWS_CRIT_UNSUPPORTED");
     let understood = VerifyOptions::new().understand_crit("x-ext");
-    assert!(verify_jwt(&unknown, &jwks(), &understood, NOW).is_ok());
+    assert!(verify_jwt(
+        &unknown,
+        &jwks(),
+        &understood,
+        UnixTime::from_secs(NOW).unwrap()
+    )
+    .is_ok());
     // Understood but absent from the header.
     let absent = raw(
         &format!(r#"{{"kid":"{KID}","alg":"ES384","crit":["x-ext"]}}"#),
         &claims,
     );
     assert_eq!(
-        verify_jwt(&absent, &jwks(), &understood, NOW)
-            .unwrap_err()
-            .code(),
+        verify_jwt(
+            &absent,
+            &jwks(),
+            &understood,
+            UnixTime::from_secs(NOW).unwrap()
+        )
+        .unwrap_err()
+        .code(),
         "ERR_JWS_CRIT_UNSUPPORTED"
     );
     // b64 is not understood by default either.
@@ -271,7 +308,7 @@ fn crit_is_refused_unless_understood() {
                 &token,
                 &jwks(),
                 &VerifyOptions::new().understand_crit("x"),
-                NOW
+                UnixTime::from_secs(NOW).unwrap()
             ),
             Err(TokenError::Malformed {
                 field: "header.crit"
@@ -393,7 +430,7 @@ fn non_object_payloads_and_b64_false_are_not_jwts() {
 
 fn check(claims: serde_json::Value, options: &VerifyOptions, now: u64) -> Result<(), TokenError> {
     let token = sign_jwt(&claims, &key(), KID).unwrap();
-    verify_jwt(&token, &jwks(), options, now).map(|_| ())
+    verify_jwt(&token, &jwks(), options, UnixTime::from_secs(now).unwrap()).map(|_| ())
 }
 
 fn claim_failed(claim: &str, reason: ClaimReason) -> Result<(), TokenError> {
@@ -555,9 +592,9 @@ fn issuer_subject_nonce_required_and_typ() {
         &format!(r#"{{"kid":"{KID}","alg":"ES384","typ":"application/EAT+JWT"}}"#),
         "{}",
     );
-    assert!(verify_jwt(&with_typ, &jwks(), &typ, NOW).is_ok());
+    assert!(verify_jwt(&with_typ, &jwks(), &typ, UnixTime::from_secs(NOW).unwrap()).is_ok());
     let without = sign_jwt(&json!({}), &key(), KID).unwrap();
-    let err = verify_jwt(&without, &jwks(), &typ, NOW).unwrap_err();
+    let err = verify_jwt(&without, &jwks(), &typ, UnixTime::from_secs(NOW).unwrap()).unwrap_err();
     assert_eq!(
         (err.code(), err.field()),
         ("ERR_JWT_CLAIM_VALIDATION_FAILED", Some("typ"))

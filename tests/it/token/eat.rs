@@ -6,11 +6,14 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
+use edgeattest::crypto::SigningKey;
+use edgeattest::token::{
     assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
-    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, ErrorCode,
-    Jwks, JwksKey, ResultFormat, SigningKey, TokenError, VerifyOptions, MAX_RESULT_DEVICES,
+    prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, Jwks,
+    JwksKey, ResultFormat, TokenError, VerifyOptions, MAX_DEVICES,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -76,7 +79,13 @@ fn claims_of(token: &str) -> Value {
 }
 
 fn verify(result: &str) -> Result<(), TokenError> {
-    verify_attestation_result(result.as_bytes(), &jwks(), &options(), NOW).map(|_| ())
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &options(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .map(|_| ())
 }
 
 #[test]
@@ -106,8 +115,13 @@ fn minted_result_has_the_service_shape() {
 #[test]
 fn minted_results_verify() {
     for count in [1, 2, 8] {
-        let verified =
-            verify_attestation_result(mint(count).as_bytes(), &jwks(), &options(), NOW).unwrap();
+        let verified = verify_attestation_result(
+            mint(count).as_bytes(),
+            &jwks(),
+            &options(),
+            UnixTime::from_secs(NOW).unwrap(),
+        )
+        .unwrap();
         assert_eq!(verified.format(), ResultFormat::Detached);
         assert_eq!(verified.devices().len(), count);
         assert_eq!(verified.overall_result(), Some(true));
@@ -246,7 +260,7 @@ fn submods_entries_are_checked() {
         result.as_bytes(),
         &jwks(),
         &VerifyOptions::new().allow_unknown_revocation(true),
-        NOW,
+        UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap_err();
     assert_eq!(
@@ -327,7 +341,7 @@ fn result_shapes_are_strict() {
         verify(&dup).unwrap_err().code(),
         "ERR_JSON_DUPLICATE_MEMBER"
     );
-    let many: Map<String, Value> = (0..=MAX_RESULT_DEVICES)
+    let many: Map<String, Value> = (0..=MAX_DEVICES)
         .map(|i| (format!("GPU-{i}"), Value::String("a.b.c".into())))
         .collect();
     let too_many = json!([["JWT", token], many]).to_string();
@@ -335,7 +349,7 @@ fn result_shapes_are_strict() {
         verify(&too_many).unwrap_err().code(),
         "ERR_EAT_TOO_MANY_DEVICES"
     );
-    let huge = " ".repeat(edgeattest::MAX_RESULT_BYTES + 1);
+    let huge = " ".repeat(edgeattest::token::MAX_RESULT_BYTES + 1);
     assert_eq!(verify(&huge).unwrap_err().code(), "ERR_JWS_TOO_LARGE");
 }
 
@@ -363,14 +377,24 @@ fn v1_results_round_trip() {
     let v1 = VerifyOptions::new()
         .allow_unknown_revocation(true)
         .result_format(ResultFormat::V1);
-    let verified =
-        verify_attestation_result(result.as_bytes(), &jwks(), &v1.clone().nonce(NONCE), NOW)
-            .unwrap();
+    let verified = verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &v1.clone().nonce(NONCE),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap();
     assert_eq!(verified.format(), ResultFormat::V1);
     assert!(verified.devices().is_empty());
     let parsed = AttestationResult::parse(result.as_bytes()).unwrap();
     assert_eq!(parsed.to_json(), result);
-    let prepared = prepare_attestation_result(result.as_bytes(), &jwks(), &v1, NOW).unwrap();
+    let prepared = prepare_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        &v1,
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap();
     assert_eq!(prepared.signature_checks().len(), 1);
 }
 
@@ -411,8 +435,13 @@ fn the_report_gives_every_token_its_verdict() {
     // The result carries GPU-0..2 only: GPU-3 is named in submods but missing.
     let mut value: Value = serde_json::from_str(&result).unwrap();
     value[1].as_object_mut().unwrap().shift_remove("GPU-3");
-    let prepared =
-        prepare_attestation_result(value.to_string().as_bytes(), &jwks(), &options(), NOW).unwrap();
+    let prepared = prepare_attestation_result(
+        value.to_string().as_bytes(),
+        &jwks(),
+        &options(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap();
     // No signature check for the token whose key is unknown.
     assert_eq!(prepared.signature_checks().len(), 3);
     let report = prepared.verify_report();
@@ -454,9 +483,14 @@ fn devices_get_standalone_verdicts_when_the_overall_token_fails() {
     let other = VerifyOptions::new()
         .allow_unknown_revocation(true)
         .nonce(&other_nonce);
-    let report = prepare_attestation_result(text.as_bytes(), &jwks(), &other, NOW)
-        .unwrap()
-        .verify_report();
+    let report = prepare_attestation_result(
+        text.as_bytes(),
+        &jwks(),
+        &other,
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap()
+    .verify_report();
     assert_eq!(report.overall().unwrap_err(), &TokenError::NonceMismatch);
     for device in report.devices() {
         // Each device token also carries the other nonce; nothing is bound (no digest).
@@ -465,9 +499,14 @@ fn devices_get_standalone_verdicts_when_the_overall_token_fails() {
     }
     assert_eq!(report.first_error(), Some(TokenError::NonceMismatch));
     // A good result: every verdict good, and the proof type follows.
-    let report = prepare_attestation_result(text.as_bytes(), &jwks(), &options(), NOW)
-        .unwrap()
-        .verify_report();
+    let report = prepare_attestation_result(
+        text.as_bytes(),
+        &jwks(),
+        &options(),
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap()
+    .verify_report();
     assert!(report.devices().iter().all(|d| d.outcome().is_ok()));
     assert_eq!(report.into_verified().unwrap().devices().len(), 2);
 }

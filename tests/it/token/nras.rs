@@ -5,10 +5,12 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    prepare_attestation_result, verify_attestation_result, verify_jwt, ErrorCode, Jwks, JwksKey,
-    ResultFormat, TokenError, VerifyOptions,
+use edgeattest::token::{
+    prepare_attestation_result, verify_attestation_result, verify_jwt, Jwks, JwksKey, ResultFormat,
+    TokenError, VerifyOptions,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 use super::teep::{capture, claims as claims_of, Capture};
@@ -55,7 +57,13 @@ fn recorded_results_verify_at_their_time() {
         let c = capture(name);
         // The failed capture is refused by default (tests/it/token/appraisal.rs); read it here.
         let allowed = options(&c.nonce).allow_failed_result(true);
-        let verified = verify_attestation_result(&c.response, &c.jwks, &allowed, c.iat).unwrap();
+        let verified = verify_attestation_result(
+            &c.response,
+            &c.jwks,
+            &allowed,
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
+        .unwrap();
         assert_eq!(verified.format(), ResultFormat::Detached);
         assert_eq!(verified.devices().len(), devices, "{name}");
         assert_eq!(verified.overall_result(), Some(verdict), "{name}");
@@ -88,12 +96,18 @@ fn recorded_results_verify_at_their_time() {
         }
         // Last second of validity, with and without leeway.
         let exp = c.iat + 3600;
-        assert!(verify_attestation_result(&c.response, &c.jwks, &allowed, exp - 1).is_ok());
+        assert!(verify_attestation_result(
+            &c.response,
+            &c.jwks,
+            &allowed,
+            UnixTime::from_secs(exp - 1).unwrap()
+        )
+        .is_ok());
         assert!(verify_attestation_result(
             &c.response,
             &c.jwks,
             &allowed.clone().leeway(60),
-            exp + 59
+            UnixTime::from_secs(exp + 59).unwrap()
         )
         .is_ok());
     }
@@ -109,7 +123,7 @@ fn recorded_results_expire_an_hour_later() {
                     &c.response,
                     &c.jwks,
                     &options(&c.nonce),
-                    later
+                    UnixTime::from_secs(later).unwrap()
                 )),
                 ("ERR_JWT_EXPIRED", Some("exp".into())),
                 "{name} at {later}"
@@ -121,7 +135,7 @@ fn recorded_results_expire_an_hour_later() {
                 &c.response,
                 &c.jwks,
                 &options(&c.nonce),
-                c.iat - 1
+                UnixTime::from_secs(c.iat - 1).unwrap()
             )),
             ("ERR_JWT_CLAIM_VALIDATION_FAILED", Some("iat".into()))
         );
@@ -140,7 +154,7 @@ fn each_device_token_verifies_alone() {
                 .issuer(ISSUER)
                 .nonce(&c.nonce)
                 .require("ueid"),
-            c.iat,
+            UnixTime::from_secs(c.iat).unwrap(),
         )
         .unwrap_or_else(|e| panic!("{label}: {e}"));
         assert_eq!(jwt.claim("iss").unwrap(), ISSUER);
@@ -160,7 +174,7 @@ fn wrong_nonce_issuer_and_jwks_are_refused() {
             &c.response,
             &c.jwks,
             &options(&other_nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         ("ERR_EAT_NONCE_MISMATCH", Some("eat_nonce".into()))
     );
@@ -170,7 +184,7 @@ fn wrong_nonce_issuer_and_jwks_are_refused() {
             &c.response,
             &c.jwks,
             &staging,
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         ("ERR_JWT_CLAIM_VALIDATION_FAILED", Some("iss".into()))
     );
@@ -181,7 +195,7 @@ fn wrong_nonce_issuer_and_jwks_are_refused() {
             &c.response,
             &may.jwks,
             &options(&c.nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         ("ERR_JWKS_NO_MATCHING_KEY", Some("kid".into()))
     );
@@ -201,7 +215,7 @@ fn device_token_swapped_in_from_another_result_is_refused() {
             &bytes,
             &one.jwks,
             &options(&one.nonce),
-            one.iat
+            UnixTime::from_secs(one.iat).unwrap()
         )),
         ("ERR_EAT_DIGEST_MISMATCH", Some("GPU-0".into()))
     );
@@ -233,7 +247,7 @@ fn tampered_submods_digest_breaks_the_overall_signature() {
             &bytes,
             &c.jwks,
             &options(&c.nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         (
             "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
@@ -253,7 +267,7 @@ fn missing_and_extra_devices_are_refused() {
             &bytes,
             &c.jwks,
             &options(&c.nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         ("ERR_EAT_DEVICE_MISSING", Some("GPU-3".into()))
     );
@@ -267,7 +281,7 @@ fn missing_and_extra_devices_are_refused() {
             &bytes,
             &c.jwks,
             &options(&c.nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         )),
         ("ERR_EAT_DEVICE_UNEXPECTED", Some("GPU-8".into()))
     );
@@ -283,7 +297,7 @@ fn missing_and_extra_devices_are_refused() {
             &bytes,
             &c.jwks,
             &options(&c.nonce),
-            c.iat
+            UnixTime::from_secs(c.iat).unwrap()
         ))
         .0,
         "ERR_EAT_DIGEST_MISMATCH"
@@ -293,8 +307,13 @@ fn missing_and_extra_devices_are_refused() {
 #[test]
 fn two_phase_verdicts_are_attributed_to_their_token() {
     let c = capture("v3_8gpu_success_20260629");
-    let prepared =
-        prepare_attestation_result(&c.response, &c.jwks, &options(&c.nonce), c.iat).unwrap();
+    let prepared = prepare_attestation_result(
+        &c.response,
+        &c.jwks,
+        &options(&c.nonce),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap();
     let checks = prepared.signature_checks();
     assert_eq!(checks.len(), 9);
     let verdicts: Vec<bool> = checks.iter().map(|check| check.verify().is_ok()).collect();
@@ -392,9 +411,9 @@ fn minted_header_matches_the_service_header() {
     let header = URL_SAFE_NO_PAD
         .decode(token.split('.').next().unwrap())
         .unwrap();
-    let key = edgeattest::SigningKey::generate(&[5u8; 48]).unwrap();
+    let key = edgeattest::crypto::SigningKey::generate(&[5u8; 48]).unwrap();
     let kid = "nv-eat-kid-prod-20260628170000087-6f27a971-6e29-42d6-afb9-8e3fbb17fa25";
-    let ours = edgeattest::sign_jwt(&serde_json::json!({"a": 1}), &key, kid).unwrap();
+    let ours = edgeattest::token::sign_jwt(&serde_json::json!({"a": 1}), &key, kid).unwrap();
     let our_header = URL_SAFE_NO_PAD
         .decode(ours.split('.').next().unwrap())
         .unwrap();

@@ -8,12 +8,17 @@
 
 use std::fs;
 
+use edgeattest::attest::Endpoint;
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
-use edgeattest::{
+use edgeattest::token::{
     create_detached_eat, create_v1_result, prepare_attestation_result, sign_jwt,
-    verify_attestation_result, Endpoint, ErrorCode, Jwks, JwksKey, ResultFormat, RimTrust,
-    SigningKey, TokenError, TrustStore, VerifyOptions,
+    verify_attestation_result, Jwks, JwksKey, ResultFormat, TokenError, VerifyOptions,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -84,7 +89,13 @@ fn detached(count: usize) -> String {
 }
 
 fn err(result: &str, options: &VerifyOptions) -> TokenError {
-    verify_attestation_result(result.as_bytes(), &jwks(), options, NOW).unwrap_err()
+    verify_attestation_result(
+        result.as_bytes(),
+        &jwks(),
+        options,
+        UnixTime::from_secs(NOW).unwrap(),
+    )
+    .unwrap_err()
 }
 
 fn teep(name: &str) -> Vec<u8> {
@@ -117,8 +128,13 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
         let options = VerifyOptions::new()
             .allow_unknown_revocation(true)
             .result_format(ResultFormat::V1);
-        let error =
-            verify_attestation_result(rewrapped.as_bytes(), &jwks, &options, now).unwrap_err();
+        let error = verify_attestation_result(
+            rewrapped.as_bytes(),
+            &jwks,
+            &options,
+            UnixTime::from_secs(now).unwrap(),
+        )
+        .unwrap_err();
         assert_eq!(
             (error.code(), error.field()),
             ("ERR_EAT_V1_TOKEN_INVALID", Some("submods")),
@@ -129,7 +145,7 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
             rewrapped.as_bytes(),
             &jwks,
             &VerifyOptions::new().allow_unknown_revocation(true),
-            now,
+            UnixTime::from_secs(now).unwrap(),
         )
         .unwrap_err();
         assert_eq!(
@@ -150,7 +166,7 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
             &VerifyOptions::new()
                 .allow_unknown_revocation(true)
                 .allow_failed_result(true),
-            now,
+            UnixTime::from_secs(now).unwrap(),
         )
         .unwrap();
         assert_eq!(verified.format(), ResultFormat::Detached);
@@ -172,8 +188,13 @@ fn recorded_device_tokens_as_v1_are_refused() {
             let options = VerifyOptions::new()
                 .allow_unknown_revocation(true)
                 .result_format(ResultFormat::V1);
-            let error =
-                verify_attestation_result(rewrapped.as_bytes(), &jwks, &options, now).unwrap_err();
+            let error = verify_attestation_result(
+                rewrapped.as_bytes(),
+                &jwks,
+                &options,
+                UnixTime::from_secs(now).unwrap(),
+            )
+            .unwrap_err();
             assert_eq!(
                 (error.code(), error.field()),
                 (
@@ -228,11 +249,21 @@ fn genuine_v1_results_verify_only_when_v1_is_expected() {
         let token = sign_jwt(&v1_claims(verdict), &key(), KID).unwrap();
         let result = create_v1_result(&token);
         let allowed = v1().allow_failed_result(true);
-        let verified =
-            verify_attestation_result(result.as_bytes(), &jwks(), &allowed, NOW).unwrap();
+        let verified = verify_attestation_result(
+            result.as_bytes(),
+            &jwks(),
+            &allowed,
+            UnixTime::from_secs(NOW).unwrap(),
+        )
+        .unwrap();
         assert_eq!(verified.format(), ResultFormat::V1);
         assert_eq!(verified.overall_result(), Some(verdict));
-        let default = verify_attestation_result(result.as_bytes(), &jwks(), &v1(), NOW);
+        let default = verify_attestation_result(
+            result.as_bytes(),
+            &jwks(),
+            &v1(),
+            UnixTime::from_secs(NOW).unwrap(),
+        );
         assert_eq!(default.is_ok(), verdict);
         assert!(verified.devices().is_empty());
         // The default expects the detached shape.
@@ -267,7 +298,7 @@ fn expecting_v1_refuses_a_detached_result() {
         &VerifyOptions::new()
             .allow_unknown_revocation(true)
             .nonce(NONCE),
-        NOW,
+        UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap();
     assert_eq!(verified.devices().len(), 2);
@@ -363,7 +394,11 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
     let nonce = hex::encode(&evidence[4..36]);
     let item = json!({"evidence": STANDARD.encode(hex::encode(&evidence)), "certificate": STANDARD.encode(&pem)});
     let service = service();
-    let jwks_response = service.handle(&Request::new("GET", "/.well-known/jwks.json"), 0, [0; 32]);
+    let jwks_response = service.handle(
+        &Request::new("GET", "/.well-known/jwks.json"),
+        UnixTime::from_secs(0).unwrap(),
+        [0; 32],
+    );
     let jwks = Jwks::parse(&jwks_response.body).unwrap();
     let bodies = [
         (
@@ -380,7 +415,7 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
         let request = Request::new("POST", endpoint.path())
             .header("content-type", "application/json")
             .body(body.to_string().into_bytes());
-        let response = service.handle(&request, now, [1; 32]);
+        let response = service.handle(&request, UnixTime::from_secs(now).unwrap(), [1; 32]);
         assert_eq!(response.status, 200, "{endpoint:?}");
         let expected = ResultFormat::for_endpoint(endpoint);
         let options = VerifyOptions::new()
@@ -388,7 +423,13 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
             .nonce(&nonce)
             .result_format(expected)
             .allow_failed_result(true);
-        let verified = verify_attestation_result(&response.body, &jwks, &options, now).unwrap();
+        let verified = verify_attestation_result(
+            &response.body,
+            &jwks,
+            &options,
+            UnixTime::from_secs(now).unwrap(),
+        )
+        .unwrap();
         assert_eq!(verified.format(), expected);
         assert!(verified.overall_result().is_some());
         // The other shape is refused.
@@ -401,9 +442,14 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
             .nonce(&nonce)
             .result_format(other);
         assert_eq!(
-            verify_attestation_result(&response.body, &jwks, &options, now)
-                .unwrap_err()
-                .code(),
+            verify_attestation_result(
+                &response.body,
+                &jwks,
+                &options,
+                UnixTime::from_secs(now).unwrap()
+            )
+            .unwrap_err()
+            .code(),
             "ERR_EAT_FORMAT_MISMATCH"
         );
     }

@@ -6,8 +6,10 @@
 //! service's own claim sets (`DeviceClaims::build`), minted and signed here.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::service::{OcspStatus, REVOCATION_WARNING};
-use edgeattest::{ClaimsVersion, ErrorCode};
+use edgeattest::attest::ClaimsVersion;
+use edgeattest::chain::RevocationStatus;
+use edgeattest::service::REVOCATION_WARNING;
+use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
 use super::appraisal::{
@@ -30,7 +32,7 @@ fn unchecked_hopper() -> edgeattest::service::DeviceOutcome {
     .into_iter()
     .flatten()
     {
-        chain.ocsp = OcspStatus::Unknown;
+        chain.ocsp = RevocationStatus::Unknown;
     }
     outcome.warning = Some(REVOCATION_WARNING.into());
     outcome
@@ -255,14 +257,18 @@ fn an_unknown_claims_version_reads_nothing() {
         .map(|(label, claims)| {
             (
                 (*label).to_owned(),
-                edgeattest::sign_jwt(claims, &super::appraisal::key(), super::appraisal::KID)
-                    .unwrap(),
+                edgeattest::token::sign_jwt(
+                    claims,
+                    &super::appraisal::key(),
+                    super::appraisal::KID,
+                )
+                .unwrap(),
             )
         })
         .collect();
     let mut overall = super::appraisal::overall(ClaimsVersion::V3_0, Some(true));
     overall.remove("x-nvidia-ver");
-    let result = edgeattest::create_detached_eat(
+    let result = edgeattest::token::create_detached_eat(
         &overall,
         &tokens,
         &super::appraisal::key(),

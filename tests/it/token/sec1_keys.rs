@@ -3,7 +3,8 @@
 //! every malformed or off-curve point is refused with its typed error, directly, inside an
 //! SPKI and as the key of a signature check.
 
-use edgeattest::{verify_p384_sha384, ErrorCode, KeyError, PublicKey, SignatureError, SigningKey};
+use edgeattest::crypto::{verify_p384_sha384, KeyError, PublicKey, SignatureError, SigningKey};
+use edgeattest::ErrorCode;
 
 /// id-ecPublicKey with secp384r1, then the BIT STRING header, for a 97- and a 49-byte point.
 const SPKI_UNCOMPRESSED: &str = "3076301006072a8648ce3d020106052b81040022036200";

@@ -6,7 +6,7 @@ use std::fs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::Jwks;
+use edgeattest::token::Jwks;
 use serde_json::Value;
 
 /// A file under `tests/fixtures/nvidia/`.

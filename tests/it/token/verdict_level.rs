@@ -6,11 +6,15 @@
 //! levels and nothing else.
 #![cfg(not(target_arch = "wasm32"))]
 
-use edgeattest::service::{OcspStatus, OTHER_ROOT_WARNING, REVOCATION_WARNING};
-use edgeattest::{
-    prepare_attestation_result, verify_attestation_result, AttestationReport, ClaimsVersion,
-    ErrorCode, Jwks, TokenError, VerdictLevel, VerifyOptions,
+use edgeattest::attest::ClaimsVersion;
+use edgeattest::chain::RevocationStatus;
+use edgeattest::service::{OTHER_ROOT_WARNING, REVOCATION_WARNING};
+use edgeattest::token::{
+    prepare_attestation_result, verify_attestation_result, AttestationReport, Jwks, TokenError,
+    VerdictLevel, VerifyOptions,
 };
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 use super::appraisal::{device_claims, hopper_success, mint, nvidia_options, options, verify};
@@ -21,7 +25,9 @@ const LATER: u64 = 2 * 86_400;
 
 /// Every token's verdict, the signatures checked in software.
 fn report(result: &[u8], jwks: &Jwks, options: &VerifyOptions, now: u64) -> AttestationReport {
-    let prepared = prepare_attestation_result(result, jwks, options, now).unwrap();
+    let prepared =
+        prepare_attestation_result(result, jwks, options, UnixTime::from_secs(now).unwrap())
+            .unwrap();
     let verdicts: Vec<bool> = prepared
         .signature_checks()
         .iter()
@@ -31,7 +37,9 @@ fn report(result: &[u8], jwks: &Jwks, options: &VerifyOptions, now: u64) -> Atte
 }
 
 /// The level verifyAttestationResult's answer has: the appraisal's, or the error's.
-fn level_of(answer: Result<edgeattest::VerifiedAttestationResult, TokenError>) -> VerdictLevel {
+fn level_of(
+    answer: Result<edgeattest::token::VerifiedAttestationResult, TokenError>,
+) -> VerdictLevel {
     match answer {
         Ok(verified) => verified.appraisal().level(),
         Err(error) => VerdictLevel::of_error(&error).unwrap_or_else(|| panic!("{error}")),
@@ -44,7 +52,7 @@ fn recorded(c: &Capture, nonce: &str, now: u64) -> VerdictLevel {
         &c.response,
         &c.jwks,
         &options,
-        now,
+        UnixTime::from_secs(now).unwrap(),
     ));
     let report = report(&c.response, &c.jwks, &options, now);
     if let Some(level) = VerdictLevel::of_token_failures(&report) {
@@ -88,8 +96,13 @@ fn a_recorded_result_checked_against_another_nonce_is_wrong_nonce_not_forged() {
     let typo = format!("{}0", &c.nonce[..c.nonce.len() - 1]);
     assert_ne!(typo, c.nonce);
     assert_eq!(recorded(&c, &typo, c.iat), VerdictLevel::WrongNonce);
-    let error =
-        verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&typo), c.iat).unwrap_err();
+    let error = verify_attestation_result(
+        &c.response,
+        &c.jwks,
+        &nvidia_options(&typo),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_EAT_NONCE_MISMATCH");
 }
 
@@ -100,7 +113,13 @@ fn one_changed_signature_byte_is_forged_even_when_also_expired_or_another_nonce(
     let typo = format!("{}0", &c.nonce[..c.nonce.len() - 1]);
     for (nonce, now) in [(&c.nonce, c.iat), (&typo, c.iat), (&c.nonce, c.iat + LATER)] {
         let options = nvidia_options(nonce);
-        let error = verify_attestation_result(&result, &c.jwks, &options, now).unwrap_err();
+        let error = verify_attestation_result(
+            &result,
+            &c.jwks,
+            &options,
+            UnixTime::from_secs(now).unwrap(),
+        )
+        .unwrap_err();
         assert_eq!(error.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");
         assert_eq!(VerdictLevel::of_error(&error), Some(VerdictLevel::Forged));
         let report = report(&result, &c.jwks, &options, now);
@@ -112,9 +131,13 @@ fn one_changed_signature_byte_is_forged_even_when_also_expired_or_another_nonce(
     }
     // Another service's key set: no key for the kid.
     let other = capture("v3_8gpu_nonce_mismatch_20260520");
-    let error =
-        verify_attestation_result(&c.response, &other.jwks, &nvidia_options(&c.nonce), c.iat)
-            .unwrap_err();
+    let error = verify_attestation_result(
+        &c.response,
+        &other.jwks,
+        &nvidia_options(&c.nonce),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(
         VerdictLevel::of_error(&error),
         Some(VerdictLevel::Forged),
@@ -128,8 +151,13 @@ fn a_recorded_failure_is_failed_authentic_and_not_wrong_nonce() {
     // authentic and answers the request's nonce.
     let c = capture("v3_8gpu_nonce_mismatch_20260520");
     assert_eq!(recorded(&c, &c.nonce, c.iat), VerdictLevel::Failed);
-    let error = verify_attestation_result(&c.response, &c.jwks, &nvidia_options(&c.nonce), c.iat)
-        .unwrap_err();
+    let error = verify_attestation_result(
+        &c.response,
+        &c.jwks,
+        &nvidia_options(&c.nonce),
+        UnixTime::from_secs(c.iat).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_ATTESTATION_FAILED");
     assert_eq!(VerdictLevel::of_error(&error), Some(VerdictLevel::Failed));
 }
@@ -168,7 +196,7 @@ fn a_pass_with_device_warnings_is_passed_with_warnings_and_carries_them_per_devi
     // Revocation not checked: refused by default, its level still says what it is.
     let mut unchecked = hopper_success();
     if let Some(chain) = unchecked.cert_chain.as_mut() {
-        chain.ocsp = OcspStatus::Unknown;
+        chain.ocsp = RevocationStatus::Unknown;
     }
     unchecked.warning = Some(REVOCATION_WARNING.into());
     let result = mint(
@@ -205,7 +233,7 @@ fn chains_not_confirmed_without_the_services_words_get_the_relying_partys_warnin
     let version = ClaimsVersion::V3_0;
     let mut unknown = hopper_success();
     if let Some(chain) = unknown.cert_chain.as_mut() {
-        chain.ocsp = OcspStatus::Unknown;
+        chain.ocsp = RevocationStatus::Unknown;
     }
     unknown.warning = None;
     let result = mint(

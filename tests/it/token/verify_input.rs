@@ -7,10 +7,10 @@
 use std::fs;
 use std::path::PathBuf;
 
-use edgeattest::{
-    Deferred, ErrorCode, PreparedToken, PublicKey, SigningKey, TokenError, TokenVerdict,
-    VerifyInput,
-};
+use edgeattest::crypto::{Deferred, PublicKey, SigningKey};
+use edgeattest::token::{PreparedToken, TokenError, TokenVerdict, VerifyInput};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
 use super::teep::{capture, Capture};
@@ -34,7 +34,11 @@ fn input(options: Value) -> VerifyInput {
 /// Verifies `c` with the options written as JSON, at `now`, with the software backend; the
 /// result in the JS shape.
 fn verify(c: &Capture, options: Value, now: u64) -> Result<Value, TokenError> {
-    let prepared = input(options).prepare_attestation_result(&c.response, &c.jwks, now)?;
+    let prepared = input(options).prepare_attestation_result(
+        &c.response,
+        &c.jwks,
+        UnixTime::from_secs(now).unwrap(),
+    )?;
     match PreparedToken::from(prepared).finish_in_software()? {
         TokenVerdict::Result(report) => Ok(serde_json::to_value(report.into_verified()?).unwrap()),
         TokenVerdict::Jwt(_) => panic!("a result verified as a JWT"),
@@ -229,7 +233,11 @@ fn the_result_shape_comes_from_format_or_endpoint_never_a_guess() {
         ),
     ] {
         let error = input(options.clone())
-            .prepare_attestation_result(b"not even JSON", &c.jwks, c.iat)
+            .prepare_attestation_result(
+                b"not even JSON",
+                &c.jwks,
+                UnixTime::from_secs(c.iat).unwrap(),
+            )
             .unwrap_err();
         assert_eq!(
             (error.code(), error.field()),
@@ -273,7 +281,11 @@ fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
     let prepare = || {
         PreparedToken::from(
             input(json!({ "nonce": c.nonce }))
-                .prepare_attestation_result(&c.response, &c.jwks, c.iat)
+                .prepare_attestation_result(
+                    &c.response,
+                    &c.jwks,
+                    UnixTime::from_secs(c.iat).unwrap(),
+                )
                 .unwrap(),
         )
     };
@@ -305,7 +317,11 @@ fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
     let result: Value = serde_json::from_slice(&c.response).unwrap();
     let (label, token) = result[1].as_object().unwrap().iter().next().unwrap();
     let jwt = input(json!({ "issuer": [ISSUER], "nonce": c.nonce }))
-        .prepare_jwt(token.as_str().unwrap(), &c.jwks, c.iat)
+        .prepare_jwt(
+            token.as_str().unwrap(),
+            &c.jwks,
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
         .unwrap();
     let TokenVerdict::Jwt(verified) = PreparedToken::from(jwt).finish_in_software().unwrap() else {
         panic!("not a JWT");
@@ -315,7 +331,11 @@ fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
     assert_eq!(keys, ["payload", "protectedHeader", "kid"], "{label}");
     assert_eq!(written["payload"]["eat_nonce"], c.nonce.as_str());
     let jwt = input(json!({}))
-        .prepare_jwt(token.as_str().unwrap(), &c.jwks, c.iat)
+        .prepare_jwt(
+            token.as_str().unwrap(),
+            &c.jwks,
+            UnixTime::from_secs(c.iat).unwrap(),
+        )
         .unwrap();
     let error = PreparedToken::from(jwt).finish(&[false]).unwrap_err();
     assert_eq!(error.code(), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED");

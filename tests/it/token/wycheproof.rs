@@ -14,10 +14,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use edgeattest::{
-    verify_jwt, verify_p384_sha384, ErrorCode, Jwks, JwksKey, PublicKey, SignatureError,
-    SigningKey, TokenError, VerifyOptions,
-};
+use edgeattest::crypto::{verify_p384_sha384, PublicKey, SignatureError, SigningKey};
+use edgeattest::token::{verify_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::Value;
 
 /// The order of the P-384 group.
@@ -106,8 +106,13 @@ fn p1363_vectors_through_the_software_verifier_and_the_jws_rules() {
             }
             // As a JWS signature over another message: malformed when not 96 bytes in
             // range, otherwise a plain verification failure — never accepted.
-            let err =
-                verify_jwt(&jws_with_signature(&sig), &jwks, &VerifyOptions::new(), 0).unwrap_err();
+            let err = verify_jwt(
+                &jws_with_signature(&sig),
+                &jwks,
+                &VerifyOptions::new(),
+                UnixTime::from_secs(0).unwrap(),
+            )
+            .unwrap_err();
             let expected = if in_range(&sig) {
                 TokenError::SignatureVerificationFailed
             } else {
@@ -139,8 +144,13 @@ fn der_vectors_are_refused_by_the_jws_path_and_agree_once_converted() {
             let der = hex_field(&test["sig"]);
             // A DER signature is never an ES384 signature.
             assert!(verify_p384_sha384(&sec1, &msg, &der).is_err(), "tcId {id}");
-            let err =
-                verify_jwt(&jws_with_signature(&der), &jwks, &VerifyOptions::new(), 0).unwrap_err();
+            let err = verify_jwt(
+                &jws_with_signature(&der),
+                &jwks,
+                &VerifyOptions::new(),
+                UnixTime::from_secs(0).unwrap(),
+            )
+            .unwrap_err();
             assert!(
                 matches!(
                     err,
@@ -181,7 +191,13 @@ fn jws_file_generic_rules() {
             let Some(jws) = test["jws"].as_str() else {
                 continue;
             };
-            let err = verify_jwt(jws, &jwks, &VerifyOptions::new(), 0).unwrap_err();
+            let err = verify_jwt(
+                jws,
+                &jwks,
+                &VerifyOptions::new(),
+                UnixTime::from_secs(0).unwrap(),
+            )
+            .unwrap_err();
             let flags = test["flags"].as_array().cloned().unwrap_or_default();
             if flags.iter().any(|f| f == "AlgIsNone") {
                 assert_eq!(err, TokenError::Unsecured, "tcId {id}");
@@ -236,7 +252,13 @@ fn jwk_file_key_set_rules() {
                     assert!(jwks.keys().is_empty(), "{comment}: no ES384 key");
                     for test in group["tests"].as_array().unwrap() {
                         let jws = test["jws"].as_str().unwrap();
-                        assert!(verify_jwt(jws, &jwks, &VerifyOptions::new(), 0).is_err());
+                        assert!(verify_jwt(
+                            jws,
+                            &jwks,
+                            &VerifyOptions::new(),
+                            UnixTime::from_secs(0).unwrap()
+                        )
+                        .is_err());
                     }
                 }
                 (_, Err(err)) => panic!("{comment}/{set}: {err:?}"),

@@ -8,8 +8,10 @@ use serde_json::{json, Value};
 use super::{
     attest, generated, gsp, manifest, request, service, Item, FSP_HINT, NOW, SIGNER_EXPIRY,
 };
+use edgeattest::chain::TrustStore;
+use edgeattest::crypto::SigningKey;
+use edgeattest::evidence::tag;
 use edgeattest::service::Service;
-use edgeattest::{tag, SigningKey, TrustStore};
 
 /// The generated device root, as a deployment adds test devices (`trustAnchors`).
 fn test_devices() -> TrustStore {

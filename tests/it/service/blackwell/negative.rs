@@ -7,8 +7,9 @@ use super::{
     attest, block_value, fsp, fsp_service, generated, gsp, manifest, nvidia_devices, service,
     FSP_HINT, ISSUER,
 };
+use edgeattest::crypto::SigningKey;
+use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Service, ServiceConfig};
-use edgeattest::{RimTrust, SigningKey};
 
 #[test]
 fn a_changed_measurement_fails_with_its_index() {

@@ -9,8 +9,8 @@ use base64::Engine;
 use serde_json::Value;
 
 use super::{attest, fixture, manifest, nvidia_devices, service, Item};
+use edgeattest::evidence::Transcript;
 use edgeattest::service::Service;
-use edgeattest::Transcript;
 
 fn items(file: &str) -> Vec<(Vec<u8>, String)> {
     let list: Value =

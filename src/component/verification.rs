@@ -13,6 +13,7 @@ use super::pending::Pending;
 use super::token::{input, jwt_out, level_out, refusal, Verified};
 use super::{checked_now, coded, json, WitError};
 use crate::crypto::Deferred;
+use crate::token::check::{failure_message, TokenCheck};
 use crate::token::{
     AttestationReport, Jwks, PreparedToken, TokenError, TokenVerdict, VerdictLevel,
     VerifiedJwt as CoreJwt,
@@ -100,6 +101,13 @@ fn verdicts(report: &AttestationReport) -> Vec<WitVerdict> {
             WitVerdict {
                 label: label.map(Into::into),
                 error: outcome.err().map(coded),
+                stage: outcome
+                    .err()
+                    .map(|error| TokenCheck::of(error).as_str().into()),
+                message: outcome.err().map(failure_message),
+                held: TokenCheck::held(outcome.err().map(TokenCheck::of))
+                    .map(Into::into)
+                    .collect(),
                 digest: digest.map(Into::into),
                 claims: outcome.ok().and_then(|jwt| json(jwt.claims()).ok()),
             }

@@ -60,6 +60,12 @@ export interface TokenVerdict {
   verified: boolean;
   code: string | null;
   field: string | null;
+  /** The check the token failed, in the order the core runs them; null when it verified. */
+  stage: 'digest' | 'signature' | 'claims' | 'time' | 'nonce' | null;
+  /** Why it failed that check, in words; null when it verified. */
+  message: string | null;
+  /** The checks that held before the one it failed (all of them when it verified), in order. */
+  held: Array<'digest' | 'signature' | 'claims' | 'time' | 'nonce'>;
   /** The submods digest that bound a device token, when it matched. */
   digest: string | null;
   payload: Record<string, unknown> | null;

@@ -15,8 +15,8 @@
 //!
 //! [`DeviceReport`] is what the page and every JS caller render: the stages in the service's
 //! order (passed / failed / not checked / not applicable), the first failure's code, the RIM
-//! steps, revocation, and `passed`, `failed` or `partial`. The service picks a device's RIMs
-//! and comparison with the same functions ([`device_rims`], [`compare_device`]).
+//! steps, revocation, and `passed`, `failed` or `partial`. It is the one place that orders a
+//! device's checks: the service's outcome and claims are a translation of it.
 
 mod device_report;
 mod error;
@@ -30,16 +30,14 @@ mod report_stages;
 mod runtime_evidence;
 mod runtime_values;
 mod spdm;
+mod stage;
 mod tags;
 mod verify;
 
 pub(crate) use crate::attest::{FwidPolicy, RimPath};
+pub(crate) use device_report::staged_report;
 pub use device_report::{
-    compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, Failure,
-    RevocationInput, RevocationState, RimInputs, RimStep, RimSteps, Stage, StageId, StageStatus,
-    Verdict, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH,
-    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE,
-    ERR_RIM_VERSION_MISMATCH,
+    compare_device, device_report, device_rims, failed_stage, DeviceReport, DeviceRims, RimInputs,
 };
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
@@ -51,6 +49,13 @@ pub use runtime_values::RuntimeEvidenceInput;
 pub use spdm::{
     MeasurementBlock, MeasurementRequest, MeasurementResponse, Transcript, ValueRepresentation,
 };
+pub use stage::{
+    Failure, RevocationInput, RevocationState, RimStep, RimSteps, Stage, StageId, StageStatus,
+    Verdict, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_MEASUREMENT_MISMATCH,
+    ERR_OCSP_UNAVAILABLE, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE,
+    ERR_RIM_VERSION_MISMATCH,
+};
+pub(crate) use stage::{FailureCause, RimRevocation};
 pub use tags::{tag, tag_name};
 pub use verify::{
     arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,

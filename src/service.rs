@@ -26,6 +26,7 @@ mod options;
 mod outcome;
 mod policy_gate;
 mod remedy;
+mod report_outcome;
 mod revocation;
 mod rims;
 mod router;

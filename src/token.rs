@@ -60,6 +60,7 @@
 
 mod appraisal;
 mod attestation;
+pub(crate) mod check;
 mod claims;
 mod eat_assembly;
 mod error;

@@ -13,6 +13,7 @@ use super::exports::edgeattest::verifier::token::{
     VerdictLevel as WitLevel, VerifiedJwt, VerifyOptions,
 };
 use super::{coded, json, WitError};
+use crate::token::check::{failure_message, TokenCheck};
 use crate::token::{
     Appraisal, AttestationReport, TokenError, VerdictLevel, VerifiedAttestationResult,
     VerifiedJwt as CoreJwt, VerifyInput,
@@ -173,6 +174,13 @@ fn verdicts(report: &AttestationReport) -> Vec<WitVerdict> {
             WitVerdict {
                 label: label.map(Into::into),
                 error: outcome.err().map(coded),
+                stage: outcome
+                    .err()
+                    .map(|error| TokenCheck::of(error).as_str().into()),
+                message: outcome.err().map(failure_message),
+                held: TokenCheck::held(outcome.err().map(TokenCheck::of))
+                    .map(Into::into)
+                    .collect(),
                 digest: digest.map(Into::into),
                 claims: outcome.ok().and_then(|jwt| json(jwt.claims()).ok()),
             }

@@ -1,9 +1,8 @@
-//! One device's verification report: every check in the order the service runs it, each
-//! passed, failed, not checked or not applicable, with the first failure's stable code and
-//! one overall verdict. The page and every JS caller render this; they decide nothing.
-//!
-//! The rules that pick the RIMs and the comparison for a device ([`device_rims`],
-//! [`compare_device`]) are the service's own: `service::device` calls them too.
+//! One device's verification report: every check in order, each passed, failed, not
+//! checked or not applicable, with the first failure's stable code and one overall verdict.
+//! This is the one place that orders a device's checks and decides its verdict: the page and
+//! every JS caller render it, and the service translates it into its outcome, error details
+//! and claims (`service::report_outcome`). A new check is a stage here.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -15,6 +14,10 @@ use super::report_stages::{
     chain_time, comparison_stages, evidence_stage, revocation_stage, rim_stage, Builder,
     EVIDENCE_STAGES,
 };
+use super::stage::{
+    Failure, FailureCause, RevocationInput, RevocationState, RimRevocation, RimSteps, Stage,
+    StageId, StageStatus, Verdict, ERR_CERT_REVOKED,
+};
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use super::VerifyError;
 use crate::attest::RimPath;
@@ -24,223 +27,6 @@ use crate::rim::{
     CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
 };
 use crate::time::UnixTime;
-
-/// A RIM the device needs was not given (service 5009 `RIM_BUNDLE_NOT_FOUND`).
-pub const ERR_RIM_NOT_AVAILABLE: &str = "ERR_RIM_NOT_AVAILABLE";
-/// Active golden measurements differ from the evidence (`measres` `fail`).
-pub const ERR_MEASUREMENT_MISMATCH: &str = "ERR_MEASUREMENT_MISMATCH";
-/// A RIM's version is not the evidence's (service 5015).
-pub const ERR_RIM_VERSION_MISMATCH: &str = "ERR_RIM_VERSION_MISMATCH";
-/// An opaque value is below a RIM's minimum SVN.
-pub const ERR_OPAQUE_BELOW_MINIMUM: &str = "ERR_OPAQUE_BELOW_MINIMUM";
-/// A certificate of the device chain is revoked.
-pub const ERR_CERT_REVOKED: &str = "ERR_CERT_REVOKED";
-/// The OCSP responder does not know a certificate of the device chain.
-pub const ERR_CERT_REVOCATION_UNKNOWN: &str = "ERR_CERT_REVOCATION_UNKNOWN";
-/// No revocation answer could be had or checked (the code the OCSP module uses for it).
-pub const ERR_OCSP_UNAVAILABLE: &str = "ERR_OCSP_UNAVAILABLE";
-
-/// A check's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum StageStatus {
-    /// The check ran and passed.
-    Passed,
-    /// The check ran and failed.
-    Failed,
-    /// The check applies but did not run (an earlier failure, or an input not given).
-    NotChecked,
-    /// The check does not apply to this device (a switch has no driver RIM).
-    NotApplicable,
-}
-
-/// The overall verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Every check that applies ran and passed.
-    Passed,
-    /// A check failed.
-    Failed,
-    /// Nothing failed, but something that applies was not checked (revocation, an FWID the
-    /// evidence lacks, the driver measurements of FSP evidence).
-    Partial,
-}
-
-/// Which check a stage is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum StageId {
-    /// The SPDM transcript parsed.
-    EvidenceParsed,
-    /// The device chain validated to the anchors and is valid now.
-    CertificateChain,
-    /// The transcript signature verified with the leaf key.
-    EvidenceSignature,
-    /// The transcript's nonce is the caller's.
-    Nonce,
-    /// The chain names the requested architecture and a known firmware profile.
-    Architecture,
-    /// The opaque data values are well formed.
-    OpaqueData,
-    /// The evidence FWID equals the leaf certificate's.
-    Fwid,
-    /// The evidence carries the driver version its profile requires.
-    DriverVersion,
-    /// Revocation (OCSP) of the device chain.
-    Revocation,
-    /// The driver RIM: available, signature, signer chain.
-    DriverRim,
-    /// The firmware (VBIOS / switch BIOS) RIM.
-    FirmwareRim,
-    /// The measurements against the RIMs.
-    Measurements,
-    /// The driver RIM's version against the evidence's.
-    DriverRimVersion,
-    /// The firmware RIM's version against the evidence's.
-    FirmwareRimVersion,
-    /// Opaque values against the RIMs' minimum SVNs.
-    OpaqueFloors,
-}
-
-/// One check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportStage"))]
-#[serde(rename_all = "camelCase")]
-pub struct Stage {
-    /// Which check.
-    pub id: StageId,
-    /// What it checks, for people.
-    pub title: String,
-    /// Its state.
-    pub status: StageStatus,
-    /// What it found, for people (empty when there is nothing to add).
-    pub detail: String,
-    /// A passed check whose result does not fully count, said why (amber).
-    pub warning: Option<String>,
-    /// The stable code of a failed check.
-    pub code: Option<&'static str>,
-}
-
-/// A failed check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportFailure"))]
-#[serde(rename_all = "camelCase")]
-pub struct Failure {
-    /// The check that failed.
-    pub stage: StageId,
-    /// Stable `ERR_*` code.
-    pub code: &'static str,
-    /// Why, for people.
-    pub message: String,
-    /// The real service's error number, where one applies.
-    pub service_code: Option<u16>,
-}
-
-/// One RIM of the device.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportRimStep"))]
-#[serde(rename_all = "camelCase")]
-pub struct RimStep {
-    /// The id the device's evidence names (absent when it names none, or none applies).
-    pub id: Option<String>,
-    /// The RIM as a whole.
-    pub status: StageStatus,
-    /// The document's `colloquialVersion`, when it was read.
-    pub version: Option<String>,
-    /// The XML signature verified.
-    pub signature_verified: Option<bool>,
-    /// The signer chain: `valid`, `expired` or `invalid`.
-    #[cfg_attr(feature = "ts", ts(as = "Option<crate::rim::RimCertStatus>", inline))]
-    pub chain_status: Option<&'static str>,
-    /// The signer chain's earliest `notAfter`, Unix seconds.
-    pub chain_expiration: Option<u64>,
-}
-
-/// The device's RIMs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct RimSteps {
-    /// The driver RIM.
-    pub driver: RimStep,
-    /// The firmware RIM.
-    pub firmware: RimStep,
-}
-
-/// Revocation (OCSP) of the device chain as the host found it: the core does no I/O.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum RevocationInput {
-    /// Not asked; why, for people.
-    #[default]
-    NotChecked,
-    /// Not asked, with the reason.
-    NotCheckedBecause(String),
-    /// Every certificate's responder said good.
-    Good,
-    /// Revoked, unknown, or no answer that could be checked: fails the device.
-    Failed {
-        /// Stable code (`ERR_OCSP_UNAVAILABLE`), or [`ERR_CERT_REVOKED`].
-        code: &'static str,
-        /// Why.
-        message: String,
-    },
-}
-
-impl RevocationInput {
-    /// The host's revocation answer by its status word (the page's and the JS OCSP
-    /// helpers' `status`): `good`, `not-checked` (with `message` as the reason), `revoked`,
-    /// `unknown`, or anything else (no answer that could be checked).
-    pub fn from_status(status: &str, message: Option<String>) -> Self {
-        let message = message.unwrap_or_default();
-        match status {
-            "good" => Self::Good,
-            "not-checked" if message.is_empty() => Self::NotChecked,
-            "not-checked" => Self::NotCheckedBecause(message),
-            "revoked" => Self::Failed {
-                code: ERR_CERT_REVOKED,
-                message: nonempty(message, "a certificate of the chain is revoked"),
-            },
-            "unknown" => Self::Failed {
-                code: ERR_CERT_REVOCATION_UNKNOWN,
-                message: nonempty(
-                    message,
-                    "the responder does not know a certificate of the chain",
-                ),
-            },
-            _ => Self::Failed {
-                code: ERR_OCSP_UNAVAILABLE,
-                message: nonempty(message, "no revocation answer could be had or checked"),
-            },
-        }
-    }
-}
-
-fn nonempty(message: String, otherwise: &str) -> String {
-    if message.is_empty() {
-        otherwise.into()
-    } else {
-        message
-    }
-}
-
-/// The revocation state in a report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum RevocationState {
-    /// Not asked: the chain did not validate, so there is nothing to ask about.
-    NotReached,
-    /// Due, but not checked (no answers given): a host that can ask should.
-    NotChecked,
-    /// Good.
-    Good,
-    /// Revoked or not confirmed.
-    Failed,
-}
 
 /// One device's verification report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -371,6 +157,27 @@ pub fn device_report(
     revocation: &RevocationInput,
     now: UnixTime,
 ) -> DeviceReport {
+    let mut report = staged_report(
+        evidence.as_ref(),
+        firmware_hint,
+        (rims, RimRevocation::default()),
+        revocation,
+        now,
+    );
+    report.evidence = evidence.as_ref().ok().map(VerifiedEvidence::to_report);
+    report
+}
+
+/// [`device_report`] without the evidence's summary (`evidence` is `None`), with the host's
+/// revocation answers for the RIMs' signer chains too: the service's run, which asks about
+/// every chain and writes its own claims.
+pub(crate) fn staged_report(
+    evidence: Result<&VerifiedEvidence, &FailedEvidence>,
+    firmware_hint: Option<String>,
+    (rims, rim_revocation): (RimInputs, RimRevocation),
+    revocation: &RevocationInput,
+    now: UnixTime,
+) -> DeviceReport {
     let mut b = Builder {
         stages: Vec::new(),
         failures: Vec::new(),
@@ -396,6 +203,7 @@ pub fn device_report(
                 error.code(),
                 error.to_string(),
                 Some(error.service_code()),
+                FailureCause::Evidence(error.clone()),
             );
             reached = false;
             continue;
@@ -424,8 +232,20 @@ pub fn device_report(
     // Revocation is asked about a chain that path-validated (expired or not).
     let revocation_reached = chain.is_some() && failed_at != Some(StageId::CertificateChain);
     revocation_stage(&mut b, revocation, revocation_reached);
+    // A revoked chain is reported revoked, not out of its validity: revocation decides.
+    if matches!(revocation, RevocationInput::Failed { code, .. } if *code == ERR_CERT_REVOKED) {
+        let validity = b
+            .failures
+            .iter()
+            .position(|f| f.cause == FailureCause::ChainValidity);
+        if let Some(at) = validity {
+            if let Some(revoked) = b.failures.pop() {
+                b.failures.insert(at, revoked);
+            }
+        }
+    }
 
-    let verified = evidence.as_ref().ok();
+    let verified = evidence.ok();
     let needed = verified.map(|v| device_rims(v, firmware_hint));
     let path = verified.map(|v| v.profile().rim_path());
     let driver_applies = path.is_none_or(|p| p == RimPath::DriverAndFirmware);
@@ -436,6 +256,7 @@ pub fn device_report(
         driver_applies,
         needed.as_ref().and_then(|n| n.driver.clone().flatten()),
         rims.driver,
+        rim_revocation.driver.as_ref(),
         verified.is_some(),
         now,
     );
@@ -446,6 +267,7 @@ pub fn device_report(
         true,
         needed.as_ref().and_then(|n| n.firmware.clone()),
         rims.firmware,
+        rim_revocation.firmware.as_ref(),
         verified.is_some(),
         now,
     );
@@ -474,7 +296,12 @@ pub fn device_report(
     } else {
         Verdict::Passed
     };
-    let passes_without_revocation = b.failures.iter().all(|f| f.stage == StageId::Revocation);
+    let passes_without_revocation = b.failures.iter().all(|f| {
+        matches!(
+            f.cause,
+            FailureCause::Revocation | FailureCause::RimRevocation
+        )
+    });
     DeviceReport {
         verdict,
         passes_without_revocation,
@@ -494,6 +321,6 @@ pub fn device_report(
         },
         measres: comparison.as_ref().map(Comparison::measres),
         comparison,
-        evidence: verified.map(VerifiedEvidence::to_report),
+        evidence: None,
     }
 }

@@ -8,7 +8,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::device_report::{device_report, DeviceReport, RevocationInput, RimInputs};
+use super::device_report::{device_report, DeviceReport, RimInputs};
+use super::stage::RevocationInput;
 use super::verify::{BatchPlan, DeviceInput, FailedEvidence, VerifyContext};
 use super::VerifyError;
 use crate::chain::ChainError;

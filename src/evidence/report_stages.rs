@@ -5,9 +5,10 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::device_report::{
-    Failure, RevocationInput, RimStep, Stage, StageId, StageStatus, ERR_MEASUREMENT_MISMATCH,
-    ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE, ERR_RIM_VERSION_MISMATCH,
+use super::stage::{
+    Failure, FailureCause, RevocationInput, RimStep, Stage, StageId, StageStatus,
+    ERR_MEASUREMENT_MISMATCH, ERR_OPAQUE_BELOW_MINIMUM, ERR_RIM_NOT_AVAILABLE,
+    ERR_RIM_VERSION_MISMATCH,
 };
 use super::verify::{FailedEvidence, FwidCheck, VerifiedEvidence};
 use crate::attest::RimPath;
@@ -78,12 +79,14 @@ impl Builder {
         code: &'static str,
         message: String,
         service_code: Option<u16>,
+        cause: FailureCause,
     ) -> &mut Stage {
         self.failures.push(Failure {
             stage: id,
             code,
             message: message.clone(),
             service_code,
+            cause,
         });
         let stage = self.push(id, title, StageStatus::Failed);
         stage.code = Some(code);
@@ -108,7 +111,7 @@ pub(super) fn chain_detail(chain: &VerifiedChain) -> String {
 /// A passed evidence check's state and detail.
 pub(super) fn evidence_stage(
     id: StageId,
-    evidence: &Result<VerifiedEvidence, FailedEvidence>,
+    evidence: Result<&VerifiedEvidence, &FailedEvidence>,
     chain: Option<&VerifiedChain>,
 ) -> (StageStatus, String) {
     let Ok(verified) = evidence else {
@@ -176,6 +179,7 @@ pub(super) fn chain_time(b: &mut Builder, chain: &VerifiedChain) {
         code,
         message: message.clone(),
         service_code: Some(4011),
+        cause: FailureCause::ChainValidity,
     });
     if let Some(stage) = b
         .stages
@@ -207,6 +211,7 @@ pub(super) fn revocation_stage(b: &mut Builder, revocation: &RevocationInput, re
                 code,
                 message.clone(),
                 Some(5001),
+                FailureCause::Revocation,
             );
         }
         RevocationInput::NotChecked | RevocationInput::NotCheckedBecause(_) => {
@@ -222,7 +227,8 @@ pub(super) fn revocation_stage(b: &mut Builder, revocation: &RevocationInput, re
 }
 
 /// A RIM's stage: not applicable, not reached, not given (a failure, as the service fails a
-/// device whose RIM it cannot get), unreadable, or verified with its signer chain's state.
+/// device whose RIM it cannot get), unreadable, or verified with its signer chain's state,
+/// then (when the host gave one) its signer chain's revocation.
 #[expect(clippy::too_many_arguments, reason = "one call per RIM kind")]
 pub(super) fn rim_stage(
     b: &mut Builder,
@@ -231,6 +237,7 @@ pub(super) fn rim_stage(
     applies: bool,
     wanted: Option<String>,
     given: Option<Result<VerifiedRim, RimError>>,
+    revocation: Option<&RevocationInput>,
     reached: bool,
     now: UnixTime,
 ) -> (RimStep, Option<VerifiedRim>) {
@@ -264,6 +271,7 @@ pub(super) fn rim_stage(
             ERR_RIM_NOT_AVAILABLE,
             format!("the {lower} RIM {name} is not available"),
             Some(5009),
+            FailureCause::RimNotAvailable { id: wanted },
         );
         return (step, None);
     };
@@ -277,6 +285,7 @@ pub(super) fn rim_stage(
                 error.code(),
                 format!("the {lower} RIM: {}: {error}", error.code()),
                 Some(error.service_code()),
+                FailureCause::Rim(error),
             );
             (step, None)
         }
@@ -291,13 +300,37 @@ pub(super) fn rim_stage(
             let title = format!("{label} RIM: {version}");
             let status = chain.status;
             match status.failure() {
-                None => {
-                    step.status = StageStatus::Passed;
-                    b.push(id, title, StageStatus::Passed).detail = format!(
-                        "signer chain valid at {} (until {until})",
-                        iso(now.as_secs())
-                    );
-                }
+                None => match revocation {
+                    Some(RevocationInput::Failed { code, message }) => {
+                        step.status = StageStatus::Failed;
+                        let message = format!("the {lower} RIM's signer chain: {message}");
+                        b.fail(
+                            id,
+                            title,
+                            code,
+                            message,
+                            Some(5001),
+                            FailureCause::RimRevocation,
+                        );
+                    }
+                    _ => {
+                        step.status = StageStatus::Passed;
+                        b.push(id, title, StageStatus::Passed).detail = format!(
+                            "signer chain valid at {} (until {until})",
+                            iso(now.as_secs())
+                        );
+                        if matches!(
+                            revocation,
+                            Some(
+                                RevocationInput::NotChecked | RevocationInput::NotCheckedBecause(_)
+                            )
+                        ) {
+                            b.not_checked.push(format!(
+                                "revocation (OCSP) of the {lower} RIM's signer chain"
+                            ));
+                        }
+                    }
+                },
                 Some(failure) => {
                     step.status = StageStatus::Failed;
                     let (code, service) = (failure.code, failure.service_code);
@@ -306,7 +339,8 @@ pub(super) fn rim_stage(
                         status.as_str(),
                         iso(now.as_secs())
                     );
-                    let stage = b.fail(id, title, code, message, Some(service));
+                    let cause = FailureCause::RimSigner(status);
+                    let stage = b.fail(id, title, code, message, Some(service), cause);
                     let mut detail = format!(
                         "signature verifies, but the signer chain is {} at {}",
                         status.as_str(),
@@ -351,6 +385,7 @@ pub(super) fn comparison_stages(
                 error.code(),
                 format!("the RIM comparison: {}: {error}", error.code()),
                 Some(error.service_code()),
+                FailureCause::Comparison(error),
             );
             return None;
         }
@@ -398,6 +433,7 @@ pub(super) fn comparison_stages(
             ERR_MEASUREMENT_MISMATCH,
             message,
             None,
+            FailureCause::Measurements,
         );
         stage.detail = detail;
     }
@@ -429,7 +465,15 @@ pub(super) fn comparison_stages(
                 evidence.unwrap_or("(absent)"),
                 check.rim_version
             );
-            b.fail(id, title, ERR_RIM_VERSION_MISMATCH, message, Some(5015));
+            let cause = FailureCause::RimVersion;
+            b.fail(
+                id,
+                title,
+                ERR_RIM_VERSION_MISMATCH,
+                message,
+                Some(5015),
+                cause,
+            );
         }
     }
     for floor in &comparison.opaque_mismatches {
@@ -445,6 +489,7 @@ pub(super) fn comparison_stages(
             ERR_OPAQUE_BELOW_MINIMUM,
             format!("{} is below the RIM's minimum", floor.name),
             None,
+            FailureCause::OpaqueFloor,
         );
     }
     Some(comparison)

@@ -34,6 +34,11 @@ export { KeySet, P384PrivateKey, P384PublicKey };
  * @property {boolean} verified
  * @property {string | null} code
  * @property {string | null} field
+ * @property {'digest' | 'signature' | 'claims' | 'time' | 'nonce' | null} stage The check the
+ *   token failed, in the order the core runs them; null when it verified.
+ * @property {string | null} message Why it failed that check, in words; null when it verified.
+ * @property {Array<'digest' | 'signature' | 'claims' | 'time' | 'nonce'>} held The checks that
+ *   held before the one it failed (all of them when it verified), in order.
  * @property {string | null} digest The submods digest that bound a device token, when it matched.
  * @property {Record<string, unknown> | null} payload
  */

@@ -8,9 +8,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::context::Context;
-use super::device::{device_outcomes, DeviceStage, RimVerdicts};
+use super::device::{device_outcomes, DeviceStage};
 use super::fetch::{rim_url, FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::DeviceOutcome;
+use super::report_outcome::{RimSources, RimVerdicts};
 use super::revocation::{ChainQueries, ChainVerdict, Revocation, RevocationVerdicts};
 use super::rims::id_of_key;
 use crate::attest::ValidatedRequest;
@@ -24,6 +25,8 @@ use crate::time::UnixTime;
 pub(crate) struct Appraisal {
     pub(crate) request: ValidatedRequest,
     stages: Vec<DeviceStage>,
+    /// Unix seconds, for the words of the devices' reports.
+    now: UnixTime,
     /// `None` when revocation is not checked (no responder configured).
     revocation: Option<Revocation>,
     /// Each device's chain queries (`None`: the evidence did not verify).
@@ -73,6 +76,7 @@ impl Appraisal {
         Self {
             request,
             stages,
+            now: context.now,
             revocation,
             device_chains,
             fetched_rims: BTreeMap::new(),
@@ -185,6 +189,7 @@ impl Appraisal {
         let Self {
             request,
             stages,
+            now,
             mut revocation,
             device_chains,
             download_errors,
@@ -232,13 +237,12 @@ impl Appraisal {
                 Vec::new(),
             ),
         };
-        let outcomes = device_outcomes(
-            &request,
-            stages,
-            &settled,
-            &download_errors,
-            &verdicts_by_chain,
-        );
+        let sources = RimSources {
+            rims: &settled,
+            download_errors: &download_errors,
+            revocation: &verdicts_by_chain,
+        };
+        let outcomes = device_outcomes(&request, stages, &sources, now);
         (request, outcomes, cacheable)
     }
 

@@ -1,5 +1,6 @@
-//! What can still be said of a device whose evidence did not verify, with its error details
-//! (`x-nvidia-error-details`: code, field, message).
+//! What can still be said of a device whose evidence did not verify, read from its staged
+//! report, and the error details (`x-nvidia-error-details`: code, field, message) of an
+//! evidence failure.
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -7,56 +8,53 @@ use alloc::vec::Vec;
 
 use super::codes::{details, message_of, REVOCATION_WARNING};
 use super::outcome::{
-    CertStatus, ChainOutcome, DeviceOutcome, MeasurementOutcome, RevocationStatus,
+    CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RevocationStatus,
 };
 use crate::attest::{DeviceKind, ValidatedRequest};
 use crate::chain::VerifiedChain;
-use crate::evidence::{failed_stage, FailedEvidence, StageId, Transcript, VerifyError};
+use crate::evidence::{
+    DeviceReport, FailedEvidence, StageId, StageStatus, Transcript, VerifyError,
+};
 
-/// A device whose evidence did not verify: what can still be said about it.
+/// A device whose evidence did not verify: what can still be said about it. The report's
+/// first failure is the evidence's.
 pub(super) fn failed_outcome(
-    failed: FailedEvidence,
+    report: &DeviceReport,
+    failed: &FailedEvidence,
     evidence: &[u8],
     request: &ValidatedRequest,
 ) -> DeviceOutcome {
-    let FailedEvidence { error, chain } = failed;
-    let chain = chain.map(|boxed| *boxed);
-    let error = &error;
+    let chain = failed.chain.as_deref();
     let kind = request.arch().device_kind();
     let transcript = Transcript::parse(evidence).ok();
-    // Checks run in this order: parse, chain, signature, nonce, arch (and the firmware
-    // profile), opaque and FWID, then what the profile requires of the opaque data. The
-    // stage is the core's rule (the verification report's); a parse error counts as the
-    // parse stage here whenever it is found, as the claims have always said.
-    let stage = match failed_stage(error, false) {
-        StageId::EvidenceParsed => 0,
-        StageId::CertificateChain => 1,
-        StageId::EvidenceSignature => 2,
-        StageId::Nonce => 3,
-        StageId::Architecture => 4,
-        StageId::DriverVersion => 6,
-        _ => 5,
-    };
-    let passed_stage = |s: u8| {
-        if stage > s {
-            Some(true)
-        } else if stage == s {
-            Some(false)
-        } else {
-            None
+    let failed_at = report.failure.as_ref().map(|f| f.stage);
+    // The claims count an opaque-data failure as a parse failure, as they always have:
+    // nothing after parsing is claimed for it.
+    let parse_failed = matches!(
+        failed_at,
+        Some(StageId::EvidenceParsed | StageId::OpaqueData)
+    );
+    let claim = |id: StageId| {
+        let stage = report.stages.iter().find(|s| s.id == id)?;
+        match stage.status {
+            _ if parse_failed => None,
+            StageStatus::Passed => Some(true),
+            StageStatus::Failed => Some(false),
+            _ => None,
         }
     };
     let opaque = transcript.as_ref().map(|t| &t.response.opaque);
-    let code = error.service_code();
     DeviceOutcome {
-        arch_check: stage != 4,
+        arch_check: failed_at != Some(StageId::Architecture),
         report_parsed: transcript.is_some(),
-        signature_verified: passed_stage(2),
+        signature_verified: claim(StageId::EvidenceSignature),
         nonce_match: transcript
             .as_ref()
             .map(|t| &t.request.nonce == request.nonce().as_bytes()),
-        cert_chain: Some(match &chain {
-            Some(chain) if stage != 1 => ChainOutcome::from(chain),
+        cert_chain: Some(match chain {
+            Some(chain) if failed_at != Some(StageId::CertificateChain) => {
+                ChainOutcome::from(chain)
+            }
             _ => ChainOutcome {
                 status: CertStatus::Invalid,
                 ocsp: RevocationStatus::Unknown,
@@ -64,42 +62,50 @@ pub(super) fn failed_outcome(
                 revocation_reason: None,
             },
         }),
-        fwid_match: passed_stage(5),
+        fwid_match: claim(StageId::Fwid),
         hwmodel: chain
-            .as_ref()
             .and_then(VerifiedChain::hwmodel_chip)
             .map(String::from),
-        ueid: chain.as_ref().map(VerifiedChain::ueid),
+        ueid: chain.map(VerifiedChain::ueid),
         driver_version: opaque.and_then(|o| o.driver_version().ok().flatten()),
         firmware_version: opaque.and_then(|o| o.vbios_version(kind).ok().flatten()),
-        error: Some(match error {
-            VerifyError::NonceMismatch => {
-                // The real service's exact wording, trailing space included (notes §h).
-                details(
-                    4010,
-                    "nonce",
-                    "NONCE_NOT_MATCHING",
-                    "Nonce from request is not matching with evidence nonce ",
-                )
-            }
-            VerifyError::Parse(_) | VerifyError::DriverVersionMissing => {
-                details(code, "evidence", message_of(code), &error.to_string())
-            }
-            VerifyError::ArchMismatch { .. } => {
-                details(code, "arch", message_of(code), &error.to_string())
-            }
-            _ => details(
-                code,
-                if stage == 2 {
-                    "evidence"
-                } else {
-                    "certificate"
-                },
-                message_of(code),
-                &error.to_string(),
-            ),
-        }),
+        error: Some(evidence_details(
+            &failed.error,
+            failed_at.unwrap_or(StageId::EvidenceParsed),
+        )),
         ..unestablished(kind)
+    }
+}
+
+/// The error details of an evidence failure at `stage` (of the report).
+pub(super) fn evidence_details(error: &VerifyError, stage: StageId) -> ErrorDetails {
+    let code = error.service_code();
+    match error {
+        VerifyError::NonceMismatch => {
+            // The real service's exact wording, trailing space included (notes §h).
+            details(
+                4010,
+                "nonce",
+                "NONCE_NOT_MATCHING",
+                "Nonce from request is not matching with evidence nonce ",
+            )
+        }
+        VerifyError::Parse(_) | VerifyError::DriverVersionMissing => {
+            details(code, "evidence", message_of(code), &error.to_string())
+        }
+        VerifyError::ArchMismatch { .. } => {
+            details(code, "arch", message_of(code), &error.to_string())
+        }
+        _ => details(
+            code,
+            if stage == StageId::EvidenceSignature {
+                "evidence"
+            } else {
+                "certificate"
+            },
+            message_of(code),
+            &error.to_string(),
+        ),
     }
 }
 

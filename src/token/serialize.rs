@@ -2,9 +2,12 @@
 //! one shape every host reads: the JS API returns exactly these objects, and a Rust caller
 //! gets the same JSON from `serde_json`.
 
+use alloc::vec::Vec;
+
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use serde::Serialize;
 
+use super::check::{failure_message, TokenCheck};
 use super::{
     Appraisal, AppraisalReason, AttestationReport, DeviceAppraisal, ResultFormat, TokenError,
     VerdictLevel, VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
@@ -102,7 +105,8 @@ impl Serialize for AppraisalReason {
 }
 
 /// Every token's verdict, the overall token first (label `null`), then each device:
-/// `[{label, verified, code, field, digest, payload}]` (`code`/`field` of the failure, the
+/// `[{label, verified, code, field, stage, message, held, digest, payload}]` (`code`/`field`
+/// of the failure, the check it failed and why in words, the checks that held before it, the
 /// claims when verified).
 impl Serialize for AttestationReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -127,11 +131,16 @@ impl Serialize for TokenVerdict<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let Self(label, digest, outcome) = self;
         let error = outcome.err();
-        let mut out = serializer.serialize_struct("TokenVerdict", 6)?;
+        let mut out = serializer.serialize_struct("TokenVerdict", 9)?;
         out.serialize_field("label", label)?;
         out.serialize_field("verified", &outcome.is_ok())?;
         out.serialize_field("code", &error.map(ErrorCode::code))?;
         out.serialize_field("field", &error.and_then(ErrorCode::field))?;
+        let check = error.map(TokenCheck::of);
+        out.serialize_field("stage", &check.map(TokenCheck::as_str))?;
+        out.serialize_field("message", &error.map(failure_message))?;
+        let held: Vec<&str> = TokenCheck::held(check).collect();
+        out.serialize_field("held", &held)?;
         out.serialize_field("digest", digest)?;
         out.serialize_field("payload", &outcome.ok().map(VerifiedJwt::claims))?;
         out.end()

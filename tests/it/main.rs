@@ -110,7 +110,6 @@ mod evidence {
     mod parsed;
     mod profiles;
     mod report;
-    mod report_agrees;
 }
 
 /// Caps on hostile input, and the committed fuzz inputs replayed.

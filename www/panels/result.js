@@ -8,47 +8,8 @@ import {
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
 
-// Where a failure code belongs: the core checks a token in this order — its binding in the
-// overall token's submods, then the signature (key selection included), then the claims
-// (issuer and audience, then the times, then the nonce).
-const STAGES = ['digest', 'signature', 'claims', 'time', 'nonce'];
-const DIGEST_CODES = new Set([
-  'ERR_EAT_DIGEST_MISMATCH', 'ERR_EAT_DEVICE_UNEXPECTED', 'ERR_EAT_DEVICE_MISSING',
-]);
-const TIME_FIELDS = new Set(['exp', 'nbf', 'iat']);
-
-const REASONS = {
-  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: 'the signature does not verify with the key of its kid',
-  ERR_JWKS_NO_MATCHING_KEY: 'no key of the JWKS has this kid',
-  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'several JWKS keys match this kid',
-  ERR_JOSE_ALG_NOT_ALLOWED: 'the algorithm is not ES384',
-  ERR_JWS_INVALID: 'the token is not a well-formed compact JWS',
-  ERR_JWS_INVALID_BASE64: 'a token part is not base64url',
-  ERR_JWS_SIGNATURE_MALFORMED: 'the signature is not a 96-byte P-384 signature',
-  ERR_JWS_UNSECURED: 'the token is unsigned (alg none)',
-  ERR_JWT_INVALID: 'the payload is not a JSON object of claims',
-  ERR_JWT_EXPIRED: 'expired at the time of the check',
-  ERR_JWT_CLAIM_VALIDATION_FAILED: 'a claim failed its check',
-  ERR_JWT_CLAIM_VALIDATION_FAILED_iss: 'iss is not the expected issuer',
-  ERR_EAT_NONCE_MISMATCH: 'eat_nonce is not the expected nonce',
-  ERR_EAT_DIGEST_MISMATCH: 'the token\'s SHA-256 digest differs from the one in submods',
-  ERR_EAT_DEVICE_UNEXPECTED: 'the overall token\'s submods do not name this device',
-  ERR_EAT_DEVICE_MISSING: 'submods names this device but the result has no token for it',
-};
-
-function stageOf(code, field) {
-  if (DIGEST_CODES.has(code)) return 'digest';
-  if (code === 'ERR_JWT_EXPIRED') return 'time';
-  if (code === 'ERR_EAT_NONCE_MISMATCH' || field === 'eat_nonce') return 'nonce';
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return TIME_FIELDS.has(field) ? 'time' : 'claims';
-  return 'signature';
-}
-
-function reason(code, field) {
-  const text = REASONS[`${code}_${field}`] ?? REASONS[code] ?? 'failed';
-  return field && !text.includes(field) ? `${text} (${field})` : text;
-}
-
+// Each check of a token is the core's verdict: the checks that held (`held`), the one that
+// failed (`stage`) and why (`message`); any other was not reached.
 // Display only: the header and payload of a compact JWS, decoded without trusting them.
 function decodePart(part) {
   try {
@@ -209,16 +170,14 @@ function notAuthenticBlock(error, level, recordedAt) {
 function tokenRow(verdict, token, context) {
   const { header, payload: decoded } = decodeToken(token);
   const payload = verdict.payload ?? decoded;
-  const failedStage = verdict.verified ? null : stageOf(verdict.code, verdict.field);
-  const failedAt = failedStage ? STAGES.indexOf(failedStage) : STAGES.length;
+  const failedStage = verdict.verified ? null : verdict.stage;
   // A check that held is green only in a result that passed: elsewhere it is grey, so that
   // a failed result never reads as a page of green.
   const clean = context.appraisal?.level === 'passed';
   const held = clean ? 'pass' : 'info';
   const cell = (stage, passText, skipText = 'not reached') => {
-    const i = STAGES.indexOf(stage);
-    if (i < failedAt) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
-    if (i === failedAt) return [badge('fail'), ' ', codeEl(verdict.code), `: ${reason(verdict.code, verdict.field)}`];
+    if (verdict.verified || verdict.held.includes(stage)) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
+    if (stage === failedStage) return [badge('fail'), ' ', codeEl(verdict.code), `: ${verdict.message}`];
     return [badge('skip', skipText)];
   };
   const isDevice = verdict.label !== null;

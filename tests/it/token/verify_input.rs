@@ -396,3 +396,65 @@ fn key_text_is_read_by_one_rule() {
         "ERR_JWK_KEY_MISMATCH"
     );
 }
+
+/// Each verdict carries the check it failed, why in words, and the checks that held before
+/// it: the core decides them, a host (the page) only lays them out.
+#[test]
+fn every_failed_verdict_names_its_check_and_says_why() {
+    let c = capture(PASS_8GPU);
+    let verdicts_of = |options: Value, now: u64, refuse: Option<usize>| {
+        let prepared = PreparedToken::from(
+            input(options)
+                .prepare_attestation_result(&c.response, &c.jwks, UnixTime::from_secs(now).unwrap())
+                .unwrap(),
+        );
+        let mut verdicts = vec![true; prepared.signature_checks().len()];
+        if let Some(index) = refuse {
+            verdicts[index] = false;
+        }
+        let TokenVerdict::Result(report) = prepared.finish(&verdicts).unwrap() else {
+            panic!("not a result");
+        };
+        serde_json::to_value(&report).unwrap()
+    };
+    let failed = |list: &Value| -> Vec<Value> {
+        let list = list.as_array().unwrap().iter();
+        list.filter(|v| v["verified"] == false).cloned().collect()
+    };
+    // A refused signature: the digest held, nothing after the signature was reached.
+    let list = verdicts_of(json!({ "nonce": c.nonce }), c.iat, Some(3));
+    let [one] = failed(&list).try_into().unwrap();
+    assert_eq!(one["stage"], "signature");
+    assert_eq!(
+        one["message"],
+        "the signature does not verify with the key of its kid"
+    );
+    assert_eq!(one["held"], json!(["digest"]));
+    // A verified token: no check failed, every one held.
+    let ok = &list[0];
+    assert_eq!(
+        (ok["stage"].clone(), ok["message"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(
+        ok["held"],
+        json!(["digest", "signature", "claims", "time", "nonce"])
+    );
+    // Expired: the time check failed, after the claims (the words already name `exp`).
+    let list = verdicts_of(json!({ "nonce": c.nonce }), c.iat + 10 * 365 * 86_400, None);
+    let expired = failed(&list);
+    assert!(!expired.is_empty());
+    for verdict in &expired {
+        assert_eq!(verdict["code"], "ERR_JWT_EXPIRED");
+        assert_eq!(verdict["stage"], "time");
+        assert_eq!(verdict["message"], "expired at the time of the check");
+        assert_eq!(verdict["held"], json!(["digest", "signature", "claims"]));
+    }
+    // Another nonce: the nonce check, the last.
+    let other = "00".repeat(32);
+    let list = verdicts_of(json!({ "nonce": other }), c.iat, None);
+    let wrong = failed(&list);
+    assert!(!wrong.is_empty());
+    assert!(wrong.iter().all(|v| v["stage"] == "nonce"), "{wrong:?}");
+    assert_eq!(wrong[0]["message"], "eat_nonce is not the expected nonce");
+}

@@ -142,7 +142,7 @@ export function sameVerdicts(js, component, label) {
 /** A `rejected` case's verdicts as the JS error's `verdicts`. */
 export const verdictsToJs = (verdicts) => verdicts.map((v) => ({
   label: v.label ?? null, verified: v.error === undefined, code: v.error?.code ?? null, field: v.error?.field ?? null,
-  digest: v.digest ?? null, payload: v.claims === undefined ? null : JSON.parse(v.claims),
+  stage: v.stage ?? null, message: v.message ?? null, held: [...v.held], digest: v.digest ?? null, payload: v.claims === undefined ? null : JSON.parse(v.claims),
 }));
 
 /** A WIT `policy-decision` as the JS `PolicyDecision` (expected and found values are JSON). */

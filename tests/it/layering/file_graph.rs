@@ -14,11 +14,6 @@ use std::path::Path;
 use super::reader::{strip, Crate};
 use super::{module_path, ModulePath};
 
-/// Circles that still exist while the stack is being restored: each one is a debt, named by
-/// its files; the list only shrinks. The device report and its stages are one pipeline being
-/// made the only one; that work removes the circle and this line.
-const KNOWN_CIRCLES: &[&[&str]] = &[&["evidence::device_report", "evidence::report_stages"]];
-
 impl Crate {
     /// File → the files it uses (itself left out).
     fn file_graph(&self) -> BTreeMap<ModulePath, BTreeSet<ModulePath>> {
@@ -110,24 +105,15 @@ fn no_file_circle_in_src() {
     let crate_ = Crate::read(&src);
     let graph = crate_.file_graph();
     let found: Vec<Vec<String>> = circles(&graph).iter().map(|c| names(c)).collect();
-    let known: Vec<Vec<String>> = KNOWN_CIRCLES
-        .iter()
-        .map(|c| c.iter().map(|f| (*f).to_owned()).collect())
-        .collect();
-    let new: Vec<&Vec<String>> = found.iter().filter(|c| !known.contains(c)).collect();
     assert!(
-        new.is_empty(),
+        found.is_empty(),
         "{} file circle(s) in src/ (a file reaches itself through the files it uses):\n{}",
-        new.len(),
-        new.iter()
+        found.len(),
+        found
+            .iter()
             .map(|c| c.join(" <-> "))
             .collect::<Vec<_>>()
             .join("\n")
-    );
-    let gone: Vec<&Vec<String>> = known.iter().filter(|c| !found.contains(c)).collect();
-    assert!(
-        gone.is_empty(),
-        "KNOWN_CIRCLES lists circles that are gone (remove them): {gone:?}"
     );
     // The graph was read: a few edges every layer has.
     for (from, to) in [

@@ -26,7 +26,7 @@ use edgeattest::rim::{
     ComparisonReport, GoldenMeasurement, RimCertChain, RimDocument, RimEnvelope, RimIdentity,
     VerifiedRim,
 };
-use edgeattest::service::ServiceLimits;
+use edgeattest::service::{ErrorResponse, ErrorResponseInit, ServiceLimits};
 use edgeattest::token::VerifyInput;
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -360,6 +360,12 @@ fn fragments() -> Vec<Fragment> {
             about: "Lists (src/wasm/listing.rs): pages, schemas and limits, in the builds that have that\n\
                     module; names from the other fragments and the generated classes are in scope there.",
             decls: vec![decl::<ListLimits>()],
+        },
+        Fragment {
+            file: "host_answers.d.ts",
+            about: "The service's conventions a host applies itself (src/wasm/host_answers.rs): the one\n\
+                    error-answer shape. In the service module only.",
+            decls: vec![decl::<ErrorResponseInit>(), decl::<ErrorResponse>()],
         },
         Fragment {
             file: "token.d.ts",

@@ -26,7 +26,9 @@ use edgeattest::rim::{
     ComparisonReport, GoldenMeasurement, RimCertChain, RimDocument, RimEnvelope, RimIdentity,
     VerifiedRim,
 };
-use edgeattest::service::{ErrorResponse, ErrorResponseInit, ServiceLimits};
+use edgeattest::service::{
+    ErrorResponse, ErrorResponseInit, ServiceLimits, ServiceOptions, TestPkiCollateral,
+};
 use edgeattest::token::VerifyInput;
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -366,6 +368,19 @@ fn fragments() -> Vec<Fragment> {
             about: "The service's conventions a host applies itself (src/wasm/host_answers.rs): the one\n\
                     error-answer shape. In the service module only.",
             decls: vec![decl::<ErrorResponseInit>(), decl::<ErrorResponse>()],
+        },
+        Fragment {
+            file: "service.d.ts",
+            about: "The attestation service (src/wasm/service.rs): its options, requests, exchanges and\n\
+                    host answers, in the service module only; names from the other fragments and the\n\
+                    generated classes are in scope there.",
+            decls: vec![decl::<ServiceOptions>()],
+        },
+        Fragment {
+            file: "bindings.d.ts",
+            about: "A host's `EDGEATTEST_*` variables (src/wasm/bindings.rs), in the service module only;\n\
+                    names from the other fragments and the generated classes are in scope there.",
+            decls: vec![decl::<TestPkiCollateral>()],
         },
         Fragment {
             file: "token.d.ts",

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use edgeattest::attest::ArchitectureRow;
 use edgeattest::deprecation::Notice;
+use edgeattest::ear::TrustVector;
 use edgeattest::evidence::{
     CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep, Stage,
     StageId, StageStatus,
@@ -368,6 +369,13 @@ fn fragments() -> Vec<Fragment> {
             about: "The service's conventions a host applies itself (src/wasm/host_answers.rs): the one\n\
                     error-answer shape. In the service module only.",
             decls: vec![decl::<ErrorResponseInit>(), decl::<ErrorResponse>()],
+        },
+        Fragment {
+            file: "ear.d.ts",
+            about: "EAT Attestation Results (src/wasm/ear.rs): what `readEar` returns, in the builds that\n\
+                    have that module; names from the other fragments and the generated classes are in scope\n\
+                    there.",
+            decls: vec![decl::<TrustVector>()],
         },
         Fragment {
             file: "service.d.ts",

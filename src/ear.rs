@@ -146,9 +146,15 @@ impl Serialize for TrustTier {
     }
 }
 
-/// An AR4SI trustworthiness vector: one optional claim value per aspect.
+/// An AR4SI trustworthiness vector: one optional claim value per aspect, each present one
+/// from -128 to 127.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "TrustworthinessVector", optional_fields)
+)]
 pub struct TrustVector {
     /// Whether the attester is the instance it claims to be.
     #[serde(skip_serializing_if = "Option::is_none")]

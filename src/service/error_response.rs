@@ -15,6 +15,7 @@ use crate::error_code::{registered_code, ErrorBody, ErrorCode};
 /// refused by [`ErrorResponseInit::response`] as such.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorResponseInit {
     /// 400 to 599.
     #[serde(default)]
@@ -27,11 +28,13 @@ pub struct ErrorResponseInit {
     pub message: String,
     /// The request member, header or parameter concerned (a string when given).
     #[serde(default, deserialize_with = "given_string")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub field: Option<String>,
 }
 
 /// The answer to send (the JS `ErrorResponse`): `new Response(answer.body, answer)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorResponse {
     /// The status given.
     pub status: u16,

@@ -21,15 +21,22 @@ pub const MIN_TOKEN_LIFETIME: i64 = 60;
 /// The longest token lifetime a service accepts, in seconds (a day).
 pub const MAX_TOKEN_LIFETIME: i64 = 86_400;
 
-/// A service's configuration as text (the JS `AttestationServiceOptions`): exactly one of
-/// `signing_key` and `public_key`; everything else optional. [`ServiceOptions::build`] reads
-/// and checks it.
+/// A service's configuration as text (the JS `AttestationServiceOptions`): exactly one of the
+/// signing key and the public key; everything else optional. The service reads and checks it
+/// ([`ServiceOptions::build`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "AttestationServiceOptions", optional_fields)
+)]
 pub struct ServiceOptions {
     /// The signing key, held by the service: PKCS#8 PEM or a private JWK (JSON text).
     pub signing_key: Option<String>,
-    /// The public half of a key the host keeps and signs with: SPKI PEM or a public JWK.
+    /// The public half of a signing key the host keeps (a non-extractable WebCrypto key): a
+    /// public JWK (JSON text) or SPKI PEM. The service then answers attestation requests only
+    /// through `begin()` / `handleRequest()`, and the host signs.
     pub public_key: Option<String>,
     /// The key's `kid`; default: its RFC 7638 thumbprint.
     pub kid: Option<String>,
@@ -37,25 +44,37 @@ pub struct ServiceOptions {
     pub certificate: Option<String>,
     /// Retired keys still published in the JWKS: a JWKS (JSON text).
     pub retired_keys: Option<String>,
-    /// The tokens' `iss`; default: the origin of each request.
+    /// The tokens' `iss`: the service's base URL. Default: the origin of the request being
+    /// answered (`ServiceRequest.origin`), which the client chooses through `Host` — set it in
+    /// production.
     pub issuer: Option<String>,
-    /// Fail devices whose firmware could report an FWID but did not (4016).
+    /// Fail devices whose firmware could report an FWID but did not (Hopper firmware from
+    /// before FWID reporting) with 4016. Default false: passed as NVIDIA's verifiers do, with
+    /// a warning claim naming it.
     pub require_fwid: Option<bool>,
-    /// Seconds from `iat` to `exp`, [`MIN_TOKEN_LIFETIME`] to [`MAX_TOKEN_LIFETIME`];
-    /// default [`super::DEFAULT_TOKEN_LIFETIME`].
+    /// Token lifetime: seconds from `iat` to `exp`, 60 ([`MIN_TOKEN_LIFETIME`]) to 86400
+    /// ([`MAX_TOKEN_LIFETIME`]); default 3600 ([`super::DEFAULT_TOKEN_LIFETIME`]).
     pub token_lifetime: Option<i64>,
-    /// Device root certificates (PEM) trusted besides NVIDIA's.
+    /// Extra device root certificates (PEM), trusted besides the NVIDIA device root.
     pub trust_anchors: Option<String>,
-    /// RIM root certificates (PEM) trusted besides NVIDIA's.
+    /// Extra RIM root certificates (PEM), trusted besides the NVIDIA RIM root.
     pub rim_trust_anchors: Option<String>,
-    /// The RIM service missing RIMs are fetched from.
+    /// The RIM service missing RIM documents are fetched from (the exchange's fetch step names
+    /// `<url><id>`). Default: NVIDIA's, `https://rim.attestation.nvidia.com/v1/rim/`; `null`
+    /// or `"off"`: off (only the documents added with `addRim` / `addRimEnvelope`).
     #[serde(default, deserialize_with = "setting")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "string | null"))]
     pub rim_service_url: Setting,
-    /// The OCSP responder asked about device and RIM certificates.
+    /// The OCSP responder asked about device and RIM certificates. Default: NVIDIA's,
+    /// `https://ocsp.ndis.nvidia.com/`; `null` or `"off"`: off (revocation not checked; every
+    /// token says so in `x-nvidia-attestation-warning`).
     #[serde(default, deserialize_with = "setting")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "string | null"))]
     pub ocsp_url: Setting,
-    /// A relying-party policy (NVIDIA's JSON format, as text) every device must meet; a
-    /// device that fails it fails with error 4091 naming the failed rules. Default: none.
+    /// A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
+    /// `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
+    /// fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed
+    /// rules. Default: none, as the real service.
     pub policy: Option<String>,
 }
 

@@ -39,25 +39,30 @@ pub struct TestPki<'a> {
     pub ocsp_answers: &'a str,
 }
 
-/// The test PKI's collateral as a host holds it, owned (`TestPkiCollateral` in JS).
+/// The test PKI's collateral as a host holds it, owned (`TestPkiCollateral` in JS;
+/// development only: its keys are public): what `readServiceBindings` adds with
+/// `EDGEATTEST_TEST_PKI=on`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TestPkiCollateral {
-    /// [`TestPki::label`].
+    /// What it is, for the host's start-up warning.
     pub label: String,
-    /// [`TestPki::device_roots`].
+    /// Its device root(s), PEM.
     pub device_roots: String,
-    /// [`TestPki::rim_roots`].
+    /// Its RIM root(s), PEM.
     pub rim_roots: String,
-    /// [`TestPki::rims`].
+    /// Its test devices' RIMs, added as `configured-roots/<id>.xml`.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub rims: Vec<TestPkiRim>,
-    /// [`TestPki::ocsp_answers`].
+    /// Its OCSP answers, JSON `{ "<cache key>": { "certificate", "response": base64 DER } }`.
     pub ocsp_answers: String,
 }
 
 /// One RIM of [`TestPkiCollateral`].
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TestPkiRim {
     /// The RIM id.
     pub id: String,

@@ -16,45 +16,65 @@ use super::{
 use crate::attest::Endpoint;
 use crate::time::UnixTime;
 
-/// Verification options in their written form (camelCase members, every one optional). `now`
-/// is declared so that a reader refusing unknown members accepts it, but the core does not
-/// read it: the caller reads it (`Now` is how it is written: Unix seconds in JSON, the JS
-/// value in the binding, where a `Date` is allowed too) and passes the time to
-/// [`Self::prepare_jwt`] and [`Self::prepare_attestation_result`].
+/// Verification options in their written form: camelCase members, every one optional here
+/// (the JS `CoreVerifyOptions`, where `now` is required). The core does not read `now`, the
+/// verification time: it is declared so that a reader refusing unknown members accepts it,
+/// and the caller reads it (`Now` is how it is written: Unix seconds in JSON, the JS value in
+/// the binding, where a `Date` is allowed too) and passes the time to [`Self::prepare_jwt`]
+/// and [`Self::prepare_attestation_result`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "CoreVerifyOptions", concrete(Now = crate::time::UnixSeconds))
+)]
 pub struct VerifyInput<Now = crate::time::UnixSeconds> {
     /// The verification time as written (read by the caller, see above).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub now: Option<Now>,
     /// Accepted `iss` values: one or a list.
     #[serde(default, deserialize_with = "one_or_many")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "string | string[]"))]
     pub issuer: Vec<String>,
     /// Accepted `aud` values: one or a list.
     #[serde(default, deserialize_with = "one_or_many")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "string | string[]"))]
     pub audience: Vec<String>,
     /// Required `sub`.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub subject: Option<String>,
     /// Expected `eat_nonce`.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub nonce: Option<String>,
     /// Clock tolerance: non-negative seconds, fractions dropped; default 0.
     #[serde(default, deserialize_with = "seconds")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub clock_tolerance: Option<u64>,
     /// Maximum token age: non-negative seconds, fractions dropped.
     #[serde(default, deserialize_with = "seconds")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub max_token_age: Option<u64>,
     /// Claims that must be present.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub required_claims: Option<Vec<String>>,
     /// Required header `typ`.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub typ: Option<String>,
     /// Header extensions understood in `crit`.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub crit: Option<Vec<String>>,
-    /// Results only: the expected shape, `v1` or `detached`.
+    /// Results only: the expected shape, `v1` or `detached` (default `detached`).
+    #[cfg_attr(feature = "ts", ts(optional, type = r#""detached" | "v1""#))]
     pub format: Option<String>,
     /// Results only: the attest path the request went to; its shape is expected.
+    #[cfg_attr(feature = "ts", ts(optional, type = "AttestEndpoint"))]
     pub endpoint: Option<String>,
     /// Results only: resolve with an authentic result whose verdict is not a pass.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_failed_result: Option<bool>,
     /// Results only: resolve with a passing result whose chains are not confirmed `good`.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_unknown_revocation: Option<bool>,
 }
 

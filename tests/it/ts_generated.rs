@@ -2,9 +2,10 @@
 //! types themselves (ts-rs reads their serde names, optional members and enums; Cargo feature
 //! `ts`, which no module build enables) into the fragments under `src/wasm/types/` that the
 //! binding splices into `edgeattest.d.ts`. A fragment that differs from what its types
-//! generate fails here; regenerate with the command in `REGENERATE`. The binding's own input
-//! shapes, which no serde type of the core has, are hand-written in `src/wasm/types/hand/` and
-//! appended to their fragment.
+//! generate fails here; regenerate with the command in `REGENERATE`. The shapes no serde
+//! derive of the core declares (the binding's own input shapes and classes, and what a
+//! hand-written `Serialize` writes) are hand-written in `src/wasm/types/hand/` and appended to
+//! their fragment.
 #![cfg(all(feature = "ts", not(target_arch = "wasm32")))]
 
 use std::collections::BTreeSet;
@@ -12,6 +13,7 @@ use std::path::Path;
 
 use edgeattest::attest::ArchitectureRow;
 use edgeattest::deprecation::Notice;
+use edgeattest::ear::TrustVector;
 use edgeattest::evidence::{
     CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep, Stage,
     StageId, StageStatus,
@@ -25,7 +27,10 @@ use edgeattest::rim::{
     ComparisonReport, GoldenMeasurement, RimCertChain, RimDocument, RimEnvelope, RimIdentity,
     VerifiedRim,
 };
-use edgeattest::service::ServiceLimits;
+use edgeattest::service::{
+    ErrorResponse, ErrorResponseInit, ServiceLimits, ServiceOptions, TestPkiCollateral,
+};
+use edgeattest::token::VerifyInput;
 use ts_rs::{Config, TypeVisitor, TS};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -359,6 +364,39 @@ fn fragments() -> Vec<Fragment> {
                     module; names from the other fragments and the generated classes are in scope there.",
             decls: vec![decl::<ListLimits>()],
         },
+        Fragment {
+            file: "host_answers.d.ts",
+            about: "The service's conventions a host applies itself (src/wasm/host_answers.rs): the one\n\
+                    error-answer shape. In the service module only.",
+            decls: vec![decl::<ErrorResponseInit>(), decl::<ErrorResponse>()],
+        },
+        Fragment {
+            file: "ear.d.ts",
+            about: "EAT Attestation Results (src/wasm/ear.rs): what `readEar` returns, in the builds that\n\
+                    have that module; names from the other fragments and the generated classes are in scope\n\
+                    there.",
+            decls: vec![decl::<TrustVector>()],
+        },
+        Fragment {
+            file: "service.d.ts",
+            about: "The attestation service (src/wasm/service.rs): its options, requests, exchanges and\n\
+                    host answers, in the service module only; names from the other fragments and the\n\
+                    generated classes are in scope there.",
+            decls: vec![decl::<ServiceOptions>()],
+        },
+        Fragment {
+            file: "bindings.d.ts",
+            about: "A host's `EDGEATTEST_*` variables (src/wasm/bindings.rs), in the service module only;\n\
+                    names from the other fragments and the generated classes are in scope there.",
+            decls: vec![decl::<TestPkiCollateral>()],
+        },
+        Fragment {
+            file: "token.d.ts",
+            about: "Tokens (src/wasm/token.rs): verify options, verified results and the key classes, in the\n\
+                    builds that have that module; names from the other fragments and the generated classes\n\
+                    are in scope there.",
+            decls: vec![decl::<VerifyInput>()],
+        },
     ]
 }
 
@@ -378,7 +416,7 @@ fn render(fragment: &Fragment) -> String {
     let hand = Path::new(ROOT).join(TYPES).join("hand").join(fragment.file);
     if let Ok(text) = std::fs::read_to_string(&hand) {
         out.push_str(&format!(
-            "\n// Hand-written in {TYPES}/hand/{}: the binding's own shapes.\n",
+            "\n// Hand-written in {TYPES}/hand/{}: shapes no serde derive of the core declares.\n",
             fragment.file
         ));
         out.push_str(&text);

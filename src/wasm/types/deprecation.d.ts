@@ -20,7 +20,7 @@ export interface DeprecationNotice {
   notice: string;
 }
 
-// Hand-written in src/wasm/types/hand/deprecation.d.ts: the binding's own shapes.
+// Hand-written in src/wasm/types/hand/deprecation.d.ts: shapes no serde derive of the core declares.
 export interface DeprecationOptions {
   /** Seconds one release cycle lasts (notices are kept this long after takeActionBy); default 30 days. */
   releaseCycleSeconds?: number;

@@ -1,19 +1,35 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/ear.rs (only in the builds that have that module).
-/** An AR4SI trustworthiness tier: "affirming" is the only positive one. */
-export type EarStatus = "none" | "affirming" | "warning" | "contraindicated";
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// EAT Attestation Results (src/wasm/ear.rs): what `readEar` returns, in the builds that
+// have that module; names from the other fragments and the generated classes are in scope
+// there.
 
-/** An AR4SI trustworthiness vector: each present key a claim value from -128 to 127. */
+/**
+ * An AR4SI trustworthiness vector: one optional claim value per aspect, each present one
+ * from -128 to 127.
+ */
 export interface TrustworthinessVector {
+  /** Whether the attester is the instance it claims to be. */
   "instance-identity"?: number;
+  /** Whether its configuration is approved. */
   configuration?: number;
+  /** Whether its firmware and software are recognised and approved. */
   executables?: number;
+  /** File-system integrity (never written here). */
   "file-system"?: number;
+  /** Whether the hardware is genuine. */
   hardware?: number;
+  /** Run-time opacity (never written here). */
   "runtime-opaque"?: number;
+  /** Storage opacity (never written here). */
   "storage-opaque"?: number;
+  /** Sourced-data integrity (never written here). */
   "sourced-data"?: number;
 }
+
+// Hand-written in src/wasm/types/hand/ear.d.ts: shapes no serde derive of the core declares.
+/** An AR4SI trustworthiness tier: "affirming" is the only positive one. */
+export type EarStatus = "none" | "affirming" | "warning" | "contraindicated";
 
 /** One submodule (device) of an EAR. */
 export interface EarSubmod {

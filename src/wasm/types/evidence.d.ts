@@ -219,7 +219,7 @@ export interface DeviceReport {
   evidence: EvidenceReport | null;
 }
 
-// Hand-written in src/wasm/types/hand/evidence.d.ts: the binding's own shapes.
+// Hand-written in src/wasm/types/hand/evidence.d.ts: shapes no serde derive of the core declares.
 /** One device: its transcript and its certificate chain. */
 export interface DeviceEvidenceInput {
   /**

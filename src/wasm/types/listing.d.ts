@@ -22,7 +22,7 @@ export interface ListLimits {
   embeddedSeed: number;
 }
 
-// Hand-written in src/wasm/types/hand/listing.d.ts: the binding's own shapes.
+// Hand-written in src/wasm/types/hand/listing.d.ts: shapes no serde derive of the core declares.
 /** Path of a list endpoint. */
 export type ListPath =
   | "/analytics/anomalies/network" | "/analytics/alerts/filter"

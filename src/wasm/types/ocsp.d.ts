@@ -80,7 +80,7 @@ export interface OcspChainStatus {
   certificates: OcspCertificateStatus[];
 }
 
-// Hand-written in src/wasm/types/hand/ocsp.d.ts: the binding's own shapes.
+// Hand-written in src/wasm/types/hand/ocsp.d.ts: shapes no serde derive of the core declares.
 /** Which certificates of a chain are asked about: "device" (not the leaf), "rim" (the signer too); never the root. */
 export type OcspChainKind = "device" | "rim";
 

@@ -192,7 +192,7 @@ export interface RimIdentity {
   name: string;
 }
 
-// Hand-written in src/wasm/types/hand/rim.d.ts: the binding's own shapes.
+// Hand-written in src/wasm/types/hand/rim.d.ts: shapes no serde derive of the core declares.
 export interface RimOptions {
   /** Unix seconds for the certificate validity check; default: the host clock. */
   now?: number;

@@ -1,6 +1,49 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/token.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// Tokens (src/wasm/token.rs): verify options, verified results and the key classes, in the
+// builds that have that module; names from the other fragments and the generated classes
+// are in scope there.
+
+/**
+ * Verification options in their written form: camelCase members, every one optional here
+ * (the JS `CoreVerifyOptions`, where `now` is required). The core does not read `now`, the
+ * verification time: it is declared so that a reader refusing unknown members accepts it,
+ * and the caller reads it (`Now` is how it is written: Unix seconds in JSON, the JS value in
+ * the binding, where a `Date` is allowed too) and passes the time to `prepare_jwt`
+ * and `prepare_attestation_result`.
+ */
+export interface CoreVerifyOptions {
+  /** The verification time as written (read by the caller, see above). */
+  now: number;
+  /** Accepted `iss` values: one or a list. */
+  issuer?: string | string[];
+  /** Accepted `aud` values: one or a list. */
+  audience?: string | string[];
+  /** Required `sub`. */
+  subject?: string;
+  /** Expected `eat_nonce`. */
+  nonce?: string;
+  /** Clock tolerance: non-negative seconds, fractions dropped; default 0. */
+  clockTolerance?: number;
+  /** Maximum token age: non-negative seconds, fractions dropped. */
+  maxTokenAge?: number;
+  /** Claims that must be present. */
+  requiredClaims?: string[];
+  /** Required header `typ`. */
+  typ?: string;
+  /** Header extensions understood in `crit`. */
+  crit?: string[];
+  /** Results only: the expected shape, `v1` or `detached` (default `detached`). */
+  format?: "detached" | "v1";
+  /** Results only: the attest path the request went to; its shape is expected. */
+  endpoint?: AttestEndpoint;
+  /** Results only: resolve with an authentic result whose verdict is not a pass. */
+  allowFailedResult?: boolean;
+  /** Results only: resolve with a passing result whose chains are not confirmed `good`. */
+  allowUnknownRevocation?: boolean;
+}
+
+// Hand-written in src/wasm/types/hand/token.d.ts: shapes no serde derive of the core declares.
 import type { DeviceClaims, OverallTokenClaims } from './claims.js';
 
 /** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
@@ -8,28 +51,6 @@ export interface SignatureCheckData {
   publicKey: Uint8Array;
   message: Uint8Array;
   signature: Uint8Array;
-}
-
-/** Verification options of the core (seconds; `now` is required here). */
-export interface CoreVerifyOptions {
-  now: number;
-  issuer?: string | string[];
-  audience?: string | string[];
-  subject?: string;
-  nonce?: string;
-  clockTolerance?: number;
-  maxTokenAge?: number;
-  requiredClaims?: string[];
-  typ?: string;
-  crit?: string[];
-  /** Results only: the expected shape (default "detached"). */
-  format?: "detached" | "v1";
-  /** Results only: the attest endpoint called; its shape is expected. */
-  endpoint?: AttestEndpoint;
-  /** Results only: resolve with an authentic result whose verdict is not a pass. */
-  allowFailedResult?: boolean;
-  /** Results only: resolve with a passing result whose chains are not confirmed good. */
-  allowUnknownRevocation?: boolean;
 }
 
 /** A verified JWT. */

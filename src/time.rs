@@ -16,7 +16,7 @@ use alloc::string::String;
 use core::fmt;
 
 use serde::de::{Unexpected, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error_code::ErrorCode;
 
@@ -31,6 +31,10 @@ const WEEKDAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
 /// A point in time: whole seconds since 1970-01-01T00:00:00Z, from 0 to [`MAX_SECS`]
 /// (9999-12-31T23:59:59Z). The core never reads a clock; its caller passes one of these.
+///
+/// JSON writes it as the number of seconds (TypeScript `number`), and reads that number back
+/// only when it is whole and in range; the JS binding reads its times itself, where a `Date`
+/// is allowed too and the host clock is the default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct UnixTime(u64);
 
@@ -77,6 +81,69 @@ impl UnixTime {
     /// Seconds since the epoch.
     pub const fn as_secs(self) -> u64 {
         self.0
+    }
+
+    /// `secs` seconds later, or [`Self::MAX`] when that is past it.
+    #[must_use]
+    pub const fn saturating_add(self, secs: u64) -> Self {
+        let later = self.0.saturating_add(secs);
+        if later > MAX_SECS {
+            Self::MAX
+        } else {
+            Self(later)
+        }
+    }
+
+    /// A reader of an optional `now` for the option methods: the time given, else `clock`
+    /// (the caller's clock reading; the core reads none).
+    pub fn given_or<E>(clock: Self) -> impl FnOnce(Option<&Self>) -> Result<Self, E> {
+        move |now| Ok(now.copied().unwrap_or(clock))
+    }
+}
+
+impl Serialize for UnixTime {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for UnixTime {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Secs;
+        impl Visitor<'_> for Secs {
+            type Value = UnixTime;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("Unix seconds (a whole number from 0 to 253402300799)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<UnixTime, E> {
+                UnixTime::from_secs(n)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<UnixTime, E> {
+                u64::try_from(n)
+                    .ok()
+                    .and_then(UnixTime::from_secs)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Signed(n), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<UnixTime, E> {
+                UnixTime::from_number(n)
+                    .ok_or_else(|| E::invalid_value(Unexpected::Float(n), &self))
+            }
+        }
+        deserializer.deserialize_any(Secs)
+    }
+}
+
+/// A JS number: every time in range is a safe integer.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for UnixTime {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+    fn name(_: &ts_rs::Config) -> String {
+        String::from("number")
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        String::from("number")
     }
 }
 
@@ -394,50 +461,6 @@ const fn civil_from_days(days: u64) -> (u32, u32, u32) {
     let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
     let year = (yoe + era * 400) as u32 + (month <= 2) as u32;
     (year, month, day)
-}
-
-/// A time as JSON writes it: Unix seconds, a whole number from 0 to 253402300799 (the JS
-/// binding reads `now` itself, where a `Date` is allowed too and the host clock is the
-/// default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnixSeconds(pub UnixTime);
-
-impl UnixSeconds {
-    /// A reader of an optional `now` for the option methods: the time given, else `clock`
-    /// (the caller's clock reading; the core reads none).
-    pub fn or<E>(clock: UnixTime) -> impl FnOnce(Option<&Self>) -> Result<UnixTime, E> {
-        move |now| Ok(now.map_or(clock, |now| now.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for UnixSeconds {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Secs;
-        impl Visitor<'_> for Secs {
-            type Value = UnixSeconds;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("Unix seconds (a whole number from 0 to 253402300799)")
-            }
-            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<UnixSeconds, E> {
-                UnixTime::from_secs(n)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Unsigned(n), &self))
-            }
-            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<UnixSeconds, E> {
-                u64::try_from(n)
-                    .ok()
-                    .and_then(UnixTime::from_secs)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Signed(n), &self))
-            }
-            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<UnixSeconds, E> {
-                UnixTime::from_number(n)
-                    .map(UnixSeconds)
-                    .ok_or_else(|| E::invalid_value(Unexpected::Float(n), &self))
-            }
-        }
-        deserializer.deserialize_any(Secs)
-    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use crate::crypto::Deferred;
 use crate::evidence::{
     BatchPlan, DeviceResult as CoreResult, EvidenceOptions, OptionsError, ReportPlan,
 };
-use crate::time::{UnixSeconds, UnixTime};
+use crate::time::UnixTime;
 
 impl Guest for Verifier {
     type EvidenceBatch = Batch;
@@ -226,7 +226,7 @@ fn shape(error: &serde::de::value::Error) -> WitError {
 }
 
 /// `now` is always a member (the WIT requires it), read and range-checked by the core as
-/// [`UnixSeconds`]; the fallback clock is never reached.
-fn clock(now: Option<&UnixSeconds>) -> Result<UnixTime, OptionsError> {
-    UnixSeconds::or(UnixTime::MAX)(now)
+/// a [`UnixTime`]; the fallback clock is never reached.
+fn clock(now: Option<&UnixTime>) -> Result<UnixTime, OptionsError> {
+    UnixTime::given_or(UnixTime::MAX)(now)
 }

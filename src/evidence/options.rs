@@ -7,11 +7,10 @@
 //!
 //! ```
 //! # use edgeattest::evidence::{EvidenceOptions, OptionsError};
-//! # use edgeattest::time::UnixSeconds;
 //! # use edgeattest::UnixTime;
 //! let options: EvidenceOptions = serde_json::from_str(r#"{"arch": "HOPPER", "nonce": "zz"}"#)?;
 //! let clock = UnixTime::from_secs(1_760_000_000).unwrap();
-//! let error = options.batch_plan(UnixSeconds::or::<OptionsError>(clock)).unwrap_err();
+//! let error = options.batch_plan(UnixTime::given_or::<OptionsError>(clock)).unwrap_err();
 //! assert_eq!(edgeattest::ErrorCode::code(&error), "ERR_REQUEST_INVALID_NONCE");
 //! # Ok::<(), serde_json::Error>(())
 //! ```
@@ -33,17 +32,16 @@ use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
 use crate::error_code::ErrorCode;
 use crate::rim::{RimError, RimTrust, RuntimeEvidence};
-use crate::time::UnixSeconds;
 use crate::time::UnixTime;
 
 /// The members of every evidence entry's options, read by one type: each entry uses its own
 /// (`devices` only a batch, `rims`, `rimAnchors` and `revocation` only a report,
 /// `enforceTime` only a chain), and a member present is type-checked by all. `Now` is how
-/// `now` is written: [`UnixSeconds`] in JSON; the JS binding keeps the JS value (a number or
+/// `now` is written: a [`UnixTime`] in JSON; the JS binding keeps the JS value (a number or
 /// a `Date`) and reads it with the host clock as default.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct EvidenceOptions<Now = UnixSeconds> {
+pub struct EvidenceOptions<Now = UnixTime> {
     nonce: Option<TextOrBytes>,
     arch: Option<String>,
     now: Option<Now>,
@@ -182,7 +180,7 @@ impl Checked {
 
 impl<Now> EvidenceOptions<Now> {
     /// The one device (`evidence`, `certificate`) as a plan ([`BatchPlan::verify`] or JS's
-    /// verdicts complete it). `clock` reads `now` (see [`UnixSeconds::or`]).
+    /// verdicts complete it). `clock` reads `now` (see [`UnixTime::given_or`]).
     ///
     /// # Errors
     /// The first option that cannot be used, in the order nonce, arch, now,

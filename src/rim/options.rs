@@ -16,7 +16,7 @@ use crate::time::UnixTime;
 /// declared so that readers refusing unknown members accept it, and the caller reads it.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RimOptions<Now = crate::time::UnixSeconds> {
+pub struct RimOptions<Now = UnixTime> {
     /// PEM anchors replacing NVIDIA's RIM root; default: [`RimTrust::nvidia`].
     pub trust_anchor_pem: Option<String>,
     /// The verification time as written (read by the caller).

@@ -27,9 +27,9 @@ use crate::time::UnixTime;
 #[cfg_attr(
     feature = "ts",
     derive(ts_rs::TS),
-    ts(rename = "CoreVerifyOptions", concrete(Now = crate::time::UnixSeconds))
+    ts(rename = "CoreVerifyOptions", concrete(Now = crate::time::UnixTime))
 )]
-pub struct VerifyInput<Now = crate::time::UnixSeconds> {
+pub struct VerifyInput<Now = UnixTime> {
     /// The verification time as written (read by the caller, see above).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub now: Option<Now>,

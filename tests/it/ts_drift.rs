@@ -25,7 +25,6 @@ use edgeattest::rim::{
     RuntimeEvidence, NVIDIA_RIM_ROOT_PEM,
 };
 use edgeattest::service::{FetchFailure, Fetched};
-use edgeattest::time::UnixSeconds;
 use edgeattest::token::{
     verify_attestation_result, Jwks, PreparedToken, ResultFormat, TokenVerdict, VerdictLevel,
     VerifyInput, VerifyOptions,
@@ -104,8 +103,8 @@ fn rims(driver: Option<&str>, firmware: &str) -> Value {
     json!({ "driver": driver.map(text), "firmware": text(firmware) })
 }
 
-fn clock() -> impl FnOnce(Option<&UnixSeconds>) -> Result<UnixTime, OptionsError> {
-    UnixSeconds::or(UnixTime::EPOCH)
+fn clock() -> impl FnOnce(Option<&UnixTime>) -> Result<UnixTime, OptionsError> {
+    UnixTime::given_or(UnixTime::EPOCH)
 }
 
 /// A recorded NRAS result verified as the JS API verifies it: the result and its overall

@@ -55,7 +55,6 @@ module_items!(
         parse_rfc3339,
         DateTime,
         TimeError,
-        UnixSeconds,
         MAX_SECS,
     ];
     attest: [

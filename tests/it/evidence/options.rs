@@ -4,7 +4,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::evidence::{DeviceResult, EvidenceOptions, OptionsError, RuntimeEvidenceInput};
-use edgeattest::time::UnixSeconds;
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::{json, Value};
@@ -45,8 +44,8 @@ fn error(error: &impl ErrorCode) -> Value {
 
 /// The clock of a test: never read by these cases, which all give `now` (a case without it
 /// would be judged at the epoch, and fail loudly).
-fn clock() -> impl FnOnce(Option<&UnixSeconds>) -> Result<UnixTime, OptionsError> {
-    UnixSeconds::or(UnixTime::EPOCH)
+fn clock() -> impl FnOnce(Option<&UnixTime>) -> Result<UnixTime, OptionsError> {
+    UnixTime::given_or(UnixTime::EPOCH)
 }
 
 /// One case's outcome, in the shape the JS test builds from the exports' results.
@@ -171,7 +170,7 @@ fn now_is_read_from_the_options_else_the_callers_clock() {
             options["now"] = json!(now);
         }
         let options: EvidenceOptions = serde_json::from_value(options).unwrap();
-        let clock = UnixSeconds::or::<OptionsError>(UnixTime::from_secs(clock).unwrap());
+        let clock = UnixTime::given_or::<OptionsError>(UnixTime::from_secs(clock).unwrap());
         options
             .verify_certificate_chain(clock)
             .unwrap()

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use edgeattest::evidence::{
     CertificateChainReport, DeviceResult, EvidenceOptions, OptionsError, RuntimeEvidenceInput,
 };
-use edgeattest::time::UnixSeconds;
 use edgeattest::UnixTime;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -75,7 +74,7 @@ fn batch(file: &str) -> Value {
 
 fn results(request: &Value) -> Vec<DeviceResult> {
     let plan = options(request)
-        .batch_plan(UnixSeconds::or::<OptionsError>(clock()))
+        .batch_plan(UnixTime::given_or::<OptionsError>(clock()))
         .unwrap();
     DeviceResult::list(plan.verify())
 }
@@ -141,7 +140,7 @@ fn chain_and_runtime_values_agree() {
     let device = &request["devices"][0];
     let chain: CertificateChainReport =
         options(&json!({ "certificate": device["certificate"], "now": 1_790_000_000 }))
-            .verify_certificate_chain(UnixSeconds::or::<OptionsError>(clock()))
+            .verify_certificate_chain(UnixTime::given_or::<OptionsError>(clock()))
             .unwrap()
             .unwrap();
     // Bytes are an array of numbers (the binding makes them a Uint8Array afterwards).

@@ -15,8 +15,10 @@
 //!
 //! ```
 //! use edgeattest::access::{authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest};
+//! use edgeattest::UnixTime;
 //!
-//! let keys = dev_key_set(&[7; 32], 1_800_000_000);
+//! let now = UnixTime::from_secs(1_800_000_000).unwrap();
+//! let keys = dev_key_set(&[7; 32], now);
 //! let store = store_of(&keys).unwrap();
 //! let user = keys.iter().find(|k| k.record().id() == "dev-lab_user").unwrap();
 //! let bearer = format!("Bearer {}", user.key().expose_secret());
@@ -26,13 +28,13 @@
 //!     authorization: Some(&bearer),
 //!     headers: &[("Accept", "application/json"), ("X-HTTP-Method-Override", "DELETE")],
 //! };
-//! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
+//! let decision = authorize(&request, &store, &GatewayConfig::default(), now);
 //! assert!(decision.allow);
 //! // The override never reaches the upstream: the decision was made for GET.
 //! let forward = decision.forward.unwrap();
 //! assert!(forward.headers.iter().all(|(name, _)| name != "X-HTTP-Method-Override"));
 //! let request = GatewayRequest { method: "POST", target: "/api/v3/trainings/", ..request };
-//! let decision = authorize(&request, &store, &GatewayConfig::default(), 1_800_000_000);
+//! let decision = authorize(&request, &store, &GatewayConfig::default(), now);
 //! assert_eq!(decision.status, 403);
 //! ```
 
@@ -57,9 +59,8 @@ mod store;
 
 pub use credential::{bearer_token, CredentialError, Malformation, MAX_AUTHORIZATION_LEN};
 pub use decision::{
-    authorize, decide_for_record, AccessDetail, Audit, Decision, Denial, ErrorBody, Forward,
-    GatewayConfig, GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE,
-    FORWARD_SCOPES,
+    authorize, decide_for_record, AccessDetail, Audit, Decision, Denial, Forward, GatewayConfig,
+    GatewayRequest, EXPOSE_HEADERS, FORWARD_KEY_ID, FORWARD_KEY_TYPE, FORWARD_SCOPES,
 };
 pub use digest::KeyDigest;
 pub use endpoint::{

@@ -48,5 +48,5 @@ pub use registry::{
 };
 pub use request::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,
-    CheckedRequest, DeprecationDetail, DeprecationError, ErrorBody,
+    CheckedRequest, DeprecationDetail, DeprecationError,
 };

@@ -2,7 +2,7 @@
 //! status, challenge and JSON body. Pure: the host applies the decision.
 //!
 //! Every body has the shape of all the service's error bodies ([`crate::error_code::ErrorBody`]:
-//! `code`, `message`, `field`, `status`, then [`ErrorBody`]'s details); the RFC 6750 members
+//! `code`, `message`, `field`, `status`, then [`AccessDetail`]); the RFC 6750 members
 //! are in the challenge only.
 //!
 //! | situation | status | `WWW-Authenticate` (after `Bearer realm="…"`) | body `code` |
@@ -48,7 +48,8 @@ use super::path::{split_target, CanonicalPath, Method};
 use super::record::{KeyRecord, KeyStatus, SIMULATION_SERVICE};
 use super::scope::ScopeSet;
 use super::store::KeyStore;
-use crate::error_code::ErrorCode;
+use crate::error_code::{ErrorBody, ErrorCode};
+use crate::time::UnixTime;
 
 /// The response headers a browser may read only when exposed (Fetch: `WWW-Authenticate` is
 /// not CORS-safelisted). Hosts add the deprecation module's headers to the same list.
@@ -147,16 +148,6 @@ impl GatewayRequest<'_> {
     }
 }
 
-/// The JSON body of a denial: the members of every error body of the service
-/// ([`crate::error_code::ErrorBody`]: `code`, `message`, `field`, `status`), then the details of a 403 or
-/// 405. Absent members are omitted.
-///
-/// The RFC 6750 members (`error`, `error_description`, `scope`) are in the
-/// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
-/// the challenge's `error_description`, and `field` names the `Authorization` header (or the
-/// `access_token` query parameter) for credential refusals.
-pub type ErrorBody = crate::error_code::ErrorBody<AccessDetail>;
-
 /// The detail members of a denial's body (`code` is `ERR_ACCESS_*`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -228,8 +219,15 @@ pub struct Decision {
     pub status: u16,
     /// Response headers to answer with (denials and preflights).
     pub headers: Vec<(&'static str, String)>,
-    /// The JSON body of a denial.
-    pub body: Option<ErrorBody>,
+    /// The JSON body of a denial: the members of every error body of the service
+    /// ([`ErrorBody`]: `code`, `message`, `field`, `status`), then the details of a 403 or
+    /// 405 ([`AccessDetail`]). Absent members are omitted.
+    ///
+    /// The RFC 6750 members (`error`, `error_description`, `scope`) are in the
+    /// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
+    /// the challenge's `error_description`, and `field` names the `Authorization` header (or
+    /// the `access_token` query parameter) for credential refusals.
+    pub body: Option<ErrorBody<AccessDetail>>,
     /// How to forward an allowed request.
     pub forward: Option<Forward>,
     /// For the host's logs only.
@@ -284,7 +282,7 @@ pub fn authorize(
     request: &GatewayRequest<'_>,
     store: &KeyStore,
     config: &GatewayConfig,
-    now: u64,
+    now: UnixTime,
 ) -> Decision {
     if let Err(denial) = request.check_budget() {
         return Decision::over_budget(config, denial);
@@ -328,7 +326,7 @@ pub fn decide_for_record(
     method: Method,
     target: &str,
     config: &GatewayConfig,
-    now: u64,
+    now: UnixTime,
 ) -> Decision {
     let request = GatewayRequest {
         method: method.as_str(),
@@ -348,7 +346,7 @@ fn decide(
     target: &str,
     headers: &[(&str, &str)],
     config: &GatewayConfig,
-    now: u64,
+    now: UnixTime,
 ) -> Decision {
     let (raw_path, query) = split_target(target);
     let key_id = Some(String::from(record.id()));
@@ -491,8 +489,7 @@ fn deny(
     headers.push(("Content-Type", "application/json".into()));
     headers.push(("Cache-Control", "no-store".into()));
     headers.push(("Access-Control-Expose-Headers", EXPOSE_HEADERS.into()));
-    let mut body = crate::error_code::ErrorBody::of(denial.status(), &denial)
-        .with_detail(AccessDetail::default());
+    let mut body = ErrorBody::of(denial.status(), &denial).with_detail(AccessDetail::default());
     let mut route_pattern = None;
     if let Some((route, granted)) = scope {
         let requirement = route.requirement();

@@ -16,6 +16,7 @@ use super::record::{Grant, KeyRecord, SIMULATION_SERVICE};
 use super::role::Role;
 use super::scope::{Scope, ScopeSet};
 use super::store::KeyStore;
+use crate::time::UnixTime;
 
 impl KeyRequest {
     /// A new key `id` with this request's grant, from 32 random bytes of the host.
@@ -72,7 +73,7 @@ impl IssuedKey {
 
     /// Sets the record's expiry.
     #[must_use]
-    pub fn with_expiry(mut self, expires_at: u64) -> Self {
+    pub fn with_expiry(mut self, expires_at: UnixTime) -> Self {
         self.record = self.record.with_expiry(expires_at);
         self
     }
@@ -131,7 +132,7 @@ pub const OTHER_SERVICE: &str = "attestation";
 /// Keys are derived from `seed` (32 random bytes from the host) with SHA-256 over a label,
 /// the seed and the id, so one seed gives one reproducible set and different seeds give
 /// unrelated keys. Each expires [`DEV_KEY_LIFETIME`] after `now`.
-pub fn dev_key_set(seed: &[u8; 32], now: u64) -> Vec<IssuedKey> {
+pub fn dev_key_set(seed: &[u8; 32], now: UnixTime) -> Vec<IssuedKey> {
     let expires_at = now.saturating_add(DEV_KEY_LIFETIME);
     let simulation = || vec![String::from(SIMULATION_SERVICE)];
     let mut keys: Vec<IssuedKey> = Role::ALL

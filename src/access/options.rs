@@ -26,12 +26,13 @@ use super::record::{KeyRecord, SIMULATION_SERVICE};
 use super::role::Role;
 use super::store::KeyStore;
 use crate::error_code::ErrorCode;
+use crate::time::UnixTime;
 
 /// The gateway's options (the JS `GatewayOptions`, and `EvaluateAccessOptions`, which adds
 /// `keyStore` and `now`). Absent members keep the defaults.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AccessOptions<Store = serde_json::Value, Time = u64> {
+pub struct AccessOptions<Store = serde_json::Value, Time = UnixTime> {
     /// The `WWW-Authenticate` realm; default [`GatewayConfig::DEFAULT_REALM`].
     pub realm: Option<String>,
     /// The service keys must be issued for; default [`SIMULATION_SERVICE`].
@@ -92,7 +93,7 @@ pub fn evaluate_access(
     method: &str,
     url: &str,
     config: &GatewayConfig,
-    now: u64,
+    now: UnixTime,
 ) -> Decision {
     let target = target_of(url);
     match key {
@@ -133,7 +134,7 @@ pub fn target_of(url: &str) -> &str {
 /// `null` is present and empty (refused on the other key type as any other value).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NewKeyOptions<Time = u64> {
+pub struct NewKeyOptions<Time = UnixTime> {
     /// `personal` or `service`; required.
     #[serde(rename = "type")]
     pub kind: Option<KeyType>,
@@ -153,14 +154,14 @@ pub struct NewKeyOptions<Time = u64> {
 
 impl<Time> NewKeyOptions<Time> {
     /// The key: `type` and `id` required, [`KeyRequest::grant`]'s rule, then the id checked as
-    /// a store checks it; `expires_at` is the record's expiry (Unix seconds).
+    /// a store checks it; `expires_at` is the record's expiry.
     ///
     /// # Errors
     /// [`NewKeyError`]: a member missing or refused, or an id no store accepts.
     pub fn issue_at(
         &self,
         random: &[u8; 32],
-        expires_at: Option<u64>,
+        expires_at: Option<UnixTime>,
     ) -> Result<CreatedKey, NewKeyError> {
         let kind = self
             .kind
@@ -292,7 +293,7 @@ pub struct DevKeys {
 
 impl DevKeys {
     /// [`dev_key_set`] for `seed` at `now`, and its store.
-    pub fn new(seed: &[u8; 32], now: u64) -> Self {
+    pub fn new(seed: &[u8; 32], now: UnixTime) -> Self {
         let keys = dev_key_set(seed, now);
         // The set's ids and digests are distinct: a store of it cannot be refused.
         let key_store = store_of(&keys).unwrap_or_default();

@@ -11,6 +11,7 @@ use super::digest::KeyDigest;
 use super::key::KeyType;
 use super::role::{scopes_of_roles, Role};
 use super::scope::ScopeSet;
+use crate::time::UnixTime;
 
 /// The service name a key must have been issued for to reach the simulation service
 /// (spec §5, "Credential" 2: the service must be selected when the key is generated).
@@ -39,8 +40,8 @@ pub struct KeyRecord {
     digest: KeyDigest,
     grant: Grant,
     services: Vec<String>,
-    expires_at: Option<u64>,
-    revoked_at: Option<u64>,
+    expires_at: Option<UnixTime>,
+    revoked_at: Option<UnixTime>,
 }
 
 impl KeyRecord {
@@ -75,16 +76,16 @@ impl KeyRecord {
         }
     }
 
-    /// Sets the expiry: the key stops working at `expires_at` (Unix seconds).
+    /// Sets the expiry: the key stops working at `expires_at`.
     #[must_use]
-    pub fn with_expiry(mut self, expires_at: u64) -> Self {
+    pub fn with_expiry(mut self, expires_at: UnixTime) -> Self {
         self.expires_at = Some(expires_at);
         self
     }
 
-    /// Marks the key revoked from `revoked_at` (Unix seconds) on.
+    /// Marks the key revoked from `revoked_at` on.
     #[must_use]
-    pub fn with_revocation(mut self, revoked_at: u64) -> Self {
+    pub fn with_revocation(mut self, revoked_at: UnixTime) -> Self {
         self.revoked_at = Some(revoked_at);
         self
     }
@@ -118,12 +119,12 @@ impl KeyRecord {
     }
 
     /// When the key stops working, if ever.
-    pub const fn expires_at(&self) -> Option<u64> {
+    pub const fn expires_at(&self) -> Option<UnixTime> {
         self.expires_at
     }
 
     /// When the key was revoked, if it was.
-    pub const fn revoked_at(&self) -> Option<u64> {
+    pub const fn revoked_at(&self) -> Option<UnixTime> {
         self.revoked_at
     }
 
@@ -151,7 +152,7 @@ impl KeyRecord {
     }
 
     /// The state of the key at `now`.
-    pub fn status(&self, now: u64) -> KeyStatus {
+    pub fn status(&self, now: UnixTime) -> KeyStatus {
         if self.revoked_at.is_some_and(|at| now >= at) {
             KeyStatus::Revoked
         } else if self.expires_at.is_some_and(|at| now >= at) {

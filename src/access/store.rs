@@ -44,6 +44,7 @@ use super::limits::{
 use super::record::Grant;
 use super::record::KeyRecord;
 use crate::error_code::ErrorCode;
+use crate::time::UnixTime;
 
 /// Key records, searched by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -393,11 +394,12 @@ fn time_member(
     object: &Map<String, Value>,
     path: &str,
     name: &str,
-) -> Result<Option<u64>, KeyStoreError> {
+) -> Result<Option<UnixTime>, KeyStoreError> {
     match object.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(value) => value
             .as_u64()
+            .and_then(UnixTime::from_secs)
             .map(Some)
             .ok_or_else(|| KeyStoreError::WrongType {
                 field: join(path, name),

@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 use super::notice::{Phase, Policy};
 use super::registry::{by_id, for_target, Deprecation, ItemKind};
 use crate::attest::Endpoint;
-use crate::time::format_http_date;
+use crate::time::{format_http_date, UnixTime};
 
 /// The headers a browser may read only when exposed.
 pub const EXPOSE_HEADERS: &str = "Deprecation, Sunset, Link";
@@ -33,7 +33,7 @@ pub const EXPOSE_HEADERS: &str = "Deprecation, Sunset, Link";
 /// within its retention window.
 pub fn headers_for_rows(
     rows: &[&Deprecation],
-    now: u64,
+    now: UnixTime,
     policy: &Policy,
 ) -> Vec<(&'static str, String)> {
     let mut live: Vec<&Deprecation> = Vec::new();
@@ -47,13 +47,13 @@ pub fn headers_for_rows(
     }
     let mut headers = Vec::new();
     if let Some(since) = live.iter().filter_map(|r| r.deprecated_since).min() {
-        headers.push(("Deprecation", format!("@{since}")));
+        headers.push(("Deprecation", format!("@{}", since.as_secs())));
     }
     if let Some(sunset) = live
         .iter()
         .filter_map(|r| r.take_action_by)
         .min()
-        .and_then(format_http_date)
+        .and_then(|date| format_http_date(date.as_secs()))
     {
         headers.push(("Sunset", sunset));
     }
@@ -86,7 +86,11 @@ pub fn headers_for_rows(
 
 /// The headers for responses of endpoint `target` (`METHOD /path`): its own endpoint rows.
 /// Empty for endpoints that are not deprecated.
-pub fn deprecation_headers(target: &str, now: u64, policy: &Policy) -> Vec<(&'static str, String)> {
+pub fn deprecation_headers(
+    target: &str,
+    now: UnixTime,
+    policy: &Policy,
+) -> Vec<(&'static str, String)> {
     let rows: Vec<&Deprecation> = for_target(target)
         .filter(|row| row.kind == ItemKind::Endpoint)
         .collect();
@@ -98,7 +102,7 @@ pub fn deprecation_headers(target: &str, now: u64, policy: &Policy) -> Vec<(&'st
 /// row and the generation-1 `evidences` row; nothing for V1, V3 and V4.
 pub fn attest_deprecation_headers(
     endpoint: Endpoint,
-    now: u64,
+    now: UnixTime,
     policy: &Policy,
 ) -> Vec<(&'static str, String)> {
     if !endpoint.is_deprecated() {

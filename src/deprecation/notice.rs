@@ -14,14 +14,14 @@
 //!   Notices are emitted while `now < takeActionBy + release_cycle_secs`, then dropped.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::registry::{for_target, Deprecation, ItemKind};
-use crate::time::format_rfc3339;
+use crate::time::UnixTime;
 
 /// The ending before `takeActionBy`.
 pub const BEFORE: &str = "Please take action prior to the specified date";
@@ -67,10 +67,14 @@ pub enum Phase {
 
 impl Deprecation {
     /// The row's phase at `now`.
-    pub fn phase(&self, now: u64, policy: &Policy) -> Phase {
+    pub fn phase(&self, now: UnixTime, policy: &Policy) -> Phase {
         match self.take_action_by {
             Some(date) if now < date => Phase::Announced,
-            Some(date) if now < date.saturating_add(policy.release_cycle_secs) => Phase::Due,
+            Some(date)
+                if now.as_secs() < date.as_secs().saturating_add(policy.release_cycle_secs) =>
+            {
+                Phase::Due
+            }
             Some(_) => Phase::Gone,
             None => Phase::Due,
         }
@@ -78,12 +82,12 @@ impl Deprecation {
 
     /// Whether requests using the item are refused at `now` (rule 6): only dated rows, from
     /// `takeActionBy` on.
-    pub fn is_enforced(&self, now: u64) -> bool {
+    pub fn is_enforced(&self, now: UnixTime) -> bool {
         self.take_action_by.is_some_and(|date| now >= date)
     }
 
     /// The notice object at `now`, or `None` once the retention window has passed.
-    pub fn notice(&self, now: u64, policy: &Policy) -> Option<Notice> {
+    pub fn notice(&self, now: UnixTime, policy: &Policy) -> Option<Notice> {
         let phase = self.phase(now, policy);
         if phase == Phase::Gone {
             return None;
@@ -99,7 +103,7 @@ impl Deprecation {
             query_param,
             endpoint,
             replaced_by: self.replaced_by.map(String::from),
-            take_action_by: self.take_action_by.and_then(format_rfc3339),
+            take_action_by: self.take_action_by.map(|date| date.to_string()),
             notice: self.notice_text(phase == Phase::Announced),
         })
     }
@@ -155,7 +159,7 @@ pub struct Notice {
 
 /// The notices attached to `target` at `now` (an object kind, or an endpoint `METHOD
 /// /path`, which gets both its own and its query parameters' notices), in registry order.
-pub fn notices_for(target: &str, now: u64, policy: &Policy) -> Vec<Notice> {
+pub fn notices_for(target: &str, now: UnixTime, policy: &Policy) -> Vec<Notice> {
     for_target(target)
         .filter_map(|row| row.notice(now, policy))
         .collect()
@@ -163,7 +167,12 @@ pub fn notices_for(target: &str, now: u64, policy: &Policy) -> Vec<Notice> {
 
 /// Sets `object["deprecations"]` to the notices of `target` at `now`, or leaves the object
 /// unchanged when there are none (rule 2: only objects with deprecations carry the array).
-pub fn attach_notices(object: &mut Map<String, Value>, target: &str, now: u64, policy: &Policy) {
+pub fn attach_notices(
+    object: &mut Map<String, Value>,
+    target: &str,
+    now: UnixTime,
+    policy: &Policy,
+) {
     let notices = notices_for(target, now, policy);
     if notices.is_empty() {
         return;

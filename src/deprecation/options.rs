@@ -12,8 +12,10 @@ use serde_json::Value;
 use super::headers::{attest_deprecation_headers, headers_for_rows};
 use super::notice::{Notice, Policy};
 use super::registry::Deprecation;
-use super::request::{check_query, check_request_json, DeprecationError, ErrorBody};
+use super::request::{check_query, check_request_json, DeprecationDetail, DeprecationError};
 use crate::attest::{Endpoint, RequestError};
+use crate::error_code::ErrorBody;
+use crate::time::UnixTime;
 
 /// The host's settings as given (the JS `DeprecationOptions`); absent members keep
 /// [`Policy::default`].
@@ -66,14 +68,14 @@ pub enum RequestCheck {
         /// 400.
         status: u16,
         /// The error body with the row's notice.
-        body: ErrorBody,
+        body: ErrorBody<DeprecationDetail>,
     },
 }
 
 impl RequestCheck {
     /// The request rules of `resource` (an object kind) applied to a create or update body
     /// (JSON bytes) at `now`.
-    pub fn request(resource: &str, body: &[u8], now: u64, policy: &Policy) -> Self {
+    pub fn request(resource: &str, body: &[u8], now: UnixTime, policy: &Policy) -> Self {
         match check_request_json(resource, body, now) {
             Ok(checked) => Self::accepted(
                 Some(checked.body),
@@ -88,7 +90,7 @@ impl RequestCheck {
 
     /// The query-parameter rules of endpoint `target` (`METHOD /path`) applied to a query
     /// string, with or without its leading `?`.
-    pub fn query(target: &str, query: &str, now: u64, policy: &Policy) -> Self {
+    pub fn query(target: &str, query: &str, now: UnixTime, policy: &Policy) -> Self {
         let query = query.strip_prefix('?').unwrap_or(query);
         match check_query(target, query, now) {
             Ok(used) => Self::accepted(None, &used, &[], now, policy),
@@ -105,7 +107,7 @@ impl RequestCheck {
         body: Option<Value>,
         used: &[&'static Deprecation],
         ignored: &[&'static Deprecation],
-        now: u64,
+        now: UnixTime,
         policy: &Policy,
     ) -> Self {
         Self::Accepted {
@@ -117,7 +119,7 @@ impl RequestCheck {
         }
     }
 
-    fn rejected(error: &DeprecationError, now: u64, policy: &Policy) -> Self {
+    fn rejected(error: &DeprecationError, now: UnixTime, policy: &Policy) -> Self {
         Self::Rejected {
             ok: false,
             status: error.status(),
@@ -127,7 +129,7 @@ impl RequestCheck {
 }
 
 /// The notices of rows a request used: reported even past the retention window.
-fn notices(rows: &[&'static Deprecation], now: u64) -> Vec<Notice> {
+fn notices(rows: &[&'static Deprecation], now: UnixTime) -> Vec<Notice> {
     let forever = Policy {
         release_cycle_secs: u64::MAX,
         ..Policy::default()
@@ -143,7 +145,7 @@ fn notices(rows: &[&'static Deprecation], now: u64) -> Vec<Notice> {
 /// [`RequestError::UnknownEndpoint`] for a path that is no attest endpoint.
 pub fn attest_path_headers(
     path: &str,
-    now: u64,
+    now: UnixTime,
     policy: &Policy,
 ) -> Result<Vec<(&'static str, String)>, RequestError> {
     let endpoint = Endpoint::from_path(path)

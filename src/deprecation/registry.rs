@@ -18,17 +18,29 @@
 //! announcement date (the `Deprecation` header) of every infrastructure row. The attestation
 //! service is ours, so its rows carry a deprecation date: [`ATTEST_GEN1_DEPRECATED_SINCE`].
 
+use alloc::string::ToString;
+
+use crate::time::UnixTime;
+
 /// 2026-09-10T00:00:00Z, the removal date of five active rows.
-pub const SEPT_10_2026: u64 = 1_788_998_400;
+pub const SEPT_10_2026: UnixTime = date(1_788_998_400);
 /// 2026-10-10T00:00:00Z, the removal date of `infrastructureProviderId`.
-pub const OCT_10_2026: u64 = 1_791_590_400;
+pub const OCT_10_2026: UnixTime = date(1_791_590_400);
 /// 2026-05-13T00:00:00Z, the removal date of the Site rows.
-pub const MAY_13_2026: u64 = 1_778_630_400;
+pub const MAY_13_2026: UnixTime = date(1_778_630_400);
 /// 2026-01-01T00:00:00Z: the date from which this attestation service declares
 /// generation-1 evidence deprecated. The spec marks it deprecated without a date; the
 /// service predates no release with it undeprecated, so the start of the year of its first
 /// release is used (RFC 9745 allows a date in the past).
-pub const ATTEST_GEN1_DEPRECATED_SINCE: u64 = 1_767_225_600;
+pub const ATTEST_GEN1_DEPRECATED_SINCE: UnixTime = date(1_767_225_600);
+
+/// A date of the table; one out of range fails the build.
+const fn date(secs: u64) -> UnixTime {
+    match UnixTime::from_secs(secs) {
+        Some(time) => time,
+        None => panic!("a deprecation date past 9999"),
+    }
+}
 
 /// What is deprecated: the naming field of the notice object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,9 +133,9 @@ pub struct Deprecation {
     /// The replacement's name, if there is one.
     pub replaced_by: Option<&'static str>,
     /// When the item was deprecated, if known (the `Deprecation` header).
-    pub deprecated_since: Option<u64>,
+    pub deprecated_since: Option<UnixTime>,
     /// From when the item is no longer accepted or available, if set.
-    pub take_action_by: Option<u64>,
+    pub take_action_by: Option<UnixTime>,
     /// Which spec table the row comes from.
     pub listing: Listing,
     /// How requests using it are treated before `takeActionBy`.
@@ -141,7 +153,7 @@ const fn row(
     name: &'static str,
     targets: &'static [&'static str],
     replaced_by: Option<&'static str>,
-    take_action_by: Option<u64>,
+    take_action_by: Option<UnixTime>,
     listing: Listing,
 ) -> Deprecation {
     Deprecation {
@@ -282,7 +294,6 @@ pub fn registry_json() -> alloc::string::String {
 
 impl serde::Serialize for Deprecation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::time::format_rfc3339;
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("id", self.id)?;
@@ -293,10 +304,10 @@ impl serde::Serialize for Deprecation {
         if let Some(new) = self.replaced_by {
             map.serialize_entry("replacedBy", new)?;
         }
-        if let Some(since) = self.deprecated_since.and_then(format_rfc3339) {
+        if let Some(since) = self.deprecated_since.map(|since| since.to_string()) {
             map.serialize_entry("deprecatedSince", &since)?;
         }
-        if let Some(date) = self.take_action_by.and_then(format_rfc3339) {
+        if let Some(date) = self.take_action_by.map(|date| date.to_string()) {
             map.serialize_entry("takeActionBy", &date)?;
         }
         let listing = match self.listing {

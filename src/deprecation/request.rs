@@ -12,7 +12,7 @@
 //! Enforcement does not end with the retention window: removed items stay refused. Every
 //! error names the item and, when there is one, its replacement.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -21,9 +21,9 @@ use serde_json::Value;
 
 use super::notice::{Notice, Policy};
 use super::registry::{for_target, Deprecation, Handling, ItemKind};
-use crate::error_code::ErrorCode;
+use crate::error_code::{ErrorBody, ErrorCode};
 use crate::json::JsonError;
-use crate::time::format_rfc3339;
+use crate::time::UnixTime;
 use crate::urlencoded::Separators;
 
 /// Why a request was refused (HTTP 400).
@@ -76,13 +76,13 @@ impl DeprecationError {
     /// The JSON error body: the service's one error shape ([`crate::error_code::ErrorBody`]: code,
     /// message, field — the deprecated item — and status), then the row's notice object
     /// (which names the item and its replacement).
-    pub fn body(&self, now: u64, policy: &Policy) -> ErrorBody {
+    pub fn body(&self, now: UnixTime, policy: &Policy) -> ErrorBody<DeprecationDetail> {
         // The notice is shown even past the retention window: the caller needs it now.
         let forever = Policy {
             release_cycle_secs: u64::MAX,
             doc_url: policy.doc_url.clone(),
         };
-        crate::error_code::ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
+        ErrorBody::of(self.status(), self).with_detail(DeprecationDetail {
             deprecation: self.row().and_then(|row| row.notice(now, &forever)),
         })
     }
@@ -103,7 +103,7 @@ impl fmt::Display for DeprecationError {
             Self::Attribute { row } | Self::QueryParam { row } | Self::Endpoint { row } => {
                 let when = row
                     .take_action_by
-                    .and_then(format_rfc3339)
+                    .map(|date| date.to_string())
                     .unwrap_or_default();
                 write!(
                     f,
@@ -148,11 +148,6 @@ impl ErrorCode for DeprecationError {
     }
 }
 
-/// The JSON body of a refusal: the members of every error body ([`crate::error_code::ErrorBody`]; its
-/// `message` names the item and its replacement, `field` the item, `status` is 400), then
-/// the row's notice object ([`DeprecationDetail`]).
-pub type ErrorBody = crate::error_code::ErrorBody<DeprecationDetail>;
-
 /// The detail member of a deprecation refusal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeprecationDetail {
@@ -179,7 +174,7 @@ pub struct CheckedRequest {
 pub fn check_request(
     target: &str,
     body: Value,
-    now: u64,
+    now: UnixTime,
 ) -> Result<CheckedRequest, DeprecationError> {
     let Value::Object(mut object) = body else {
         return Err(DeprecationError::NotAnObject);
@@ -218,7 +213,7 @@ pub fn check_request(
 pub fn check_request_json(
     target: &str,
     body: &[u8],
-    now: u64,
+    now: UnixTime,
 ) -> Result<CheckedRequest, DeprecationError> {
     let value = crate::json::parse(body).map_err(DeprecationError::Json)?;
     check_request(target, value, now)
@@ -233,7 +228,7 @@ pub fn check_request_json(
 pub fn check_query(
     target: &str,
     query: &str,
-    now: u64,
+    now: UnixTime,
 ) -> Result<Vec<&'static Deprecation>, DeprecationError> {
     // Names are compared decoded (`%70rojectId` is `projectId`); a name that does not decode
     // names no registry parameter (all ASCII), and refusing the malformed query is the
@@ -265,7 +260,7 @@ pub fn check_query(
 /// [`DeprecationError::Endpoint`] from the endpoint's `takeActionBy` on.
 pub fn check_endpoint(
     endpoint: &str,
-    now: u64,
+    now: UnixTime,
 ) -> Result<Option<&'static Deprecation>, DeprecationError> {
     check_endpoint_in(for_target(endpoint), endpoint, now)
 }
@@ -273,7 +268,7 @@ pub fn check_endpoint(
 fn check_endpoint_in(
     mut rows: impl Iterator<Item = &'static Deprecation>,
     endpoint: &str,
-    now: u64,
+    now: UnixTime,
 ) -> Result<Option<&'static Deprecation>, DeprecationError> {
     match rows.find(|row| row.kind == ItemKind::Endpoint && row.name == endpoint) {
         Some(row) if row.is_enforced(now) => Err(DeprecationError::Endpoint { row }),
@@ -305,7 +300,7 @@ mod tests {
         targets: &["GET /old"],
         replaced_by: Some("GET /new"),
         deprecated_since: None,
-        take_action_by: Some(1_000),
+        take_action_by: UnixTime::from_secs(1_000),
         listing: Listing::Active,
         handling: Handling::Accepted,
         detail: None,
@@ -314,11 +309,12 @@ mod tests {
     #[test]
     fn a_dated_endpoint_is_refused_from_its_date_on() {
         let rows = || core::iter::once(&DATED_ENDPOINT);
+        let at = |secs| UnixTime::from_secs(secs).unwrap();
         assert_eq!(
-            check_endpoint_in(rows(), "GET /old", 999),
+            check_endpoint_in(rows(), "GET /old", at(999)),
             Ok(Some(&DATED_ENDPOINT))
         );
-        let error = check_endpoint_in(rows(), "GET /old", 1_000).unwrap_err();
+        let error = check_endpoint_in(rows(), "GET /old", at(1_000)).unwrap_err();
         assert_eq!(error.code(), "ERR_DEPRECATED_ENDPOINT");
         assert_eq!(error.field(), Some("GET /old"));
         assert_eq!(
@@ -326,6 +322,6 @@ mod tests {
             "Endpoint 'GET /old' is deprecated and no longer accepted since \
              1970-01-01T00:16:40Z; use 'GET /new' instead"
         );
-        assert_eq!(check_endpoint_in(rows(), "GET /new", 5_000), Ok(None));
+        assert_eq!(check_endpoint_in(rows(), "GET /new", at(5_000)), Ok(None));
     }
 }

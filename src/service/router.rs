@@ -4,10 +4,10 @@
 
 use alloc::string::String;
 
-use super::error::ErrorBody;
 use super::http::{is_json_media_type, Request, Response};
 use crate::attest::{Endpoint, MAX_BODY_BYTES};
 use crate::deprecation::{attest_deprecation_headers, Policy};
+use crate::error_code::ErrorBody;
 use crate::time::UnixTime;
 
 /// A request that reached an endpoint with an allowed method.
@@ -157,7 +157,7 @@ pub(crate) fn finish_attest_response(
     endpoint: Endpoint,
     now: UnixTime,
 ) -> Response {
-    for (name, value) in attest_deprecation_headers(endpoint, now.as_secs(), &Policy::default()) {
+    for (name, value) in attest_deprecation_headers(endpoint, now, &Policy::default()) {
         if !name.eq_ignore_ascii_case("access-control-expose-headers") {
             response.headers.push((name.into(), value));
         }

@@ -103,7 +103,7 @@ impl ApiGateway {
         let url = args::required_string(&member("url"), "request.url")?;
         let authorization =
             args::optional_string(&member("authorization"), "request.authorization")?;
-        let now = args::time(&now, "now")?.as_secs();
+        let now = args::time(&now, "now")?;
         let headers = match headers_from(&member("headers"))? {
             Ok(headers) => headers,
             Err(denial) => {
@@ -154,7 +154,7 @@ pub fn evaluate_access(
     let options: AccessOptions<Js, Js> = optional_options_from_js(&options)?;
     let config = options.config().map_err(|error| to_js(&error))?;
     let now = options.now.map_or(JsValue::UNDEFINED, |now| now.0);
-    let now = args::time_or_clock(&now, "options.now")?.as_secs();
+    let now = args::time_or_clock(&now, "options.now")?;
     let decide = |key| Ok(decide_access(key, &method, &path, &config, now));
     let decision = if let Some(text) = key.as_string() {
         let store = key_store_from(options.key_store.as_ref().map(|s| &s.0), "options.keyStore")?;
@@ -194,7 +194,7 @@ pub fn create_api_key(
 ) -> Result<JsValue, JsValue> {
     let options: NewKeyOptions<Js> = options_from_js(&options)?;
     let expires_at = match &options.expires_at {
-        Some(Js(at)) if !at.is_null() => Some(args::time(at, "expiresAt")?.as_secs()),
+        Some(Js(at)) if !at.is_null() => Some(args::time(at, "expiresAt")?),
         _ => None,
     };
     let created = options.issue_at(&args::random_bytes::<32>()?, expires_at);
@@ -256,7 +256,7 @@ pub fn dev_keys(
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array | number[] | null")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let now = args::time(&now, "now")?.as_secs();
+    let now = args::time(&now, "now")?;
     let seed: [u8; 32] = if seed.is_undefined() || seed.is_null() {
         args::random_bytes::<32>()?
     } else {

@@ -16,7 +16,7 @@ use crate::deprecation::{
     attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,
     Policy, RequestCheck,
 };
-use crate::time::{format_http_date, format_rfc3339};
+use crate::time::{format_http_date, format_rfc3339, UnixTime};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_DEPRECATION: &str = include_str!("types/deprecation.d.ts");
@@ -198,9 +198,9 @@ fn read(
     field: &str,
     now: &JsValue,
     options: &JsValue,
-) -> Result<(String, u64, Policy), JsValue> {
+) -> Result<(String, UnixTime, Policy), JsValue> {
     let text = args::string_arg(text, field)?;
-    let now = args::time(now, "now")?.as_secs();
+    let now = args::time(now, "now")?;
     let options: DeprecationOptions = optional_options_from_js(options)?;
     Ok((text, now, options.policy()))
 }

@@ -27,8 +27,9 @@ use edgeattest::access::{
     authorize, dev_key_set, match_route, store_of, ApiKey, CanonicalPath, GatewayConfig,
     GatewayRequest, KeyDigest, KeyRecord, KeyStore, KeyType, Method, Role, RouteMatch,
 };
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 
 fn median(mut f: impl FnMut(), runs: usize, inner: usize) -> Duration {
     f();

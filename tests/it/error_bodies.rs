@@ -20,7 +20,7 @@ use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
 use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 const SIMS: &str = "/api/v3/simulations/";
 
 /// Members a kind of error may add after the common ones.
@@ -119,7 +119,7 @@ impl Gate {
         format!("Bearer {}", key.key().expose_secret())
     }
 
-    fn ask(&self, method: &str, target: &str, auth: Option<&str>, now: u64) -> Decision {
+    fn ask(&self, method: &str, target: &str, auth: Option<&str>, now: UnixTime) -> Decision {
         self.ask_with(method, target, auth, &[], now)
     }
 
@@ -129,7 +129,7 @@ impl Gate {
         target: &str,
         auth: Option<&str>,
         headers: &[(&str, &str)],
-        now: u64,
+        now: UnixTime,
     ) -> Decision {
         authorize(
             &GatewayRequest {
@@ -194,7 +194,7 @@ fn every_gateway_refusal_has_the_one_shape() {
             Some("Authorization"),
         ),
         (
-            g.ask("GET", SIMS, Some(&user), NOW + 400 * 86_400),
+            g.ask("GET", SIMS, Some(&user), NOW.saturating_add(400 * 86_400)),
             "ERR_ACCESS_INVALID_TOKEN",
             Some("Authorization"),
         ),
@@ -283,11 +283,7 @@ fn service() -> Service {
 fn the_service_lists_and_deprecations_share_the_shape() {
     let svc = service();
     let ask = |request: Request| {
-        let response = svc.handle(
-            &request.origin("https://attest.example"),
-            UnixTime::from_secs(NOW).unwrap(),
-            [7; 32],
-        );
+        let response = svc.handle(&request.origin("https://attest.example"), NOW, [7; 32]);
         let text = String::from_utf8(response.body).unwrap();
         assert_shape(&text, response.status, &text)
     };
@@ -321,10 +317,12 @@ fn the_service_lists_and_deprecations_share_the_shape() {
     let error = check_request(
         "AllocationConstraint",
         json!({"ResourceTypeID": "t"}),
-        SEPT_10_2026 + 1,
+        SEPT_10_2026.saturating_add(1),
     )
     .unwrap_err();
-    let body = serde_json::to_string(&error.body(SEPT_10_2026 + 1, &Policy::default())).unwrap();
+    let body =
+        serde_json::to_string(&error.body(SEPT_10_2026.saturating_add(1), &Policy::default()))
+            .unwrap();
     let body = assert_shape(&body, 400, "deprecated attribute");
     assert_eq!(body["field"], "ResourceTypeID");
     assert!(body["message"].as_str().unwrap().contains("is deprecated"));

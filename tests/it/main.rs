@@ -90,6 +90,11 @@ mod deprecation {
     mod options;
     mod properties;
     mod requests;
+
+    /// The instant `secs` seconds after the epoch (the tables give dates as seconds).
+    fn at(secs: u64) -> edgeattest::UnixTime {
+        edgeattest::UnixTime::from_secs(secs).unwrap()
+    }
 }
 
 /// The one two-phase shape (`Deferred`) of every verifier that needs signatures.

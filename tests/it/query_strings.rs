@@ -4,9 +4,9 @@
 
 use edgeattest::deprecation::{check_query, DeprecationError};
 use edgeattest::listing::{ListError, ListQuery, Schema};
-use edgeattest::ErrorCode;
+use edgeattest::{ErrorCode, UnixTime};
 
-const OCT_10: u64 = 1_791_590_400;
+const OCT_10: UnixTime = UnixTime::from_secs(1_791_590_400).unwrap();
 const ALERTS: &str = "/analytics/alerts/filter";
 
 #[test]
@@ -26,9 +26,13 @@ fn a_deprecated_parameter_is_found_however_its_name_is_encoded() {
         assert_eq!(error.field(), Some("infrastructureProviderId"));
         // Before the date it is accepted and reported as used.
         assert_eq!(
-            check_query("GET /instance", query, OCT_10 - 1)
-                .unwrap()
-                .len(),
+            check_query(
+                "GET /instance",
+                query,
+                UnixTime::from_secs(OCT_10.as_secs() - 1).unwrap()
+            )
+            .unwrap()
+            .len(),
             1,
             "{query}"
         );

@@ -3,7 +3,13 @@
 
 use std::sync::OnceLock;
 
+use edgeattest::UnixTime;
+
 use super::{check, split, text, NOW};
+
+fn now() -> UnixTime {
+    UnixTime::from_secs(NOW).expect("in range")
+}
 
 fn dev_keys() -> &'static (
     Vec<edgeattest::access::IssuedKey>,
@@ -14,7 +20,7 @@ fn dev_keys() -> &'static (
         edgeattest::access::KeyStore,
     )> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let keys = edgeattest::access::dev_key_set(&[7; 32], NOW);
+        let keys = edgeattest::access::dev_key_set(&[7; 32], now());
         let store = edgeattest::access::store_of(&keys).expect("dev store");
         (keys, store)
     })
@@ -57,7 +63,7 @@ pub fn access_gateway(data: &[u8]) {
         authorization,
         headers: &headers,
     };
-    let decision = authorize(&request, store, &GatewayConfig::default(), NOW);
+    let decision = authorize(&request, store, &GatewayConfig::default(), now());
     // A decision is always well-formed: allowed and forwarded, or answered with a status
     // (4xx for a denial, 204 for a preflight), never a server error.
     if decision.allow {
@@ -140,7 +146,7 @@ pub fn deprecation_request(data: &[u8]) {
     targets.dedup();
     targets.push("no such target");
     let target = targets[usize::from(selector) % targets.len()];
-    for now in [0, NOW, u64::MAX] {
+    for now in [UnixTime::EPOCH, now(), UnixTime::MAX] {
         let result = check_request_json(target, body, now);
         check(&result);
         if let Ok(checked) = &result {

@@ -9,8 +9,9 @@ use edgeattest::access::{
     KeyStore, MAX_QUERY_LEN, MAX_REQUEST_HEADERS, MAX_REQUEST_HEADER_BYTES,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 const SIMS: &str = "/api/v3/simulations/";
 
 struct Gateway {

@@ -6,9 +6,10 @@
 // Test helpers outside #[test] functions may fail loudly too.
 
 use edgeattest::access::{authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest};
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 
 const STRIPPED: &[&str] = &[
     "authorization",

@@ -7,9 +7,10 @@ use edgeattest::access::{
     authorize, dev_key_set, store_of, ApiKey, GatewayConfig, GatewayRequest, IssuedKey, KeyStore,
     KeyType, Scope, ScopeSet, SIMULATION_SERVICE,
 };
+use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 const SIMS: &str = "/api/v3/simulations/";
 
 struct Fixture {
@@ -27,7 +28,10 @@ impl Fixture {
             &[0x99; 32],
         ));
         let mut records: Vec<_> = keys.iter().map(|k| k.record().clone()).collect();
-        let last = records.pop().unwrap().with_revocation(NOW - 10);
+        let last = records
+            .pop()
+            .unwrap()
+            .with_revocation(UnixTime::from_secs(NOW.as_secs() - 10).unwrap());
         records.push(last);
         let store = KeyStore::new(records).unwrap();
         Self { keys, store }
@@ -56,7 +60,7 @@ impl Fixture {
         method: &str,
         target: &str,
         authorization: Option<&str>,
-        now: u64,
+        now: UnixTime,
     ) -> edgeattest::access::Decision {
         let request = GatewayRequest {
             method,
@@ -220,12 +224,15 @@ fn unknown_revoked_expired_and_foreign_keys_get_one_identical_401() {
     let revoked = f.bearer("svc-revoked");
     let user = f.bearer("dev-lab_user");
     let foreign = f.bearer("svc-other-service");
-    let expires = NOW + 30 * 86_400;
+    let expires = NOW.saturating_add(30 * 86_400);
     let answers = [
         (f.ask("GET", SIMS, Some(&unknown)), "unknown_key"),
         (f.ask("GET", SIMS, Some(&revoked)), "revoked"),
         (f.ask_at("GET", SIMS, Some(&user), expires), "expired"),
-        (f.ask_at("GET", SIMS, Some(&user), expires + 1), "expired"),
+        (
+            f.ask_at("GET", SIMS, Some(&user), expires.saturating_add(1)),
+            "expired",
+        ),
         (f.ask("GET", SIMS, Some(&foreign)), "wrong_service"),
     ];
     let first = &answers[0].0;
@@ -249,7 +256,15 @@ fn unknown_revoked_expired_and_foreign_keys_get_one_identical_401() {
         assert_eq!(decision.audit.reason, *reason);
     }
     // One second before expiry the key still works.
-    assert!(f.ask_at("GET", SIMS, Some(&user), expires - 1).allow);
+    assert!(
+        f.ask_at(
+            "GET",
+            SIMS,
+            Some(&user),
+            UnixTime::from_secs(expires.as_secs() - 1).unwrap()
+        )
+        .allow
+    );
 }
 
 #[test]

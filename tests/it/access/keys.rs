@@ -7,6 +7,7 @@ use edgeattest::access::{
     KeyStore, KeyStoreError, KeyType, Role, Scope, ScopeSet, KEY_LEN, SIMULATION_SERVICE,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use sha2::{Digest, Sha256};
 
 const BASE62: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -177,14 +178,14 @@ fn the_digest_is_sha256_of_the_key_text() {
 fn records_expire_and_are_revoked_at_the_exact_instant() {
     let digest = KeyDigest::of_key_text("k");
     let record = KeyRecord::personal("a", digest, vec![Role::LabUser], vec!["simulation".into()])
-        .with_expiry(1000);
-    assert_eq!(record.status(999), KeyStatus::Active);
-    assert_eq!(record.status(1000), KeyStatus::Expired);
-    let revoked = record.clone().with_revocation(500);
-    assert_eq!(revoked.status(499), KeyStatus::Active);
-    assert_eq!(revoked.status(500), KeyStatus::Revoked);
+        .with_expiry(at(1000));
+    assert_eq!(record.status(at(999)), KeyStatus::Active);
+    assert_eq!(record.status(at(1000)), KeyStatus::Expired);
+    let revoked = record.clone().with_revocation(at(500));
+    assert_eq!(revoked.status(at(499)), KeyStatus::Active);
+    assert_eq!(revoked.status(at(500)), KeyStatus::Revoked);
     // Revocation wins over expiry.
-    assert_eq!(revoked.status(2000), KeyStatus::Revoked);
+    assert_eq!(revoked.status(at(2000)), KeyStatus::Revoked);
 }
 
 #[test]
@@ -222,12 +223,12 @@ fn key_store_json_round_trips() {
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].key_type(), KeyType::Personal);
     assert!(records[0].scopes().contains(Scope::ImageSharing));
-    assert_eq!(records[0].expires_at(), Some(2_000_000_000));
+    assert_eq!(records[0].expires_at(), Some(at(2_000_000_000)));
     assert_eq!(
         records[1].scopes(),
         ScopeSet::of(&[Scope::SimulationRead, Scope::ImageRead])
     );
-    assert_eq!(records[1].revoked_at(), Some(1_900_000_000));
+    assert_eq!(records[1].revoked_at(), Some(at(1_900_000_000)));
     let again = KeyStore::from_json(store.to_json().as_bytes()).unwrap();
     assert_eq!(again, store);
     assert!(store
@@ -359,7 +360,7 @@ fn key_store_errors_name_the_member() {
 
 #[test]
 fn the_dev_key_set_has_one_key_per_role_and_four_service_keys() {
-    let keys = dev_key_set(&[3; 32], 1_000);
+    let keys = dev_key_set(&[3; 32], at(1_000));
     assert_eq!(keys.len(), 12);
     for role in Role::ALL {
         let key = keys
@@ -376,15 +377,15 @@ fn the_dev_key_set_has_one_key_per_role_and_four_service_keys() {
         .collect();
     assert_eq!(services.len(), 4);
     for key in &keys {
-        assert_eq!(key.record().expires_at(), Some(1_000 + 30 * 86_400));
+        assert_eq!(key.record().expires_at(), Some(at(1_000 + 30 * 86_400)));
         assert_eq!(
             ApiKey::parse(key.key().expose_secret()).unwrap(),
             *key.key()
         );
     }
     // Same seed, same keys; another seed, other keys.
-    assert_eq!(dev_key_set(&[3; 32], 1_000), keys);
-    let other = dev_key_set(&[4; 32], 1_000);
+    assert_eq!(dev_key_set(&[3; 32], at(1_000)), keys);
+    let other = dev_key_set(&[4; 32], at(1_000));
     assert!(keys
         .iter()
         .zip(&other)
@@ -401,4 +402,8 @@ fn the_dev_key_set_has_one_key_per_role_and_four_service_keys() {
     assert_eq!(printed["key"], keys[0].key().expose_secret());
     assert_eq!(printed["roles"], serde_json::json!(["lab_user"]));
     assert!(printed["scopes"].as_array().unwrap().len() == 7);
+}
+
+fn at(secs: u64) -> UnixTime {
+    UnixTime::from_secs(secs).unwrap()
 }

@@ -9,9 +9,10 @@ use std::collections::BTreeSet;
 use edgeattest::access::{
     authorize, dev_key_set, store_of, GatewayConfig, GatewayRequest, IssuedKey, KeyStore, ROUTES,
 };
+use edgeattest::UnixTime;
 use serde_json::Value;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 
 #[path = "../../common/access_oracle.rs"]
 mod oracle;

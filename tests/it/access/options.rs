@@ -7,9 +7,10 @@ use edgeattest::access::{
     KeySummary, NewKeyOptions, RoleScopes,
 };
 use edgeattest::ErrorCode;
+use edgeattest::UnixTime;
 use serde_json::json;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 const RANDOM: [u8; 32] = [9; 32];
 
 fn options(value: serde_json::Value) -> AccessOptions {
@@ -110,7 +111,7 @@ fn evaluate_access_takes_a_record_a_key_or_a_bearer_value() {
         "POST",
         "/api/v3/images/shares/",
         &config,
-        NOW + 31 * 86_400,
+        NOW.saturating_add(31 * 86_400),
     );
     assert_eq!(late.status, 401);
 }

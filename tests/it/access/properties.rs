@@ -7,9 +7,10 @@ use edgeattest::access::{
     authorize, dev_key_set, store_of, ApiKey, CanonicalPath, GatewayConfig, GatewayRequest,
     KeyStore, KeyType,
 };
+use edgeattest::UnixTime;
 use proptest::prelude::*;
 
-const NOW: u64 = 1_800_000_000;
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000).unwrap();
 
 fn target() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
 
+use super::at;
 use edgeattest::attest::Endpoint;
 use edgeattest::deprecation::{
     attest_deprecation_headers, by_id, check_query, deprecation_headers, headers_for_rows, Policy,
@@ -25,7 +26,7 @@ fn get<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a str>
 
 #[test]
 fn v2_attest_responses_carry_deprecation_and_successor_links() {
-    let headers = attest_deprecation_headers(Endpoint::GpuV2, SEPT_10, &Policy::default());
+    let headers = attest_deprecation_headers(Endpoint::GpuV2, at(SEPT_10), &Policy::default());
     assert_eq!(
         headers,
         vec![
@@ -46,12 +47,12 @@ fn v2_attest_responses_carry_deprecation_and_successor_links() {
         ]
     );
     assert_eq!(
-        ATTEST_GEN1_DEPRECATED_SINCE,
+        ATTEST_GEN1_DEPRECATED_SINCE.as_secs(),
         parse_rfc3339("2026-01-01T00:00:00Z").unwrap()
     );
     // No removal date: no Sunset.
     assert!(get(&headers, "Sunset").is_none());
-    let switch = attest_deprecation_headers(Endpoint::SwitchV2, 0, &Policy::default());
+    let switch = attest_deprecation_headers(Endpoint::SwitchV2, at(0), &Policy::default());
     assert!(get(&switch, "Link")
         .unwrap()
         .contains("</v4/attest/switch>; rel=\"successor-version\""));
@@ -63,13 +64,13 @@ fn v2_attest_responses_carry_deprecation_and_successor_links() {
         Endpoint::SwitchV3,
         Endpoint::SwitchV4,
     ] {
-        assert!(attest_deprecation_headers(endpoint, 0, &Policy::default()).is_empty());
+        assert!(attest_deprecation_headers(endpoint, at(0), &Policy::default()).is_empty());
     }
     let custom = Policy {
         doc_url: "https://attest.example/docs/deprecations".into(),
         ..Policy::default()
     };
-    let headers = attest_deprecation_headers(Endpoint::GpuV2, 0, &custom);
+    let headers = attest_deprecation_headers(Endpoint::GpuV2, at(0), &custom);
     assert!(get(&headers, "Link")
         .unwrap()
         .starts_with("<https://attest.example/docs/deprecations#attest-v2-gpu>"));
@@ -77,8 +78,13 @@ fn v2_attest_responses_carry_deprecation_and_successor_links() {
 
 #[test]
 fn used_query_parameters_give_a_sunset_header() {
-    let used = check_query("GET /instance", "infrastructureProviderId=p", OCT_10 - 1).unwrap();
-    let headers = headers_for_rows(&used, OCT_10 - 1, &Policy::default());
+    let used = check_query(
+        "GET /instance",
+        "infrastructureProviderId=p",
+        at(OCT_10 - 1),
+    )
+    .unwrap();
+    let headers = headers_for_rows(&used, at(OCT_10 - 1), &Policy::default());
     assert_eq!(
         get(&headers, "Sunset"),
         Some("Sat, 10 Oct 2026 00:00:00 GMT")
@@ -90,13 +96,13 @@ fn used_query_parameters_give_a_sunset_header() {
         Some(r#"</deprecations#instance-list-infrastructureProviderId>; rel="deprecation""#)
     );
     // After the retention window, nothing.
-    assert!(headers_for_rows(&used, OCT_10 + 30 * 86_400, &Policy::default()).is_empty());
+    assert!(headers_for_rows(&used, at(OCT_10 + 30 * 86_400), &Policy::default()).is_empty());
     // The earliest Sunset wins when rows are combined.
     let rows = [
         by_id("instance-list-infrastructureProviderId").unwrap(),
         by_id("tenant-account-accountNumber").unwrap(),
     ];
-    let headers = headers_for_rows(&rows, SEPT_10 - 1, &Policy::default());
+    let headers = headers_for_rows(&rows, at(SEPT_10 - 1), &Policy::default());
     assert_eq!(
         get(&headers, "Sunset"),
         Some("Thu, 10 Sep 2026 00:00:00 GMT")
@@ -105,10 +111,10 @@ fn used_query_parameters_give_a_sunset_header() {
 
 #[test]
 fn endpoints_that_are_not_deprecated_get_no_headers() {
-    assert!(deprecation_headers("POST /v4/attest/gpu", 0, &Policy::default()).is_empty());
-    assert!(deprecation_headers("GET /instance", 0, &Policy::default()).is_empty());
+    assert!(deprecation_headers("POST /v4/attest/gpu", at(0), &Policy::default()).is_empty());
+    assert!(deprecation_headers("GET /instance", at(0), &Policy::default()).is_empty());
     assert_eq!(
-        deprecation_headers("POST /v2/attest/switch", 0, &Policy::default())[0],
+        deprecation_headers("POST /v2/attest/switch", at(0), &Policy::default())[0],
         ("Deprecation", "@1767225600".to_owned())
     );
 }

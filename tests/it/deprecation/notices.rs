@@ -4,11 +4,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
 
+use super::at;
 use edgeattest::deprecation::{
     attach_notices, by_id, notices_for, Api, ItemKind, Listing, Phase, Policy, AFTER, BEFORE,
     REGISTRY,
 };
-use edgeattest::time::{format_rfc3339, parse_rfc3339};
+use edgeattest::time::{format_rfc3339, parse_rfc3339, MAX_SECS};
+use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
 const SEPT_10: u64 = 1_788_998_400; // 2026-09-10T00:00:00Z
@@ -114,7 +116,7 @@ const UNDATED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn notice_json(id: &str, now: u64, policy: &Policy) -> Option<String> {
+fn notice_json(id: &str, now: UnixTime, policy: &Policy) -> Option<String> {
     by_id(id)
         .unwrap()
         .notice(now, policy)
@@ -126,28 +128,28 @@ fn every_dated_row_before_at_and_after_its_date() {
     let policy = Policy::default();
     for (id, target, date, before, after) in DATED {
         assert_eq!(
-            notice_json(id, date - 1, &policy).as_deref(),
+            notice_json(id, at(date - 1), &policy).as_deref(),
             Some(*before),
             "{id} before"
         );
         assert_eq!(
-            notice_json(id, date - 30 * DAY, &policy).as_deref(),
+            notice_json(id, at(date - 30 * DAY), &policy).as_deref(),
             Some(*before),
             "{id} early"
         );
         // At the instant itself the item is due: "immediately".
         assert_eq!(
-            notice_json(id, *date, &policy).as_deref(),
+            notice_json(id, at(*date), &policy).as_deref(),
             Some(*after),
             "{id} at"
         );
         assert_eq!(
-            notice_json(id, date + 1, &policy).as_deref(),
+            notice_json(id, at(date + 1), &policy).as_deref(),
             Some(*after),
             "{id} after"
         );
         // The same objects through the target they attach to.
-        let through_target: Vec<String> = notices_for(target, date - 1, &policy)
+        let through_target: Vec<String> = notices_for(target, at(date - 1), &policy)
             .iter()
             .map(|n| serde_json::to_string(n).unwrap())
             .collect();
@@ -165,13 +167,13 @@ fn notices_are_kept_for_one_release_cycle_after_the_date_then_dropped() {
     for (id, _, date, _, after) in DATED {
         let end = date + policy.release_cycle_secs;
         assert_eq!(
-            notice_json(id, end - 1, &policy).as_deref(),
+            notice_json(id, at(end - 1), &policy).as_deref(),
             Some(*after),
             "{id}"
         );
-        assert_eq!(notice_json(id, end, &policy), None, "{id}");
-        assert_eq!(notice_json(id, end + 365 * DAY, &policy), None, "{id}");
-        assert_eq!(by_id(id).unwrap().phase(end, &policy), Phase::Gone);
+        assert_eq!(notice_json(id, at(end), &policy), None, "{id}");
+        assert_eq!(notice_json(id, at(end + 365 * DAY), &policy), None, "{id}");
+        assert_eq!(by_id(id).unwrap().phase(at(end), &policy), Phase::Gone);
     }
     // A host with a 90-day release cycle keeps them longer.
     let quarterly = Policy {
@@ -180,13 +182,13 @@ fn notices_are_kept_for_one_release_cycle_after_the_date_then_dropped() {
     };
     assert!(notice_json(
         "tenant-account-accountNumber",
-        SEPT_10 + 60 * DAY,
+        at(SEPT_10 + 60 * DAY),
         &quarterly
     )
     .is_some());
     assert!(notice_json(
         "tenant-account-accountNumber",
-        SEPT_10 + 90 * DAY,
+        at(SEPT_10 + 90 * DAY),
         &quarterly
     )
     .is_none());
@@ -196,14 +198,14 @@ fn notices_are_kept_for_one_release_cycle_after_the_date_then_dropped() {
 fn undated_rows_read_the_same_at_every_instant() {
     let policy = Policy::default();
     for (id, target, golden) in UNDATED {
-        for now in [0, MAY_13, SEPT_10, OCT_10, u64::MAX] {
+        for now in [0, MAY_13, SEPT_10, OCT_10, MAX_SECS] {
             assert_eq!(
-                notice_json(id, now, &policy).as_deref(),
+                notice_json(id, at(now), &policy).as_deref(),
                 Some(*golden),
                 "{id} at {now}"
             );
         }
-        let via = notices_for(target, SEPT_10, &policy);
+        let via = notices_for(target, at(SEPT_10), &policy);
         assert_eq!(serde_json::to_string(&via[0]).unwrap(), *golden);
     }
 }
@@ -226,7 +228,7 @@ fn notice_objects_follow_the_schema() {
     let policy = Policy::default();
     for row in REGISTRY {
         for now in [0, MAY_13, SEPT_10, OCT_10] {
-            let Some(notice) = row.notice(now, &policy) else {
+            let Some(notice) = row.notice(at(now), &policy) else {
                 continue;
             };
             let value = serde_json::to_value(&notice).unwrap();
@@ -255,7 +257,10 @@ fn notice_objects_follow_the_schema() {
             assert!(text.ends_with(BEFORE) || text.ends_with(AFTER), "{text}");
             if let Some(date) = object.get("takeActionBy") {
                 let date = date.as_str().unwrap();
-                assert_eq!(parse_rfc3339(date).unwrap(), row.take_action_by.unwrap());
+                assert_eq!(
+                    parse_rfc3339(date).unwrap(),
+                    row.take_action_by.unwrap().as_secs()
+                );
                 assert!(date.ends_with('Z') && date.len() == 20, "{date}");
             }
             let keys: Vec<&String> = object.keys().collect();
@@ -319,7 +324,10 @@ fn the_registry_is_valid() {
             assert!(row.take_action_by.is_some());
         }
         if let Some(date) = row.take_action_by {
-            assert_eq!(parse_rfc3339(&format_rfc3339(date).unwrap()).unwrap(), date);
+            assert_eq!(
+                parse_rfc3339(&format_rfc3339(date.as_secs()).unwrap()).unwrap(),
+                date.as_secs()
+            );
         }
     }
 }
@@ -336,7 +344,7 @@ fn the_registry_holds_the_spec_tables() {
         .filter(|r| r.listing == Listing::Active)
         .collect();
     assert_eq!(active.len(), 9);
-    let mut rows: Vec<(&str, Option<&str>, Option<u64>)> = active
+    let mut rows: Vec<(&str, Option<&str>, Option<UnixTime>)> = active
         .iter()
         .map(|r| (r.resource, r.replaced_by, r.take_action_by))
         .collect();
@@ -349,7 +357,7 @@ fn the_registry_holds_the_spec_tables() {
     assert_eq!(removed.len(), 2);
     assert!(removed
         .iter()
-        .all(|r| r.resource == "Site" && r.take_action_by == Some(MAY_13)));
+        .all(|r| r.resource == "Site" && r.take_action_by == Some(at(MAY_13))));
     let attestation: Vec<_> = REGISTRY
         .iter()
         .filter(|r| r.api == Api::Attestation)
@@ -362,7 +370,7 @@ fn the_registry_holds_the_spec_tables() {
     for endpoint in edgeattest::attest::Endpoint::ALL {
         let target = format!("POST {}", endpoint.path());
         assert_eq!(
-            !notices_for(&target, 0, &Policy::default()).is_empty(),
+            !notices_for(&target, at(0), &Policy::default()).is_empty(),
             endpoint.is_deprecated(),
             "{target}"
         );
@@ -376,7 +384,7 @@ fn attach_adds_the_array_only_where_there_are_notices() {
         .as_object()
         .unwrap()
         .clone();
-    attach_notices(&mut account, "TenantAccount", SEPT_10 - 1, &policy);
+    attach_notices(&mut account, "TenantAccount", at(SEPT_10 - 1), &policy);
     let list = account["deprecations"].as_array().unwrap();
     assert_eq!(list.len(), 3);
     assert_eq!(
@@ -386,14 +394,17 @@ fn attach_adds_the_array_only_where_there_are_notices() {
         ["accountNumber", "subscriptionId", "subscriptionTier"]
     );
     let mut plain: Map<String, Value> = json!({"id": "x"}).as_object().unwrap().clone();
-    attach_notices(&mut plain, "Instance", SEPT_10, &policy);
+    attach_notices(&mut plain, "Instance", at(SEPT_10), &policy);
     assert!(!plain.contains_key("deprecations"));
     // After the retention window the array is no longer attached.
     let mut late = json!({"id": "a1"}).as_object().unwrap().clone();
-    attach_notices(&mut late, "TenantAccount", SEPT_10 + 31 * DAY, &policy);
+    attach_notices(&mut late, "TenantAccount", at(SEPT_10 + 31 * DAY), &policy);
     assert!(!late.contains_key("deprecations"));
     // The list endpoint carries its query parameter's notice.
-    assert_eq!(notices_for("GET /instance", OCT_10 - 1, &policy).len(), 1);
+    assert_eq!(
+        notices_for("GET /instance", at(OCT_10 - 1), &policy).len(),
+        1
+    );
 }
 
 #[test]

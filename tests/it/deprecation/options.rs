@@ -2,13 +2,14 @@
 //! from JSON, answered with the JS shapes.
 #![cfg(not(target_arch = "wasm32"))]
 
+use super::at;
 use edgeattest::deprecation::{
     attest_path_headers, DeprecationOptions, RequestCheck, SEPT_10_2026,
 };
 use edgeattest::ErrorCode;
 use serde_json::json;
 
-const BEFORE: u64 = SEPT_10_2026 - 86_400;
+const BEFORE: u64 = SEPT_10_2026.as_secs() - 86_400;
 
 fn options(value: serde_json::Value) -> DeprecationOptions {
     serde_json::from_value(value).expect("options")
@@ -43,7 +44,12 @@ fn options_default_each_absent_member() {
 #[test]
 fn a_request_check_is_the_answer_to_send() {
     let policy = options(json!({})).policy();
-    let used = RequestCheck::request("MachineInstanceType", br#"{"id":"m1"}"#, BEFORE, &policy);
+    let used = RequestCheck::request(
+        "MachineInstanceType",
+        br#"{"id":"m1"}"#,
+        at(BEFORE),
+        &policy,
+    );
     assert!(used.is_accepted());
     let value = serde_json::to_value(&used).unwrap();
     assert_eq!(value["ok"], true);
@@ -58,7 +64,7 @@ fn a_request_check_is_the_answer_to_send() {
     let ignored = serde_json::to_value(RequestCheck::request(
         "OperatingSystem",
         br#"{"name":"u","isCloudInit":true}"#,
-        BEFORE,
+        at(BEFORE),
         &policy,
     ))
     .unwrap();
@@ -67,7 +73,7 @@ fn a_request_check_is_the_answer_to_send() {
     let both = serde_json::to_value(RequestCheck::request(
         "MachineInstanceType",
         br#"{"id":"m1","machineId":"m1"}"#,
-        BEFORE,
+        at(BEFORE),
         &policy,
     ))
     .unwrap();
@@ -86,7 +92,7 @@ fn a_request_check_is_the_answer_to_send() {
     let not_json = serde_json::to_value(RequestCheck::request(
         "MachineInstanceType",
         b"{",
-        BEFORE,
+        at(BEFORE),
         &policy,
     ))
     .unwrap();
@@ -102,14 +108,14 @@ fn a_query_check_strips_the_question_mark_and_has_no_body() {
     let with = serde_json::to_value(RequestCheck::query(
         "GET /instance",
         "?infrastructureProviderId=p1",
-        BEFORE,
+        at(BEFORE),
         &policy,
     ))
     .unwrap();
     let without = serde_json::to_value(RequestCheck::query(
         "GET /instance",
         "infrastructureProviderId=p1",
-        BEFORE,
+        at(BEFORE),
         &policy,
     ))
     .unwrap();
@@ -117,8 +123,13 @@ fn a_query_check_strips_the_question_mark_and_has_no_body() {
     assert_eq!(with["ok"], true);
     assert!(with.get("body").is_none());
     assert_eq!(with["used"][0]["queryParam"], "infrastructureProviderId");
-    let plain =
-        serde_json::to_value(RequestCheck::query("GET /instance", "", BEFORE, &policy)).unwrap();
+    let plain = serde_json::to_value(RequestCheck::query(
+        "GET /instance",
+        "",
+        at(BEFORE),
+        &policy,
+    ))
+    .unwrap();
     assert_eq!(
         plain,
         json!({"ok": true, "used": [], "ignored": [], "headers": []})
@@ -128,13 +139,13 @@ fn a_query_check_strips_the_question_mark_and_has_no_body() {
 #[test]
 fn attest_headers_by_path() {
     let policy = options(json!({"docUrl": "/d"})).policy();
-    let v2 = attest_path_headers("/v2/attest/gpu", BEFORE, &policy).unwrap();
+    let v2 = attest_path_headers("/v2/attest/gpu", at(BEFORE), &policy).unwrap();
     assert!(v2
         .iter()
         .any(|(name, value)| *name == "Link" && value.starts_with("</d#")));
-    assert!(attest_path_headers("/v4/attest/gpu", BEFORE, &policy)
+    assert!(attest_path_headers("/v4/attest/gpu", at(BEFORE), &policy)
         .unwrap()
         .is_empty());
-    let error = attest_path_headers("/v9/attest/gpu", BEFORE, &policy).unwrap_err();
+    let error = attest_path_headers("/v9/attest/gpu", at(BEFORE), &policy).unwrap_err();
     assert_eq!(error.code(), "ERR_REQUEST_UNKNOWN_ENDPOINT");
 }

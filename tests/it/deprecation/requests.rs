@@ -3,11 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 // Test helpers outside #[test] functions may fail loudly too.
 
+use super::at;
 use edgeattest::deprecation::{
     check_endpoint, check_query, check_request, check_request_json, derived_is_cloud_init,
     DeprecationError, Policy,
 };
-use edgeattest::ErrorCode;
+use edgeattest::{ErrorCode, UnixTime};
 use serde_json::{json, Value};
 
 const SEPT_10: u64 = 1_788_998_400;
@@ -20,7 +21,7 @@ fn before_the_date_either_name_is_accepted() {
     let old = check_request(
         "AllocationConstraint",
         json!({"ResourceTypeID": "t1"}),
-        SEPT_10 - 1,
+        at(SEPT_10 - 1),
     )
     .unwrap();
     assert_eq!(old.used.len(), 1);
@@ -29,7 +30,7 @@ fn before_the_date_either_name_is_accepted() {
     let new = check_request(
         "AllocationConstraint",
         json!({"resourceTypeId": "t1"}),
-        SEPT_10 - 1,
+        at(SEPT_10 - 1),
     )
     .unwrap();
     assert!(new.used.is_empty() && new.ignored.is_empty());
@@ -38,7 +39,7 @@ fn before_the_date_either_name_is_accepted() {
 #[test]
 fn both_names_together_are_refused_with_the_new_one_preferred() {
     let body = json!({"ResourceTypeID": "t1", "resourceTypeId": "t1"});
-    let error = check_request("AllocationConstraint", body, SEPT_10 - 1).unwrap_err();
+    let error = check_request("AllocationConstraint", body, at(SEPT_10 - 1)).unwrap_err();
     assert_eq!(error.code(), "ERR_DEPRECATED_BOTH_PRESENT");
     assert_eq!(error.field(), Some("ResourceTypeID"));
     assert_eq!(error.status(), 400);
@@ -48,7 +49,7 @@ fn both_names_together_are_refused_with_the_new_one_preferred() {
         "{message}"
     );
     assert!(message.contains("'ResourceTypeID'"), "{message}");
-    let body = serde_json::to_value(error.body(SEPT_10 - 1, &Policy::default())).unwrap();
+    let body = serde_json::to_value(error.body(at(SEPT_10 - 1), &Policy::default())).unwrap();
     assert_eq!(
         body,
         json!({
@@ -78,7 +79,7 @@ fn both_names_together_are_refused_with_the_new_one_preferred() {
         ),
     ] {
         let body = json!({ old: 1, new: 1 });
-        let error = check_request(target, body, SEPT_10 - 86_400).unwrap_err();
+        let error = check_request(target, body, at(SEPT_10 - 86_400)).unwrap_err();
         assert_eq!(error.code(), "ERR_DEPRECATED_BOTH_PRESENT", "{target}");
     }
 }
@@ -86,8 +87,12 @@ fn both_names_together_are_refused_with_the_new_one_preferred() {
 #[test]
 fn from_the_date_on_the_deprecated_attribute_is_refused() {
     for now in [SEPT_10, SEPT_10 + 1, SEPT_10 + YEAR] {
-        let error =
-            check_request("AllocationConstraint", json!({"ResourceTypeID": "t"}), now).unwrap_err();
+        let error = check_request(
+            "AllocationConstraint",
+            json!({"ResourceTypeID": "t"}),
+            at(now),
+        )
+        .unwrap_err();
         assert_eq!(error.code(), "ERR_DEPRECATED_ATTRIBUTE");
         assert_eq!(
             error.to_string(),
@@ -96,7 +101,7 @@ fn from_the_date_on_the_deprecated_attribute_is_refused() {
         // With the replacement too, the attribute's own refusal comes first.
         let both = json!({"ResourceTypeID": "t", "resourceTypeId": "t"});
         assert_eq!(
-            check_request("AllocationConstraint", both, now)
+            check_request("AllocationConstraint", both, at(now))
                 .unwrap_err()
                 .code(),
             "ERR_DEPRECATED_ATTRIBUTE"
@@ -106,11 +111,11 @@ fn from_the_date_on_the_deprecated_attribute_is_refused() {
     let error = check_request(
         "TenantAccount",
         json!({"subscriptionTier": "gold"}),
-        SEPT_10 + YEAR,
+        at(SEPT_10 + YEAR),
     )
     .unwrap_err();
     assert_eq!(error.to_string(), "Attribute 'subscriptionTier' is deprecated and no longer accepted since 2026-09-10T00:00:00Z");
-    let body = serde_json::to_value(error.body(SEPT_10 + YEAR, &Policy::default())).unwrap();
+    let body = serde_json::to_value(error.body(at(SEPT_10 + YEAR), &Policy::default())).unwrap();
     assert_eq!(body["deprecation"]["attribute"], "subscriptionTier");
     assert!(body["deprecation"].get("replacedBy").is_none());
     assert!(body["deprecation"]["notice"]
@@ -121,14 +126,14 @@ fn from_the_date_on_the_deprecated_attribute_is_refused() {
     assert!(check_request(
         "AllocationConstraint",
         json!({"resourceTypeId": "t"}),
-        SEPT_10 + YEAR
+        at(SEPT_10 + YEAR)
     )
     .is_ok());
     // Removed Site attribute.
     let error = check_request(
         "SiteCapabilities",
         json!({"rackLevelAdministration": true}),
-        MAY_13,
+        at(MAY_13),
     )
     .unwrap_err();
     assert!(error.to_string().ends_with("use 'flow' instead"));
@@ -140,7 +145,7 @@ fn is_cloud_init_is_ignored_and_derived_from_user_data() {
         let checked = check_request(
             "OperatingSystem",
             json!({"name": "ubuntu", "isCloudInit": false, "userData": "#cloud-config"}),
-            now,
+            at(now),
         )
         .unwrap();
         assert_eq!(
@@ -166,13 +171,13 @@ fn query_parameters() {
         check_query(
             "GET /instance",
             "siteId=s1&infrastructureProviderId=p",
-            OCT_10 - 1
+            at(OCT_10 - 1)
         )
         .unwrap()
         .len(),
         1
     );
-    let error = check_query("GET /instance", "infrastructureProviderId=p", OCT_10).unwrap_err();
+    let error = check_query("GET /instance", "infrastructureProviderId=p", at(OCT_10)).unwrap_err();
     assert_eq!(error.code(), "ERR_DEPRECATED_QUERY_PARAM");
     assert_eq!(error.field(), Some("infrastructureProviderId"));
     assert_eq!(
@@ -183,61 +188,70 @@ fn query_parameters() {
     let error = check_query(
         "GET /site",
         "isRackLevelAdministrationEnabled=true",
-        MAY_13 + YEAR,
+        at(MAY_13 + YEAR),
     )
     .unwrap_err();
     assert!(error.to_string().ends_with("use 'isFlowEnabled' instead"));
     assert!(
-        check_query("GET /site", "isFlowEnabled=true", MAY_13 + YEAR)
+        check_query("GET /site", "isFlowEnabled=true", at(MAY_13 + YEAR))
             .unwrap()
             .is_empty()
     );
     let error = check_query(
         "GET /site",
         "isRackLevelAdministrationEnabled=1&isFlowEnabled=1",
-        MAY_13 - 1,
+        at(MAY_13 - 1),
     )
     .unwrap_err();
     assert_eq!(error.code(), "ERR_DEPRECATED_BOTH_PRESENT");
     // Names are matched whole; values do not count.
     assert!(
-        check_query("GET /instance", "x=infrastructureProviderId", OCT_10)
+        check_query("GET /instance", "x=infrastructureProviderId", at(OCT_10))
             .unwrap()
             .is_empty()
     );
     assert!(
-        check_query("GET /instance", "infrastructureProviderIds=1", OCT_10)
+        check_query("GET /instance", "infrastructureProviderIds=1", at(OCT_10))
             .unwrap()
             .is_empty()
     );
-    assert!(check_query("GET /instance", "", OCT_10).unwrap().is_empty());
+    assert!(check_query("GET /instance", "", at(OCT_10))
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
 fn endpoints() {
-    let row = check_endpoint("POST /v2/attest/gpu", u64::MAX)
+    let row = check_endpoint("POST /v2/attest/gpu", UnixTime::MAX)
         .unwrap()
         .unwrap();
     assert_eq!(row.replaced_by, Some("POST /v4/attest/gpu"));
-    assert!(check_endpoint("POST /v4/attest/gpu", 0).unwrap().is_none());
-    assert!(check_endpoint("GET /instance", 0).unwrap().is_none());
+    assert!(check_endpoint("POST /v4/attest/gpu", at(0))
+        .unwrap()
+        .is_none());
+    assert!(check_endpoint("GET /instance", at(0)).unwrap().is_none());
 }
 
 #[test]
 fn bodies_must_be_json_objects() {
     assert_eq!(
-        check_request("TenantAccount", json!([1]), 0).unwrap_err(),
+        check_request("TenantAccount", json!([1]), at(0)).unwrap_err(),
         DeprecationError::NotAnObject
     );
-    let error = check_request_json("TenantAccount", br#"{"a":1,"a":2}"#, 0).unwrap_err();
+    let error = check_request_json("TenantAccount", br#"{"a":1,"a":2}"#, at(0)).unwrap_err();
     assert_eq!(error.code(), "ERR_JSON_DUPLICATE_MEMBER");
     assert_eq!(
-        check_request_json("TenantAccount", b"{", 0)
+        check_request_json("TenantAccount", b"{", at(0))
             .unwrap_err()
             .code(),
         "ERR_JSON_SYNTAX"
     );
-    let ok = check_request_json("TenantAccount", br#"{"accountNumber":"1"}"#, SEPT_10 - 1).unwrap();
+    let ok = check_request_json(
+        "TenantAccount",
+        br#"{"accountNumber":"1"}"#,
+        at(SEPT_10 - 1),
+    )
+    .unwrap();
     assert_eq!(ok.used.len(), 1);
     let _: Value = ok.body;
 }

@@ -120,7 +120,7 @@ mod table;
 
 pub use docs::ListLimits;
 pub use engine::PageRows;
-pub use error::{ErrorBody, ListError, TableError};
+pub use error::{ListError, TableError};
 pub use generate::{generate_json, generate_rows, generate_table, GENERATED_EPOCH_END};
 pub use page::Page;
 pub use query::{Direction, Filter, FilterOp, ListQuery, Operand, SortKey};

@@ -45,7 +45,6 @@ pub use codes::{
 };
 pub use config::{ServiceConfig, DEFAULT_TOKEN_LIFETIME};
 pub use context::Service;
-pub use error::ErrorBody;
 pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
 pub use fetch::{

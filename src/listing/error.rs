@@ -3,7 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::error_code::ErrorCode;
+use crate::error_code::{ErrorBody, ErrorCode};
 use crate::json::JsonError;
 
 /// A list request the service answers with HTTP 400 (404 for [`Self::UnknownPath`]).
@@ -114,16 +114,13 @@ impl ListError {
         }
     }
 
-    /// The JSON error body: stable code, message, the parameter concerned and the status.
+    /// The JSON error body ([`ErrorBody`], the service's one error shape): stable code,
+    /// message, the parameter concerned (`page_number`, `rpp`, `filter`, `sorting`, or an
+    /// unknown parameter's name; absent for an unknown path) and the status.
     pub fn body(&self) -> ErrorBody {
         ErrorBody::of(self.status(), self)
     }
 }
-
-/// The body of a 400 (or 404) list response: the service's one error shape
-/// ([`crate::error_code::ErrorBody`]), where `field` names the query parameter at fault (`page_number`,
-/// `rpp`, `filter`, `sorting`, or an unknown parameter's name; absent for an unknown path).
-pub use crate::error_code::ErrorBody;
 
 impl ErrorCode for ListError {
     fn code(&self) -> &'static str {

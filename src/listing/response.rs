@@ -39,7 +39,7 @@ pub fn list_response(path: &str, query: &str, table: &Table) -> Result<String, L
 pub struct ListResponse {
     /// 200, 400 (invalid query) or 404 (unknown path).
     pub status: u16,
-    /// `application/json` text: the page envelope, or the [`super::ErrorBody`].
+    /// `application/json` text: the page envelope, or the [`crate::error_code::ErrorBody`].
     pub body: String,
 }
 

@@ -7,7 +7,6 @@ use alloc::vec::Vec;
 use super::config::ServiceConfig;
 use super::context::Service;
 use super::device::rim_ids;
-use super::error::ErrorBody;
 use super::exchange::{Exchange, Step};
 use super::health::{Health, HealthInputs, KeyLocation};
 use super::http::{Request, Response};
@@ -15,6 +14,7 @@ use super::negotiate::result_kind;
 use super::router::{decorate, finish_attest_response, route, strip_body_for_head, Route};
 use crate::attest::{validate_request, ClaimsVersion, ValidatedRequest};
 use crate::chain::CertCache;
+use crate::error_code::ErrorBody;
 use crate::evidence::{OpaqueFormat, Transcript};
 use crate::time::UnixTime;
 

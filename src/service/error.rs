@@ -10,7 +10,7 @@
 use super::http::Response;
 use crate::attest::RequestError;
 
-pub use crate::error_code::ErrorBody;
+use crate::error_code::ErrorBody;
 
 impl ErrorBody {
     /// The response carrying this body.

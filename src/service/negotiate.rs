@@ -17,9 +17,9 @@
 //!   parameters are ignored.
 //! - Every attest response says `Vary: Accept`.
 
-use super::error::ErrorBody;
 use super::http::{Request, Response};
 use crate::ear::EAR_PROFILE;
+use crate::error_code::ErrorBody;
 use crate::urlencoded::{self, Separators};
 
 /// The result an attest request asks for.

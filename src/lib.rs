@@ -20,9 +20,10 @@
 //!
 //! A point in time is a [`UnixTime`]: the verifiers' and the service's `now`, built by a host
 //! once at its edge ([`UnixTime::from_secs`], [`UnixTime::from_millis`]), so no check can be
-//! handed a duration or a millisecond count by mistake. A duration (a clock tolerance, a token
-//! lifetime, a cache age) stays whole seconds as `u64`, and the times a report carries stay
-//! the Unix seconds its JSON shape writes.
+//! handed a duration or a millisecond count by mistake, and every time a report carries (a
+//! certificate's validity, an OCSP answer's updates, a key's expiry, a deprecation date), which
+//! JSON writes as Unix seconds. A duration (a clock tolerance, a token lifetime, a cache age)
+//! stays whole seconds as `u64`.
 //!
 //! | step | module | entry points | proof or result |
 //! |---|---|---|---|

@@ -158,7 +158,7 @@ impl ChainPlan {
             certs: &certs,
             as_anchor: &as_anchor,
             store,
-            now: now.as_secs(),
+            now,
             options,
             budget: core::cell::Cell::new(BUILD_BUDGET),
         };
@@ -212,7 +212,7 @@ struct Builder<'a> {
     certs: &'a [Arc<Cert>],
     as_anchor: &'a [Option<usize>],
     store: &'a TrustStore,
-    now: u64,
+    now: UnixTime,
     options: &'a ChainOptions,
     budget: core::cell::Cell<usize>,
 }
@@ -501,7 +501,7 @@ impl Builder<'_> {
 }
 
 /// The worst time status over the path: expired wins over not-yet-valid.
-fn status_at(certificates: &[ChainCertificate], now: u64) -> ChainStatus {
+fn status_at(certificates: &[ChainCertificate], now: UnixTime) -> ChainStatus {
     if certificates.iter().any(|c| now > c.not_after) {
         ChainStatus::Expired
     } else if certificates.iter().any(|c| now < c.not_before) {

@@ -1,10 +1,10 @@
 //! The proof type of a validated chain and what the claims read from it.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt::Write;
 
 use super::dice;
+use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition};
 
 /// Validity of the path at `now`, reported apart from the other checks as the real service
@@ -48,10 +48,10 @@ pub struct ChainCertificate {
     pub common_name: Option<String>,
     /// The serial number's content octets (big-endian two's complement).
     pub serial: Vec<u8>,
-    /// notBefore, Unix seconds.
-    pub not_before: u64,
-    /// notAfter, Unix seconds.
-    pub not_after: u64,
+    /// notBefore.
+    pub not_before: UnixTime,
+    /// notAfter.
+    pub not_after: UnixTime,
     /// The DER encoding.
     pub der: Vec<u8>,
 }
@@ -131,19 +131,18 @@ impl VerifiedChain {
         RevocationStatus::NotChecked
     }
 
-    /// The earliest notAfter on the path, Unix seconds (the service's
-    /// `x-nvidia-cert-expiration-date`).
-    pub fn earliest_not_after(&self) -> u64 {
+    /// The earliest notAfter on the path (the service's `x-nvidia-cert-expiration-date`).
+    pub fn earliest_not_after(&self) -> UnixTime {
         self.certificates
             .iter()
             .map(|c| c.not_after)
             .min()
-            .unwrap_or_default()
+            .unwrap_or(UnixTime::EPOCH)
     }
 
     /// [`Self::earliest_not_after`] as ISO 8601 UTC, `9999-12-31T23:59:59Z`.
     pub fn earliest_not_after_iso(&self) -> String {
-        iso8601(self.earliest_not_after())
+        self.earliest_not_after().to_string()
     }
 
     /// `ueid`: the leaf's serial number in decimal, as the real service writes it.
@@ -205,39 +204,9 @@ pub(crate) fn decimal(bytes: &[u8]) -> String {
     digits.iter().rev().map(|&d| char::from(d)).collect()
 }
 
-/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, years 1970–9999).
-pub(crate) fn iso8601(secs: u64) -> String {
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    );
-    out
-}
-
-/// Days since 1970-01-01 to (year, month, day); H. Hinnant's `civil_from_days`.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days.saturating_add(719_468);
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{decimal, iso8601};
+    use super::decimal;
 
     #[test]
     fn decimal_serials() {
@@ -245,12 +214,5 @@ mod tests {
         assert_eq!(decimal(&[0]), "0");
         assert_eq!(decimal(&[1, 0]), "256");
         assert_eq!(decimal(&[0xff, 0xff, 0xff, 0xff]), "4294967295");
-    }
-
-    #[test]
-    fn iso_dates() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso8601(253_402_300_799), "9999-12-31T23:59:59Z");
-        assert_eq!(iso8601(1_709_251_200), "2024-03-01T00:00:00Z");
     }
 }

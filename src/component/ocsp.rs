@@ -17,6 +17,7 @@ use crate::ocsp::{
     ocsp_targets, ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspNonce,
     OcspRequestsOptions, NONCE_LEN,
 };
+use crate::time::UnixTime;
 
 impl Guest for Verifier {
     fn ocsp_request_count(chain_pem: String, kind: WitKind) -> Result<u32, WitError> {
@@ -101,14 +102,14 @@ impl Guest for Verifier {
                     subject: c.subject,
                     status: status_in(c.status),
                     reason: c.reason.map(Into::into),
-                    revoked_at: c.revoked_at,
-                    this_update: c.this_update,
-                    next_update: c.next_update,
+                    revoked_at: c.revoked_at.map(UnixTime::as_secs),
+                    this_update: c.this_update.map(UnixTime::as_secs),
+                    next_update: c.next_update.map(UnixTime::as_secs),
                     nonce: c.nonce.map(|nonce| match nonce {
                         "matched" => NonceCheck::Matched,
                         _ => NonceCheck::NotEchoed,
                     }),
-                    cache_until: c.cache_until,
+                    cache_until: c.cache_until.map(UnixTime::as_secs),
                     code: c.code.map(Into::into),
                     message: c.message,
                 })

@@ -149,7 +149,7 @@ fn step(step: &RimStep) -> WitStep {
         version: step.version.clone(),
         signature_verified: step.signature_verified,
         chain_status: step.chain_status.map(chain_status),
-        chain_expiration: step.chain_expiration,
+        chain_expiration: step.chain_expiration.map(crate::time::UnixTime::as_secs),
     }
 }
 

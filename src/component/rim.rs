@@ -37,7 +37,7 @@ impl GuestVerifiedRim for Verified {
         let chain = self.0.cert_chain();
         WitChain {
             status: chain_status(chain.status),
-            expiration: chain.expiration,
+            expiration: chain.expiration.map(crate::time::UnixTime::as_secs),
             error_code: chain.error_code.map(Into::into),
             problem: chain.problem.clone(),
             subjects: chain.subjects.clone(),

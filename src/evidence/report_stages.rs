@@ -95,10 +95,6 @@ impl Builder {
     }
 }
 
-pub(super) fn iso(seconds: u64) -> String {
-    crate::time::format_rfc3339(seconds).unwrap_or_else(|| format!("{seconds} (Unix seconds)"))
-}
-
 pub(super) fn chain_detail(chain: &VerifiedChain) -> String {
     let subjects: Vec<&str> = chain.subjects().collect();
     format!(
@@ -296,7 +292,9 @@ pub(super) fn rim_stage(
             step.signature_verified = Some(true);
             step.chain_status = Some(chain.status.as_str());
             step.chain_expiration = chain.expiration;
-            let until = chain.expiration.map_or_else(|| "unknown".into(), iso);
+            let until = chain
+                .expiration
+                .map_or_else(|| "unknown".into(), |date| date.to_string());
             let title = format!("{label} RIM: {version}");
             let status = chain.status;
             match status.failure() {
@@ -315,10 +313,8 @@ pub(super) fn rim_stage(
                     }
                     _ => {
                         step.status = StageStatus::Passed;
-                        b.push(id, title, StageStatus::Passed).detail = format!(
-                            "signer chain valid at {} (until {until})",
-                            iso(now.as_secs())
-                        );
+                        b.push(id, title, StageStatus::Passed).detail =
+                            format!("signer chain valid at {} (until {until})", now);
                         if matches!(
                             revocation,
                             Some(
@@ -337,14 +333,14 @@ pub(super) fn rim_stage(
                     let message = format!(
                         "the {lower} RIM's signing certificate chain is {} at {}",
                         status.as_str(),
-                        iso(now.as_secs())
+                        now
                     );
                     let cause = FailureCause::RimSigner(status);
                     let stage = b.fail(id, title, code, message, Some(service), cause);
                     let mut detail = format!(
                         "signature verifies, but the signer chain is {} at {}",
                         status.as_str(),
-                        iso(now.as_secs())
+                        now
                     );
                     if status == RimCertStatus::Expired {
                         detail.push_str(&format!(" (it expired {until})"));

@@ -178,7 +178,7 @@ pub struct RimStep {
     #[cfg_attr(feature = "ts", ts(as = "Option<crate::rim::RimCertStatus>", inline))]
     pub chain_status: Option<&'static str>,
     /// The signer chain's earliest `notAfter`, Unix seconds.
-    pub chain_expiration: Option<u64>,
+    pub chain_expiration: Option<crate::time::UnixTime>,
 }
 
 /// The device's RIMs.

@@ -124,11 +124,11 @@ pub struct OcspCertificateStatus {
     /// revocationTime, Unix seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub revoked_at: Option<u64>,
+    pub revoked_at: Option<UnixTime>,
     /// thisUpdate, Unix seconds; `None` when it failed.
-    pub this_update: Option<u64>,
+    pub this_update: Option<UnixTime>,
     /// nextUpdate, Unix seconds, when given.
-    pub next_update: Option<u64>,
+    pub next_update: Option<UnixTime>,
     /// `matched` or `not-echoed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = r#""matched" | "not-echoed""#))]
@@ -136,7 +136,7 @@ pub struct OcspCertificateStatus {
     /// Until when a host may cache the response, Unix seconds (0: do not).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub cache_until: Option<u64>,
+    pub cache_until: Option<UnixTime>,
     /// Why the response was not believed, or could not be had.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]

@@ -6,6 +6,7 @@ use core::fmt;
 use crate::chain::ChainError;
 use crate::error_code::ErrorCode;
 use crate::host_answer::FetchFailure;
+use crate::time::UnixTime;
 
 /// `OCSPResponseStatus` values other than `successful` (RFC 6960 §4.2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,14 +109,14 @@ pub enum OcspError {
     CertIdMismatch,
     /// `thisUpdate` is later than `now` + [`super::OCSP_CLOCK_SKEW`].
     NotYetValid {
-        /// thisUpdate, Unix seconds.
-        this_update: u64,
+        /// thisUpdate.
+        this_update: UnixTime,
     },
     /// `nextUpdate` (or `thisUpdate` + [`super::MAX_AGE_WITHOUT_NEXT_UPDATE`] when absent)
     /// is more than [`super::OCSP_CLOCK_SKEW`] before `now`.
     Stale {
-        /// Until when the response was current, Unix seconds.
-        until: u64,
+        /// Until when the response was current.
+        until: UnixTime,
     },
     /// The response echoes a nonce other than the request's (a replayed response).
     NonceMismatch,
@@ -183,9 +184,15 @@ impl fmt::Display for OcspError {
                 f.write_str("the OCSP response is not about the certificate asked about")
             }
             Self::NotYetValid { this_update } => {
-                write!(f, "the OCSP response is not valid before {this_update}")
+                write!(
+                    f,
+                    "the OCSP response is not valid before {}",
+                    this_update.as_secs()
+                )
             }
-            Self::Stale { until } => write!(f, "the OCSP response was current until {until}"),
+            Self::Stale { until } => {
+                write!(f, "the OCSP response was current until {}", until.as_secs())
+            }
             Self::NonceMismatch => f.write_str("the OCSP response echoes another nonce"),
             Self::CriticalExtension { oid } => {
                 write!(

@@ -14,6 +14,7 @@ use der::{Decode, Header, Reader, SliceReader, Tag, TagNumber};
 
 use super::error::{OcspError, ResponseStatus};
 use super::status::{CertRevocation, RevocationReason};
+use crate::time::UnixTime;
 
 /// id-pkix-ocsp-basic (RFC 6960 §4.2.1), content octets.
 const ID_PKIX_OCSP_BASIC: &[u8] = &[0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x01];
@@ -43,8 +44,8 @@ pub(crate) struct SingleRef<'a> {
     /// The whole `CertID` TLV.
     pub(crate) cert_id: &'a [u8],
     pub(crate) status: CertRevocation,
-    pub(crate) this_update: u64,
-    pub(crate) next_update: Option<u64>,
+    pub(crate) this_update: UnixTime,
+    pub(crate) next_update: Option<UnixTime>,
     pub(crate) extensions: Vec<ExtensionRef<'a>>,
 }
 
@@ -336,11 +337,13 @@ const fn reason(code: u8) -> Option<RevocationReason> {
     })
 }
 
-/// A DER GeneralizedTime TLV (`YYYYMMDDHHMMSSZ`, RFC 5280's profile) as Unix seconds.
-fn time(tlv: &[u8]) -> Result<u64, OcspError> {
+/// A DER GeneralizedTime TLV (`YYYYMMDDHHMMSSZ`, RFC 5280's profile); it ends at
+/// 9999-12-31T23:59:59Z, as a [`UnixTime`] does.
+fn time(tlv: &[u8]) -> Result<UnixTime, OcspError> {
     GeneralizedTime::from_der(tlv)
-        .map(|t| t.to_unix_duration().as_secs())
-        .map_err(|_| malformed("not a DER GeneralizedTime"))
+        .ok()
+        .and_then(|t| UnixTime::from_secs(t.to_unix_duration().as_secs()))
+        .ok_or_else(|| malformed("not a DER GeneralizedTime"))
 }
 
 /// The contents of `Extensions` (SEQUENCE OF Extension).

@@ -119,12 +119,12 @@ pub fn check_response(
             problem: "nextUpdate is before thisUpdate",
         });
     }
-    if this_update > now.as_secs().saturating_add(OCSP_CLOCK_SKEW) {
+    if this_update.as_secs() > now.as_secs().saturating_add(OCSP_CLOCK_SKEW) {
         return Err(OcspError::NotYetValid { this_update });
     }
     let until =
         next_update.unwrap_or_else(|| this_update.saturating_add(MAX_AGE_WITHOUT_NEXT_UPDATE));
-    if now.as_secs() >= until.saturating_add(OCSP_CLOCK_SKEW) {
+    if now.as_secs() >= until.as_secs().saturating_add(OCSP_CLOCK_SKEW) {
         return Err(OcspError::Stale { until });
     }
     let checked = CheckedOcsp {
@@ -132,8 +132,8 @@ pub fn check_response(
         this_update,
         next_update,
         nonce: check_nonce(&basic.extensions, nonce)?,
-        cache_until: next_update.map_or(0, |next| {
-            next.min(now.as_secs().saturating_add(MAX_CACHE_SECONDS))
+        cache_until: next_update.map_or(UnixTime::EPOCH, |next| {
+            next.min(now.saturating_add(MAX_CACHE_SECONDS))
         }),
     };
 

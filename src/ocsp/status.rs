@@ -1,6 +1,7 @@
 //! What a verified response says about one certificate.
 
 use crate::chain::RevocationStatus;
+use crate::time::UnixTime;
 
 /// A certificate's revocation status, as a verified response gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -11,8 +12,8 @@ pub enum CertRevocation {
     Revoked {
         /// The CRL reason, when the responder gives one.
         reason: Option<RevocationReason>,
-        /// revocationTime, Unix seconds.
-        at: u64,
+        /// revocationTime.
+        at: UnixTime,
     },
     /// The responder does not know the certificate.
     Unknown,
@@ -109,15 +110,15 @@ impl NonceCheck {
 pub struct CheckedOcsp {
     /// The certificate's status.
     pub status: CertRevocation,
-    /// thisUpdate, Unix seconds.
-    pub this_update: u64,
-    /// nextUpdate, Unix seconds, when given.
-    pub next_update: Option<u64>,
+    /// thisUpdate.
+    pub this_update: UnixTime,
+    /// nextUpdate, when given.
+    pub next_update: Option<UnixTime>,
     /// Whether the nonce was echoed.
     pub nonce: NonceCheck,
-    /// Until when a host may serve it from a cache, Unix seconds: the earlier of nextUpdate
-    /// and `now` + [`super::MAX_CACHE_SECONDS`]; 0 (do not cache) without nextUpdate.
-    pub cache_until: u64,
+    /// Until when a host may serve it from a cache: the earlier of nextUpdate and `now` +
+    /// [`super::MAX_CACHE_SECONDS`]; [`UnixTime::EPOCH`] (do not cache) without nextUpdate.
+    pub cache_until: UnixTime,
 }
 
 #[cfg(test)]
@@ -150,7 +151,7 @@ mod tests {
         assert_eq!(CertRevocation::Unknown.status(), RevocationStatus::Unknown);
         let revoked = CertRevocation::Revoked {
             reason: Some(RevocationReason::KeyCompromise),
-            at: 1,
+            at: UnixTime::EPOCH.saturating_add(1),
         };
         assert_eq!(revoked.status(), RevocationStatus::Revoked);
         assert_eq!(revoked.status().as_str(), revoked.as_str());

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::error::RimError;
 use crate::chain::{ChainError, ChainStatus, RevocationStatus, TrustStore, VerifiedChain};
 use crate::error_code::ErrorCode;
+use crate::time::UnixTime;
 
 /// A RIM's signing chain has expired (service 4011).
 pub const ERR_RIM_CHAIN_EXPIRED: &str = "ERR_RIM_CHAIN_EXPIRED";
@@ -131,7 +132,7 @@ pub struct RimCertChain {
     pub status: RimCertStatus,
     /// The earliest `notAfter` of the validated path, Unix seconds
     /// (`x-nvidia-cert-expiration-date`); absent when no path was built.
-    pub expiration: Option<u64>,
+    pub expiration: Option<UnixTime>,
     /// The chain error code when the status is `invalid` (`ERR_CHAIN_*`).
     pub error_code: Option<&'static str>,
     /// The chain error message when the status is `invalid`.

@@ -31,7 +31,7 @@ use serde::Deserialize;
 
 use super::{ServiceOptions, Setting};
 use crate::error_code::ErrorCode;
-use crate::time::{parse_rfc3339, MAX_SECS};
+use crate::time::{parse_rfc3339, UnixTime};
 
 // `HostSettings` as hosts read them (serde).
 mod wire;
@@ -67,8 +67,8 @@ pub struct HostSettings {
     pub options: ServiceOptions,
     /// `EDGEATTEST_CRYPTO`.
     pub crypto: CryptoChoice,
-    /// `EDGEATTEST_FIXED_TIME`, in Unix seconds.
-    pub fixed_time: Option<u64>,
+    /// `EDGEATTEST_FIXED_TIME`.
+    pub fixed_time: Option<UnixTime>,
     /// `EDGEATTEST_OCSP_TIMEOUT_MS`.
     pub ocsp_timeout_ms: u64,
     /// `EDGEATTEST_FETCH_CACHE`.
@@ -186,13 +186,13 @@ impl HostSettings {
 }
 
 /// Unix seconds or an RFC 3339 time, within the calendar's range.
-fn fixed_time(text: &str) -> Result<u64, BindingsError> {
+fn fixed_time(text: &str) -> Result<UnixTime, BindingsError> {
     let seconds = if text.bytes().all(|b| b.is_ascii_digit()) {
         text.parse::<u64>().ok()
     } else {
         parse_rfc3339(text).ok()
     };
-    seconds.filter(|&s| s <= MAX_SECS).ok_or_else(|| {
+    seconds.and_then(UnixTime::from_secs).ok_or_else(|| {
         BindingsError::config(format!(
             "EDGEATTEST_FIXED_TIME is not an RFC 3339 time or Unix seconds: {text}"
         ))

@@ -70,8 +70,8 @@ pub struct OcspCacheEntry {
     pub body: Vec<u8>,
     /// The nonce of the request that fetched it.
     pub nonce: Vec<u8>,
-    /// Unix seconds until which it may be used: its `nextUpdate`, at most a day.
-    pub until: u64,
+    /// Until when it may be used: its `nextUpdate`, at most a day.
+    pub until: crate::time::UnixTime,
 }
 
 /// The URL of RIM `id` at the RIM service `base` (which ends in `/`, as

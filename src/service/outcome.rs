@@ -41,8 +41,8 @@ pub struct ChainOutcome {
     pub status: CertStatus,
     /// Revocation status.
     pub ocsp: RevocationStatus,
-    /// The earliest `notAfter` of the chain, Unix seconds.
-    pub earliest_expiry: Option<u64>,
+    /// The earliest `notAfter` of the chain.
+    pub earliest_expiry: Option<crate::time::UnixTime>,
     /// The revocation reason, when revoked.
     pub revocation_reason: Option<String>,
 }

@@ -276,7 +276,7 @@ impl Revocation {
                 QueryState::Done {
                     result: Ok(checked),
                     cache: Some((body, nonce)),
-                } if checked.cache_until > 0 => Some(OcspCacheEntry {
+                } if checked.cache_until > UnixTime::EPOCH => Some(OcspCacheEntry {
                     cache_key: query.request.cache_key(),
                     body: body.clone(),
                     nonce: nonce.clone(),

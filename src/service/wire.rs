@@ -168,7 +168,7 @@ impl Serialize for OcspCacheEntry {
             cache_key: &'a str,
             body: RawBytes<'a>,
             nonce: RawBytes<'a>,
-            until: u64,
+            until: crate::time::UnixTime,
         }
         Out {
             cache_key: &self.cache_key,

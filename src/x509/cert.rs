@@ -20,6 +20,7 @@ use x509_cert::ext::pkix::{BasicConstraints, ExtendedKeyUsage, KeyUsage, Subject
 
 use super::error::{CertPosition, ChainError};
 use super::purpose::{self, refusal, KeyUsageBits, Purpose, Refusal};
+use crate::time::UnixTime;
 
 // The certificate's parts read with `der`'s reader (not x509-cert's derived decoders).
 #[cfg(test)]
@@ -97,8 +98,8 @@ pub(crate) struct Cert {
     pub(crate) common_name: Option<String>,
     /// Serial number content octets (two's complement, big-endian).
     pub(crate) serial: Vec<u8>,
-    pub(crate) not_before: u64,
-    pub(crate) not_after: u64,
+    pub(crate) not_before: UnixTime,
+    pub(crate) not_after: UnixTime,
     /// SEC1 public key when the key is P-384 with a named curve.
     pub(crate) public_key: Option<Vec<u8>>,
     pub(crate) constraints: Option<Constraints>,
@@ -225,8 +226,12 @@ impl Cert {
             .map(String::from);
 
         let validity = &tbs.validity;
-        let not_before = validity.not_before.to_unix_duration().as_secs();
-        let not_after = validity.not_after.to_unix_duration().as_secs();
+        // An X.509 time ends at 9999-12-31T23:59:59Z, as a UnixTime does.
+        let time = |t: &x509_cert::time::Time| {
+            UnixTime::from_secs(t.to_unix_duration().as_secs()).ok_or(ChainError::Malformed { at })
+        };
+        let not_before = time(&validity.not_before)?;
+        let not_after = time(&validity.not_after)?;
 
         let mut cert = Self {
             der: der.to_vec(),

@@ -5,6 +5,7 @@ use core::fmt;
 
 use super::Purpose;
 use crate::error_code::ErrorCode;
+use crate::time::UnixTime;
 
 /// Where a certificate sits: in the supplied chain (0 = leaf) or in the trust store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,16 +167,16 @@ pub enum ChainError {
     Expired {
         /// The certificate.
         at: CertPosition,
-        /// Its notAfter, Unix seconds.
-        not_after: u64,
+        /// Its notAfter.
+        not_after: UnixTime,
     },
     /// A certificate on the path is not valid until after `now` (only with
     /// [`crate::chain::TimeCheck::Enforce`]).
     NotYetValid {
         /// The certificate.
         at: CertPosition,
-        /// Its notBefore, Unix seconds.
-        not_before: u64,
+        /// Its notBefore.
+        not_before: UnixTime,
     },
     /// [`crate::chain::ChainPlan::finish`] got a number of verdicts different from the number of
     /// signature checks.
@@ -238,9 +239,11 @@ impl fmt::Display for ChainError {
                 )
             }
             Self::SignatureInvalid { at } => write!(f, "the signature of {at} does not verify"),
-            Self::Expired { at, not_after } => write!(f, "{at} expired at {not_after}"),
+            Self::Expired { at, not_after } => {
+                write!(f, "{at} expired at {}", not_after.as_secs())
+            }
             Self::NotYetValid { at, not_before } => {
-                write!(f, "{at} is not valid before {not_before}")
+                write!(f, "{at} is not valid before {}", not_before.as_secs())
             }
             Self::VerdictCount { expected, got } => {
                 write!(f, "expected {expected} signature verdicts, got {got}")

@@ -22,7 +22,7 @@ struct BindingsJs<'a> {
     options: OptionsJs<'a>,
     crypto: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    fixed_time: Option<u64>,
+    fixed_time: Option<crate::time::UnixTime>,
     ocsp_timeout_ms: u64,
     fetch_cache: bool,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,11 +1,10 @@
 //! Claims shared by every version: token times and the certificate-chain object.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 
 use serde::Serialize;
 
 use crate::service::outcome::{CertStatus, ChainOutcome, ErrorDetails, RevocationStatus};
-use crate::time::format_rfc3339;
 
 /// `iss`, `iat`, `nbf`, `exp`, `jti`: every token carries them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -45,7 +44,7 @@ impl CertChainClaim {
         Self {
             status: chain.status,
             ocsp_status: chain.ocsp,
-            expiration_date: chain.earliest_expiry.and_then(format_rfc3339),
+            expiration_date: chain.earliest_expiry.map(|date| date.to_string()),
             revocation_reason: chain.revocation_reason.clone(),
         }
     }

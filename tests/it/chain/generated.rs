@@ -77,7 +77,7 @@ fn expired_and_not_yet_valid_are_reported_apart() {
         err,
         ChainError::Expired {
             at: CertPosition::Chain(0),
-            not_after: 1_640_995_200
+            not_after: UnixTime::from_secs(1_640_995_200).unwrap()
         }
     );
     assert_eq!(err.code(), "ERR_CHAIN_EXPIRED");

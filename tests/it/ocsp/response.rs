@@ -44,6 +44,10 @@ fn check_with(f: &Fixture, bytes: &[u8], nonce: &[u8], now: u64) -> Result<Check
     .verify_in_core()
 }
 
+fn time(secs: u64) -> UnixTime {
+    UnixTime::from_secs(secs).unwrap()
+}
+
 fn code(result: Result<CheckedOcsp, OcspError>) -> &'static str {
     match result {
         Ok(checked) => panic!("expected a refusal, got {checked:?}"),
@@ -69,11 +73,11 @@ fn good_from_the_delegated_responder_as_nvidia_signs() {
         checked,
         CheckedOcsp {
             status: CertRevocation::Good,
-            this_update: f.this_update,
-            next_update: Some(f.this_update + DAY),
+            this_update: time(f.this_update),
+            next_update: Some(time(f.this_update + DAY)),
             nonce: NonceCheck::Matched,
             // nextUpdate comes before now + 1 day.
-            cache_until: f.this_update + DAY,
+            cache_until: time(f.this_update + DAY),
         }
     );
 }
@@ -103,14 +107,14 @@ fn cert_id_hash_parameters_absent_or_null() {
     let checked = check("params_absent.der").expect("the other SHA-2 AlgorithmIdentifier form");
     assert_eq!(checked.status, CertRevocation::Good);
     assert_eq!(checked.nonce, NonceCheck::Matched);
-    assert_eq!(checked.this_update, T);
+    assert_eq!(checked.this_update, time(T));
 }
 
 #[test]
 fn statuses_of_every_certificate_the_test_pki_asks_about() {
     let revoked = |reason| CertRevocation::Revoked {
         reason: Some(reason),
-        at: REVOKED_AT,
+        at: time(REVOKED_AT),
     };
     for (file, status) in [
         ("brom_good.der", CertRevocation::Good),
@@ -136,7 +140,7 @@ fn statuses_of_every_certificate_the_test_pki_asks_about() {
         checked.status,
         CertRevocation::Revoked {
             reason: None,
-            at: REVOKED_AT
+            at: time(REVOKED_AT)
         }
     );
     assert_eq!(RevocationReason::KeyCompromise.as_str(), "keyCompromise");
@@ -240,10 +244,12 @@ fn time_window_edges_with_the_documented_skew() {
     let next = T + DAY;
     // thisUpdate ≤ now + skew.
     let earliest = check_at(&f, T - OCSP_CLOCK_SKEW).expect("thisUpdate = now + skew");
-    assert_eq!(earliest.next_update, Some(next));
+    assert_eq!(earliest.next_update, Some(time(next)));
     assert_eq!(
         check_at(&f, T - OCSP_CLOCK_SKEW - 1),
-        Err(OcspError::NotYetValid { this_update: T })
+        Err(OcspError::NotYetValid {
+            this_update: time(T)
+        })
     );
     assert_eq!(
         code(check_at(&f, T - OCSP_CLOCK_SKEW - 1)),
@@ -253,13 +259,16 @@ fn time_window_edges_with_the_documented_skew() {
     assert!(check_at(&f, next + OCSP_CLOCK_SKEW - 1).is_ok());
     assert_eq!(
         check_at(&f, next + OCSP_CLOCK_SKEW),
-        Err(OcspError::Stale { until: next })
+        Err(OcspError::Stale { until: time(next) })
     );
     assert_eq!(code(check_at(&f, next + 10 * DAY)), "ERR_OCSP_STALE");
     // Cached until the earlier of nextUpdate and now + 1 day.
     assert_eq!(MAX_CACHE_SECONDS, DAY);
-    assert_eq!(earliest.cache_until, next - OCSP_CLOCK_SKEW);
-    assert_eq!(check_at(&f, T + 3600).expect("current").cache_until, next);
+    assert_eq!(earliest.cache_until, time(next - OCSP_CLOCK_SKEW));
+    assert_eq!(
+        check_at(&f, T + 3600).expect("current").cache_until,
+        time(next)
+    );
 }
 
 #[test]
@@ -268,11 +277,11 @@ fn without_next_update_current_for_seven_days_and_never_cached() {
     let until = T + MAX_AGE_WITHOUT_NEXT_UPDATE;
     let checked = check_at(&f, until + OCSP_CLOCK_SKEW - 1).expect("within 7 days");
     assert_eq!(checked.next_update, None);
-    assert_eq!(checked.cache_until, 0);
+    assert_eq!(checked.cache_until, UnixTime::EPOCH);
     assert_eq!(checked.nonce, NonceCheck::NotEchoed);
     assert_eq!(
         check_at(&f, until + OCSP_CLOCK_SKEW),
-        Err(OcspError::Stale { until })
+        Err(OcspError::Stale { until: time(until) })
     );
 }
 

@@ -35,7 +35,7 @@ fn valid_then_expired_with_the_default_nvidia_root() {
     assert!(rim.is_trusted());
     assert_eq!(chain.status.as_str(), "valid");
     // 2026-12-30T16:56:50Z: the signer's notAfter is the earliest.
-    assert_eq!(chain.expiration, Some(1_798_649_810));
+    assert_eq!(chain.expiration, UnixTime::from_secs(1_798_649_810));
     assert_eq!(chain.subjects.len(), 4);
     assert_eq!(chain.subjects[0], "HCC RIM L4 Signer");
     assert_eq!(chain.ocsp_status.as_str(), "not-checked");

@@ -86,7 +86,10 @@ fn every_variable_reaches_its_setting() {
     ])
     .unwrap();
     assert_eq!(settings.crypto, CryptoChoice::Software);
-    assert_eq!(settings.fixed_time, Some(1_782_734_400));
+    assert_eq!(
+        settings.fixed_time,
+        edgeattest::UnixTime::from_secs(1_782_734_400)
+    );
     assert_eq!(settings.ocsp_timeout_ms, 30_000);
     assert!(!settings.fetch_cache);
     assert_eq!(settings.bundled_rims, Some(false));
@@ -137,7 +140,10 @@ fn a_rim_service_base_gets_nvidias_path_and_a_rim_path_its_slash() {
 
 #[test]
 fn the_fixed_time_is_unix_seconds_or_rfc_3339_within_the_calendar() {
-    let time = |text: &str| with_key(&[("EDGEATTEST_FIXED_TIME", text)]).map(|s| s.fixed_time);
+    let time = |text: &str| {
+        with_key(&[("EDGEATTEST_FIXED_TIME", text)])
+            .map(|s| s.fixed_time.map(edgeattest::UnixTime::as_secs))
+    };
     assert_eq!(time("1782734400").unwrap(), Some(1_782_734_400));
     assert_eq!(time("0").unwrap(), Some(0));
     assert_eq!(time("2026-06-01T00:00:00Z").unwrap(), Some(1_780_272_000));

@@ -44,7 +44,7 @@ fn chain(expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status: CertStatus::Valid,
         ocsp: RevocationStatus::Good,
-        earliest_expiry: Some(expiry),
+        earliest_expiry: edgeattest::UnixTime::from_secs(expiry),
         revocation_reason: None,
     }
 }

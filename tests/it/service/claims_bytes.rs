@@ -35,7 +35,7 @@ fn rim(bits: u8, expiry: u64) -> RimOutcome {
                 CertStatus::Expired
             },
             ocsp: RevocationStatus::Good,
-            earliest_expiry: Some(expiry),
+            earliest_expiry: edgeattest::UnixTime::from_secs(expiry),
             revocation_reason: None,
         }),
         signature_verified: bit(3),
@@ -55,7 +55,7 @@ fn outcome(kind: DeviceKind, passed: bool, with_error: bool) -> DeviceOutcome {
         cert_chain: Some(ChainOutcome {
             status: CertStatus::Revoked,
             ocsp: RevocationStatus::Revoked,
-            earliest_expiry: Some(1_900_000_000),
+            earliest_expiry: edgeattest::UnixTime::from_secs(1_900_000_000),
             revocation_reason: Some("keyCompromise".into()),
         }),
         fwid_match: Some(passed),

@@ -185,7 +185,7 @@ fn an_ocsp_resource_and_a_cache_entry_carry_their_bytes_and_cache_key() {
         cache_key: "sha384:aa:01".into(),
         body: vec![1],
         nonce: vec![2],
-        until: 99,
+        until: edgeattest::UnixTime::from_secs(99).unwrap(),
     };
     assert_eq!(
         serde_json::to_value(&entry).unwrap(),

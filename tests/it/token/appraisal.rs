@@ -83,7 +83,7 @@ pub(super) fn chain(status: CertStatus, expiry: u64) -> ChainOutcome {
     ChainOutcome {
         status,
         ocsp: RevocationStatus::Good,
-        earliest_expiry: Some(expiry),
+        earliest_expiry: UnixTime::from_secs(expiry),
         revocation_reason: None,
     }
 }

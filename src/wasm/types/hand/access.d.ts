@@ -1,15 +1,4 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/access.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
-export type Scope =
-  | "lab:simulation_read" | "lab:simulation_create" | "lab:simulation_edit"
-  | "lab:simulation_delete" | "lab:simulation_start_stop" | "lab:image_read"
-  | "lab:image_write" | "lab:image_publish" | "lab:image_sharing" | "lab:image_claiming"
-  | "lab:marketplace_demo_write" | "lab:marketplace_demo_publish" | "lab:training_instructor";
-export type Role =
-  | "lab_user" | "lab_org_admin" | "lab_instructor" | "lab_demo_manager"
-  | "lab_image_uploader" | "lab_image_publisher" | "lab_image_sharer" | "lab_image_claimer";
-
+// Hand-written: the binding's own shapes, spliced beside the generated ../access.d.ts.
 /** A stored key (key-store JSON form): never the key, only its SHA-256 digest. */
 export interface KeyRecord {
   id: string;
@@ -27,7 +16,6 @@ export interface KeyRecord {
   /** Unix seconds. */
   revokedAt?: number;
 }
-export interface KeyStoreJson { keys: KeyRecord[] }
 
 /** The parts of a request the gateway looks at. */
 export interface GatewayRequestInit {
@@ -57,7 +45,7 @@ export interface GatewayOptions {
  * `field`, `status`), then the details of a 403 or 405. The RFC 6750 `error`,
  * `error_description` and `scope` are in the `WWW-Authenticate` header only.
  */
-export interface AccessErrorBody {
+export interface AccessErrorBody extends AccessDetail {
   /** `ERR_ACCESS_*`. */
   code: string;
   /** The sentence of the challenge's `error_description`. */
@@ -65,68 +53,15 @@ export interface AccessErrorBody {
   /** "Authorization" (or "access_token") for credential refusals. */
   field?: string;
   status: number;
-  route?: string;
-  requirement?: "all_of" | "any_of";
-  requiredScopes?: Scope[];
-  grantedScopes?: Scope[];
-  missingScopes?: Scope[];
-  allowedMethods?: string[];
-}
-
-/** Exactly what to send upstream: request `target` with `headers`, the method and the body. */
-export interface GatewayForward {
-  /** The canonical path, without the query. */
-  path: string;
-  /** The canonical path and the query without method overrides (`_method`). */
-  target: string;
-  /** The client's headers that survive stripping, then the gateway's own, each once. */
-  headers: [string, string][];
-  /** The gateway's own X-Edgeattest-* headers (also in `headers`). */
-  setHeaders: [string, string][];
-  /** The client's header names that were stripped, "Authorization" first. */
-  removeHeaders: string[];
-}
-
-/** What the gateway must do: forward (allow) or answer with status, headers and body. */
-export interface GatewayDecision {
-  allow: boolean;
-  /** 0 when forwarded. */
-  status: number;
-  /** [name, value] pairs for the answer (usable with `new Headers(...)`). */
-  headers: [string, string][];
-  body: AccessErrorBody | null;
-  forward: GatewayForward | null;
-  /** For the host's logs only; never send it to the client. */
-  audit: { reason: string; keyId?: string; route?: string };
-}
-
-export interface EvaluateAccessOptions extends GatewayOptions {
-  /** Required when the first argument is a key or an Authorization value. */
-  keyStore?: string | KeyStoreJson;
-  /** Unix seconds; default now. */
-  now?: number;
-}
-
-export interface CreateApiKeyOptions {
-  type: "personal" | "service";
-  id: string;
-  roles?: Role[];
-  scopes?: Scope[];
-  /** Default ["simulation"]. */
-  services?: string[];
-  expiresAt?: number;
 }
 
 /** A new key: show `key` once, store `record`. */
 export interface CreatedApiKey { key: string; redacted: string; record: KeyRecord }
 
-export interface ParsedApiKey { type: "personal" | "service"; redacted: string; digest: string }
-
 export interface DevKey {
   id: string; type: "personal" | "service"; key: string;
   roles?: Role[]; scopes: Scope[]; services: string[]; expiresAt: number;
 }
-export interface DevKeySet { keys: DevKey[]; keyStore: KeyStoreJson }
 
 export interface AccessRoute {
   method: string; path: string; resource: string;

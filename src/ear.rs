@@ -95,6 +95,11 @@ pub const MAX_EAR_SUBMODS: usize = 64;
 
 /// An AR4SI trustworthiness tier (`ear.status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "EarStatus", rename_all = "lowercase")
+)]
 #[non_exhaustive]
 pub enum TrustTier {
     /// No claim is made (values −1..1).

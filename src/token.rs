@@ -91,6 +91,10 @@ pub use jwks::{Jwks, JwksKey, MAX_JWKS_BYTES, MAX_JWKS_KEYS};
 pub use jws::{assemble_jws, jwt_signing_input, sign_jwt, MAX_HEADER_BYTES, MAX_TOKEN_BYTES};
 pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt};
 pub use result::{AttestationResult, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
+pub use serialize::{
+    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerifiedAttestationResultJson,
+    VerifiedDeviceJson, VerifiedJwtJson,
+};
 pub use verification::{PreparedToken, TokenVerdict};
 pub(crate) use verified::V1_DEVICE_LABEL;
 pub use verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt};

@@ -150,6 +150,7 @@ impl GatewayRequest<'_> {
 
 /// The detail members of a denial's body (`code` is `ERR_ACCESS_*`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct AccessDetail {
     /// The route pattern, once resolved (403, 405).
@@ -157,15 +158,19 @@ pub struct AccessDetail {
     pub route: Option<String>,
     /// `all_of` or `any_of` (403).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = r#""all_of" | "any_of""#))]
     pub requirement: Option<&'static str>,
     /// The scopes the route requires (403).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Scope[]"))]
     pub required_scopes: Option<ScopeSet>,
     /// The scopes the key holds on this service (403).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Scope[]"))]
     pub granted_scopes: Option<ScopeSet>,
     /// Required scopes the key lacks (403).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Scope[]"))]
     pub missing_scopes: Option<ScopeSet>,
     /// The methods the route accepts (405).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -175,6 +180,7 @@ pub struct AccessDetail {
 /// What to send upstream for an allowed request: `target` and `headers` are the whole of
 /// it; the host copies them and adds nothing but the method and the body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GatewayForward"))]
 #[serde(rename_all = "camelCase")]
 pub struct Forward {
     /// The canonical path, without the query.
@@ -194,6 +200,7 @@ pub struct Forward {
 
 /// What the host's logs should record; never sent to the client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Audit {
     /// `allowed`, `preflight`, or the precise denial reason: `no_credentials`,
@@ -211,6 +218,7 @@ pub struct Audit {
 
 /// The gateway's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GatewayDecision"))]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// Whether the request may go upstream.
@@ -227,10 +235,12 @@ pub struct Decision {
     /// `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
     /// the challenge's `error_description`, and `field` names the `Authorization` header (or
     /// the `access_token` query parameter) for credential refusals.
+    #[cfg_attr(feature = "ts", ts(type = "AccessErrorBody | null"))]
     pub body: Option<ErrorBody<AccessDetail>>,
     /// How to forward an allowed request.
     pub forward: Option<Forward>,
     /// For the host's logs only.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub audit: Audit,
     /// Why the request was denied, for Rust callers.
     #[serde(skip)]

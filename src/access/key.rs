@@ -34,6 +34,7 @@ const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 
 /// Whose key it is, and so where its scopes come from (spec §5, "Key types").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum KeyType {

@@ -31,6 +31,11 @@ use crate::time::UnixTime;
 /// The gateway's options (the JS `GatewayOptions`, and `EvaluateAccessOptions`, which adds
 /// `keyStore` and `now`). Absent members keep the defaults.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "EvaluateAccessOptions", optional_fields, concrete(Store = String, Time = u64))
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AccessOptions<Store = serde_json::Value, Time = UnixTime> {
     /// The `WWW-Authenticate` realm; default [`GatewayConfig::DEFAULT_REALM`].
@@ -38,6 +43,7 @@ pub struct AccessOptions<Store = serde_json::Value, Time = UnixTime> {
     /// The service keys must be issued for; default [`SIMULATION_SERVICE`].
     pub service: Option<String>,
     /// `evaluateAccess` given key text: the store to look it up in.
+    #[cfg_attr(feature = "ts", ts(optional, type = "string | KeyStoreJson"))]
     pub key_store: Option<Store>,
     /// `evaluateAccess`: the time of the decision.
     pub now: Option<Time>,
@@ -133,18 +139,27 @@ pub fn target_of(url: &str) -> &str {
 /// members, the record's `id` and its optional `expiresAt`. `roles` or `scopes` given as
 /// `null` is present and empty (refused on the other key type as any other value).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "CreateApiKeyOptions", optional_fields, concrete(Time = u64))
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewKeyOptions<Time = UnixTime> {
     /// `personal` or `service`; required.
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "ts", ts(as = "KeyType", inline))]
     pub kind: Option<KeyType>,
     /// The record's id; required.
+    #[cfg_attr(feature = "ts", ts(as = "String"))]
     pub id: Option<String>,
     /// As [`KeyRequest::roles`].
     #[serde(default, deserialize_with = "super::key_request::present")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Role[]"))]
     pub roles: Option<Vec<String>>,
     /// As [`KeyRequest::scopes`].
     #[serde(default, deserialize_with = "super::key_request::present")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Scope[]"))]
     pub scopes: Option<Vec<String>>,
     /// As [`KeyRequest::services`].
     pub services: Option<Vec<String>>,
@@ -261,9 +276,11 @@ impl Serialize for CreatedKey {
 
 /// A key checked offline (`parseApiKey`): its type, redacted form and digest (hex).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ParsedApiKey"))]
 pub struct KeySummary {
     /// `personal` or `service`.
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "ts", ts(as = "KeyType", inline))]
     pub key_type: &'static str,
     /// `eak_svc_…abcd`.
     pub redacted: String,
@@ -283,9 +300,11 @@ impl From<&ApiKey> for KeySummary {
 
 /// The development key set with its store (`devKeySet`): `{keys, keyStore}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DevKeySet"))]
 #[serde(rename_all = "camelCase")]
 pub struct DevKeys {
     /// The keys, secrets included ([`dev_key_set`]).
+    #[cfg_attr(feature = "ts", ts(type = "DevKey[]"))]
     pub keys: Vec<IssuedKey>,
     /// Their records.
     pub key_store: KeyStore,

@@ -48,7 +48,9 @@ use crate::time::UnixTime;
 
 /// Key records, searched by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "KeyStoreJson"))]
 pub struct KeyStore {
+    #[cfg_attr(feature = "ts", ts(type = "KeyRecord[]"))]
     keys: Vec<KeyRecord>,
 }
 

@@ -20,6 +20,7 @@ use crate::time::UnixTime;
 /// The host's settings as given (the JS `DeprecationOptions`); absent members keep
 /// [`Policy::default`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DeprecationOptions {
     /// Seconds one release cycle lasts ([`Policy::release_cycle_secs`]).

@@ -17,8 +17,14 @@ use crate::rim::{OpaqueValue, RuntimeEvidence};
 /// The JSON form of [`RuntimeEvidence`]; convert with `From` both ways. Unknown members are
 /// refused.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RuntimeEvidenceInput {
+    /// SPDM measurement blocks by 1-based index: hex text or bytes.
+    #[cfg_attr(
+        feature = "ts",
+        ts(optional, type = "Record<string, string | Uint8Array>")
+    )]
     measurements: Option<BTreeMap<Index, HexText>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     driver_version: Option<String>,
@@ -34,6 +40,7 @@ pub struct RuntimeEvidenceInput {
     chip_info: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     nvdec0_status: Option<u8>,
+    #[cfg_attr(feature = "ts", ts(inline))]
     opaque: Option<Vec<OpaqueInput>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hwmodel: Option<String>,
@@ -44,11 +51,13 @@ pub struct RuntimeEvidenceInput {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct OpaqueInput {
     id: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     value_type: Option<u16>,
+    #[cfg_attr(feature = "ts", ts(type = "string | Uint8Array"))]
     value: HexText,
 }
 

@@ -23,12 +23,15 @@ use crate::x509::{Cert, CertPosition, ChainError};
 /// (`kind`, required), and optionally the nonces, one per request (default: fresh ones from
 /// the caller's randomness).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OcspRequestsOptions {
     /// `device` or `rim`; absent is refused by [`OcspRequestsOptions::requests`] (naming
     /// `kind`).
+    #[cfg_attr(feature = "ts", ts(as = "ChainKind"))]
     pub kind: Option<ChainKind>,
     /// One nonce per request, in chain order.
+    #[cfg_attr(feature = "ts", ts(optional, type = "Uint8Array[]"))]
     pub nonces: Option<Vec<OcspNonce>>,
 }
 

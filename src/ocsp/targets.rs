@@ -8,6 +8,7 @@ use super::request::{OcspRequest, NONCE_LEN};
 
 /// Which certificates of a chain are asked about: `device` or `rim` as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "OcspChainKind"))]
 #[serde(rename_all = "lowercase")]
 pub enum ChainKind {
     /// A device identity chain: from the certificate below the root down to index 1 — the

@@ -8,6 +8,7 @@ use crate::attest::Endpoint;
 /// overall token of a detached result, or one of its device tokens, re-wrapped as
 /// `{"eat": token}` would otherwise pass as V1 with no device to check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum ResultFormat {
     /// V1 (`/v1/attest/gpu`): `{"eat": token}`, one GPU's token.

@@ -1,11 +1,14 @@
 //! How verified tokens, results, appraisals and per-token verdicts are written (serde), in the
 //! one shape every host reads: the JS API returns exactly these objects, and a Rust caller
-//! gets the same JSON from `serde_json`.
+//! gets the same JSON from `serde_json`. The results are written through derived mirrors
+//! (`…Json`), whose TypeScript the `ts` feature generates.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::check::{failure_message, TokenCheck};
 use super::{
@@ -21,45 +24,6 @@ impl Serialize for ResultFormat {
     }
 }
 
-/// `{payload, protectedHeader, kid}`.
-impl Serialize for VerifiedJwt {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("VerifiedJwt", 3)?;
-        out.serialize_field("payload", self.claims())?;
-        out.serialize_field("protectedHeader", self.header())?;
-        out.serialize_field("kid", &self.kid())?;
-        out.end()
-    }
-}
-
-/// `{label, digest, payload, protectedHeader, kid}`.
-impl Serialize for VerifiedDevice {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let token = self.token();
-        let mut out = serializer.serialize_struct("VerifiedDevice", 5)?;
-        out.serialize_field("label", self.label())?;
-        out.serialize_field("digest", self.digest())?;
-        out.serialize_field("payload", token.claims())?;
-        out.serialize_field("protectedHeader", token.header())?;
-        out.serialize_field("kid", &token.kid())?;
-        out.end()
-    }
-}
-
-/// `{format, overall, devices, overallResult, appraisal, revocationRelaxed}`.
-impl Serialize for VerifiedAttestationResult {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("VerifiedAttestationResult", 6)?;
-        out.serialize_field("format", &self.format())?;
-        out.serialize_field("overall", self.overall())?;
-        out.serialize_field("devices", self.devices())?;
-        out.serialize_field("overallResult", &self.overall_result())?;
-        out.serialize_field("appraisal", &self.appraisal())?;
-        out.serialize_field("revocationRelaxed", &self.revocation_relaxed())?;
-        out.end()
-    }
-}
-
 /// `"forged"`, `"wrong-nonce"`, `"expired"`, `"failed"`, `"passed-with-warnings"`, `"passed"`.
 impl Serialize for VerdictLevel {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -67,40 +31,218 @@ impl Serialize for VerdictLevel {
     }
 }
 
-/// `{level, passed, overallResult, revocationConfirmed, devices}`.
+/// A verified JWT as written (the JS `VerifiedJwtResult`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "VerifiedJwtResult"))]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedJwtJson<'a> {
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    payload: &'a Map<String, Value>,
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    protected_header: &'a Map<String, Value>,
+    kid: Option<&'a str>,
+}
+
+impl<'a> From<&'a VerifiedJwt> for VerifiedJwtJson<'a> {
+    fn from(jwt: &'a VerifiedJwt) -> Self {
+        Self {
+            payload: jwt.claims(),
+            protected_header: jwt.header(),
+            kid: jwt.kid(),
+        }
+    }
+}
+
+impl Serialize for VerifiedJwt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        VerifiedJwtJson::from(self).serialize(serializer)
+    }
+}
+
+/// A verified device of a detached result as written (the JS `VerifiedDeviceResult`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "VerifiedDeviceResult"))]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedDeviceJson<'a> {
+    label: &'a str,
+    digest: &'a str,
+    /// The device token's claims: one of the service's claim sets, or unknown claims.
+    #[cfg_attr(feature = "ts", ts(type = "DeviceClaims"))]
+    payload: &'a Map<String, Value>,
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    protected_header: &'a Map<String, Value>,
+    kid: Option<&'a str>,
+}
+
+impl<'a> From<&'a VerifiedDevice> for VerifiedDeviceJson<'a> {
+    fn from(device: &'a VerifiedDevice) -> Self {
+        let token = device.token();
+        Self {
+            label: device.label(),
+            digest: device.digest(),
+            payload: token.claims(),
+            protected_header: token.header(),
+            kid: token.kid(),
+        }
+    }
+}
+
+impl Serialize for VerifiedDevice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        VerifiedDeviceJson::from(self).serialize(serializer)
+    }
+}
+
+/// A verified attestation result as written (the JS `VerifiedAttestationResultData`).
+#[derive(Serialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "VerifiedAttestationResultData")
+)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedAttestationResultJson<'a> {
+    #[cfg_attr(feature = "ts", ts(inline))]
+    format: ResultFormat,
+    /// The overall token (V1: the GPU's single token).
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "VerifiedJwtResult & { payload: OverallTokenClaims }")
+    )]
+    overall: &'a VerifiedJwt,
+    /// Empty for V1 (its one token is the GPU's); never empty for a detached result.
+    #[cfg_attr(feature = "ts", ts(as = "Vec<VerifiedDeviceJson<'static>>"))]
+    devices: &'a [VerifiedDevice],
+    /// The service's `x-nvidia-overall-att-result`; always a boolean for V1.
+    overall_result: Option<bool>,
+    /// Why the result passed or failed, per device.
+    #[cfg_attr(feature = "ts", ts(as = "AppraisalJson<'static>"))]
+    appraisal: Appraisal,
+    /// True when the result passed but was accepted only because of `allowUnknownRevocation`
+    /// (its chains are not confirmed good).
+    revocation_relaxed: bool,
+}
+
+impl<'a> From<&'a VerifiedAttestationResult> for VerifiedAttestationResultJson<'a> {
+    fn from(result: &'a VerifiedAttestationResult) -> Self {
+        Self {
+            format: result.format(),
+            overall: result.overall(),
+            devices: result.devices(),
+            overall_result: result.overall_result(),
+            appraisal: result.appraisal(),
+            revocation_relaxed: result.revocation_relaxed(),
+        }
+    }
+}
+
+impl Serialize for VerifiedAttestationResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        VerifiedAttestationResultJson::from(self).serialize(serializer)
+    }
+}
+
+/// What a verified attestation result says, as written (the JS `Appraisal`): the service's
+/// verdict and each device's.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Appraisal"))]
+#[serde(rename_all = "camelCase")]
+pub struct AppraisalJson<'a> {
+    /// "failed", "passed-with-warnings" (a device carries warnings) or "passed".
+    level: VerdictLevel,
+    /// True only when `overallResult` is true and no device says it failed.
+    passed: bool,
+    /// The service's `x-nvidia-overall-att-result`, null when absent.
+    overall_result: Option<bool>,
+    /// True when every device confirms its chains good.
+    revocation_confirmed: bool,
+    #[cfg_attr(feature = "ts", ts(as = "Vec<DeviceAppraisalJson<'static>>"))]
+    devices: &'a [DeviceAppraisal],
+}
+
+impl<'a> From<&'a Appraisal> for AppraisalJson<'a> {
+    fn from(appraisal: &'a Appraisal) -> Self {
+        Self {
+            level: appraisal.level(),
+            passed: appraisal.passed(),
+            overall_result: appraisal.overall_result(),
+            revocation_confirmed: appraisal.revocation_confirmed(),
+            devices: appraisal.devices(),
+        }
+    }
+}
+
 impl Serialize for Appraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Appraisal", 5)?;
-        out.serialize_field("level", &self.level())?;
-        out.serialize_field("passed", &self.passed())?;
-        out.serialize_field("overallResult", &self.overall_result())?;
-        out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
-        out.serialize_field("devices", self.devices())?;
-        out.end()
+        AppraisalJson::from(self).serialize(serializer)
     }
 }
 
-/// `{label, passed, revocationConfirmed, reasons, warnings}`.
+/// One device's appraisal, as written (the JS `DeviceAppraisal`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DeviceAppraisal"))]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceAppraisalJson<'a> {
+    /// The device label ("GPU-0"; a V1 result's one GPU is "GPU-0").
+    label: &'a str,
+    /// false when a claim says a check failed, true when `measres` says success and nothing
+    /// failed, null when the token says neither.
+    passed: Option<bool>,
+    /// The token confirms every certificate chain it names good (claims 3.0/4.0: each chain
+    /// object `valid` and OCSP `good`; 1.0/2.0: the chains validated and no "not checked"
+    /// warning).
+    revocation_confirmed: bool,
+    /// Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
+    /// measurement comparison, the platform state).
+    #[cfg_attr(feature = "ts", ts(as = "Vec<AppraisalReasonJson<'static>>"))]
+    reasons: &'a [AppraisalReason],
+    /// What a pass of this device does not prove: each part of the service's
+    /// `x-nvidia-attestation-warning`, and revocation not confirmed good.
+    warnings: &'a [String],
+}
+
+impl<'a> From<&'a DeviceAppraisal> for DeviceAppraisalJson<'a> {
+    fn from(device: &'a DeviceAppraisal) -> Self {
+        Self {
+            label: device.label(),
+            passed: device.passed(),
+            revocation_confirmed: device.revocation_confirmed(),
+            reasons: device.reasons(),
+            warnings: device.warnings(),
+        }
+    }
+}
+
 impl Serialize for DeviceAppraisal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("DeviceAppraisal", 5)?;
-        out.serialize_field("label", self.label())?;
-        out.serialize_field("passed", &self.passed())?;
-        out.serialize_field("revocationConfirmed", &self.revocation_confirmed())?;
-        out.serialize_field("reasons", self.reasons())?;
-        out.serialize_field("warnings", self.warnings())?;
-        out.end()
+        DeviceAppraisalJson::from(self).serialize(serializer)
     }
 }
 
-/// `{claim, value, message}`.
+/// One reason a device failed, as written (the JS `AppraisalReason`): the claim, its value,
+/// and what it means as a sentence.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AppraisalReason"))]
+pub struct AppraisalReasonJson<'a> {
+    claim: &'a str,
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    value: &'a Value,
+    message: &'a str,
+}
+
+impl<'a> From<&'a AppraisalReason> for AppraisalReasonJson<'a> {
+    fn from(reason: &'a AppraisalReason) -> Self {
+        Self {
+            claim: reason.claim(),
+            value: reason.value(),
+            message: reason.message(),
+        }
+    }
+}
+
 impl Serialize for AppraisalReason {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("AppraisalReason", 3)?;
-        out.serialize_field("claim", self.claim())?;
-        out.serialize_field("value", self.value())?;
-        out.serialize_field("message", self.message())?;
-        out.end()
+        AppraisalReasonJson::from(self).serialize(serializer)
     }
 }
 

@@ -22,6 +22,8 @@ use crate::access::{
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ACCESS: &str = include_str!("types/access.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ACCESS_HAND: &str = include_str!("types/hand/access.d.ts");
 
 /// The gateway's decision for one request against a key store (JSON text or object, in
 /// the key-store form), at `now` (Unix seconds): the credential (a Bearer API key, never one

@@ -14,6 +14,8 @@ use crate::service::{HostSettings, TestPkiCollateral};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BINDINGS: &str = include_str!("types/bindings.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_BINDINGS_HAND: &str = include_str!("types/hand/bindings.d.ts");
 
 /// Reads a host's `EDGEATTEST_*` variables (a worker's `env`; values that are not strings,
 /// such as KV namespaces, are skipped) into the settings they give (`ServiceBindings`): the

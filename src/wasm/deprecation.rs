@@ -20,6 +20,8 @@ use crate::time::{format_http_date, format_rfc3339, UnixTime};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_DEPRECATION: &str = include_str!("types/deprecation.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_DEPRECATION_HAND: &str = include_str!("types/hand/deprecation.d.ts");
 
 /// The deprecation notices attached to `target` (an object kind such as `TenantAccount`, or
 /// an endpoint `METHOD /path`) at `now`: one per deprecated attribute, query parameter or

@@ -15,6 +15,8 @@ use crate::token::MAX_TOKEN_BYTES;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EAR: &str = include_str!("types/ear.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_EAR_HAND: &str = include_str!("types/hand/ear.d.ts");
 
 /// The JS `EarData`.
 #[derive(Serialize)]

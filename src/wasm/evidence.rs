@@ -18,6 +18,8 @@ use crate::evidence::{BatchPlan, DeviceResult, EvidenceOptions, ReportPlan, Runt
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE: &str = include_str!("types/evidence.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_EVIDENCE_HAND: &str = include_str!("types/hand/evidence.d.ts");
 
 /// Verifies one device's evidence with the software backend: the SPDM transcript parses,
 /// its certificate chain validates to the trust anchors at `now`, the transcript's signature

@@ -16,6 +16,8 @@ use crate::listing::{
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LISTING: &str = include_str!("types/listing.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_LISTING_HAND: &str = include_str!("types/hand/listing.d.ts");
 
 /// One list endpoint's items, loaded and checked against its schema once; each query
 /// filters, sorts and pages them. `free()` releases it.

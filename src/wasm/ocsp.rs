@@ -16,6 +16,8 @@ use crate::ocsp::{CheckOcspOptions, OcspInputError, OcspRequestsOptions};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_OCSP: &str = include_str!("types/ocsp.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_OCSP_HAND: &str = include_str!("types/hand/ocsp.d.ts");
 
 impl From<OcspInputError> for JsValue {
     fn from(e: OcspInputError) -> Self {

@@ -17,6 +17,8 @@ use crate::time::UnixTime;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RIM: &str = include_str!("types/rim.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RIM_HAND: &str = include_str!("types/hand/rim.d.ts");
 
 /// A RIM whose signature verified (`verifyRim`, `PendingRim.finish`): the handle
 /// `compareGpuRims` and `compareSwitchRim` take. `free()` releases it.

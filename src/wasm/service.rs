@@ -24,6 +24,8 @@ use crate::service::{
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SERVICE: &str = include_str!("types/service.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SERVICE_HAND: &str = include_str!("types/hand/service.d.ts");
 
 /// The attestation service as a JS class: NVIDIA's NRAS API (`/v1`–`/v4/attest/gpu` and
 /// `/switch`, the JWKS, `/health`) answered by the core, which verifies the evidence, the

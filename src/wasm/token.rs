@@ -12,3 +12,5 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOKEN: &str = include_str!("types/token.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TOKEN_HAND: &str = include_str!("types/hand/token.d.ts");

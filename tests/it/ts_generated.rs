@@ -4,23 +4,28 @@
 //! binding splices into `edgeattest.d.ts`. A fragment that differs from what its types
 //! generate fails here; regenerate with the command in `REGENERATE`. The shapes no serde
 //! derive of the core declares (the binding's own input shapes and classes, and what a
-//! hand-written `Serialize` writes) are hand-written in `src/wasm/types/hand/` and appended to
-//! their fragment.
+//! hand-written `Serialize` writes) are hand-written in `src/wasm/types/hand/`, which the
+//! binding splices beside the generated fragment of the same name.
 #![cfg(all(feature = "ts", not(target_arch = "wasm32")))]
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use edgeattest::access::{
+    AccessDetail, AccessOptions, Decision, DevKeys, Forward, KeyStore, KeySummary, NewKeyOptions,
+    Role, Scope,
+};
 use edgeattest::attest::ArchitectureRow;
-use edgeattest::deprecation::Notice;
-use edgeattest::ear::TrustVector;
+use edgeattest::deprecation::{DeprecationOptions, Notice};
+use edgeattest::ear::{TrustTier, TrustVector};
 use edgeattest::evidence::{
-    CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep, Stage,
-    StageId, StageStatus,
+    CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep,
+    RuntimeEvidenceInput, Stage, StageId, StageStatus,
 };
 use edgeattest::listing::ListLimits;
 use edgeattest::ocsp::{
-    ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus,
+    ChainKind, ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus,
+    OcspRequestsOptions,
 };
 use edgeattest::policy::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 use edgeattest::rim::{
@@ -30,7 +35,10 @@ use edgeattest::rim::{
 use edgeattest::service::{
     ErrorResponse, ErrorResponseInit, ServiceLimits, ServiceOptions, TestPkiCollateral,
 };
-use edgeattest::token::VerifyInput;
+use edgeattest::token::{
+    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
+    VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifyInput,
+};
 use ts_rs::{Config, TypeVisitor, TS};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -84,6 +92,20 @@ fn decl<T: TS + 'static>() -> Decl {
         text: unlink(&text),
         name,
         refers_to: names.0,
+    }
+}
+
+/// A union of the wire names `values` (an enum whose `Serialize` writes its name), declared
+/// as `name`.
+fn names<T>(name: &str, values: &[T], wire: fn(&T) -> &'static str) -> Decl {
+    let names: Vec<String> = values.iter().map(|v| format!("\"{}\"", wire(v))).collect();
+    Decl {
+        text: format!(
+            "{}\n",
+            format(&format!("export type {name} = {};", names.join(" | ")))
+        ),
+        name: name.to_owned(),
+        refers_to: Vec::new(),
     }
 }
 
@@ -313,6 +335,8 @@ fn fragments() -> Vec<Fragment> {
             about: "The OCSP module (src/wasm/ocsp.rs): a chain's requests and status, in the builds that have\n\
                     that module; names from the other fragments and the generated classes are in scope there.",
             decls: vec![
+                decl::<ChainKind>(),
+                decl::<OcspRequestsOptions>(),
                 decl::<ChainOcspRequest>(),
                 decl::<CheckOcspOptions>(),
                 decl::<OcspCertificateStatus>(),
@@ -332,6 +356,7 @@ fn fragments() -> Vec<Fragment> {
                 decl::<ComparisonReport<'static>>(),
                 decl::<RimEnvelope>(),
                 decl::<RimIdentity>(),
+                decl::<RuntimeEvidenceInput>(),
             ],
         },
         Fragment {
@@ -356,7 +381,7 @@ fn fragments() -> Vec<Fragment> {
             about: "Deprecations (src/wasm/deprecation.rs): notices and request checks, in the builds that\n\
                     have that module; names from the other fragments and the generated classes are in scope\n\
                     there.",
-            decls: vec![decl::<Notice>()],
+            decls: vec![decl::<Notice>(), decl::<DeprecationOptions>()],
         },
         Fragment {
             file: "listing.d.ts",
@@ -375,7 +400,7 @@ fn fragments() -> Vec<Fragment> {
             about: "EAT Attestation Results (src/wasm/ear.rs): what `readEar` returns, in the builds that\n\
                     have that module; names from the other fragments and the generated classes are in scope\n\
                     there.",
-            decls: vec![decl::<TrustVector>()],
+            decls: vec![decl::<TrustTier>(), decl::<TrustVector>()],
         },
         Fragment {
             file: "service.d.ts",
@@ -391,16 +416,43 @@ fn fragments() -> Vec<Fragment> {
             decls: vec![decl::<TestPkiCollateral>()],
         },
         Fragment {
+            file: "access.d.ts",
+            about: "Access control (src/wasm/access.rs): scopes, decisions and keys, in the builds that\n\
+                    have that module; names from the other fragments and the generated classes are in\n\
+                    scope there.",
+            decls: vec![
+                names("Scope", &Scope::ALL, |s| s.as_str()),
+                names("Role", &Role::ALL, |r| r.as_str()),
+                decl::<KeyStore>(),
+                decl::<AccessDetail>(),
+                decl::<Forward>(),
+                decl::<Decision>(),
+                decl::<AccessOptions>(),
+                decl::<NewKeyOptions>(),
+                decl::<KeySummary>(),
+                decl::<DevKeys>(),
+            ],
+        },
+        Fragment {
             file: "token.d.ts",
             about: "Tokens (src/wasm/token.rs): verify options, verified results and the key classes, in the\n\
                     builds that have that module; names from the other fragments and the generated classes\n\
                     are in scope there.",
-            decls: vec![decl::<VerifyInput>()],
+            decls: vec![
+                decl::<VerifyInput>(),
+                decl::<VerifiedJwtJson<'static>>(),
+                decl::<VerifiedDeviceJson<'static>>(),
+                decl::<AppraisalReasonJson<'static>>(),
+                decl::<VerdictLevel>(),
+                decl::<DeviceAppraisalJson<'static>>(),
+                decl::<AppraisalJson<'static>>(),
+                decl::<VerifiedAttestationResultJson<'static>>(),
+            ],
         },
     ]
 }
 
-/// The fragment's text: the header, the generated declarations, then its hand-written part.
+/// The fragment's text: the header, then the generated declarations.
 fn render(fragment: &Fragment) -> String {
     let mut out = format!(
         "// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.\n\
@@ -413,14 +465,38 @@ fn render(fragment: &Fragment) -> String {
         out.push('\n');
         out.push_str(&decl.text);
     }
-    let hand = Path::new(ROOT).join(TYPES).join("hand").join(fragment.file);
-    if let Ok(text) = std::fs::read_to_string(&hand) {
-        out.push_str(&format!(
-            "\n// Hand-written in {TYPES}/hand/{}: shapes no serde derive of the core declares.\n",
-            fragment.file
-        ));
-        out.push_str(&text);
+    out
+}
+
+/// The hand-written fragments (`src/wasm/types/hand/`): file name and text.
+fn hand() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> =
+        std::fs::read_dir(Path::new(ROOT).join(TYPES).join("hand"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .map(|path| {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(&path).unwrap())
+            })
+            .collect();
+    files.sort();
+    files
+}
+
+/// The binding sources (`src/wasm/**/*.rs`), concatenated.
+fn binding_sources() -> String {
+    fn walk(dir: &Path, out: &mut String) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
     }
+    let mut out = std::fs::read_to_string(Path::new(ROOT).join("src/wasm.rs")).unwrap();
+    walk(&Path::new(ROOT).join("src/wasm"), &mut out);
     out
 }
 
@@ -449,15 +525,17 @@ fn the_fragments_are_what_the_types_generate() {
 #[test]
 fn every_name_the_generated_types_use_is_declared() {
     let mut declared: BTreeSet<String> = ELSEWHERE.iter().map(|n| (*n).to_owned()).collect();
-    for entry in std::fs::read_dir(Path::new(ROOT).join(TYPES)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            let text = std::fs::read_to_string(&path).unwrap();
-            for word in ["export interface ", "export type ", "export class "] {
-                for after in text.split(word).skip(1) {
-                    let name = after.split(|c: char| !c.is_alphanumeric() && c != '_');
-                    declared.insert(name.take(1).collect());
-                }
+    let files = std::fs::read_dir(Path::new(ROOT).join(TYPES)).unwrap();
+    let texts = files
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| std::fs::read_to_string(path).unwrap())
+        .chain(hand().into_iter().map(|(_, text)| text));
+    for text in texts {
+        for word in ["export interface ", "export type ", "export class "] {
+            for after in text.split(word).skip(1) {
+                let name = after.split(|c: char| !c.is_alphanumeric() && c != '_');
+                declared.insert(name.take(1).collect());
             }
         }
     }
@@ -471,4 +549,22 @@ fn every_name_the_generated_types_use_is_declared() {
         .map(|(d, n)| format!("{} refers to {n}, which nothing declares", d.name))
         .collect();
     assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// Every hand-written fragment is spliced by the binding beside its generated one, and says
+/// it is hand-written (a fragment marked GENERATED is the generator's).
+#[test]
+fn every_hand_written_fragment_is_spliced() {
+    let sources = binding_sources();
+    for (file, text) in hand() {
+        let splice = format!("include_str!(\"types/hand/{file}\")");
+        assert!(
+            sources.contains(&splice),
+            "no src/wasm module splices {TYPES}/hand/{file}"
+        );
+        assert!(
+            !text.contains("GENERATED"),
+            "{TYPES}/hand/{file} is hand-written"
+        );
+    }
 }

@@ -12,6 +12,7 @@ use crate::token::{AttestationReport, TokenError};
 
 /// The verdict level, worst first (the derived order compares levels: `Forged < Passed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename_all = "kebab-case"))]
 #[non_exhaustive]
 pub enum VerdictLevel {
     /// Not authentic: a signature, key, digest, issuer or structure check failed. Nothing in

@@ -1,135 +1,156 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/access.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// Access control (src/wasm/access.rs): scopes, decisions and keys, in the builds that
+// have that module; names from the other fragments and the generated classes are in
+// scope there.
+
 export type Scope =
-  | "lab:simulation_read" | "lab:simulation_create" | "lab:simulation_edit"
-  | "lab:simulation_delete" | "lab:simulation_start_stop" | "lab:image_read"
-  | "lab:image_write" | "lab:image_publish" | "lab:image_sharing" | "lab:image_claiming"
-  | "lab:marketplace_demo_write" | "lab:marketplace_demo_publish" | "lab:training_instructor";
+  | "lab:simulation_read"
+  | "lab:simulation_create"
+  | "lab:simulation_edit"
+  | "lab:simulation_delete"
+  | "lab:simulation_start_stop"
+  | "lab:image_read"
+  | "lab:image_write"
+  | "lab:image_publish"
+  | "lab:image_sharing"
+  | "lab:image_claiming"
+  | "lab:marketplace_demo_write"
+  | "lab:marketplace_demo_publish"
+  | "lab:training_instructor";
+
 export type Role =
-  | "lab_user" | "lab_org_admin" | "lab_instructor" | "lab_demo_manager"
-  | "lab_image_uploader" | "lab_image_publisher" | "lab_image_sharer" | "lab_image_claimer";
+  | "lab_user"
+  | "lab_org_admin"
+  | "lab_instructor"
+  | "lab_demo_manager"
+  | "lab_image_uploader"
+  | "lab_image_publisher"
+  | "lab_image_sharer"
+  | "lab_image_claimer";
 
-/** A stored key (key-store JSON form): never the key, only its SHA-256 digest. */
-export interface KeyRecord {
-  id: string;
-  type: "personal" | "service";
-  /** 64 hex digits: SHA-256 of the key text. */
-  digest: string;
-  /** Personal keys only. */
-  roles?: Role[];
-  /** Service keys only. */
-  scopes?: Scope[];
-  /** Services the key was issued for; it grants nothing elsewhere ("simulation"). */
-  services: string[];
-  /** Unix seconds. */
-  expiresAt?: number;
-  /** Unix seconds. */
-  revokedAt?: number;
-}
-export interface KeyStoreJson { keys: KeyRecord[] }
-
-/** The parts of a request the gateway looks at. */
-export interface GatewayRequestInit {
-  method: string;
-  /** The path with optional ?query, or a full URL (only its path and query are used). */
-  url: string;
-  /** The Authorization header value, if any (`headers.get("authorization")`). */
-  authorization?: string | null;
-  /**
-   * Every client header: a `Headers` object or [name, value] pairs. The decision's
-   * `forward.headers` is built from them; without them it holds the gateway's headers only.
-   * At most 128 headers and 64 KiB (431 `ERR_ACCESS_TOO_MANY_HEADERS`,
-   * `ERR_ACCESS_HEADERS_TOO_LARGE`).
-   */
-  headers?: Iterable<[string, string]> | null;
+/** Key records, searched by digest. */
+export interface KeyStoreJson {
+  keys: KeyRecord[];
 }
 
-export interface GatewayOptions {
-  /** WWW-Authenticate realm; default "edgeattest". */
-  realm?: string;
-  /** The service keys must be issued for; default "simulation". */
-  service?: string;
-}
-
-/**
- * A denial's body: the members of every error body of the service (`code`, `message`,
- * `field`, `status`), then the details of a 403 or 405. The RFC 6750 `error`,
- * `error_description` and `scope` are in the `WWW-Authenticate` header only.
- */
-export interface AccessErrorBody {
-  /** `ERR_ACCESS_*`. */
-  code: string;
-  /** The sentence of the challenge's `error_description`. */
-  message: string;
-  /** "Authorization" (or "access_token") for credential refusals. */
-  field?: string;
-  status: number;
+/** The detail members of a denial's body (`code` is `ERR_ACCESS_*`). */
+export interface AccessDetail {
+  /** The route pattern, once resolved (403, 405). */
   route?: string;
+  /** `all_of` or `any_of` (403). */
   requirement?: "all_of" | "any_of";
+  /** The scopes the route requires (403). */
   requiredScopes?: Scope[];
+  /** The scopes the key holds on this service (403). */
   grantedScopes?: Scope[];
+  /** Required scopes the key lacks (403). */
   missingScopes?: Scope[];
+  /** The methods the route accepts (405). */
   allowedMethods?: string[];
 }
 
-/** Exactly what to send upstream: request `target` with `headers`, the method and the body. */
+/**
+ * What to send upstream for an allowed request: `target` and `headers` are the whole of
+ * it; the host copies them and adds nothing but the method and the body.
+ */
 export interface GatewayForward {
   /** The canonical path, without the query. */
   path: string;
-  /** The canonical path and the query without method overrides (`_method`). */
+  /** The canonical path and the query without method overrides: what to request upstream. */
   target: string;
-  /** The client's headers that survive stripping, then the gateway's own, each once. */
+  /**
+   * The headers to send: the client's that survive stripping, in order, then the
+   * gateway's own (`set_headers`), each of those exactly once.
+   */
   headers: [string, string][];
-  /** The gateway's own X-Edgeattest-* headers (also in `headers`). */
+  /** The gateway's own headers (also in `headers`). */
   setHeaders: [string, string][];
-  /** The client's header names that were stripped, "Authorization" first. */
+  /**
+   * The client's header names stripped, `Authorization` always first: for hosts that
+   * edit the incoming headers (delete these, then set `set_headers`) instead of
+   * sending `headers`.
+   */
   removeHeaders: string[];
 }
 
-/** What the gateway must do: forward (allow) or answer with status, headers and body. */
+/** The gateway's decision. */
 export interface GatewayDecision {
+  /** Whether the request may go upstream. */
   allow: boolean;
-  /** 0 when forwarded. */
+  /** The status to answer with; 0 when the request is forwarded (upstream answers). */
   status: number;
-  /** [name, value] pairs for the answer (usable with `new Headers(...)`). */
+  /** Response headers to answer with (denials and preflights). */
   headers: [string, string][];
+  /** The JSON body of a denial. */
   body: AccessErrorBody | null;
+  /** How to forward an allowed request. */
   forward: GatewayForward | null;
-  /** For the host's logs only; never send it to the client. */
-  audit: { reason: string; keyId?: string; route?: string };
+  /** For the host's logs only. */
+  audit: {
+    /**
+     * `allowed`, `preflight`, or the precise denial reason: `no_credentials`,
+     * `unsupported_scheme`, a malformation name, `malformed_key`, `unknown_key`,
+     * `revoked`, `expired`, `wrong_service`, `invalid_path`, `unknown_route`,
+     * `method_not_allowed`, `insufficient_scope`.
+     */
+    reason: string;
+    /** The record id of the key, once found. */
+    keyId?: string;
+    /** The route pattern, once resolved. */
+    route?: string;
+  };
 }
 
-export interface EvaluateAccessOptions extends GatewayOptions {
-  /** Required when the first argument is a key or an Authorization value. */
+/**
+ * The gateway's options (the JS `GatewayOptions`, and `EvaluateAccessOptions`, which adds
+ * `keyStore` and `now`). Absent members keep the defaults.
+ */
+export interface EvaluateAccessOptions {
+  /** The `WWW-Authenticate` realm; default `DEFAULT_REALM`. */
+  realm?: string;
+  /** The service keys must be issued for; default `SIMULATION_SERVICE`. */
+  service?: string;
+  /** `evaluateAccess` given key text: the store to look it up in. */
   keyStore?: string | KeyStoreJson;
-  /** Unix seconds; default now. */
+  /** `evaluateAccess`: the time of the decision. */
   now?: number;
 }
 
+/**
+ * A new key as a host asks for it (the JS `CreateApiKeyOptions`): the `KeyRequest`
+ * members, the record's `id` and its optional `expiresAt`. `roles` or `scopes` given as
+ * `null` is present and empty (refused on the other key type as any other value).
+ */
 export interface CreateApiKeyOptions {
+  /** `personal` or `service`; required. */
   type: "personal" | "service";
+  /** The record's id; required. */
   id: string;
+  /** As `roles`. */
   roles?: Role[];
+  /** As `scopes`. */
   scopes?: Scope[];
-  /** Default ["simulation"]. */
+  /** As `services`. */
   services?: string[];
+  /** When the key stops working. */
   expiresAt?: number;
 }
 
-/** A new key: show `key` once, store `record`. */
-export interface CreatedApiKey { key: string; redacted: string; record: KeyRecord }
-
-export interface ParsedApiKey { type: "personal" | "service"; redacted: string; digest: string }
-
-export interface DevKey {
-  id: string; type: "personal" | "service"; key: string;
-  roles?: Role[]; scopes: Scope[]; services: string[]; expiresAt: number;
+/** A key checked offline (`parseApiKey`): its type, redacted form and digest (hex). */
+export interface ParsedApiKey {
+  /** `personal` or `service`. */
+  type: "personal" | "service";
+  /** `eak_svc_…abcd`. */
+  redacted: string;
+  /** The SHA-256 of the key text, as a store keeps it. */
+  digest: string;
 }
-export interface DevKeySet { keys: DevKey[]; keyStore: KeyStoreJson }
 
-export interface AccessRoute {
-  method: string; path: string; resource: string;
-  requires: { all_of: Scope[] } | { any_of: Scope[] };
-  basis: "direct" | "inferred"; rationale: string;
+/** The development key set with its store (`devKeySet`): `{keys, keyStore}`. */
+export interface DevKeySet {
+  /** The keys, secrets included (`dev_key_set`). */
+  keys: DevKey[];
+  /** Their records. */
+  keyStore: KeyStoreJson;
 }

@@ -20,38 +20,13 @@ export interface DeprecationNotice {
   notice: string;
 }
 
-// Hand-written in src/wasm/types/hand/deprecation.d.ts: shapes no serde derive of the core declares.
+/**
+ * The host's settings as given (the JS `DeprecationOptions`); absent members keep
+ * `default`.
+ */
 export interface DeprecationOptions {
-  /** Seconds one release cycle lasts (notices are kept this long after takeActionBy); default 30 days. */
+  /** Seconds one release cycle lasts (`release_cycle_secs`). */
   releaseCycleSeconds?: number;
-  /** URL of the deprecation list, used in Link rel="deprecation"; default "/deprecations". */
+  /** The deprecation list's URL (`doc_url`). */
   docUrl?: string;
-}
-
-/** The members of every error body of the service, then the notice. */
-export interface DeprecationErrorBody {
-  code: string;
-  message: string;
-  /** The deprecated attribute or query parameter. */
-  field?: string;
-  status: 400;
-  deprecation?: DeprecationNotice;
-}
-
-/** The outcome of a request check: accepted (with the body to process) or a 400 to send. */
-export type DeprecationCheck =
-  | { ok: true; body: unknown; used: DeprecationNotice[]; ignored: DeprecationNotice[];
-      /** Deprecation/Sunset/Link headers for the response, when deprecated items were used. */
-      headers: [string, string][] }
-  | { ok: false; status: 400; body: DeprecationErrorBody };
-
-export type DeprecationQueryCheck =
-  | { ok: true; used: DeprecationNotice[]; headers: [string, string][] }
-  | { ok: false; status: 400; body: DeprecationErrorBody };
-
-export interface DeprecationRow {
-  id: string; api: "infrastructure" | "attestation"; resource: string;
-  attribute?: string; queryParam?: string; endpoint?: string; targets: string[];
-  replacedBy?: string; deprecatedSince?: string; takeActionBy?: string;
-  listing: "active" | "removed"; handling: "accepted" | "ignored"; detail?: string;
 }

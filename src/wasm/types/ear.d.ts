@@ -4,6 +4,9 @@
 // have that module; names from the other fragments and the generated classes are in scope
 // there.
 
+/** An AR4SI trustworthiness tier (`ear.status`). */
+export type EarStatus = "none" | "affirming" | "warning" | "contraindicated";
+
 /**
  * An AR4SI trustworthiness vector: one optional claim value per aspect, each present one
  * from -128 to 127.
@@ -25,31 +28,4 @@ export interface TrustworthinessVector {
   "storage-opaque"?: number;
   /** Sourced-data integrity (never written here). */
   "sourced-data"?: number;
-}
-
-// Hand-written in src/wasm/types/hand/ear.d.ts: shapes no serde derive of the core declares.
-/** An AR4SI trustworthiness tier: "affirming" is the only positive one. */
-export type EarStatus = "none" | "affirming" | "warning" | "contraindicated";
-
-/** One submodule (device) of an EAR. */
-export interface EarSubmod {
-  /** The device label ("GPU-0", "SWITCH-3"). */
-  label: string;
-  status: EarStatus;
-  trustworthinessVector?: TrustworthinessVector;
-  /** The relying-party policy the service applied, when one was. */
-  appraisalPolicyId?: string;
-}
-
-/** A verified EAT Attestation Result (profile tag:github.com,2023:veraison/ear). */
-export interface EarData {
-  /** The worst submodule status: what the whole result is worth. */
-  status: EarStatus;
-  /** True only when every submodule is "affirming". */
-  affirming: boolean;
-  iat: number;
-  /** eat_nonce, verbatim. */
-  nonce?: string;
-  verifierId: { developer: string; build: string };
-  submods: EarSubmod[];
 }

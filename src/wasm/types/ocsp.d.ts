@@ -3,6 +3,24 @@
 // The OCSP module (src/wasm/ocsp.rs): a chain's requests and status, in the builds that have
 // that module; names from the other fragments and the generated classes are in scope there.
 
+/** Which certificates of a chain are asked about: `device` or `rim` as text. */
+export type OcspChainKind = "device" | "rim";
+
+/**
+ * The options of a chain's requests (the JS `OcspRequestsOptions`): which certificates
+ * (`kind`, required), and optionally the nonces, one per request (default: fresh ones from
+ * the caller's randomness).
+ */
+export interface OcspRequestsOptions {
+  /**
+   * `device` or `rim`; absent is refused by `requests` (naming
+   * `kind`).
+   */
+  kind: OcspChainKind;
+  /** One nonce per request, in chain order. */
+  nonces?: Uint8Array[];
+}
+
 /**
  * One request of a chain (the JS `OcspRequestJs`): POST `request` as
  * `application/ocsp-request`.
@@ -79,23 +97,3 @@ export interface OcspChainStatus {
   /** One entry per certificate asked about, in chain order. */
   certificates: OcspCertificateStatus[];
 }
-
-// Hand-written in src/wasm/types/hand/ocsp.d.ts: shapes no serde derive of the core declares.
-/** Which certificates of a chain are asked about: "device" (not the leaf), "rim" (the signer too); never the root. */
-export type OcspChainKind = "device" | "rim";
-
-export interface OcspRequestsOptions {
-  kind: OcspChainKind;
-  /** One 32-byte nonce per request; default: crypto.getRandomValues. */
-  nonces?: Uint8Array[];
-}
-
-/**
- * The answer for one request: the response body with the nonce of the request that fetched
- * it (from a cache: the nonce stored beside it), or why there is none.
- */
-export type OcspAnswer =
-  | { body: Uint8Array | ArrayBuffer; nonce?: Uint8Array }
-  | { error: "unreachable" | "timeout" | "status" | "too-large" | "not-fetched"; status?: number };
-
-export type OcspStatusJs = "good" | "revoked" | "unknown" | "failed";

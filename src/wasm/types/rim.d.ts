@@ -192,22 +192,10 @@ export interface RimIdentity {
   name: string;
 }
 
-// Hand-written in src/wasm/types/hand/rim.d.ts: shapes no serde derive of the core declares.
-export interface RimOptions {
-  /** Unix seconds for the certificate validity check; default: the host clock. */
-  now?: number;
-  /** PEM trust anchors replacing the NVIDIA RIM root. */
-  trustAnchorPem?: string;
-}
-
-/** One ECDSA P-384/SHA-384 check: SEC1 public key, message, raw r||s signature. */
-export interface SignatureCheckData {
-  publicKey: Uint8Array;
-  message: Uint8Array;
-  signature: Uint8Array;
-}
-
-/** Evidence values for RIM ids and comparison (see the Rust docs of RuntimeEvidence). */
+/**
+ * The JSON form of `RuntimeEvidence`; convert with `From` both ways. Unknown members are
+ * refused.
+ */
 export interface RuntimeEvidenceInput {
   /** SPDM measurement blocks by 1-based index: hex text or bytes. */
   measurements?: Record<string, string | Uint8Array>;
@@ -218,7 +206,11 @@ export interface RuntimeEvidenceInput {
   chipSku?: string;
   chipInfo?: string;
   nvdec0Status?: number;
-  opaque?: { id: number; valueType?: number; value: string | Uint8Array }[];
+  opaque?: {
+    id: number;
+    valueType?: number;
+    value: string | Uint8Array;
+  }[];
   hwmodel?: string;
   apsku?: number;
   firmwareVersionHint?: string;

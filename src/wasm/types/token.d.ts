@@ -43,44 +43,34 @@ export interface CoreVerifyOptions {
   allowUnknownRevocation?: boolean;
 }
 
-// Hand-written in src/wasm/types/hand/token.d.ts: shapes no serde derive of the core declares.
-import type { DeviceClaims, OverallTokenClaims } from './claims.js';
-
-/** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
-export interface SignatureCheckData {
-  publicKey: Uint8Array;
-  message: Uint8Array;
-  signature: Uint8Array;
-}
-
-/** A verified JWT. */
+/** A verified JWT as written (the JS `VerifiedJwtResult`). */
 export interface VerifiedJwtResult {
   payload: Record<string, unknown>;
   protectedHeader: Record<string, unknown>;
   kid: string | null;
 }
 
-/** A verified device of a detached EAT result. */
-export interface VerifiedDeviceResult extends VerifiedJwtResult {
+/** A verified device of a detached result as written (the JS `VerifiedDeviceResult`). */
+export interface VerifiedDeviceResult {
   label: string;
   digest: string;
   /** The device token's claims: one of the service's claim sets, or unknown claims. */
   payload: DeviceClaims;
+  protectedHeader: Record<string, unknown>;
+  kid: string | null;
 }
 
-/** One reason a device failed: the claim, its value, and what it means as a sentence. */
+/**
+ * One reason a device failed, as written (the JS `AppraisalReason`): the claim, its value,
+ * and what it means as a sentence.
+ */
 export interface AppraisalReason {
   claim: string;
   value: unknown;
   message: string;
 }
 
-/**
- * The one verdict scale, worst first: "forged" (not authentic: nothing in it can be trusted),
- * "wrong-nonce" (authentic, but not the answer to the challenge sent), "expired" (authentic,
- * outside its validity time at the time of the check), "failed" (authentic, the verdict is
- * not a pass), "passed-with-warnings" (a device carries `warnings`), "passed".
- */
+/** The verdict level, worst first (the derived order compares levels: `Forged < Passed`). */
 export type VerdictLevel =
   | "forged"
   | "wrong-nonce"
@@ -89,26 +79,37 @@ export type VerdictLevel =
   | "passed-with-warnings"
   | "passed";
 
-/** One device's appraisal. */
+/** One device's appraisal, as written (the JS `DeviceAppraisal`). */
 export interface DeviceAppraisal {
   /** The device label ("GPU-0"; a V1 result's one GPU is "GPU-0"). */
   label: string;
-  /** false when a claim says a check failed, true when `measres` says success and nothing
-   * failed, null when the token says neither. */
+  /**
+   * false when a claim says a check failed, true when `measres` says success and nothing
+   * failed, null when the token says neither.
+   */
   passed: boolean | null;
-  /** The token confirms every certificate chain it names good (claims 3.0/4.0: each chain
+  /**
+   * The token confirms every certificate chain it names good (claims 3.0/4.0: each chain
    * object `valid` and OCSP `good`; 1.0/2.0: the chains validated and no "not checked"
-   * warning). */
+   * warning).
+   */
   revocationConfirmed: boolean;
-  /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
-   * measurement comparison, the platform state). */
+  /**
+   * Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
+   * measurement comparison, the platform state).
+   */
   reasons: AppraisalReason[];
-  /** What a pass of this device does not prove: each part of the service's
-   * `x-nvidia-attestation-warning`, and revocation not confirmed good. */
+  /**
+   * What a pass of this device does not prove: each part of the service's
+   * `x-nvidia-attestation-warning`, and revocation not confirmed good.
+   */
   warnings: string[];
 }
 
-/** What a verified attestation result says: the service's verdict and each device's. */
+/**
+ * What a verified attestation result says, as written (the JS `Appraisal`): the service's
+ * verdict and each device's.
+ */
 export interface Appraisal {
   /** "failed", "passed-with-warnings" (a device carries warnings) or "passed". */
   level: VerdictLevel;
@@ -121,104 +122,22 @@ export interface Appraisal {
   devices: DeviceAppraisal[];
 }
 
-/** A verified attestation result. */
+/** A verified attestation result as written (the JS `VerifiedAttestationResultData`). */
 export interface VerifiedAttestationResultData {
-  format: "detached" | "v1";
+  format: "v1" | "detached";
   /** The overall token (V1: the GPU's single token). */
-  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
+  overall: VerifiedJwtResult & {
+    payload: OverallTokenClaims
+  };
   /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
   devices: VerifiedDeviceResult[];
   /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
   overallResult: boolean | null;
   /** Why the result passed or failed, per device. */
   appraisal: Appraisal;
-  /** True when the result passed but was accepted only because of `allowUnknownRevocation`
-   * (its chains are not confirmed good). */
-  revocationRelaxed: boolean;
-}
-
-// The classes are declared here rather than generated: wasm-bindgen's generated class types
-// name `Symbol.dispose`, which only compiles with TypeScript's esnext.disposable library.
-// At run time `[Symbol.dispose]` is still set where the host has it.
-
-/** A parsed JWKS, kept in wasm memory so that it is parsed once. `free()` releases it. */
-export class KeySet {
-  free(): void;
   /**
-   * Parses a JWKS (JSON text, bytes or object), strictly: ES384 P-384 keys only are usable;
-   * duplicate members or a malformed key throw `ERR_JWKS_INVALID`.
+   * True when the result passed but was accepted only because of `allowUnknownRevocation`
+   * (its chains are not confirmed good).
    */
-  constructor(jwks: string | Uint8Array | { keys: object[] });
-  /** The usable keys' ids, in document order. */
-  readonly kids: (string | null)[];
-  /** The set as a JWKS object. */
-  toJSON(): { keys: P384Jwk[] };
-}
-
-/** A P-384 public key (always a point on the curve). */
-export class P384PublicKey {
-  private constructor();
-  free(): void;
-  /** From a public JWK (object or JSON text); throws `ERR_JWK_*` or `ERR_KEY_NOT_ON_CURVE`. */
-  static fromJwk(jwk: string | object): P384PublicKey;
-  /** Key text by the core's one rule (a JWK when it starts with `{`, else SPKI PEM), or a JWK object. */
-  static fromText(input: string | object): P384PublicKey;
-  /** From SPKI PEM text; throws `ERR_KEY_ENCODING_INVALID` or `ERR_KEY_NOT_ON_CURVE`. */
-  static fromSpkiPem(pem: string): P384PublicKey;
-  /** From SEC1 bytes (WebCrypto's `raw` format); throws `ERR_KEY_*` for bytes that are not a P-384 point. */
-  static fromSec1(bytes: Uint8Array | ArrayBuffer | string): P384PublicKey;
-  /** The public JWK, with `kid` when given. */
-  toJwk(kid?: string | null): P384Jwk;
-  /** The key as SPKI PEM text. */
-  toSpkiPem(): string;
-  /** The key as uncompressed SEC1 bytes (97 bytes). */
-  toSec1(): Uint8Array;
-}
-
-/** A P-384 signing key held in wasm memory (the software backend). */
-export class P384PrivateKey {
-  private constructor();
-  free(): void;
-  /** A new key from crypto.getRandomValues. */
-  static generate(): P384PrivateKey;
-  /** From a private JWK (object or JSON text); throws `ERR_JWK_*` or `ERR_KEY_*`. */
-  static fromJwk(jwk: string | object): P384PrivateKey;
-  /** Key text by the core's one rule, as a service reads its signingKey (a private JWK when it
-   * starts with `{`, else PKCS#8 PEM), or a private JWK object. */
-  static fromText(input: string | object): P384PrivateKey;
-  /** From PKCS#8 PEM text; throws `ERR_KEY_ENCODING_INVALID` or `ERR_KEY_INVALID_SCALAR`. */
-  static fromPkcs8Pem(pem: string): P384PrivateKey;
-  /** The private JWK (with `d`: keep it secret), with `kid` when given. */
-  toJwk(kid?: string | null): P384Jwk;
-  /** The key as PKCS#8 PEM text (secret). */
-  toPkcs8Pem(): string;
-  /** The key as PKCS#8 DER bytes, for `crypto.subtle.importKey("pkcs8", …)` (secret). */
-  toPkcs8Der(): Uint8Array;
-  /** Its public key. */
-  publicKey(): P384PublicKey;
-  /** Raw 96-byte r||s signature over message (SHA-384), deterministic, low S. */
-  sign(message: Uint8Array): Uint8Array;
-}
-
-/** A verification between its two phases. Single use. */
-export class TokenVerification {
-  private constructor();
-  free(): void;
-  /** The signature checks to run, in order. */
-  checks(): SignatureCheckData[];
-  /** Completes the verification with one boolean verdict per check. */
-  finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
-  /** Completes the verification with the software backend. */
-  verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;
-}
-
-/** A P-384 JWK as this package writes it. */
-export interface P384Jwk {
-  kty: "EC";
-  crv: "P-384";
-  kid?: string;
-  x5c?: string[];
-  x: string;
-  y: string;
-  d?: string;
+  revocationRelaxed: boolean;
 }

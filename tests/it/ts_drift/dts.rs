@@ -213,12 +213,16 @@ pub(super) struct Ts {
 impl Ts {
     pub(super) fn load() -> Self {
         let mut decls: BTreeMap<String, (Ty, String)> = BTreeMap::new();
-        let mut files: Vec<_> = std::fs::read_dir(format!("{ROOT}/{TYPES}"))
-            .unwrap()
-            .map(Result::unwrap)
-            // `hand/`: the hand-written parts, already in the fragments they are appended to.
-            .filter(|e| e.file_type().unwrap().is_file())
-            .map(|e| e.file_name().into_string().unwrap())
+        // The generated fragments, then the hand-written ones (`hand/`) spliced beside them.
+        let mut files: Vec<_> = ["", "hand/"]
+            .into_iter()
+            .flat_map(|dir| {
+                std::fs::read_dir(format!("{ROOT}/{TYPES}/{dir}"))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .filter(|e| e.file_type().unwrap().is_file())
+                    .map(move |e| format!("{dir}{}", e.file_name().into_string().unwrap()))
+            })
             .collect();
         files.sort();
         for file in files {

@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../bindings.d.ts.
 /**
  * What a host's `EDGEATTEST_*` variables say (`readServiceBindings`; the table is in the
  * README's deployment section): the service's options and the host's own settings. The

@@ -1,9 +1,4 @@
-export interface DeprecationOptions {
-  /** Seconds one release cycle lasts (notices are kept this long after takeActionBy); default 30 days. */
-  releaseCycleSeconds?: number;
-  /** URL of the deprecation list, used in Link rel="deprecation"; default "/deprecations". */
-  docUrl?: string;
-}
+// Hand-written: the binding's own shapes, spliced beside the generated ../deprecation.d.ts.
 
 /** The members of every error body of the service, then the notice. */
 export interface DeprecationErrorBody {

@@ -1,5 +1,4 @@
-/** An AR4SI trustworthiness tier: "affirming" is the only positive one. */
-export type EarStatus = "none" | "affirming" | "warning" | "contraindicated";
+// Hand-written: the binding's own shapes, spliced beside the generated ../ear.d.ts.
 
 /** One submodule (device) of an EAR. */
 export interface EarSubmod {

@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../evidence.d.ts.
 /** One device: its transcript and its certificate chain. */
 export interface DeviceEvidenceInput {
   /**

@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../listing.d.ts.
 /** Path of a list endpoint. */
 export type ListPath =
   | "/analytics/anomalies/network" | "/analytics/alerts/filter"

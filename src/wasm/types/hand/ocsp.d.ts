@@ -1,11 +1,4 @@
-/** Which certificates of a chain are asked about: "device" (not the leaf), "rim" (the signer too); never the root. */
-export type OcspChainKind = "device" | "rim";
-
-export interface OcspRequestsOptions {
-  kind: OcspChainKind;
-  /** One 32-byte nonce per request; default: crypto.getRandomValues. */
-  nonces?: Uint8Array[];
-}
+// Hand-written: the binding's own shapes, spliced beside the generated ../ocsp.d.ts.
 
 /**
  * The answer for one request: the response body with the nonce of the request that fetched

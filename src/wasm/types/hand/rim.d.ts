@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../rim.d.ts.
 export interface RimOptions {
   /** Unix seconds for the certificate validity check; default: the host clock. */
   now?: number;
@@ -12,19 +13,3 @@ export interface SignatureCheckData {
   signature: Uint8Array;
 }
 
-/** Evidence values for RIM ids and comparison (see the Rust docs of RuntimeEvidence). */
-export interface RuntimeEvidenceInput {
-  /** SPDM measurement blocks by 1-based index: hex text or bytes. */
-  measurements?: Record<string, string | Uint8Array>;
-  driverVersion?: string;
-  vbiosVersion?: string;
-  project?: string;
-  projectSku?: string;
-  chipSku?: string;
-  chipInfo?: string;
-  nvdec0Status?: number;
-  opaque?: { id: number; valueType?: number; value: string | Uint8Array }[];
-  hwmodel?: string;
-  apsku?: number;
-  firmwareVersionHint?: string;
-}

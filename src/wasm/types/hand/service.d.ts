@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../service.d.ts.
 /** An HTTP request as the host received it. */
 export interface ServiceRequest {
   method: string;

@@ -1,3 +1,4 @@
+// Hand-written: the binding's own shapes, spliced beside the generated ../token.d.ts.
 import type { DeviceClaims, OverallTokenClaims } from './claims.js';
 
 /** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
@@ -5,90 +6,6 @@ export interface SignatureCheckData {
   publicKey: Uint8Array;
   message: Uint8Array;
   signature: Uint8Array;
-}
-
-/** A verified JWT. */
-export interface VerifiedJwtResult {
-  payload: Record<string, unknown>;
-  protectedHeader: Record<string, unknown>;
-  kid: string | null;
-}
-
-/** A verified device of a detached EAT result. */
-export interface VerifiedDeviceResult extends VerifiedJwtResult {
-  label: string;
-  digest: string;
-  /** The device token's claims: one of the service's claim sets, or unknown claims. */
-  payload: DeviceClaims;
-}
-
-/** One reason a device failed: the claim, its value, and what it means as a sentence. */
-export interface AppraisalReason {
-  claim: string;
-  value: unknown;
-  message: string;
-}
-
-/**
- * The one verdict scale, worst first: "forged" (not authentic: nothing in it can be trusted),
- * "wrong-nonce" (authentic, but not the answer to the challenge sent), "expired" (authentic,
- * outside its validity time at the time of the check), "failed" (authentic, the verdict is
- * not a pass), "passed-with-warnings" (a device carries `warnings`), "passed".
- */
-export type VerdictLevel =
-  | "forged"
-  | "wrong-nonce"
-  | "expired"
-  | "failed"
-  | "passed-with-warnings"
-  | "passed";
-
-/** One device's appraisal. */
-export interface DeviceAppraisal {
-  /** The device label ("GPU-0"; a V1 result's one GPU is "GPU-0"). */
-  label: string;
-  /** false when a claim says a check failed, true when `measres` says success and nothing
-   * failed, null when the token says neither. */
-  passed: boolean | null;
-  /** The token confirms every certificate chain it names good (claims 3.0/4.0: each chain
-   * object `valid` and OCSP `good`; 1.0/2.0: the chains validated and no "not checked"
-   * warning). */
-  revocationConfirmed: boolean;
-  /** Why it failed, most decisive first (the service's error, the evidence, the RIMs, the
-   * measurement comparison, the platform state). */
-  reasons: AppraisalReason[];
-  /** What a pass of this device does not prove: each part of the service's
-   * `x-nvidia-attestation-warning`, and revocation not confirmed good. */
-  warnings: string[];
-}
-
-/** What a verified attestation result says: the service's verdict and each device's. */
-export interface Appraisal {
-  /** "failed", "passed-with-warnings" (a device carries warnings) or "passed". */
-  level: VerdictLevel;
-  /** True only when `overallResult` is true and no device says it failed. */
-  passed: boolean;
-  /** The service's `x-nvidia-overall-att-result`, null when absent. */
-  overallResult: boolean | null;
-  /** True when every device confirms its chains good. */
-  revocationConfirmed: boolean;
-  devices: DeviceAppraisal[];
-}
-
-/** A verified attestation result. */
-export interface VerifiedAttestationResultData {
-  format: "detached" | "v1";
-  /** The overall token (V1: the GPU's single token). */
-  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
-  /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
-  devices: VerifiedDeviceResult[];
-  /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
-  overallResult: boolean | null;
-  /** Why the result passed or failed, per device. */
-  appraisal: Appraisal;
-  /** True when the result passed but was accepted only because of `allowUnknownRevocation`
-   * (its chains are not confirmed good). */
-  revocationRelaxed: boolean;
 }
 
 // The classes are declared here rather than generated: wasm-bindgen's generated class types

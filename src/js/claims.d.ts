@@ -1,3 +1,6 @@
+// GENERATED from the claims structs of src/service/claims/ by tests/it/claims_dts.rs; do not
+// edit. Regenerate: EDGEATTEST_BLESS=1 cargo test --test it claims_dts
+//
 // Claim sets of the attestation service's tokens, as src/service/claims/*.rs writes them and as
 // NVIDIA's service does (names and JSON types of the real tokens in tests/fixtures/nvidia/nras).
 // A member is `null` where the service could not compute it (claims 3.0 and 4.0 keep every
@@ -9,6 +12,9 @@
 export interface OpenClaims {
   [claim: string]: unknown;
 }
+
+/** `submods` entry: `["DIGEST", [algorithm, lowercase hex]]` (RFC 9711 §4.2.18). */
+export type SubmodDigest = ['DIGEST', [string, string]];
 
 /** `iss`, `iat`, `nbf`, `exp`, `jti`: every token carries them (Unix seconds). */
 export interface TokenTimeClaims extends OpenClaims {
@@ -65,9 +71,6 @@ export interface MismatchOpaqueDataRecord {
   runtimeType?: string;
   runtimeValue?: number;
 }
-
-/** `submods` entry: `["DIGEST", [algorithm, lowercase hex]]` (RFC 9711 §4.2.18). */
-export type SubmodDigest = ['DIGEST', [string, string]];
 
 /** The overall token of a detached result (V2–V4). */
 export interface OverallClaims extends TokenTimeClaims {
@@ -186,6 +189,7 @@ export interface GpuClaimsV2 extends GpuCommonClaims {
   'x-nvidia-gpu-attestation-report-cert-chain-validated': boolean | null;
   'x-nvidia-gpu-driver-rim-cert-validated': boolean | null;
   'x-nvidia-gpu-vbios-rim-cert-validated': boolean | null;
+  'x-nvidia-error-details'?: ErrorDetailsClaim;
 }
 
 /** GPU claims 3.0 (the V4 default). */
@@ -232,6 +236,7 @@ export interface SwitchClaimsV1 extends TokenTimeClaims {
   'x-nvidia-switch-vbios-rim-cert-validated': boolean | null;
   'x-nvidia-switch-vbios-rim-signature-verified': boolean | null;
   'x-nvidia-switch-vbios-rim-measurements-available': boolean | null;
+  'x-nvidia-attestation-warning'?: string;
 }
 
 /** What switch claims 2.0 and 3.0 share. */
@@ -257,6 +262,8 @@ export interface SwitchCommonClaims extends TokenTimeClaims {
 export interface SwitchClaimsV2 extends SwitchCommonClaims {
   'x-nvidia-switch-attestation-report-cert-chain-validated': boolean | null;
   'x-nvidia-switch-bios-rim-cert-validated': boolean | null;
+  'x-nvidia-attestation-warning'?: string;
+  'x-nvidia-error-details'?: ErrorDetailsClaim;
 }
 
 /** Switch claims 3.0 (the V4 default). */

@@ -103,6 +103,9 @@ mod deferred_protocol;
 /// The one problem-body shape of every module's errors.
 mod error_bodies;
 
+/// The TypeScript claim sets (src/js/claims.d.ts) written from the service's claims structs.
+mod claims_dts;
+
 /// The registry of error codes against the source and the TypeScript union.
 mod error_codes;
 

@@ -9,8 +9,19 @@
 // time.
 //
 // The wasm exports are listed by name: the module's internals (two-phase verification
-// plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
-// tests/js/package.test.mjs checks that the two lists and the module agree.
+// plumbing wrapped by token.js, initSync) stay private. api.d.ts is made from this module
+// at build time (pkg-config/js-types.mjs); tests/js/package.test.mjs checks the two.
+
+/**
+ * NVIDIA GPU and switch attestation verified on the relying party's side: the API of
+ * `edgeattest` plus local evidence, certificate chain, RIM and OCSP verification and runtime
+ * values, from a module of its own (about twice the size of `edgeattest`'s). Import
+ * everything from here when you verify evidence locally: verified RIMs are handles that only
+ * this module accepts. In browsers call `await init()` once first.
+ *
+ * @packageDocumentation
+ * @module edgeattest/local
+ */
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, verifyEvidence, prepareEvidence,
   verifyCertificateChain, EvidenceBatch, evidenceReport, prepareEvidenceReport,
@@ -27,3 +38,8 @@ export * from './ocsp.js';
 // The verification-key cache runSignatureChecks takes (service.js exports it in the service).
 export { createVerifyKeyCache } from './backend.js';
 export { EdgeAttestError } from './error.js';
+// The signature-check types the API takes (webcrypto.js has no value here to re-export).
+/**
+ * @typedef {import('./webcrypto.js').VerifyKeyCache} VerifyKeyCache
+ * @typedef {import('./webcrypto.js').WebCryptoCheck} WebCryptoCheck
+ */

@@ -5,8 +5,17 @@
 // modules instantiate the wasm module first; nothing here touches wasm at import time.
 //
 // The wasm exports are listed by name: the module's internals (two-phase verification
-// plumbing wrapped by token.js, initSync) stay private. api.d.ts lists the same names, and
-// tests/js/package.test.mjs checks that the two lists and the module agree.
+// plumbing wrapped by token.js, initSync) stay private. api.d.ts is made from this module
+// at build time (pkg-config/js-types.mjs); tests/js/package.test.mjs checks the two.
+
+/**
+ * The whole of edgeattest: the API of `edgeattest` plus the attestation service, access
+ * control (API keys, scopes, the gateway), lists and deprecations, from the wasm module with
+ * every binding — what the edge worker loads. In browsers call `await init()` once first.
+ *
+ * @packageDocumentation
+ * @module edgeattest/service
+ */
 export {
   generateNonce, buildAttestRequest, validateAttestRequest, AttestationService, ServiceExchange,
   verifyEvidence,
@@ -28,3 +37,8 @@ export * from './service.js';
 export { createFetchCache } from './fetch.js';
 export * from './ocsp.js';
 export { EdgeAttestError } from './error.js';
+// The signature-check types the API takes (webcrypto.js has no value here to re-export).
+/**
+ * @typedef {import('./webcrypto.js').VerifyKeyCache} VerifyKeyCache
+ * @typedef {import('./webcrypto.js').WebCryptoCheck} WebCryptoCheck
+ */

@@ -21,6 +21,7 @@ use edgeattest::service::claims::{
 use edgeattest::service::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,
 };
+use edgeattest::time::UnixTime;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -50,7 +51,7 @@ fn chain(status: CertStatus, ocsp: RevocationStatus) -> ChainOutcome {
     ChainOutcome {
         status,
         ocsp,
-        earliest_expiry: Some(1_780_000_000),
+        earliest_expiry: UnixTime::from_secs(1_780_000_000),
         revocation_reason: Some("keyCompromise".into()),
     }
 }

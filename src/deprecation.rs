@@ -16,8 +16,10 @@
 //!
 //! ```
 //! use edgeattest::deprecation::{notices_for, Policy};
+//! use edgeattest::UnixTime;
 //!
-//! let before = notices_for("AllocationConstraint", 1_780_000_000, &Policy::default());
+//! let now = UnixTime::from_secs(1_780_000_000).unwrap();
+//! let before = notices_for("AllocationConstraint", now, &Policy::default());
 //! assert_eq!(
 //!     serde_json::to_string(&before[0]).unwrap(),
 //!     concat!(

@@ -92,6 +92,7 @@ mod deprecation {
     mod requests;
 
     /// The instant `secs` seconds after the epoch (the tables give dates as seconds).
+    #[cfg(not(target_arch = "wasm32"))]
     fn at(secs: u64) -> edgeattest::UnixTime {
         edgeattest::UnixTime::from_secs(secs).unwrap()
     }

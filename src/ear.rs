@@ -72,10 +72,12 @@ use crate::error_code::ErrorCode;
 use crate::token::TokenError;
 
 mod build;
+mod data;
 mod vector;
 mod verify;
 
 pub use build::{appraise_device, policy_id};
+pub use data::EarData;
 pub use vector::trust_vector;
 pub use verify::{prepare_ear, verify_ear, PreparedEar};
 

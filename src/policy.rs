@@ -47,6 +47,9 @@ use crate::json::JsonError;
 mod decision;
 mod document;
 mod evaluate;
+// The claims a JS host kept from a verified result, read back by the binding's policies.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) mod kept;
 #[cfg(feature = "rego")]
 pub(crate) mod rego;
 mod version;

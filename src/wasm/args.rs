@@ -8,7 +8,7 @@ use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{coded, invalid_argument};
-use crate::bytes::BYTES_EXPECTED;
+use crate::bytes::HexBytes;
 use crate::time::UnixTime;
 
 /// Member `name` of `object`, or `undefined` when `object` is not an object.
@@ -35,35 +35,10 @@ pub(crate) fn required_string(value: &JsValue, field: &str) -> Result<String, Js
     optional_string(value, field)?.ok_or_else(|| invalid_argument(field, "a string"))
 }
 
-/// Bytes from a `Uint8Array`, an `ArrayBuffer`, an array of bytes or a hex string, by the
-/// core's rules for elements and text ([`crate::bytes::byte`], [`crate::bytes::hex_text`]).
+/// Bytes from a `Uint8Array`, an `ArrayBuffer`, an array of bytes or a hex string: the
+/// core's [`HexBytes`], named `field`.
 pub(crate) fn bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValue> {
-    if let Some(array) = value.dyn_ref::<Uint8Array>() {
-        return Ok(array.to_vec());
-    }
-    if value.is_instance_of::<js_sys::ArrayBuffer>() {
-        return Ok(Uint8Array::new(value).to_vec());
-    }
-    if let Some(array) = value.dyn_ref::<js_sys::Array>() {
-        return array
-            .iter()
-            .map(|v| {
-                v.as_f64()
-                    .and_then(crate::bytes::byte)
-                    .ok_or_else(|| invalid_argument(field, "an array of bytes (0 to 255)"))
-            })
-            .collect();
-    }
-    if let Some(text) = value.as_string() {
-        return crate::bytes::hex_text(&text).ok_or_else(|| {
-            coded(
-                "ERR_INVALID_ARGUMENT",
-                &alloc::format!("{field} is not valid hex text"),
-                Some(field),
-            )
-        });
-    }
-    Err(invalid_argument(field, BYTES_EXPECTED))
+    Ok(super::convert::from_js::<HexBytes>(value, field)?.0)
 }
 
 /// Request-body bytes from a string (JSON text), a `Uint8Array`, or a plain object (which

@@ -87,12 +87,13 @@ enum Naming {
 /// The one generic step of reading: `T` from the plain copy. Copying and wording a failure
 /// are in functions of their own, built once (not once per type read).
 fn decode<T: DeserializeOwned>(value: &JsValue, arg: &str, naming: Naming) -> Result<T, JsValue> {
-    let plain = copy(value, arg, naming)?;
     let failed = strict::Failed::default();
-    match T::deserialize(strict::Strict::new(plain, &failed)) {
-        Ok(value) => Ok(value),
-        Err(error) => Err(refused(&error, &failed, arg, naming)),
-    }
+    let value = copy(value, arg, naming)?;
+    T::deserialize(strict::Strict {
+        value,
+        failed: &failed,
+    })
+    .map_err(|error| refused(&error, &failed, arg, naming))
 }
 
 /// `field` for the failing `path` under argument `arg`.
@@ -199,11 +200,7 @@ fn plain(
     path: &mut String,
     budget: &mut usize,
 ) -> Result<JsValue, (String, Unread)> {
-    if !value.is_object()
-        || js_sys::ArrayBuffer::is_view(value)
-        || value.is_instance_of::<js_sys::ArrayBuffer>()
-        || value.is_instance_of::<js_sys::Date>()
-    {
+    if !strict::is_record(value) && !Array::is_array(value) {
         return Ok(value.clone());
     }
     let unreadable = |path: &String| (path.clone(), Unread::Unreadable);

@@ -1,46 +1,19 @@
 //! `readEar(payload)`: the claims of a verified EAR (`verifyJwt`'s payload) read by the core's
-//! rules (`Ear::from_claims`: profile, shape, tiers), with the whole result's status.
+//! rules (`Ear::from_claims`: profile, shape, tiers), written as the core's `EarData`.
 
-use alloc::vec::Vec;
-
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::error::{invalid_argument, to_js};
 use super::{args, convert};
-use crate::ear::{Ear, TrustVector};
+use crate::ear::Ear;
 use crate::token::MAX_TOKEN_BYTES;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EAR: &str = include_str!("types/ear.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EAR_HAND: &str = include_str!("types/hand/ear.d.ts");
-
-/// The JS `EarData`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EarData<'a> {
-    status: &'static str,
-    affirming: bool,
-    iat: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nonce: Option<&'a str>,
-    verifier_id: &'a crate::ear::VerifierId,
-    submods: Vec<SubmodData<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SubmodData<'a> {
-    label: &'a str,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trustworthiness_vector: Option<&'a TrustVector>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    appraisal_policy_id: Option<&'a str>,
-}
 
 /// Reads an EAR's verified claims (an object, JSON text or bytes). Throws `ERR_EAR_PROFILE`
 /// or `ERR_EAR_SHAPE` (with `field`).
@@ -57,23 +30,5 @@ pub fn read_ear(
         return Err(invalid_argument("payload", expected));
     };
     let ear = Ear::from_claims(&claims).map_err(|e| to_js(&e))?;
-    let submods: Vec<SubmodData<'_>> = ear
-        .submods()
-        .iter()
-        .map(|(label, appraisal)| SubmodData {
-            label,
-            status: appraisal.status.as_str(),
-            trustworthiness_vector: appraisal.vector.as_ref(),
-            appraisal_policy_id: appraisal.policy_id.as_deref(),
-        })
-        .collect();
-    let data = EarData {
-        status: ear.status().as_str(),
-        affirming: ear.affirming(),
-        iat: ear.iat(),
-        nonce: ear.nonce(),
-        verifier_id: ear.verifier_id(),
-        submods,
-    };
-    convert::json_to_js(&data)
+    convert::json_to_js(&ear.data())
 }

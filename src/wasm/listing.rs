@@ -203,14 +203,9 @@ fn generated(
     count: &JsValue,
     seed: &JsValue,
 ) -> Result<(&'static Schema, usize, u64), JsValue> {
-    let path = args::string_arg(path, "path")?;
+    let schema = schema(path)?;
     let count = args::u32_arg(count, "count")? as usize;
-    let seed = u64::from(args::u32_arg(seed, "seed")?);
-    Ok((
-        Schema::find(&path).map_err(|error| to_js(&error))?,
-        count,
-        seed,
-    ))
+    Ok((schema, count, u64::from(args::u32_arg(seed, "seed")?)))
 }
 
 /// The coded error of a query, with the HTTP `status` it maps to.

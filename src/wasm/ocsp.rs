@@ -2,16 +2,13 @@
 //! from the host's randomness) and `checkOcspResponses` (software signatures). The host does
 //! the HTTP (src/js/ocsp.js does it with `fetch`).
 
-use alloc::vec::Vec;
-
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::answer::within;
+use super::answer::fetched;
 use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, options_from_js, set_bytes};
 use super::error;
-use crate::host_answer::FetchAnswer;
 use crate::ocsp::{CheckOcspOptions, OcspInputError, OcspRequestsOptions};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -98,15 +95,7 @@ pub fn check_ocsp_responses(
     let kind = from_js(&kind, "kind")?;
     let now = args::time_or_clock(&now, "now")?;
     let options: Option<CheckOcspOptions> = members_from_js(&options, "options")?;
-    let answers = (from_js::<Vec<FetchAnswer>>(&answers, "answers")?
-        .into_iter()
-        .enumerate())
-    .map(|(n, answer)| {
-        answer
-            .fetched()
-            .map_err(|e| within(&alloc::format!("answers[{n}]"), &e))
-    })
-    .collect::<Result<Vec<_>, _>>()?;
+    let answers = fetched(&answers)?;
     let status = options
         .unwrap_or_default()
         .check(&chain_pem, kind, &answers, now)?;

@@ -8,7 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::convert;
 use super::error::{invalid_argument, to_js};
-use super::verified::VerifiedClaims;
+use super::verified::kept;
 use crate::policy::rego::{appraise_rego_claims, RegoPolicy};
 use crate::token::{ResultFormat, V1_DEVICE_LABEL};
 
@@ -48,8 +48,8 @@ pub fn appraise_rego_policy(
         },
     };
     let policy = RegoPolicy::parse(&text).map_err(|e| to_js(&e))?;
-    let claims = VerifiedClaims::read(&result)?;
-    let (format, overall, devices) = claims.parts()?;
+    let claims = kept(&result)?;
+    let (format, overall, devices) = claims.parts().map_err(|e| to_js(&e))?;
     let devices = match format {
         // A V1 result's single token is its one device (as in the Rust API).
         ResultFormat::V1 => alloc::vec![(V1_DEVICE_LABEL, overall)],

@@ -18,8 +18,7 @@ use super::{answer, args};
 use crate::bytes::{Document, HexBytes};
 use crate::rim::open_envelope;
 use crate::service::{
-    probe_targets, Exchange, FetchAnswer, Fetched, Request, Service, ServiceOptions, Source,
-    SourceState,
+    probe_targets, Exchange, Fetched, Request, Service, ServiceOptions, Source, SourceState,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -239,17 +238,10 @@ impl ServiceExchange {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "FetchAnswer[]")] answers: JsValue,
     ) -> Result<(), JsValue> {
-        let answers = from_js::<Vec<FetchAnswer>>(&answers, "answers")?
+        let answers: Vec<Fetched> = answer::fetched(&answers)?
             .into_iter()
-            .enumerate()
-            .map(|(i, answer)| {
-                let at = || alloc::format!("answers[{i}]");
-                answer
-                    .fetched()
-                    .map(Fetched::capped)
-                    .map_err(|e| answer::within(&at(), &e))
-            })
-            .collect::<Result<Vec<Fetched>, JsValue>>()?;
+            .map(Fetched::capped)
+            .collect();
         let service = self.service.try_borrow().map_err(|_| busy())?;
         let result = self.exchange.fetched(&service, &answers);
         result.map_err(|e| to_js(&e))

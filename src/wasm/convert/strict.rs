@@ -35,8 +35,7 @@ use core::fmt::Write as _;
 use js_sys::{Array, Object, Reflect};
 use serde::de::value::StrDeserializer;
 use serde::de::{
-    DeserializeSeed, Deserializer, Error as _, Expected, IntoDeserializer, MapAccess, SeqAccess,
-    Unexpected, Visitor,
+    DeserializeSeed, Deserializer, Error as _, Expected, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::{JsCast, JsValue};
@@ -60,15 +59,8 @@ impl Failed {
 /// A JS value read like serde-wasm-bindgen reads it, but refusing undeclared struct members;
 /// its path is the one `failed` holds while it is read.
 pub(super) struct Strict<'a> {
-    value: JsValue,
-    failed: &'a Failed,
-}
-
-impl<'a> Strict<'a> {
-    /// The whole value, reporting a failure's path to `failed`.
-    pub(super) fn new(value: JsValue, failed: &'a Failed) -> Self {
-        Self { value, failed }
-    }
+    pub(super) value: JsValue,
+    pub(super) failed: &'a Failed,
 }
 
 /// `result`, noting the current path when it is the first (innermost) failure.
@@ -125,17 +117,11 @@ fn note_member(failed: &Failed, key: &str) {
     leave(failed, at, true);
 }
 
-impl<'de, 'a> IntoDeserializer<'de, Error> for Strict<'a> {
-    type Deserializer = Self;
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
+// Each method named hands the value to serde-wasm-bindgen with its own arguments.
 macro_rules! forward {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            let result = serde_wasm_bindgen::Deserializer::from(self.value).$method(visitor);
+    ($($method:ident($($arg:ident: $type:ty),*))*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $type,)* visitor: V) -> Result<V::Value, Error> {
+            let result = serde_wasm_bindgen::Deserializer::from(self.value).$method($($arg,)* visitor);
             noted(self.failed, result)
         }
     )*};
@@ -144,12 +130,17 @@ macro_rules! forward {
 impl<'de> Deserializer<'de> for Strict<'_> {
     type Error = Error;
 
+    // `deserialize_tuple_struct` is also `serde_wasm_bindgen::preserve`'s, which asks for a
+    // tuple struct of a magic name.
     forward!(
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_unit deserialize_identifier deserialize_ignored_any
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32()
+        deserialize_u64() deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char()
+        deserialize_str() deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_unit() deserialize_identifier() deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     );
 
     // Arrays are read here, whatever the visitor asks for, so that a failure inside a pair
@@ -168,24 +159,16 @@ impl<'de> Deserializer<'de> for Strict<'_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let result = if is_record(&self.value) {
-            visitor.visit_map(Entries {
-                entries: entries(&self.value).into_iter(),
+            visitor.visit_map(Members {
+                unknown: None,
+                fields: &[],
+                members: entries(&self.value).into_iter(),
                 value: None,
                 failed: self.failed,
             })
         } else {
             serde_wasm_bindgen::Deserializer::from(self.value.clone()).deserialize_map(visitor)
         };
-        noted(self.failed, result)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let result = serde_wasm_bindgen::Deserializer::from(self.value)
-            .deserialize_unit_struct(name, visitor);
         noted(self.failed, result)
     }
 
@@ -200,29 +183,6 @@ impl<'de> Deserializer<'de> for Strict<'_> {
         }
         let result =
             serde_wasm_bindgen::Deserializer::from(self.value).deserialize_tuple(len, visitor);
-        noted(self.failed, result)
-    }
-
-    // Also `serde_wasm_bindgen::preserve`, which asks for a tuple struct of a magic name.
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let result = serde_wasm_bindgen::Deserializer::from(self.value)
-            .deserialize_tuple_struct(name, len, visitor);
-        noted(self.failed, result)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let result = serde_wasm_bindgen::Deserializer::from(self.value)
-            .deserialize_enum(name, variants, visitor);
         noted(self.failed, result)
     }
 
@@ -303,11 +263,7 @@ fn members<'a>(
     fields: &'static [&'static str],
     failed: &'a Failed,
 ) -> Result<Members<'a>, JsValue> {
-    if !value.is_object()
-        || Array::is_array(&value)
-        || js_sys::ArrayBuffer::is_view(&value)
-        || value.is_instance_of::<js_sys::Date>()
-    {
+    if !is_record(&value) {
         return Err(value);
     }
     let unknown = Object::keys(value.unchecked_ref::<Object>())
@@ -315,17 +271,17 @@ fn members<'a>(
         .filter_map(|key| key.as_string())
         .find(|key| !fields.contains(&key.as_str()));
     // Declared members in declaration order, as serde-wasm-bindgen reads them.
-    let known: Vec<(&'static str, JsValue)> = fields
+    let known: Vec<(String, JsValue)> = fields
         .iter()
         .filter_map(|&field| {
             let member = Reflect::get(&value, &field.into()).ok()?;
-            (!member.is_undefined()).then_some((field, member))
+            (!member.is_undefined()).then(|| (field.into(), member))
         })
         .collect();
     Ok(Members {
         unknown,
         fields,
-        known: known.into_iter(),
+        members: known.into_iter(),
         value: None,
         failed,
     })
@@ -371,7 +327,7 @@ fn entries(value: &JsValue) -> Vec<(String, JsValue)> {
 }
 
 /// A plain object: a bag of members (not an array, bytes, a date or a function).
-fn is_record(value: &JsValue) -> bool {
+pub(super) fn is_record(value: &JsValue) -> bool {
     value.is_object()
         && !Array::is_array(value)
         && !js_sys::ArrayBuffer::is_view(value)
@@ -428,19 +384,30 @@ impl<'de> SeqAccess<'de> for Elements<'_> {
     }
 }
 
-/// A record's entries (any key), each value read strictly under its own path.
-struct Entries<'a> {
-    entries: vec::IntoIter<(String, JsValue)>,
+/// An object's members, each value read strictly under its own path: a struct's declared
+/// members, after an undeclared key (so that it is the error reported, not a missing member
+/// it may be a misspelling of), or a record's entries (any key).
+struct Members<'a> {
+    unknown: Option<String>,
+    fields: &'static [&'static str],
+    members: vec::IntoIter<(String, JsValue)>,
     value: Option<(String, JsValue)>,
     failed: &'a Failed,
 }
 
-impl Entries<'_> {
-    /// The next entry, held for its value's read; `None` after the last.
+impl Members<'_> {
+    /// The next key, its member held for the value's read, `None` after the last; an
+    /// undeclared key first, refused with serde's `unknown_field` error under its own path
+    /// (the error a struct with `deny_unknown_fields` gives for it too). Not generic: built
+    /// once, not once per struct.
     #[inline(never)]
-    fn advance(&mut self) -> Option<&(String, JsValue)> {
-        self.value = self.entries.next();
-        self.value.as_ref()
+    fn next_key(&mut self) -> Result<Option<&str>, Error> {
+        if let Some(unknown) = &self.unknown {
+            note_member(self.failed, unknown);
+            return Err(Error::unknown_field(unknown, self.fields));
+        }
+        self.value = self.members.next();
+        Ok(self.value.as_ref().map(|(key, _)| key.as_str()))
     }
 
     /// The value of the key just read, entered.
@@ -448,78 +415,8 @@ impl Entries<'_> {
     fn value(&mut self) -> Result<(JsValue, usize), Error> {
         match self.value.take() {
             Some((key, value)) => Ok((value, enter_member(self.failed, &key))),
-            None => Err(read_twice()),
+            None => Err(Error::custom("a member's value was read twice")),
         }
-    }
-}
-
-impl<'de> MapAccess<'de> for Entries<'_> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        let failed = self.failed;
-        let Some((key, _)) = self.advance() else {
-            return Ok(None);
-        };
-        let result = seed
-            .deserialize(StrDeserializer::<Error>::new(key))
-            .map(Some);
-        if result.is_err() {
-            note_member(failed, key);
-        }
-        result
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let (value, at) = self.value()?;
-        read_at(value, at, self.failed, seed)
-    }
-}
-
-/// A struct's members: an undeclared key first (so that it is the error reported, not a
-/// missing member it may be a misspelling of), then the declared ones.
-struct Members<'a> {
-    unknown: Option<String>,
-    fields: &'static [&'static str],
-    known: vec::IntoIter<(&'static str, JsValue)>,
-    value: Option<(&'static str, JsValue)>,
-    failed: &'a Failed,
-}
-
-impl Members<'_> {
-    /// The value of the key just read, entered.
-    #[inline(never)]
-    fn value(&mut self) -> Result<(JsValue, usize), Error> {
-        match self.value.take() {
-            Some((key, value)) => Ok((value, enter_member(self.failed, key))),
-            None => Err(read_twice()),
-        }
-    }
-}
-
-#[cold]
-fn read_twice() -> Error {
-    Error::custom("a member's value was read twice")
-}
-
-impl<'a> Members<'a> {
-    /// The next declared key, `None` after the last; an undeclared key first, refused with
-    /// serde's `unknown_field` error under its own path (the error a struct with
-    /// `deny_unknown_fields` gives for it too). Not generic: built once, not once per struct.
-    #[inline(never)]
-    fn next_key(&mut self) -> Result<Option<&'static str>, Error> {
-        if let Some(unknown) = &self.unknown {
-            note_member(self.failed, unknown);
-            return Err(Error::unknown_field(unknown, self.fields));
-        }
-        let Some((key, value)) = self.known.next() else {
-            return Ok(None);
-        };
-        self.value = Some((key, value));
-        Ok(Some(key))
     }
 }
 
@@ -530,12 +427,17 @@ impl<'de> MapAccess<'de> for Members<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        match self.next_key()? {
-            Some(key) => seed
-                .deserialize(StrDeserializer::<Error>::new(key))
-                .map(Some),
-            None => Ok(None),
+        let failed = self.failed;
+        let Some(key) = self.next_key()? else {
+            return Ok(None);
+        };
+        let result = seed
+            .deserialize(StrDeserializer::<Error>::new(key))
+            .map(Some);
+        if result.is_err() {
+            note_member(failed, key);
         }
+        result
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {

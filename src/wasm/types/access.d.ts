@@ -82,7 +82,15 @@ export interface GatewayDecision {
   status: number;
   /** Response headers to answer with (denials and preflights). */
   headers: [string, string][];
-  /** The JSON body of a denial. */
+  /**
+   * The JSON body of a denial: the members of every error body of the service
+   * (`ErrorBody`: `code`, `message`, `field`, `status`), then the details of a 403 or
+   * 405 (`AccessDetail`). Absent members are omitted.
+   * The RFC 6750 members (`error`, `error_description`, `scope`) are in the
+   * `WWW-Authenticate` challenge only, never in the body: `message` is the same sentence as
+   * the challenge's `error_description`, and `field` names the `Authorization` header (or
+   * the `access_token` query parameter) for credential refusals.
+   */
   body: AccessErrorBody | null;
   /** How to forward an allowed request. */
   forward: GatewayForward | null;

@@ -295,6 +295,14 @@ module_items!(
         VerifiedDevice,
         VerifiedJwt,
         VerifyOptions,
+        // The JSON forms the verified results are written through (derived, so that their
+        // TypeScript is generated): the shapes the binding returns.
+        AppraisalJson,
+        AppraisalReasonJson,
+        DeviceAppraisalJson,
+        VerifiedAttestationResultJson,
+        VerifiedDeviceJson,
+        VerifiedJwtJson,
         MAX_JWKS_BYTES,
         MAX_JWKS_KEYS,
         MAX_RESULT_BYTES,

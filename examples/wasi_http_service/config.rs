@@ -105,7 +105,7 @@ impl Config {
         }
         Ok(Self {
             service,
-            fixed_time: settings.fixed_time,
+            fixed_time: settings.fixed_time.map(edgeattest::UnixTime::as_secs),
             ocsp_timeout_ms: settings.ocsp_timeout_ms,
             fetch_cache: settings.fetch_cache,
             test_pki_answers,

@@ -112,7 +112,7 @@ fn answer(
                 body: entry.body.clone(),
                 nonce: Some(entry.nonce.clone()),
             };
-            cache.put(key, value, entry.until, now);
+            cache.put(key, value, entry.until.as_secs(), now);
         }
     }
     record_sources(&mut config.service, seen, cache.as_deref(), now);

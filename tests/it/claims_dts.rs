@@ -521,15 +521,9 @@ fn typescript() -> String {
 
 #[test]
 fn claims_d_ts_is_the_claims_structs() {
-    let file = Path::new(ROOT).join(FILE);
-    let rendered = typescript();
-    if std::env::var_os("EDGEATTEST_BLESS").is_some() {
-        std::fs::write(&file, &rendered).unwrap();
-        return;
-    }
-    let current = std::fs::read_to_string(&file).unwrap_or_default();
-    assert!(
-        current == rendered,
-        "{FILE} is not the claims structs': run with EDGEATTEST_BLESS=1 to regenerate"
+    crate::generated_file_is(
+        &Path::new(ROOT).join(FILE),
+        &typescript(),
+        "EDGEATTEST_BLESS=1 cargo test --test it claims_dts",
     );
 }

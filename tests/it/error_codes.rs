@@ -170,15 +170,9 @@ fn typescript() -> String {
 
 #[test]
 fn codes_d_ts_is_the_registry() {
-    let file = Path::new(ROOT).join("src/js/codes.d.ts");
-    let rendered = typescript();
-    if std::env::var_os("EDGEATTEST_BLESS").is_some() {
-        std::fs::write(&file, &rendered).unwrap();
-        return;
-    }
-    let current = std::fs::read_to_string(&file).unwrap_or_default();
-    assert!(
-        current == rendered,
-        "src/js/codes.d.ts is not the registry's: run with EDGEATTEST_BLESS=1 to regenerate"
+    crate::generated_file_is(
+        &Path::new(ROOT).join("src/js/codes.d.ts"),
+        &typescript(),
+        "EDGEATTEST_BLESS=1 cargo test --test it error_codes",
     );
 }

@@ -33,6 +33,20 @@ fn keys(value: &serde_json::Value) -> Vec<&str> {
         .map(String::as_str)
         .collect()
 }
+/// A checked-in generated file is what its source renders: with `EDGEATTEST_BLESS` set, the
+/// file is rewritten instead (`regenerate` is the command the failure names).
+fn generated_file_is(file: &std::path::Path, rendered: &str, regenerate: &str) {
+    if std::env::var_os("EDGEATTEST_BLESS").is_some() {
+        std::fs::write(file, rendered).unwrap();
+        return;
+    }
+    let current = std::fs::read_to_string(file).unwrap_or_default();
+    assert!(
+        current == rendered,
+        "{} is not what its source renders: run `{regenerate}`",
+        file.display()
+    );
+}
 #[path = "../common/verdicts.rs"]
 mod verdicts;
 

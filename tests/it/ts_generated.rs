@@ -204,6 +204,14 @@ fn format(declaration: &str) -> String {
                     .map_or(c.len(), |j| j + 1);
                 continue;
             }
+            // A short object type of one member (`{ readonly buffer: ArrayBuffer }`) stays on
+            // its line.
+            '{' if one_member(&c[i..]) => {
+                let end = i + closing(&c[i..].iter().collect::<String>());
+                out.extend(&c[i..=end]);
+                i = end + 1;
+                continue;
+            }
             '{' => {
                 out.push('{');
                 open.push('{');
@@ -246,6 +254,14 @@ fn format(declaration: &str) -> String {
     }
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     lines.join("\n")
+}
+
+/// Whether the object type `text` starts with is short and has one member and no docs.
+fn one_member(text: &[char]) -> bool {
+    let text: String = text.iter().collect();
+    let end = closing(&text);
+    let inner: String = text.chars().skip(1).take(end.saturating_sub(1)).collect();
+    end < 48 && !inner.contains([',', ';', '{', '/'])
 }
 
 /// The index of the character that closes the bracket `text` starts with (its length when

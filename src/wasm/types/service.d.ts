@@ -82,9 +82,7 @@ export interface ServiceResponse {
   status: number;
   headers: [string, string][];
   /** A fresh buffer: the type says so (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a Response body. */
-  body: Uint8Array & {
-    readonly buffer: ArrayBuffer
-  };
+  body: Uint8Array & { readonly buffer: ArrayBuffer };
 }
 
 /** One thing to fetch. */
@@ -97,9 +95,7 @@ export type FetchResource =
   | {
     "kind": "ocsp";
     url: string;
-    request: Uint8Array & {
-      readonly buffer: ArrayBuffer
-    };
+    request: Uint8Array & { readonly buffer: ArrayBuffer };
     nonce: Uint8Array;
     cacheKey: string;
   };

@@ -158,9 +158,7 @@ export interface Appraisal {
 export interface VerifiedAttestationResultData {
   format: "v1" | "detached";
   /** The overall token (V1: the GPU's single token). */
-  overall: VerifiedJwtResult & {
-    payload: OverallTokenClaims
-  };
+  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
   /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
   devices: VerifiedDeviceResult[];
   /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */

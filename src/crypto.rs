@@ -74,13 +74,18 @@ impl ErrorCode for SignatureError {
 }
 
 /// One ECDSA P-384/SHA-384 verification: a public key, a message and a raw `r‖s` signature.
+// Its TypeScript is what its `Serialize` below writes: the members renamed, bytes each.
 #[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "SignatureCheckData"))]
 pub struct SignatureCheck {
     /// SEC1 encoding of the public key (uncompressed `04‖x‖y`, 97 bytes, or compressed).
+    #[cfg_attr(feature = "ts", ts(rename = "publicKey", type = "Uint8Array"))]
     pub public_key_sec1: Vec<u8>,
     /// The signed message (hashed with SHA-384 by the check).
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub message: Vec<u8>,
     /// The raw `r‖s` signature.
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub signature: Vec<u8>,
 }
 

@@ -77,7 +77,7 @@ mod vector;
 mod verify;
 
 pub use build::{appraise_device, policy_id};
-pub use data::EarData;
+pub use data::{EarData, EarSubmod};
 pub use vector::trust_vector;
 pub use verify::{prepare_ear, verify_ear, PreparedEar};
 
@@ -276,6 +276,7 @@ pub struct EarAppraisal {
 
 /// `ear.verifier-id`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct VerifierId {
     /// Who wrote the verifier.
     pub developer: String,

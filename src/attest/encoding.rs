@@ -54,6 +54,9 @@ pub enum EvidenceEncoding {
 }
 
 impl EvidenceEncoding {
+    /// Every encoding.
+    pub const ALL: [Self; 3] = [Self::Base64, Self::Base64Hex, Self::Hex];
+
     /// The name used by the JS option `evidenceEncoding`: `base64`, `base64-hex`, `hex`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -65,9 +68,7 @@ impl EvidenceEncoding {
 
     /// The encoding named `name` ([`Self::as_str`]).
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Base64, Self::Base64Hex, Self::Hex]
-            .into_iter()
-            .find(|e| e.as_str() == name)
+        Self::ALL.into_iter().find(|e| e.as_str() == name)
     }
 
     /// A phrase for messages.

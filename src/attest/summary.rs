@@ -18,26 +18,36 @@ impl Endpoint {
     }
 }
 
-/// What `validateAttestRequest` reports of a valid body.
+/// What `validateAttestRequest` found in a valid body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "ValidatedAttestRequest")
+)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestSummary {
     /// The endpoint's path.
+    #[cfg_attr(feature = "ts", ts(type = "AttestEndpoint"))]
     pub endpoint: &'static str,
     /// The nonce, hex.
     pub nonce: String,
     /// The architecture (the switch endpoints' default included).
+    #[cfg_attr(feature = "ts", ts(type = "Arch"))]
     pub arch: &'static str,
     /// The claims version (the endpoint's default included).
+    #[cfg_attr(feature = "ts", ts(type = "ClaimsVersion"))]
     pub claims_version: &'static str,
     /// Whether the endpoint is deprecated.
     pub deprecated: bool,
     /// The devices, in order.
+    #[cfg_attr(feature = "ts", ts(inline))]
     pub devices: Vec<DeviceSummary>,
 }
 
 /// One device of a [`RequestSummary`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceSummary {
     /// `GPU-0`, `SWITCH-1`.

@@ -16,16 +16,21 @@ use super::COORDINATE_LEN;
 /// real attestation service uses (`kty`, `crv`, `kid`, `x5c`, `x`, `y`), `d` only for private
 /// keys.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "P384Jwk"))]
 pub struct Jwk {
     /// Always `EC`.
+    #[cfg_attr(feature = "ts", ts(type = "\"EC\""))]
     pub kty: String,
     /// Always `P-384`.
+    #[cfg_attr(feature = "ts", ts(type = "\"P-384\""))]
     pub crv: String,
     /// Key id.
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub kid: Option<String>,
     /// Certificate chain (base64 DER, leaf first), carried unchanged.
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub x5c: Option<Vec<String>>,
     /// base64url of the 48-byte x coordinate.
     pub x: String,
@@ -33,6 +38,7 @@ pub struct Jwk {
     pub y: String,
     /// base64url of the 48-byte private scalar (private keys only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub d: Option<String>,
 }
 

@@ -7,33 +7,40 @@ use serde::Serialize;
 
 use super::{Ear, TrustTier, TrustVector, VerifierId};
 
-/// A verified EAR as the API returns it.
+/// A verified EAT Attestation Result (profile tag:github.com,2023:veraison/ear) as the API
+/// returns it.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EarData<'a> {
     /// The worst submodule status: what the whole result is worth.
     status: TrustTier,
-    /// True only when every submodule is affirming.
+    /// True only when every submodule is "affirming".
     affirming: bool,
     iat: i64,
-    /// `eat_nonce`, verbatim.
+    /// eat_nonce, verbatim.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     nonce: Option<&'a str>,
+    #[cfg_attr(feature = "ts", ts(inline))]
     verifier_id: &'a VerifierId,
     submods: Vec<EarSubmod<'a>>,
 }
 
-/// One submodule (device) of [`EarData`].
+/// One submodule (device) of an EAR.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-struct EarSubmod<'a> {
-    /// The device label (`GPU-0`, `SWITCH-3`).
+pub struct EarSubmod<'a> {
+    /// The device label ("GPU-0", "SWITCH-3").
     label: &'a str,
     status: TrustTier,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     trustworthiness_vector: Option<&'a TrustVector>,
-    /// The relying-party policy applied, when one was.
+    /// The relying-party policy the service applied, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     appraisal_policy_id: Option<&'a str>,
 }
 

@@ -34,10 +34,13 @@ pub fn list_response(path: &str, query: &str, table: &Table) -> Result<String, L
     list_page(path, query, table).map(|page| page.to_json())
 }
 
-/// An HTTP-shaped answer to one list request.
+/// An HTTP-shaped answer to one list request: 200 with the envelope, or 400/404 with an
+/// error body.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ListResponse {
     /// 200, 400 (invalid query) or 404 (unknown path).
+    #[cfg_attr(feature = "ts", ts(type = "200 | 400 | 404"))]
     pub status: u16,
     /// `application/json` text: the page envelope, or the [`crate::error_code::ErrorBody`].
     pub body: String,

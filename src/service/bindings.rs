@@ -60,8 +60,15 @@ pub struct RimDocument {
     pub xml: String,
 }
 
-/// What the variables say: the service's options and the host's own settings.
+/// What a host's `EDGEATTEST_*` variables say (`readServiceBindings` in JS; the table is in
+/// the README's deployment section): the service's options and the host's own settings. The
+/// service component reads its environment with the same core function.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "wire::BindingsJs<'static>", rename = "ServiceBindings")
+)]
 pub struct HostSettings {
     /// The service's options, the signing key among them ([`ServiceOptions::build`] checks them).
     pub options: ServiceOptions,

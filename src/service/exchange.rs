@@ -42,6 +42,11 @@ pub const MAX_SIGNATURE_CHECKS: usize = 256;
 
 /// What an [`Exchange`] needs next.
 #[derive(Debug)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::StepOut<'static>", rename = "ServiceStep")
+)]
 pub enum Step<'a> {
     /// Run these ECDSA P-384/SHA-384 checks; answer with one verdict each, in order, with
     /// [`Exchange::verified`].

@@ -36,6 +36,11 @@ pub const FETCH_CACHE_ENTRIES: usize = 4096;
 
 /// One thing to fetch.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::ResourceOut<'static>", rename = "FetchResource")
+)]
 #[non_exhaustive]
 pub enum Resource {
     /// `GET url`: a RIM document from the RIM service; answer with the envelope body.
@@ -63,6 +68,11 @@ pub enum Resource {
 
 /// An OCSP response that verified, for the host's cache.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::CacheEntryOut<'static>")
+)]
 pub struct OcspCacheEntry {
     /// [`Resource::Ocsp::cache_key`].
     pub cache_key: String,

@@ -29,6 +29,7 @@ pub const PROBE_INTERVAL_SECONDS: u64 = 300;
 
 /// One source a host should probe: its kind and the URL to ask (`HEAD`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "ProbeTargetOut<'static>"))]
 pub struct ProbeTarget {
     /// Which source.
     pub source: Source,
@@ -37,18 +38,21 @@ pub struct ProbeTarget {
 }
 
 /// The JS `ProbeTarget`: `{kind: 'rim' | 'ocsp', url}`, `kind` as `setSourceState` takes it.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+struct ProbeTargetOut<'a> {
+    #[cfg_attr(feature = "ts", ts(type = "'rim' | 'ocsp'"))]
+    kind: &'static str,
+    url: &'a str,
+}
+
 impl Serialize for ProbeTarget {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            kind: &'static str,
-            url: &'a str,
-        }
         let kind = match self.source {
             Source::RimService => "rim",
             Source::Ocsp => "ocsp",
         };
-        Out {
+        ProbeTargetOut {
             kind,
             url: &self.url,
         }

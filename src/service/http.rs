@@ -8,6 +8,11 @@ use serde::Serialize;
 
 /// A request as the host received it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::RequestIn", rename = "ServiceRequest")
+)]
 pub struct Request {
     /// The method, e.g. `POST`; compared case-sensitively, as RFC 9110 §9.1 says.
     pub method: String,
@@ -63,6 +68,11 @@ impl Request {
 
 /// A response for the host to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::ResponseOut<'static>", rename = "ServiceResponse")
+)]
 pub struct Response {
     /// The status code.
     pub status: u16,

@@ -5,6 +5,11 @@ use alloc::string::String;
 
 /// What the host last saw of a remote source (the RIM service, the OCSP responder).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(as = "super::wire::SourceStateIn")
+)]
 pub struct SourceState {
     /// Whether its last fetch got an answer (`None`: not asked yet).
     pub reachable: Option<bool>,

@@ -22,12 +22,21 @@ pub const MAX_LAST_ERROR_CHARS: usize = 200;
 
 /// The JS `ServiceRequest`.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RequestIn {
+pub(super) struct RequestIn {
     method: String,
+    /// The path, e.g. "/v4/attest/gpu"; a query string after "?" is read only for "result" (result=ear: the EAT Attestation Result).
     path: String,
+    /// The origin the request was addressed to (`new URL(request.url).origin`): the tokens' iss when no issuer is configured.
+    #[cfg_attr(feature = "ts", ts(optional))]
     origin: Option<String>,
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "[string, string][] | Record<string, string>", optional)
+    )]
     headers: Option<Headers>,
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array | string", optional))]
     body: Option<Document>,
 }
 
@@ -78,15 +87,22 @@ impl<'de> Deserialize<'de> for Headers {
 }
 
 /// The JS `ServiceResponse`: `{status, headers, body}`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(super) struct ResponseOut<'a> {
+    status: u16,
+    headers: &'a [(String, String)],
+    /// A fresh buffer: the type says so (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a Response body.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "Uint8Array & { readonly buffer: ArrayBuffer }")
+    )]
+    body: RawBytes<'a>,
+}
+
 impl Serialize for Response {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            status: u16,
-            headers: &'a [(String, String)],
-            body: RawBytes<'a>,
-        }
-        Out {
+        ResponseOut {
             status: self.status,
             headers: &self.headers,
             body: RawBytes(&self.body),
@@ -97,16 +113,31 @@ impl Serialize for Response {
 
 /// The JS `ServiceStep`: `{kind: 'verify', checks}`, `{kind: 'fetch', resources}`,
 /// `{kind: 'sign', inputs}` (each signing input as bytes) or `{kind: 'respond', response}`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(super) enum StepOut<'a> {
+    Verify {
+        #[cfg_attr(feature = "ts", ts(type = "SignatureCheck[]"))]
+        checks: &'a [SignatureCheck],
+    },
+    Fetch {
+        #[cfg_attr(feature = "ts", ts(type = "FetchResource[]"))]
+        resources: &'a [Resource],
+    },
+    Sign {
+        #[cfg_attr(feature = "ts", ts(type = "Uint8Array[]"))]
+        inputs: Vec<RawBytes<'a>>,
+    },
+    Respond {
+        #[cfg_attr(feature = "ts", ts(type = "ServiceResponse"))]
+        response: &'a Response,
+    },
+}
+
 impl Serialize for Step<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(tag = "kind", rename_all = "lowercase")]
-        enum Out<'a> {
-            Verify { checks: &'a [SignatureCheck] },
-            Fetch { resources: &'a [Resource] },
-            Sign { inputs: Vec<RawBytes<'a>> },
-            Respond { response: &'a Response },
-        }
+        use StepOut as Out;
         match *self {
             Step::Verify(checks) => Out::Verify { checks },
             Step::Fetch(resources) => Out::Fetch { resources },
@@ -124,23 +155,30 @@ impl Serialize for Step<'_> {
 
 /// The JS `FetchResource`: `{kind: 'rim', id, url}` or `{kind: 'ocsp', url, request, nonce,
 /// cacheKey}`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(super) enum ResourceOut<'a> {
+    /// GET url: the RIM service's envelope for RIM `id`.
+    Rim { id: &'a str, url: &'a str },
+    /// POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about.
+    Ocsp {
+        url: &'a str,
+        #[cfg_attr(
+            feature = "ts",
+            ts(type = "Uint8Array & { readonly buffer: ArrayBuffer }")
+        )]
+        request: RawBytes<'a>,
+        #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
+        nonce: RawBytes<'a>,
+        #[serde(rename = "cacheKey")]
+        cache_key: &'a str,
+    },
+}
+
 impl Serialize for Resource {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(tag = "kind", rename_all = "lowercase")]
-        enum Out<'a> {
-            Rim {
-                id: &'a str,
-                url: &'a str,
-            },
-            Ocsp {
-                url: &'a str,
-                request: RawBytes<'a>,
-                nonce: RawBytes<'a>,
-                #[serde(rename = "cacheKey")]
-                cache_key: &'a str,
-            },
-        }
+        use ResourceOut as Out;
         match self {
             Self::Rim { id, url } => Out::Rim { id, url },
             Self::Ocsp {
@@ -160,17 +198,22 @@ impl Serialize for Resource {
 }
 
 /// The JS `OcspCacheEntry`: `{cacheKey, body, nonce, until}`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub(super) struct CacheEntryOut<'a> {
+    cache_key: &'a str,
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
+    body: RawBytes<'a>,
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
+    nonce: RawBytes<'a>,
+    #[cfg_attr(feature = "ts", ts(as = "u64"))]
+    until: crate::time::UnixTime,
+}
+
 impl Serialize for OcspCacheEntry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Out<'a> {
-            cache_key: &'a str,
-            body: RawBytes<'a>,
-            nonce: RawBytes<'a>,
-            until: crate::time::UnixTime,
-        }
-        Out {
+        CacheEntryOut {
             cache_key: &self.cache_key,
             body: RawBytes(&self.body),
             nonce: RawBytes(&self.nonce),
@@ -182,16 +225,21 @@ impl Serialize for OcspCacheEntry {
 
 /// The JS `SourceState`: `{reachable?, lastError?, cachedEntries?}`; `lastError` is cut to
 /// [`MAX_LAST_ERROR_CHARS`], `cachedEntries` is at most 2³²−1 (default 0).
+#[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct SourceStateIn {
+    /// Whether its last fetch got an answer (undefined: not asked yet).
+    reachable: Option<bool>,
+    /// The last failure, e.g. 'timeout' or 'HTTP 503'.
+    last_error: Option<String>,
+    /// Answers held in the host's cache.
+    cached_entries: Option<u32>,
+}
+
 impl<'de> Deserialize<'de> for SourceState {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct In {
-            reachable: Option<bool>,
-            last_error: Option<String>,
-            cached_entries: Option<u32>,
-        }
-        let input = In::deserialize(deserializer)?;
+        let input = SourceStateIn::deserialize(deserializer)?;
         Ok(Self {
             reachable: input.reachable,
             last_error: input

@@ -17,6 +17,8 @@ use crate::evidence::OptionsError;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_ATTEST: &str = include_str!("types/attest.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ATTEST_HAND: &str = include_str!("types/hand/attest.d.ts");
 
 /// A fresh nonce for an attest request: 32 bytes of the host's randomness
 /// (`crypto.getRandomValues`) as 64 lowercase hex characters.

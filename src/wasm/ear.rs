@@ -12,8 +12,6 @@ use crate::token::MAX_TOKEN_BYTES;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EAR: &str = include_str!("types/ear.d.ts");
-#[wasm_bindgen(typescript_custom_section)]
-const TS_EAR_HAND: &str = include_str!("types/hand/ear.d.ts");
 
 /// Reads an EAR's verified claims (an object, JSON text or bytes). Throws `ERR_EAR_PROFILE`
 /// or `ERR_EAR_SHAPE` (with `field`).

@@ -15,14 +15,15 @@ use edgeattest::access::{
     AccessDetail, AccessOptions, Decision, DevKeys, Forward, KeyStore, KeySummary, NewKeyOptions,
     Role, Scope,
 };
-use edgeattest::attest::ArchitectureRow;
+use edgeattest::attest::{ArchitectureRow, Endpoint, EvidenceEncoding, RequestSummary};
+use edgeattest::crypto::{Jwk, SignatureCheck};
 use edgeattest::deprecation::{DeprecationOptions, Notice};
-use edgeattest::ear::{TrustTier, TrustVector};
+use edgeattest::ear::{EarData, EarSubmod, TrustTier, TrustVector};
 use edgeattest::evidence::{
     CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep,
     RuntimeEvidenceInput, Stage, StageId, StageStatus,
 };
-use edgeattest::listing::ListLimits;
+use edgeattest::listing::{ListLimits, ListResponse, Schema};
 use edgeattest::ocsp::{
     ChainKind, ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus,
     OcspRequestsOptions,
@@ -33,7 +34,8 @@ use edgeattest::rim::{
     VerifiedRim,
 };
 use edgeattest::service::{
-    ErrorResponse, ErrorResponseInit, ServiceLimits, ServiceOptions, TestPkiCollateral,
+    ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request, Resource,
+    Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
 use edgeattest::token::{
     AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
@@ -109,6 +111,28 @@ fn names<T>(name: &str, values: &[T], wire: fn(&T) -> &'static str) -> Decl {
     }
 }
 
+/// `decl` with the doc comment `text` above it.
+fn documented(text: &str, decl: Decl) -> Decl {
+    Decl {
+        text: format!("{}\n{}", doc(&format!("/** {text} */")), decl.text),
+        ..decl
+    }
+}
+
+/// The claims versions some endpoint takes or defaults to, in order.
+fn claims_versions() -> Vec<&'static str> {
+    let all: BTreeSet<&'static str> = Endpoint::ALL
+        .iter()
+        .flat_map(|e| e.selectable_claims_versions().iter().map(|v| v.as_str()))
+        .chain(
+            Endpoint::ALL
+                .iter()
+                .map(|e| e.default_claims_version().as_str()),
+        )
+        .collect();
+    all.into_iter().collect()
+}
+
 /// The docs as plain text: a rustdoc link (``[`crate::attest::MAX_BODY_BYTES`]``) becomes the
 /// name it links (`` `MAX_BODY_BYTES` ``).
 fn unlink(text: &str) -> String {
@@ -180,6 +204,14 @@ fn format(declaration: &str) -> String {
                     .map_or(c.len(), |j| j + 1);
                 continue;
             }
+            // A short object type of one member (`{ readonly buffer: ArrayBuffer }`) stays on
+            // its line.
+            '{' if one_member(&c[i..]) => {
+                let end = i + closing(&c[i..].iter().collect::<String>());
+                out.extend(&c[i..=end]);
+                i = end + 1;
+                continue;
+            }
             '{' => {
                 out.push('{');
                 open.push('{');
@@ -222,6 +254,14 @@ fn format(declaration: &str) -> String {
     }
     let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
     lines.join("\n")
+}
+
+/// Whether the object type `text` starts with is short and has one member and no docs.
+fn one_member(text: &[char]) -> bool {
+    let text: String = text.iter().collect();
+    let end = closing(&text);
+    let inner: String = text.chars().skip(1).take(end.saturating_sub(1)).collect();
+    end < 48 && !inner.contains([',', ';', '{', '/'])
 }
 
 /// The index of the character that closes the bracket `text` starts with (its length when
@@ -308,6 +348,25 @@ struct Fragment {
 fn fragments() -> Vec<Fragment> {
     vec![
         Fragment {
+            file: "attest.d.ts",
+            about: "Attest requests (src/wasm/attest.rs): endpoints, encodings and what a valid body holds,\n\
+                    in the builds that have that module; names from the other fragments and the generated\n\
+                    classes are in scope there.",
+            decls: vec![
+                documented(
+                    "Path of an attest endpoint.",
+                    names("AttestEndpoint", &Endpoint::ALL, |e| e.path()),
+                ),
+                names("ClaimsVersion", &claims_versions(), |v| *v),
+                documented(
+                    "How a string `evidence` is written: base64 of the bytes (generation 2: V3/V4 requests,\n\
+                     NVIDIA's SDKs), base64 of their hex text (generation 1: V1/V2 requests), or hex text.",
+                    names("EvidenceEncoding", &EvidenceEncoding::ALL, |e| e.as_str()),
+                ),
+                decl::<RequestSummary>(),
+            ],
+        },
+        Fragment {
             file: "limits.d.ts",
             about: "What hosts take from the core instead of copying it (src/wasm/limits.rs): its limits. In\n\
                     the local and service modules.",
@@ -357,6 +416,7 @@ fn fragments() -> Vec<Fragment> {
                 decl::<RimEnvelope>(),
                 decl::<RimIdentity>(),
                 decl::<RuntimeEvidenceInput>(),
+                decl::<SignatureCheck>(),
             ],
         },
         Fragment {
@@ -387,7 +447,14 @@ fn fragments() -> Vec<Fragment> {
             file: "listing.d.ts",
             about: "Lists (src/wasm/listing.rs): pages, schemas and limits, in the builds that have that\n\
                     module; names from the other fragments and the generated classes are in scope there.",
-            decls: vec![decl::<ListLimits>()],
+            decls: vec![
+                documented(
+                    "Path of a list endpoint.",
+                    names("ListPath", Schema::all(), |s| s.path),
+                ),
+                decl::<ListResponse>(),
+                decl::<ListLimits>(),
+            ],
         },
         Fragment {
             file: "host_answers.d.ts",
@@ -400,20 +467,34 @@ fn fragments() -> Vec<Fragment> {
             about: "EAT Attestation Results (src/wasm/ear.rs): what `readEar` returns, in the builds that\n\
                     have that module; names from the other fragments and the generated classes are in scope\n\
                     there.",
-            decls: vec![decl::<TrustTier>(), decl::<TrustVector>()],
+            decls: vec![
+                decl::<TrustTier>(),
+                decl::<TrustVector>(),
+                decl::<EarSubmod<'static>>(),
+                decl::<EarData<'static>>(),
+            ],
         },
         Fragment {
             file: "service.d.ts",
             about: "The attestation service (src/wasm/service.rs): its options, requests, exchanges and\n\
                     host answers, in the service module only; names from the other fragments and the\n\
                     generated classes are in scope there.",
-            decls: vec![decl::<ServiceOptions>()],
+            decls: vec![
+                decl::<ServiceOptions>(),
+                decl::<Request>(),
+                decl::<Response>(),
+                decl::<Resource>(),
+                decl::<OcspCacheEntry>(),
+                decl::<SourceState>(),
+                decl::<ProbeTarget>(),
+                decl::<Step<'static>>(),
+            ],
         },
         Fragment {
             file: "bindings.d.ts",
             about: "A host's `EDGEATTEST_*` variables (src/wasm/bindings.rs), in the service module only;\n\
                     names from the other fragments and the generated classes are in scope there.",
-            decls: vec![decl::<TestPkiCollateral>()],
+            decls: vec![decl::<HostSettings>(), decl::<TestPkiCollateral>()],
         },
         Fragment {
             file: "access.d.ts",
@@ -439,6 +520,8 @@ fn fragments() -> Vec<Fragment> {
                     builds that have that module; names from the other fragments and the generated classes\n\
                     are in scope there.",
             decls: vec![
+                decl::<SignatureCheck>(),
+                decl::<Jwk>(),
                 decl::<VerifyInput>(),
                 decl::<VerifiedJwtJson<'static>>(),
                 decl::<VerifiedDeviceJson<'static>>(),
@@ -567,4 +650,44 @@ fn every_hand_written_fragment_is_spliced() {
             "{TYPES}/hand/{file} is hand-written"
         );
     }
+}
+
+/// The members an object declaration names, in order (its top-level lines `name:` or
+/// `name?:`).
+fn members(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|line| line.starts_with("  ") && !line[2..].starts_with([' ', '/', '*']))
+        .filter_map(|line| line.trim().split_once(':'))
+        .map(|(name, _)| name.trim_end_matches('?').trim_matches('"').to_owned())
+        .collect()
+}
+
+/// The members a value's JSON writes, in order.
+fn written<T: serde::Serialize>(value: &T) -> Vec<String> {
+    match serde_json::to_value(value).unwrap() {
+        serde_json::Value::Object(map) => map.keys().cloned().collect(),
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// The types whose `Serialize` is hand-written but whose TypeScript is derived from their
+/// members declare exactly the members their JSON has.
+#[test]
+fn hand_serialized_types_declare_what_they_write() {
+    let check = SignatureCheck {
+        public_key_sec1: vec![4; 97],
+        message: b"m".to_vec(),
+        signature: vec![1; 96],
+    };
+    assert_eq!(written(&check), members(&decl::<SignatureCheck>().text));
+    let response = ListResponse {
+        status: 404,
+        body: "{}".into(),
+    };
+    assert_eq!(written(&response), members(&decl::<ListResponse>().text));
+    let target = ProbeTarget {
+        source: edgeattest::service::Source::Ocsp,
+        url: "http://ocsp.example".into(),
+    };
+    assert_eq!(written(&target), members(&decl::<ProbeTarget>().text));
 }

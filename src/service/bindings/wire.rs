@@ -17,17 +17,31 @@ impl Serialize for HostSettings {
 
 /// `ServiceBindings`: absent members are the defaults, `null` a source switched off.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-struct BindingsJs<'a> {
+pub(super) struct BindingsJs<'a> {
+    /// The AttestationService options, signingKey among them; null URLs are sources switched off.
+    #[cfg_attr(feature = "ts", ts(type = "AttestationServiceOptions"))]
     options: OptionsJs<'a>,
+    /// EDGEATTEST_CRYPTO: where ECDSA runs (default webcrypto).
+    #[cfg_attr(feature = "ts", ts(type = "'webcrypto' | 'software'"))]
     crypto: &'static str,
+    /// EDGEATTEST_FIXED_TIME, Unix seconds: replays only.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u64>", optional))]
     fixed_time: Option<crate::time::UnixTime>,
+    /// EDGEATTEST_OCSP_TIMEOUT_MS (default 5000, at most 30000).
     ocsp_timeout_ms: u64,
+    /// EDGEATTEST_FETCH_CACHE (default on).
     fetch_cache: bool,
+    /// EDGEATTEST_BUNDLED_RIMS when set: whether to add the RIMs the host bundles (the worker: yes unless false).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     bundled_rims: Option<bool>,
+    /// EDGEATTEST_RIM_DOCUMENTS: more RIMs to add.
+    #[cfg_attr(feature = "ts", ts(inline))]
     rim_documents: Vec<RimDocumentJs<'a>>,
+    /// EDGEATTEST_TEST_PKI (development only, default off): whether to add the edgeattest TEST PKI.
     test_pki: bool,
 }
 
@@ -58,6 +72,7 @@ struct OptionsJs<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct RimDocumentJs<'a> {
     name: &'a str,
     xml: &'a str,

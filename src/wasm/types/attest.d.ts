@@ -1,10 +1,19 @@
-// Hand-written declarations spliced into the generated edgeattest.d.ts by the
-// typescript_custom_section in src/wasm/attest.rs (so they exist only in the builds that have that
-// module); names from the other fragments and the generated classes are in scope there.
+// GENERATED from the core's serde types by tests/it/ts_generated.rs (ts-rs); do not edit.
+// Regenerate: EDGEATTEST_BLESS=1 cargo test --features ts --test it ts_generated
+// Attest requests (src/wasm/attest.rs): endpoints, encodings and what a valid body holds,
+// in the builds that have that module; names from the other fragments and the generated
+// classes are in scope there.
+
 /** Path of an attest endpoint. */
 export type AttestEndpoint =
-  | "/v1/attest/gpu" | "/v2/attest/gpu" | "/v3/attest/gpu" | "/v4/attest/gpu"
-  | "/v2/attest/switch" | "/v3/attest/switch" | "/v4/attest/switch";
+  | "/v4/attest/switch"
+  | "/v4/attest/gpu"
+  | "/v3/attest/switch"
+  | "/v3/attest/gpu"
+  | "/v2/attest/switch"
+  | "/v2/attest/gpu"
+  | "/v1/attest/gpu";
+
 export type ClaimsVersion = "1.0" | "2.0" | "3.0" | "4.0";
 
 /**
@@ -13,53 +22,27 @@ export type ClaimsVersion = "1.0" | "2.0" | "3.0" | "4.0";
  */
 export type EvidenceEncoding = "base64" | "base64-hex" | "hex";
 
-/** One device for buildAttestRequest. */
-export interface EvidenceInput {
-  /**
-   * The raw SPDM transcript: bytes, or a string — hex, base64, or base64 of hex text,
-   * recognised from the text (or as `evidenceEncoding` says). The request carries it in the
-   * endpoint's own encoding whatever it came in.
-   */
-  evidence: Uint8Array | ArrayBuffer | string;
-  /** The certificate chain as PEM text, leaf first. */
-  certificate: string;
-  /** Firmware version hint (V3/V4 only), e.g. "96.00.9F.00.01". */
-  firmwareVersion?: string;
-}
-
-export interface AttestRequestOptions {
-  endpoint: AttestEndpoint;
-  /** 64 hex characters; generated from crypto.getRandomValues when absent. */
-  nonce?: string;
-  /** Required for GPU endpoints; switch endpoints default to "LS10". */
-  arch?: Arch;
-  /** V4 only; absent means the endpoint's default (3.0 on V4). */
-  claimsVersion?: ClaimsVersion;
-  evidence: EvidenceInput[];
-  /**
-   * The encoding every string `evidence` must be in; text in another is refused with
-   * ERR_EVIDENCE_ENCODING. Default: recognised from the text.
-   */
-  evidenceEncoding?: EvidenceEncoding;
-}
-
-/** A request body as sent to the service (shape depends on the endpoint). */
-export interface AttestRequestBody {
-  nonce: string;
-  arch?: Arch;
-  evidence?: string;
-  certificate?: string;
-  evidences?: { evidence: string; certificate: string }[];
-  evidence_list?: { evidence: string; certificate: string; firmware_version?: string }[];
-  claims_version?: ClaimsVersion;
-}
-
-/** What validateAttestRequest found in a valid body. */
+/** What `validateAttestRequest` found in a valid body. */
 export interface ValidatedAttestRequest {
+  /** The endpoint's path. */
   endpoint: AttestEndpoint;
+  /** The nonce, hex. */
   nonce: string;
+  /** The architecture (the switch endpoints' default included). */
   arch: Arch;
+  /** The claims version (the endpoint's default included). */
   claimsVersion: ClaimsVersion;
+  /** Whether the endpoint is deprecated. */
   deprecated: boolean;
-  devices: { label: string; evidenceBytes: number; certificateBytes: number; firmwareVersion: string | null }[];
+  /** The devices, in order. */
+  devices: {
+    /** `GPU-0`, `SWITCH-1`. */
+    label: string;
+    /** Decoded evidence size. */
+    evidenceBytes: number;
+    /** Decoded PEM size. */
+    certificateBytes: number;
+    /** The firmware version hint, if any. */
+    firmwareVersion: string | null;
+  }[];
 }

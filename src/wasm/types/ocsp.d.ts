@@ -36,9 +36,7 @@ export interface OcspRequestJs {
    * The DER `OCSPRequest`: a fresh buffer (`buffer: ArrayBuffer`) in JS, so that
    * TypeScript's DOM types take it as a fetch body.
    */
-  request: Uint8Array & {
-    readonly buffer: ArrayBuffer
-  };
+  request: Uint8Array & { readonly buffer: ArrayBuffer };
   /** Its nonce. */
   nonce: Uint8Array;
 }

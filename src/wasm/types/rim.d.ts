@@ -215,3 +215,13 @@ export interface RuntimeEvidenceInput {
   apsku?: number;
   firmwareVersionHint?: string;
 }
+
+/** One ECDSA P-384/SHA-384 verification: a public key, a message and a raw `r‖s` signature. */
+export interface SignatureCheckData {
+  /** SEC1 encoding of the public key (uncompressed `04‖x‖y`, 97 bytes, or compressed). */
+  publicKey: Uint8Array;
+  /** The signed message (hashed with SHA-384 by the check). */
+  message: Uint8Array;
+  /** The raw `r‖s` signature. */
+  signature: Uint8Array;
+}

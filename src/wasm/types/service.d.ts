@@ -65,3 +65,80 @@ export interface AttestationServiceOptions {
    */
   policy?: string;
 }
+
+/** A request as the host received it. */
+export interface ServiceRequest {
+  method: string;
+  /** The path, e.g. "/v4/attest/gpu"; a query string after "?" is read only for "result" (result=ear: the EAT Attestation Result). */
+  path: string;
+  /** The origin the request was addressed to (`new URL(request.url).origin`): the tokens' iss when no issuer is configured. */
+  origin?: string;
+  headers?: [string, string][] | Record<string, string>;
+  body?: Uint8Array | string;
+}
+
+/** A response for the host to send. */
+export interface ServiceResponse {
+  status: number;
+  headers: [string, string][];
+  /** A fresh buffer: the type says so (`buffer: ArrayBuffer`), so that TypeScript's DOM types take it as a Response body. */
+  body: Uint8Array & { readonly buffer: ArrayBuffer };
+}
+
+/** One thing to fetch. */
+export type FetchResource =
+  | {
+    "kind": "rim";
+    id: string;
+    url: string;
+  }
+  | {
+    "kind": "ocsp";
+    url: string;
+    request: Uint8Array & { readonly buffer: ArrayBuffer };
+    nonce: Uint8Array;
+    cacheKey: string;
+  };
+
+/** An OCSP response that verified, for the host's cache. */
+export interface OcspCacheEntry {
+  cacheKey: string;
+  body: Uint8Array;
+  nonce: Uint8Array;
+  until: number;
+}
+
+/** What the host last saw of a remote source (the RIM service, the OCSP responder). */
+export interface SourceState {
+  /** Whether its last fetch got an answer (undefined: not asked yet). */
+  reachable?: boolean;
+  /** The last failure, e.g. 'timeout' or 'HTTP 503'. */
+  lastError?: string;
+  /** Answers held in the host's cache. */
+  cachedEntries?: number;
+}
+
+/** One source a host should probe: its kind and the URL to ask (`HEAD`). */
+export interface ProbeTarget {
+  kind: 'rim' | 'ocsp';
+  url: string;
+}
+
+/** What an `Exchange` needs next. */
+export type ServiceStep =
+  | {
+    "kind": "verify";
+    checks: SignatureCheck[];
+  }
+  | {
+    "kind": "fetch";
+    resources: FetchResource[];
+  }
+  | {
+    "kind": "sign";
+    inputs: Uint8Array[];
+  }
+  | {
+    "kind": "respond";
+    response: ServiceResponse;
+  };

@@ -4,6 +4,38 @@
 // builds that have that module; names from the other fragments and the generated classes
 // are in scope there.
 
+/** One ECDSA P-384/SHA-384 verification: a public key, a message and a raw `r‖s` signature. */
+export interface SignatureCheckData {
+  /** SEC1 encoding of the public key (uncompressed `04‖x‖y`, 97 bytes, or compressed). */
+  publicKey: Uint8Array;
+  /** The signed message (hashed with SHA-384 by the check). */
+  message: Uint8Array;
+  /** The raw `r‖s` signature. */
+  signature: Uint8Array;
+}
+
+/**
+ * A P-384 JSON Web Key as this crate writes it (RFC 7518 §6.2): members in the order the
+ * real attestation service uses (`kty`, `crv`, `kid`, `x5c`, `x`, `y`), `d` only for private
+ * keys.
+ */
+export interface P384Jwk {
+  /** Always `EC`. */
+  kty: "EC";
+  /** Always `P-384`. */
+  crv: "P-384";
+  /** Key id. */
+  kid?: string;
+  /** Certificate chain (base64 DER, leaf first), carried unchanged. */
+  x5c?: string[];
+  /** base64url of the 48-byte x coordinate. */
+  x: string;
+  /** base64url of the 48-byte y coordinate. */
+  y: string;
+  /** base64url of the 48-byte private scalar (private keys only). */
+  d?: string;
+}
+
 /**
  * Verification options in their written form: camelCase members, every one optional here
  * (the JS `CoreVerifyOptions`, where `now` is required). The core does not read `now`, the
@@ -126,9 +158,7 @@ export interface Appraisal {
 export interface VerifiedAttestationResultData {
   format: "v1" | "detached";
   /** The overall token (V1: the GPU's single token). */
-  overall: VerifiedJwtResult & {
-    payload: OverallTokenClaims
-  };
+  overall: VerifiedJwtResult & { payload: OverallTokenClaims };
   /** Empty for V1 (its one token is the GPU's); never empty for a detached result. */
   devices: VerifiedDeviceResult[];
   /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */

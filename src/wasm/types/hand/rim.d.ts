@@ -5,11 +5,3 @@ export interface RimOptions {
   /** PEM trust anchors replacing the NVIDIA RIM root. */
   trustAnchorPem?: string;
 }
-
-/** One ECDSA P-384/SHA-384 check: SEC1 public key, message, raw r||s signature. */
-export interface SignatureCheckData {
-  publicKey: Uint8Array;
-  message: Uint8Array;
-  signature: Uint8Array;
-}
-

@@ -1,13 +1,6 @@
 // Hand-written: the binding's own shapes, spliced beside the generated ../token.d.ts.
 import type { DeviceClaims, OverallTokenClaims } from './claims.js';
 
-/** One ES384 signature check: SEC1 public key (97 bytes), message, raw r||s signature. */
-export interface SignatureCheckData {
-  publicKey: Uint8Array;
-  message: Uint8Array;
-  signature: Uint8Array;
-}
-
 // The classes are declared here rather than generated: wasm-bindgen's generated class types
 // name `Symbol.dispose`, which only compiles with TypeScript's esnext.disposable library.
 // At run time `[Symbol.dispose]` is still set where the host has it.
@@ -81,15 +74,4 @@ export class TokenVerification {
   finish(verdicts: boolean[]): VerifiedJwtResult | VerifiedAttestationResultData;
   /** Completes the verification with the software backend. */
   verifySoftware(): VerifiedJwtResult | VerifiedAttestationResultData;
-}
-
-/** A P-384 JWK as this package writes it. */
-export interface P384Jwk {
-  kty: "EC";
-  crv: "P-384";
-  kid?: string;
-  x5c?: string[];
-  x: string;
-  y: string;
-  d?: string;
 }

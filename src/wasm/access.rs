@@ -13,7 +13,7 @@ use super::args;
 use super::convert::{
     json_to_js as to_js_value, optional_options_from_js, options_from_js, parse_json, Js,
 };
-use super::error::{invalid_argument, to_js};
+use super::error::{invalid_argument, OrJs};
 use crate::access::{
     authorize, evaluate_access as decide_access, route_table_json, target_of, AccessKey,
     AccessOptions, ApiKey, DevKeys, GatewayConfig, GatewayRequest, HeaderBudget, KeyRecord,
@@ -85,7 +85,7 @@ impl ApiGateway {
         // `Js`: a `keyStore` member (EvaluateAccessOptions') is not read here; no JSON value
         // reader through serde-wasm-bindgen for it.
         let options: AccessOptions<Js> = optional_options_from_js(&options)?;
-        let config = options.config().map_err(|error| to_js(&error))?;
+        let config = options.config().or_js()?;
         Ok(Self { store, config })
     }
 
@@ -149,12 +149,10 @@ pub fn evaluate_access(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "EvaluateAccessOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let (method, path) = (
-        args::string_arg(&method, "method")?,
-        args::string_arg(&path, "path")?,
-    );
+    let method = args::string_arg(&method, "method")?;
+    let path = args::string_arg(&path, "path")?;
     let options: AccessOptions<Js, Js> = optional_options_from_js(&options)?;
-    let config = options.config().map_err(|error| to_js(&error))?;
+    let config = options.config().or_js()?;
     let now = options.now.map_or(JsValue::UNDEFINED, |now| now.0);
     let now = args::time_or_clock(&now, "options.now")?;
     let decide = |key| Ok(decide_access(key, &method, &path, &config, now));
@@ -166,12 +164,10 @@ pub fn evaluate_access(
         })
     } else if key.is_object() {
         let record = KeyRecord::from_json(&args::json_bytes(&key, "key")?);
-        decide(AccessKey::Record(&record.map_err(|error| to_js(&error))?))
+        decide(AccessKey::Record(&record.or_js()?))
     } else {
-        Err(invalid_argument(
-            "key",
-            "a key record, an API key or a Bearer value",
-        ))
+        let expected = "a key record, an API key or a Bearer value";
+        Err(invalid_argument("key", expected))
     };
     to_js_value(&decision?)
 }
@@ -200,7 +196,7 @@ pub fn create_api_key(
         _ => None,
     };
     let created = options.issue_at(&args::random_bytes::<32>()?, expires_at);
-    to_js_value(&created.map_err(|error| to_js(&error))?)
+    to_js_value(&created.or_js()?)
 }
 
 /// Checks an API key's format and checksum offline (no store needed); returns its type,
@@ -262,9 +258,8 @@ pub fn dev_keys(
     let seed: [u8; 32] = if seed.is_undefined() || seed.is_null() {
         args::random_bytes::<32>()?
     } else {
-        let seed = args::bytes(&seed, "seed")?;
-        seed.try_into()
-            .map_err(|_| invalid_argument("seed", "32 bytes"))?
+        let seed = args::bytes(&seed, "seed")?.try_into();
+        seed.map_err(|_| invalid_argument("seed", "32 bytes"))?
     };
     to_js_value(&DevKeys::new(&seed, now))
 }
@@ -293,7 +288,7 @@ pub fn role_scopes() -> Result<JsValue, JsValue> {
 }
 
 fn api_key(key: &JsValue) -> Result<ApiKey, JsValue> {
-    ApiKey::parse(&args::string_arg(key, "key")?).map_err(|error| to_js(&error))
+    ApiKey::parse(&args::string_arg(key, "key")?).or_js()
 }
 
 /// Client headers from a `Headers` object or an iterable of [name, value] pairs, each
@@ -337,5 +332,5 @@ fn key_store_from(value: Option<&JsValue>, field: &str) -> Result<KeyStore, JsVa
     let value = value.filter(|value| !value.is_undefined() && !value.is_null());
     let value =
         value.ok_or_else(|| invalid_argument(field, "a key store (JSON text or object)"))?;
-    KeyStore::from_json(&args::json_bytes(value, field)?).map_err(|error| to_js(&error))
+    KeyStore::from_json(&args::json_bytes(value, field)?).or_js()
 }

@@ -55,10 +55,8 @@ pub(crate) fn json_bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValu
             .map_err(|_| invalid_argument(field, "JSON-serialisable"))?;
         return Ok(String::from(text).into_bytes());
     }
-    Err(invalid_argument(
-        field,
-        "a JSON string, a Uint8Array or an object",
-    ))
+    let expected = "a JSON string, a Uint8Array or an object";
+    Err(invalid_argument(field, expected))
 }
 
 /// `N` random bytes from the host's `crypto.getRandomValues` (Web Crypto; present in
@@ -68,11 +66,8 @@ pub(crate) fn json_bytes(value: &JsValue, field: &str) -> Result<Vec<u8>, JsValu
 pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], JsValue> {
     let mut out = [0u8; N];
     getrandom::fill(&mut out).map_err(|_| {
-        coded(
-            "ERR_NO_RANDOMNESS",
-            "crypto.getRandomValues is not available",
-            None,
-        )
+        let message = "crypto.getRandomValues is not available";
+        coded("ERR_NO_RANDOMNESS", message, None)
     })?;
     Ok(out)
 }
@@ -153,12 +148,8 @@ pub(crate) fn time(value: &JsValue, field: &str) -> Result<UnixTime, JsValue> {
     } else {
         value.as_f64().and_then(UnixTime::from_number)
     };
-    time.ok_or_else(|| {
-        invalid_argument(
-            field,
-            "Unix seconds (a whole number from 0 to 253402300799) or a Date",
-        )
-    })
+    let expected = "Unix seconds (a whole number from 0 to 253402300799) or a Date";
+    time.ok_or_else(|| invalid_argument(field, expected))
 }
 
 /// [`time`], or the host clock when the value is `undefined` or `null` (the binding is the

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::error::{invalid_argument, to_js, OrJs};
 use super::{args, convert};
-use super::error::{invalid_argument, to_js};
 use crate::attest::{
     decode_evidence_text, validate_request, Arch, AttestRequestBuilder, ClaimsVersion, Endpoint,
     EvidenceEncoding, EvidenceInput, Nonce, RequestError, RequestSummary,
@@ -62,36 +62,25 @@ pub fn build_attest_request(
     if !options.is_object() {
         return Err(invalid_argument("options", "an object"));
     }
-    let endpoint = endpoint(&args::required_string(
-        &args::member(&options, "endpoint"),
-        "endpoint",
-    )?)?;
-    let nonce = match args::optional_string(&args::member(&options, "nonce"), "nonce")? {
-        Some(text) => {
-            Nonce::parse(&text).map_err(|problem| to_js(&RequestError::InvalidNonce { problem }))?
-        }
+    let text = |name: &str| args::optional_string(&args::member(&options, name), name);
+    let path = args::required_string(&args::member(&options, "endpoint"), "endpoint")?;
+    let endpoint = endpoint(&path)?;
+    let nonce = match text("nonce")? {
+        Some(hex) => Nonce::parse(&hex)
+            .map_err(|problem| RequestError::InvalidNonce { problem })
+            .or_js()?,
         None => Nonce::from_bytes(args::random_bytes::<{ Nonce::LEN }>()?),
     };
-    let arch = match args::optional_string(&args::member(&options, "arch"), "arch")? {
-        Some(text) => Some(Arch::parse(&text).ok_or_else(|| {
-            to_js(&RequestError::InvalidArch {
-                endpoint,
-                value: text,
-            })
-        })?),
-        None => None,
-    };
-    let claims_version =
-        match args::optional_string(&args::member(&options, "claimsVersion"), "claimsVersion")? {
-            Some(text) => Some(ClaimsVersion::parse(&text).ok_or_else(|| {
-                to_js(&RequestError::InvalidClaimsVersion {
-                    endpoint,
-                    value: text,
-                })
-            })?),
-            None => None,
-        };
-
+    let mut builder = AttestRequestBuilder::new(endpoint, nonce);
+    if let Some(value) = text("arch")? {
+        let arch = Arch::parse(&value).ok_or(RequestError::InvalidArch { endpoint, value });
+        builder = builder.arch(arch.or_js()?);
+    }
+    if let Some(value) = text("claimsVersion")? {
+        let version = ClaimsVersion::parse(&value);
+        let version = version.ok_or(RequestError::InvalidClaimsVersion { endpoint, value });
+        builder = builder.claims_version(version.or_js()?);
+    }
     let list = args::member(&options, "evidence");
     if !js_sys::Array::is_array(&list) {
         return Err(invalid_argument("evidence", "an array"));
@@ -103,28 +92,14 @@ pub fn build_attest_request(
         if !item.is_object() {
             return Err(invalid_argument(&path, "an object"));
         }
-        let evidence = evidence_bytes(
-            &args::member(&item, "evidence"),
-            encoding,
-            &alloc::format!("{path}.evidence"),
-        )?;
-        let certificate = args::required_string(
-            &args::member(&item, "certificate"),
-            &alloc::format!("{path}.certificate"),
-        )?;
-        let firmware = args::optional_string(
-            &args::member(&item, "firmwareVersion"),
-            &alloc::format!("{path}.firmwareVersion"),
-        )?;
+        let member = |name: &str| (args::member(&item, name), alloc::format!("{path}.{name}"));
+        let (evidence, field) = member("evidence");
+        let evidence = evidence_bytes(&evidence, encoding, &field)?;
+        let (certificate, field) = member("certificate");
+        let certificate = args::required_string(&certificate, &field)?;
+        let (firmware, field) = member("firmwareVersion");
+        let firmware = args::optional_string(&firmware, &field)?;
         owned.push((evidence, certificate, firmware));
-    }
-
-    let mut builder = AttestRequestBuilder::new(endpoint, nonce);
-    if let Some(arch) = arch {
-        builder = builder.arch(arch);
-    }
-    if let Some(version) = claims_version {
-        builder = builder.claims_version(version);
     }
     for (evidence, certificate, firmware) in &owned {
         builder = builder.evidence(EvidenceInput {
@@ -133,7 +108,7 @@ pub fn build_attest_request(
             firmware_version: firmware.as_deref(),
         });
     }
-    let body = builder.build().map_err(|error| to_js(&error))?;
+    let body = builder.build().or_js()?;
     convert::parse_json(&body.to_json())
 }
 
@@ -165,13 +140,13 @@ pub fn validate_attest_request(
     let path = args::string_arg(&endpoint_path, "endpointPath")?;
     let endpoint = endpoint(&path)?;
     let bytes = args::json_bytes(&body, "body")?;
-    let request = validate_request(endpoint, &bytes).map_err(|error| to_js(&error))?;
+    let request = validate_request(endpoint, &bytes).or_js()?;
     // JSON text, not serde-wasm-bindgen: the default build stays without the latter's writer.
     convert::json_to_js(&RequestSummary::new(&request))
 }
 
 fn endpoint(path: &str) -> Result<Endpoint, JsValue> {
-    Endpoint::for_path(path).map_err(|error| to_js(&error))
+    Endpoint::for_path(path).or_js()
 }
 
 /// Option `evidenceEncoding` of `options`: `None` when absent (recognised from the text).
@@ -196,7 +171,7 @@ fn evidence_bytes(
     field: &str,
 ) -> Result<Vec<u8>, JsValue> {
     match value.as_string() {
-        Some(text) => decode_evidence_text(&text, encoding, field).map_err(|e| to_js(&e)),
+        Some(text) => decode_evidence_text(&text, encoding, field).or_js(),
         None => args::bytes(value, field),
     }
 }

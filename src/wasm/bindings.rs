@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::convert::{from_js, json_to_js};
-use super::error::{invalid_argument, to_js};
+use super::error::{invalid_argument, OrJs};
 use crate::service::{HostSettings, TestPkiCollateral};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -54,12 +54,12 @@ pub fn read_service_bindings(
             .ok()
             .and_then(|value| value.as_string())
     };
-    let mut settings = HostSettings::read(get).map_err(|error| to_js(&error))?;
+    let mut settings = HostSettings::read(get).or_js()?;
     if !settings.test_pki || test_pki.is_undefined() || test_pki.is_null() {
         return json_to_js(&settings);
     }
     let held: TestPkiCollateral = from_js(&test_pki, "testPki")?;
-    let answers = held.add_to(&mut settings).map_err(|error| to_js(&error))?;
+    let answers = held.add_to(&mut settings).or_js()?;
     let bindings = json_to_js(&settings)?;
     let by_key = Map::new();
     for (key, der) in answers.iter() {

@@ -150,11 +150,8 @@ fn refused(
     } else {
         reason
     };
-    coded(
-        "ERR_INVALID_ARGUMENT",
-        &format!("{field}: {reason}"),
-        Some(&field),
-    )
+    let message = format!("{field}: {reason}");
+    coded("ERR_INVALID_ARGUMENT", &message, Some(&field))
 }
 
 /// Why [`plain`] stopped.
@@ -216,14 +213,9 @@ fn plain(
         // A proxy's length may be any number: it is checked before it is used.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let count = length.max(0.0).min(f64::from(MAX_ELEMENTS)) as u32;
-        spend(
-            budget,
-            count as usize,
-            length,
-            MAX_ELEMENTS as usize,
-            "elements",
-        )
-        .map_err(|why| (path.clone(), why))?;
+        let limit = MAX_ELEMENTS as usize;
+        let spent = spend(budget, count as usize, length, limit, "elements");
+        spent.map_err(|why| (path.clone(), why))?;
         let out = Array::new();
         for i in 0..count {
             path.push_str(&format!("[{i}]"));
@@ -320,9 +312,6 @@ fn serializer() -> serde_wasm_bindgen::Serializer {
 #[cold]
 #[inline(never)]
 fn unserialisable(error: serde_wasm_bindgen::Error) -> JsValue {
-    coded(
-        "ERR_INTERNAL",
-        &format!("could not build the result object: {error}"),
-        None,
-    )
+    let message = format!("could not build the result object: {error}");
+    coded("ERR_INTERNAL", &message, None)
 }

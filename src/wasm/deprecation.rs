@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use super::args;
 use super::convert::json_to_js as to_js_value;
 use super::convert::{optional_options_from_js, parse_json};
-use super::error::{invalid_argument, to_js};
+use super::error::{invalid_argument, OrJs};
 use crate::deprecation::{
     attest_path_headers, deprecation_headers, notices_for, registry_json, DeprecationOptions,
     Policy, RequestCheck,
@@ -141,7 +141,7 @@ pub fn attest_deprecation_headers_js(
     #[wasm_bindgen(unchecked_optional_param_type = "DeprecationOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (path, now, policy) = read(&path, "path", &now, &options)?;
-    to_js_value(&attest_path_headers(&path, now, &policy).map_err(|error| to_js(&error))?)
+    to_js_value(&attest_path_headers(&path, now, &policy).or_js()?)
 }
 
 /// Every row of the deprecation registry (attributes, query parameters, endpoints; active

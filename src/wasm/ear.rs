@@ -5,7 +5,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::error::{invalid_argument, to_js};
+use super::error::{invalid_argument, OrJs};
 use super::{args, convert};
 use crate::ear::Ear;
 use crate::token::MAX_TOKEN_BYTES;
@@ -27,6 +27,6 @@ pub fn read_ear(
     let Ok(Value::Object(claims)) = crate::json::parse(&text) else {
         return Err(invalid_argument("payload", expected));
     };
-    let ear = Ear::from_claims(&claims).map_err(|e| to_js(&e))?;
+    let ear = Ear::from_claims(&claims).or_js()?;
     convert::json_to_js(&ear.data())
 }

@@ -14,6 +14,19 @@ pub(crate) fn to_js<E: ErrorCode + Display>(error: &E) -> JsValue {
     described(error.code(), error, error.field())
 }
 
+/// A core result with its error as the coded JS error of [`to_js`].
+pub(crate) trait OrJs<T> {
+    fn or_js(self) -> Result<T, JsValue>;
+}
+
+impl<T, E: ErrorCode + Display> OrJs<T> for Result<T, E> {
+    // Inline, as `map_err` is: an outlined copy per result type moves each `T` once more.
+    #[inline]
+    fn or_js(self) -> Result<T, JsValue> {
+        self.map_err(|error| to_js(&error))
+    }
+}
+
 /// [`coded`] with the message written by `message` (one body for every error type).
 #[inline(never)]
 fn described(code: &str, message: &dyn Display, field: Option<&str>) -> JsValue {
@@ -35,11 +48,8 @@ pub(crate) fn coded(code: &str, message: &str, field: Option<&str>) -> JsValue {
 
 /// An argument of the wrong type or shape: `ERR_INVALID_ARGUMENT`, naming the argument.
 pub(crate) fn invalid_argument(field: &str, expected: &str) -> JsValue {
-    coded(
-        "ERR_INVALID_ARGUMENT",
-        &alloc::format!("{field} must be {expected}"),
-        Some(field),
-    )
+    let message = alloc::format!("{field} must be {expected}");
+    coded("ERR_INVALID_ARGUMENT", &message, Some(field))
 }
 
 /// A use-once object (an `EvidenceBatch`, a `PendingRim`, a `TokenVerification`) used again
@@ -50,9 +60,6 @@ pub(crate) fn invalid_argument(field: &str, expected: &str) -> JsValue {
     allow(dead_code)
 )]
 pub(crate) fn consumed(what: &str) -> JsValue {
-    coded(
-        "ERR_BATCH_CONSUMED",
-        &alloc::format!("this {what} was already finished"),
-        None,
-    )
+    let message = alloc::format!("this {what} was already finished");
+    coded("ERR_BATCH_CONSUMED", &message, None)
 }

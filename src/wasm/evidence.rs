@@ -12,7 +12,7 @@ use wasm_bindgen::JsValue;
 use super::args::clock;
 use super::convert::Js;
 use super::convert::{self, json_to_js, options_from_js};
-use super::error::to_js;
+use super::error::OrJs;
 use super::pending::Pending;
 use crate::evidence::{BatchPlan, DeviceResult, EvidenceOptions, ReportPlan, RuntimeEvidenceInput};
 
@@ -45,16 +45,14 @@ pub fn verify_evidence(
     #[wasm_bindgen(unchecked_param_type = "VerifyEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let device = read(&options)?.verify_evidence(clock)?;
-    json_to_js(&device.map_err(|e| to_js(&e))?.to_report())
+    json_to_js(&device.or_js()?.to_report())
 }
 
 /// A prepared batch of devices (`prepareEvidence`) whose signature checks JS may run itself
 /// (WebCrypto), in parallel, before `finish`; shared chain links appear once. Single use;
 /// `free()` releases it.
 #[wasm_bindgen]
-pub struct EvidenceBatch {
-    plan: Pending<BatchPlan>,
-}
+pub struct EvidenceBatch(Pending<BatchPlan>);
 
 /// Prepares the devices of one request for verification with signature checks the caller
 /// runs (WebCrypto): parses every device's transcript and builds its certificate path, then
@@ -80,9 +78,7 @@ pub fn prepare_evidence(
     #[wasm_bindgen(unchecked_param_type = "PrepareEvidenceOptions")] options: JsValue,
 ) -> Result<EvidenceBatch, JsValue> {
     let plan = read(&options)?.batch_plan(clock)?;
-    Ok(EvidenceBatch {
-        plan: Pending::new(plan, "batch"),
-    })
+    Ok(EvidenceBatch(Pending::new(plan, "batch")))
 }
 
 #[wasm_bindgen]
@@ -91,7 +87,7 @@ impl EvidenceBatch {
     /// `ERR_BATCH_CONSUMED` once the batch is completed.
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
-        self.plan.checks()
+        self.0.checks()
     }
 
     /// Completes the batch with one boolean verdict per signature check, in order: one
@@ -103,14 +99,14 @@ impl EvidenceBatch {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        json_to_js(&DeviceResult::list(self.plan.finish(&verdicts)?))
+        json_to_js(&DeviceResult::list(self.0.finish(&verdicts)?))
     }
 
     /// Completes the batch with the software backend: one result per device. Throws
     /// `ERR_BATCH_CONSUMED` on a second use.
     #[wasm_bindgen(unchecked_return_type = "DeviceResult[]")]
     pub fn verify(&mut self) -> Result<JsValue, JsValue> {
-        json_to_js(&DeviceResult::list(self.plan.take()?.verify()))
+        json_to_js(&DeviceResult::list(self.0.take()?.verify()))
     }
 }
 
@@ -146,9 +142,7 @@ pub fn evidence_report(
 /// A device report (`prepareEvidenceReport`) whose signature checks JS may run itself
 /// (WebCrypto) before `finish`. Single use; `free()` releases it.
 #[wasm_bindgen]
-pub struct EvidenceReportPlan {
-    plan: Pending<ReportPlan>,
-}
+pub struct EvidenceReportPlan(Pending<ReportPlan>);
 
 /// Prepares `evidenceReport` with signature checks the caller runs (WebCrypto): parses the
 /// device and its RIMs and hands out the evidence's and the RIMs' signature checks; `finish`
@@ -172,9 +166,7 @@ pub fn prepare_evidence_report(
     #[wasm_bindgen(unchecked_param_type = "EvidenceReportOptions")] options: JsValue,
 ) -> Result<EvidenceReportPlan, JsValue> {
     let plan = read(&options)?.report_plan(clock)?;
-    Ok(EvidenceReportPlan {
-        plan: Pending::new(plan, "batch"),
-    })
+    Ok(EvidenceReportPlan(Pending::new(plan, "batch")))
 }
 
 #[wasm_bindgen]
@@ -183,7 +175,7 @@ impl EvidenceReportPlan {
     /// JS backend; throws `ERR_BATCH_CONSUMED` once the plan is completed.
     #[wasm_bindgen(js_name = signatureChecks, unchecked_return_type = "SignatureCheck[]")]
     pub fn signature_checks(&self) -> Result<JsValue, JsValue> {
-        self.plan.checks()
+        self.0.checks()
     }
 
     /// The report, with one boolean verdict per signature check, in order. Throws
@@ -194,13 +186,13 @@ impl EvidenceReportPlan {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "boolean[]")] verdicts: JsValue,
     ) -> Result<JsValue, JsValue> {
-        json_to_js(&self.plan.finish(&verdicts)?)
+        json_to_js(&self.0.finish(&verdicts)?)
     }
 
     /// The report, with the software backend. Throws `ERR_BATCH_CONSUMED` on a second use.
     #[wasm_bindgen(unchecked_return_type = "DeviceReport")]
     pub fn verify(&mut self) -> Result<JsValue, JsValue> {
-        json_to_js(&self.plan.take()?.verify())
+        json_to_js(&self.0.take()?.verify())
     }
 }
 
@@ -226,8 +218,7 @@ pub fn verify_certificate_chain(
     )]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let chain = read(&options)?.verify_certificate_chain(clock)?;
-    let chain = chain.map_err(|e| to_js(&e))?;
+    let chain = read(&options)?.verify_certificate_chain(clock)?.or_js()?;
     let out = json_to_js(&chain)?;
     convert::set_bytes(&out, "leafPublicKey", &chain.leaf_public_key);
     Ok(out)
@@ -251,9 +242,8 @@ pub fn verify_certificate_chain(
 pub fn runtime_evidence(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    json_to_js(&RuntimeEvidenceInput::from(
-        read(&options)?.runtime_evidence()?,
-    ))
+    let values = read(&options)?.runtime_evidence()?;
+    json_to_js(&RuntimeEvidenceInput::from(values))
 }
 
 fn read(options: &JsValue) -> Result<EvidenceOptions<Js>, JsValue> {

@@ -10,11 +10,11 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use crate::service::ErrorResponseInit;
 use super::answer::within;
 use super::args::optional_string;
 use super::convert::{from_js, json_to_js};
-use super::error::coded;
+use super::error::{coded, OrJs};
+use crate::service::ErrorResponseInit;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_HOST_ANSWERS: &str = include_str!("types/host_answers.d.ts");
@@ -52,11 +52,8 @@ fn known_members(init: &JsValue) -> Result<(), JsValue> {
     }
     let keys = Reflect::own_keys(init).map_err(|_| refused("its members cannot be listed"))?;
     let name = |key: JsValue| key.as_string().unwrap_or_else(|| "a symbol".into());
-    match keys
-        .iter()
-        .map(name)
-        .find(|key| !ErrorResponseInit::MEMBERS.contains(&key.as_str()))
-    {
+    let known = |key: &String| ErrorResponseInit::MEMBERS.contains(&key.as_str());
+    match keys.iter().map(name).find(|key| !known(key)) {
         Some(key) => Err(refused(&format!("no member {key:?}"))),
         None => Ok(()),
     }
@@ -83,5 +80,5 @@ pub fn bearer_token(
     let query = optional_string(&query, "query")?;
     crate::access::bearer_token(authorization.as_deref(), query.as_deref())
         .map(String::from)
-        .map_err(|error| super::error::to_js(&error))
+        .or_js()
 }

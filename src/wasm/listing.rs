@@ -8,7 +8,7 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::error::to_js;
+use super::error::{to_js, OrJs};
 use super::{args, convert};
 use crate::listing::{
     generate_json, generate_table, list_response, respond, ListError, ListLimits, Schema, Table,
@@ -45,7 +45,7 @@ impl ListTable {
         } else {
             args::json_bytes(&rows, "rows")?
         };
-        let table = Table::from_json(schema, &bytes).map_err(|error| to_js(&error))?;
+        let table = Table::from_json(schema, &bytes).or_js()?;
         Ok(ListTable { table })
     }
 
@@ -58,7 +58,7 @@ impl ListTable {
         #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
     ) -> Result<ListTable, JsValue> {
         let (schema, count, seed) = generated(&path, &count, &seed)?;
-        let table = generate_table(schema, count, seed).map_err(|error| to_js(&error))?;
+        let table = generate_table(schema, count, seed).or_js()?;
         Ok(ListTable { table })
     }
 
@@ -139,7 +139,7 @@ pub fn generate_dataset(
     #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (schema, count, seed) = generated(&path, &count, &seed)?;
-    convert::parse_json(&generate_json(schema, count, seed).map_err(|error| to_js(&error))?)
+    convert::parse_json(&generate_json(schema, count, seed).or_js()?)
 }
 
 /// Runs one list query (`page_number`, `rpp`, `filter`, `sorting`) over rows loaded for
@@ -194,7 +194,7 @@ pub fn list_limits() -> Result<JsValue, JsValue> {
 }
 
 fn schema(path: &JsValue) -> Result<&'static Schema, JsValue> {
-    Schema::find(&args::string_arg(path, "path")?).map_err(|error| to_js(&error))
+    Schema::find(&args::string_arg(path, "path")?).or_js()
 }
 
 /// The schema, count and seed of a generated table, read in that order.

@@ -96,8 +96,6 @@ pub fn check_ocsp_responses(
     let now = args::time_or_clock(&now, "now")?;
     let options: Option<CheckOcspOptions> = members_from_js(&options, "options")?;
     let answers = fetched(&answers)?;
-    let status = options
-        .unwrap_or_default()
-        .check(&chain_pem, kind, &answers, now)?;
-    json_to_js(&status)
+    let options = options.unwrap_or_default();
+    json_to_js(&options.check(&chain_pem, kind, &answers, now)?)
 }

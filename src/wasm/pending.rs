@@ -7,7 +7,7 @@ use core::fmt::Display;
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::error::{consumed, to_js};
+use super::error::{consumed, OrJs};
 use crate::crypto::Deferred;
 use crate::error_code::ErrorCode;
 
@@ -22,10 +22,8 @@ where
     D::Error: ErrorCode + Display,
 {
     pub(crate) fn new(inner: D, what: &'static str) -> Self {
-        Self {
-            inner: Some(inner),
-            what,
-        }
+        let inner = Some(inner);
+        Self { inner, what }
     }
 
     /// The signature checks, for a JS backend.
@@ -38,7 +36,7 @@ where
     /// malformed list leaves it usable).
     pub(crate) fn finish(&mut self, verdicts: &JsValue) -> Result<D::Output, JsValue> {
         let flags = args::verdicts_arg(verdicts, "verdicts")?;
-        self.take()?.finish(&flags).map_err(|error| to_js(&error))
+        self.take()?.finish(&flags).or_js()
     }
 
     /// The work itself, once: for completing it another way (the software backend).

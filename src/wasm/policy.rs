@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::error::to_js;
+use super::error::OrJs;
 use super::verified::kept;
 use super::{args, convert};
 use crate::policy::{appraise_claims, Policy};
@@ -39,9 +39,9 @@ pub fn appraise_policy(
     #[wasm_bindgen(unchecked_param_type = "VerifiedAttestationResultData")] result: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] policy: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let policy = Policy::parse(&args::json_bytes(&policy, "policy")?).map_err(|e| to_js(&e))?;
+    let policy = Policy::parse(&args::json_bytes(&policy, "policy")?).or_js()?;
     let claims = kept(&result)?;
-    let (format, overall, devices) = claims.parts().map_err(|e| to_js(&e))?;
-    let decision = appraise_claims(format, overall, &devices, &policy).map_err(|e| to_js(&e))?;
+    let (format, overall, devices) = claims.parts().or_js()?;
+    let decision = appraise_claims(format, overall, &devices, &policy).or_js()?;
     convert::json_to_js(&decision)
 }

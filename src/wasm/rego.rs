@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::convert;
-use super::error::{invalid_argument, to_js};
+use super::error::{invalid_argument, OrJs};
 use super::verified::kept;
 use crate::policy::rego::{appraise_rego_claims, RegoPolicy};
 use crate::token::{ResultFormat, V1_DEVICE_LABEL};
@@ -47,15 +47,14 @@ pub fn appraise_rego_policy(
             None => return Err(invalid_argument("policy", "Rego text or its UTF-8 bytes")),
         },
     };
-    let policy = RegoPolicy::parse(&text).map_err(|e| to_js(&e))?;
+    let policy = RegoPolicy::parse(&text).or_js()?;
     let claims = kept(&result)?;
-    let (format, overall, devices) = claims.parts().map_err(|e| to_js(&e))?;
+    let (format, overall, devices) = claims.parts().or_js()?;
     let devices = match format {
         // A V1 result's single token is its one device (as in the Rust API).
         ResultFormat::V1 => alloc::vec![(V1_DEVICE_LABEL, overall)],
         ResultFormat::Detached => devices,
     };
-    let decision =
-        appraise_rego_claims(format, overall, &devices, &policy).map_err(|e| to_js(&e))?;
+    let decision = appraise_rego_claims(format, overall, &devices, &policy).or_js()?;
     convert::json_to_js(&decision)
 }

@@ -8,10 +8,9 @@ use wasm_bindgen::JsValue;
 
 use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, set_bytes, Js};
-use super::error;
+use super::error::OrJs;
 use super::pending::Pending;
 use crate::bytes::Document;
-use crate::error_code::ErrorCode;
 use crate::rim::{self, PendingRim, RimIds, RimOptions, RuntimeEvidence, VerifiedRim};
 use crate::time::UnixTime;
 
@@ -100,7 +99,7 @@ pub fn verify_rim(
     #[wasm_bindgen(unchecked_param_type = "RimOptions | undefined")] options: JsValue,
 ) -> Result<VerifiedRimHandle, JsValue> {
     let (Document(xml), options, now) = rim_inputs(&xml, &options)?;
-    let inner = options.verify(&xml, now).map_err(err)?;
+    let inner = options.verify(&xml, now).or_js()?;
     Ok(VerifiedRimHandle { inner })
 }
 
@@ -126,7 +125,7 @@ pub fn prepare_rim(
     #[wasm_bindgen(unchecked_param_type = "RimOptions | undefined")] options: JsValue,
 ) -> Result<PendingRimHandle, JsValue> {
     let (Document(xml), options, now) = rim_inputs(&xml, &options)?;
-    let inner = Pending::new(options.prepare(&xml, now).map_err(err)?, "PendingRim");
+    let inner = Pending::new(options.prepare(&xml, now).or_js()?, "PendingRim");
     Ok(PendingRimHandle { inner })
 }
 
@@ -152,7 +151,7 @@ pub fn open_rim_envelope(
 ) -> Result<JsValue, JsValue> {
     let expected_id = args::string_arg(&expected_id, "expectedId")?;
     let body = args::json_bytes(&body, "body")?;
-    let mut envelope = rim::open_envelope(&body, &expected_id).map_err(err)?;
+    let mut envelope = rim::open_envelope(&body, &expected_id).or_js()?;
     // The document goes across as bytes, not as a JSON array of numbers.
     let document = core::mem::take(&mut envelope.rim);
     let out = json_to_js(&envelope)?;
@@ -179,7 +178,7 @@ pub fn rim_ids(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
     let arch = from_js(&arch, "arch")?;
-    json_to_js(&RimIds::of(arch, &runtime_evidence(&evidence)?).map_err(err)?)
+    json_to_js(&RimIds::of(arch, &runtime_evidence(&evidence)?).or_js()?)
 }
 
 /// Compares a GPU's evidence values with its verified driver and firmware RIMs: every
@@ -205,7 +204,7 @@ pub fn compare_gpu_rims(
 ) -> Result<JsValue, JsValue> {
     let (driver, firmware) = (driver.inner.document(), firmware.inner.document());
     let result = rim::compare_gpu(driver, firmware, &runtime_evidence(&evidence)?);
-    json_to_js(&result.map_err(err)?.report())
+    json_to_js(&result.or_js()?.report())
 }
 
 /// Compares a switch's evidence values with its verified BIOS RIM: every active golden
@@ -227,7 +226,7 @@ pub fn compare_switch_rim(
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
     let result = rim::compare_switch(firmware.inner.document(), &runtime_evidence(&evidence)?);
-    json_to_js(&result.map_err(err)?.report())
+    json_to_js(&result.or_js()?.report())
 }
 
 /// What a RIM document (XML text or bytes) says it is, read from its own `Meta` (its
@@ -248,7 +247,7 @@ pub fn identify_rim(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] xml: JsValue,
 ) -> Result<JsValue, JsValue> {
     let Document(xml) = from_js(&xml, "xml")?;
-    json_to_js(&rim::identify_rim(&xml).map_err(err)?)
+    json_to_js(&rim::identify_rim(&xml).or_js()?)
 }
 
 /// The document, the options (absent: the defaults) and `options.now` (default: the clock).
@@ -265,8 +264,4 @@ fn rim_inputs(
 
 fn runtime_evidence(value: &JsValue) -> Result<RuntimeEvidence, JsValue> {
     super::runtime::read(value, "evidence")
-}
-
-fn err<E: ErrorCode + core::fmt::Display>(error: E) -> JsValue {
-    error::to_js(&error)
 }

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::convert::{self, from_js};
-use super::error::{coded, to_js};
+use super::error::{coded, OrJs};
 use super::{answer, args};
 use crate::bytes::{Document, HexBytes};
 use crate::rim::open_envelope;
@@ -58,7 +58,7 @@ impl AttestationService {
         #[wasm_bindgen(unchecked_param_type = "AttestationServiceOptions")] options: JsValue,
     ) -> Result<AttestationService, JsValue> {
         let options: ServiceOptions = convert::options_from_js(&options)?;
-        let inner = options.build().map_err(|error| to_js(&error))?;
+        let inner = options.build().or_js()?;
         Ok(Self {
             inner: Rc::new(RefCell::new(inner)),
         })
@@ -75,11 +75,10 @@ impl AttestationService {
     ) -> Result<(), JsValue> {
         let name = args::string_arg(&name, "name")?;
         let Document(xml) = from_js(&xml, "xml")?;
-        let mut service = self.service_mut()?;
-        service
+        self.service_mut()?
             .rims_mut()
             .insert_named(&name, xml)
-            .map_err(|e| to_js(&e))
+            .or_js()
     }
 
     /// Adds a RIM fetched from a RIM service: the envelope `{id, rim, sha256, …}` is checked
@@ -93,9 +92,10 @@ impl AttestationService {
     ) -> Result<(), JsValue> {
         let id = args::string_arg(&id, "id")?;
         let Document(body) = from_js(&body, "body")?;
-        let envelope = open_envelope(&body, &id).map_err(|e| to_js(&e))?;
-        let mut service = self.service_mut()?;
-        service.rims_mut().insert(&envelope.id, envelope.rim);
+        let envelope = open_envelope(&body, &id).or_js()?;
+        self.service_mut()?
+            .rims_mut()
+            .insert(&envelope.id, envelope.rim);
         Ok(())
     }
 
@@ -217,8 +217,7 @@ impl ServiceExchange {
             None => from_js(&verdicts, "verdicts")?,
         };
         let service = self.service.try_borrow().map_err(|_| busy())?;
-        let result = self.exchange.verified(&service, &verdicts);
-        result.map_err(|e| to_js(&e))
+        self.exchange.verified(&service, &verdicts).or_js()
     }
 
     /// Answers a `verify` step with the software backend, inside the module. Throws
@@ -226,8 +225,7 @@ impl ServiceExchange {
     #[wasm_bindgen(js_name = verifyInCore)]
     pub fn verify_in_core(&mut self) -> Result<(), JsValue> {
         let service = self.service.try_borrow().map_err(|_| busy())?;
-        let result = self.exchange.verify_in_core(&service);
-        result.map_err(|e| to_js(&e))
+        self.exchange.verify_in_core(&service).or_js()
     }
 
     /// Answers a `fetch` step: one answer per resource, in order; a body over
@@ -243,8 +241,7 @@ impl ServiceExchange {
             .map(Fetched::capped)
             .collect();
         let service = self.service.try_borrow().map_err(|_| busy())?;
-        let result = self.exchange.fetched(&service, &answers);
-        result.map_err(|e| to_js(&e))
+        self.exchange.fetched(&service, &answers).or_js()
     }
 
     /// The OCSP answers of this exchange that verified, for the host's cache (known once
@@ -270,8 +267,7 @@ impl ServiceExchange {
                 .collect(),
         };
         let service = self.service.try_borrow().map_err(|_| busy())?;
-        let result = self.exchange.signed(&service, &signatures);
-        result.map_err(|e| to_js(&e))
+        self.exchange.signed(&service, &signatures).or_js()
     }
 }
 
@@ -304,43 +300,30 @@ fn plain_request(value: &JsValue) -> Option<Request> {
     if !Object::is(&Object::get_prototype_of(value), &object_prototype) {
         return None;
     }
-    let keys = Reflect::own_keys(object).ok()?;
-    for key in keys.iter() {
-        if !key
-            .as_string()
-            .is_some_and(|key| MEMBERS.contains(&key.as_str()))
-        {
-            return None;
-        }
+    let known = |key: JsValue| key.as_string().is_some_and(|key| MEMBERS.contains(&&*key));
+    if !Reflect::own_keys(object).ok()?.iter().all(known) {
+        return None;
     }
     let member = |name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
-    let absent = |value: &JsValue| value.is_undefined() || value.is_null();
+    // A member that may be absent (`undefined` or `null`): `Some(None)` when it is.
+    let optional = |name: &str| {
+        let value = member(name)?;
+        Some((!value.is_undefined() && !value.is_null()).then_some(value))
+    };
     let method = member("method")?.as_string()?;
     let path = member("path")?.as_string()?;
-    let origin = member("origin")?;
-    let origin = if absent(&origin) {
-        None
-    } else {
-        Some(origin.as_string()?)
+    let origin = match optional("origin")? {
+        Some(origin) => Some(origin.as_string()?),
+        None => None,
     };
-    let headers = member("headers")?;
-    let headers = if absent(&headers) {
-        Vec::new()
-    } else {
-        array_of(&headers, |pair| {
-            let pair = array_of(pair, JsValue::as_string)?;
-            match <[String; 2]>::try_from(pair) {
-                Ok([name, value]) => Some((name, value)),
-                Err(_) => None,
-            }
-        })?
+    let pair = |pair: &JsValue| match <[String; 2]>::try_from(array_of(pair, JsValue::as_string)?) {
+        Ok([name, value]) => Some((name, value)),
+        Err(_) => None,
     };
-    let body = member("body")?;
-    let body = if absent(&body) {
-        Vec::new()
-    } else {
-        body.dyn_ref::<Uint8Array>()?.to_vec()
-    };
+    let headers = |headers: JsValue| array_of(&headers, pair);
+    let headers = optional("headers")?.map_or(Some(Vec::new()), headers)?;
+    let bytes = |body: JsValue| body.dyn_ref::<Uint8Array>().map(Uint8Array::to_vec);
+    let body = optional("body")?.map_or(Some(Vec::new()), bytes)?;
     Some(Request {
         method,
         path,
@@ -351,9 +334,6 @@ fn plain_request(value: &JsValue) -> Option<Request> {
 }
 
 fn busy() -> JsValue {
-    coded(
-        "ERR_SERVICE_BUSY",
-        "the service is in use by another call",
-        None,
-    )
+    let message = "the service is in use by another call";
+    coded("ERR_SERVICE_BUSY", message, None)
 }

@@ -5,7 +5,7 @@
 use wasm_bindgen::JsValue;
 
 use super::args;
-use super::error::to_js;
+use super::error::{to_js, OrJs};
 use crate::policy::kept::{KeptResult, NotAResult};
 
 /// The kept result `result` (an object: its JSON text is read); anything else is
@@ -14,5 +14,5 @@ pub(crate) fn kept(result: &JsValue) -> Result<KeptResult, JsValue> {
     if !result.is_object() {
         return Err(to_js(&NotAResult));
     }
-    KeptResult::read(&args::json_bytes(result, "result")?).map_err(|e| to_js(&e))
+    KeptResult::read(&args::json_bytes(result, "result")?).or_js()
 }

@@ -8,8 +8,8 @@ use js_sys::Array;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::super::error::OrJs;
 use super::super::{args, convert};
-use super::super::error::to_js;
 use crate::crypto::{KeyError, PublicKey, SigningKey};
 use crate::token::Jwks;
 
@@ -27,10 +27,8 @@ impl KeySet {
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
         jwks: JsValue,
     ) -> Result<KeySet, JsValue> {
-        let jwks = Jwks::parse(&args::json_bytes(&jwks, "jwks")?);
-        Ok(Self {
-            jwks: jwks.map_err(|error| to_js(&error))?,
-        })
+        let jwks = Jwks::parse(&args::json_bytes(&jwks, "jwks")?).or_js()?;
+        Ok(Self { jwks })
     }
 
     /// The usable keys' ids, in document order.
@@ -181,9 +179,8 @@ impl P384PrivateKey {
     /// The public key.
     #[wasm_bindgen(js_name = publicKey)]
     pub fn public_key(&self) -> P384PublicKey {
-        P384PublicKey {
-            key: self.key.public_key(),
-        }
+        let key = self.key.public_key();
+        P384PublicKey { key }
     }
 
     /// Signs `message`: raw 96-byte r||s, deterministic, low S.
@@ -196,10 +193,9 @@ impl P384PrivateKey {
 }
 
 fn public(key: Result<PublicKey, KeyError>) -> Result<P384PublicKey, JsValue> {
-    key.map(|key| P384PublicKey { key }).map_err(|e| to_js(&e))
+    key.map(|key| P384PublicKey { key }).or_js()
 }
 
 fn private(key: Result<SigningKey, KeyError>) -> Result<P384PrivateKey, JsValue> {
-    key.map(|key| P384PrivateKey { key }).map_err(|e| to_js(&e))
+    key.map(|key| P384PrivateKey { key }).or_js()
 }
-

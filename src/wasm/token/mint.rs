@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::super::args;
-use super::super::error::{invalid_argument, to_js};
+use super::super::error::{invalid_argument, OrJs};
 use super::keys::P384PrivateKey;
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_detached_eat, create_v1_result,
@@ -25,7 +25,7 @@ pub fn jwt_signing_input_js(
 ) -> Result<String, JsValue> {
     let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
-    jwt_signing_input(&claims, kid).map_err(|e| to_js(&e))
+    jwt_signing_input(&claims, kid).or_js()
 }
 
 /// A compact JWS from a signing input and a raw r||s signature.
@@ -36,7 +36,7 @@ pub fn assemble_jws_js(
 ) -> Result<String, JsValue> {
     let signing_input: &str = &args::string_arg(&signing_input, "signingInput")?;
     let signature: &[u8] = &args::bytes(&signature, "signature")?;
-    assemble_jws(signing_input, signature).map_err(|e| to_js(&e))
+    assemble_jws(signing_input, signature).or_js()
 }
 
 /// Mints a JWT with a software key.
@@ -48,7 +48,7 @@ pub fn sign_jwt_software(
 ) -> Result<String, JsValue> {
     let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&claims, "claims")?;
-    sign_jwt(&claims, &key.key, kid).map_err(|e| to_js(&e))
+    sign_jwt(&claims, &key.key, kid).or_js()
 }
 
 /// The overall token's signing input of a detached EAT.
@@ -62,7 +62,7 @@ pub fn detached_eat_signing_input_js(
     let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
-    detached_eat_signing_input(&claims, &devices, kid).map_err(|e| to_js(&e))
+    detached_eat_signing_input(&claims, &devices, kid).or_js()
 }
 
 /// The detached EAT JSON text from the overall signing input, its signature and the devices.
@@ -75,7 +75,7 @@ pub fn assemble_detached_eat_js(
     let signing_input: &str = &args::string_arg(&signing_input, "signingInput")?;
     let signature: &[u8] = &args::bytes(&signature, "signature")?;
     let devices = device_list(&devices)?;
-    assemble_detached_eat(signing_input, signature, &devices).map_err(|e| to_js(&e))
+    assemble_detached_eat(signing_input, signature, &devices).or_js()
 }
 
 /// Mints a detached EAT with a software key; returns its JSON text.
@@ -90,7 +90,7 @@ pub fn create_detached_eat_software(
     let kid: &str = &args::string_arg(&kid, "kid")?;
     let claims = claims_map(&overall_claims, "overallClaims")?;
     let devices = device_list(&devices)?;
-    create_detached_eat(&claims, &devices, &key.key, kid).map_err(|e| to_js(&e))
+    create_detached_eat(&claims, &devices, &key.key, kid).or_js()
 }
 
 /// The V1 result JSON text `{"eat": token}`.
@@ -115,22 +115,18 @@ fn claims_map(value: &JsValue, field: &str) -> Result<Map<String, Value>, JsValu
 
 fn device_list(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     if !Array::is_array(value) {
-        return Err(invalid_argument(
-            "devices",
-            "an array of [label, token] pairs",
-        ));
+        let expected = "an array of [label, token] pairs";
+        return Err(invalid_argument("devices", expected));
     }
     Array::from(value)
         .iter()
         .enumerate()
         .map(|(i, pair)| {
             let field = alloc::format!("devices[{i}]");
-            let label = Reflect::get(&pair, &0.into()).unwrap_or(JsValue::UNDEFINED);
-            let token = Reflect::get(&pair, &1.into()).unwrap_or(JsValue::UNDEFINED);
-            Ok((
-                args::required_string(&label, &field)?,
-                args::required_string(&token, &field)?,
-            ))
+            let at = |index: u32| Reflect::get(&pair, &index.into()).unwrap_or(JsValue::UNDEFINED);
+            let (label, token) = (at(0), at(1));
+            let string = |value: &JsValue| args::required_string(value, &field);
+            Ok((string(&label)?, string(&token)?))
         })
         .collect()
 }

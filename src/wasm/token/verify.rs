@@ -9,7 +9,7 @@ use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::super::error::to_js;
+use super::super::error::{to_js, OrJs};
 use super::super::pending::Pending;
 use super::super::{args, convert};
 use super::keys::KeySet;
@@ -45,7 +45,7 @@ impl TokenVerification {
         unchecked_return_type = "VerifiedJwtResult | VerifiedAttestationResultData"
     )]
     pub fn verify_software(&mut self) -> Result<JsValue, JsValue> {
-        verdict_js(self.0.take()?.finish_in_software().map_err(|e| to_js(&e))?)
+        verdict_js(self.0.take()?.finish_in_software().or_js()?)
     }
 }
 
@@ -59,7 +59,7 @@ pub fn prepare_jwt_verification(
     let token = args::string_arg(&token, "token")?;
     let (input, now) = verify_input(&options)?;
     let prepared = input.prepare_jwt(&token, &key_set.jwks, now);
-    Ok(pending(prepared.map_err(|e| to_js(&e))?.into()))
+    Ok(pending(prepared.or_js()?.into()))
 }
 
 /// Phase one of attestation-result verification (either shape).
@@ -124,13 +124,10 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
     };
     if let Some(error) = report.first_error() {
         let level = VerdictLevel::of_token_failures(&report).map(VerdictLevel::as_str);
-        return Err(with(
-            to_js(&error),
-            &[
-                ("verdicts", convert::json_to_js(&report)?),
-                ("level", level.map_or(JsValue::NULL, JsValue::from_str)),
-            ],
-        ));
+        let error = to_js(&error);
+        let verdicts = convert::json_to_js(&report)?;
+        let level = level.map_or(JsValue::NULL, JsValue::from_str);
+        return Err(with(error, &[("verdicts", verdicts), ("level", level)]));
     }
     report.into_verified().map_or_else(
         |error| {
@@ -140,14 +137,12 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
             let result = convert::json_to_js(result)?;
             let appraisal = Reflect::get(&result, &"appraisal".into())?;
             let level = Reflect::get(&appraisal, &"level".into())?;
-            Err(with(
-                to_js(&error),
-                &[
-                    ("appraisal", appraisal),
-                    ("result", result),
-                    ("level", level),
-                ],
-            ))
+            let members = [
+                ("appraisal", appraisal),
+                ("result", result),
+                ("level", level),
+            ];
+            Err(with(to_js(&error), &members))
         },
         |verified| convert::json_to_js(&verified),
     )
@@ -156,10 +151,8 @@ fn verdict_js(verdict: TokenVerdict) -> Result<JsValue, JsValue> {
 /// A token failure as JS, with its level on the verdict scale (`null`: the caller's options).
 fn leveled(error: &crate::token::TokenError) -> JsValue {
     let level = VerdictLevel::of_error(error).map(VerdictLevel::as_str);
-    with(
-        to_js(error),
-        &[("level", level.map_or(JsValue::NULL, JsValue::from_str))],
-    )
+    let level = level.map_or(JsValue::NULL, JsValue::from_str);
+    with(to_js(error), &[("level", level)])
 }
 
 fn with(error: JsValue, members: &[(&str, JsValue)]) -> JsValue {

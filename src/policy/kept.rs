@@ -52,11 +52,8 @@ impl KeptResult {
             return Err(NotAResult);
         }
         let data = crate::json::parse(text).map_err(|_| NotAResult)?;
-        let format = match data.get("format").and_then(Value::as_str) {
-            Some("v1") => ResultFormat::V1,
-            Some("detached") => ResultFormat::Detached,
-            _ => return Err(NotAResult),
-        };
+        let format = data.get("format").and_then(Value::as_str);
+        let format = format.and_then(ResultFormat::parse).ok_or(NotAResult)?;
         Ok(Self { data, format })
     }
 

@@ -37,9 +37,11 @@ use edgeattest::service::{
     ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request, Resource,
     Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
+use edgeattest::token::SignerCertificate;
 use edgeattest::token::{
     AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
-    VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifyInput,
+    VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
+    VerifyInput,
 };
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -523,6 +525,8 @@ fn fragments() -> Vec<Fragment> {
                 decl::<SignatureCheck>(),
                 decl::<Jwk>(),
                 decl::<VerifyInput>(),
+                decl::<SignerCertificate>(),
+                decl::<VerifiedSignerJson<'static>>(),
                 decl::<VerifiedJwtJson<'static>>(),
                 decl::<VerifiedDeviceJson<'static>>(),
                 decl::<AppraisalReasonJson<'static>>(),

@@ -30,6 +30,7 @@ use crate::crypto::SignatureCheck;
 use crate::error_code::ErrorBody;
 use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
+use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 use crate::token::TokenError;
 
@@ -423,7 +424,13 @@ impl Exchange {
         };
         let stages = device_stages(&request, results);
         let context = self.context(service);
-        let appraisal = Appraisal::new(&context, request, stages, allow_hold);
+        let policy = RevocationPolicy::default();
+        let policy = if allow_hold {
+            policy.with_hold_allowed()
+        } else {
+            policy
+        };
+        let appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);
         State::Fetch(Box::new(FetchRound {
             appraisal,

@@ -45,11 +45,25 @@ impl ChainRevocation {
         }
     }
 
-    /// The status the chain's certificates are reported with: a chain whose status could not
-    /// be had is `unknown` (its error is reported apart, 5001).
-    pub const fn status(&self) -> RevocationStatus {
+    /// The status the chain's certificates are reported with (`x-nvidia-cert-ocsp-status`):
+    /// a chain whose status could not be had is `unknown` (its error is reported apart,
+    /// 5001). A relaxed pass reports what the responder said, not `good`: `revoked` when a
+    /// revoked certificate passed in its grace period, else `unknown` when an unknown or
+    /// unanswered one passed; an allowed hold alone stays `good` (as NRAS reports it).
+    pub fn status(&self) -> RevocationStatus {
         match self {
-            Self::Good { .. } => RevocationStatus::Good,
+            Self::Good { relaxations } => {
+                let revoked = |r: &Relaxation| matches!(r, Relaxation::RevokedInGrace { .. });
+                let unknown =
+                    |r: &Relaxation| matches!(r, Relaxation::Unknown | Relaxation::Unanswered(_));
+                if relaxations.iter().any(revoked) {
+                    RevocationStatus::Revoked
+                } else if relaxations.iter().any(unknown) {
+                    RevocationStatus::Unknown
+                } else {
+                    RevocationStatus::Good
+                }
+            }
             Self::Revoked { .. } => RevocationStatus::Revoked,
             Self::Unknown | Self::Failed(_) => RevocationStatus::Unknown,
         }

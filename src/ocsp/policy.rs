@@ -27,8 +27,9 @@ use super::status::RevocationReason;
 use crate::error_code::ErrorCode;
 use crate::time::UnixTime;
 
-/// The end of every hold's warning (after "A certificate of the <chain> ").
-pub const HOLD_ACCEPTED: &str = "is on hold (certificateHold); accepted because allowHold is \
+/// The end of every hold's warning (after "A certificate of the <chain> "). No warning holds
+/// "; ", which joins a device's warnings in `x-nvidia-attestation-warning`.
+pub const HOLD_ACCEPTED: &str = "is on hold (certificateHold), accepted because allowHold is \
      set (the revocation policy, or the request's X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true)";
 
 /// The revocation policy of every component (the JS `RevocationPolicy`); every member is
@@ -240,16 +241,16 @@ impl Relaxation {
         match self {
             Self::Held => format!("A certificate of the {chain} {HOLD_ACCEPTED}"),
             Self::Unknown => format!(
-                "The OCSP responder does not know a certificate of the {chain}; accepted {because} \
+                "The OCSP responder does not know a certificate of the {chain}, accepted {because} \
                  allowUnknown"
             ),
             Self::Unanswered(error) => format!(
-                "The OCSP status of a certificate of the {chain} could not be had ({}); accepted \
+                "The OCSP status of a certificate of the {chain} could not be had ({}), accepted \
                  {because} allowUnknown",
                 error.code()
             ),
             Self::RevokedInGrace { reason, at, until } => format!(
-                "A certificate of the {chain} was revoked at {at} ({}); accepted until {until} \
+                "A certificate of the {chain} was revoked at {at} ({}), accepted until {until} \
                  {because} revokedGracePeriod",
                 reason.map_or("unspecified", RevocationReason::as_str)
             ),

@@ -30,7 +30,6 @@ use crate::crypto::SignatureCheck;
 use crate::error_code::ErrorBody;
 use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
-use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 use crate::token::TokenError;
 
@@ -424,11 +423,11 @@ impl Exchange {
         };
         let stages = device_stages(&request, results);
         let context = self.context(service);
-        let policy = RevocationPolicy::default();
+        let policy = &context.config.revocation_policy;
         let policy = if allow_hold {
             policy.with_hold_allowed()
         } else {
-            policy
+            policy.clone()
         };
         let appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);

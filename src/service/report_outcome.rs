@@ -55,6 +55,17 @@ pub(super) fn revocation_input(verdict: &ChainVerdict, field: &str) -> Revocatio
     let Some(error) = applied(verdict, field).error else {
         return match verdict {
             ChainVerdict::NotChecked => RevocationInput::NotChecked,
+            ChainVerdict::Checked(revocation, component)
+                if !revocation.relaxations().is_empty() =>
+            {
+                RevocationInput::Relaxed(
+                    revocation
+                        .relaxations()
+                        .iter()
+                        .map(|r| r.warning(*component))
+                        .collect(),
+                )
+            }
             ChainVerdict::Checked(..) => RevocationInput::Good,
         };
     };

@@ -31,7 +31,7 @@ use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
-    OcspRequest, PendingOcsp, RevocationComponent, RevocationPolicy,
+    OcspRequest, PendingOcsp, Relaxation, RevocationComponent, RevocationPolicy,
 };
 use crate::time::UnixTime;
 
@@ -385,6 +385,14 @@ impl ChainVerdict {
                 ..none
             },
             Self::Checked(ChainRevocation::Good { relaxations }, component) => {
+                // A revoked certificate passed in its grace period is still reported revoked.
+                if let Some(reason) = relaxations.iter().find_map(|r| match r {
+                    Relaxation::RevokedInGrace { reason, .. } => Some(reason),
+                    _ => None,
+                }) {
+                    chain.status = CertStatus::Revoked;
+                    chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
+                }
                 let mut sentences: Vec<String> = Vec::new();
                 for sentence in relaxations.iter().map(|r| r.warning(*component)) {
                     if !sentences.contains(&sentence) {

@@ -4,6 +4,7 @@
 //! ([`super::device_report`]) both read it here.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use serde::Serialize;
 

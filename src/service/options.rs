@@ -2,7 +2,7 @@
 //! place that decides key formats, trust-store composition and the range of every setting,
 //! for the JS class, the worker and Rust callers alike.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use core::fmt;
 
 use serde::{Deserialize, Deserializer};

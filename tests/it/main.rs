@@ -205,6 +205,7 @@ mod service {
     mod policy_gate;
     mod request_rules;
     mod result_text;
+    mod revocation_policy;
     mod test_pki;
     mod wire;
 }

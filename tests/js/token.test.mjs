@@ -326,7 +326,8 @@ import {
   verifyJwt, verifyAttestationResult, signJwt, createDetachedEat, createJwks, createKeySet,
   generateKeyPair, importPrivateKey, importPublicKey, exportJwk, exportSpki, createV1Result,
   verifyChecksWebCrypto, verifyChecksSoftware, setTokenBackend, KeySet, P384PrivateKey,
-  type VerifiedAttestationResultData, type P384Jwk, type EdgeAttestError,
+  createRemoteJWKSet, type VerifiedAttestationResultData, type P384Jwk, type EdgeAttestError,
+  type Signers, type RemoteJWKSet, type VerifiedSigner,
 } from '../../../pkg/index.js';
 
 export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
@@ -334,7 +335,16 @@ export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
   const set: KeySet = createKeySet(jwks);
   const jwt = await verifyJwt('a.b.c', set, { issuer: ['x'], nonce: 'n', clockTolerance: 5, now: 1 });
   const kid: string | null = jwt.kid;
-  const result: VerifiedAttestationResultData = await verifyAttestationResult([], jwks, { currentDate: new Date() });
+  const pinned: boolean = jwt.signer.pinned;
+  const anchor: string | undefined = jwt.signer.anchor;
+  const subjects: string[] = (jwt.signer.chain ?? []).map((link) => link.subject + link.notAfter);
+  const signers: Signers = [{ spkiSha256: 'ab'.repeat(32) }, { certificate: '-----BEGIN CERTIFICATE-----' }];
+  await verifyJwt('a.b.c', set, { signers, now: 1 });
+  await verifyJwt('a.b.c', set, { signers: 'any', now: 1 });
+  const remote: RemoteJWKSet = createRemoteJWKSet('https://example.com/jwks.json', { signers });
+  const its: Signers | undefined = remote.signers;
+  const result: VerifiedAttestationResultData = await verifyAttestationResult([], remote, { currentDate: new Date() });
+  const who: VerifiedSigner = result.signer;
   const labels: string[] = result.devices.map((d) => d.label + d.digest + String(d.payload.iss));
   const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k' });
   const jwk: P384Jwk = publicJwk;
@@ -352,7 +362,7 @@ export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
   const soft: boolean[] = verifyChecksSoftware([]);
   set.free();
   software.free();
-  void [kid, labels, overall, exported, imported, set2, v1, verdicts, soft];
+  void [kid, pinned, anchor, subjects, its, who, labels, overall, exported, imported, set2, v1, verdicts, soft];
   return result.overallResult;
 }
 export function code(error: EdgeAttestError): string { return error.code + (error.field ?? ''); }

@@ -63,7 +63,7 @@ test('the recorded NRAS results verify with the default anchors, which report th
       assert.equal(signer.pinned, true, backend);
       assert.equal(signer.anchor, NRAS_ANCHOR);
       assert.equal(signer.kid, kidOf(overallToken(c)));
-      assert.deepEqual(signer.chain.map((link) => link.subject.split(',')[0]), [LEAF, INTERMEDIATE]);
+      assert.deepEqual(signer.chain.map((link) => /CN=[^,]+/.exec(link.subject)[0]), [LEAF, INTERMEDIATE]);
       assert.match(signer.chain[0].issuer, /Intermediate 004/);
       for (const link of signer.chain) assert.ok(link.notBefore < c.iat && c.iat < link.notAfter, JSON.stringify(link));
 

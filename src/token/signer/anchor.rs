@@ -1,5 +1,6 @@
 //! The anchors a caller trusts ([`Signers`]) and how they are written.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 

@@ -9,9 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import { ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
-  generateKeyPair, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
+  ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor,
+} from './support/page.mjs';
+import {
+  importPrivateKey, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
 } from '../../pkg/service/index.js';
 
 let worker;
@@ -27,7 +29,8 @@ async function open(path = '/ui/') {
 
 const shot = (page, selector, name) => page.locator(selector).screenshot({ path: join(ARTIFACTS, `page-verdict-${name}.png`) });
 
-async function verifyResult(page, { result, jwks, nonce = '', at }) {
+async function verifyResult(page, { result, jwks, nonce = '', at, anchor }) {
+  if (anchor) await pinAnchor(page, anchor);
   await page.fill('#result-text', result);
   await page.fill('#jwks-text', jwks);
   await page.fill('#result-nonce', nonce);
@@ -45,13 +48,15 @@ const AUTHENTIC = 7;
 
 async function minted(overall, devices) {
   const kid = 'verdict-test';
-  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid });
+  // The test token-signing PKI: its CA is pinned on the page (`anchor`), as a real service's root.
+  const { keyPem, x5c, anchorPem: anchor } = testSigner();
+  const privateKey = await importPrivateKey(keyPem, { backend: 'software' });
   const nonce = generateNonce();
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: 'https://edgeattest.test', iat: now, nbf: now, exp: now + 600, eat_nonce: nonce };
   const result = await createDetachedEat({ ...claims, ...overall },
     Object.fromEntries(Object.entries(devices).map(([label, extra]) => [label, { ...claims, ...extra }])), privateKey, { kid });
-  return { result: JSON.stringify(result), jwks: JSON.stringify(createJwks([{ kid, key: publicJwk }])), nonce, now };
+  return { result: JSON.stringify(result), jwks: JSON.stringify(createJwks([{ kid, key: privateKey, x5c }])), nonce, now, anchor };
 }
 
 // A device chain confirmed good (claims 3.0's object): what a pass needs besides measres.
@@ -94,7 +99,7 @@ test('verdict: a pass whose revocation is not confirmed is labelled as accepted 
   const m = await minted({ 'x-nvidia-overall-att-result': true },
     { 'GPU-0': { measres: 'success', ...GOOD_CHAIN }, 'GPU-1': { measres: 'success', ...unknown } });
   // A relying party's default refuses it.
-  const refused = await verifyAttestationResult(m.result, m.jwks, { nonce: m.nonce }).catch((e) => e);
+  const refused = await verifyAttestationResult(m.result, m.jwks, { nonce: m.nonce, signers: [{ certificate: m.anchor }] }).catch((e) => e);
   assert.equal(refused.code, 'ERR_REVOCATION_UNCONFIRMED');
   await verifyResult(page, m);
   const verdict = await page.textContent('#result-verdict');

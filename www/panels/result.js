@@ -7,6 +7,7 @@ import {
   dropZone, claimCell, LEVELS, levelOf, levelBadge, codeEl,
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
+import { signersOption, showSigner, showSignerFailure, initSignerControls } from './signer.js';
 
 // Each check of a token is the core's verdict: the checks that held (`held`), the one that
 // failed (`stage`) and why (`message`); any other was not reached.
@@ -173,7 +174,7 @@ function tokenRow(verdict, token, context) {
   const failedStage = verdict.verified ? null : verdict.stage;
   // A check that held is green only in a result that passed: elsewhere it is grey, so that
   // a failed result never reads as a page of green.
-  const clean = context.appraisal?.level === 'passed';
+  const clean = context.appraisal?.level === 'passed' && !context.unpinned;
   const held = clean ? 'pass' : 'info';
   const cell = (stage, passText, skipText = 'not reached') => {
     if (verdict.verified || verdict.held.includes(stage)) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
@@ -214,7 +215,8 @@ function tokenRow(verdict, token, context) {
   // A token that failed only on its time or nonce proved its signature: authentic, but not
   // an answer to rely on now.
   let authentic;
-  if (verdict.verified) authentic = badge(LEVELS[appraisal?.level]?.tone === 'good' ? 'pass' : 'info', 'authentic');
+  if (verdict.verified && context.unpinned) authentic = badge('warn', 'signer not pinned');
+  else if (verdict.verified) authentic = badge(LEVELS[appraisal?.level]?.tone === 'good' ? 'pass' : 'info', 'authentic');
   else if (failedStage === 'time') authentic = badge('fail', 'authentic but expired');
   else if (failedStage === 'nonce') authentic = badge('fail', 'authentic, wrong nonce');
   else authentic = badge('fail', 'not authentic');
@@ -279,6 +281,7 @@ function clear() {
   setPolicySubject(null);
   showError('result-error', null);
   $('result-summary').hidden = true;
+  showSigner(null);
   $('result-tokens').replaceChildren();
   $('result-claims').replaceChildren();
 }
@@ -321,8 +324,10 @@ export async function verifyResult() {
     return { authentic: false, passed: false };
   }
   let now;
+  let signers;
   try {
     now = fromInputValue($('result-time'));
+    signers = signersOption();
   } catch (error) {
     showError('result-error', error);
     return { authentic: false, passed: false };
@@ -339,8 +344,10 @@ export async function verifyResult() {
     // A failed device is a verdict to show, not an error: allowFailedResult.
     // The page shows every authentic result: failed ones, and passes whose revocation is
     // not confirmed (labelled as accepted only by this opt-in).
+    // The signers chosen on the page: absent is the core's default, NVIDIA's anchors.
     verified = await verifyAttestationResult(text, jwks, {
       now, nonce, issuer, format, allowFailedResult: true, allowUnknownRevocation: true,
+      ...(signers !== undefined && { signers }),
     });
   } catch (error) {
     if (error.result && error.appraisal) {
@@ -353,6 +360,7 @@ export async function verifyResult() {
         notAuthenticBlock(error, level, recordedAt),
         el('p', { class: 'authenticity muted', text: `Checked ${at}.` }),
       ], level);
+      showSignerFailure(error);
       $('result-at-recorded')?.addEventListener('click', () => {
         setTime($('result-time'), recordedAt);
         $('result-time').dataset.recorded = 'true';
@@ -384,12 +392,20 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
   ];
   const count = verified.devices.length;
   const recorded = $('result-time').dataset.recorded === 'true';
-  render(verdicts, tokens, { nonce, issuer, appraisal }, [
+  // A signer the user chose not to pin ('any') proves nothing about who signed: never green.
+  const unpinned = verified.signer?.pinned !== true;
+  const authentic = unpinned
+    ? badge('warn', 'signer not pinned')
+    : badge(appraisal.level === 'passed' ? 'pass' : 'info', 'tokens authentic');
+  render(verdicts, tokens, { nonce, issuer, appraisal, unpinned }, [
     verdictBlock(appraisal, count, verified.revocationRelaxed === true),
-    el('p', { class: 'authenticity' }, badge(appraisal.level === 'passed' ? 'pass' : 'info', 'tokens authentic'),
+    el('p', { class: 'authenticity' }, authentic,
       ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)}${recorded ? ' (its recorded time, not now: the verdict is as it stood then)' : ''} (${verified.format} result, ${plural(count, 'device')}):`,
-      ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
+      unpinned
+        ? ' signed by a key of the given key set, whose signer was not checked: not proof of who issued it.'
+        : ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.level);
+  showSigner(verified.signer, appraisal.level === 'passed');
   setPolicySubject(verified);
   return {
     authentic: true, passed: appraisal.passed, level: appraisal.level, revocationRelaxed: verified.revocationRelaxed === true,
@@ -412,6 +428,13 @@ function loadRecorded(entry) {
   $('result-format').value = entry.format ?? 'detached';
   $('recorded-note').textContent = `${entry.title}. ${entry.provenance} Recorded at ${isoSeconds(entry.recordedAt)}.`;
   $('recorded-note').hidden = false;
+  // A recorded result names the root its recording service signed under: loading it is the
+  // choice to trust that root for it, shown in the signer controls.
+  if (entry.signerAnchor) {
+    $('signers-text').value = entry.signerAnchor;
+    $('signers-anchors').checked = true;
+    $('service-root-note').textContent = `Trusting the root the recording service signed under (bundled with "${entry.title}").`;
+  }
 }
 
 /** The chosen recorded result, loaded and verified at its recorded time. */
@@ -469,6 +492,7 @@ export function initResultPanel(recordedResults = []) {
       else $('result-text').value = text;
     }
   };
+  initSignerControls({ fetchJwks, onError: (error) => showError('result-error', error) });
   $('result-file').addEventListener('change', (e) => readFiles(e.target.files));
   dropZone($('result'), readFiles);
   $('result-form').addEventListener('submit', (e) => {

@@ -1,20 +1,36 @@
 // Helpers for the verification page's browser tests (tests/js/page*.test.mjs).
 import { before, after } from 'node:test';
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser } from './browser.mjs';
-import { startWorker } from './worker.mjs';
+import { startWorker, freshSigningKeyPem } from './worker.mjs';
+import { createDevelopmentChain } from '../../../pkg-config/dev-certificate.mjs';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
 /**
- * The hooks of a page test file: one worker and one browser for all its tests, handed to
- * `use` once started, and stopped after the last test.
+ * The bindings of a worker with a fresh signing key and its development chain published as
+ * x5c, as the local service (pkg-config/start.sh) starts.
+ */
+export async function developmentSigner() {
+  const keyPem = await freshSigningKeyPem();
+  return {
+    EDGEATTEST_SIGNING_KEY: keyPem,
+    EDGEATTEST_SIGNING_CERTIFICATE: createDevelopmentChain(createPublicKey(keyPem), Math.floor(Date.now() / 1000)),
+  };
+}
+
+/**
+ * The hooks of a page test file: one worker (with its development chain, as the local
+ * service) and one browser for all its tests, handed to `use` once started, and stopped after
+ * the last test.
  */
 export function pageHooks(use) {
   const rig = {};
   before(async () => {
-    rig.worker = await startWorker();
+    rig.worker = await startWorker({ bindings: await developmentSigner() });
     rig.browser = await launchBrowser();
     use(rig);
   });
@@ -60,3 +76,26 @@ export const encodePart = (value) => Buffer.from(JSON.stringify(value)).toString
 
 /** Waits until the list panel's last query has been answered (it asks the worker). */
 export const listSettled = (page) => page.waitForFunction(() => !document.getElementById('alerts').dataset.busy);
+
+const GENERATED = new URL('../../fixtures/generated/', import.meta.url);
+
+/**
+ * The test token-signing PKI (tests/fixtures/generated/token_signing_*.pem): its key's PKCS#8
+ * PEM, its chain as a JWKS key's x5c (leaf, CA) and the CA to pin, so that results minted
+ * here verify under a pinned signer as a real service's do.
+ */
+export function testSigner() {
+  const blocks = readFileSync(new URL('token_signing_chain.pem', GENERATED), 'utf8')
+    .match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g);
+  return {
+    keyPem: readFileSync(new URL('token_signing_key.pem', GENERATED), 'utf8'),
+    x5c: blocks.map((b) => b.replace(/-----[A-Z ]+-----|\s/g, '')),
+    anchorPem: blocks.at(-1),
+  };
+}
+
+/** Pins the page's trusted signers to the anchor `pem` (panel 1's anchors control). */
+export async function pinAnchor(page, pem) {
+  await page.fill('#signers-text', pem);
+  await page.check('#signers-anchors');
+}

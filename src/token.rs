@@ -30,7 +30,12 @@
 //! `ERR_EAT_SUBMOD_INVALID`, `ERR_EAT_DIGEST_ALGORITHM_UNSUPPORTED`,
 //! `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_DEVICE_MISSING`, `ERR_EAT_DEVICE_UNEXPECTED`,
 //! `ERR_VERDICT_COUNT`, `ERR_ATTESTATION_FAILED`, `ERR_ATTESTATION_RESULT_MISSING`,
-//! `ERR_EAT_CLAIMS_UNREADABLE`, `ERR_REVOCATION_UNCONFIRMED`.
+//! `ERR_EAT_CLAIMS_UNREADABLE`, `ERR_REVOCATION_UNCONFIRMED`, `ERR_SIGNER_*` (pinning).
+//!
+//! Signer pinning ([`signer`]): by default a key signs only when the `x5c` chain it carries
+//! reaches NVIDIA's attestation CA ([`Signers::nras`]); [`VerifyOptions::signers`] names other
+//! anchors or opts out ([`Signers::Any`]); the verified token says who signed it
+//! ([`VerifiedSigner`]).
 //!
 //! Verdict: authentic tokens are not a pass. A result whose service verdict
 //! (`x-nvidia-overall-att-result`) is `false` or absent, or whose device token says it failed,
@@ -70,6 +75,7 @@ mod jws;
 mod jwt;
 mod result;
 mod serialize;
+pub mod signer;
 mod submods;
 mod verification;
 mod verified;
@@ -93,7 +99,10 @@ pub use jwt::{prepare_jwt, verify_jwt, PreparedJwt};
 pub use result::{AttestationResult, MAX_DEVICES, MAX_LABEL_LEN, MAX_RESULT_BYTES};
 pub use serialize::{
     AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerifiedAttestationResultJson,
-    VerifiedDeviceJson, VerifiedJwtJson,
+    VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
+};
+pub use signer::{
+    PinnedSigner, SignerAnchor, SignerCertificate, SignerError, Signers, VerifiedSigner,
 };
 pub use verification::{PreparedToken, TokenVerdict};
 pub(crate) use verified::V1_DEVICE_LABEL;

@@ -11,8 +11,8 @@ use crate::token::{prepare_jwt, Jwks, PreparedJwt, VerifyOptions};
 /// The claims every EAR carries.
 const REQUIRED: [&str; 4] = ["eat_profile", "iat", "ear.verifier-id", "submods"];
 
-/// An EAR whose signature check is handed out (for a WebCrypto host): run
-/// [`Self::signature_check`], then [`Self::finish`].
+/// An EAR whose signature checks are handed out (for a WebCrypto host): run
+/// [`Self::signature_checks`], then [`Self::finish`].
 #[derive(Debug)]
 pub struct PreparedEar(PreparedJwt);
 
@@ -36,20 +36,21 @@ pub fn prepare_ear(
 }
 
 impl PreparedEar {
-    /// The signature check a backend must run.
-    pub fn signature_check(&self) -> &SignatureCheck {
-        self.0.signature_check()
+    /// The signature checks a backend must run: the token's, then its signer's chain links
+    /// when pinned ([`VerifyOptions::signers`]).
+    pub fn signature_checks(&self) -> &[SignatureCheck] {
+        self.0.signature_checks()
     }
 
-    /// Phase two: the verdict on [`Self::signature_check`], the claim checks of the options
+    /// Phase two: one verdict per [`Self::signature_checks`] entry, the claim checks of the options
     /// (`nonce`: `eat_nonce` must equal it; `max_age` on `iat`), then the EAR's own rules
     /// ([`Ear::from_claims`]). A verified EAR may say `contraindicated`: read
     /// [`Ear::status`] / [`Ear::affirming`].
     ///
     /// # Errors
     /// [`EarError`].
-    pub fn finish(self, signature_valid: bool) -> Result<Ear, EarError> {
-        let jwt = self.0.finish(signature_valid)?;
+    pub fn finish(self, verdicts: &[bool]) -> Result<Ear, EarError> {
+        let jwt = self.0.finish(verdicts)?;
         Ear::from_claims(jwt.claims())
     }
 }
@@ -65,9 +66,6 @@ pub fn verify_ear(
     now: UnixTime,
 ) -> Result<Ear, EarError> {
     let prepared = prepare_ear(token, jwks, options, now)?;
-    let valid = crate::crypto::software_verdicts(core::slice::from_ref(prepared.signature_check()))
-        .first()
-        .copied()
-        .unwrap_or(false);
-    prepared.finish(valid)
+    let verdicts = crate::crypto::software_verdicts(prepared.signature_checks());
+    prepared.finish(&verdicts)
 }

@@ -226,6 +226,11 @@ registry! {
         ERR_JWT_EXPIRED,
         ERR_JWT_INVALID,
         ERR_REVOCATION_UNCONFIRMED,
+        ERR_SIGNER_EXPIRED,
+        ERR_SIGNER_KEY_MISMATCH,
+        ERR_SIGNER_KEY_USAGE,
+        ERR_SIGNER_NO_X5C,
+        ERR_SIGNER_UNTRUSTED,
         ERR_VERDICT_COUNT,
     ],
     "service": [

@@ -16,8 +16,10 @@ const EAR_CLAIMS = ['eat_profile', 'iat', 'ear.verifier-id', 'submods'];
 /**
  * Verifies an EAR (EAT Attestation Result: a compact ES384 JWT, the service's answer to
  * `?result=ear`) with the service's JWKS as `verifyJwt` does, then reads it by the core's
- * rules (profile, shape, trustworthiness tiers). Pass `nonce` and `maxTokenAge`. A verified
- * EAR may say "contraindicated": read `affirming` or `status`.
+ * rules (profile, shape, trustworthiness tiers). Pass `nonce` and `maxTokenAge`, and the
+ * service's root as `signers` (`[{ certificate }]`): an EAR is our service's answer, not NRAS's,
+ * so the default anchors (NVIDIA's) refuse it with `ERR_SIGNER_UNTRUSTED`. A verified EAR may
+ * say "contraindicated": read `affirming` or `status`.
  *
  * @param {string} token
  * @param {JwksInput} jwks
@@ -25,11 +27,12 @@ const EAR_CLAIMS = ['eat_profile', 'iat', 'ear.verifier-id', 'submods'];
  * @returns {Promise<EarData>}
  * @throws EdgeAttestError (as a rejection) `ERR_EAR_PROFILE` (another profile),
  * `ERR_EAR_SHAPE` (with `field`), or `verifyJwt`'s codes (`ERR_JWS_*`, `ERR_JWT_*`,
- * `ERR_JWKS_*`, `ERR_EAT_NONCE_MISMATCH`).
+ * `ERR_JWKS_*`, `ERR_SIGNER_*`, `ERR_EAT_NONCE_MISMATCH`).
  *
  * @example
  * ```ts
- * const jwks = createRemoteJWKSet('https://attest.example.com/.well-known/jwks.json');
+ * declare const root: string; // the service's EDGEATTEST_SIGNING_CERTIFICATE chain's root, PEM
+ * const jwks = createRemoteJWKSet('https://attest.example.com/.well-known/jwks.json', { signers: [{ certificate: root }] });
  * declare const token: string, nonce: string;
  * const ear = await verifyEar(token, jwks, { nonce, maxTokenAge: 300 });
  * if (!ear.affirming) console.error(ear.status, ear.submods);

@@ -9,12 +9,25 @@
 // set fetched in the clear from elsewhere could be anyone's. Every failure is an
 // EdgeAttestError with a stable code; the key set itself is validated by the core (P-384
 // only) before it is used or cached.
+//
+// Signer pinning (`signers`) happens per verification, not at the fetch: a key is usable when
+// its x5c chain reaches an anchor at the token's `iat` and at the time of the check, which a
+// fetch cannot know, and a key dropped at the fetch would turn a pinning failure into an
+// "unknown key" (and a refetch). The set is kept whole; the resolver carries its signers,
+// which verifyJwt, verifyAttestationResult and verifyEar apply unless the call names its own.
 import { readBody } from './body.js';
 import { EdgeAttestError, coded, invalidArgument as argument } from './error.js';
-import { KeySet } from './edgeattest.js';
+import { KeySet, checkSigners } from './edgeattest.js';
+
+/**
+ * @import { Signers } from './token.js'
+ */
 
 /**
  * @typedef {object} RemoteJWKSetOptions
+ * @property {Signers} [signers] The anchors a key's x5c chain must reach for the verifications
+ *   that use this set (a call's own `signers` wins); default NVIDIA's attestation service's
+ *   (see verifyJwt). Checked here: another shape throws `ERR_INVALID_ARGUMENT` (field `signers`).
  * @property {number} [timeoutDuration] Milliseconds the whole fetch (headers and body) may take; default 5000.
  * @property {number} [cooldownDuration] Least milliseconds between two fetches made for an unknown `kid`; default 30000.
  * @property {number} [cacheMaxAge] Milliseconds a fetched set is used without asking again; default 600000.
@@ -35,9 +48,10 @@ import { KeySet } from './edgeattest.js';
  * Its members: `fresh` (the cached set is younger than `cacheMaxAge`), `coolingDown` (a fetch
  * happened less than `cooldownDuration` ago), `reloading` (a fetch is in flight), `reload()`
  * (fetches the set now, sharing a fetch in flight), `jwks()` (a copy of the last set fetched,
- * or undefined).
+ * or undefined), `signers` (the option given, or undefined: the default anchors).
  * @typedef {{
  *   (hint?: { unknownKey?: boolean }): Promise<KeySet>;
+ *   readonly signers: Signers | undefined;
  *   readonly fresh: boolean;
  *   readonly coolingDown: boolean;
  *   readonly reloading: boolean;
@@ -85,7 +99,8 @@ function isJson(contentType) {
  * http: on loopback only (`localhost`, 127.0.0.0/8, `[::1]`): another http: URL throws
  * `ERR_JWKS_INSECURE_URL` (field `url`). Fetched with `redirect: 'manual'`; a redirect within
  * the URL's origin is followed (at most 3), any other is `ERR_JWKS_REDIRECT` — in browsers,
- * which hide a redirect's target, every redirect is.
+ * which hide a redirect's target, every redirect is. The set is served whole; `signers` pins
+ * the verifications that use it (each key's x5c chain checked per token, see verifyJwt).
  *
  * @param {string | URL} url
  * @param {RemoteJWKSetOptions} [options]
@@ -122,6 +137,9 @@ export function createRemoteJWKSet(url, options = {}) {
   const clock = options.now ?? Date.now;
   if (typeof clock !== 'function') throw argument('now', 'must be a function returning milliseconds');
   const headers = { accept: 'application/json', ...options.headers };
+  // The core's reader of the option, now, so that a wrong shape fails here and not at each use.
+  const { signers } = options;
+  if (signers !== undefined) checkSigners(signers);
 
   let current; // { json, set, at }
   let pending;
@@ -240,6 +258,7 @@ export function createRemoteJWKSet(url, options = {}) {
     reloading: { get: () => pending !== undefined },
     reload: { value: async () => { await reload(); } },
     jwks: { value: () => (current ? structuredClone(current.json) : undefined) },
+    signers: { value: signers === undefined ? undefined : Object.freeze(structuredClone(signers)), enumerable: true },
   });
   return resolver;
 }

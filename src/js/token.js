@@ -20,7 +20,7 @@ import { runSignatureChecks } from './webcrypto.js';
 export { KeySet, P384PrivateKey, P384PublicKey };
 
 /**
- * @import { AttestEndpoint, P384Jwk, SignatureCheckData, VerifiedJwtResult, VerifiedAttestationResultData, Appraisal, VerdictLevel } from './edgeattest.js'
+ * @import { AttestEndpoint, CoreVerifyOptions, P384Jwk, SignatureCheckData, VerifiedJwtResult, VerifiedAttestationResultData, Appraisal, VerdictLevel } from './edgeattest.js'
  * @import { EdgeAttestErrorCode, VerdictErrorCode } from './error.js'
  */
 
@@ -44,6 +44,13 @@ export { KeySet, P384PrivateKey, P384PublicKey };
  */
 
 /**
+ * Who may sign: `'any'` (no pinning), or the anchors a signing key's `x5c` chain must reach,
+ * each `{ spkiSha256 }` (hex SHA-256 of a CA's DER SubjectPublicKeyInfo) or `{ certificate }`
+ * (a CA certificate, one PEM block). The core's written form.
+ * @typedef {NonNullable<CoreVerifyOptions['signers']>} Signers
+ */
+
+/**
  * 'webcrypto' (crypto.subtle) or 'software' (P-384 in wasm).
  * @typedef {'webcrypto' | 'software'} TokenBackend
  */
@@ -55,8 +62,9 @@ export { KeySet, P384PrivateKey, P384PublicKey };
 
 /**
  * A function giving the key set (createRemoteJWKSet's): asked with `{}`, then — when the set
- * holds no key for the token — once more with `{ unknownKey: true }`.
- * @typedef {(hint: { unknownKey?: boolean }) => Promise<string | Uint8Array | { keys: object[] } | KeySet>} KeySetResolver
+ * holds no key for the token — once more with `{ unknownKey: true }`. Its `signers`, when set
+ * (createRemoteJWKSet's option), pin the verifications that use it unless they name their own.
+ * @typedef {((hint: { unknownKey?: boolean }) => Promise<string | Uint8Array | { keys: object[] } | KeySet>) & { readonly signers?: Signers }} KeySetResolver
  */
 
 /**
@@ -72,7 +80,19 @@ export { KeySet, P384PrivateKey, P384PublicKey };
  * @property {string[] | Record<string, boolean>} [crit] Understood `crit` extensions (names, or jose's { name: true }).
  * @property {number} [now] The time of the check in Unix seconds (default: now).
  * @property {Date} [currentDate] The time of the check as a Date (jose's option; `now` wins).
- * @property {TokenBackend} [backend] Signature backend for this call.
+ * @property {TokenBackend} [backend] Signature backend for this call; the x5c chain's link
+ *   signatures run on it too.
+ * @property {Signers} [signers] Who may have signed: the anchors the signing key's `x5c`
+ *   chain must reach (`{ spkiSha256 }`: the hex SHA-256 of a CA's SubjectPublicKeyInfo;
+ *   `{ certificate }`: a CA certificate, PEM), several at once for a rotation, or `'any'` to
+ *   opt out (the result then says `signer: { pinned: false }`). Default: NVIDIA's attestation
+ *   service, pinned by the key of "NVIDIA Attestation Service GPU Intermediate 004" (the root
+ *   CA 001's certificate is not public). Under pinning the key must carry `x5c`
+ *   (`ERR_SIGNER_NO_X5C`) whose leaf is the key (`ERR_SIGNER_KEY_MISMATCH`), reaching an anchor
+ *   by valid ES384 links (`ERR_SIGNER_UNTRUSTED`), every certificate valid at the token's
+ *   `iat` and now (`ERR_SIGNER_EXPIRED`), allowed to sign (`ERR_SIGNER_KEY_USAGE`). To verify
+ *   our own service's tokens, pass the root of its `EDGEATTEST_SIGNING_CERTIFICATE` chain as
+ *   `{ certificate }`.
  * @property {'detached' | 'v1'} [format]
  *   verifyAttestationResult only: the result shape expected — 'detached' (V2–V4, the
  *   default) or 'v1' ({"eat": token}). A result of the other shape is refused with
@@ -224,7 +244,8 @@ const keySets = new WeakMap();
 
 /**
  * A parsed key set, for verifying many tokens against one JWKS without reading it each time.
- * Only ES384 P-384 keys are usable; the `x5c` a key carries is kept, not validated.
+ * Only ES384 P-384 keys are usable; the `x5c` a key carries is kept, and validated against
+ * the verification's `signers` when a token names the key.
  *
  * @param {Exclude<JwksInput, KeySetResolver>} jwks
  * @returns {KeySet}
@@ -322,6 +343,12 @@ function coreOptions(options = {}) {
   return { ...core, now: Math.floor(now), crit };
 }
 
+// A resolver's own signers (createRemoteJWKSet's) apply unless the call names its own.
+function withSigners(resolve, options) {
+  if (resolve.signers === undefined || options === null || typeof options !== 'object' || options.signers !== undefined) return options;
+  return { ...options, signers: resolve.signers };
+}
+
 // A key-set resolver (createRemoteJWKSet, or any function returning a JWKS or KeySet) is asked
 // for its set; when the set holds no key for the token, it is asked once more with
 // { unknownKey: true }, so that it may fetch a rotated set (its cooldown decides).
@@ -337,7 +364,8 @@ async function withResolver(resolve, verify) {
 /**
  * Verifies one ES384 JWT against a key set, as jose's `jwtVerify` does: the header (`alg`
  * ES384 only, `typ`, `crit`; `jku`/`x5u` never fetched), the signature by the key its `kid`
- * names, then the times (`exp`, `nbf`, `iat` with `clockTolerance` and `maxTokenAge`) and the
+ * names — a key whose `x5c` chain reaches one of `signers` (by default NVIDIA's attestation
+ * service's; `'any'` opts out), reported as `signer` —, then the times (`exp`, `nbf`, `iat` with `clockTolerance` and `maxTokenAge`) and the
  * claims asked for (`issuer`, `audience`, `subject`, `nonce` as `eat_nonce`, `requiredClaims`).
  * Resolves with the header and claims.
  *
@@ -347,7 +375,9 @@ async function withResolver(resolve, verify) {
  * @returns {Promise<VerifiedJwtResult>}
  * @throws EdgeAttestError (as a rejection) whose code names the first failed check:
  * `ERR_JWS_*` (e.g. `ERR_JWS_SIGNATURE_VERIFICATION_FAILED`, `ERR_JWS_INVALID`),
- * `ERR_JOSE_ALG_NOT_ALLOWED`, `ERR_JWKS_*` (e.g. `ERR_JWKS_NO_MATCHING_KEY`), `ERR_JWT_*`
+ * `ERR_JOSE_ALG_NOT_ALLOWED`, `ERR_JWKS_*` (e.g. `ERR_JWKS_NO_MATCHING_KEY`), `ERR_SIGNER_*`
+ * (the key's x5c chain does not reach `signers`: `ERR_SIGNER_NO_X5C`, `ERR_SIGNER_KEY_MISMATCH`,
+ * `ERR_SIGNER_UNTRUSTED`, `ERR_SIGNER_EXPIRED`, `ERR_SIGNER_KEY_USAGE`), `ERR_JWT_*`
  * (e.g. `ERR_JWT_EXPIRED`, `ERR_JWT_CLAIM_VALIDATION_FAILED`), `ERR_EAT_NONCE_MISMATCH`;
  * `ERR_INVALID_ARGUMENT` for options of the wrong shape.
  *
@@ -359,7 +389,10 @@ async function withResolver(resolve, verify) {
  * ```
  */
 export async function verifyJwt(token, jwks, options = {}) {
-  if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyJwt(token, keys, options));
+  if (typeof jwks === 'function') {
+    const pinned = withSigners(jwks, options);
+    return withResolver(jwks, (keys) => verifyJwt(token, keys, pinned));
+  }
   const backend = backendOf(options);
   const core = coreOptions(options);
   const [keySet, owned] = keySetOf(jwks);
@@ -382,7 +415,8 @@ export async function verifyJwt(token, jwks, options = {}) {
  * is refused (ERR_ATTESTATION_FAILED, ERR_ATTESTATION_RESULT_MISSING,
  * ERR_EAT_CLAIMS_UNREADABLE, ERR_REVOCATION_UNCONFIRMED: it carries `appraisal` and `result`),
  * and with an EdgeAttestError naming the failed check otherwise (a signature, key, digest,
- * nonce or time: the result cannot be trusted; its `verdicts` give every token's). A recorded
+ * nonce or time: the result cannot be trusted; its `verdicts` give every token's). The signing
+ * key must reach `signers` as for {@link verifyJwt}; the result's `signer` says who signed. A recorded
  * result verifies at the time it was issued: pass `currentDate` (or `now`).
  *
  * @param {string | Uint8Array | unknown[] | { eat: string }} result
@@ -394,7 +428,7 @@ export async function verifyJwt(token, jwks, options = {}) {
  * for an authentic result whose verdict is refused.
  * @throws EdgeAttestError (as a rejection) for a result that cannot be trusted: `ERR_EAT_*`
  * (e.g. `ERR_EAT_NONCE_MISMATCH`, `ERR_EAT_DIGEST_MISMATCH`, `ERR_EAT_FORMAT_MISMATCH`),
- * `ERR_JWS_*`, `ERR_JWKS_*`, `ERR_JWT_*` as {@link verifyJwt}; `ERR_INVALID_ARGUMENT` for
+ * `ERR_JWS_*`, `ERR_JWKS_*`, `ERR_SIGNER_*`, `ERR_JWT_*` as {@link verifyJwt}; `ERR_INVALID_ARGUMENT` for
  * options of the wrong shape.
  *
  * @example
@@ -412,7 +446,10 @@ export async function verifyJwt(token, jwks, options = {}) {
  * ```
  */
 export async function verifyAttestationResult(result, jwks, options = {}) {
-  if (typeof jwks === 'function') return withResolver(jwks, (keys) => verifyAttestationResult(result, keys, options));
+  if (typeof jwks === 'function') {
+    const pinned = withSigners(jwks, options);
+    return withResolver(jwks, (keys) => verifyAttestationResult(result, keys, pinned));
+  }
   const backend = backendOf(options);
   const core = coreOptions(options);
   const [keySet, owned] = keySetOf(jwks);

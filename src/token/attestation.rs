@@ -5,14 +5,17 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use serde_json::Value;
 
 use super::claims::NonceRule;
 use super::format::ResultFormat;
-use super::jwt::{prepare, PreparedJwt};
+use super::jwks::JwksKey;
+use super::jwt::{prepare_pinned, PreparedJwt};
 use super::result::AttestationResult;
+use super::signer::{pin, PinPlan};
 use super::submods::submod_digests;
 use super::verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, OVERALL_CLAIM};
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
@@ -176,9 +179,10 @@ impl AttestationReport {
     }
 }
 
-/// An attestation result that passed the structural, header and key-selection checks of its
-/// overall token; holds one signature check per well-formed token (overall first, then the
-/// devices in document order).
+/// An attestation result that passed the structural, header, key-selection and pinning
+/// checks of its overall token; holds one signature check per well-formed token (overall
+/// first, then the devices in document order), then the link checks of each pinned key once
+/// (the tokens of a result share one key: its chain is checked once).
 #[derive(Clone, Debug)]
 pub struct PreparedAttestationResult {
     format: ResultFormat,
@@ -186,9 +190,17 @@ pub struct PreparedAttestationResult {
     allow_unknown_revocation: bool,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
-    /// The checks of the overall token and the well-formed device tokens, in that order.
+    /// The checks of the overall token and the well-formed device tokens, in that order, then
+    /// the link checks of each plan of `plans`, in that order.
     checks: Vec<SignatureCheck>,
+    /// The pinned keys' plans, each once.
+    plans: Vec<Arc<PinPlan>>,
+    /// How many of `checks` are the tokens' own.
+    token_checks: usize,
 }
+
+/// Each key's pinning, computed once for all the tokens of a result.
+type PinOnce = Vec<(Option<String>, Result<Option<Arc<PinPlan>>, TokenError>)>;
 
 #[derive(Clone, Debug)]
 struct PreparedDevice {
@@ -223,11 +235,37 @@ pub fn prepare_attestation_result(
     if format == ResultFormat::Detached && devices.is_empty() {
         return Err(TokenError::NoDevices { field: "result[1]" });
     }
-    let overall = prepare(&overall, jwks, options, now, NonceRule::Required, true)?;
+    // A JWKS names each key by a distinct `kid` (or holds one key without): the `kid` is the key.
+    let mut pins: PinOnce = Vec::new();
+    let mut pin_once = |key: &JwksKey| {
+        if let Some((_, plan)) = pins.iter().find(|(kid, _)| kid.as_deref() == key.kid()) {
+            return plan.clone();
+        }
+        let plan = pin(key, &options.signers, now).map(|plan| plan.map(Arc::new));
+        pins.push((key.kid().map(String::from), plan.clone()));
+        plan
+    };
+    let overall = prepare_pinned(
+        &overall,
+        jwks,
+        options,
+        now,
+        NonceRule::Required,
+        true,
+        &mut pin_once,
+    )?;
     let devices = devices
         .into_iter()
         .map(|(label, token)| {
-            let prepared = prepare(&token, jwks, options, now, NonceRule::IfPresent, false);
+            let prepared = prepare_pinned(
+                &token,
+                jwks,
+                options,
+                now,
+                NonceRule::IfPresent,
+                false,
+                &mut pin_once,
+            );
             PreparedDevice {
                 label,
                 token,
@@ -235,7 +273,7 @@ pub fn prepare_attestation_result(
             }
         })
         .collect::<Vec<_>>();
-    let checks = core::iter::once(overall.signature_check())
+    let mut checks: Vec<SignatureCheck> = core::iter::once(overall.signature_check())
         .chain(
             devices
                 .iter()
@@ -244,6 +282,14 @@ pub fn prepare_attestation_result(
         )
         .cloned()
         .collect();
+    let token_checks = checks.len();
+    let plans: Vec<Arc<PinPlan>> = pins
+        .into_iter()
+        .filter_map(|(_, plan)| plan.ok().flatten())
+        .collect();
+    for plan in &plans {
+        checks.extend(plan.checks.iter().cloned());
+    }
     Ok(PreparedAttestationResult {
         format,
         allow_failed: options.allow_failed_result,
@@ -251,12 +297,14 @@ pub fn prepare_attestation_result(
         overall,
         devices,
         checks,
+        plans,
+        token_checks,
     })
 }
 
 impl PreparedAttestationResult {
     /// The signature checks, overall token first, then the well-formed device tokens in
-    /// document order.
+    /// document order, then each pinned key's chain links.
     pub fn signature_checks(&self) -> &[SignatureCheck] {
         &self.checks
     }
@@ -282,10 +330,28 @@ impl PreparedAttestationResult {
                 got: verdicts.len(),
             });
         };
-        let mut device_verdicts = verdicts.iter().skip(1);
+        let (token_verdicts, mut link_verdicts) =
+            verdicts.split_at(self.token_checks.min(verdicts.len()));
+        // One verdict per pinned key: all its links verified.
+        let mut plan_valid = Vec::with_capacity(self.plans.len());
+        for plan in &self.plans {
+            let (links, rest) = link_verdicts.split_at(plan.checks.len().min(link_verdicts.len()));
+            plan_valid.push(links.len() == plan.checks.len() && links.iter().all(|ok| *ok));
+            link_verdicts = rest;
+        }
+        let links_valid = |prepared: &PreparedJwt| {
+            prepared.pin().is_none_or(|pin| {
+                self.plans
+                    .iter()
+                    .zip(&plan_valid)
+                    .any(|(plan, valid)| Arc::ptr_eq(plan, pin) && *valid)
+            })
+        };
+        let mut device_verdicts = token_verdicts.iter().skip(1);
+        let overall_links = links_valid(&self.overall);
         let overall = self
             .overall
-            .finish(*overall_valid)
+            .complete(*overall_valid, overall_links)
             .and_then(|overall| match self.format {
                 ResultFormat::V1 => check_v1_token(&overall).map(|()| overall),
                 _ => Ok(overall),
@@ -321,7 +387,8 @@ impl PreparedAttestationResult {
                         // The overall token or its submods failed: nothing to bind against.
                         _ => Ok(()),
                     };
-                    binding.and_then(|()| prepared.finish(valid))
+                    let links = links_valid(&prepared);
+                    binding.and_then(|()| prepared.complete(valid, links))
                 }
             };
             devices.push(DeviceVerdict {

@@ -93,6 +93,11 @@ fn reason(code: &str) -> &'static str {
             "the signature does not verify with the key of its kid"
         }
         "ERR_JWKS_NO_MATCHING_KEY" => "no key of the JWKS has this kid",
+        "ERR_SIGNER_NO_X5C" => "the signing key carries no x5c chain to pin it to a trusted signer",
+        "ERR_SIGNER_KEY_MISMATCH" => "the signing key's x5c certificate carries another key",
+        "ERR_SIGNER_UNTRUSTED" => "the signing key's x5c chain reaches no trusted signer anchor",
+        "ERR_SIGNER_EXPIRED" => "a certificate of the signing key's chain is outside its validity",
+        "ERR_SIGNER_KEY_USAGE" => "a certificate of the signing key's chain may not be used so",
         "ERR_JWKS_MULTIPLE_MATCHING_KEYS" => "several JWKS keys match this kid",
         "ERR_JOSE_ALG_NOT_ALLOWED" => "the algorithm is not ES384",
         "ERR_JWS_INVALID" => "the token is not a well-formed compact JWS",

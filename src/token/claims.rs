@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
+use super::signer::Signers;
 use super::{ClaimReason, ResultFormat, TokenError};
 use crate::time::UnixTime;
 
@@ -61,10 +62,15 @@ pub struct VerifyOptions {
     /// accepted only because of this option says so
     /// ([`super::VerifiedAttestationResult::revocation_relaxed`]).
     pub allow_unknown_revocation: bool,
+    /// Which keys may sign: by default ([`Signers::nras`]) only a key whose `x5c` chain
+    /// reaches NVIDIA's attestation CA; [`Signers::Any`] accepts any key of the set (the
+    /// caller trusts where the key set came from). Rule: [`super::signer`].
+    pub signers: Signers,
 }
 
 impl VerifyOptions {
-    /// No requirements beyond the signature and the time claims present, zero leeway.
+    /// No requirements beyond the signature, the default signer anchors ([`Signers::nras`])
+    /// and the time claims present, zero leeway.
     pub fn new() -> Self {
         Self::default()
     }
@@ -145,6 +151,13 @@ impl VerifyOptions {
     #[must_use]
     pub fn allow_unknown_revocation(mut self, allow: bool) -> Self {
         self.allow_unknown_revocation = allow;
+        self
+    }
+
+    /// Sets which keys may sign (see [`Self::signers`]).
+    #[must_use]
+    pub fn signers(mut self, signers: Signers) -> Self {
+        self.signers = signers;
         self
     }
 

@@ -7,6 +7,7 @@ use core::fmt;
 
 use super::appraisal::{Appraisal, DeviceAppraisal};
 use super::format::ResultFormat;
+use super::signer::SignerError;
 use super::verified::VerifiedAttestationResult;
 use crate::crypto::KeyError;
 use crate::error_code::ErrorCode;
@@ -225,6 +226,16 @@ pub enum TokenError {
         /// The verified (authentic) result.
         result: Box<VerifiedAttestationResult>,
     },
+    /// The key that signed the token is not pinned to a trusted signer
+    /// ([`super::VerifyOptions::signers`]). The code is the signer error's
+    /// (`ERR_SIGNER_NO_X5C`, `ERR_SIGNER_KEY_MISMATCH`, `ERR_SIGNER_UNTRUSTED`,
+    /// `ERR_SIGNER_EXPIRED`, `ERR_SIGNER_KEY_USAGE`).
+    Signer {
+        /// The key's `kid`.
+        kid: Option<String>,
+        /// Why.
+        error: SignerError,
+    },
     /// A verification option is out of its range or contradicts another
     /// ([`super::VerifyInput`]): `ERR_INVALID_ARGUMENT`, naming the option.
     InvalidOption {
@@ -325,6 +336,11 @@ impl fmt::Display for TokenError {
             }
             Self::Device { label, error } => write!(f, "device token {label:?}: {error}"),
             Self::InvalidOption { field, expected } => write!(f, "{field} must be {expected}"),
+            Self::Signer {
+                kid: Some(kid),
+                error,
+            } => write!(f, "key {kid:?}: {error}"),
+            Self::Signer { kid: None, error } => write!(f, "{error}"),
             Self::VerdictCount { expected, got } => {
                 write!(f, "expected {expected} signature verdicts, got {got}")
             }
@@ -377,6 +393,7 @@ impl ErrorCode for TokenError {
             Self::DeviceUnexpected { .. } => "ERR_EAT_DEVICE_UNEXPECTED",
             Self::Device { error, .. } => error.code(),
             Self::InvalidOption { .. } => "ERR_INVALID_ARGUMENT",
+            Self::Signer { error, .. } => error.code(),
             Self::VerdictCount { .. } => "ERR_VERDICT_COUNT",
             Self::AttestationFailed { .. } => "ERR_ATTESTATION_FAILED",
             Self::AttestationResultMissing { .. } => "ERR_ATTESTATION_RESULT_MISSING",
@@ -418,6 +435,7 @@ impl ErrorCode for TokenError {
             Self::RevocationUnconfirmed { appraisal, .. } => {
                 appraisal.first_unconfirmed().map(DeviceAppraisal::label)
             }
+            Self::Signer { error, .. } => error.field(),
             Self::TooManyDevices { .. } | Self::VerdictCount { .. } => None,
         }
     }

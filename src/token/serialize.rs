@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::check::{failure_message, TokenCheck};
+use super::signer::{SignerCertificate, VerifiedSigner};
 use super::{
     Appraisal, AppraisalReason, AttestationReport, DeviceAppraisal, ResultFormat, TokenError,
     VerdictLevel, VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
@@ -41,6 +42,9 @@ pub struct VerifiedJwtJson<'a> {
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     protected_header: &'a Map<String, Value>,
     kid: Option<&'a str>,
+    /// Who signed it.
+    #[cfg_attr(feature = "ts", ts(as = "VerifiedSignerJson<'static>"))]
+    signer: VerifiedSignerJson<'a>,
 }
 
 impl<'a> From<&'a VerifiedJwt> for VerifiedJwtJson<'a> {
@@ -49,7 +53,49 @@ impl<'a> From<&'a VerifiedJwt> for VerifiedJwtJson<'a> {
             payload: jwt.claims(),
             protected_header: jwt.header(),
             kid: jwt.kid(),
+            signer: jwt.signer().into(),
         }
+    }
+}
+
+/// Who signed a token, as written (the JS `VerifiedSigner`): `{pinned: false}` under
+/// `signers: 'any'`, else the anchor reached (`spkiSha256:<hex>` or
+/// `certificate:<subject>`), the path leaf first, and the key's `kid`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "VerifiedSigner"))]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedSignerJson<'a> {
+    /// Whether the key's `x5c` chain was validated to an anchor.
+    pinned: bool,
+    /// The anchor reached (pinned only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    anchor: Option<&'a str>,
+    /// The path, leaf first (pinned only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<SignerCertificate>>"))]
+    chain: Option<&'a [SignerCertificate]>,
+    /// The key's `kid` (pinned only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string | null"))]
+    kid: Option<Option<&'a str>>,
+}
+
+impl<'a> From<&'a VerifiedSigner> for VerifiedSignerJson<'a> {
+    fn from(signer: &'a VerifiedSigner) -> Self {
+        let pinned = signer.pinned();
+        Self {
+            pinned: pinned.is_some(),
+            anchor: pinned.map(|p| p.anchor()),
+            chain: pinned.map(|p| p.chain()),
+            kid: pinned.map(|p| p.kid()),
+        }
+    }
+}
+
+impl Serialize for VerifiedSigner {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        VerifiedSignerJson::from(self).serialize(serializer)
     }
 }
 
@@ -72,6 +118,9 @@ pub struct VerifiedDeviceJson<'a> {
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     protected_header: &'a Map<String, Value>,
     kid: Option<&'a str>,
+    /// Who signed the device token.
+    #[cfg_attr(feature = "ts", ts(as = "VerifiedSignerJson<'static>"))]
+    signer: VerifiedSignerJson<'a>,
 }
 
 impl<'a> From<&'a VerifiedDevice> for VerifiedDeviceJson<'a> {
@@ -83,6 +132,7 @@ impl<'a> From<&'a VerifiedDevice> for VerifiedDeviceJson<'a> {
             payload: token.claims(),
             protected_header: token.header(),
             kid: token.kid(),
+            signer: token.signer().into(),
         }
     }
 }
@@ -121,6 +171,9 @@ pub struct VerifiedAttestationResultJson<'a> {
     /// True when the result passed but was accepted only because of `allowUnknownRevocation`
     /// (its chains are not confirmed good).
     revocation_relaxed: bool,
+    /// Who signed the result (its overall token).
+    #[cfg_attr(feature = "ts", ts(as = "VerifiedSignerJson<'static>"))]
+    signer: VerifiedSignerJson<'a>,
 }
 
 impl<'a> From<&'a VerifiedAttestationResult> for VerifiedAttestationResultJson<'a> {
@@ -132,6 +185,7 @@ impl<'a> From<&'a VerifiedAttestationResult> for VerifiedAttestationResultJson<'
             overall_result: result.overall_result(),
             appraisal: result.appraisal(),
             revocation_relaxed: result.revocation_relaxed(),
+            signer: result.signer().into(),
         }
     }
 }

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use super::format::ResultFormat;
+use super::signer::VerifiedSigner;
 
 /// The verdict claim of the overall token (and of the V1 single token).
 pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
@@ -21,6 +22,7 @@ pub struct VerifiedJwt {
     pub(super) header: Map<String, Value>,
     pub(super) claims: Map<String, Value>,
     pub(super) kid: Option<String>,
+    pub(super) signer: VerifiedSigner,
 }
 
 impl VerifiedJwt {
@@ -37,6 +39,12 @@ impl VerifiedJwt {
     /// The `kid` of the key that verified it.
     pub fn kid(&self) -> Option<&str> {
         self.kid.as_deref()
+    }
+
+    /// Who signed it: the pinned signer, or [`VerifiedSigner::Unpinned`] under
+    /// [`super::Signers::Any`].
+    pub fn signer(&self) -> &VerifiedSigner {
+        &self.signer
     }
 
     /// One claim.
@@ -89,6 +97,12 @@ impl VerifiedAttestationResult {
     /// The overall token (V1: the only token).
     pub fn overall(&self) -> &VerifiedJwt {
         &self.overall
+    }
+
+    /// Who signed the overall token (every token of a result verified under the same
+    /// signers; a device signed by another key reports its own, [`VerifiedJwt::signer`]).
+    pub fn signer(&self) -> &VerifiedSigner {
+        self.overall.signer()
     }
 
     /// The devices in document order (empty for V1).

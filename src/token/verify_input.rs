@@ -9,6 +9,7 @@ use core::fmt;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
+use super::signer::Signers;
 use super::{
     prepare_attestation_result, prepare_jwt, Jwks, PreparedAttestationResult, PreparedJwt,
     ResultFormat, TokenError, VerifyOptions,
@@ -76,6 +77,17 @@ pub struct VerifyInput<Now = UnixTime> {
     /// Results only: resolve with a passing result whose chains are not confirmed `good`.
     #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_unknown_revocation: Option<bool>,
+    /// Which keys may sign: `'any'` (no pinning), or trusted anchors, each the hex SHA-256
+    /// of a certificate's DER SubjectPublicKeyInfo or a CA certificate (PEM). Default: NVIDIA's
+    /// attestation CA (the key of its GPU Intermediate 004).
+    #[cfg_attr(
+        feature = "ts",
+        ts(
+            optional,
+            type = r#""any" | ({ spkiSha256: string } | { certificate: string })[]"#
+        )
+    )]
+    pub signers: Option<Signers>,
 }
 
 impl<Now> VerifyInput<Now> {
@@ -102,6 +114,9 @@ impl<Now> VerifyInput<Now> {
         out.result_format = self.result_format()?;
         out.allow_failed_result = self.allow_failed_result.unwrap_or(false);
         out.allow_unknown_revocation = self.allow_unknown_revocation.unwrap_or(false);
+        if let Some(signers) = &self.signers {
+            out.signers.clone_from(signers);
+        }
         Ok(out)
     }
 

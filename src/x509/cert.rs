@@ -107,6 +107,8 @@ pub(crate) struct Cert {
     pub(crate) extended_key_usage: Option<purpose::ExtendedKeyUsage>,
     pub(crate) subject_key_id: Option<Vec<u8>>,
     pub(crate) authority_key_id: Option<AuthorityKeyId>,
+    /// The first OCSP responder URI of authorityInfoAccess, as written.
+    pub(crate) ocsp_url: Option<String>,
     /// The extension values of the TCG DICE extensions, when present.
     pub(crate) dice_fwid: Option<Vec<u8>>,
     pub(crate) dice_tcb_info: Option<Vec<u8>>,
@@ -250,6 +252,7 @@ impl Cert {
             extended_key_usage: None,
             subject_key_id: None,
             authority_key_id: None,
+            ocsp_url: None,
             dice_fwid: None,
             dice_tcb_info: None,
             defect: None,
@@ -304,7 +307,7 @@ impl Cert {
                 },
                 // RFC 5280 §4.2.2.1: MUST be non-critical.
                 AUTHORITY_INFO_ACCESS => match general_name::access_descriptions(value) {
-                    Ok(count) if !ext.critical && count > 0 => {}
+                    Ok((count, ocsp_url)) if !ext.critical && count > 0 => cert.ocsp_url = ocsp_url,
                     _ => note(invalid()),
                 },
                 TCG_DICE_FWID => cert.dice_fwid = Some(value.to_vec()),
@@ -331,6 +334,12 @@ impl Cert {
     /// The signed part, `tbsCertificate`.
     pub(crate) fn tbs_bytes(&self) -> &[u8] {
         self.der.get(self.tbs.clone()).unwrap_or_default()
+    }
+
+    /// The issuer in RFC 4514 form (as [`Self::subject_text`] is written).
+    pub(crate) fn issuer_text(&self) -> String {
+        name::rdns(&self.issuer)
+            .map_or_else(|_| String::new(), |rdns| super::dn_text::dn_text(&rdns))
     }
 
     /// Subject equals issuer (RFC 5280 §6.1: "self-issued").

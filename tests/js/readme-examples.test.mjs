@@ -4,7 +4,9 @@
 // (test PKI as trust anchors, loopback OCSP responder and RIM service), and `collectEvidence`
 // played by a test device that signs its transcript with the nonce it is given. A device that
 // passes reaches the `attested:` line; a revoked one takes the catch branch, prints its reasons
-// and rethrows ERR_ATTESTATION_FAILED.
+// and rethrows ERR_ATTESTATION_FAILED. The example pins NVIDIA's signer by default, which the
+// stand-in cannot be: as written it refuses the stand-in (ERR_SIGNER_UNTRUSTED); run for the
+// other cases with the stand-in's development root as its one `signers` anchor.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ before(async () => {
   responder = await startOcspResponder();
   rims = await startRimService();
   worker = await startWorker({
+    chain: true,
     bindings: {
       EDGEATTEST_TRUST_ANCHORS: pkiText('root.pem'),
       EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
@@ -53,6 +56,13 @@ after(async () => {
   await rims?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The example with the stand-in's root pinned in place of NVIDIA's (the one change made). */
+function pinnedToStandIn(code) {
+  const remote = 'createRemoteJWKSet(`${NRAS}/.well-known/jwks.json`)';
+  assert.equal(code.split(remote).length, 2, 'the example makes its key set once, with the default signers');
+  return code.replace(remote, `createRemoteJWKSet(\`\${NRAS}/.well-known/jwks.json\`, { signers: ${JSON.stringify(worker.signers)} })`);
+}
 
 let runs = 0;
 /** Runs `code` as a module; returns what it printed and how it ended. */
@@ -83,15 +93,21 @@ for (const [file, heading] of [
   ['pkg-config/npm/README.md', '## Verify an attestation result'],
   ['README.md', '### Verify an attestation result'],
 ]) {
-  test(`${file}: the example attests a device that passes`, async () => {
+  test(`${file}: as written, the example pins NVIDIA's signer and refuses a stand-in's result`, async () => {
     const { printed, error } = await run(example(file, heading), 'good');
+    assert.equal(error?.code, 'ERR_SIGNER_UNTRUSTED', error?.message);
+    assert.deepEqual(printed.log, [], 'never the attested line');
+  });
+
+  test(`${file}: the example attests a device that passes`, async () => {
+    const { printed, error } = await run(pinnedToStandIn(example(file, heading)), 'good');
     assert.equal(error, undefined, error?.message);
     assert.deepEqual(printed.log, [['attested:', ['GPU-0']]]);
     assert.deepEqual(printed.error, []);
   });
 
   test(`${file}: the example refuses a revoked device, saying why`, async () => {
-    const { printed, error } = await run(example(file, heading), 'revoked');
+    const { printed, error } = await run(pinnedToStandIn(example(file, heading)), 'revoked');
     assert.equal(error?.code, 'ERR_ATTESTATION_FAILED', error?.message);
     assert.deepEqual(printed.log, [], 'never the attested line');
     assert.equal(printed.error.length, 1);

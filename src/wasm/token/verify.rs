@@ -76,6 +76,17 @@ pub fn prepare_attestation_result_verification(
     Ok(pending(prepared.map_err(|e| leveled(&e))?.into()))
 }
 
+/// Reads a `signers` option as a verification reads it, refusing another shape
+/// (`ERR_INVALID_ARGUMENT` naming `signers`): `createRemoteJWKSet` checks its option once,
+/// at creation, rather than at each verification that uses the set.
+#[wasm_bindgen(js_name = checkSigners)]
+pub fn check_signers(
+    #[wasm_bindgen(unchecked_param_type = "NonNullable<CoreVerifyOptions['signers']>")]
+    signers: JsValue,
+) -> Result<(), JsValue> {
+    convert::from_js::<crate::token::Signers>(&signers, "signers").map(drop)
+}
+
 /// Runs signature checks with the software backend: one boolean per check (the same data
 /// `TokenVerification.checks` hands out, or any `{publicKey, message, signature}`).
 #[wasm_bindgen(js_name = verifyChecksSoftware)]

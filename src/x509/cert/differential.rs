@@ -222,7 +222,7 @@ fn authority_key_id_and_access_agree_with_x509_cert() {
         for m in mutations(value) {
             let aki = authority_key_id(&m).ok();
             assert_eq!(aki, aki_theirs(&m), "AKI {m:02x?}");
-            let aia = access_descriptions(&m).ok();
+            let aia = access_descriptions(&m).ok().map(|(count, _)| count);
             assert_eq!(aia, aia_theirs(&m), "AIA {m:02x?}");
             aki_ok += usize::from(aki.is_some());
             aia_ok += usize::from(aia.is_some());

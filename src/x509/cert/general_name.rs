@@ -125,21 +125,45 @@ pub(crate) fn authority_key_id(der: &[u8]) -> der::Result<AuthorityKeyId> {
     Ok(aki)
 }
 
+/// id-ad-ocsp (RFC 5280 §4.2.2.1).
+const ID_AD_OCSP: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1");
+
 /// How many `AccessDescription`s the authorityInfoAccess extension's value holds (x509-cert's
-/// `AuthorityInfoAccessSyntax`).
-pub(crate) fn access_descriptions(der: &[u8]) -> der::Result<usize> {
+/// `AuthorityInfoAccessSyntax`), and the first OCSP responder URI among them.
+pub(crate) fn access_descriptions(
+    der: &[u8],
+) -> der::Result<(usize, Option<alloc::string::String>)> {
     let mut reader = SliceReader::new(der)?;
+    let mut ocsp = None;
     let count = reader.sequence(|seq| {
         let mut count = 0usize;
         while !seq.is_finished() {
             seq.sequence(|description| {
-                <ObjectIdentifier>::decode(description)?;
-                general_name(description)
+                let method = <ObjectIdentifier>::decode(description)?;
+                let name = description.tlv_bytes()?;
+                let mut names = SliceReader::new(name)?;
+                general_name(&mut names)?;
+                names.finish()?;
+                if method == ID_AD_OCSP && ocsp.is_none() {
+                    ocsp = uri(name);
+                }
+                Ok::<_, der::Error>(())
             })?;
             count = count.saturating_add(1);
         }
         Ok::<_, der::Error>(count)
     })?;
     reader.finish()?;
-    Ok(count)
+    Ok((count, ocsp))
+}
+
+/// The text of a `GeneralName` that is a uniformResourceIdentifier.
+fn uri(name: &[u8]) -> Option<alloc::string::String> {
+    let mut reader = SliceReader::new(name).ok()?;
+    let header = Header::decode(&mut reader).ok()?;
+    if header.tag() != context(6, false) {
+        return None;
+    }
+    let text = Ia5StringRef::decode_value(&mut reader, header).ok()?;
+    Some(text.as_str().into())
 }

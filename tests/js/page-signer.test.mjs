@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { openPage } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import { startWorker } from './support/worker.mjs';
-import { ready, timeValue, decodePart, DESKTOP, pageHooks, panelShots, developmentSigner } from './support/page.mjs';
+import { ready, timeValue, decodePart, DESKTOP, pageHooks, panelShots } from './support/page.mjs';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 
 let worker;
@@ -43,7 +43,7 @@ async function verifyResult(page, { result, jwks, nonce = '', at, signers }) {
   await page.fill('#result-nonce', nonce);
   if (at !== undefined) await page.fill('#result-time', timeValue(at));
   await page.click('#verify-result');
-  await page.waitForSelector('#result-summary:not([hidden]), #result-error:not([hidden])');
+  await page.waitForSelector('#result-summary:not([hidden]), #result-error:not([hidden]), #result-signer:not([hidden])');
 }
 
 /** A CA certificate of another PKI, as base64 DER (an x5c member). */
@@ -85,8 +85,9 @@ test('signer: a key set whose x5c is tampered with, or missing, is refused in re
   // The intermediate replaced by another PKI's CA: the chain reaches no pinned anchor.
   const foreign = { keys: jwks.keys.map((k) => ({ ...k, x5c: [k.x5c[0], foreignCa()] })) };
   await verifyResult(page, { result: c.responseText, jwks: JSON.stringify(foreign), nonce: c.nonce, at: c.iat });
-  assert.equal(await page.getAttribute('#result-summary', 'data-level'), 'forged');
   assert.equal(await page.getAttribute('#result-signer', 'data-state'), 'failed');
+  // Refused before any token is trusted: no verdict of the result is shown as one.
+  assert.ok(await page.isHidden('#result-summary') || await page.getAttribute('#result-summary', 'data-level') === 'forged');
   assert.match(await page.getAttribute('#result-signer', 'class'), /\bbad\b/);
   assert.match(await page.textContent('#result-signer'), /signer not trusted ERR_SIGNER_UNTRUSTED: \S/i);
   assert.match(await page.textContent('#result-signer'), /Trust this service's root/);
@@ -120,8 +121,8 @@ test('signer: "Any signer" shows the signer not pinned, amber, and nothing green
 test('signer: our own service\'s development root is trusted only when the user chooses it', async () => {
   // The local service as start.sh starts it (its development chain as x5c), with the TEST PKI.
   const own = await startWorker({
+    chain: true,
     bindings: {
-      ...await developmentSigner(),
       EDGEATTEST_TEST_PKI: 'on',
       EDGEATTEST_OCSP_URL: 'https://ocsp.ndis.nvidia.com/',
     },

@@ -13,8 +13,7 @@
 // shipped with the page; these are this project's (Apache-2.0).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startWorker } from '../js/support/worker.mjs';
-import { developmentSigner } from '../js/support/page.mjs';
+import { startWorker, developmentSigner } from '../js/support/worker.mjs';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,8 +31,7 @@ const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64ur
 
 // Revocation checked: the TEST PKI's certificates are answered from its bundled OCSP answers
 // (no query leaves the machine for them).
-const signer = await developmentSigner();
-const signerAnchor = signer.EDGEATTEST_SIGNING_CERTIFICATE.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g).at(-1);
+const { bindings: signer, root: signerAnchor } = await developmentSigner();
 const worker = await startWorker({ bindings: { ...signer, EDGEATTEST_TEST_PKI: 'on', EDGEATTEST_OCSP_URL: 'https://ocsp.ndis.nvidia.com/' } });
 try {
   const jwks = await (await fetch(`${worker.origin}/.well-known/jwks.json`)).text();

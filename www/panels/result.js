@@ -367,6 +367,9 @@ export async function verifyResult() {
         verifyResult();
       });
       return { authentic: false, passed: false, level };
+    } else if (showSignerFailure(error)) {
+      // The signer refused before any token was checked: nothing of the result is trusted.
+      return { authentic: false, passed: false, signer: error.code };
     } else {
       showError('result-error', error);
       return { authentic: false, passed: false };

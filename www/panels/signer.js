@@ -113,11 +113,13 @@ export function showSigner(signer, clean) {
     return;
   }
   if (signer.pinned !== true) {
+    box.setAttribute('role', 'status');
     box.className = 'signer summary warn';
     box.dataset.state = 'unpinned';
     box.replaceChildren(el('p', {}, badge('warn', 'signer not pinned'),
       ' Any key of the given key set was accepted (you chose "Any signer"): whoever serves that key set could have made this result.'));
   } else {
+    box.setAttribute('role', 'status');
     box.className = 'signer summary';
     box.dataset.state = 'pinned';
     box.replaceChildren(
@@ -139,6 +141,7 @@ export function showSignerFailure(error) {
     box.replaceChildren();
     return false;
   }
+  box.setAttribute('role', 'alert');
   box.className = 'signer summary bad';
   box.dataset.state = 'failed';
   box.replaceChildren(

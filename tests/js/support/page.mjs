@@ -1,26 +1,12 @@
 // Helpers for the verification page's browser tests (tests/js/page*.test.mjs).
 import { before, after } from 'node:test';
-import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser } from './browser.mjs';
-import { startWorker, freshSigningKeyPem } from './worker.mjs';
-import { createDevelopmentChain } from '../../../pkg-config/dev-certificate.mjs';
+import { startWorker } from './worker.mjs';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
-
-/**
- * The bindings of a worker with a fresh signing key and its development chain published as
- * x5c, as the local service (pkg-config/start.sh) starts.
- */
-export async function developmentSigner() {
-  const keyPem = await freshSigningKeyPem();
-  return {
-    EDGEATTEST_SIGNING_KEY: keyPem,
-    EDGEATTEST_SIGNING_CERTIFICATE: createDevelopmentChain(createPublicKey(keyPem), Math.floor(Date.now() / 1000)),
-  };
-}
 
 /**
  * The hooks of a page test file: one worker (with its development chain, as the local
@@ -30,7 +16,7 @@ export async function developmentSigner() {
 export function pageHooks(use) {
   const rig = {};
   before(async () => {
-    rig.worker = await startWorker({ bindings: await developmentSigner() });
+    rig.worker = await startWorker({ chain: true });
     rig.browser = await launchBrowser();
     use(rig);
   });

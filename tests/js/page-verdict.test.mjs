@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import {
-  ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor,
+  ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor, trustServiceRoot,
 } from './support/page.mjs';
 import {
   importPrivateKey, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
@@ -221,6 +221,7 @@ test('verdict: the send step is red when the service says false', async () => {
   await page.selectOption('#sample', String(samples.findIndex((sample) => sample.id === 'hopper-545.00')));
   await page.click('#add-sample');
   await page.click('#build-request');
+  await trustServiceRoot(page); // the worker's development root, by the user's choice
   await page.click('#send-request');
   await page.waitForFunction(() => /PASSED|FAILED|NOT authentic|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
   assert.equal(await page.getAttribute('#send-status', 'class'), 'summary bad');

@@ -85,3 +85,13 @@ export async function pinAnchor(page, pem) {
   await page.fill('#signers-text', pem);
   await page.check('#signers-anchors');
 }
+
+/**
+ * The user's choice "Trust this service's root" for the service at the JWKS URL field (by
+ * default the page's own origin, the worker with its development chain).
+ */
+export async function trustServiceRoot(page) {
+  await page.click('#trust-service-root');
+  await page.waitForFunction(() => document.getElementById('service-root-note').textContent.length > 0
+    || !document.getElementById('result-error').hidden);
+}

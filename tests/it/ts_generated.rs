@@ -38,8 +38,9 @@ use edgeattest::service::{
     Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
 use edgeattest::token::{
-    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
-    VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifyInput,
+    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, SignerCertificate, VerdictLevel,
+    VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
+    VerifyInput,
 };
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -523,6 +524,8 @@ fn fragments() -> Vec<Fragment> {
                 decl::<SignatureCheck>(),
                 decl::<Jwk>(),
                 decl::<VerifyInput>(),
+                decl::<SignerCertificate>(),
+                decl::<VerifiedSignerJson<'static>>(),
                 decl::<VerifiedJwtJson<'static>>(),
                 decl::<VerifiedDeviceJson<'static>>(),
                 decl::<AppraisalReasonJson<'static>>(),

@@ -121,9 +121,9 @@ test('an option the export does not know is refused, named by its path, with the
   const token = await signJwt({ iss: 'a', iat: 1_700_000_000 }, privateKey, { kid: 'k' });
   privateKey.free();
   for (const backend of ['software', 'webcrypto']) {
-    const good = await verifyJwt(token, jwks, { backend, now: 1_700_000_000, currentDate: new Date(0), issuer: 'a' });
+    const good = await verifyJwt(token, jwks, { backend, now: 1_700_000_000, currentDate: new Date(0), issuer: 'a', signers: 'any' });
     assert.equal(good.payload.iss, 'a');
-    await assert.rejects(verifyJwt(token, jwks, { backend, now: 1_700_000_000, isuer: 'a' }),
+    await assert.rejects(verifyJwt(token, jwks, { backend, now: 1_700_000_000, isuer: 'a', signers: 'any' }),
       (error) => error.code === 'ERR_INVALID_ARGUMENT' && error.field === 'isuer' && UNKNOWN('isuer', 'issuer').test(error.message));
     await assert.rejects(verifyAttestationResult('[]', jwks, { backend, allowFailedResults: true }),
       (error) => error.code === 'ERR_INVALID_ARGUMENT' && error.field === 'allowFailedResults');

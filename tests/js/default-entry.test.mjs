@@ -89,9 +89,9 @@ test('tokens the default entry signs verify with the full package, and the rever
   const { privateKey, publicJwk } = await remote.generateKeyPair({ kid: 'c1' });
   const jwks = remote.createJwks([{ kid: 'c1', key: publicJwk }]);
   const token = await remote.signJwt({ sub: 'x', iat: 100, exp: 4_000_000_000 }, privateKey, { kid: 'c1' });
-  assert.equal((await full.verifyJwt(token, jwks, { now: 200 })).payload.sub, 'x');
+  assert.equal((await full.verifyJwt(token, jwks, { now: 200, signers: 'any' })).payload.sub, 'x');
   const other = await full.generateKeyPair({ kid: 'f1' });
   const fullToken = await full.signJwt({ sub: 'y', iat: 100 }, other.privateKey, { kid: 'f1' });
   const fullJwks = full.createJwks([{ kid: 'f1', key: other.publicJwk }]);
-  assert.equal((await remote.verifyJwt(fullToken, fullJwks, { now: 200 })).payload.sub, 'y');
+  assert.equal((await remote.verifyJwt(fullToken, fullJwks, { now: 200, signers: 'any' })).payload.sub, 'y');
 });

@@ -226,17 +226,17 @@ test('workerd: the JWKS carries x5c whose leaf is the JWK; tokens verify with th
   const response = await fetch(`${worker.origin}/v4/attest/switch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   assert.equal(response.status, 200);
   const result = await response.json();
-  const asServed = await verifyAttestationResult(result, set, { nonce, issuer: worker.origin, allowUnknownRevocation: true });
+  const asServed = await verifyAttestationResult(result, set, { nonce, issuer: worker.origin, allowUnknownRevocation: true, signers: [{ certificate: blocks(bindings.EDGEATTEST_SIGNING_CERTIFICATE)[1] }] });
   assert.equal(asServed.devices.length, 1);
   const nvidia = jwksAsNvidiaSees(set);
   assert.equal(nvidia.keys.length, 1);
-  const viaCertificate = await verifyAttestationResult(result, nvidia, { nonce, issuer: worker.origin, allowUnknownRevocation: true });
+  const viaCertificate = await verifyAttestationResult(result, nvidia, { nonce, issuer: worker.origin, allowUnknownRevocation: true, signers: 'any' });
   assert.equal(viaCertificate.overall.kid, key.kid);
 
   // Negative: with a chain for another key as x5c, the certificate's key does not verify our tokens.
   const otherLeaf = x5cOf(createDevelopmentChain(createPublicKey(await freshSigningKeyPem()), NOW))[0];
   const foreign = jwksAsNvidiaSees({ keys: [{ ...key, x5c: [otherLeaf] }] });
-  await assert.rejects(verifyAttestationResult(result, foreign, { nonce, issuer: worker.origin }), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  await assert.rejects(verifyAttestationResult(result, foreign, { nonce, issuer: worker.origin, signers: 'any' }), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
   // And a key without x5c is invisible to such a client.
   assert.equal(jwksAsNvidiaSees({ keys: [{ ...key, x5c: undefined }] }).keys.length, 0);
 

@@ -62,10 +62,10 @@ for (const backend of ['webcrypto', 'software']) {
 
 test('every chain good resolves by default, not relaxed', async () => {
   const { jwks, result } = await mint({ 'GPU-0': hopper() });
-  const verified = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE });
+  const verified = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', nonce: NONCE });
   assert.equal(verified.revocationRelaxed, false);
   assert.equal(verified.appraisal.revocationConfirmed, true);
-  const same = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE, allowUnknownRevocation: true });
+  const same = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', nonce: NONCE, allowUnknownRevocation: true });
   assert.equal(same.revocationRelaxed, false);
 });
 
@@ -85,9 +85,9 @@ test('claims 2.0 saying revocation was not checked are unconfirmed', async () =>
     };
   };
   const good = await mint({ 'GPU-0': claims2(null) }, '2.0');
-  assert.equal((await verifyAttestationResult(good.result, good.jwks, { now: NOW })).revocationRelaxed, false);
+  assert.equal((await verifyAttestationResult(good.result, good.jwks, { now: NOW, signers: 'any' })).revocationRelaxed, false);
   const off = await mint({ 'GPU-0': claims2(WARNING) }, '2.0');
-  const error = await verifyAttestationResult(off.result, off.jwks, { now: NOW }).catch((e) => e);
+  const error = await verifyAttestationResult(off.result, off.jwks, { now: NOW, signers: 'any' }).catch((e) => e);
   assert.equal(error.code, 'ERR_REVOCATION_UNCONFIRMED');
 });
 
@@ -101,7 +101,7 @@ test('check claims of the wrong type and tokens without a verdict are refused as
     const device = hopper();
     edit(device);
     const { jwks, result } = await mint({ 'GPU-0': device });
-    const error = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE }).catch((e) => e);
+    const error = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', nonce: NONCE }).catch((e) => e);
     assert.ok(error instanceof EdgeAttestError, claim);
     assert.equal(error.code, 'ERR_EAT_CLAIMS_UNREADABLE', claim);
     assert.equal(error.field, 'GPU-0');
@@ -110,9 +110,9 @@ test('check claims of the wrong type and tokens without a verdict are refused as
     assert.equal(gpu.passed, false, claim);
     assert.equal(gpu.reasons[0].claim, claim);
     // The opt-ins do not make it a pass; allowFailedResult resolves it as the failure it is.
-    const relaxed = await verifyAttestationResult(result, jwks, { now: NOW, allowUnknownRevocation: true }).catch((e) => e);
+    const relaxed = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', allowUnknownRevocation: true }).catch((e) => e);
     assert.equal(relaxed.code, 'ERR_EAT_CLAIMS_UNREADABLE');
-    const shown = await verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: true });
+    const shown = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', allowFailedResult: true });
     assert.equal(shown.appraisal.passed, false);
     assert.equal(shown.appraisal.devices[0].reasons[0].claim, claim);
   }

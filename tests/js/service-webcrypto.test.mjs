@@ -46,7 +46,7 @@ test('a non-extractable WebCrypto key signs; the JWKS publishes its public half;
   assert.equal(jwks.keys[0].x, JSON.parse(publicJwk).x);
 
   const result = resultOf(await handleRequest(svc, request, { now: JUNE_2026, signingKey: privateKey }));
-  const verified = await verifyAttestationResult(result, jwks, { nonce, now: JUNE_2026, issuer: 'https://edgeattest.test', allowUnknownRevocation: true });
+  const verified = await verifyAttestationResult(result, jwks, { nonce, now: JUNE_2026, issuer: 'https://edgeattest.test', allowUnknownRevocation: true, signers: 'any' });
   assert.equal(verified.overall.payload['x-nvidia-overall-att-result'], true);
   assert.equal(verified.devices[0].payload.measres, 'success');
 
@@ -59,7 +59,7 @@ test('a non-extractable WebCrypto key signs; the JWKS publishes its public half;
   assert.deepEqual({ ...strip(other[0][1]), submods: undefined }, { ...strip(result[0][1]), submods: undefined });
   // And handleRequest on the software-key service: WebCrypto verifies, the core signs.
   const mixed = resultOf(await handleRequest(software, request, { now: JUNE_2026 }));
-  await verifyAttestationResult(mixed, jwks, { nonce, now: JUNE_2026, allowUnknownRevocation: true });
+  await verifyAttestationResult(mixed, jwks, { nonce, now: JUNE_2026, allowUnknownRevocation: true, signers: 'any' });
 });
 
 test('the WebCrypto verdicts decide: a backend that refuses every check fails the device', async () => {

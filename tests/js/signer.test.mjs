@@ -6,7 +6,7 @@
 // the same backend as the token signatures; 'any' opts out and says so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { X509Certificate, createPublicKey } from 'node:crypto';
+import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,32 +127,50 @@ test('a chain whose leaf expired before the token was issued fails with ERR_SIGN
   }
 });
 
-test('a forged link signature fails with ERR_SIGNER_UNTRUSTED, and the link checks are handed out with the token checks', async () => {
-  const key = signingKey(one);
+test('ES384 links are handed out with the token checks and run on its backend; a forged link fails with ERR_SIGNER_UNTRUSTED', async () => {
+  // A development chain (ES384 links) for the recorded signing key, pinned to its root.
+  const dev = foreignChain(one, one.iat);
+  const key = { ...signingKey(one), x5c: dev.x5c };
   const keySet = new KeySet(new TextEncoder().encode(JSON.stringify({ keys: [key] })));
+  const prepare = (signers) => prepareJwtVerification(overallToken(one), keySet, { now: one.iat, signers });
   const count = (signers) => {
-    const verification = prepareJwtVerification(overallToken(one), keySet, { now: one.iat, ...(signers && { signers }) });
+    const verification = prepare(signers);
     try {
       return verification.checks().length;
     } finally {
       verification.free();
     }
   };
-  // The token's own check, and by default the leaf's signature by the intermediate.
+  const pinned = [{ certificate: dev.root }];
+  // The token's own check, and under pinning the leaf's signature by the root, and the root's own.
   assert.equal(count('any'), 1);
-  assert.equal(count(undefined), 2);
-  const verification = prepareJwtVerification(overallToken(one), keySet, { now: one.iat });
-  assert.throws(() => verification.finish([true, false]), { code: 'ERR_SIGNER_UNTRUSTED' });
+  const checks = count(pinned);
+  assert.ok(checks >= 2, `${checks} checks`);
+  const verification = prepare(pinned);
+  assert.deepEqual(Object.keys(verification.finish(Array(checks).fill(true)).signer), ['pinned', 'anchor', 'chain', 'kid']);
   verification.free();
+  for (let forged = 1; forged < checks; forged += 1) {
+    const again = prepare(pinned);
+    const verdicts = Array(checks).fill(true);
+    verdicts[forged] = false;
+    assert.throws(() => again.finish(verdicts), { code: 'ERR_SIGNER_UNTRUSTED' }, `check ${forged}`);
+    again.free();
+  }
   keySet.free();
 
-  // The same through the public API: the leaf's signature bytes altered.
-  const leaf = Buffer.from(key.x5c[0], 'base64');
-  leaf[leaf.length - 10] ^= 1;
-  const jwks = withKey(one, (k) => ({ ...k, x5c: [leaf.toString('base64'), k.x5c[1]] }));
-  for (const backend of BACKENDS) {
-    const error = await verifyAttestationResult(one.response, jwks, options(one, { backend })).catch((e) => e);
-    assert.equal(error.code, 'ERR_SIGNER_UNTRUSTED', `${backend}: ${error.message}`);
+  // Through the public API, on both backends: the leaf's signature bytes altered, in the
+  // development chain (ES384, deferred) and in NRAS's (RSA, checked in the core).
+  const alter = (b64) => {
+    const der = Buffer.from(b64, 'base64');
+    der[der.length - 10] ^= 1;
+    return der.toString('base64');
+  };
+  for (const [x5c, signers] of [[[alter(dev.x5c[0]), dev.x5c[1]], pinned], [[alter(signingKey(one).x5c[0]), signingKey(one).x5c[1]], undefined]]) {
+    const jwks = withKey(one, (k) => ({ ...k, x5c }));
+    for (const backend of BACKENDS) {
+      const error = await verifyAttestationResult(one.response, jwks, options(one, { backend, ...(signers && { signers }) })).catch((e) => e);
+      assert.equal(error.code, 'ERR_SIGNER_UNTRUSTED', `${backend}: ${error.message}`);
+    }
   }
 });
 
@@ -262,7 +280,7 @@ test("our own service: pinned to its development root its results and EARs verif
   const verified = await verifyAttestationResult(result, ours, relying);
   const signer = signerOf(verified);
   assert.equal(signer.anchor, 'certificate:CN=edgeattest development root,O=edgeattest');
-  assert.deepEqual(signer.chain.map((link) => link.subject), ['CN=edgeattest development token signing key,O=edgeattest']);
+  assert.deepEqual(signer.chain.map((link) => link.subject), ['CN=edgeattest development token signing key,O=edgeattest', 'CN=edgeattest development root,O=edgeattest']);
   assert.equal(signer.kid, published.keys[0].kid);
 
   const error = await verifyAttestationResult(result, createRemoteJWKSet(jwksUrl), relying).catch((e) => e);
@@ -285,7 +303,7 @@ test('our own service without a configured chain publishes no x5c: pinned, ERR_S
 });
 
 test('a development chain from another run (another root) does not verify this run', async () => {
-  const other = createDevelopmentChain(createPublicKey((await import('node:crypto')).generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey), NOW);
+  const other = createDevelopmentChain(generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey, NOW);
   const result = await (await attest()).json();
   const jwks = await (await fetch(`${worker.origin}/.well-known/jwks.json`)).json();
   await assert.rejects(verifyAttestationResult(result, jwks, { ...relying, signers: [{ certificate: blocks(other)[1] }] }), { code: 'ERR_SIGNER_UNTRUSTED' });

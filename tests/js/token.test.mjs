@@ -150,7 +150,7 @@ for (const backend of BACKENDS) {
     const token = await signJwt(claims, privateKey, { kid: 'k1' });
     assert.equal(Buffer.from(token.split('.')[0], 'base64url').toString(), '{"kid":"k1","alg":"ES384"}');
     for (const verifyBackend of BACKENDS) {
-      const verified = await verifyJwt(token, jwks, { backend: verifyBackend, now: NOW, issuer: ISS, nonce: NONCE });
+      const verified = await verifyJwt(token, jwks, { backend: verifyBackend, now: NOW, signers: 'any', issuer: ISS, nonce: NONCE });
       assert.deepEqual(verified.payload, claims);
       assert.equal(verified.kid, 'k1');
     }
@@ -177,7 +177,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(overall.payload.submods[label], ['DIGEST', ['SHA-256', digest]]);
     }
     for (const verifyBackend of BACKENDS) {
-      const verified = await verifyAttestationResult(result, jwks, { backend: verifyBackend, now: NOW, nonce: NONCE, allowUnknownRevocation: true });
+      const verified = await verifyAttestationResult(result, jwks, { backend: verifyBackend, now: NOW, signers: 'any', nonce: NONCE, allowUnknownRevocation: true });
       assert.equal(verified.devices.length, 8);
       assert.equal(verified.revocationRelaxed, true);
       assert.equal(verified.overallResult, true);
@@ -185,11 +185,11 @@ for (const backend of BACKENDS) {
     assert.deepEqual(createV1Result(token), { eat: token });
     // A V1 token carries the service's verdict; V1 is verified only when asked for.
     const v1Token = await signJwt({ ...claims, 'x-nvidia-overall-att-result': true, measres: 'comparison-successful' }, privateKey, { kid: 'k1' });
-    const v1 = await verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW, format: 'v1', allowUnknownRevocation: true });
+    const v1 = await verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW, signers: 'any', format: 'v1', allowUnknownRevocation: true });
     assert.equal(v1.format, 'v1');
     assert.equal(v1.overallResult, true);
-    await rejectsWith(verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
-    await rejectsWith(verifyAttestationResult(createV1Result(token), jwks, { backend, now: NOW, format: 'v1' }), 'ERR_EAT_V1_TOKEN_INVALID', 'x-nvidia-overall-att-result');
+    await rejectsWith(verifyAttestationResult(createV1Result(v1Token), jwks, { backend, now: NOW, signers: 'any' }), 'ERR_EAT_FORMAT_MISMATCH', 'result');
+    await rejectsWith(verifyAttestationResult(createV1Result(token), jwks, { backend, now: NOW, signers: 'any', format: 'v1' }), 'ERR_EAT_V1_TOKEN_INVALID', 'x-nvidia-overall-att-result');
   });
 }
 
@@ -225,9 +225,9 @@ test('a detached result with zero devices is never a pass', async () => {
   const jwks = createJwks([{ kid: 'k0', key: publicJwk }]);
   const claims = { iss: ISS, iat: NOW, exp: NOW + 3600, eat_nonce: NONCE, 'x-nvidia-overall-att-result': true };
   const empty = await signJwt({ ...claims, submods: {} }, privateKey, { kid: 'k0' });
-  await rejectsWith(verifyAttestationResult([['JWT', empty], {}], jwks, { now: NOW }), 'ERR_EAT_NO_DEVICES', 'result[1]');
+  await rejectsWith(verifyAttestationResult([['JWT', empty], {}], jwks, { now: NOW, signers: 'any' }), 'ERR_EAT_NO_DEVICES', 'result[1]');
   const device = await signJwt(claims, privateKey, { kid: 'k0' });
-  await rejectsWith(verifyAttestationResult([['JWT', empty], { 'GPU-0': device }], jwks, { now: NOW }), 'ERR_EAT_NO_DEVICES', 'submods');
+  await rejectsWith(verifyAttestationResult([['JWT', empty], { 'GPU-0': device }], jwks, { now: NOW, signers: 'any' }), 'ERR_EAT_NO_DEVICES', 'submods');
 });
 
 test('ES384 tokens minted by jose verify with ours, on both backends', async () => {
@@ -241,16 +241,16 @@ test('ES384 tokens minted by jose verify with ours, on both backends', async () 
     .setAudience(['rp-1', 'rp-2'])
     .sign(privateKey);
   for (const backend of BACKENDS) {
-    const verified = await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, issuer: ISS, typ: 'JWT', nonce: NONCE, maxTokenAge: 60 });
+    const verified = await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, signers: 'any', issuer: ISS, typ: 'JWT', nonce: NONCE, maxTokenAge: 60 });
     assert.equal(verified.payload.sub, 'device');
-    await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, audience: 'rp-2' });
-    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, audience: ['rp-3'] }), 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'aud');
-    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 600 }), 'ERR_JWT_EXPIRED');
-    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 61, maxTokenAge: 60 }), 'ERR_JWT_EXPIRED', 'iat');
+    await verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, signers: 'any', audience: 'rp-2' });
+    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW, signers: 'any', audience: ['rp-3'] }), 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'aud');
+    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 600, signers: 'any' }), 'ERR_JWT_EXPIRED');
+    await rejectsWith(verifyJwt(token, { keys: [jwk] }, { backend, now: NOW + 61, maxTokenAge: 60, signers: 'any' }), 'ERR_JWT_EXPIRED', 'iat');
   }
   // jose's ES256 and HS384 tokens are refused, whatever the key.
   const hs = await new jose.SignJWT(claims).setProtectedHeader({ alg: 'HS384', kid: 'jose-key' }).sign(new TextEncoder().encode(JSON.stringify(jwk)));
-  await rejectsWith(verifyJwt(hs, { keys: [jwk] }, { now: NOW }), 'ERR_JOSE_ALG_NOT_ALLOWED', 'alg');
+  await rejectsWith(verifyJwt(hs, { keys: [jwk] }, { now: NOW, signers: 'any' }), 'ERR_JOSE_ALG_NOT_ALLOWED', 'alg');
 });
 
 test('tokens we mint verify with PyJWT', async () => {
@@ -294,7 +294,7 @@ test('keys import and export through JWK, SPKI and PKCS#8', async () => {
   assert.deepEqual(cryptoKey.usages, ['sign']);
   const jwks = createJwks([{ kid: 'a', key }]);
   const token = await signJwt({ n: 1 }, cryptoKey, { kid: 'a' });
-  assert.deepEqual((await verifyJwt(token, jwks, { backend: 'software', now: NOW })).payload, { n: 1 });
+  assert.deepEqual((await verifyJwt(token, jwks, { backend: 'software', now: NOW, signers: 'any' })).payload, { n: 1 });
   const fromJwk = await importPrivateKey(jwk, { backend: 'software' });
   assert.deepEqual(await exportJwk(fromJwk, { kid: 'a' }), jwk);
   // Off-curve points and other curves are refused.
@@ -310,11 +310,11 @@ test('a JWKS object changed after use is read again (key rotation)', async () =>
   const second = P384PrivateKey.generate();
   const jwks = createJwks([{ kid: 'one', key: first }]);
   const token = await signJwt({ n: 2 }, second, { kid: 'two' });
-  await rejectsWith(verifyJwt(token, jwks, { now: NOW }), 'ERR_JWKS_NO_MATCHING_KEY', 'kid');
+  await rejectsWith(verifyJwt(token, jwks, { now: NOW, signers: 'any' }), 'ERR_JWKS_NO_MATCHING_KEY', 'kid');
   jwks.keys.push(createJwks([{ kid: 'two', key: second }]).keys[0]);
-  assert.deepEqual((await verifyJwt(token, jwks, { now: NOW })).payload, { n: 2 });
+  assert.deepEqual((await verifyJwt(token, jwks, { now: NOW, signers: 'any' })).payload, { n: 2 });
   jwks.keys.pop();
-  await rejectsWith(verifyJwt(token, jwks, { now: NOW }), 'ERR_JWKS_NO_MATCHING_KEY');
+  await rejectsWith(verifyJwt(token, jwks, { now: NOW, signers: 'any' }), 'ERR_JWKS_NO_MATCHING_KEY');
 });
 
 test('the token API types compile against typed usage (tsc --strict)', async () => {
@@ -326,7 +326,8 @@ import {
   verifyJwt, verifyAttestationResult, signJwt, createDetachedEat, createJwks, createKeySet,
   generateKeyPair, importPrivateKey, importPublicKey, exportJwk, exportSpki, createV1Result,
   verifyChecksWebCrypto, verifyChecksSoftware, setTokenBackend, KeySet, P384PrivateKey,
-  type VerifiedAttestationResultData, type P384Jwk, type EdgeAttestError,
+  createRemoteJWKSet, type VerifiedAttestationResultData, type P384Jwk, type EdgeAttestError,
+  type Signers, type RemoteJWKSet, type VerifiedSigner,
 } from '../../../pkg/index.js';
 
 export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
@@ -334,7 +335,16 @@ export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
   const set: KeySet = createKeySet(jwks);
   const jwt = await verifyJwt('a.b.c', set, { issuer: ['x'], nonce: 'n', clockTolerance: 5, now: 1 });
   const kid: string | null = jwt.kid;
-  const result: VerifiedAttestationResultData = await verifyAttestationResult([], jwks, { currentDate: new Date() });
+  const pinned: boolean = jwt.signer.pinned;
+  const anchor: string | undefined = jwt.signer.anchor;
+  const subjects: string[] = (jwt.signer.chain ?? []).map((link) => link.subject + link.notAfter);
+  const signers: Signers = [{ spkiSha256: 'ab'.repeat(32) }, { certificate: '-----BEGIN CERTIFICATE-----' }];
+  await verifyJwt('a.b.c', set, { signers, now: 1 });
+  await verifyJwt('a.b.c', set, { signers: 'any', now: 1 });
+  const remote: RemoteJWKSet = createRemoteJWKSet('https://example.com/jwks.json', { signers });
+  const its: Signers | undefined = remote.signers;
+  const result: VerifiedAttestationResultData = await verifyAttestationResult([], remote, { currentDate: new Date() });
+  const who: VerifiedSigner = result.signer;
   const labels: string[] = result.devices.map((d) => d.label + d.digest + String(d.payload.iss));
   const { privateKey, publicJwk } = await generateKeyPair({ kid: 'k' });
   const jwk: P384Jwk = publicJwk;
@@ -352,7 +362,7 @@ export async function usage(jwks: { keys: object[] }): Promise<boolean | null> {
   const soft: boolean[] = verifyChecksSoftware([]);
   set.free();
   software.free();
-  void [kid, labels, overall, exported, imported, set2, v1, verdicts, soft];
+  void [kid, pinned, anchor, subjects, its, who, labels, overall, exported, imported, set2, v1, verdicts, soft];
   return result.overallResult;
 }
 export function code(error: EdgeAttestError): string { return error.code + (error.field ?? ''); }

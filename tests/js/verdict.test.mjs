@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
     const resigned = await createDetachedEat(overallClaims(false), { 'GPU-0': hopper() }, privateKey, { kid: 'k' });
     const error = await verifyAttestationResult(resigned, c.jwks, { backend, now: NOW }).catch((e) => e);
     assert.equal(error.code, 'ERR_JWKS_NO_MATCHING_KEY');
-    const own = await verifyAttestationResult(resigned, jwks, { backend, now: NOW }).catch((e) => e);
+    const own = await verifyAttestationResult(resigned, jwks, { backend, now: NOW, signers: 'any' }).catch((e) => e);
     assert.equal(own.code, 'ERR_ATTESTATION_FAILED');
   });
 }
@@ -105,7 +105,7 @@ for (const backend of BACKENDS) {
 test('an absent verdict rejects with ERR_ATTESTATION_RESULT_MISSING; allowFailedResult resolves', async () => {
   const { privateKey, jwks } = await keys();
   const result = await createDetachedEat(overallClaims(undefined), { 'GPU-0': hopper() }, privateKey, { kid: 'k' });
-  const error = await verifyAttestationResult(result, jwks, { now: NOW }).catch((e) => e);
+  const error = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any' }).catch((e) => e);
   assert.ok(error instanceof EdgeAttestError);
   assert.equal(error.code, 'ERR_ATTESTATION_RESULT_MISSING');
   assert.equal(error.message, 'the attestation result carries no overall verdict');
@@ -114,10 +114,10 @@ test('an absent verdict rejects with ERR_ATTESTATION_RESULT_MISSING; allowFailed
     devices: [{ label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [], warnings: [] }],
   });
   assert.equal(error.level, 'failed');
-  const allowed = await verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: true });
+  const allowed = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', allowFailedResult: true });
   assert.equal(allowed.overallResult, null);
   assert.equal(allowed.appraisal.passed, false);
-  await assert.rejects(verifyAttestationResult(result, jwks, { now: NOW, allowFailedResult: 'yes' }), { code: 'ERR_INVALID_ARGUMENT', field: 'allowFailedResult' });
+  await assert.rejects(verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', allowFailedResult: 'yes' }), { code: 'ERR_INVALID_ARGUMENT', field: 'allowFailedResult' });
 });
 
 test('the appraisal names each failed claim in words, most decisive first', async () => {
@@ -128,7 +128,7 @@ test('the appraisal names each failed claim in words, most decisive first', asyn
   failed['x-nvidia-gpu-driver-rim-cert-chain'] = { ...failed['x-nvidia-gpu-driver-rim-cert-chain'], 'x-nvidia-cert-status': 'expired' };
   failed['x-nvidia-error-details'] = { code: 4011, fieldName: 'rim', httpStatus: '400 BAD_REQUEST', description: 'RIM signing certificate chain has expired', message: 'CERTIFICATE_EXPIRED' };
   const result = await createDetachedEat(overallClaims(false), { 'GPU-0': hopper(), 'GPU-1': failed }, privateKey, { kid: 'k' });
-  const verified = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE, allowFailedResult: true });
+  const verified = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', nonce: NONCE, allowFailedResult: true });
   assert.equal(verified.appraisal.passed, false);
   const [good, bad] = verified.appraisal.devices;
   assert.deepEqual(good, { label: 'GPU-0', passed: true, revocationConfirmed: true, reasons: [], warnings: [] });
@@ -139,7 +139,7 @@ test('the appraisal names each failed claim in words, most decisive first', asyn
   ]);
   assert.equal(bad.reasons[1].claim, 'x-nvidia-gpu-driver-rim-cert-chain');
   assert.equal(bad.reasons[1].value['x-nvidia-cert-status'], 'expired');
-  const error = await verifyAttestationResult(result, jwks, { now: NOW, nonce: NONCE }).catch((e) => e);
+  const error = await verifyAttestationResult(result, jwks, { now: NOW, signers: 'any', nonce: NONCE }).catch((e) => e);
   assert.equal(error.message, 'the attestation failed: GPU-1: the service reported error 4011 CERTIFICATE_EXPIRED: RIM signing certificate chain has expired');
 });
 
@@ -147,7 +147,7 @@ test('a V1 result is appraised as its one GPU and refused when failed', async ()
   const { privateKey, jwks } = await keys();
   const token = await signJwt({ ...times, sub: 'NVIDIA-GPU-ATTESTATION', 'x-nvidia-ver': '1.0', 'x-nvidia-overall-att-result': false,
     measres: 'comparison-fail', 'x-nvidia-attestation-detailed-result': { 'x-nvidia-gpu-measurements-match': false } }, privateKey, { kid: 'k' });
-  const error = await verifyAttestationResult(createV1Result(token), jwks, { now: NOW, format: 'v1' }).catch((e) => e);
+  const error = await verifyAttestationResult(createV1Result(token), jwks, { now: NOW, signers: 'any', format: 'v1' }).catch((e) => e);
   assert.equal(error.code, 'ERR_ATTESTATION_FAILED');
   assert.deepEqual(error.appraisal.devices[0].reasons.map((r) => r.claim), ['x-nvidia-gpu-measurements-match', 'measres']);
   assert.equal(error.message, 'the attestation failed: GPU-0: the measurements do not match the reference values');

@@ -73,6 +73,40 @@ export interface CoreVerifyOptions {
   allowFailedResult?: boolean;
   /** Results only: resolve with a passing result whose chains are not confirmed `good`. */
   allowUnknownRevocation?: boolean;
+  /**
+   * Which keys may sign: `'any'` (no pinning), or trusted anchors, each the hex SHA-256
+   * of a certificate's DER SubjectPublicKeyInfo or a CA certificate (PEM). Default: NVIDIA's
+   * attestation CA (the key of its GPU Intermediate 004).
+   */
+  signers?: "any" | ({ spkiSha256: string } | { certificate: string })[];
+}
+
+/** One certificate of a signer's path, as reported. */
+export interface SignerCertificate {
+  /** Subject, RFC 4514 text. */
+  subject: string;
+  /** Issuer, RFC 4514 text. */
+  issuer: string;
+  /** notBefore, Unix seconds. */
+  notBefore: number;
+  /** notAfter, Unix seconds. */
+  notAfter: number;
+}
+
+/**
+ * Who signed a token, as written (the JS `VerifiedSigner`): `{pinned: false}` under
+ * `signers: 'any'`, else the anchor reached (`spkiSha256:<hex>` or
+ * `certificate:<subject>`), the path leaf first, and the key's `kid`.
+ */
+export interface VerifiedSigner {
+  /** Whether the key's `x5c` chain was validated to an anchor. */
+  pinned: boolean;
+  /** The anchor reached (pinned only). */
+  anchor?: string;
+  /** The path, leaf first (pinned only). */
+  chain?: SignerCertificate[];
+  /** The key's `kid` (pinned only). */
+  kid?: string | null;
 }
 
 /** A verified JWT as written (the JS `VerifiedJwtResult`). */
@@ -80,6 +114,8 @@ export interface VerifiedJwtResult {
   payload: Record<string, unknown>;
   protectedHeader: Record<string, unknown>;
   kid: string | null;
+  /** Who signed it. */
+  signer: VerifiedSigner;
 }
 
 /** A verified device of a detached result as written (the JS `VerifiedDeviceResult`). */
@@ -90,6 +126,8 @@ export interface VerifiedDeviceResult {
   payload: DeviceClaims;
   protectedHeader: Record<string, unknown>;
   kid: string | null;
+  /** Who signed the device token. */
+  signer: VerifiedSigner;
 }
 
 /**
@@ -170,4 +208,6 @@ export interface VerifiedAttestationResultData {
    * (its chains are not confirmed good).
    */
   revocationRelaxed: boolean;
+  /** Who signed the result (its overall token). */
+  signer: VerifiedSigner;
 }

@@ -10,9 +10,10 @@
 //! chain_requests(&chain, kind, entropy)? -> Vec<OcspRequest>           // one per target
 //! check_response(response_der, &request, nonce, issuer_der, now)? -> PendingOcsp
 //!     .signature_checks() / .finish(&verdicts)? / .verify_in_core()? -> CheckedOcsp
-//! fold_chain(&results, allow_hold) -> ChainRevocation                  // one status per chain
+//! fold_chain(&results, &rule, now) -> ChainRevocation                 // one status per chain
+//! RevocationPolicy{device_chain, ..}.rule(component) -> &RevocationRule // what passes, warned
 //! OcspRequestsOptions{kind, nonces}.requests(chain_pem, fresh)?        // a host's requests (serde)
-//! CheckOcspOptions{allow_hold}.check(chain_pem, kind, &answers, now)? -> OcspChainStatus
+//! CheckOcspOptions{rule, allow_hold}.check(chain_pem, kind, &answers, now)? -> OcspChainStatus
 //! ```
 //!
 //! * Requests: CertID with SHA-384 as NVIDIA's verifiers send them, and a 32-byte nonce.
@@ -38,6 +39,7 @@ mod chain_check;
 mod error;
 mod fold;
 mod parse;
+mod policy;
 mod request;
 mod responder;
 mod response;
@@ -52,6 +54,9 @@ pub use chain_check::{
 };
 pub use error::{OcspError, ResponderProblem, ResponseStatus};
 pub use fold::{fold_chain, ChainRevocation};
+pub use policy::{
+    Relaxation, RevocationComponent, RevocationPolicy, RevocationRule, HOLD_ACCEPTED,
+};
 pub use request::{OcspRequest, NONCE_LEN};
 pub use response::{check_response, PendingOcsp};
 pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason};

@@ -80,6 +80,7 @@ impl Guest for Verifier {
             .collect::<Result<Vec<_>, _>>()?;
         let options = CheckOcspOptions {
             allow_hold: Some(allow_hold),
+            ..CheckOcspOptions::default()
         };
         let status = options
             .check(&chain_pem, kind_in(kind), &answers, now)

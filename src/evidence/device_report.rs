@@ -316,6 +316,7 @@ pub(crate) fn staged_report(
         revocation: match revocation {
             _ if !revocation_reached => RevocationState::NotReached,
             RevocationInput::Good => RevocationState::Good,
+            RevocationInput::Relaxed(_) => RevocationState::Relaxed,
             RevocationInput::Failed { .. } => RevocationState::Failed,
             _ => RevocationState::NotChecked,
         },

@@ -81,6 +81,9 @@ struct RimOptions {
 struct RevocationOptions {
     status: Option<String>,
     message: Option<String>,
+    /// The warnings of a chain `good` under a revocation rule (`checkOcspResponses`'s
+    /// `warnings`): the report shows them.
+    warnings: Option<Vec<String>>,
 }
 
 /// Why options could not be used; the code and `field` are those of the error inside
@@ -266,11 +269,23 @@ impl<Now> EvidenceOptions<Now> {
         };
         let revocation = match &self.revocation {
             None => RevocationInput::NotChecked,
-            Some(RevocationOptions { status, message }) => {
+            Some(RevocationOptions {
+                status,
+                message,
+                warnings,
+            }) => {
                 let status = status
                     .as_deref()
                     .ok_or_else(|| OptionsError::invalid("revocation.status", "a string"))?;
-                RevocationInput::from_status(status, message.clone())
+                match (
+                    RevocationInput::from_status(status, message.clone()),
+                    warnings,
+                ) {
+                    (RevocationInput::Good, Some(warnings)) if !warnings.is_empty() => {
+                        RevocationInput::Relaxed(warnings.clone())
+                    }
+                    (input, _) => input,
+                }
             }
         };
         let store = trust_store(self.trust_anchors.as_deref())?;

@@ -200,6 +200,13 @@ pub(super) fn revocation_stage(b: &mut Builder, revocation: &RevocationInput, re
             b.push(StageId::Revocation, title, StageStatus::Passed)
                 .detail = "good: every certificate asked about is good".into();
         }
+        RevocationInput::Relaxed(warnings) => {
+            b.push(StageId::Revocation, title, StageStatus::Passed)
+                .detail = format!(
+                "passed under the revocation policy, with warnings: {}",
+                warnings.join("; ")
+            );
+        }
         RevocationInput::Failed { code, message } => {
             b.fail(
                 StageId::Revocation,
@@ -313,8 +320,15 @@ pub(super) fn rim_stage(
                     }
                     _ => {
                         step.status = StageStatus::Passed;
-                        b.push(id, title, StageStatus::Passed).detail =
-                            format!("signer chain valid at {} (until {until})", now);
+                        b.push(id, title, StageStatus::Passed).detail = match revocation {
+                            Some(RevocationInput::Relaxed(warnings)) => format!(
+                                "signer chain valid at {} (until {until}); revocation passed \
+                                 under the revocation policy, with warnings: {}",
+                                now,
+                                warnings.join("; ")
+                            ),
+                            _ => format!("signer chain valid at {} (until {until})", now),
+                        };
                         if matches!(
                             revocation,
                             Some(

@@ -4,6 +4,7 @@
 //! ([`super::device_report`]) both read it here.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use serde::Serialize;
 
@@ -202,6 +203,9 @@ pub enum RevocationInput {
     NotCheckedBecause(String),
     /// Every certificate's responder said good.
     Good,
+    /// Good under the chain's revocation rule: what the rule let pass, one warning each
+    /// ([`crate::ocsp::Relaxation::warning`]).
+    Relaxed(Vec<String>),
     /// Revoked, unknown, or no answer that could be checked: fails the device.
     Failed {
         /// Stable code (`ERR_OCSP_UNAVAILABLE`), or [`ERR_CERT_REVOKED`].
@@ -269,6 +273,9 @@ pub enum RevocationState {
     NotChecked,
     /// Good.
     Good,
+    /// Not confirmed good, but passed by the revocation policy with warnings (the
+    /// revocation stage's detail names them).
+    Relaxed,
     /// Revoked or not confirmed.
     Failed,
 }

@@ -5,7 +5,7 @@ import { ocspRequests, checkOcspResponses, serviceLimits } from './edgeattest.js
 import { coded } from './error.js';
 import { fetchCapped } from './http.js';
 
-/** @import { OcspChainKind, OcspChainStatus } from './edgeattest.js' */
+/** @import { OcspChainKind, OcspChainStatus, RevocationComponent, RevocationRule } from './edgeattest.js' */
 
 /**
  * Options of fetchOcspStatus.
@@ -14,7 +14,9 @@ import { fetchCapped } from './http.js';
  * @property {string} [url] The responder; default NVIDIA_OCSP_URL. Certificates' own AIA URLs are never used.
  * @property {(url: string, init: RequestInit) => Promise<Response>} [fetch] Default globalThis.fetch.
  * @property {number} [timeoutMs] Per request; default 10000 (NVIDIA's verifier's budget).
- * @property {boolean} [allowHold] Count certificateHold as good (`held: true`).
+ * @property {RevocationRule} [rule] What passes besides `good`, each with a warning in `warnings` (`allowUnknown`, `revokedGracePeriod`, `allowHold`); default strict, as NVIDIA's service.
+ * @property {boolean} [allowHold] Shorthand for `rule.allowHold`: count certificateHold as good (`held: true`), with a warning.
+ * @property {RevocationComponent} [component] Which chain it is (`deviceChain`, `driverRimChain`, ...), named in the warnings.
  * @property {number} [now] Unix seconds; default the host clock.
  * @property {Uint8Array[]} [nonces] One 32-byte nonce per request; default crypto.getRandomValues.
  */
@@ -47,14 +49,14 @@ export const NVIDIA_OCSP_URL = 'https://ocsp.ndis.nvidia.com/';
  * ```
  */
 export async function fetchOcspStatus(chainPem, options = {}) {
-  const { kind = 'device', url = NVIDIA_OCSP_URL, timeoutMs = 10_000, allowHold = false, now, nonces } = options;
+  const { kind = 'device', url = NVIDIA_OCSP_URL, timeoutMs = 10_000, allowHold = false, rule, component, now, nonces } = options;
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function', 'fetch');
   if (typeof url !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'url must be a string', 'url');
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw coded('ERR_INVALID_ARGUMENT', 'timeoutMs must be a positive number', 'timeoutMs');
   const requests = ocspRequests(chainPem, { kind, nonces });
   const answers = await Promise.all(requests.map((r) => fetchAnswer(fetchFn, url, r, timeoutMs)));
-  return checkOcspResponses(chainPem, kind, answers, now, { allowHold });
+  return checkOcspResponses(chainPem, kind, answers, now, { allowHold, rule, component });
 }
 
 /** One POST; resolves to an OcspAnswer, never rejects. */

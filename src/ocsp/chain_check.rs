@@ -11,7 +11,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
     check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
-    CheckedOcsp, OcspError, OcspRequest, NONCE_LEN,
+    CheckedOcsp, OcspError, OcspRequest, Relaxation, RevocationComponent, RevocationRule,
+    NONCE_LEN,
 };
 use crate::chain::parse_pem_chain;
 use crate::error_code::ErrorCode;
@@ -35,15 +36,24 @@ pub struct OcspRequestsOptions {
     pub nonces: Option<Vec<OcspNonce>>,
 }
 
-/// The options of checking a chain's answers (the JS `CheckOcspOptions`).
+/// The options of checking a chain's answers (the JS `CheckOcspOptions`): the chain's
+/// revocation rule (default strict, as NVIDIA's service), and the component it is, which
+/// names the chain in the warnings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckOcspOptions {
-    /// Count `certificateHold` as good (reported as `held`), as
-    /// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks; default false.
+    /// What passes besides `good`, each with a warning; default strict.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub rule: Option<RevocationRule>,
+    /// Shorthand for `rule.allowHold` (kept from before `rule`): `true` counts
+    /// `certificateHold` as good with a warning, as `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks.
     #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_hold: Option<bool>,
+    /// The component the chain is (names it in the warnings); default by `kind`: a device
+    /// chain, or "RIM chain".
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub component: Option<RevocationComponent>,
 }
 
 /// A 32-byte request nonce as a host writes it: bytes, an array of 32 integers, or 64 hex
@@ -93,6 +103,9 @@ pub struct OcspChainStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub held: Option<bool>,
+    /// One warning per non-good outcome the rule let pass, in chain order (empty when
+    /// strictly good or not good).
+    pub warnings: Vec<String>,
     /// The CRL reason of a revoked chain, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -289,10 +302,28 @@ impl CheckOcspOptions {
             ));
             results.push(result);
         }
-        Ok(OcspChainStatus::new(
-            fold_chain(&results, self.allow_hold.unwrap_or(false)),
-            certificates,
-        ))
+        let revocation = fold_chain(&results, &self.effective_rule(), now);
+        let mut status = OcspChainStatus::new(revocation, certificates);
+        status.warnings = status
+            .revocation
+            .relaxations()
+            .iter()
+            .map(|relaxation| match self.component {
+                Some(component) => relaxation.warning(component),
+                None => relaxation.warning_about(match kind {
+                    ChainKind::Device => RevocationComponent::DeviceChain.describe(),
+                    ChainKind::Rim => "RIM chain",
+                }),
+            })
+            .collect();
+        Ok(status)
+    }
+
+    /// `rule` (default strict) with `allowHold` turned on by the shorthand.
+    pub fn effective_rule(&self) -> RevocationRule {
+        let mut rule = self.rule.unwrap_or_default();
+        rule.allow_hold |= self.allow_hold.unwrap_or(false);
+        rule
     }
 }
 
@@ -301,7 +332,11 @@ impl OcspChainStatus {
     pub fn new(revocation: ChainRevocation, certificates: Vec<OcspCertificateStatus>) -> Self {
         Self {
             status: revocation.as_str(),
-            held: matches!(revocation, ChainRevocation::Good { held: true }).then_some(true),
+            held: revocation
+                .relaxations()
+                .contains(&Relaxation::Held)
+                .then_some(true),
+            warnings: Vec::new(),
             reason: match &revocation {
                 ChainRevocation::Revoked {
                     reason: Some(reason),

@@ -1,23 +1,28 @@
 //! One status per chain from the results of its certificates, as NVIDIA's verifiers fold
-//! them: `good` only if every certificate is good; otherwise the
-//! first non-good certificate in chain order decides, with its reason.
+//! them: `good` only if every certificate is good or relaxed by the chain's
+//! [`RevocationRule`]; otherwise the first certificate in chain order that neither is
+//! decides, with its reason.
+
+use alloc::vec::Vec;
 
 use super::error::OcspError;
+use super::policy::{Relaxation, RevocationRule};
 use super::status::{CertRevocation, CheckedOcsp, RevocationReason};
 use crate::chain::RevocationStatus;
 use crate::host_answer::FetchFailure;
+use crate::time::UnixTime;
 
 /// A chain's folded revocation status.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChainRevocation {
-    /// Every certificate asked about is good. `held`: one or more is on `certificateHold`,
-    /// counted as good because the caller allowed it (the service adds its warning claim).
+    /// Every certificate asked about is good, or passed by the chain's rule: each such pass
+    /// is a relaxation, in chain order (empty: strictly good), and each is warned about.
     Good {
-        /// A held certificate was accepted.
-        held: bool,
+        /// What the rule let pass.
+        relaxations: Vec<Relaxation>,
     },
-    /// A certificate is revoked (or on hold, not allowed).
+    /// A certificate is revoked (or on hold, not allowed; or past its grace period).
     Revoked {
         /// Its CRL reason, when the responder gave one.
         reason: Option<RevocationReason>,
@@ -40,11 +45,25 @@ impl ChainRevocation {
         }
     }
 
-    /// The status the chain's certificates are reported with: a chain whose status could not
-    /// be had is `unknown` (its error is reported apart, 5001).
-    pub const fn status(&self) -> RevocationStatus {
+    /// The status the chain's certificates are reported with (`x-nvidia-cert-ocsp-status`):
+    /// a chain whose status could not be had is `unknown` (its error is reported apart,
+    /// 5001). A relaxed pass reports what the responder said, not `good`: `revoked` when a
+    /// revoked certificate passed in its grace period, else `unknown` when an unknown or
+    /// unanswered one passed; an allowed hold alone stays `good` (as NRAS reports it).
+    pub fn status(&self) -> RevocationStatus {
         match self {
-            Self::Good { .. } => RevocationStatus::Good,
+            Self::Good { relaxations } => {
+                let revoked = |r: &Relaxation| matches!(r, Relaxation::RevokedInGrace { .. });
+                let unknown =
+                    |r: &Relaxation| matches!(r, Relaxation::Unknown | Relaxation::Unanswered(_));
+                if relaxations.iter().any(revoked) {
+                    RevocationStatus::Revoked
+                } else if relaxations.iter().any(unknown) {
+                    RevocationStatus::Unknown
+                } else {
+                    RevocationStatus::Good
+                }
+            }
             Self::Revoked { .. } => RevocationStatus::Revoked,
             Self::Unknown | Self::Failed(_) => RevocationStatus::Unknown,
         }
@@ -63,30 +82,68 @@ impl ChainRevocation {
     }
 }
 
-/// Folds the results of one chain's certificates, in chain order (leaf side first, as
-/// [`super::ocsp_targets`] lists them). `certificateHold` counts as revoked unless
-/// `allow_hold`, then as good with `held: true`. No result at all is not "good": nothing
-/// was checked ([`FetchFailure::NotFetched`]).
-pub fn fold_chain(results: &[Result<CheckedOcsp, OcspError>], allow_hold: bool) -> ChainRevocation {
-    if results.is_empty() {
-        return ChainRevocation::Failed(OcspError::Unavailable(FetchFailure::NotFetched));
+impl ChainRevocation {
+    /// Strictly good: every certificate is `good`.
+    pub const fn good() -> Self {
+        Self::Good {
+            relaxations: Vec::new(),
+        }
     }
-    let mut held = false;
+
+    /// What the rule let pass (empty unless good with relaxations).
+    pub fn relaxations(&self) -> &[Relaxation] {
+        match self {
+            Self::Good { relaxations } => relaxations,
+            _ => &[],
+        }
+    }
+}
+
+/// Folds the results of one chain's certificates, in chain order (leaf side first, as
+/// [`super::ocsp_targets`] lists them), under `rule` at `now`:
+/// * `certificateHold` passes as [`Relaxation::Held`] with `allow_hold`;
+/// * another revocation (or a hold not allowed) passes as [`Relaxation::RevokedInGrace`]
+///   while `now < revocationTime + revoked_grace_period`, else is `Revoked`;
+/// * `unknown` passes as [`Relaxation::Unknown`] with `allow_unknown`, else is `Unknown`;
+/// * an answer the host could not fetch ([`OcspError::Unavailable`]) passes as
+///   [`Relaxation::Unanswered`] with `allow_unknown`; any other error (a response not
+///   believed) is always `Failed`.
+///
+/// No result at all is not "good": nothing was checked ([`FetchFailure::NotFetched`],
+/// unanswered).
+pub fn fold_chain(
+    results: &[Result<CheckedOcsp, OcspError>],
+    rule: &RevocationRule,
+    now: UnixTime,
+) -> ChainRevocation {
+    let not_fetched = [Err(OcspError::Unavailable(FetchFailure::NotFetched))];
+    let results = if results.is_empty() {
+        &not_fetched[..]
+    } else {
+        results
+    };
+    let mut relaxations = Vec::new();
     for result in results {
-        match result {
+        let relaxation = match result {
+            Err(err @ OcspError::Unavailable(_)) if rule.allow_unknown => {
+                Relaxation::Unanswered(err.clone())
+            }
             Err(err) => return ChainRevocation::Failed(err.clone()),
             Ok(checked) => match checked.status {
-                CertRevocation::Good => {}
+                CertRevocation::Good => continue,
                 CertRevocation::Revoked {
                     reason: Some(RevocationReason::CertificateHold),
                     ..
-                } if allow_hold => held = true,
-                CertRevocation::Revoked { reason, .. } => {
-                    return ChainRevocation::Revoked { reason }
-                }
+                } if rule.allow_hold => Relaxation::Held,
+                CertRevocation::Revoked { reason, at } => match rule.grace_until(at) {
+                    Some(until) if now < until => Relaxation::RevokedInGrace { reason, at, until },
+                    _ => return ChainRevocation::Revoked { reason },
+                },
+                CertRevocation::Unknown if rule.allow_unknown => Relaxation::Unknown,
                 CertRevocation::Unknown => return ChainRevocation::Unknown,
             },
-        }
+        };
+        relaxations.push(relaxation);
     }
-    ChainRevocation::Good { held }
+    ChainRevocation::Good { relaxations }
 }

@@ -14,9 +14,10 @@ use super::outcome::DeviceOutcome;
 use super::report_outcome::{RimSources, RimVerdicts};
 use super::revocation::{ChainQueries, ChainVerdict, Revocation, RevocationVerdicts};
 use super::rims::id_of_key;
+use crate::attest::DeviceKind;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
-use crate::ocsp::ChainKind;
+use crate::ocsp::{ChainKind, RevocationComponent, RevocationPolicy};
 use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim};
 use crate::time::UnixTime;
 
@@ -46,18 +47,23 @@ pub(crate) struct Appraisal {
 
 impl Appraisal {
     /// The devices' stages after the evidence round; their chains' queries are added when
-    /// the service checks revocation.
+    /// the service checks revocation, folded under `policy` (the service's, with the
+    /// request's `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` applied).
     pub(crate) fn new(
         context: &Context<'_>,
         request: ValidatedRequest,
         stages: Vec<DeviceStage>,
-        allow_hold: bool,
+        policy: RevocationPolicy,
     ) -> Self {
         let mut revocation = context
             .config
             .ocsp_url
             .clone()
-            .map(|url| Revocation::new(url, allow_hold, context.entropy));
+            .map(|url| Revocation::new(url, policy, context.entropy));
+        let device_component = match request.arch().device_kind() {
+            DeviceKind::Gpu => RevocationComponent::DeviceChain,
+            DeviceKind::Switch => RevocationComponent::SwitchChain,
+        };
         let device_chains = stages
             .iter()
             .map(|stage| match (stage, revocation.as_mut()) {
@@ -68,7 +74,7 @@ impl Appraisal {
                         .iter()
                         .map(|c| c.der.as_slice())
                         .collect();
-                    Some(revocation.add_chain(&ders, ChainKind::Device))
+                    Some(revocation.add_chain(&ders, ChainKind::Device, device_component))
                 }
                 _ => None,
             })
@@ -136,6 +142,12 @@ impl Appraisal {
             .flat_map(DeviceStage::rim_ids)
             .map(String::from)
             .collect();
+        let driver_ids: Vec<String> = self
+            .stages
+            .iter()
+            .filter_map(DeviceStage::driver_rim_id)
+            .map(String::from)
+            .collect();
         for id in ids {
             let seen = self.settled.contains_key(&id) || self.pending.iter().any(|p| p.0 == id);
             let xml = context
@@ -157,7 +169,13 @@ impl Appraisal {
                     if let (Some(revocation), true) =
                         (self.revocation.as_mut(), pending.chain_planned())
                     {
-                        let queries = revocation.add_chain(pending.certificates(), ChainKind::Rim);
+                        let component = if driver_ids.contains(&id) {
+                            RevocationComponent::DriverRimChain
+                        } else {
+                            RevocationComponent::VbiosRimChain
+                        };
+                        let queries =
+                            revocation.add_chain(pending.certificates(), ChainKind::Rim, component);
                         self.rim_chains.insert(id.clone(), queries);
                     }
                     let indices = pending
@@ -208,16 +226,20 @@ impl Appraisal {
         let (verdicts_by_chain, cacheable) = match revocation.as_mut() {
             Some(revocation) => {
                 revocation.finish(verdicts);
+                let device_component = match request.arch().device_kind() {
+                    DeviceKind::Gpu => RevocationComponent::DeviceChain,
+                    DeviceKind::Switch => RevocationComponent::SwitchChain,
+                };
                 let devices = device_chains
                     .iter()
                     .map(|chain| match chain {
-                        Some(chain) => revocation.verdict(chain),
-                        None => ChainVerdict::unanswered(),
+                        Some(chain) => revocation.verdict(chain, now),
+                        None => ChainVerdict::unanswered(device_component),
                     })
                     .collect();
                 let rims = rim_chains
                     .iter()
-                    .map(|(id, chain)| (id.clone(), revocation.verdict(chain)))
+                    .map(|(id, chain)| (id.clone(), revocation.verdict(chain, now)))
                     .collect();
                 (
                     RevocationVerdicts {

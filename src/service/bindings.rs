@@ -13,6 +13,7 @@
 //! | `EDGEATTEST_ISSUER` | the tokens' `iss` (default: each request's origin) |
 //! | `EDGEATTEST_REQUIRE_FWID` | `on`: Hopper evidence without an FWID fails with 4016 |
 //! | `EDGEATTEST_POLICY` | a relying-party policy (NVIDIA's JSON format) every device must meet |
+//! | `EDGEATTEST_REVOCATION_POLICY` | the revocation policy, JSON of `RevocationPolicy` (default strict) |
 //! | `EDGEATTEST_TRUST_ANCHORS`, `EDGEATTEST_RIM_TRUST_ANCHORS` | more roots (PEM) |
 //! | `EDGEATTEST_RIM_SERVICE_URL` | the RIM service (a base without `/rim/` gets `v1/rim/`); `off` |
 //! | `EDGEATTEST_OCSP_URL` | the OCSP responder; `off`: revocation not checked (and said so) |
@@ -171,6 +172,7 @@ impl HostSettings {
             rim_service_url: rim_service_url(source("EDGEATTEST_RIM_SERVICE_URL")),
             ocsp_url: source("EDGEATTEST_OCSP_URL"),
             policy: get("EDGEATTEST_POLICY"),
+            revocation_policy: get("EDGEATTEST_REVOCATION_POLICY"),
             ..ServiceOptions::default()
         };
         let rim_documents = match get("EDGEATTEST_RIM_DOCUMENTS") {

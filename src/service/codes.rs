@@ -22,11 +22,10 @@ pub const OTHER_ROOT_WARNING: &str =
     "The device certificate chain ends at {root}, a root configured on this service, not at \
      NVIDIA's Device Identity CA: this is not an attestation of an NVIDIA device";
 
-/// The warning of a chain whose certificate is on hold, accepted because the request said
-/// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`.
-pub const CERTIFICATE_HOLD_WARNING: &str =
-    "A certificate of the chain is on hold (certificateHold); accepted because the request \
-     allowed it (X-NVIDIA-OCSP-ALLOW-CERT-HOLD)";
+/// What the warning of a chain whose certificate is on hold says, accepted because the
+/// request said `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true` or the revocation policy allows holds
+/// (the warning itself is [`crate::ocsp::Relaxation::warning`]'s, naming the chain).
+pub const CERTIFICATE_HOLD_WARNING: &str = crate::ocsp::HOLD_ACCEPTED;
 
 /// `x-nvidia-error-details.code` of a repeated device: the real service has none (it
 /// attests every item alone), so the number is this verifier's, outside NVIDIA's 40xx

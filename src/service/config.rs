@@ -33,6 +33,9 @@ pub struct ServiceConfig {
     /// A relying-party policy every device must meet (`None`, the default: none, as the real
     /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
     pub policy: Option<crate::policy::Policy>,
+    /// What each component's chain accepts besides `good` (default: strict, as the real
+    /// service); the request header `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true` adds `allowHold`.
+    pub revocation_policy: crate::ocsp::RevocationPolicy,
 }
 
 impl Default for ServiceConfig {
@@ -43,6 +46,7 @@ impl Default for ServiceConfig {
             rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
             ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
             policy: None,
+            revocation_policy: crate::ocsp::RevocationPolicy::default(),
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
             documentation: String::from(
                 "edgeattest device attestation service: POST /v4/attest/gpu, /v4/attest/switch \

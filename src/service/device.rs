@@ -20,6 +20,7 @@ use crate::evidence::{
     device_rims, staged_report, BatchPlan, DeviceInput, DeviceRims, FailedEvidence, FwidPolicy,
     RevocationInput, RimInputs, RimRevocation, Transcript, VerifiedEvidence, VerifyContext,
 };
+use crate::ocsp::RevocationComponent;
 use crate::rim::{driver_rim_id, firmware_rim_id, RuntimeEvidence};
 use crate::time::UnixTime;
 
@@ -73,6 +74,14 @@ pub(crate) enum DeviceStage {
 }
 
 impl DeviceStage {
+    /// The store key of the driver RIM, when the device has one.
+    pub(crate) fn driver_rim_id(&self) -> Option<&str> {
+        match self {
+            Self::Verified { driver_rim, .. } => driver_rim.as_ref().and_then(Option::as_deref),
+            Self::Failed(_) => None,
+        }
+    }
+
     /// The store keys of the RIMs this device needs (driver first).
     pub(crate) fn rim_ids(&self) -> impl Iterator<Item = &str> {
         let (driver, firmware) = match self {
@@ -215,8 +224,9 @@ fn rim_inputs(
     sources: &RimSources<'_>,
 ) -> (RimInputs, RimRevocation) {
     let document = |key: Option<&str>| key.and_then(|key| sources.rims.get(key).cloned());
-    let revocation =
-        |key: Option<&str>| key.map(|key| revocation_input(&sources.revocation.rim(key), "rim"));
+    let revocation = |key: Option<&str>, component| {
+        key.map(|key| revocation_input(&sources.revocation.rim(key, component), "rim"))
+    };
     let driver = driver.flatten();
     (
         RimInputs {
@@ -224,8 +234,8 @@ fn rim_inputs(
             firmware: document(firmware),
         },
         RimRevocation {
-            driver: revocation(driver),
-            firmware: revocation(firmware),
+            driver: revocation(driver, RevocationComponent::DriverRimChain),
+            firmware: revocation(firmware, RevocationComponent::VbiosRimChain),
         },
     )
 }

@@ -423,7 +423,13 @@ impl Exchange {
         };
         let stages = device_stages(&request, results);
         let context = self.context(service);
-        let appraisal = Appraisal::new(&context, request, stages, allow_hold);
+        let policy = &context.config.revocation_policy;
+        let policy = if allow_hold {
+            policy.with_hold_allowed()
+        } else {
+            policy.clone()
+        };
+        let appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);
         State::Fetch(Box::new(FetchRound {
             appraisal,

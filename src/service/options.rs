@@ -2,7 +2,7 @@
 //! place that decides key formats, trust-store composition and the range of every setting,
 //! for the JS class, the worker and Rust callers alike.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use core::fmt;
 
 use serde::{Deserialize, Deserializer};
@@ -76,6 +76,10 @@ pub struct ServiceOptions {
     /// fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed
     /// rules. Default: none, as the real service.
     pub policy: Option<String>,
+    /// The revocation policy (JSON text of a `RevocationPolicy`: per component,
+    /// `allowUnknown`, `revokedGracePeriod`, `allowHold`), every relaxation a warning of the
+    /// device token. Default: strict, as the real service.
+    pub revocation_policy: Option<String>,
 }
 
 /// A remote source's setting: absent keeps the default (NVIDIA's), `null` or `"off"` turns it
@@ -119,6 +123,8 @@ pub enum OptionsError {
     TrustAnchors(&'static str, ChainError),
     /// `policy` is not a policy ([`PolicyError`] says why).
     Policy(PolicyError),
+    /// `revocationPolicy` is not a revocation policy (why, from the JSON reader).
+    RevocationPolicy(String),
 }
 
 impl fmt::Display for OptionsError {
@@ -139,6 +145,11 @@ impl fmt::Display for OptionsError {
             ),
             Self::TrustAnchors(_, error) => error.fmt(f),
             Self::Policy(error) => write!(f, "policy: {error}"),
+            Self::RevocationPolicy(why) => write!(
+                f,
+                "revocationPolicy must be a revocation policy ({{\"deviceChain\": \
+                 {{\"allowUnknown\": true}}, ...}}): {why}"
+            ),
         }
     }
 }
@@ -148,7 +159,10 @@ impl core::error::Error for OptionsError {}
 impl ErrorCode for OptionsError {
     fn code(&self) -> &'static str {
         match self {
-            Self::KeyCount | Self::TokenLifetime(_) | Self::SourceUrl(_) => "ERR_INVALID_ARGUMENT",
+            Self::KeyCount
+            | Self::TokenLifetime(_)
+            | Self::SourceUrl(_)
+            | Self::RevocationPolicy(_) => "ERR_INVALID_ARGUMENT",
             Self::Key(error) => error.code(),
             Self::Certificate(error) | Self::RetiredKeys(error) => error.code(),
             Self::TrustAnchors(_, error) => error.code(),
@@ -165,6 +179,7 @@ impl ErrorCode for OptionsError {
             Self::TokenLifetime(_) => Some("tokenLifetime"),
             Self::SourceUrl(name) | Self::TrustAnchors(name, _) => Some(name),
             Self::Policy(_) => Some("policy"),
+            Self::RevocationPolicy(_) => Some("revocationPolicy"),
         }
     }
 }
@@ -241,6 +256,10 @@ impl ServiceOptions {
         config.ocsp_url = source(&self.ocsp_url, config.ocsp_url, "ocspUrl")?;
         if let Some(text) = &self.policy {
             config.policy = Some(Policy::parse(text.as_bytes()).map_err(OptionsError::Policy)?);
+        }
+        if let Some(text) = &self.revocation_policy {
+            config.revocation_policy = crate::json::from_slice(text.as_bytes())
+                .map_err(|error| OptionsError::RevocationPolicy(error.to_string()))?;
         }
         Ok(config)
     }

@@ -22,7 +22,7 @@ use crate::evidence::{
     DeviceReport, Failure, FailureCause, FwidCheck, RevocationInput, RimPath, StageId,
     VerifiedEvidence, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_OCSP_UNAVAILABLE,
 };
-use crate::ocsp::ChainRevocation;
+use crate::ocsp::{ChainRevocation, RevocationComponent};
 use crate::rim::{RimCertStatus, RimError, RuntimeEvidence, VerifiedRim};
 
 /// The root a verified chain ends at, unless it is NVIDIA's Device Identity CA.
@@ -55,13 +55,24 @@ pub(super) fn revocation_input(verdict: &ChainVerdict, field: &str) -> Revocatio
     let Some(error) = applied(verdict, field).error else {
         return match verdict {
             ChainVerdict::NotChecked => RevocationInput::NotChecked,
-            ChainVerdict::Checked(_) => RevocationInput::Good,
+            ChainVerdict::Checked(revocation, component)
+                if !revocation.relaxations().is_empty() =>
+            {
+                RevocationInput::Relaxed(
+                    revocation
+                        .relaxations()
+                        .iter()
+                        .map(|r| r.warning(*component))
+                        .collect(),
+                )
+            }
+            ChainVerdict::Checked(..) => RevocationInput::Good,
         };
     };
     RevocationInput::Failed {
         code: match verdict {
-            ChainVerdict::Checked(ChainRevocation::Revoked { .. }) => ERR_CERT_REVOKED,
-            ChainVerdict::Checked(ChainRevocation::Unknown) => ERR_CERT_REVOCATION_UNKNOWN,
+            ChainVerdict::Checked(ChainRevocation::Revoked { .. }, _) => ERR_CERT_REVOKED,
+            ChainVerdict::Checked(ChainRevocation::Unknown, _) => ERR_CERT_REVOCATION_UNKNOWN,
             _ => ERR_OCSP_UNAVAILABLE,
         },
         message: error.description,
@@ -94,7 +105,7 @@ pub(super) fn verified_outcome(
     let mut warnings: Vec<String> = other_root(verified.chain())
         .map(|root| OTHER_ROOT_WARNING.replace("{root}", root))
         .into_iter()
-        .chain(revoked.warning.map(String::from))
+        .chain(revoked.warning.clone())
         .collect();
     // A verified device's FWID check passed: matched, or passed as NVIDIA's verifiers pass
     // it (the warning then says it was not compared), or not part of the evidence format.
@@ -122,14 +133,16 @@ pub(super) fn verified_outcome(
     };
 
     let (driver_key, firmware_key) = keys;
-    let firmware = rim_claims(firmware_key, sources);
-    let driver = driver_key.map(|key| rim_claims(key, sources));
+    let firmware = rim_claims(firmware_key, RevocationComponent::VbiosRimChain, sources);
+    let driver =
+        driver_key.map(|key| rim_claims(key, RevocationComponent::DriverRimChain, sources));
     for rim in driver.iter().chain(core::iter::once(&firmware)) {
         if let Some(warning) = rim
             .warning
-            .filter(|w| !warnings.iter().any(|have| have == w))
+            .as_ref()
+            .filter(|w| !warnings.iter().any(|have| have == *w))
         {
-            warnings.push(warning.into());
+            warnings.push(warning.clone());
         }
     }
     outcome.warning = (!warnings.is_empty()).then(|| warnings.join("; "));
@@ -186,9 +199,9 @@ pub(super) fn error_details(
     (driver_key, firmware_key): RimKeys<'_>,
     sources: &RimSources<'_>,
 ) -> Option<ErrorDetails> {
-    let key = match failure.stage {
-        StageId::DriverRim => driver_key.flatten(),
-        _ => firmware_key,
+    let (key, component) = match failure.stage {
+        StageId::DriverRim => (driver_key.flatten(), RevocationComponent::DriverRimChain),
+        _ => (firmware_key, RevocationComponent::VbiosRimChain),
     };
     match &failure.cause {
         FailureCause::Evidence(error) => Some(evidence_details(error, failure.stage)),
@@ -215,7 +228,7 @@ pub(super) fn error_details(
             )
         }),
         FailureCause::RimRevocation => {
-            key.and_then(|key| applied(&sources.revocation.rim(key), "rim").error)
+            key.and_then(|key| applied(&sources.revocation.rim(key, component), "rim").error)
         }
         FailureCause::Comparison(error) => Some(details(
             error.service_code(),
@@ -259,10 +272,14 @@ fn missing_rim(key: Option<&str>, download_errors: &BTreeMap<String, String>) ->
 struct RimClaims<'a> {
     summary: RimOutcome,
     verified: Option<&'a VerifiedRim>,
-    warning: Option<&'static str>,
+    warning: Option<String>,
 }
 
-fn rim_claims<'a>(key: Option<&str>, sources: &RimSources<'a>) -> RimClaims<'a> {
+fn rim_claims<'a>(
+    key: Option<&str>,
+    component: RevocationComponent,
+    sources: &RimSources<'a>,
+) -> RimClaims<'a> {
     let absent = RimClaims {
         summary: RimOutcome::default(),
         verified: None,
@@ -284,7 +301,12 @@ fn rim_claims<'a>(key: Option<&str>, sources: &RimSources<'a>) -> RimClaims<'a> 
                 earliest_expiry: chain.expiration,
                 revocation_reason: None,
             };
-            let revoked = key.map(|key| sources.revocation.rim(key).apply(&mut cert_chain, "rim"));
+            let revoked = key.map(|key| {
+                sources
+                    .revocation
+                    .rim(key, component)
+                    .apply(&mut cert_chain, "rim")
+            });
             let measurements_available = verified.document().active_measurements().next().is_some();
             RimClaims {
                 summary: RimOutcome {

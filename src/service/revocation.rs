@@ -3,8 +3,10 @@
 //! however many chains share it (eight GPUs of a node share their ICA and Identity CA), the
 //! answers the host fetched, and each chain's folded status.
 //!
-//! The rule of a chain's verdict ([`Revocation::verdict`]): a verified `revoked` always
-//! decides; with a responder configured, a certificate left unasked or unanswered makes the
+//! The rule of a chain's verdict ([`Revocation::verdict`]): each chain is folded with its
+//! component's rule of the service's [`RevocationPolicy`] (strict by default, as NRAS),
+//! every relaxation a warning of its device; a verified `revoked` the rule does not pass
+//! always decides; with a responder configured, a certificate left unasked or unanswered makes the
 //! chain an error of its device (5001 `ERROR_DURING_OCSP_QUERY`, as NRAS), never "not
 //! checked"; "not checked" exists only in a service without a responder
 //! (`EDGEATTEST_OCSP_URL=off`), and then every device token says so (the claims' `unknown`
@@ -21,7 +23,7 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha384};
 
-use super::codes::{details, CERTIFICATE_HOLD_WARNING, REVOCATION_WARNING};
+use super::codes::{details, REVOCATION_WARNING};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::outcome::{CertStatus, ChainOutcome, ErrorDetails, RevocationStatus};
 use super::remedy::OCSP_UNREACHABLE;
@@ -29,7 +31,7 @@ use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
 use crate::ocsp::{
     check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
-    OcspRequest, PendingOcsp,
+    OcspRequest, PendingOcsp, Relaxation, RevocationComponent, RevocationPolicy,
 };
 use crate::time::UnixTime;
 
@@ -41,14 +43,16 @@ pub const MAX_OCSP_QUERIES: usize = 256;
 #[derive(Debug)]
 pub(crate) struct Revocation {
     url: String,
-    allow_hold: bool,
+    policy: RevocationPolicy,
     entropy: [u8; 32],
     queries: Vec<Query>,
 }
 
 /// The query indices of one chain's certificates, in chain order (leaf side first).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct ChainQueries {
+    /// Whose rule of the policy folds the chain.
+    component: RevocationComponent,
     indices: Vec<usize>,
     /// A certificate was left unasked (over [`MAX_OCSP_QUERIES`], or no request could be made).
     incomplete: bool,
@@ -87,29 +91,36 @@ pub(crate) enum ChainVerdict {
     /// The service has no responder (`EDGEATTEST_OCSP_URL=off`): nothing is asked, and every
     /// token says so. With a responder, a chain is always [`Self::Checked`].
     NotChecked,
-    /// The folded status of every certificate asked about.
-    Checked(ChainRevocation),
+    /// The folded status of every certificate asked about, under the rule of the component.
+    Checked(ChainRevocation, RevocationComponent),
 }
 
 impl Revocation {
-    /// Queries for the responder at `url`; nonces derive from the request's `entropy`.
-    pub(crate) fn new(url: String, allow_hold: bool, entropy: [u8; 32]) -> Self {
+    /// Queries for the responder at `url`, folded under `policy`; nonces derive from the
+    /// request's `entropy`.
+    pub(crate) fn new(url: String, policy: RevocationPolicy, entropy: [u8; 32]) -> Self {
         Self {
             url,
-            allow_hold,
+            policy,
             entropy,
             queries: Vec::new(),
         }
     }
 
     /// Adds the certificates of `chain` (DER, leaf first, anchor last) that `kind` asks
-    /// about, reusing the query of a certificate already asked about.
+    /// about, reusing the query of a certificate already asked about; `component` names
+    /// the rule its verdict is folded with.
     pub(crate) fn add_chain<C: AsRef<[u8]>>(
         &mut self,
         chain: &[C],
         kind: ChainKind,
+        component: RevocationComponent,
     ) -> ChainQueries {
-        let mut queries = ChainQueries::default();
+        let mut queries = ChainQueries {
+            component,
+            indices: Vec::new(),
+            incomplete: false,
+        };
         for subject in ocsp_targets(chain.len(), kind) {
             let (Some(cert), Some(issuer)) = (chain.get(subject), chain.get(subject + 1)) else {
                 queries.incomplete = true;
@@ -241,11 +252,15 @@ impl Revocation {
         }
     }
 
-    /// The folded verdict of one chain, with a responder configured: a verified `revoked`
-    /// (or a hold the request did not allow) decides whatever its sibling queries gave;
-    /// otherwise a certificate left unasked or unanswered is an error of the chain (5001),
-    /// never "not checked" — only a service without a responder leaves chains unchecked.
-    pub(crate) fn verdict(&self, chain: &ChainQueries) -> ChainVerdict {
+    /// The folded verdict of one chain at `now`, with a responder configured, under its
+    /// component's rule: a verified `revoked` the rule does not pass (nor a hold it does not
+    /// allow) decides whatever its sibling queries gave; otherwise a certificate left
+    /// unasked or unanswered is an error of the chain (5001, or a warning under
+    /// `allowUnknown`), never "not checked" — only a service without a responder leaves
+    /// chains unchecked.
+    pub(crate) fn verdict(&self, chain: &ChainQueries, now: UnixTime) -> ChainVerdict {
+        let rule = self.policy.rule(chain.component);
+        let checked = |revocation| ChainVerdict::Checked(revocation, chain.component);
         let unanswered = || Err(OcspError::Unavailable(FetchFailure::NotFetched));
         let results: Vec<Result<CheckedOcsp, OcspError>> = chain
             .indices
@@ -257,15 +272,20 @@ impl Revocation {
             .collect();
         let revoked = results
             .iter()
-            .map(|result| fold_chain(core::slice::from_ref(result), self.allow_hold))
+            .map(|result| fold_chain(core::slice::from_ref(result), rule, now))
             .find(|one| matches!(one, ChainRevocation::Revoked { .. }));
         if let Some(revoked) = revoked {
-            return ChainVerdict::Checked(revoked);
+            return checked(revoked);
         }
+        let mut results = results;
         if chain.incomplete {
-            return ChainVerdict::unanswered();
+            if !rule.allow_unknown {
+                return ChainVerdict::unanswered(chain.component);
+            }
+            // A certificate left unasked is unanswered, which the rule passes with a warning.
+            results.push(unanswered());
         }
-        ChainVerdict::Checked(fold_chain(&results, self.allow_hold))
+        checked(fold_chain(&results, rule, now))
     }
 
     /// The answers that verified, for the host's cache.
@@ -314,12 +334,13 @@ pub(crate) struct RevocationVerdicts {
 }
 
 impl RevocationVerdicts {
-    /// The verdict of RIM `id`. A RIM without queries while a responder is configured (its
-    /// chain was not built, so its own failure comes first) is not "not checked" either.
-    pub(crate) fn rim(&self, id: &str) -> ChainVerdict {
+    /// The verdict of RIM `id` (whose chain is `component`'s). A RIM without queries while a
+    /// responder is configured (its chain was not built, so its own failure comes first) is
+    /// not "not checked" either.
+    pub(crate) fn rim(&self, id: &str, component: RevocationComponent) -> ChainVerdict {
         match self.rims.get(id) {
             Some(verdict) => verdict.clone(),
-            None if self.configured => ChainVerdict::unanswered(),
+            None if self.configured => ChainVerdict::unanswered(component),
             None => ChainVerdict::NotChecked,
         }
     }
@@ -327,18 +348,21 @@ impl RevocationVerdicts {
 
 /// What a chain's revocation verdict adds to a device's outcome.
 pub(crate) struct Applied {
-    /// The warning the token carries, when something was left unchecked or accepted.
-    pub(crate) warning: Option<&'static str>,
+    /// The warning the token carries, when something was left unchecked or accepted (one
+    /// sentence per relaxation, joined by "; ").
+    pub(crate) warning: Option<String>,
     /// The failure, as the real service reports it (5001, 5002, 5003).
     pub(crate) error: Option<ErrorDetails>,
 }
 
 impl ChainVerdict {
     /// A chain whose status could not be had although a responder is configured: 5001.
-    pub(crate) fn unanswered() -> Self {
-        Self::Checked(ChainRevocation::Failed(OcspError::Unavailable(
-            FetchFailure::NotFetched,
-        )))
+    /// `component`: whose chain it is.
+    pub(crate) fn unanswered(component: RevocationComponent) -> Self {
+        Self::Checked(
+            ChainRevocation::Failed(OcspError::Unavailable(FetchFailure::NotFetched)),
+            component,
+        )
     }
 
     /// Writes the verdict into `chain` (`x-nvidia-cert-ocsp-status`,
@@ -353,18 +377,34 @@ impl ChainVerdict {
         // its folded status.
         chain.ocsp = match self {
             Self::NotChecked => RevocationStatus::Unknown,
-            Self::Checked(revocation) => revocation.status(),
+            Self::Checked(revocation, _) => revocation.status(),
         };
         match self {
             Self::NotChecked => Applied {
-                warning: Some(REVOCATION_WARNING),
+                warning: Some(REVOCATION_WARNING.into()),
                 ..none
             },
-            Self::Checked(ChainRevocation::Good { held }) => Applied {
-                warning: held.then_some(CERTIFICATE_HOLD_WARNING),
-                ..none
-            },
-            Self::Checked(ChainRevocation::Revoked { reason }) => {
+            Self::Checked(ChainRevocation::Good { relaxations }, component) => {
+                // A revoked certificate passed in its grace period is still reported revoked.
+                if let Some(reason) = relaxations.iter().find_map(|r| match r {
+                    Relaxation::RevokedInGrace { reason, .. } => Some(reason),
+                    _ => None,
+                }) {
+                    chain.status = CertStatus::Revoked;
+                    chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
+                }
+                let mut sentences: Vec<String> = Vec::new();
+                for sentence in relaxations.iter().map(|r| r.warning(*component)) {
+                    if !sentences.contains(&sentence) {
+                        sentences.push(sentence);
+                    }
+                }
+                Applied {
+                    warning: (!sentences.is_empty()).then(|| sentences.join("; ")),
+                    ..none
+                }
+            }
+            Self::Checked(ChainRevocation::Revoked { reason }, _) => {
                 chain.status = CertStatus::Revoked;
                 chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
                 let reason = reason.map_or("unspecified", |r| r.as_str());
@@ -378,7 +418,7 @@ impl ChainVerdict {
                     ..none
                 }
             }
-            Self::Checked(ChainRevocation::Unknown) => Applied {
+            Self::Checked(ChainRevocation::Unknown, _) => Applied {
                 error: Some(details(
                     5003,
                     field,
@@ -387,7 +427,7 @@ impl ChainVerdict {
                 )),
                 ..none
             },
-            Self::Checked(ChainRevocation::Failed(error)) => Applied {
+            Self::Checked(ChainRevocation::Failed(error), _) => Applied {
                 error: Some(details(
                     5001,
                     field,

@@ -183,6 +183,9 @@ mod rim {
     mod signature;
 }
 
+/// The revocation policy's table: the local verifier against it, the README's copy of it.
+mod revocation_policy;
+
 /// The attestation service: the exchange, claims, keys, OCSP policy, request rules, the
 /// serde shapes hosts exchange with it.
 mod service {
@@ -202,6 +205,7 @@ mod service {
     mod policy_gate;
     mod request_rules;
     mod result_text;
+    mod revocation_policy;
     mod test_pki;
     mod wire;
 }

@@ -434,7 +434,7 @@ fn every_variant_of_the_cores_enums_is_in_its_union() {
         ("StageId", "StageId", every!(StageId: EvidenceParsed, CertificateChain, EvidenceSignature, Nonce,
             Architecture, OpaqueData, Fwid, DriverVersion, Revocation, DriverRim, FirmwareRim,
             Measurements, DriverRimVersion, FirmwareRimVersion, OpaqueFloors)),
-        ("RevocationState", "DeviceReport.revocation", every!(RevocationState: NotReached, NotChecked, Good, Failed)),
+        ("RevocationState", "DeviceReport.revocation", every!(RevocationState: NotReached, NotChecked, Good, Relaxed, Failed)),
         ("RimCertStatus", "ReportRimStep.chainStatus", every!(RimCertStatus: Valid, Expired, Invalid)),
         ("RimCertStatus", "RimCertChain.status", every!(RimCertStatus: Valid, Expired, Invalid)),
         ("Nvdec0Rule", "RimComparison.nvdec0", every!(Nvdec0Rule: Enabled, Disabled, Absent, NotApplicable)),

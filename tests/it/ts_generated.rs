@@ -26,7 +26,7 @@ use edgeattest::evidence::{
 use edgeattest::listing::{ListLimits, ListResponse, Schema};
 use edgeattest::ocsp::{
     ChainKind, ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus,
-    OcspRequestsOptions,
+    OcspRequestsOptions, RevocationComponent, RevocationPolicy, RevocationRule,
 };
 use edgeattest::policy::{DeviceDecision, PolicyDecision, RuleOutcome, RuleStatus};
 use edgeattest::rim::{
@@ -533,6 +533,9 @@ fn fragments() -> Vec<Fragment> {
                 decl::<DeviceAppraisalJson<'static>>(),
                 decl::<AppraisalJson<'static>>(),
                 decl::<VerifiedAttestationResultJson<'static>>(),
+                decl::<RevocationPolicy>(),
+                decl::<RevocationRule>(),
+                decl::<RevocationComponent>(),
             ],
         },
     ]

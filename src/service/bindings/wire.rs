@@ -69,6 +69,8 @@ struct OptionsJs<'a> {
     ocsp_url: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     policy: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revocation_policy: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -102,6 +104,7 @@ impl<'a> BindingsJs<'a> {
                 rim_service_url: setting(&o.rim_service_url),
                 ocsp_url: setting(&o.ocsp_url),
                 policy: o.policy.as_deref(),
+                revocation_policy: o.revocation_policy.as_deref(),
             },
             crypto: match settings.crypto {
                 CryptoChoice::WebCrypto => "webcrypto",

@@ -210,7 +210,7 @@ export interface DeviceReport {
     firmware: ReportRimStep;
   };
   /** Revocation of the device chain. */
-  revocation: "not-reached" | "not-checked" | "good" | "failed";
+  revocation: "not-reached" | "not-checked" | "good" | "relaxed" | "failed";
   /** The measurement comparison, when it ran. */
   comparison: Omit<RimComparison, "allMatch" | "measres"> | null;
   /** Its `measres` claim (`success` / `fail`), when it ran. */

@@ -41,13 +41,24 @@ export interface OcspRequestJs {
   nonce: Uint8Array;
 }
 
-/** The options of checking a chain's answers (the JS `CheckOcspOptions`). */
+/**
+ * The options of checking a chain's answers (the JS `CheckOcspOptions`): the chain's
+ * revocation rule (default strict, as NVIDIA's service), and the component it is, which
+ * names the chain in the warnings.
+ */
 export interface CheckOcspOptions {
+  /** What passes besides `good`, each with a warning; default strict. */
+  rule?: RevocationRule;
   /**
-   * Count `certificateHold` as good (reported as `held`), as
-   * `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks; default false.
+   * Shorthand for `rule.allowHold` (kept from before `rule`): `true` counts
+   * `certificateHold` as good with a warning, as `X-NVIDIA-OCSP-ALLOW-CERT-HOLD` asks.
    */
   allowHold?: boolean;
+  /**
+   * The component the chain is (names it in the warnings); default by `kind`: a device
+   * chain, or "RIM chain".
+   */
+  component?: RevocationComponent;
 }
 
 /**
@@ -86,6 +97,11 @@ export interface OcspChainStatus {
   status: OcspStatusJs;
   /** A held certificate was accepted (`allowHold`). */
   held?: boolean;
+  /**
+   * One warning per non-good outcome the rule let pass, in chain order (empty when
+   * strictly good or not good).
+   */
+  warnings: string[];
   /** The CRL reason of a revoked chain, when given. */
   reason?: string;
   /** Why a failed chain's status could not be had (`ERR_OCSP_*`). */

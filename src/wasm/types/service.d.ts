@@ -64,6 +64,12 @@ export interface AttestationServiceOptions {
    * rules. Default: none, as the real service.
    */
   policy?: string;
+  /**
+   * The revocation policy (JSON text of a `RevocationPolicy`: per component,
+   * `allowUnknown`, `revokedGracePeriod`, `allowHold`), every relaxation a warning of the
+   * device token. Default: strict, as the real service.
+   */
+  revocationPolicy?: string;
 }
 
 /** A request as the host received it. */

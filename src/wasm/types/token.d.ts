@@ -211,3 +211,44 @@ export interface VerifiedAttestationResultData {
   /** Who signed the result (its overall token). */
   signer: VerifiedSigner;
 }
+
+/**
+ * The revocation policy of every component (the JS `RevocationPolicy`); every member is
+ * optional and strict by default.
+ */
+export interface RevocationPolicy {
+  /** A GPU's device certificate chain. */
+  deviceChain?: RevocationRule;
+  /** The chain of the driver RIM's signer. */
+  driverRimChain?: RevocationRule;
+  /** The chain of the VBIOS RIM's signer. */
+  vbiosRimChain?: RevocationRule;
+  /** An NVSwitch's device certificate chain. */
+  switchChain?: RevocationRule;
+  /** The chain of the key that signed an attestation result (relying party). */
+  signerChain?: RevocationRule;
+}
+
+/**
+ * What one component's chain accepts besides `good` (the JS `RevocationRule`); every member
+ * is optional and strict by default.
+ */
+export interface RevocationRule {
+  /** OCSP `unknown`, or no answer, passes with a warning. */
+  allowUnknown?: boolean;
+  /**
+   * Seconds after its revocation time during which a revoked certificate passes with a
+   * warning.
+   */
+  revokedGracePeriod?: number;
+  /** `certificateHold` passes with a warning. */
+  allowHold?: boolean;
+}
+
+/** The components a `RevocationPolicy` has a rule for. */
+export type RevocationComponent =
+  | "deviceChain"
+  | "driverRimChain"
+  | "vbiosRimChain"
+  | "switchChain"
+  | "signerChain";

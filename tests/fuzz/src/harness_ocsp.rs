@@ -60,7 +60,11 @@ pub fn ocsp_response(data: &[u8]) {
     check(&forged);
     let checked = pending.verify_in_core();
     check(&checked);
-    let folded = fold_chain(std::slice::from_ref(&checked), false);
+    let folded = fold_chain(
+        std::slice::from_ref(&checked),
+        &edgeattest::ocsp::RevocationRule::default(),
+        UnixTime::EPOCH,
+    );
     if checked.is_err() {
         assert!(matches!(folded, ChainRevocation::Failed(_)), "{folded:?}");
     }

@@ -3,7 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::ocsp::{
-    fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, RevocationReason,
+    fold_chain, ChainRevocation, CheckedOcsp, FetchFailure, OcspError, Relaxation,
+    RevocationReason, RevocationRule,
 };
 use edgeattest::UnixTime;
 
@@ -24,6 +25,16 @@ fn checked(file: &str) -> Result<CheckedOcsp, OcspError> {
     .verify_in_core()
 }
 
+/// The fold under the strict rule, or with only `allowHold` (the grace period plays no part
+/// here, so the time does not either).
+fn fold(results: &[Result<CheckedOcsp, OcspError>], allow_hold: bool) -> ChainRevocation {
+    let rule = RevocationRule {
+        allow_hold,
+        ..RevocationRule::default()
+    };
+    fold_chain(results, &rule, UnixTime::EPOCH)
+}
+
 /// The device chain with `brom` as its BROM's response: brom, ica, identity.
 fn device(brom: &str) -> Vec<Result<CheckedOcsp, OcspError>> {
     vec![checked(brom), checked("ica.der"), checked("identity.der")]
@@ -33,8 +44,8 @@ fn device(brom: &str) -> Vec<Result<CheckedOcsp, OcspError>> {
 fn good_only_when_every_certificate_is_good() {
     for allow_hold in [false, true] {
         assert_eq!(
-            fold_chain(&device("brom_good.der"), allow_hold),
-            ChainRevocation::Good { held: false }
+            fold(&device("brom_good.der"), allow_hold),
+            ChainRevocation::good()
         );
     }
     let rim = [
@@ -42,17 +53,14 @@ fn good_only_when_every_certificate_is_good() {
         checked("rim_l3.der"),
         checked("rim_ca.der"),
     ];
-    assert_eq!(
-        fold_chain(&rim, false),
-        ChainRevocation::Good { held: false }
-    );
+    assert_eq!(fold(&rim, false), ChainRevocation::good());
     let rim_revoked = [
         checked("rim_signer_revoked.der"),
         checked("rim_l3.der"),
         checked("rim_ca.der"),
     ];
     assert_eq!(
-        fold_chain(&rim_revoked, false),
+        fold(&rim_revoked, false),
         ChainRevocation::Revoked {
             reason: Some(RevocationReason::KeyCompromise)
         }
@@ -61,7 +69,7 @@ fn good_only_when_every_certificate_is_good() {
 
 #[test]
 fn revoked_unknown_and_failed_chains() {
-    let revoked = fold_chain(&device("brom_revoked.der"), true);
+    let revoked = fold(&device("brom_revoked.der"), true);
     assert_eq!(
         revoked,
         ChainRevocation::Revoked {
@@ -69,27 +77,29 @@ fn revoked_unknown_and_failed_chains() {
         }
     );
     assert_eq!(revoked.service_code(), Some(5002));
-    let unknown = fold_chain(&device("brom_unknown.der"), false);
+    let unknown = fold(&device("brom_unknown.der"), false);
     assert_eq!(unknown, ChainRevocation::Unknown);
     assert_eq!(unknown.service_code(), Some(5003));
-    let failed = fold_chain(&device("bad_signature.der"), false);
+    let failed = fold(&device("bad_signature.der"), false);
     assert_eq!(failed, ChainRevocation::Failed(OcspError::SignatureInvalid));
     assert_eq!(failed.service_code(), Some(5001));
     assert_eq!(failed.as_str(), "failed");
-    assert_eq!(ChainRevocation::Good { held: false }.service_code(), None);
+    assert_eq!(ChainRevocation::good().service_code(), None);
 }
 
 #[test]
 fn certificate_hold_is_revoked_unless_allowed() {
     assert_eq!(
-        fold_chain(&device("brom_hold.der"), false),
+        fold(&device("brom_hold.der"), false),
         ChainRevocation::Revoked {
             reason: Some(RevocationReason::CertificateHold)
         }
     );
     assert_eq!(
-        fold_chain(&device("brom_hold.der"), true),
-        ChainRevocation::Good { held: true }
+        fold(&device("brom_hold.der"), true),
+        ChainRevocation::Good {
+            relaxations: vec![Relaxation::Held]
+        }
     );
 }
 
@@ -101,31 +111,31 @@ fn the_first_non_good_certificate_in_chain_order_wins() {
     let timeout = || Err(OcspError::Unavailable(FetchFailure::Timeout));
     // An allowed hold does not stop the fold: what follows decides.
     assert_eq!(
-        fold_chain(&[hold(), unknown(), revoked()], true),
+        fold(&[hold(), unknown(), revoked()], true),
         ChainRevocation::Unknown
     );
     assert_eq!(
-        fold_chain(&[hold(), unknown(), revoked()], false),
+        fold(&[hold(), unknown(), revoked()], false),
         ChainRevocation::Revoked {
             reason: Some(RevocationReason::CertificateHold)
         }
     );
     assert_eq!(
-        fold_chain(&[revoked(), unknown()], false),
+        fold(&[revoked(), unknown()], false),
         ChainRevocation::Revoked {
             reason: Some(RevocationReason::KeyCompromise)
         }
     );
     assert_eq!(
-        fold_chain(&[unknown(), revoked()], false),
+        fold(&[unknown(), revoked()], false),
         ChainRevocation::Unknown
     );
     assert_eq!(
-        fold_chain(&[checked("brom_good.der"), timeout(), revoked()], false),
+        fold(&[checked("brom_good.der"), timeout(), revoked()], false),
         ChainRevocation::Failed(OcspError::Unavailable(FetchFailure::Timeout))
     );
     assert_eq!(
-        fold_chain(&[revoked(), timeout()], false),
+        fold(&[revoked(), timeout()], false),
         ChainRevocation::Revoked {
             reason: Some(RevocationReason::KeyCompromise)
         }
@@ -135,7 +145,7 @@ fn the_first_non_good_certificate_in_chain_order_wins() {
 #[test]
 fn nothing_checked_is_not_good() {
     assert_eq!(
-        fold_chain(&[], true),
+        fold(&[], true),
         ChainRevocation::Failed(OcspError::Unavailable(FetchFailure::NotFetched))
     );
 }

@@ -57,5 +57,5 @@ export interface EvidenceReportOptions extends VerifyEvidenceOptions {
   /** The request's `firmware_version` (Blackwell FSP evidence names its firmware RIM by it). */
   firmwareVersion?: string;
   /** What the host learnt of the device chain's revocation (the core does no I/O); default not checked. */
-  revocation?: { status: "good" | "not-checked" | "revoked" | "unknown" | "failed"; message?: string };
+  revocation?: { status: "good" | "not-checked" | "revoked" | "unknown" | "failed"; message?: string; /** checkOcspResponses's `warnings`: a `good` chain passed under a revocation rule (the report says `relaxed`). */ warnings?: string[] };
 }

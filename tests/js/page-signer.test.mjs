@@ -3,7 +3,8 @@
 // signer's revocation was not asked) under the page's default pin; a key set whose x5c was
 // tampered with, or that has none, is refused in red with its code; "Any signer" shows the
 // signer as not pinned, amber and never green; our own service's development root is trusted
-// only when the user chooses "Trust this service's root".
+// only when the user chooses "Trust this service's root". A revocation the service's policy
+// relaxed (EDGEATTEST_REVOCATION_POLICY) shows its warning in amber, never as a clean pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -128,12 +129,7 @@ test('signer: our own service\'s development root is trusted only when the user 
     },
   });
   try {
-    const { samples } = JSON.parse(readFileSync(new URL('../../www/samples/evidence.json', import.meta.url), 'utf8'));
-    const sample = samples.find((s) => s.id === 'testpki-hopper-550.90.07');
-    const request = sample.request ?? buildAttestRequest({
-      endpoint: '/v4/attest/gpu', nonce: sample.nonce, arch: sample.arch,
-      evidence: [{ evidence: Uint8Array.from(Buffer.from(sample.evidenceHex, 'hex')), certificate: sample.certificatePem }],
-    });
+    const request = sampleRequest('testpki-hopper-550.90.07');
     const response = await fetch(`${own.origin}/v4/attest/gpu`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
     });
@@ -182,4 +178,60 @@ test('signer: a service whose key set has no chain has no root to trust', async 
   assert.equal(await page.inputValue('#signers-text'), '');
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+/** The TEST PKI sample `id`'s request, as panel 3 builds it. */
+function sampleRequest(id) {
+  const { samples } = JSON.parse(readFileSync(new URL('../../www/samples/evidence.json', import.meta.url), 'utf8'));
+  const sample = samples.find((s) => s.id === id);
+  return sample.request ?? buildAttestRequest({
+    endpoint: '/v4/attest/gpu', nonce: sample.nonce, arch: sample.arch,
+    evidence: [{ evidence: Uint8Array.from(Buffer.from(sample.evidenceHex, 'hex')), certificate: sample.certificatePem }],
+  });
+}
+
+test('relaxation: a device chain the service accepted under allowUnknown shows the policy\'s warning in amber', async () => {
+  const own = await startWorker({
+    chain: true,
+    bindings: {
+      EDGEATTEST_TEST_PKI: 'on',
+      EDGEATTEST_OCSP_URL: 'https://ocsp.ndis.nvidia.com/',
+      EDGEATTEST_REVOCATION_POLICY: JSON.stringify({ deviceChain: { allowUnknown: true } }),
+    },
+  });
+  try {
+    const request = sampleRequest('testpki-hopper-unknown');
+    const response = await fetch(`${own.origin}/v4/attest/gpu`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
+    });
+    assert.equal(response.status, 200);
+    const result = await response.text();
+    const { page, problems } = await open(own.origin);
+    await page.click('#fetch-jwks');
+    await page.waitForFunction(() => document.getElementById('jwks-text').value.includes('x5c'));
+    await page.click('#trust-service-root');
+    await page.waitForFunction(() => document.getElementById('service-root-note').textContent.length > 0);
+    await verifyResult(page, { result, nonce: request.nonce });
+    assert.equal(await page.getAttribute('#result-signer', 'data-state'), 'pinned');
+    const level = await page.getAttribute('#result-verdict', 'data-level');
+    assert.notEqual(level, 'passed', 'a relaxed revocation is never a clean pass');
+    const warnings = await page.$$eval('#result-verdict ul.warnings li', (li) => li.map((x) => x.textContent));
+    assert.ok(warnings.some((w) => /accepted because the revocation policy sets allowUnknown/.test(w)), warnings.join(' | '));
+    const colour = await page.$eval('#result-verdict ul.warnings li', (li) => getComputedStyle(li).color);
+    const warn = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--warn)';
+      document.body.append(probe);
+      const c = getComputedStyle(probe).color;
+      probe.remove();
+      return c;
+    });
+    assert.equal(colour, warn, 'amber');
+    assert.equal(await page.locator('#result-verdict .badge.pass').count(), 0);
+    await panelShots(page, '#result-summary', 'revocation-relaxed-policy');
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await own.stop();
+  }
 });

@@ -8,44 +8,11 @@ import {
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
 import { signersOption, showSigner, showSignerFailure, initSignerControls } from './signer.js';
-
-// Each check of a token is the core's verdict: the checks that held (`held`), the one that
-// failed (`stage`) and why (`message`); any other was not reached.
-// Display only: the header and payload of a compact JWS, decoded without trusting them.
-function decodePart(part) {
-  try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return null;
-  }
-}
-
-function decodeToken(token) {
-  const [header, payload] = typeof token === 'string' ? token.split('.') : [];
-  return { header: header ? decodePart(header) : null, payload: payload ? decodePart(payload) : null };
-}
-
-/** The tokens of a result as pasted: [{label, token}] with the overall token first (label null). */
-function tokensOf(value) {
-  if (Array.isArray(value) && Array.isArray(value[0])) {
-    const devices = value[1] && typeof value[1] === 'object' ? Object.entries(value[1]) : [];
-    return [{ label: null, token: value[0][1] }, ...devices.map(([label, token]) => ({ label, token }))];
-  }
-  if (value && typeof value === 'object' && typeof value.eat === 'string') return [{ label: null, token: value.eat }];
-  return [];
-}
-
-function parseResult(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // the core reports the syntax error with its code
-  }
-}
+import { decodeToken, tokensOf, parseResult } from './result-tokens.js';
 
 // ---- the verdict -------------------------------------------------------------------------
+// Each check of a token is the core's verdict: the checks that held (`held`), the one that
+// failed (`stage`) and why (`message`); any other was not reached.
 // Two questions, answered apart: are the tokens authentic (signatures, JWKS, submods digests,
 // times, nonce: the core's token verification), and did the devices pass (the core's
 // appraisal of the verified claims)? The page decides neither; it lays out both, a failure
@@ -135,13 +102,16 @@ function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
   else if (appraisal.overallResult) headline = ` The service's overall verdict is true, but ${of || 'the core does not pass it'}.`;
   else headline = ` The service's overall verdict is false${of ? `: ${of}` : ''}.`;
   const reasons = groupedReasons(appraisal);
+  // The devices' warnings (a relaxed revocation among them) stay in amber under the failure.
+  const warnings = warningItems(appraisal);
   return el('div', { class: 'verdict-line', id: 'result-verdict', 'data-level': 'failed' },
     el('p', {}, levelBadge('failed'), headline),
     reasons.length
       ? el('ul', { class: 'reasons', 'aria-label': 'Why it failed' }, reasons.map((r) => el('li', {},
         el('strong', { text: `${r.labels.join(', ')}: ` }), r.message, ' ',
         el('span', { class: 'muted' }, '(claim ', el('code', { text: r.claim }), ')'))))
-      : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }));
+      : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }),
+    warnings.length ? el('ul', { class: 'warnings', 'aria-label': 'Warnings' }, warnings) : null);
 }
 
 /**

@@ -339,6 +339,19 @@ export async function verifyResult() {
       return { authentic: false, passed: false, level };
     } else if (showSignerFailure(error)) {
       // The signer refused before any token was checked: nothing of the result is trusted.
+      // A recorded result's signer certificate (NRAS's lasts two days) has expired since: it
+      // can be checked as it stood when issued.
+      const recordedAt = decodeToken(tokens[0]?.token).payload?.iat;
+      if (error.code === 'ERR_SIGNER_EXPIRED' && typeof recordedAt === 'number') {
+        $('result-signer').append(el('p', {},
+          el('button', { type: 'button', id: 'result-at-recorded', text: `Verify at its recorded time (${isoSeconds(recordedAt)})` }),
+          ' checks it, and its signer\'s certificates, as they stood when it was issued.'));
+        $('result-at-recorded').addEventListener('click', () => {
+          setTime($('result-time'), recordedAt);
+          $('result-time').dataset.recorded = 'true';
+          verifyResult();
+        });
+      }
       return { authentic: false, passed: false, signer: error.code };
     } else {
       showError('result-error', error);

@@ -16,6 +16,7 @@ mod key_error;
 mod key_text;
 mod p384v;
 mod pkcs8;
+pub(crate) mod rsa;
 
 pub(crate) use b64url::{decode as b64url_decode, encode as b64url_encode};
 pub use deferred::{software_verdicts, Deferred};

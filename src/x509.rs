@@ -9,7 +9,7 @@ mod dn_text;
 mod error;
 mod purpose;
 
-pub(crate) use cert::Cert;
+pub(crate) use cert::{Cert, ECDSA_WITH_SHA384};
 pub use error::{CertPosition, ChainError};
 pub use purpose::Purpose;
 

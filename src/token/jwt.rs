@@ -173,7 +173,7 @@ impl PreparedJwt {
         )?;
         let signer = match &self.pin {
             None => VerifiedSigner::Unpinned,
-            Some(plan) => plan.at_iat(iat_of(&claims)).map_err(signer_error)?,
+            Some(plan) => plan.valid_at(iat_of(&claims)).map_err(signer_error)?,
         };
         Ok(VerifiedJwt {
             header: self.jws.header,

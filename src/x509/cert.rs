@@ -114,6 +114,13 @@ pub(crate) struct Cert {
     pub(crate) dice_tcb_info: Option<Vec<u8>>,
     /// The first profile defect, reported only if the certificate is used on a path.
     pub(crate) defect: Option<Defect>,
+    /// The first defect other than the two algorithm ones ([`Defect::SignatureAlgorithm`],
+    /// [`Defect::PublicKey`]): what a verifier that checks other algorithms itself (signer
+    /// chains, `token::signer`) must still refuse.
+    pub(crate) profile_defect: Option<Defect>,
+    /// The signature algorithm, when the outer one equals the TBS `signature` field
+    /// (RFC 5280 §4.1.1.2), parameters included.
+    pub(crate) signature_algorithm: Option<ObjectIdentifier>,
 }
 
 /// A profile violation found while parsing, turned into a [`ChainError`] with the
@@ -171,7 +178,13 @@ impl Cert {
         }
 
         let mut defect = None;
+        let mut profile_defect = None;
         let mut note = |d: Defect| {
+            if profile_defect.is_none()
+                && !matches!(d, Defect::SignatureAlgorithm | Defect::PublicKey)
+            {
+                profile_defect = Some(d.clone());
+            }
             if defect.is_none() {
                 defect = Some(d);
             }
@@ -192,6 +205,7 @@ impl Cert {
         if !sig_alg_ok {
             note(Defect::SignatureAlgorithm);
         }
+        let signature_algorithm = (algorithm == tbs.signature).then_some(algorithm.oid);
         let signature = signature
             .as_bytes()
             .and_then(|bytes| p384::ecdsa::Signature::from_der(bytes).ok())
@@ -256,6 +270,8 @@ impl Cert {
             dice_fwid: None,
             dice_tcb_info: None,
             defect: None,
+            profile_defect: None,
+            signature_algorithm,
         };
         let extensions = &tbs.extensions;
         for (i, ext) in extensions.iter().enumerate() {
@@ -319,6 +335,7 @@ impl Cert {
             }
         }
         cert.defect = defect;
+        cert.profile_defect = profile_defect;
         Ok(cert)
     }
 
@@ -329,6 +346,13 @@ impl Cert {
     pub(crate) fn public_key_info(der: &[u8]) -> Option<spki::SubjectPublicKeyInfoRef<'_>> {
         let (tbs, _, _) = split(der).ok()?;
         tbs::Tbs::read(tbs).ok().map(|tbs| tbs.spki)
+    }
+
+    /// The signatureValue's bits as written (whatever the algorithm).
+    pub(crate) fn signature_bits(&self) -> Option<&[u8]> {
+        split(&self.der)
+            .ok()
+            .and_then(|(_, _, bits)| bits.as_bytes())
     }
 
     /// The signed part, `tbsCertificate`.

@@ -14,6 +14,7 @@ use std::time::Instant;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::policy::{appraise_rego, RegoPolicy};
+use edgeattest::token::Signers;
 use edgeattest::token::{
     verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
@@ -35,6 +36,7 @@ fn recorded() -> VerifiedAttestationResult {
     let payload = result[0][1].as_str().unwrap().split('.').nth(1).unwrap();
     let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .issuer("https://nras.attestation.nvidia.com")
         .nonce(request["nonce"].as_str().unwrap());
     verify_attestation_result(

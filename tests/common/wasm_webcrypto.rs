@@ -128,17 +128,19 @@ async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
     use edgeattest::crypto::SigningKey;
-    use edgeattest::token::{prepare_jwt, sign_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
+    use edgeattest::token::{
+        prepare_jwt, sign_jwt, Jwks, JwksKey, Signers, TokenError, VerifyOptions,
+    };
     let key = SigningKey::generate(&[7u8; 48]).unwrap();
     let jwks = Jwks::new(vec![JwksKey::new(Some("k".into()), key.public_key())]).unwrap();
     let now = 1_782_698_883;
     let claims = serde_json::json!({"iss": "https://issuer.example", "iat": now, "exp": now + 60, "eat_nonce": "n"});
     let token = sign_jwt(&claims, &key, "k").unwrap();
-    let options = VerifyOptions::new();
+    let options = VerifyOptions::new().signers(Signers::Any);
     let prepared = prepare_jwt(&token, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap();
-    let verdict = webcrypto(core::slice::from_ref(prepared.signature_check())).await;
+    let verdict = webcrypto(prepared.signature_checks()).await;
     assert_eq!(verdict, [true]);
-    let jwt = prepared.finish(verdict[0]).unwrap();
+    let jwt = prepared.finish(&verdict).unwrap();
     assert_eq!(jwt.claim("eat_nonce").unwrap(), "n");
     // Another payload under the same signature: WebCrypto says false, the core refuses.
     let (head, rest) = token.split_once('.').unwrap();
@@ -147,10 +149,10 @@ async fn jwts_through_webcrypto_and_malformed_signatures_never_reach_it() {
     let forged = format!("{head}.{other}.{signature}");
     let prepared =
         prepare_jwt(&forged, &jwks, &options, UnixTime::from_secs(now).unwrap()).unwrap();
-    let verdict = webcrypto(core::slice::from_ref(prepared.signature_check())).await;
+    let verdict = webcrypto(prepared.signature_checks()).await;
     assert_eq!(verdict, [false]);
     assert_eq!(
-        prepared.finish(verdict[0]).unwrap_err(),
+        prepared.finish(&verdict).unwrap_err(),
         TokenError::SignatureVerificationFailed
     );
     // Wycheproof tcId 153's signature (`0201`) and an all-zero one never become a check.

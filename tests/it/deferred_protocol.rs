@@ -20,6 +20,7 @@ use edgeattest::crypto::{software_verdicts, Deferred};
 use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
 use edgeattest::ocsp::check_response;
 use edgeattest::rim::{prepare_rim, RimTrust};
+use edgeattest::token::Signers;
 use edgeattest::token::{prepare_attestation_result, prepare_jwt, Jwks, VerifyOptions};
 use edgeattest::UnixTime;
 use serde_json::Value;
@@ -181,6 +182,7 @@ fn recorded() -> (Vec<u8>, Jwks, VerifyOptions, u64) {
     )
     .unwrap();
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .issuer(claims["iss"].as_str().unwrap())
         .nonce(request["nonce"].as_str().unwrap());
     (response, jwks, options, claims["iat"].as_u64().unwrap())

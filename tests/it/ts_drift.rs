@@ -25,6 +25,7 @@ use edgeattest::rim::{
     RuntimeEvidence, NVIDIA_RIM_ROOT_PEM,
 };
 use edgeattest::service::{FetchFailure, Fetched};
+use edgeattest::token::Signers;
 use edgeattest::token::{
     verify_attestation_result, Jwks, PreparedToken, ResultFormat, TokenVerdict, VerdictLevel,
     VerifyInput, VerifyOptions,
@@ -159,6 +160,7 @@ fn policy_decision(name: &str, policy: &str) -> Value {
     let payload = result[0][1].as_str().unwrap().split('.').nth(1).unwrap();
     let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .nonce(request["nonce"].as_str().unwrap())
         .allow_failed_result(true);
     let jwks = Jwks::parse(&file("jwks")).unwrap();

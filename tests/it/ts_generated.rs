@@ -37,8 +37,9 @@ use edgeattest::service::{
     ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request, Resource,
     Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
+use edgeattest::token::SignerCertificate;
 use edgeattest::token::{
-    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, SignerCertificate, VerdictLevel,
+    AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
     VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
     VerifyInput,
 };

@@ -19,6 +19,7 @@ use edgeattest::evidence::{
     decode_generation1, decode_generation2, verify_evidence, DeviceInput, Transcript, VerifyContext,
 };
 use edgeattest::rim::{canonical_forms, open_envelope, verify_rim, RimTrust};
+use edgeattest::token::Signers;
 use edgeattest::token::{
     verify_attestation_result, verify_jwt, AttestationResult, Jwks, JwksKey, TokenError,
     VerifyOptions,
@@ -350,7 +351,7 @@ pub fn token_jwt(data: &[u8]) {
         let result = verify_jwt(
             &token,
             jwks,
-            &VerifyOptions::new(),
+            &VerifyOptions::new().signers(Signers::Any),
             UnixTime::from_secs(NOW).unwrap(),
         );
         check(&result);
@@ -358,6 +359,7 @@ pub fn token_jwt(data: &[u8]) {
             &token,
             jwks,
             &VerifyOptions::new()
+                .signers(Signers::Any)
                 .issuer("https://nras.attestation.nvidia.com")
                 .max_age(3600)
                 .typ("JWT")
@@ -380,7 +382,7 @@ pub fn token_claims(data: &[u8]) {
     let input = format!("{}.{}", b64.encode(parts[0]), b64.encode(parts[1]));
     let signature = token_signing_key().sign(input.as_bytes());
     let token = format!("{input}.{}", b64.encode(signature));
-    let mut options = VerifyOptions::new();
+    let mut options = VerifyOptions::new().signers(Signers::Any);
     if selector & 1 != 0 {
         options = options.issuer("https://nras.attestation.nvidia.com");
     }
@@ -461,7 +463,7 @@ pub fn token_result(data: &[u8]) {
     check(&verify_attestation_result(
         data,
         &nras,
-        &VerifyOptions::new(),
+        &VerifyOptions::new().signers(Signers::Any),
         UnixTime::from_secs(NOW).unwrap(),
     ));
 }

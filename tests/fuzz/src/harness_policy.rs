@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use base64::Engine;
 use edgeattest::policy::{appraise, Policy, PolicyError, PolicyVersion, MAX_RULES};
+use edgeattest::token::Signers;
 use edgeattest::token::{
     verify_attestation_result, Jwks, VerifiedAttestationResult, VerifyOptions,
 };
@@ -34,7 +35,7 @@ fn recorded() -> &'static VerifiedAttestationResult {
         verify_attestation_result(
             RESPONSE,
             &jwks,
-            &VerifyOptions::new(),
+            &VerifyOptions::new().signers(Signers::Any),
             UnixTime::from_secs(iat).unwrap(),
         )
         .expect("the recorded result verifies")

@@ -3,6 +3,7 @@
 //! policy's input takes any shape verification lets through). Part of `harness.rs`.
 
 use edgeattest::policy::{appraise_rego, RegoPolicy, MAX_REGO_LINES};
+use edgeattest::token::Signers;
 use edgeattest::token::{create_detached_eat, sign_jwt, verify_attestation_result, VerifyOptions};
 use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
@@ -41,6 +42,7 @@ pub fn rego_policy(data: &[u8]) {
         return;
     };
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .nonce(FUZZ_NONCE)
         .allow_failed_result(true);
     let verified = verify_attestation_result(

@@ -300,6 +300,15 @@ module_items!(
         VerifiedDevice,
         VerifiedJwt,
         VerifyOptions,
+        // Signer pinning: the anchors (default NVIDIA's attestation CA), why a key is not
+        // pinned, and who signed a verified token; the module itself holds the constants.
+        signer,
+        Signers,
+        SignerAnchor,
+        SignerError,
+        SignerCertificate,
+        PinnedSigner,
+        VerifiedSigner,
         // The JSON forms the verified results are written through (derived, so that their
         // TypeScript is generated): the shapes the binding returns.
         AppraisalJson,
@@ -308,6 +317,7 @@ module_items!(
         VerifiedAttestationResultJson,
         VerifiedDeviceJson,
         VerifiedJwtJson,
+        VerifiedSignerJson,
         MAX_JWKS_BYTES,
         MAX_JWKS_KEYS,
         MAX_RESULT_BYTES,

@@ -5,6 +5,7 @@
 use edgeattest::crypto::SigningKey;
 use edgeattest::ear::{policy_id, verify_ear, Ear, TrustTier, TrustVector, EAR_PROFILE};
 use edgeattest::policy::{appraise, Policy};
+use edgeattest::token::Signers;
 use edgeattest::token::{assemble_jws, sign_jwt, VerifiedAttestationResult, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
@@ -233,7 +234,10 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
     let now = 1_800_000_000;
     let ear = Ear::from_result(&result, None, now as i64);
     let token = signed(&ear, &key());
-    let options = VerifyOptions::new().nonce(&nonce).max_age(300);
+    let options = VerifyOptions::new()
+        .signers(Signers::Any)
+        .nonce(&nonce)
+        .max_age(300);
     let verified = verify_ear(
         &token,
         &jwks(),
@@ -249,7 +253,9 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
             .unwrap_err()
             .code()
     };
-    let wrong_nonce = VerifyOptions::new().nonce(&"0".repeat(64));
+    let wrong_nonce = VerifyOptions::new()
+        .signers(Signers::Any)
+        .nonce(&"0".repeat(64));
     assert_eq!(code(&token, &wrong_nonce, now), "ERR_EAT_NONCE_MISMATCH");
     assert_eq!(code(&token, &options, now + 301), "ERR_JWT_EXPIRED");
     // A signature byte flipped.
@@ -286,7 +292,7 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
     // An ordinary NVIDIA token is no EAR.
     let device = claims_of_device(&result);
     let token = sign_jwt(&device, &key(), KID).unwrap();
-    let plain = VerifyOptions::new();
+    let plain = VerifyOptions::new().signers(Signers::Any);
     assert_eq!(code(&token, &plain, now), "ERR_JWT_CLAIM_VALIDATION_FAILED");
 }
 

@@ -21,6 +21,7 @@ use edgeattest::rim::{
     verify_rim, RimError, RimTrust, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE, MAX_RIM_BYTES,
     MAX_XML_DEPTH,
 };
+use edgeattest::token::Signers;
 use edgeattest::token::{
     verify_jwt, AttestationResult, Jwks, TokenError, VerifyOptions, MAX_DEVICES, MAX_HEADER_BYTES,
     MAX_JWKS_KEYS, MAX_LABEL_LEN, MAX_RESULT_BYTES, MAX_TOKEN_BYTES,
@@ -263,11 +264,23 @@ fn empty_jwks() -> Jwks {
 fn token_bytes_cap_comes_before_splitting() {
     // No dots: splitting would report a malformed token.
     let token = "a".repeat(MAX_TOKEN_BYTES + 1);
-    let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
+    let error = verify_jwt(
+        &token,
+        &empty_jwks(),
+        &VerifyOptions::new().signers(Signers::Any),
+        NOW,
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_JWS_TOO_LARGE");
     assert!(matches!(error, TokenError::TooLarge { what: "token", .. }));
     let token = "a".repeat(MAX_TOKEN_BYTES);
-    let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
+    let error = verify_jwt(
+        &token,
+        &empty_jwks(),
+        &VerifyOptions::new().signers(Signers::Any),
+        NOW,
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_JWS_INVALID");
 }
 
@@ -275,13 +288,25 @@ fn token_bytes_cap_comes_before_splitting() {
 fn header_bytes_cap_comes_before_base64_decoding() {
     // '!' is not base64url: decoding would report ERR_JWS_INVALID_BASE64.
     let token = format!("{}.e30.AA", "!".repeat(MAX_HEADER_BYTES + 1));
-    let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
+    let error = verify_jwt(
+        &token,
+        &empty_jwks(),
+        &VerifyOptions::new().signers(Signers::Any),
+        NOW,
+    )
+    .unwrap_err();
     assert!(
         matches!(error, TokenError::TooLarge { what: "header", .. }),
         "{error:?}"
     );
     let token = format!("{}.e30.AA", "!".repeat(MAX_HEADER_BYTES));
-    let error = verify_jwt(&token, &empty_jwks(), &VerifyOptions::new(), NOW).unwrap_err();
+    let error = verify_jwt(
+        &token,
+        &empty_jwks(),
+        &VerifyOptions::new().signers(Signers::Any),
+        NOW,
+    )
+    .unwrap_err();
     assert_eq!(error.code(), "ERR_JWS_INVALID_BASE64");
 }
 

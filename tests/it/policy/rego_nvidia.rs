@@ -9,6 +9,7 @@ use edgeattest::crypto::SigningKey;
 use edgeattest::policy::{
     appraise, appraise_rego, Policy, PolicyDecision, PolicyVersion, RegoPolicy, RuleStatus,
 };
+use edgeattest::token::Signers;
 use edgeattest::token::{
     create_detached_eat, create_v1_result, sign_jwt, verify_attestation_result, Jwks, JwksKey,
     ResultFormat, VerifiedAttestationResult, VerifyOptions,
@@ -101,6 +102,7 @@ fn key() -> SigningKey {
 fn verify(result: &str, issuer: &str, format: ResultFormat) -> VerifiedAttestationResult {
     let jwks = Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap();
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .issuer(issuer)
         .nonce(NONCE)
         .result_format(format)

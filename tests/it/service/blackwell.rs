@@ -16,6 +16,7 @@ use edgeattest::crypto::SigningKey;
 use edgeattest::evidence::Transcript;
 use edgeattest::rim::{RimTrust, NVIDIA_RIM_ROOT_PEM};
 use edgeattest::service::{KeyRing, Request, Resource, Service, ServiceConfig, Step};
+use edgeattest::token::Signers;
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
@@ -283,7 +284,10 @@ fn blackwell_gsp_passes_with_its_driver_and_vbios_rims() {
         let nonce = hex::encode(&gsp().evidence[4..36]);
         // Without a responder every token says revocation was not checked: a relying party
         // accepts it only when it allows unknown revocation, and is told so.
-        let options = VerifyOptions::new().issuer(ISSUER).nonce(&nonce);
+        let options = VerifyOptions::new()
+            .signers(Signers::Any)
+            .issuer(ISSUER)
+            .nonce(&nonce);
         let refused = verify_attestation_result(&attested.body, &jwks, &options, NOW);
         assert_eq!(refused.unwrap_err().code(), "ERR_REVOCATION_UNCONFIRMED");
         let relaxed = options.allow_unknown_revocation(true);

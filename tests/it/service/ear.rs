@@ -8,6 +8,7 @@ use base64::Engine;
 use edgeattest::ear::{policy_id, verify_ear, TrustTier, TrustVector, EAR_MEDIA_TYPE};
 use edgeattest::policy::Policy;
 use edgeattest::service::{Request, Response, Service, ServiceConfig};
+use edgeattest::token::Signers;
 use edgeattest::token::{Jwks, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
@@ -86,7 +87,11 @@ fn ear_of(service: &Service, response: &Response, nonce: &str) -> edgeattest::ea
     assert_eq!(response.header_value("content-type"), Some(EAR_MEDIA_TYPE));
     assert_eq!(response.header_value("vary"), Some("Accept"));
     let token = std::str::from_utf8(&response.body).unwrap();
-    let options = VerifyOptions::new().nonce(nonce).max_age(60).leeway(5);
+    let options = VerifyOptions::new()
+        .signers(Signers::Any)
+        .nonce(nonce)
+        .max_age(60)
+        .leeway(5);
     verify_ear(
         token,
         &jwks(service),
@@ -225,7 +230,9 @@ fn the_ear_is_refused_under_another_nonce_or_when_tampered() {
     let response = send(&service, &request);
     let token = String::from_utf8(response.body).unwrap();
     let jwks = jwks(&service);
-    let other = VerifyOptions::new().nonce(&"ab".repeat(32));
+    let other = VerifyOptions::new()
+        .signers(Signers::Any)
+        .nonce(&"ab".repeat(32));
     assert_eq!(
         verify_ear(&token, &jwks, &other, UnixTime::from_secs(now()).unwrap())
             .unwrap_err()
@@ -246,7 +253,7 @@ fn the_ear_is_refused_under_another_nonce_or_when_tampered() {
         "{head}.{}.{signature}",
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(claims.to_string())
     );
-    let options = VerifyOptions::new().nonce(&nonce);
+    let options = VerifyOptions::new().signers(Signers::Any).nonce(&nonce);
     assert_eq!(
         verify_ear(
             &forged,

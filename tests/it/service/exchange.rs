@@ -21,6 +21,7 @@ use edgeattest::service::{
     Exchange, ExchangeError, FetchFailure, Fetched, KeyRing, Request, Resource, Response, Service,
     ServiceConfig, Step,
 };
+use edgeattest::token::Signers;
 use edgeattest::token::{verify_attestation_result, Jwks, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
@@ -470,6 +471,7 @@ fn the_published_key_verifies_what_the_host_signed() {
     );
     // No RIMs here, so the verdict is false: this test is about the signing key.
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .issuer("https://edgeattest.test")
         .allow_failed_result(true);
     let verified = verify_attestation_result(

@@ -10,6 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::crypto::SigningKey;
+use edgeattest::token::Signers;
 use edgeattest::token::{
     sign_jwt, verify_jwt, ClaimReason, Jwks, JwksKey, TokenError, VerifyOptions, MAX_TOKEN_BYTES,
 };
@@ -48,7 +49,7 @@ fn verify(token: &str) -> Result<(), TokenError> {
     verify_jwt(
         token,
         &jwks(),
-        &VerifyOptions::new(),
+        &VerifyOptions::new().signers(Signers::Any),
         UnixTime::from_secs(NOW).unwrap(),
     )
     .map(|_| ())
@@ -84,7 +85,7 @@ fn a_good_token_verifies() {
     let jwt = verify_jwt(
         &token,
         &jwks(),
-        &VerifyOptions::new(),
+        &VerifyOptions::new().signers(Signers::Any),
         UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap();
@@ -230,7 +231,7 @@ fn unknown_or_ambiguous_kid_is_refused() {
     let err = verify_jwt(
         &no_kid,
         &two,
-        &VerifyOptions::new(),
+        &VerifyOptions::new().signers(Signers::Any),
         UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap_err();
@@ -238,7 +239,7 @@ fn unknown_or_ambiguous_kid_is_refused() {
     let err = verify_jwt(
         &no_kid,
         &Jwks::default(),
-        &VerifyOptions::new(),
+        &VerifyOptions::new().signers(Signers::Any),
         UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap_err();
@@ -261,7 +262,9 @@ fn crit_is_refused_unless_understood() {
         })
     );
     assert_eq!(code(verify(&unknown)), "ERR_JWS_CRIT_UNSUPPORTED");
-    let understood = VerifyOptions::new().understand_crit("x-ext");
+    let understood = VerifyOptions::new()
+        .signers(Signers::Any)
+        .understand_crit("x-ext");
     assert!(verify_jwt(
         &unknown,
         &jwks(),
@@ -307,7 +310,9 @@ fn crit_is_refused_unless_understood() {
             verify_jwt(
                 &token,
                 &jwks(),
-                &VerifyOptions::new().understand_crit("x"),
+                &VerifyOptions::new()
+                    .signers(Signers::Any)
+                    .understand_crit("x"),
                 UnixTime::from_secs(NOW).unwrap()
             ),
             Err(TokenError::Malformed {
@@ -442,7 +447,7 @@ fn claim_failed(claim: &str, reason: ClaimReason) -> Result<(), TokenError> {
 
 #[test]
 fn time_claims_at_their_boundaries() {
-    let none = VerifyOptions::new();
+    let none = VerifyOptions::new().signers(Signers::Any);
     let exp = json!({ "exp": NOW });
     assert_eq!(check(exp.clone(), &none, NOW - 1), Ok(()));
     assert_eq!(
@@ -513,13 +518,16 @@ fn time_claims_at_their_boundaries() {
 #[test]
 fn issuer_subject_nonce_required_and_typ() {
     let opts = VerifyOptions::new()
+        .signers(Signers::Any)
         .issuer("https://a.example")
         .issuer("https://issuer.example");
     assert_eq!(check(good_claims(), &opts, NOW), Ok(()));
     assert_eq!(
         check(
             good_claims(),
-            &VerifyOptions::new().issuer("https://a.example"),
+            &VerifyOptions::new()
+                .signers(Signers::Any)
+                .issuer("https://a.example"),
             NOW
         ),
         claim_failed("iss", ClaimReason::CheckFailed)
@@ -529,11 +537,15 @@ fn issuer_subject_nonce_required_and_typ() {
         claim_failed("iss", ClaimReason::Missing)
     );
     assert_eq!(
-        check(json!({"sub": "x"}), &VerifyOptions::new().subject("y"), NOW),
+        check(
+            json!({"sub": "x"}),
+            &VerifyOptions::new().signers(Signers::Any).subject("y"),
+            NOW
+        ),
         claim_failed("sub", ClaimReason::CheckFailed)
     );
 
-    let aud = VerifyOptions::new().audience("rp-1");
+    let aud = VerifyOptions::new().signers(Signers::Any).audience("rp-1");
     assert_eq!(check(json!({"aud": "rp-1"}), &aud, NOW), Ok(()));
     assert_eq!(check(json!({"aud": ["x", "rp-1"]}), &aud, NOW), Ok(()));
     assert_eq!(
@@ -549,11 +561,15 @@ fn issuer_subject_nonce_required_and_typ() {
         claim_failed("aud", ClaimReason::Missing)
     );
     assert_eq!(
-        check(json!({"aud": "anything"}), &VerifyOptions::new(), NOW),
+        check(
+            json!({"aud": "anything"}),
+            &VerifyOptions::new().signers(Signers::Any),
+            NOW
+        ),
         Ok(())
     );
 
-    let nonce = VerifyOptions::new().nonce("abc");
+    let nonce = VerifyOptions::new().signers(Signers::Any).nonce("abc");
     assert_eq!(check(good_claims(), &nonce, NOW), Ok(()));
     assert_eq!(
         check(json!({"eat_nonce": ["x", "abc"]}), &nonce, NOW),
@@ -577,7 +593,10 @@ fn issuer_subject_nonce_required_and_typ() {
         claim_failed("eat_nonce", ClaimReason::Invalid)
     );
 
-    let required = VerifyOptions::new().require("jti").require("ueid");
+    let required = VerifyOptions::new()
+        .signers(Signers::Any)
+        .require("jti")
+        .require("ueid");
     assert_eq!(
         check(json!({"jti": 1, "ueid": "u"}), &required, NOW),
         Ok(())
@@ -587,7 +606,7 @@ fn issuer_subject_nonce_required_and_typ() {
         claim_failed("ueid", ClaimReason::Missing)
     );
 
-    let typ = VerifyOptions::new().typ("eat+jwt");
+    let typ = VerifyOptions::new().signers(Signers::Any).typ("eat+jwt");
     let with_typ = raw(
         &format!(r#"{{"kid":"{KID}","alg":"ES384","typ":"application/EAT+JWT"}}"#),
         "{}",

@@ -7,6 +7,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::crypto::SigningKey;
+use edgeattest::token::Signers;
 use edgeattest::token::{
     assemble_detached_eat, create_detached_eat, create_v1_result, detached_eat_signing_input,
     prepare_attestation_result, sign_jwt, verify_attestation_result, AttestationResult, Jwks,
@@ -32,6 +33,7 @@ fn jwks() -> Jwks {
 
 fn options() -> VerifyOptions {
     VerifyOptions::new()
+        .signers(Signers::Any)
         .allow_unknown_revocation(true)
         .issuer(ISS)
         .nonce(NONCE)
@@ -259,7 +261,9 @@ fn submods_entries_are_checked() {
     let err = verify_attestation_result(
         result.as_bytes(),
         &jwks(),
-        &VerifyOptions::new().allow_unknown_revocation(true),
+        &VerifyOptions::new()
+            .signers(Signers::Any)
+            .allow_unknown_revocation(true),
         UnixTime::from_secs(NOW).unwrap(),
     )
     .unwrap_err();
@@ -375,6 +379,7 @@ fn v1_results_round_trip() {
     let result = create_v1_result(&token);
     assert_eq!(result, format!(r#"{{"eat":"{token}"}}"#));
     let v1 = VerifyOptions::new()
+        .signers(Signers::Any)
         .allow_unknown_revocation(true)
         .result_format(ResultFormat::V1);
     let verified = verify_attestation_result(
@@ -481,6 +486,7 @@ fn devices_get_standalone_verdicts_when_the_overall_token_fails() {
     let text = mint(2);
     let other_nonce = "33".repeat(32);
     let other = VerifyOptions::new()
+        .signers(Signers::Any)
         .allow_unknown_revocation(true)
         .nonce(&other_nonce);
     let report = prepare_attestation_result(

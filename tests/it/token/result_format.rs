@@ -13,6 +13,7 @@ use edgeattest::chain::TrustStore;
 use edgeattest::crypto::SigningKey;
 use edgeattest::rim::RimTrust;
 use edgeattest::service::{KeyRing, Request, Service, ServiceConfig};
+use edgeattest::token::Signers;
 use edgeattest::token::{
     create_detached_eat, create_v1_result, prepare_attestation_result, sign_jwt,
     verify_attestation_result, Jwks, JwksKey, ResultFormat, TokenError, VerifyOptions,
@@ -42,6 +43,7 @@ fn jwks() -> Jwks {
 
 fn v1() -> VerifyOptions {
     VerifyOptions::new()
+        .signers(Signers::Any)
         .allow_unknown_revocation(true)
         .nonce(NONCE)
         .result_format(ResultFormat::V1)
@@ -126,6 +128,7 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
         let rewrapped = create_v1_result(overall);
         // Expecting V1: the token is recognised as a detached result's overall token.
         let options = VerifyOptions::new()
+            .signers(Signers::Any)
             .allow_unknown_revocation(true)
             .result_format(ResultFormat::V1);
         let error = verify_attestation_result(
@@ -144,7 +147,9 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
         let error = prepare_attestation_result(
             rewrapped.as_bytes(),
             &jwks,
-            &VerifyOptions::new().allow_unknown_revocation(true),
+            &VerifyOptions::new()
+                .signers(Signers::Any)
+                .allow_unknown_revocation(true),
             UnixTime::from_secs(now).unwrap(),
         )
         .unwrap_err();
@@ -164,6 +169,7 @@ fn recorded_overall_token_rewrapped_as_v1_is_refused() {
             &teep(&format!("{name}_response.json")),
             &jwks,
             &VerifyOptions::new()
+                .signers(Signers::Any)
                 .allow_unknown_revocation(true)
                 .allow_failed_result(true),
             UnixTime::from_secs(now).unwrap(),
@@ -186,6 +192,7 @@ fn recorded_device_tokens_as_v1_are_refused() {
         for (label, token) in response[1].as_object().unwrap() {
             let rewrapped = create_v1_result(token.as_str().unwrap());
             let options = VerifyOptions::new()
+                .signers(Signers::Any)
                 .allow_unknown_revocation(true)
                 .result_format(ResultFormat::V1);
             let error = verify_attestation_result(
@@ -270,7 +277,9 @@ fn genuine_v1_results_verify_only_when_v1_is_expected() {
         assert_eq!(
             err(
                 &result,
-                &VerifyOptions::new().allow_unknown_revocation(true)
+                &VerifyOptions::new()
+                    .signers(Signers::Any)
+                    .allow_unknown_revocation(true)
             ),
             TokenError::FormatMismatch {
                 expected: ResultFormat::Detached,
@@ -296,6 +305,7 @@ fn expecting_v1_refuses_a_detached_result() {
         result.as_bytes(),
         &jwks(),
         &VerifyOptions::new()
+            .signers(Signers::Any)
             .allow_unknown_revocation(true)
             .nonce(NONCE),
         UnixTime::from_secs(NOW).unwrap(),
@@ -338,6 +348,7 @@ fn overall_with_submods(submods: Value) -> String {
 #[test]
 fn a_detached_result_with_zero_devices_is_never_a_pass() {
     let options = VerifyOptions::new()
+        .signers(Signers::Any)
         .allow_unknown_revocation(true)
         .nonce(NONCE);
     // No device token and nothing in submods: vacuously "true" before.
@@ -419,6 +430,7 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
         assert_eq!(response.status, 200, "{endpoint:?}");
         let expected = ResultFormat::for_endpoint(endpoint);
         let options = VerifyOptions::new()
+            .signers(Signers::Any)
             .allow_unknown_revocation(true)
             .nonce(&nonce)
             .result_format(expected)
@@ -438,6 +450,7 @@ fn our_service_answers_verify_with_the_shape_of_their_endpoint() {
             _ => ResultFormat::V1,
         };
         let options = VerifyOptions::new()
+            .signers(Signers::Any)
             .allow_unknown_revocation(true)
             .nonce(&nonce)
             .result_format(other);

@@ -73,8 +73,19 @@ fn recorded_results_verify_with_options_written_as_json() {
                 "devices",
                 "overallResult",
                 "appraisal",
-                "revocationRelaxed"
+                "revocationRelaxed",
+                "signer"
             ]
+        );
+        // Pinned by default to NVIDIA's intermediate 004, the path leaf first.
+        assert_eq!(verified["signer"]["pinned"], true);
+        assert_eq!(
+            verified["signer"]["anchor"],
+            "spkiSha256:fd32837f954e2c45db073105166dfe6985ae0480bb113fba63b091a75affe896"
+        );
+        assert_eq!(
+            verified["signer"]["chain"][1]["subject"],
+            "C=US,O=NVIDIA Corporation,CN=NVIDIA Attestation Service GPU Intermediate 004"
         );
         assert_eq!(verified["format"], "detached");
         assert_eq!(verified["overallResult"], true);
@@ -93,8 +104,16 @@ fn recorded_results_verify_with_options_written_as_json() {
             let keys = crate::keys(device);
             assert_eq!(
                 keys,
-                ["label", "digest", "payload", "protectedHeader", "kid"]
+                [
+                    "label",
+                    "digest",
+                    "payload",
+                    "protectedHeader",
+                    "kid",
+                    "signer"
+                ]
             );
+            assert_eq!(device["signer"], verified["signer"]);
             assert_eq!(device["digest"].as_str().unwrap().len(), 64);
             assert_eq!(device["protectedHeader"]["alg"], "ES384");
         }
@@ -328,7 +347,11 @@ fn prepared_tokens_complete_through_deferred_with_every_verdict_reported() {
     };
     let written = serde_json::to_value(&verified).unwrap();
     let keys = crate::keys(&written);
-    assert_eq!(keys, ["payload", "protectedHeader", "kid"], "{label}");
+    assert_eq!(
+        keys,
+        ["payload", "protectedHeader", "kid", "signer"],
+        "{label}"
+    );
     assert_eq!(written["payload"]["eat_nonce"], c.nonce.as_str());
     let jwt = input(json!({}))
         .prepare_jwt(

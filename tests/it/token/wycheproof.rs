@@ -15,6 +15,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use edgeattest::crypto::{verify_p384_sha384, PublicKey, SignatureError, SigningKey};
+use edgeattest::token::Signers;
 use edgeattest::token::{verify_jwt, Jwks, JwksKey, TokenError, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
@@ -109,7 +110,7 @@ fn p1363_vectors_through_the_software_verifier_and_the_jws_rules() {
             let err = verify_jwt(
                 &jws_with_signature(&sig),
                 &jwks,
-                &VerifyOptions::new(),
+                &VerifyOptions::new().signers(Signers::Any),
                 UnixTime::from_secs(0).unwrap(),
             )
             .unwrap_err();
@@ -147,7 +148,7 @@ fn der_vectors_are_refused_by_the_jws_path_and_agree_once_converted() {
             let err = verify_jwt(
                 &jws_with_signature(&der),
                 &jwks,
-                &VerifyOptions::new(),
+                &VerifyOptions::new().signers(Signers::Any),
                 UnixTime::from_secs(0).unwrap(),
             )
             .unwrap_err();
@@ -194,7 +195,7 @@ fn jws_file_generic_rules() {
             let err = verify_jwt(
                 jws,
                 &jwks,
-                &VerifyOptions::new(),
+                &VerifyOptions::new().signers(Signers::Any),
                 UnixTime::from_secs(0).unwrap(),
             )
             .unwrap_err();
@@ -255,7 +256,7 @@ fn jwk_file_key_set_rules() {
                         assert!(verify_jwt(
                             jws,
                             &jwks,
-                            &VerifyOptions::new(),
+                            &VerifyOptions::new().signers(Signers::Any),
                             UnixTime::from_secs(0).unwrap()
                         )
                         .is_err());

@@ -188,13 +188,13 @@ test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per 
       label, passed: false, reasons: [{ claim: 'x-nvidia-gpu-driver-rim-cert-chain', value: chain, message }], warnings: [],
     })),
   };
-  const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal }) => {
+  const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal, anchor }) => {
     const { verifyAttestationResult } = await import('./pkg/service/index.js');
     const { showVerified } = await import('./panels/result.js');
     const now = Math.floor(Date.now() / 1000);
-    const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true });
+    const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true, signers: [{ certificate: anchor }] });
     return showVerified({ ...verified, appraisal }, { nonce, now, text });
-  }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal });
+  }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal, anchor: m.anchor });
   assert.deepEqual(shown, { authentic: true, passed: false, level: 'failed', revocationRelaxed: false });
   assert.match(await page.textContent('#result-verdict'), /^attestation failed The service's overall verdict is false: 8 of 8 devices failed\./);
   const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));

@@ -142,7 +142,8 @@ async function send() {
   // clean pass; a pass with warnings is amber and says so.
   const { level, signer } = await verifyResult();
   if (signer) {
-    sendStatus(`${url} answered ${response.status}: the result is NOT authentic — its signer is not trusted (${signer}); see panel 1.`, 'bad');
+    sendStatus(`${url} answered ${response.status}: the result is NOT authentic — its signer is not trusted (${signer}); see panel 1. `
+      + 'If this is your own service, choose "Trust this service\'s root" there (it is not trusted unless you say so).', 'bad');
     $('result-title').scrollIntoView();
     return;
   }

@@ -92,7 +92,11 @@ fn verify(
     let e = BoxedUint::from_be_slice(exponent, precision).ok()?;
     let n = Option::<Odd<BoxedUint>>::from(Odd::new(n))?;
     let params = BoxedMontyParams::new_vartime(n);
-    let m = BoxedMontyForm::new(s, &params).pow(&e).retrieve();
+    // The exponent is public: only its own bits are walked (17 steps for 65537), not the
+    // modulus's width.
+    let m = BoxedMontyForm::new(s, &params)
+        .pow_bounded_exp(&e, e.bits_vartime())
+        .retrieve();
     let em = m.to_be_bytes();
     let em = em.get(em.len().checked_sub(k)?..)?;
     // EM = 0x00 || 0x01 || PS (0xff, at least 8) || 0x00 || DigestInfo (RFC 8017 §9.2).

@@ -13,10 +13,13 @@
 //!   that is an anchor [`SignerAnchor::Certificate`], or that such an anchor issued (the anchor
 //!   then ends the path); a path that reaches none, or a certificate on it with a profile defect
 //!   (not P-384, unknown critical extension…), is [`SignerError::Untrusted`];
-//! * every link's signature (ECDSA P-384 / SHA-384) verifies: the checks are handed out with
-//!   the token's own check ([`crate::crypto::Deferred`]), and a false verdict is
-//!   [`SignerError::Untrusted`];
-//! * every certificate of the path is within its validity at `now` and at the token's `iat`
+//! * every link's signature verifies: ECDSA P-384 / SHA-384 checks are handed out with the
+//!   token's own check ([`crate::crypto::Deferred`], so a WebCrypto host runs them); RSA
+//!   PKCS#1 v1.5 (SHA-256/384/512, 2048–4096-bit keys), which NVIDIA's intermediate 004
+//!   (an RSA-2048 key) signs its leaves with, is verified in the core at once; a false verdict
+//!   is [`SignerError::Untrusted`];
+//! * every certificate of the path is within its validity at `now` and at the token's `iat`,
+//!   checked after the claims (a token that expired says so first)
 //!   ([`SignerError::Expired`]); a token without `iat` is refused under pinning (nothing says
 //!   when it was signed, so the chain's validity cannot be checked against it;
 //!   [`SignerError::Expired`] naming `iat`). NRAS tokens always carry `iat`;

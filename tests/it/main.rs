@@ -233,6 +233,7 @@ mod token {
     mod result_format;
     mod revocation_verdict;
     mod sec1_keys;
+    mod signer;
     pub(crate) mod teep;
     mod verdict_level;
     mod verify_input;

@@ -1,5 +1,6 @@
 //! The anchors a caller trusts ([`Signers`]) and how they are written.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -61,7 +62,7 @@ pub enum SignerAnchor {
     /// A pinned key: the SHA-256 of a certificate's DER SubjectPublicKeyInfo. Written
     /// `{spkiSha256: "<64 hex digits>"}`.
     SpkiSha256([u8; 32]),
-    /// A CA certificate (DER, P-384 key): the chain may contain it or end at a certificate it
+    /// A CA certificate (DER; P-384 or RSA key): the chain may contain it or end at a certificate it
     /// issued. Written `{certificate: "<one PEM block>"}`.
     Certificate(Vec<u8>),
 }
@@ -83,12 +84,12 @@ impl SignerAnchor {
     /// An anchor certificate from one PEM `CERTIFICATE` block.
     ///
     /// # Errors
-    /// [`TokenError::InvalidOption`] naming `signers.certificate`: not one PEM block, not a
-    /// certificate, or not a P-384 key.
+    /// [`TokenError::InvalidOption`] naming `signers.certificate`: not one PEM block, or not a
+    /// certificate of the profile.
     pub fn from_certificate_pem(text: &str) -> Result<Self, TokenError> {
         let invalid = || TokenError::InvalidOption {
             field: "signers.certificate",
-            expected: "one PEM CERTIFICATE block of a P-384 CA certificate",
+            expected: "one PEM CERTIFICATE block",
         };
         let text = text.trim();
         if text.matches("-----BEGIN ").count() != 1 {
@@ -104,15 +105,16 @@ impl SignerAnchor {
     /// An anchor certificate from its DER.
     ///
     /// # Errors
-    /// [`TokenError::InvalidOption`] naming `signers.certificate`: not a certificate, or not a
-    /// P-384 key.
+    /// [`TokenError::InvalidOption`] naming `signers.certificate`: not a certificate of the
+    /// profile (its key may be P-384 or RSA).
     pub fn from_certificate_der(der: &[u8]) -> Result<Self, TokenError> {
+        // The key's algorithm is checked where it signs a link (P-384 or RSA).
         let cert = Cert::parse(der, CertPosition::Anchor(0));
         match cert {
-            Ok(cert) if cert.public_key.is_some() => Ok(Self::Certificate(der.to_vec())),
+            Ok(cert) if cert.profile_defect.is_none() => Ok(Self::Certificate(der.to_vec())),
             _ => Err(TokenError::InvalidOption {
                 field: "signers.certificate",
-                expected: "a DER certificate with a P-384 key",
+                expected: "a DER X.509 certificate",
             }),
         }
     }

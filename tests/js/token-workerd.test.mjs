@@ -31,9 +31,9 @@ export default {
     const keys = createJwks([{ kid: 'edge', key: publicJwk }]);
     const result = await createDetachedEat({ iat: 10, exp: 100 }, { 'GPU-0': { iat: 10 } }, privateKey, { kid: 'edge' });
     // Minted without a verdict: read, not refused.
-    const minted = await verifyAttestationResult(result, keys, { now: 50, backend: 'software', allowFailedResult: true });
+    const minted = await verifyAttestationResult(result, keys, { now: 50, backend: 'software', allowFailedResult: true, signers: 'any' });
     out.minted = [privateKey.extractable, minted.devices[0].label];
-    out.forged = await verifyJwt(result[1]['GPU-0'].slice(0, -2) + 'AA', keys, { now: 50 })
+    out.forged = await verifyJwt(result[1]['GPU-0'].slice(0, -2) + 'AA', keys, { now: 50, signers: 'any' })
       .then(() => null, (error) => error.code);
     return Response.json(out);
   },

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import { ready, tableRows, timeValue, DESKTOP, pageHooks } from './support/page.mjs';
+import { ready, tableRows, timeValue, DESKTOP, pageHooks, trustServiceRoot } from './support/page.mjs';
 
 let worker;
 let browser;
@@ -129,6 +129,7 @@ test('page EAR: the service\'s EAR of the result sent is fetched, verified and s
   await page.selectOption('#sample', String(samples.findIndex((sample) => sample.id === 'hopper-545.00')));
   await page.click('#add-sample');
   await page.click('#build-request');
+  await trustServiceRoot(page); // the worker's development root, by the user's choice
   await page.click('#send-request');
   await page.waitForFunction(() => /FAILED/.test(document.getElementById('send-status').textContent));
   await page.click('#get-ear');

@@ -9,9 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import { ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
-  generateKeyPair, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
+  ready, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor, trustServiceRoot,
+} from './support/page.mjs';
+import {
+  importPrivateKey, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, listSchemas,
 } from '../../pkg/service/index.js';
 
 let worker;
@@ -27,7 +29,8 @@ async function open(path = '/ui/') {
 
 const shot = (page, selector, name) => page.locator(selector).screenshot({ path: join(ARTIFACTS, `page-verdict-${name}.png`) });
 
-async function verifyResult(page, { result, jwks, nonce = '', at }) {
+async function verifyResult(page, { result, jwks, nonce = '', at, anchor }) {
+  if (anchor) await pinAnchor(page, anchor);
   await page.fill('#result-text', result);
   await page.fill('#jwks-text', jwks);
   await page.fill('#result-nonce', nonce);
@@ -45,13 +48,15 @@ const AUTHENTIC = 7;
 
 async function minted(overall, devices) {
   const kid = 'verdict-test';
-  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid });
+  // The test token-signing PKI: its CA is pinned on the page (`anchor`), as a real service's root.
+  const { keyPem, x5c, anchorPem: anchor } = testSigner();
+  const privateKey = await importPrivateKey(keyPem, { backend: 'software' });
   const nonce = generateNonce();
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: 'https://edgeattest.test', iat: now, nbf: now, exp: now + 600, eat_nonce: nonce };
   const result = await createDetachedEat({ ...claims, ...overall },
     Object.fromEntries(Object.entries(devices).map(([label, extra]) => [label, { ...claims, ...extra }])), privateKey, { kid });
-  return { result: JSON.stringify(result), jwks: JSON.stringify(createJwks([{ kid, key: publicJwk }])), nonce, now };
+  return { result: JSON.stringify(result), jwks: JSON.stringify(createJwks([{ kid, key: privateKey, x5c }])), nonce, now, anchor };
 }
 
 // A device chain confirmed good (claims 3.0's object): what a pass needs besides measres.
@@ -94,7 +99,7 @@ test('verdict: a pass whose revocation is not confirmed is labelled as accepted 
   const m = await minted({ 'x-nvidia-overall-att-result': true },
     { 'GPU-0': { measres: 'success', ...GOOD_CHAIN }, 'GPU-1': { measres: 'success', ...unknown } });
   // A relying party's default refuses it.
-  const refused = await verifyAttestationResult(m.result, m.jwks, { nonce: m.nonce }).catch((e) => e);
+  const refused = await verifyAttestationResult(m.result, m.jwks, { nonce: m.nonce, signers: [{ certificate: m.anchor }] }).catch((e) => e);
   assert.equal(refused.code, 'ERR_REVOCATION_UNCONFIRMED');
   await verifyResult(page, m);
   const verdict = await page.textContent('#result-verdict');
@@ -183,13 +188,13 @@ test('verdict: the appraisal\'s reasons (contract shape) — grouped first, per 
       label, passed: false, reasons: [{ claim: 'x-nvidia-gpu-driver-rim-cert-chain', value: chain, message }], warnings: [],
     })),
   };
-  const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal }) => {
+  const shown = await page.evaluate(async ({ text, jwks, nonce, appraisal, anchor }) => {
     const { verifyAttestationResult } = await import('./pkg/service/index.js');
     const { showVerified } = await import('./panels/result.js');
     const now = Math.floor(Date.now() / 1000);
-    const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true });
+    const verified = await verifyAttestationResult(text, jwks, { now, nonce, allowFailedResult: true, signers: [{ certificate: anchor }] });
     return showVerified({ ...verified, appraisal }, { nonce, now, text });
-  }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal });
+  }, { text: m.result, jwks: m.jwks, nonce: m.nonce, appraisal, anchor: m.anchor });
   assert.deepEqual(shown, { authentic: true, passed: false, level: 'failed', revocationRelaxed: false });
   assert.match(await page.textContent('#result-verdict'), /^attestation failed The service's overall verdict is false: 8 of 8 devices failed\./);
   const reasons = await page.$$eval('#result-verdict ul.reasons li', (li) => li.map((x) => x.textContent));
@@ -216,6 +221,7 @@ test('verdict: the send step is red when the service says false', async () => {
   await page.selectOption('#sample', String(samples.findIndex((sample) => sample.id === 'hopper-545.00')));
   await page.click('#add-sample');
   await page.click('#build-request');
+  await trustServiceRoot(page); // the worker's development root, by the user's choice
   await page.click('#send-request');
   await page.waitForFunction(() => /PASSED|FAILED|NOT authentic|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
   assert.equal(await page.getAttribute('#send-status', 'class'), 'summary bad');

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
-import { ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks } from './support/page.mjs';
 import {
-  generateKeyPair, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
+  ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor,
+} from './support/page.mjs';
+import {
+  importPrivateKey, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
   verifyAttestationResult,
 } from '../../pkg/local/index.js';
 
@@ -204,8 +206,11 @@ test('panel 1: a recorded failure (nonce mismatch at the service) verifies, its 
 test('panel 1: a result minted now (V4 detached and V1) verifies without a time override; bad input is explained', async () => {
   const { page, problems } = await open();
   const kid = 'page-test-key';
-  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid });
-  const jwks = JSON.stringify(createJwks([{ kid, key: publicJwk }]));
+  // The test token-signing PKI, its CA pinned on the page as a service's root would be.
+  const { keyPem, x5c, anchorPem } = testSigner();
+  const privateKey = await importPrivateKey(keyPem, { backend: 'software' });
+  const jwks = JSON.stringify(createJwks([{ kid, key: privateKey, x5c }]));
+  await pinAnchor(page, anchorPem);
   const nonce = generateNonce();
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: 'https://edgeattest.test', iat: now, nbf: now, exp: now + 600, eat_nonce: nonce };
@@ -219,7 +224,7 @@ test('panel 1: a result minted now (V4 detached and V1) verifies without a time 
   // GPU-1's own claim says its measurements failed: highlighted when the core's appraisal
   // names it, though its token verifies.
   const failed = await failedRows(page, '#result-claims');
-  assert.deepEqual([...failed].sort(), await expectedFlags(JSON.stringify(result), jwks, { nonce }));
+  assert.deepEqual([...failed].sort(), await expectedFlags(JSON.stringify(result), jwks, { nonce, signers: [{ certificate: anchorPem }] }));
 
   // A V1 result: one token, no submods.
   const v1 = createV1Result(await signJwt({

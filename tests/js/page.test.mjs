@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { startWorker } from './support/worker.mjs';
 import { openPage, ARTIFACTS } from './support/browser.mjs';
 import {
-  validateAttestRequest, generateKeyPair, createDetachedEat, createJwks,
+  validateAttestRequest, importPrivateKey, createDetachedEat, createJwks,
 } from '../../pkg/index.js';
-import { ready, panelShots, tableRows, DESKTOP, PHONE, pageHooks } from './support/page.mjs';
+import { ready, panelShots, tableRows, DESKTOP, PHONE, pageHooks, testSigner, pinAnchor } from './support/page.mjs';
 
 let worker;
 let browser;
@@ -84,8 +84,11 @@ test('request builder: Send posts the body and verifies the answer in panel 1', 
   await ready(page);
   // A stand-in service at another origin, minting a result for the nonce it receives.
   const kid = 'send-test';
-  const { privateKey, publicJwk } = await generateKeyPair({ backend: 'software', kid });
-  const jwks = createJwks([{ kid, key: publicJwk }]);
+  // It signs with the test token-signing PKI, whose CA the page is told to trust.
+  const { keyPem, x5c, anchorPem } = testSigner();
+  const privateKey = await importPrivateKey(keyPem, { backend: 'software' });
+  const jwks = createJwks([{ kid, key: privateKey, x5c }]);
+  await pinAnchor(page, anchorPem);
   const received = [];
   await page.route('http://service.test/**', async (route) => {
     const request = route.request();
@@ -122,7 +125,11 @@ test('request builder: Send posts the body and verifies the answer in panel 1', 
   assert.deepEqual((await tableRows(page, '#result-tokens')).map((r) => r.at(-1)), ['authentic', 'authentic']);
 
   // The local worker's attestation service: its signed answer verifies in panel 1 with the
-  // JWKS it publishes (the sample's RIM signer has expired, so its verdict is false).
+  // JWKS it publishes (the sample's RIM signer has expired, so its verdict is false), its
+  // development root trusted by the user's choice.
+  await page.fill('#jwks-url', worker.origin);
+  await page.click('#trust-service-root');
+  await page.waitForFunction(() => document.getElementById('service-root-note').textContent.length > 0);
   await page.fill('#send-url', worker.origin);
   await page.click('#send-request');
   await page.waitForFunction(() => /PASSED|FAILED|NOT authentic|answered [45]\d\d/.test(document.getElementById('send-status').textContent));
@@ -166,13 +173,16 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
   const order = [];
-  for (let i = 0; i < 14; i += 1) {
+  for (let i = 0; i < 17; i += 1) {
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('href')));
   }
   assert.deepEqual(order.slice(0, 7), ['#result', '#evidence', '#build', '#scopes', '#alerts', '#deprecations', '#health']);
   // The recorded results come first (their buttons are disabled until one is chosen).
-  assert.deepEqual(order.slice(7, 14), ['recorded-result', 'result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text', 'result-nonce']);
+  // The trusted signers: one stop for the radio group (its checked choice), the anchors, the
+  // service-root button.
+  assert.deepEqual(order.slice(7, 17), ['recorded-result', 'result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text',
+    'signers-nras', 'signers-text', 'trust-service-root', 'result-nonce']);
 
   // Keyboard only: load a sample and verify it in panel 2.
   await page.focus('#ev-sample');

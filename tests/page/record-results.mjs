@@ -3,6 +3,9 @@
 // and no network, answers the bundled TEST PKI samples' requests now, and its answers are
 // written with the key set that signed them, each request's nonce and the recorded time (the
 // overall token's iat). Its signing key is fresh on every run, so every run changes the file.
+// As the local service does, the worker publishes its key's development chain as x5c; each
+// entry carries that chain's root (`signerAnchor`), which the page trusts for that entry when
+// it is loaded (and says so).
 //
 //   node tests/page/record-results.mjs
 //
@@ -10,7 +13,7 @@
 // shipped with the page; these are this project's (Apache-2.0).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startWorker } from '../js/support/worker.mjs';
+import { startWorker, developmentSigner } from '../js/support/worker.mjs';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,7 +31,8 @@ const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64ur
 
 // Revocation checked: the TEST PKI's certificates are answered from its bundled OCSP answers
 // (no query leaves the machine for them).
-const worker = await startWorker({ bindings: { EDGEATTEST_TEST_PKI: 'on', EDGEATTEST_OCSP_URL: 'https://ocsp.ndis.nvidia.com/' } });
+const { bindings: signer, root: signerAnchor } = await developmentSigner();
+const worker = await startWorker({ bindings: { ...signer, EDGEATTEST_TEST_PKI: 'on', EDGEATTEST_OCSP_URL: 'https://ocsp.ndis.nvidia.com/' } });
 try {
   const jwks = await (await fetch(`${worker.origin}/.well-known/jwks.json`)).text();
   const results = [];
@@ -57,13 +61,15 @@ try {
       overallResult: overall['x-nvidia-overall-att-result'],
       result: text,
       jwks,
+      signerAnchor,
     });
     console.log(`${id}: overall ${overall['x-nvidia-overall-att-result']}, iat ${new Date(overall.iat * 1000).toISOString()}`);
   }
   const file = {
     provenance: 'Recorded from this project\'s edge worker (edgeattest, Apache-2.0) in workerd with the edgeattest TEST PKI on '
       + 'and no network, answering the bundled TEST PKI samples (www/samples/evidence.json): not NVIDIA\'s service and not NVIDIA devices. '
-      + 'The key set is the worker\'s key of that run. Made by tests/page/record-results.mjs.',
+      + 'The key set is the worker\'s key of that run, with its development chain; the chain\'s root is trusted for these results only. '
+      + 'Made by tests/page/record-results.mjs.',
     results,
   };
   writeFileSync(`${root}www/samples/results.json`, `${JSON.stringify(file, null, 1)}\n`);

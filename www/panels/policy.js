@@ -8,6 +8,7 @@
 // that service's keys and the result's nonce (verifyEar: the core reads the status), shows
 // each device's status and trustworthiness vector and offers the token for download.
 import { appraise, verifyEar } from '../pkg/service/index.js';
+import { signersOption } from './signer.js';
 import {
   $, el, badge, table, showError, claimText, levelBadge, levelOf, levelAgreement, EAR_LEVEL,
 } from './ui.js';
@@ -186,7 +187,11 @@ export async function fetchEar() {
       throw error;
     }
     const jwks = await (await fetch(new URL('/.well-known/jwks.json', url))).json();
-    const ear = await verifyEar(token, jwks, { nonce: request.nonce, maxTokenAge: 600, clockTolerance: 60 });
+    // The signers chosen in panel 1 pin the EAR's signer too.
+    const signers = signersOption();
+    const ear = await verifyEar(token, jwks, {
+      nonce: request.nonce, maxTokenAge: 600, clockTolerance: 60, ...(signers !== undefined && { signers }),
+    });
     $('ear-output').replaceChildren(earView(ear, token, request.nonce));
     $('ear-status').textContent = `${url} answered with an EAR; it verifies with the service's keys and carries the result's nonce.`;
     return ear;

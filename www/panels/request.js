@@ -140,7 +140,13 @@ async function send() {
   }
   // In the words and colour of the core's level (panel 1 shows the same): green only for a
   // clean pass; a pass with warnings is amber and says so.
-  const { level } = await verifyResult();
+  const { level, signer } = await verifyResult();
+  if (signer) {
+    sendStatus(`${url} answered ${response.status}: the result is NOT authentic — its signer is not trusted (${signer}); see panel 1. `
+      + 'If this is your own service, choose "Trust this service\'s root" there (it is not trusted unless you say so).', 'bad');
+    $('result-title').scrollIntoView();
+    return;
+  }
   const row = levelOf(level);
   const said = {
     'passed-with-warnings': 'attestation PASSED WITH WARNINGS (a TEST PKI device, revocation not confirmed, or the service\'s own warning) — read them in panel 1.',

@@ -7,44 +7,12 @@ import {
   dropZone, claimCell, LEVELS, levelOf, levelBadge, codeEl,
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
-
-// Each check of a token is the core's verdict: the checks that held (`held`), the one that
-// failed (`stage`) and why (`message`); any other was not reached.
-// Display only: the header and payload of a compact JWS, decoded without trusting them.
-function decodePart(part) {
-  try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return null;
-  }
-}
-
-function decodeToken(token) {
-  const [header, payload] = typeof token === 'string' ? token.split('.') : [];
-  return { header: header ? decodePart(header) : null, payload: payload ? decodePart(payload) : null };
-}
-
-/** The tokens of a result as pasted: [{label, token}] with the overall token first (label null). */
-function tokensOf(value) {
-  if (Array.isArray(value) && Array.isArray(value[0])) {
-    const devices = value[1] && typeof value[1] === 'object' ? Object.entries(value[1]) : [];
-    return [{ label: null, token: value[0][1] }, ...devices.map(([label, token]) => ({ label, token }))];
-  }
-  if (value && typeof value === 'object' && typeof value.eat === 'string') return [{ label: null, token: value.eat }];
-  return [];
-}
-
-function parseResult(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // the core reports the syntax error with its code
-  }
-}
+import { signersOption, showSigner, showSignerFailure, initSignerControls } from './signer.js';
+import { decodeToken, tokensOf, parseResult } from './result-tokens.js';
 
 // ---- the verdict -------------------------------------------------------------------------
+// Each check of a token is the core's verdict: the checks that held (`held`), the one that
+// failed (`stage`) and why (`message`); any other was not reached.
 // Two questions, answered apart: are the tokens authentic (signatures, JWKS, submods digests,
 // times, nonce: the core's token verification), and did the devices pass (the core's
 // appraisal of the verified claims)? The page decides neither; it lays out both, a failure
@@ -134,13 +102,16 @@ function verdictBlock(appraisal, deviceCount, revocationRelaxed = false) {
   else if (appraisal.overallResult) headline = ` The service's overall verdict is true, but ${of || 'the core does not pass it'}.`;
   else headline = ` The service's overall verdict is false${of ? `: ${of}` : ''}.`;
   const reasons = groupedReasons(appraisal);
+  // The devices' warnings (a relaxed revocation among them) stay in amber under the failure.
+  const warnings = warningItems(appraisal);
   return el('div', { class: 'verdict-line', id: 'result-verdict', 'data-level': 'failed' },
     el('p', {}, levelBadge('failed'), headline),
     reasons.length
       ? el('ul', { class: 'reasons', 'aria-label': 'Why it failed' }, reasons.map((r) => el('li', {},
         el('strong', { text: `${r.labels.join(', ')}: ` }), r.message, ' ',
         el('span', { class: 'muted' }, '(claim ', el('code', { text: r.claim }), ')'))))
-      : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }));
+      : el('p', { class: 'muted', text: 'The core named no further reason: see the claims below.' }),
+    warnings.length ? el('ul', { class: 'warnings', 'aria-label': 'Warnings' }, warnings) : null);
 }
 
 /**
@@ -173,7 +144,7 @@ function tokenRow(verdict, token, context) {
   const failedStage = verdict.verified ? null : verdict.stage;
   // A check that held is green only in a result that passed: elsewhere it is grey, so that
   // a failed result never reads as a page of green.
-  const clean = context.appraisal?.level === 'passed';
+  const clean = context.appraisal?.level === 'passed' && !context.unpinned;
   const held = clean ? 'pass' : 'info';
   const cell = (stage, passText, skipText = 'not reached') => {
     if (verdict.verified || verdict.held.includes(stage)) return [badge(held, 'pass'), passText ? ` ${passText}` : ''];
@@ -214,7 +185,8 @@ function tokenRow(verdict, token, context) {
   // A token that failed only on its time or nonce proved its signature: authentic, but not
   // an answer to rely on now.
   let authentic;
-  if (verdict.verified) authentic = badge(LEVELS[appraisal?.level]?.tone === 'good' ? 'pass' : 'info', 'authentic');
+  if (verdict.verified && context.unpinned) authentic = badge('warn', 'signer not pinned');
+  else if (verdict.verified) authentic = badge(LEVELS[appraisal?.level]?.tone === 'good' ? 'pass' : 'info', 'authentic');
   else if (failedStage === 'time') authentic = badge('fail', 'authentic but expired');
   else if (failedStage === 'nonce') authentic = badge('fail', 'authentic, wrong nonce');
   else authentic = badge('fail', 'not authentic');
@@ -279,6 +251,7 @@ function clear() {
   setPolicySubject(null);
   showError('result-error', null);
   $('result-summary').hidden = true;
+  showSigner(null);
   $('result-tokens').replaceChildren();
   $('result-claims').replaceChildren();
 }
@@ -321,8 +294,10 @@ export async function verifyResult() {
     return { authentic: false, passed: false };
   }
   let now;
+  let signers;
   try {
     now = fromInputValue($('result-time'));
+    signers = signersOption();
   } catch (error) {
     showError('result-error', error);
     return { authentic: false, passed: false };
@@ -339,8 +314,10 @@ export async function verifyResult() {
     // A failed device is a verdict to show, not an error: allowFailedResult.
     // The page shows every authentic result: failed ones, and passes whose revocation is
     // not confirmed (labelled as accepted only by this opt-in).
+    // The signers chosen on the page: absent is the core's default, NVIDIA's anchors.
     verified = await verifyAttestationResult(text, jwks, {
       now, nonce, issuer, format, allowFailedResult: true, allowUnknownRevocation: true,
+      ...(signers !== undefined && { signers }),
     });
   } catch (error) {
     if (error.result && error.appraisal) {
@@ -353,12 +330,29 @@ export async function verifyResult() {
         notAuthenticBlock(error, level, recordedAt),
         el('p', { class: 'authenticity muted', text: `Checked ${at}.` }),
       ], level);
+      showSignerFailure(error);
       $('result-at-recorded')?.addEventListener('click', () => {
         setTime($('result-time'), recordedAt);
         $('result-time').dataset.recorded = 'true';
         verifyResult();
       });
       return { authentic: false, passed: false, level };
+    } else if (showSignerFailure(error)) {
+      // The signer refused before any token was checked: nothing of the result is trusted.
+      // A recorded result's signer certificate (NRAS's lasts two days) has expired since: it
+      // can be checked as it stood when issued.
+      const recordedAt = decodeToken(tokens[0]?.token).payload?.iat;
+      if (error.code === 'ERR_SIGNER_EXPIRED' && typeof recordedAt === 'number') {
+        $('result-signer').append(el('p', {},
+          el('button', { type: 'button', id: 'result-at-recorded', text: `Verify at its recorded time (${isoSeconds(recordedAt)})` }),
+          ' checks it, and its signer\'s certificates, as they stood when it was issued.'));
+        $('result-at-recorded').addEventListener('click', () => {
+          setTime($('result-time'), recordedAt);
+          $('result-time').dataset.recorded = 'true';
+          verifyResult();
+        });
+      }
+      return { authentic: false, passed: false, signer: error.code };
     } else {
       showError('result-error', error);
       return { authentic: false, passed: false };
@@ -384,12 +378,20 @@ export function showVerified(verified, { nonce, issuer, now, text }) {
   ];
   const count = verified.devices.length;
   const recorded = $('result-time').dataset.recorded === 'true';
-  render(verdicts, tokens, { nonce, issuer, appraisal }, [
+  // A signer the user chose not to pin ('any') proves nothing about who signed: never green.
+  const unpinned = verified.signer?.pinned !== true;
+  const authentic = unpinned
+    ? badge('warn', 'signer not pinned')
+    : badge(appraisal.level === 'passed' ? 'pass' : 'info', 'tokens authentic');
+  render(verdicts, tokens, { nonce, issuer, appraisal, unpinned }, [
     verdictBlock(appraisal, count, verified.revocationRelaxed === true),
-    el('p', { class: 'authenticity' }, badge(appraisal.level === 'passed' ? 'pass' : 'info', 'tokens authentic'),
+    el('p', { class: 'authenticity' }, authentic,
       ` Every signature, digest, time${nonce ? ' and the nonce' : ''} checked at ${isoSeconds(now)}${recorded ? ' (its recorded time, not now: the verdict is as it stood then)' : ''} (${verified.format} result, ${plural(count, 'device')}):`,
-      ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
+      unpinned
+        ? ' signed by a key of the given key set, whose signer was not checked: not proof of who issued it.'
+        : ' the result is genuine. Authentic says who issued it, not that the devices passed.'),
   ], appraisal.level);
+  showSigner(verified.signer, appraisal.level === 'passed');
   setPolicySubject(verified);
   return {
     authentic: true, passed: appraisal.passed, level: appraisal.level, revocationRelaxed: verified.revocationRelaxed === true,
@@ -412,6 +414,13 @@ function loadRecorded(entry) {
   $('result-format').value = entry.format ?? 'detached';
   $('recorded-note').textContent = `${entry.title}. ${entry.provenance} Recorded at ${isoSeconds(entry.recordedAt)}.`;
   $('recorded-note').hidden = false;
+  // A recorded result names the root its recording service signed under: loading it is the
+  // choice to trust that root for it, shown in the signer controls.
+  if (entry.signerAnchor) {
+    $('signers-text').value = entry.signerAnchor;
+    $('signers-anchors').checked = true;
+    $('service-root-note').textContent = `Trusting the root the recording service signed under (bundled with "${entry.title}").`;
+  }
 }
 
 /** The chosen recorded result, loaded and verified at its recorded time. */
@@ -469,6 +478,7 @@ export function initResultPanel(recordedResults = []) {
       else $('result-text').value = text;
     }
   };
+  initSignerControls({ fetchJwks, onError: (error) => showError('result-error', error) });
   $('result-file').addEventListener('change', (e) => readFiles(e.target.files));
   dropZone($('result'), readFiles);
   $('result-form').addEventListener('submit', (e) => {

@@ -40,7 +40,10 @@ export async function serviceClaims({ evidence, encoding, certificate, nonce, ar
     const answer = JSON.parse(text);
     if (response.status !== 200) return { status: response.status, error: answer, missing };
     const jwks = service.handle({ method: 'GET', path: '/.well-known/jwks.json', headers: {} }, now);
-    const verified = await verifyAttestationResult(text, new TextDecoder().decode(jwks.body), { now, nonce, allowFailedResult: true, allowUnknownRevocation: true });
+    // The signer is this page's own key, made above and never published: nothing to pin.
+    const verified = await verifyAttestationResult(text, new TextDecoder().decode(jwks.body), {
+      now, nonce, allowFailedResult: true, allowUnknownRevocation: true, signers: 'any',
+    });
     const [device] = verified.devices;
     return {
       status: 200,

@@ -1,5 +1,6 @@
 // Helpers for the verification page's browser tests (tests/js/page*.test.mjs).
 import { before, after } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser } from './browser.mjs';
 import { startWorker } from './worker.mjs';
@@ -8,13 +9,14 @@ export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
 /**
- * The hooks of a page test file: one worker and one browser for all its tests, handed to
- * `use` once started, and stopped after the last test.
+ * The hooks of a page test file: one worker (with its development chain, as the local
+ * service) and one browser for all its tests, handed to `use` once started, and stopped after
+ * the last test.
  */
 export function pageHooks(use) {
   const rig = {};
   before(async () => {
-    rig.worker = await startWorker();
+    rig.worker = await startWorker({ chain: true });
     rig.browser = await launchBrowser();
     use(rig);
   });
@@ -60,3 +62,36 @@ export const encodePart = (value) => Buffer.from(JSON.stringify(value)).toString
 
 /** Waits until the list panel's last query has been answered (it asks the worker). */
 export const listSettled = (page) => page.waitForFunction(() => !document.getElementById('alerts').dataset.busy);
+
+const GENERATED = new URL('../../fixtures/generated/', import.meta.url);
+
+/**
+ * The test token-signing PKI (tests/fixtures/generated/token_signing_*.pem): its key's PKCS#8
+ * PEM, its chain as a JWKS key's x5c (leaf, CA) and the CA to pin, so that results minted
+ * here verify under a pinned signer as a real service's do.
+ */
+export function testSigner() {
+  const blocks = readFileSync(new URL('token_signing_chain.pem', GENERATED), 'utf8')
+    .match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g);
+  return {
+    keyPem: readFileSync(new URL('token_signing_key.pem', GENERATED), 'utf8'),
+    x5c: blocks.map((b) => b.replace(/-----[A-Z ]+-----|\s/g, '')),
+    anchorPem: blocks.at(-1),
+  };
+}
+
+/** Pins the page's trusted signers to the anchor `pem` (panel 1's anchors control). */
+export async function pinAnchor(page, pem) {
+  await page.fill('#signers-text', pem);
+  await page.check('#signers-anchors');
+}
+
+/**
+ * The user's choice "Trust this service's root" for the service at the JWKS URL field (by
+ * default the page's own origin, the worker with its development chain).
+ */
+export async function trustServiceRoot(page) {
+  await page.click('#trust-service-root');
+  await page.waitForFunction(() => document.getElementById('service-root-note').textContent.length > 0
+    || !document.getElementById('result-error').hidden);
+}

@@ -70,4 +70,15 @@ impl PinnedSigner {
     pub fn kid(&self) -> Option<&str> {
         self.kid.as_deref()
     }
+
+    /// The DER of each certificate of [`Self::chain`], in order (for OCSP requests: a
+    /// certificate's issuer is the next one).
+    pub fn certificates_der(&self) -> &[Vec<u8>] {
+        &self.ders
+    }
+
+    /// The OCSP responder URL each certificate of [`Self::chain`] names, as written.
+    pub fn ocsp_urls(&self) -> &[Option<String>] {
+        &self.ocsp_urls
+    }
 }

@@ -9,11 +9,11 @@
 use alloc::vec::Vec;
 
 use const_oid::ObjectIdentifier;
-use crypto_bigint::modular::{BoxedMontyForm, BoxedMontyParams};
-use crypto_bigint::{BoxedUint, Odd};
 use der::asn1::UintRef;
 use der::{Decode, Reader, SliceReader};
 use sha2::Digest as _;
+
+mod modpow;
 
 /// rsaEncryption (RFC 8017 appendix A.1).
 const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
@@ -83,22 +83,10 @@ fn verify(
         a if a == SHA512_WITH_RSA => (&SHA512_PREFIX, sha2::Sha512::digest(message).to_vec()),
         _ => return None,
     };
-    let precision = u32::try_from(bits).ok()?;
-    let n = BoxedUint::from_be_slice(modulus, precision).ok()?;
-    let s = BoxedUint::from_be_slice(signature, precision).ok()?;
-    if s >= n {
+    // s ≥ n is an invalid signature (RFC 8017 §5.2.2), not a malformed key.
+    let Some(em) = modpow::modpow(signature, exponent, modulus) else {
         return Some(false);
-    }
-    let e = BoxedUint::from_be_slice(exponent, precision).ok()?;
-    let n = Option::<Odd<BoxedUint>>::from(Odd::new(n))?;
-    let params = BoxedMontyParams::new_vartime(n);
-    // The exponent is public: only its own bits are walked (17 steps for 65537), not the
-    // modulus's width.
-    let m = BoxedMontyForm::new(s, &params)
-        .pow_bounded_exp(&e, e.bits_vartime())
-        .retrieve();
-    let em = m.to_be_bytes();
-    let em = em.get(em.len().checked_sub(k)?..)?;
+    };
     // EM = 0x00 || 0x01 || PS (0xff, at least 8) || 0x00 || DigestInfo (RFC 8017 §9.2).
     let tail = prefix.len().checked_add(digest.len())?;
     let padding = k.checked_sub(tail)?.checked_sub(3)?;

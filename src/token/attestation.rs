@@ -87,7 +87,8 @@ impl DeviceVerdict {
 pub struct AttestationReport {
     format: ResultFormat,
     allow_failed: bool,
-    revocation: RevocationPolicy,
+    /// Boxed: the policy is large beside the rest.
+    revocation: Box<RevocationPolicy>,
     now: UnixTime,
     overall: Result<VerifiedJwt, TokenError>,
     submods: Result<(), TokenError>,
@@ -191,7 +192,8 @@ impl AttestationReport {
 pub struct PreparedAttestationResult {
     format: ResultFormat,
     allow_failed: bool,
-    revocation: RevocationPolicy,
+    /// Boxed: the policy is large beside the rest.
+    revocation: Box<RevocationPolicy>,
     now: UnixTime,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
@@ -298,7 +300,7 @@ pub fn prepare_attestation_result(
     Ok(PreparedAttestationResult {
         format,
         allow_failed: options.allow_failed_result,
-        revocation: options.revocation_policy(),
+        revocation: Box::new(options.revocation_policy()),
         now,
         overall,
         devices,

@@ -2,6 +2,7 @@
 //! devices. Only verification (`jwt.rs`, `attestation.rs`) builds them; the errors that refuse
 //! a verdict carry the verified result, so these shapes sit below the errors.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -89,7 +90,7 @@ pub struct VerifiedAttestationResult {
     pub(super) devices: Vec<VerifiedDevice>,
     pub(super) revocation_relaxed: bool,
     /// The revocation policy it was verified under.
-    pub(super) revocation: RevocationPolicy,
+    pub(super) revocation: Box<RevocationPolicy>,
     /// The verification time.
     pub(super) verified_at: UnixTime,
 }

@@ -289,27 +289,29 @@ pub(super) fn judge(
         },
         ChainState::Revoked { reason, at } => {
             let reason = reason.as_deref().unwrap_or("unspecified");
-            let until =
-                rule.and_then(|rule| Some((at.as_ref()?, rule.grace_until(*at.as_ref()?)?)));
-            match (at, until) {
-                (_, Some((at, until))) if now < until => Ok(Some(format!(
-                    "a certificate of the {described}{of} was revoked at {at} ({reason}), \
-                     accepted until {until} because the relying party's revocation policy sets \
-                     revokedGracePeriod"
-                ))),
-                (_, Some((at, until))) => Err(format!(
-                    "a certificate of the {described}{of} was revoked at {at} ({reason}); the \
-                     revokedGracePeriod ended at {until}"
-                )),
-                (None, None) if rule.is_some_and(|r| r.revoked_grace_period.is_some()) => {
-                    Err(format!(
-                        "a certificate of the {described}{of} is revoked ({reason}) and the \
-                         claims carry no revocation time, so revokedGracePeriod cannot apply"
-                    ))
-                }
-                _ => Err(format!(
+            let period = rule.and_then(|rule| rule.revoked_grace_period);
+            match (period, *at) {
+                (None, _) => Err(format!(
                     "a certificate of the {described}{of} is revoked ({reason})"
                 )),
+                (Some(_), None) => Err(format!(
+                    "a certificate of the {described}{of} is revoked ({reason}) and the \
+                     claims carry no revocation time, so revokedGracePeriod cannot apply"
+                )),
+                (Some(period), Some(at)) => {
+                    let until = at.saturating_add(period);
+                    if now < until {
+                        Ok(Some(format!(
+                            "a certificate of the {described}{of} was revoked at {at} \
+                             ({reason}), accepted until {until} {by} revokedGracePeriod"
+                        )))
+                    } else {
+                        Err(format!(
+                            "a certificate of the {described}{of} was revoked at {at} \
+                             ({reason}); its revokedGracePeriod ended at {until}"
+                        ))
+                    }
+                }
             }
         }
     }

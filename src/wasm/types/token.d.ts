@@ -212,8 +212,9 @@ export interface VerifiedAttestationResultData {
   /** Why the result passed or failed, per device. */
   appraisal: Appraisal;
   /**
-   * True when the result passed but was accepted only because of `allowUnknownRevocation`
-   * (its chains are not confirmed good).
+   * True when the result passed but was accepted only because the revocation policy
+   * (`revocation`, or `allowUnknownRevocation`) accepted chains not confirmed good; the
+   * appraisal's device warnings name each chain and the rule member.
    */
   revocationRelaxed: boolean;
   /** Who signed the result (its overall token). */

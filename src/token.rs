@@ -46,9 +46,12 @@
 //! Claims that read, and revocation: a device token whose claims do not read as its claims
 //! version defines them (a check claim of the wrong type, no verdict claim) fails, refused
 //! with [`TokenError::ClaimsUnreadable`]; a pass whose certificate chains a device token does
-//! not confirm `good` is refused with [`TokenError::RevocationUnconfirmed`] unless
-//! [`VerifyOptions::allow_unknown_revocation`] (the rule per claims version is in the
-//! `appraisal::reading` module and the README's relying-party section).
+//! not confirm `good` is refused with [`TokenError::RevocationUnconfirmed`] unless the
+//! caller's revocation policy accepts each such chain ([`VerifyOptions::revocation`], per
+//! component: unknown with `allowUnknown`, on hold with `allowHold`, revoked within
+//! `revokedGracePeriod`; [`VerifyOptions::allow_unknown_revocation`] is `allowUnknown`
+//! everywhere). The rule per claims version is in the `appraisal::reading` and
+//! `appraisal::revocation` modules and the README's relying-party section.
 //!
 //! Result shape: the caller names the shape it expects ([`VerifyOptions::result_format`],
 //! default [`ResultFormat::Detached`]; [`ResultFormat::for_endpoint`] from the endpoint

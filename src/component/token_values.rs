@@ -148,6 +148,7 @@ pub(super) fn input(options: VerifyOptions) -> VerifyInput {
         endpoint: options.endpoint,
         allow_failed_result: None,
         allow_unknown_revocation: Some(options.allow_unknown_revocation),
+        revocation: None,
         signers: None,
     }
 }

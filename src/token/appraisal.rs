@@ -20,12 +20,15 @@ use serde_json::{Map, Value};
 mod checks;
 mod level;
 mod reading;
+mod revocation;
 
 pub use level::VerdictLevel;
 pub(crate) use reading::REVOCATION_NOT_CHECKED;
 
 use super::verified::VerifiedAttestationResult;
+use crate::ocsp::RevocationPolicy;
 use crate::sort;
+use crate::time::UnixTime;
 
 /// The V1 single token groups its checks under this member.
 const DETAILED_RESULT: &str = "x-nvidia-attestation-detailed-result";
@@ -64,6 +67,8 @@ pub struct DeviceAppraisal {
     reasons: Vec<AppraisalReason>,
     unreadable: bool,
     revocation_confirmed: bool,
+    revocation_accepted: bool,
+    relaxations: Vec<String>,
     warnings: Vec<String>,
 }
 
@@ -81,6 +86,26 @@ impl DeviceAppraisal {
     /// claim of the wrong type, a token without a verdict claim (`measres` or
     /// `x-nvidia-error-details`) or an unknown version fails the device, that reason first.
     pub fn read(label: &str, claims: &Map<String, Value>, version: Option<&Value>) -> Self {
+        Self::read_under(
+            label,
+            claims,
+            version,
+            &RevocationPolicy::strict(),
+            UnixTime::EPOCH,
+        )
+    }
+
+    /// [`Self::read`] under the relying party's revocation policy at `now`: a chain that is
+    /// not confirmed `good` is accepted by its component's rule or not (the rule is in the
+    /// module `revocation`'s docs); a revoked or held chain the policy accepts is no failure
+    /// reason, and every acceptance is one of the device's warnings.
+    pub fn read_under(
+        label: &str,
+        claims: &Map<String, Value>,
+        version: Option<&Value>,
+        policy: &RevocationPolicy,
+        now: UnixTime,
+    ) -> Self {
         let switch = claims
             .keys()
             .any(|name| name.starts_with("x-nvidia-switch-"));
@@ -140,6 +165,26 @@ impl DeviceAppraisal {
             (*a, x.claim.as_str(), *i) < (*b, y.claim.as_str(), *j)
         });
         found.dedup_by(|(_, _, a), (_, _, b)| a.claim == b.claim);
+        let judged = match &version {
+            Ok(version) => {
+                let chains = revocation::chains(claims, detailed, *version);
+                Some(revocation::judge_all(&chains, policy, now))
+            }
+            Err(_) => None,
+        };
+        if let Some(judged) = &judged {
+            found.retain(|(_, _, reason)| !judged.forgiven.contains(&reason.claim));
+            for (_, _, reason) in &mut found {
+                let note = judged
+                    .refusals
+                    .iter()
+                    .filter(|(claim, _)| claim.as_deref() == Some(reason.claim.as_str()))
+                    .find_map(|(_, refusal)| revocation::refusal_note(refusal));
+                if let Some(note) = note {
+                    reason.message = format!("{}: {note}", reason.message);
+                }
+            }
+        }
         let is_unreadable = unreadable.is_some();
         let reasons: Vec<AppraisalReason> = unreadable
             .into_iter()
@@ -154,17 +199,31 @@ impl DeviceAppraisal {
         } else {
             Some(false)
         };
-        let revocation_confirmed = match version {
-            Ok(version) => reading::revocation_confirmed(claims, detailed, version),
-            Err(_) => false,
+        let (revocation_confirmed, revocation_accepted, relaxations) = match judged {
+            Some(judged) => (judged.confirmed, judged.accepted, judged.relaxations),
+            None => (false, false, Vec::new()),
         };
-        let warnings = reading::warnings(claims, revocation_confirmed);
+        // Each acceptance names its chain and rule member in place of the general unconfirmed
+        // warning; an unknown chain's adds nothing to the service's "not checked" words.
+        let covered = revocation_accepted && !relaxations.is_empty();
+        let mut warnings = reading::warnings(claims, revocation_confirmed || covered);
+        let not_checked = warnings
+            .iter()
+            .any(|w| w.contains(reading::REVOCATION_NOT_CHECKED));
+        warnings.extend(
+            relaxations
+                .iter()
+                .filter(|s| !(not_checked && revocation::is_unknown_acceptance(s)))
+                .cloned(),
+        );
         Self {
             label: label.into(),
             passed,
             reasons,
             unreadable: is_unreadable,
             revocation_confirmed,
+            revocation_accepted,
+            relaxations,
             warnings,
         }
     }
@@ -196,6 +255,18 @@ impl DeviceAppraisal {
         self.revocation_confirmed
     }
 
+    /// Whether every chain is confirmed `good` or accepted by the revocation policy it was
+    /// read under (the strict default accepts only `good`).
+    pub fn revocation_accepted(&self) -> bool {
+        self.revocation_accepted
+    }
+
+    /// Each chain the revocation policy accepted although it is not `good`, as a sentence
+    /// naming its component and the rule member (also among [`Self::warnings`]).
+    pub fn revocation_relaxations(&self) -> &[String] {
+        &self.relaxations
+    }
+
     /// What a pass of this device does not prove, as sentences: each part of the service's
     /// `x-nvidia-attestation-warning` (a chain ending at a root other than NVIDIA's, an FWID
     /// not compared, revocation not checked), and revocation not confirmed `good` when the
@@ -216,13 +287,22 @@ pub struct Appraisal {
 impl Appraisal {
     /// Appraises a verified result: the overall verdict
     /// ([`VerifiedAttestationResult::overall_result`]) and every device token (a V1 result's
-    /// one token is its GPU's, labelled `GPU-0`).
+    /// one token is its GPU's, labelled `GPU-0`), under the revocation policy and at the time
+    /// it was verified with.
     pub fn of(result: &VerifiedAttestationResult) -> Self {
         let version = result.overall().claim("x-nvidia-ver");
         let devices: Vec<DeviceAppraisal> = result
             .device_claims()
             .into_iter()
-            .map(|(label, claims)| DeviceAppraisal::read(label, claims, version))
+            .map(|(label, claims)| {
+                DeviceAppraisal::read_under(
+                    label,
+                    claims,
+                    version,
+                    &result.revocation,
+                    result.verified_at,
+                )
+            })
             .collect();
         let overall_result = result.overall_result();
         // A device that says it failed under an overall `true` contradicts the service: the
@@ -261,11 +341,18 @@ impl Appraisal {
         self.devices.iter().find(|device| device.unreadable)
     }
 
-    /// The first device whose chains are not confirmed `good`.
+    /// True when every device's chains are confirmed `good` or accepted by the revocation
+    /// policy (and there is a device).
+    pub fn revocation_accepted(&self) -> bool {
+        !self.devices.is_empty() && self.devices.iter().all(|d| d.revocation_accepted)
+    }
+
+    /// The first device whose chains are neither confirmed `good` nor accepted by the
+    /// revocation policy (under the strict default: not confirmed `good`).
     pub fn first_unconfirmed(&self) -> Option<&DeviceAppraisal> {
         self.devices
             .iter()
-            .find(|device| !device.revocation_confirmed)
+            .find(|device| !device.revocation_accepted)
     }
 
     /// The first device that failed and its most decisive reason.

@@ -20,22 +20,23 @@ use super::submods::submod_digests;
 use super::verified::{VerifiedAttestationResult, VerifiedDevice, VerifiedJwt, OVERALL_CLAIM};
 use super::{Appraisal, Jwks, TokenError, VerifyOptions};
 use crate::crypto::{Deferred, SignatureCheck};
+use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 
 /// The verdict rules, in order: claims that do not read as their version defines them
 /// ([`TokenError::ClaimsUnreadable`]), a verdict that is not a pass
 /// ([`TokenError::AttestationFailed`], [`TokenError::AttestationResultMissing`]) — both
 /// resolved with `allow_failed` — then a pass whose chains are not confirmed `good`
-/// ([`TokenError::RevocationUnconfirmed`]), resolved only with `allow_unknown_revocation`.
+/// ([`TokenError::RevocationUnconfirmed`]), resolved only by the result's revocation policy
+/// accepting each such chain (the appraisal reads the result under it).
 fn check_verdict(
     mut result: VerifiedAttestationResult,
     allow_failed: bool,
-    allow_unknown_revocation: bool,
 ) -> Result<VerifiedAttestationResult, TokenError> {
     let appraisal = Appraisal::of(&result);
     let confirmed = appraisal.revocation_confirmed();
     if appraisal.passed() {
-        if confirmed || allow_unknown_revocation {
+        if appraisal.revocation_accepted() {
             result.revocation_relaxed = !confirmed;
             return Ok(result);
         }
@@ -86,7 +87,9 @@ impl DeviceVerdict {
 pub struct AttestationReport {
     format: ResultFormat,
     allow_failed: bool,
-    allow_unknown_revocation: bool,
+    /// Boxed: the policy is large beside the rest.
+    revocation: Box<RevocationPolicy>,
+    now: UnixTime,
     overall: Result<VerifiedJwt, TokenError>,
     submods: Result<(), TokenError>,
     devices: Vec<DeviceVerdict>,
@@ -146,7 +149,7 @@ impl AttestationReport {
     /// The proof type when every token verdict is good, every device token reads as its
     /// claims version defines it, the service's verdict is a pass and every chain is confirmed
     /// `good` — or the caller allowed otherwise ([`VerifyOptions::allow_failed_result`],
-    /// [`VerifyOptions::allow_unknown_revocation`]).
+    /// [`VerifyOptions::revocation`], [`VerifyOptions::allow_unknown_revocation`]).
     ///
     /// # Errors
     /// The first failure (see [`Self::first_error`]), then [`TokenError::ClaimsUnreadable`],
@@ -174,8 +177,10 @@ impl AttestationReport {
             overall,
             devices,
             revocation_relaxed: false,
+            revocation: self.revocation,
+            verified_at: self.now,
         };
-        check_verdict(verified, self.allow_failed, self.allow_unknown_revocation)
+        check_verdict(verified, self.allow_failed)
     }
 }
 
@@ -187,7 +192,9 @@ impl AttestationReport {
 pub struct PreparedAttestationResult {
     format: ResultFormat,
     allow_failed: bool,
-    allow_unknown_revocation: bool,
+    /// Boxed: the policy is large beside the rest.
+    revocation: Box<RevocationPolicy>,
+    now: UnixTime,
     overall: PreparedJwt,
     devices: Vec<PreparedDevice>,
     /// The checks of the overall token and the well-formed device tokens, in that order, then
@@ -293,7 +300,8 @@ pub fn prepare_attestation_result(
     Ok(PreparedAttestationResult {
         format,
         allow_failed: options.allow_failed_result,
-        allow_unknown_revocation: options.allow_unknown_revocation,
+        revocation: Box::new(options.revocation_policy()),
+        now,
         overall,
         devices,
         checks,
@@ -413,7 +421,8 @@ impl PreparedAttestationResult {
         Ok(AttestationReport {
             format: self.format,
             allow_failed: self.allow_failed,
-            allow_unknown_revocation: self.allow_unknown_revocation,
+            revocation: self.revocation,
+            now: self.now,
             overall,
             submods: submods.map(|_| ()),
             devices,
@@ -437,13 +446,15 @@ impl PreparedAttestationResult {
     /// Runs every check with the software backend, then [`Self::report`].
     pub fn verify_report(self) -> AttestationReport {
         let verdicts = self.software_verdicts();
+        let (revocation, now) = (self.revocation.clone(), self.now);
         match self.report(&verdicts) {
             Ok(report) => report,
             // Unreachable: the verdicts are one per check by construction.
             Err(error) => AttestationReport {
                 format: ResultFormat::Detached,
                 allow_failed: false,
-                allow_unknown_revocation: false,
+                revocation,
+                now,
                 overall: Err(error),
                 submods: Ok(()),
                 devices: Vec::new(),

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::signer::Signers;
 use super::{ClaimReason, ResultFormat, TokenError};
+use crate::ocsp::{RevocationPolicy, RevocationRule};
 use crate::time::UnixTime;
 
 /// What a verifier requires of a token besides a valid signature. Everything is opt-in
@@ -60,8 +61,16 @@ pub struct VerifyOptions {
     /// `good` (revocation unknown, or not checked by a verifier without a responder). Default
     /// `false`: such a result is refused with [`TokenError::RevocationUnconfirmed`]; a result
     /// accepted only because of this option says so
-    /// ([`super::VerifiedAttestationResult::revocation_relaxed`]).
+    /// ([`super::VerifiedAttestationResult::revocation_relaxed`]). The shorthand of
+    /// `allowUnknown` on every component of [`Self::revocation`]: given with a policy, it is
+    /// merged into it (every rule also allows unknown; [`Self::revocation_policy`]).
     pub allow_unknown_revocation: bool,
+    /// Results only: which chains that are not confirmed `good` a passing result may have,
+    /// per component (device, driver RIM, VBIOS RIM, switch chain). Default strict: only
+    /// `good`. A result accepted only because of a rule says so
+    /// ([`super::VerifiedAttestationResult::revocation_relaxed`], and the appraisal's
+    /// warnings name the chain and the rule member).
+    pub revocation: RevocationPolicy,
     /// Which keys may sign: by default ([`Signers::nras`]) only a key whose `x5c` chain
     /// reaches NVIDIA's attestation CA; [`Signers::Any`] accepts any key of the set (the
     /// caller trusts where the key set came from). Rule: [`super::signer`].
@@ -152,6 +161,33 @@ impl VerifyOptions {
     pub fn allow_unknown_revocation(mut self, allow: bool) -> Self {
         self.allow_unknown_revocation = allow;
         self
+    }
+
+    /// Sets the revocation policy (see [`Self::revocation`]).
+    #[must_use]
+    pub fn revocation(mut self, policy: RevocationPolicy) -> Self {
+        self.revocation = policy;
+        self
+    }
+
+    /// The revocation policy verification applies: [`Self::revocation`], with `allowUnknown`
+    /// on every component when [`Self::allow_unknown_revocation`] is set.
+    pub fn revocation_policy(&self) -> RevocationPolicy {
+        if !self.allow_unknown_revocation {
+            return self.revocation.clone();
+        }
+        let unknown = |rule: &RevocationRule| RevocationRule {
+            allow_unknown: true,
+            ..*rule
+        };
+        let policy = &self.revocation;
+        RevocationPolicy {
+            device_chain: unknown(&policy.device_chain),
+            driver_rim_chain: unknown(&policy.driver_rim_chain),
+            vbios_rim_chain: unknown(&policy.vbios_rim_chain),
+            switch_chain: unknown(&policy.switch_chain),
+            signer_chain: unknown(&policy.signer_chain),
+        }
     }
 
     /// Sets which keys may sign (see [`Self::signers`]).

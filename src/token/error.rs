@@ -218,8 +218,10 @@ pub enum TokenError {
         result: Box<VerifiedAttestationResult>,
     },
     /// Every token is authentic and the verdict is a pass, but a device token does not
-    /// confirm its certificate chains `good` (revocation unknown or not checked). Refused
-    /// unless [`super::VerifyOptions::allow_unknown_revocation`].
+    /// confirm its certificate chains `good` (revocation unknown or not checked, or a hold
+    /// a service accepted) and the caller's revocation policy does not accept them
+    /// ([`super::VerifyOptions::revocation`],
+    /// [`super::VerifyOptions::allow_unknown_revocation`]).
     RevocationUnconfirmed {
         /// Each device's verdict and whether its chains are confirmed.
         appraisal: Box<Appraisal>,

@@ -168,8 +168,9 @@ pub struct VerifiedAttestationResultJson<'a> {
     /// Why the result passed or failed, per device.
     #[cfg_attr(feature = "ts", ts(as = "AppraisalJson<'static>"))]
     appraisal: Appraisal,
-    /// True when the result passed but was accepted only because of `allowUnknownRevocation`
-    /// (its chains are not confirmed good).
+    /// True when the result passed but was accepted only because the revocation policy
+    /// (`revocation`, or `allowUnknownRevocation`) accepted chains not confirmed good; the
+    /// appraisal's device warnings name each chain and the rule member.
     revocation_relaxed: bool,
     /// Who signed the result (its overall token).
     #[cfg_attr(feature = "ts", ts(as = "VerifiedSignerJson<'static>"))]

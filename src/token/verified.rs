@@ -2,6 +2,7 @@
 //! devices. Only verification (`jwt.rs`, `attestation.rs`) builds them; the errors that refuse
 //! a verdict carry the verified result, so these shapes sit below the errors.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -9,6 +10,8 @@ use serde_json::{Map, Value};
 
 use super::format::ResultFormat;
 use super::signer::VerifiedSigner;
+use crate::ocsp::RevocationPolicy;
+use crate::time::UnixTime;
 
 /// The verdict claim of the overall token (and of the V1 single token).
 pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
@@ -86,6 +89,10 @@ pub struct VerifiedAttestationResult {
     pub(super) overall: VerifiedJwt,
     pub(super) devices: Vec<VerifiedDevice>,
     pub(super) revocation_relaxed: bool,
+    /// The revocation policy it was verified under.
+    pub(super) revocation: Box<RevocationPolicy>,
+    /// The verification time.
+    pub(super) verified_at: UnixTime,
 }
 
 impl VerifiedAttestationResult {
@@ -138,8 +145,10 @@ impl VerifiedAttestationResult {
         Some(verdict && !vacuous)
     }
 
-    /// True when the result passed but was accepted only because the caller allowed chains
-    /// not confirmed `good` ([`super::VerifyOptions::allow_unknown_revocation`]).
+    /// True when the result passed but was accepted only because the caller's revocation
+    /// policy accepted chains not confirmed `good` ([`super::VerifyOptions::revocation`],
+    /// [`super::VerifyOptions::allow_unknown_revocation`]); the appraisal's warnings say which
+    /// chain and why.
     pub fn revocation_relaxed(&self) -> bool {
         self.revocation_relaxed
     }

@@ -15,6 +15,7 @@ use super::{
     ResultFormat, TokenError, VerifyOptions,
 };
 use crate::attest::Endpoint;
+use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 
 /// Verification options in their written form: camelCase members, every one optional here
@@ -74,9 +75,14 @@ pub struct VerifyInput<Now = UnixTime> {
     /// Results only: resolve with an authentic result whose verdict is not a pass.
     #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_failed_result: Option<bool>,
-    /// Results only: resolve with a passing result whose chains are not confirmed `good`.
+    /// Results only: resolve with a passing result whose chains are not confirmed `good`
+    /// (shorthand: `allowUnknown` on every component of `revocation`, merged into it).
     #[cfg_attr(feature = "ts", ts(optional))]
     pub allow_unknown_revocation: Option<bool>,
+    /// Results only: per component, which chains that are not confirmed `good` a passing
+    /// result may have (`allowUnknown`, `revokedGracePeriod`, `allowHold`); default strict.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub revocation: Option<RevocationPolicy>,
     /// Which keys may sign: `'any'` (no pinning), or trusted anchors, each the hex SHA-256
     /// of a certificate's DER SubjectPublicKeyInfo or a CA certificate (PEM). Default: NVIDIA's
     /// attestation CA (the key of its GPU Intermediate 004).
@@ -114,6 +120,9 @@ impl<Now> VerifyInput<Now> {
         out.result_format = self.result_format()?;
         out.allow_failed_result = self.allow_failed_result.unwrap_or(false);
         out.allow_unknown_revocation = self.allow_unknown_revocation.unwrap_or(false);
+        if let Some(revocation) = &self.revocation {
+            out.revocation.clone_from(revocation);
+        }
         if let Some(signers) = &self.signers {
             out.signers.clone_from(signers);
         }

@@ -73,10 +73,11 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "base",
         ],
     ),
+    // Tokens read the relying party's revocation policy (the one shape of `ocsp::policy`).
     (
         "tokens",
         &["token"],
-        &["x509", "profiles", "crypto", "base"],
+        &["revocation", "x509", "profiles", "crypto", "base"],
     ),
     (
         "appraisal",

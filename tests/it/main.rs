@@ -205,7 +205,7 @@ mod service {
     mod policy_gate;
     mod request_rules;
     mod result_text;
-    mod revocation_policy;
+    pub(crate) mod revocation_policy;
     mod test_pki;
     mod wire;
 }
@@ -231,6 +231,7 @@ mod token {
     mod nras;
     mod properties;
     mod result_format;
+    mod revocation_policy;
     mod revocation_verdict;
     mod sec1_keys;
     mod signer;

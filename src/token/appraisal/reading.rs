@@ -18,13 +18,17 @@
 //! Revocation, "chains confirmed good":
 //! - claims 3.0 and 4.0: the device chain object is present and every chain object of the
 //!   token (device, RIMs) says `x-nvidia-cert-status: valid` and
-//!   `x-nvidia-cert-ocsp-status: good`; `unknown`, `not-checked` or `null` is not confirmed.
+//!   `x-nvidia-cert-ocsp-status: good`, and no warning says a certificate of it was accepted
+//!   on hold; `unknown`, `not-checked` or `null` is not confirmed.
 //! - claims 1.0 and 2.0 carry no revocation status: NRAS validates a chain with its OCSP
 //!   answers (a failed or unanswered query is an error of the device, 5001–5003), so
 //!   `…-attestation-report-cert-chain-validated: true`, with every `…-rim-cert-validated`
 //!   present `true`, is confirmed — unless `x-nvidia-attestation-warning` says revocation was
-//!   not checked ([`REVOCATION_NOT_CHECKED`], what a verifier without a responder writes).
+//!   not checked ([`REVOCATION_NOT_CHECKED`], what a verifier without a responder writes) or
+//!   that a service's revocation policy accepted a chain (its "accepted because" warnings).
 //! - a token with no chain claim confirms nothing.
+//!
+//! The module `revocation` reads each chain and judges it under the relying party's policy.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -131,62 +135,6 @@ pub(super) fn misread(
 pub(super) fn missing_verdict(claims: &Map<String, Value>) -> Option<&'static str> {
     let has = |name| claims.contains_key(name);
     (!has("measres") && !has("x-nvidia-error-details")).then_some("measres")
-}
-
-/// Whether the token confirms every certificate chain it names `good` (see the module docs).
-pub(super) fn revocation_confirmed(
-    claims: &Map<String, Value>,
-    detailed: Option<&Map<String, Value>>,
-    version: Option<ClaimsVersion>,
-) -> bool {
-    let from_3 = match version {
-        Some(ClaimsVersion::V3_0 | ClaimsVersion::V4_0) => true,
-        Some(_) => false,
-        None => claims
-            .keys()
-            .any(|name| name.ends_with("-attestation-report-cert-chain")),
-    };
-    let x_nvidia = |suffixes: &[&str], name: &str| {
-        name.starts_with("x-nvidia-") && suffixes.iter().any(|s| name.ends_with(s))
-    };
-    if from_3 {
-        let mut device = false;
-        for (name, value) in claims {
-            if !x_nvidia(&["-attestation-report-cert-chain", "-rim-cert-chain"], name) {
-                continue;
-            }
-            device |= name.ends_with("-attestation-report-cert-chain");
-            let good = value.as_object().is_some_and(|chain| {
-                chain.get("x-nvidia-cert-status") == Some(&Value::from("valid"))
-                    && chain.get("x-nvidia-cert-ocsp-status") == Some(&Value::from("good"))
-            });
-            if !good {
-                return false;
-            }
-        }
-        return device;
-    }
-    let not_checked = claims
-        .get(WARNING)
-        .and_then(Value::as_str)
-        .is_some_and(|warning| warning.contains(REVOCATION_NOT_CHECKED));
-    let mut device = false;
-    // The V1 single token groups its checks under `x-nvidia-attestation-detailed-result`.
-    for (name, value) in claims.iter().chain(detailed.into_iter().flatten()) {
-        if x_nvidia(
-            &[
-                "-attestation-report-cert-chain-validated",
-                "-rim-cert-validated",
-            ],
-            name,
-        ) {
-            device |= name.ends_with("-attestation-report-cert-chain-validated");
-            if value != &Value::Bool(true) {
-                return false;
-            }
-        }
-    }
-    device && !not_checked
 }
 
 /// The relying party's warning for a device whose chains are not confirmed `good`.

@@ -71,8 +71,16 @@ export interface CoreVerifyOptions {
   endpoint?: AttestEndpoint;
   /** Results only: resolve with an authentic result whose verdict is not a pass. */
   allowFailedResult?: boolean;
-  /** Results only: resolve with a passing result whose chains are not confirmed `good`. */
+  /**
+   * Results only: resolve with a passing result whose chains are not confirmed `good`
+   * (shorthand: `allowUnknown` on every component of `revocation`, merged into it).
+   */
   allowUnknownRevocation?: boolean;
+  /**
+   * Results only: per component, which chains that are not confirmed `good` a passing
+   * result may have (`allowUnknown`, `revokedGracePeriod`, `allowHold`); default strict.
+   */
+  revocation?: RevocationPolicy;
   /**
    * Which keys may sign: `'any'` (no pinning), or trusted anchors, each the hex SHA-256
    * of a certificate's DER SubjectPublicKeyInfo or a CA certificate (PEM). Default: NVIDIA's
@@ -204,8 +212,9 @@ export interface VerifiedAttestationResultData {
   /** Why the result passed or failed, per device. */
   appraisal: Appraisal;
   /**
-   * True when the result passed but was accepted only because of `allowUnknownRevocation`
-   * (its chains are not confirmed good).
+   * True when the result passed but was accepted only because the revocation policy
+   * (`revocation`, or `allowUnknownRevocation`) accepted chains not confirmed good; the
+   * appraisal's device warnings name each chain and the rule member.
    */
   revocationRelaxed: boolean;
   /** Who signed the result (its overall token). */

@@ -14,7 +14,8 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use edgeattest::crypto::SigningKey;
 use edgeattest::ocsp::{RevocationComponent, RevocationPolicy};
-use edgeattest::service::{FetchFailure, Fetched, HostSettings, Request, ServiceConfig};
+use edgeattest::service::{FetchFailure, Fetched, HostSettings, Request, Response, ServiceConfig};
+use edgeattest::token::Jwks;
 use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
@@ -25,7 +26,7 @@ mod ocsp_responder;
 use ocsp_responder::{attest_answering, device, now, ocsp_dir, read, test_service, tokens};
 
 /// How long before the check the rewritten index revokes a certificate.
-const REVOKED_AGE: u64 = 3600;
+pub(crate) const REVOKED_AGE: u64 = 3600;
 
 /// The certificate each component's row is about: (its CA's index file, its serial).
 fn target(component: RevocationComponent) -> (&'static str, &'static str) {
@@ -210,7 +211,7 @@ fn request(component: RevocationComponent, allow_hold_header: bool) -> Request {
 
 /// `EDGEATTEST_REVOCATION_POLICY` with `row`'s rule for `component` only, read as a host
 /// reads it.
-fn policy_variable(component: RevocationComponent, row: &Row) -> String {
+pub(crate) fn policy_variable(component: RevocationComponent, row: &Row) -> String {
     let rule = serde_json::to_value(row.rule.rule(REVOKED_AGE)).unwrap();
     json!({ component.as_str(): rule }).to_string()
 }
@@ -227,6 +228,29 @@ fn config(variable: &str) -> ServiceConfig {
     settings.options.build().unwrap().config().clone()
 }
 
+/// The response to `component`'s request under `variable`, answered per `outcome`, and the
+/// service's key set (the relying party's tests verify the result with it).
+pub(crate) fn attest_response(
+    component: RevocationComponent,
+    outcome: Outcome,
+    variable: &str,
+    header: bool,
+    tag: &str,
+) -> (Response, Jwks) {
+    let service = test_service(config(variable), true);
+    let responder = Answering::new(component, outcome, tag);
+    let (response, _) =
+        attest_answering(&service, &request(component, header), [9; 32], |der, _| {
+            responder.answer(der)
+        });
+    let keys = service.handle(
+        &Request::new("GET", "/.well-known/jwks.json"),
+        edgeattest::UnixTime::from_secs(now()).unwrap(),
+        [0; 32],
+    );
+    (response, Jwks::parse(&keys.body).unwrap())
+}
+
 /// The device token of `component`'s request under `variable`, answered per `outcome`.
 fn attest(
     component: RevocationComponent,
@@ -235,12 +259,7 @@ fn attest(
     header: bool,
     tag: &str,
 ) -> (Map<String, Value>, Map<String, Value>) {
-    let service = test_service(config(variable), true);
-    let responder = Answering::new(component, outcome, tag);
-    let (response, _) =
-        attest_answering(&service, &request(component, header), [9; 32], |der, _| {
-            responder.answer(der)
-        });
+    let (response, _) = attest_response(component, outcome, variable, header, tag);
     let (overall, mut devices) = tokens(&response);
     (overall, devices.remove(0))
 }

@@ -20,7 +20,7 @@ import { runSignatureChecks } from './webcrypto.js';
 export { KeySet, P384PrivateKey, P384PublicKey };
 
 /**
- * @import { AttestEndpoint, CoreVerifyOptions, P384Jwk, SignatureCheckData, VerifiedJwtResult, VerifiedAttestationResultData, Appraisal, VerdictLevel } from './edgeattest.js'
+ * @import { AttestEndpoint, CoreVerifyOptions, RevocationPolicy, P384Jwk, SignatureCheckData, VerifiedJwtResult, VerifiedAttestationResultData, Appraisal, VerdictLevel } from './edgeattest.js'
  * @import { EdgeAttestErrorCode, VerdictErrorCode } from './error.js'
  */
 
@@ -120,7 +120,14 @@ export { KeySet, P384PrivateKey, P384PublicKey };
  *   (ERR_REVOCATION_UNCONFIRMED) unless every device token confirms its certificate chains
  *   good: claims 3.0/4.0 chain objects `valid` with OCSP `good`; claims 1.0/2.0 chains
  *   validated without a "revocation not checked" warning. `true` accepts it; the result then
- *   says `revocationRelaxed: true`.
+ *   says `revocationRelaxed: true`. It is `allowUnknown` on every component of `revocation`
+ *   (merged when both are given).
+ * @property {RevocationPolicy} [revocation]
+ *   verifyAttestationResult only: per component (`deviceChain`, `switchChain`,
+ *   `driverRimChain`, `vbiosRimChain`) what a chain not confirmed good may be and still pass:
+ *   `allowUnknown`, `revokedGracePeriod` (seconds after the revocation time the claims give;
+ *   NRAS's claims give none, so a revoked NRAS chain always fails), `allowHold`. Strict by
+ *   default. Each acceptance sets `revocationRelaxed` and is a warning of its device.
  */
 
 

@@ -27,7 +27,7 @@ use super::status::RevocationReason;
 use crate::error_code::ErrorCode;
 use crate::time::UnixTime;
 
-/// The end of every hold's warning (after "A certificate of the <chain> "). No warning holds
+/// The end of every hold's warning (after "A certificate of the `<chain>` "). No warning holds
 /// "; ", which joins a device's warnings in `x-nvidia-attestation-warning`.
 pub const HOLD_ACCEPTED: &str = "is on hold (certificateHold), accepted because allowHold is \
      set (the revocation policy, or the request's X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true)";

@@ -26,7 +26,7 @@ pub struct SignerCertificate {
 /// Who signed a verified token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifiedSigner {
-    /// No pinning ([`Signers::Any`]): any key of the set was accepted.
+    /// No pinning ([`super::Signers::Any`]): any key of the set was accepted.
     Unpinned,
     /// The key's chain reached an anchor.
     Pinned(Arc<PinnedSigner>),

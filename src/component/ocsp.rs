@@ -96,6 +96,7 @@ impl Guest for Verifier {
             reason: status.reason.map(Into::into),
             code: status.code.map(Into::into),
             service_code: status.service_code,
+            warnings: status.warnings.clone(),
             certificates: status
                 .certificates
                 .into_iter()

@@ -27,7 +27,7 @@ impl Guest for Verifier {
         let now = checked_now(options.now)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| coded(&e))?;
         let jwt = input(options)
-            .prepare_jwt(&token, &jwks, now)
+            .and_then(|input| input.prepare_jwt(&token, &jwks, now))
             .and_then(|prepared| prepared.verify())
             .map_err(|e| coded(&e))?;
         jwt_out(&jwt)
@@ -66,7 +66,7 @@ impl Guest for Verifier {
         let now = checked_now(options.now).map_err(ResultError::Coded)?;
         let jwks = Jwks::parse(&jwks).map_err(|e| ResultError::Coded(coded(&e)))?;
         let prepared = input(options)
-            .prepare_attestation_result(&result, &jwks, now)
+            .and_then(|input| input.prepare_attestation_result(&result, &jwks, now))
             .map_err(|e| ResultError::Coded(coded(&e)))?;
         // Every token's verdict, so that a rejection carries them (as the JS error does).
         let verdicts = crate::crypto::software_verdicts(prepared.signature_checks());

@@ -108,6 +108,7 @@ pub(super) fn jwt_out(jwt: &CoreJwt) -> Result<VerifiedJwt, WitError> {
         kid: jwt.kid().map(Into::into),
         header: json(jwt.header())?,
         claims: json(jwt.claims())?,
+        signer: json(jwt.signer())?,
     })
 }
 
@@ -131,9 +132,33 @@ fn refusal(error: TokenError) -> ResultError {
 }
 
 /// The WIT options as the core's [`VerifyInput`]; a failed result is always refused here
-/// (`allowFailedResult` is not offered: the refusal carries the result instead).
-pub(super) fn input(options: VerifyOptions) -> VerifyInput {
-    VerifyInput {
+/// (`allowFailedResult` is not offered: the refusal carries the result instead). `signers`
+/// and `revocation` are JSON in the core's written form.
+///
+/// # Errors
+/// [`TokenError::InvalidOption`] naming `signers` or `revocation` when its JSON does not read.
+pub(super) fn input(options: VerifyOptions) -> Result<VerifyInput, TokenError> {
+    let signers = options
+        .signers
+        .as_deref()
+        .map(|text| {
+            strict_json(text).map_err(|_| TokenError::InvalidOption {
+                field: "signers",
+                expected: "\"any\" or a list of {spkiSha256} / {certificate} anchors (JSON)",
+            })
+        })
+        .transpose()?;
+    let revocation = options
+        .revocation
+        .as_deref()
+        .map(|text| {
+            strict_json(text).map_err(|_| TokenError::InvalidOption {
+                field: "revocation",
+                expected: "a RevocationPolicy (JSON)",
+            })
+        })
+        .transpose()?;
+    Ok(VerifyInput {
         now: None,
         issuer: options.issuer,
         audience: options.audience,
@@ -148,9 +173,15 @@ pub(super) fn input(options: VerifyOptions) -> VerifyInput {
         endpoint: options.endpoint,
         allow_failed_result: None,
         allow_unknown_revocation: Some(options.allow_unknown_revocation),
-        revocation: None,
-        signers: None,
-    }
+        revocation,
+        signers,
+    })
+}
+
+/// JSON text read strictly (duplicate members refused), then as `T`.
+fn strict_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ()> {
+    let value = crate::json::parse(text.as_bytes()).map_err(|_| ())?;
+    serde_json::from_value(value).map_err(|_| ())
 }
 
 /// A result's report: its first token failure is `rejected` with every verdict, a verdict

@@ -47,7 +47,7 @@ pub(super) fn prepare(
 ) -> Result<WitVerification, WitError> {
     let now = checked_now(options.now)?;
     let jwks = Jwks::parse(jwks).map_err(|e| coded(&e))?;
-    let input = input(options);
+    let input = input(options).map_err(|e| coded(&e))?;
     let prepared: PreparedToken = match token {
         Token::Jwt(jwt) => input.prepare_jwt(jwt, &jwks, now).map(Into::into),
         Token::Result(result) => input

@@ -128,10 +128,11 @@ for (const name of RECORDINGS) {
     }
     const devices = devicesOf(result);
     assert.equal(devices.length, Object.keys(recorded[1]).length);
-    // The component's token verifies with its own JWKS at the recorded time, nonce bound.
+    // The component's token verifies with its own JWKS at the recorded time, nonce bound
+    // (unpinned: the component service publishes no x5c chain here).
     const jwks = await (await fetch(`${hosts2.component.origin}/.well-known/jwks.json`)).json();
     const nonce = JSON.parse(body).nonce;
-    const verified = await verifyAttestationResult(result, jwks, { nonce, now: time, allowFailedResult: true });
+    const verified = await verifyAttestationResult(result, jwks, { nonce, now: time, allowFailedResult: true, signers: 'any' });
     assert.equal(verified.devices.length, devices.length);
     // The verdicts of the real service where they rest on RIMs the loopback service has.
     const recordedDevices = Object.values(recorded[1]).map(payload);

@@ -24,7 +24,7 @@ test('token-verification agrees with the JS TokenVerification: the same checks; 
   const plain = (checks) => checks.map((c) => ({ publicKey: [...c.publicKey], message: [...c.message], signature: [...c.signature] }));
   /** A WIT `verified-token` as the JS `finish` answer. */
   const tokenToJs = (v) => (v.tag === 'jwt'
-    ? { payload: JSON.parse(v.val.claims), protectedHeader: JSON.parse(v.val.header), kid: v.val.kid ?? null }
+    ? { payload: JSON.parse(v.val.claims), protectedHeader: JSON.parse(v.val.header), kid: v.val.kid ?? null, signer: JSON.parse(v.val.signer) }
     : JSON.parse(v.val.data()));
   let refused = 0;
   for (const name of CAPTURES) {

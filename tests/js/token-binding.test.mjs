@@ -41,9 +41,9 @@ test('options are read by the core: a refusal names the option', () => {
   refused(() => prepare({ format: 'v1' }).verifySoftware(), 'ERR_EAT_FORMAT_MISMATCH', 'result');
   // A Date is a time too; the endpoint's shape is expected; null is absent.
   const verified = prepare({ now: new Date(iat * 1000), endpoint: '/v3/attest/gpu', issuer: null }).verifySoftware();
-  assert.deepEqual(Object.keys(verified), ['format', 'overall', 'devices', 'overallResult', 'appraisal', 'revocationRelaxed']);
+  assert.deepEqual(Object.keys(verified), ['format', 'overall', 'devices', 'overallResult', 'appraisal', 'revocationRelaxed', 'signer']);
   assert.equal(verified.devices.length, 8);
-  assert.deepEqual(Object.keys(verified.devices[0]), ['label', 'digest', 'payload', 'protectedHeader', 'kid']);
+  assert.deepEqual(Object.keys(verified.devices[0]), ['label', 'digest', 'payload', 'protectedHeader', 'kid', 'signer']);
   assert.equal(verified.appraisal.passed, true);
 });
 
@@ -70,7 +70,7 @@ test('a TokenVerification is used once, with one boolean per check', () => {
   refused(() => jwt.finish([true, true]), 'ERR_VERDICT_COUNT', undefined);
   refused(() => jwt.finish([true]), 'ERR_BATCH_CONSUMED', undefined);
   const again = prepareJwtVerification(token, keySet, { now: iat });
-  assert.deepEqual(Object.keys(again.finish([true])), ['payload', 'protectedHeader', 'kid']);
+  assert.deepEqual(Object.keys(again.finish([true])), ['payload', 'protectedHeader', 'kid', 'signer']);
 });
 
 test('key text is read by the core rule: a JWK starts with {, anything else is PEM', async () => {

@@ -121,12 +121,14 @@ export function sameRefusal(js, component, label) {
   return refusal;
 }
 
-/** WIT `verify-options` from the JS API's (now, issuer, nonce, format, allowUnknownRevocation). */
+/** WIT `verify-options` from the JS API's (now, issuer, nonce, format, allowUnknownRevocation, signers, revocation). */
 export function witVerifyOptions(o) {
   return {
     now: BigInt(o.now), issuer: o.issuer ? [o.issuer] : [], audience: [], subject: undefined, nonce: o.nonce,
     clockTolerance: undefined, maxTokenAge: undefined, requiredClaims: [], typ: undefined, crit: [],
     format: o.format, endpoint: undefined, allowUnknownRevocation: o.allowUnknownRevocation ?? false,
+    signers: o.signers === undefined ? undefined : JSON.stringify(o.signers),
+    revocation: o.revocation === undefined ? undefined : JSON.stringify(o.revocation),
   };
 }
 
@@ -295,6 +297,7 @@ export function ocspStatusToJs(s) {
     ...some('reason', s.reason),
     ...some('code', s.code),
     ...some('serviceCode', s.serviceCode),
+    warnings: s.warnings,
     certificates: s.certificates.map((c) => ({
       subject: c.subject,
       status: c.status,

@@ -142,7 +142,7 @@ pub(super) fn input(options: VerifyOptions) -> Result<VerifyInput, TokenError> {
         .signers
         .as_deref()
         .map(|text| {
-            strict_json(text).map_err(|_| TokenError::InvalidOption {
+            crate::json::from_slice(text.as_bytes()).map_err(|_| TokenError::InvalidOption {
                 field: "signers",
                 expected: "\"any\" or a list of {spkiSha256} / {certificate} anchors (JSON)",
             })
@@ -152,7 +152,7 @@ pub(super) fn input(options: VerifyOptions) -> Result<VerifyInput, TokenError> {
         .revocation
         .as_deref()
         .map(|text| {
-            strict_json(text).map_err(|_| TokenError::InvalidOption {
+            crate::json::from_slice(text.as_bytes()).map_err(|_| TokenError::InvalidOption {
                 field: "revocation",
                 expected: "a RevocationPolicy (JSON)",
             })
@@ -176,12 +176,6 @@ pub(super) fn input(options: VerifyOptions) -> Result<VerifyInput, TokenError> {
         revocation,
         signers,
     })
-}
-
-/// JSON text read strictly (duplicate members refused), then as `T`.
-fn strict_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ()> {
-    let value = crate::json::parse(text.as_bytes()).map_err(|_| ())?;
-    serde_json::from_value(value).map_err(|_| ())
 }
 
 /// A result's report: its first token failure is `rejected` with every verdict, a verdict

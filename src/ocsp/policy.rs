@@ -121,17 +121,7 @@ impl RevocationPolicy {
     /// `allowUnknown` on every component, the rest strict: what the relying party's
     /// `allowUnknownRevocation: true` stands for.
     pub fn allow_unknown_everywhere() -> Self {
-        let rule = RevocationRule {
-            allow_unknown: true,
-            ..RevocationRule::default()
-        };
-        Self {
-            device_chain: rule,
-            driver_rim_chain: rule,
-            vbios_rim_chain: rule,
-            switch_chain: rule,
-            signer_chain: rule,
-        }
+        Self::strict().with_unknown_allowed()
     }
 
     /// The rule of `component`.
@@ -148,16 +138,29 @@ impl RevocationPolicy {
     /// The same policy with `allowHold` on for every component (the service's
     /// `X-NVIDIA-OCSP-ALLOW-CERT-HOLD: true`).
     pub fn with_hold_allowed(&self) -> Self {
-        let hold = |rule: &RevocationRule| RevocationRule {
+        self.map_rules(|rule| RevocationRule {
             allow_hold: true,
-            ..*rule
-        };
+            ..rule
+        })
+    }
+
+    /// The same policy with `allowUnknown` on for every component (the relying party's
+    /// `allowUnknownRevocation: true`).
+    pub fn with_unknown_allowed(&self) -> Self {
+        self.map_rules(|rule| RevocationRule {
+            allow_unknown: true,
+            ..rule
+        })
+    }
+
+    /// Every component's rule changed by `change`.
+    fn map_rules(&self, change: impl Fn(RevocationRule) -> RevocationRule) -> Self {
         Self {
-            device_chain: hold(&self.device_chain),
-            driver_rim_chain: hold(&self.driver_rim_chain),
-            vbios_rim_chain: hold(&self.vbios_rim_chain),
-            switch_chain: hold(&self.switch_chain),
-            signer_chain: hold(&self.signer_chain),
+            device_chain: change(self.device_chain),
+            driver_rim_chain: change(self.driver_rim_chain),
+            vbios_rim_chain: change(self.vbios_rim_chain),
+            switch_chain: change(self.switch_chain),
+            signer_chain: change(self.signer_chain),
         }
     }
 

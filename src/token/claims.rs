@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::signer::Signers;
 use super::{ClaimReason, ResultFormat, TokenError};
-use crate::ocsp::{RevocationPolicy, RevocationRule};
+use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 
 /// What a verifier requires of a token besides a valid signature. Everything is opt-in
@@ -173,20 +173,10 @@ impl VerifyOptions {
     /// The revocation policy verification applies: [`Self::revocation`], with `allowUnknown`
     /// on every component when [`Self::allow_unknown_revocation`] is set.
     pub fn revocation_policy(&self) -> RevocationPolicy {
-        if !self.allow_unknown_revocation {
-            return self.revocation.clone();
-        }
-        let unknown = |rule: &RevocationRule| RevocationRule {
-            allow_unknown: true,
-            ..*rule
-        };
-        let policy = &self.revocation;
-        RevocationPolicy {
-            device_chain: unknown(&policy.device_chain),
-            driver_rim_chain: unknown(&policy.driver_rim_chain),
-            vbios_rim_chain: unknown(&policy.vbios_rim_chain),
-            switch_chain: unknown(&policy.switch_chain),
-            signer_chain: unknown(&policy.signer_chain),
+        if self.allow_unknown_revocation {
+            self.revocation.with_unknown_allowed()
+        } else {
+            self.revocation.clone()
         }
     }
 

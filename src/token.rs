@@ -105,7 +105,9 @@ pub use serialize::{
     VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
 };
 pub use signer::{
-    PinnedSigner, SignerAnchor, SignerCertificate, SignerError, Signers, VerifiedSigner,
+    PinnedSigner, SignerAnchor, SignerCertificate, SignerError, SignerOcspOptions,
+    SignerOcspRequest, SignerOcspStatus, SignerOcspTarget, SignerRevocation, Signers,
+    VerifiedSigner,
 };
 pub use verification::{PreparedToken, TokenVerdict};
 pub(crate) use verified::V1_DEVICE_LABEL;

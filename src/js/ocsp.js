@@ -1,11 +1,11 @@
 // OCSP over HTTP for any host with fetch (browsers, Node, Deno, workerd): the wasm core
 // builds the requests and checks the answers; this module only POSTs them, each with a
 // timeout, all of a chain's requests at once (at most 4 per chain).
-import { ocspRequests, checkOcspResponses, serviceLimits } from './edgeattest.js';
+import { ocspRequests, checkOcspResponses, serviceLimits, signerOcspRequests, checkSignerOcsp } from './edgeattest.js';
 import { coded } from './error.js';
 import { fetchCapped } from './http.js';
 
-/** @import { OcspChainKind, OcspChainStatus, RevocationComponent, RevocationRule } from './edgeattest.js' */
+/** @import { OcspChainKind, OcspChainStatus, RevocationComponent, RevocationPolicy, RevocationRule, SignerOcspStatus } from './edgeattest.js' */
 
 /**
  * Options of fetchOcspStatus.
@@ -57,6 +57,67 @@ export async function fetchOcspStatus(chainPem, options = {}) {
   const requests = ocspRequests(chainPem, { kind, nonces });
   const answers = await Promise.all(requests.map((r) => fetchAnswer(fetchFn, url, r, timeoutMs)));
   return checkOcspResponses(chainPem, kind, answers, now, { allowHold, rule, component });
+}
+
+/**
+ * Options of fetchSignerOcsp.
+ * @typedef {object} FetchSignerOcspOptions
+ * @property {'any' | ({ spkiSha256: string } | { certificate: string })[]} [signers] The anchors the result was verified with; default NRAS's.
+ * @property {RevocationPolicy} [revocation] The revocation policy; its `signerChain` rule applies (`allowUnknown`, `revokedGracePeriod`, `allowHold`). Default strict.
+ * @property {string} [url] Ask this responder instead of the one each certificate names.
+ * @property {(url: string, init: RequestInit) => Promise<Response>} [fetch] Default globalThis.fetch.
+ * @property {number} [timeoutMs] Per request; default 10000.
+ * @property {number} [now] Unix seconds; default the host clock.
+ * @property {Uint8Array[]} [nonces] One 32-byte nonce per request; default crypto.getRandomValues.
+ */
+
+/**
+ * Asks whether the chain of the key that signed a verified result is revoked. The key
+ * (`verified.signer.kid` in `jwks`) is pinned again under `signers`; each certificate of its
+ * path that names an OCSP responder, and whose issuer is on the path, is asked about at that
+ * responder (a trusted CA wrote the URL; `url` overrides it), and the answers are judged under
+ * `revocation.signerChain`.
+ *
+ * Resolves with the status when it passes: `good` (each outcome the rule let pass is a
+ * warning in `warnings`), or `not-checked` when nothing could be asked (`notChecked` says
+ * why: NRAS's signing certificate names no responder and its intermediate's issuer is not
+ * public, so NRAS's results are `not-checked`). Rejects when the rule refuses it, with
+ * `ERR_SIGNER_REVOKED` or `ERR_SIGNER_REVOCATION_UNCONFIRMED` (unknown, unanswered, or an
+ * answer not believed) and the status as `revocation`.
+ *
+ * @param {{ signer?: { pinned: boolean; kid?: string | null } }} verified What verifyAttestationResult, verifyJwt or verifyEar resolved with.
+ * @param {string | Uint8Array | { keys: object[] }} jwks The key set it was verified with.
+ * @param {FetchSignerOcspOptions} [options]
+ * @returns {Promise<SignerOcspStatus>}
+ * @throws EdgeAttestError (as a rejection) `ERR_SIGNER_REVOKED`, `ERR_SIGNER_REVOCATION_UNCONFIRMED`
+ * (with `revocation`), `ERR_SIGNER_*` for a key that no longer pins, `ERR_INVALID_ARGUMENT`
+ * for options of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * declare const result: unknown; // NRAS's answer
+ * declare const jwks: { keys: object[] };
+ * const verified = await verifyAttestationResult(result, jwks, { nonce: '…' });
+ * const revocation = await fetchSignerOcsp(verified, jwks);
+ * if (revocation.status === 'not-checked') console.warn(revocation.notChecked);
+ * ```
+ */
+export async function fetchSignerOcsp(verified, jwks, options = {}) {
+  const { signers, revocation, url, timeoutMs = 10_000, now, nonces } = options;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  if (typeof fetchFn !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function', 'fetch');
+  if (url !== undefined && typeof url !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'url must be a string', 'url');
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw coded('ERR_INVALID_ARGUMENT', 'timeoutMs must be a positive number', 'timeoutMs');
+  const signer = verified?.signer;
+  if (typeof signer !== 'object' || signer === null) throw coded('ERR_INVALID_ARGUMENT', 'verified must be a verified result or token (with signer)', 'verified');
+  const kid = signer.kid ?? undefined;
+  // Unpinned: the core says so (nothing trusted to ask about).
+  const core = { kid, signers: signer.pinned ? signers : 'any' };
+  const requests = signerOcspRequests(jwks, { ...core, nonces }, now);
+  const answers = await Promise.all(requests.map((r) => fetchAnswer(fetchFn, url ?? r.url, r, timeoutMs)));
+  const status = checkSignerOcsp(jwks, answers, now, { ...core, revocation });
+  if (status.code) throw coded(status.code, status.message ?? status.code, undefined, { revocation: status });
+  return status;
 }
 
 /** One POST; resolves to an OcspAnswer, never rejects. */

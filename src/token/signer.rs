@@ -30,10 +30,15 @@
 //! Intermediate 004": the certificate of its issuer, "NVIDIA Attestation Service CA 001", is
 //! not public. A key pin keeps working when the intermediate is re-issued with the same key;
 //! several anchors may be given at once so that a rotation never breaks verification.
+//!
+//! The path's revocation is asked by OCSP where its certificates name a responder
+//! (`revocation`), under the revocation policy's `signerChain` rule.
 
 mod anchor;
 mod error;
 mod pin;
+mod revocation;
+mod revocation_check;
 mod verified;
 
 pub use anchor::{
@@ -42,4 +47,6 @@ pub use anchor::{
 };
 pub use error::SignerError;
 pub(crate) use pin::{pin, PinPlan};
+pub use revocation::{SignerOcspTarget, SignerRevocation};
+pub use revocation_check::{SignerOcspOptions, SignerOcspRequest, SignerOcspStatus};
 pub use verified::{PinnedSigner, SignerCertificate, VerifiedSigner};

@@ -10,6 +10,7 @@ use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, options_from_js, set_bytes};
 use super::error;
 use crate::ocsp::{CheckOcspOptions, OcspInputError, OcspRequestsOptions};
+use crate::token::{Jwks, SignerOcspOptions, TokenError};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_OCSP: &str = include_str!("types/ocsp.d.ts");
@@ -18,6 +19,12 @@ const TS_OCSP_HAND: &str = include_str!("types/hand/ocsp.d.ts");
 
 impl From<OcspInputError> for JsValue {
     fn from(e: OcspInputError) -> Self {
+        error::to_js(&e)
+    }
+}
+
+impl From<TokenError> for JsValue {
+    fn from(e: TokenError) -> Self {
         error::to_js(&e)
     }
 }
@@ -98,4 +105,75 @@ pub fn check_ocsp_responses(
     let answers = fetched(&answers)?;
     let options = options.unwrap_or_default();
     json_to_js(&options.check(&chain_pem, kind, &answers, now)?)
+}
+
+/// The DER OCSP requests for the chain of the key that signed a verified result: the key of
+/// `options.kid` in `jwks` is pinned again under `options.signers` (default NRAS's anchors)
+/// at `now`, and each certificate of its path that names an http(s) OCSP responder, and whose
+/// issuer is on the path, is asked about at that responder (`url`). Empty when nothing can
+/// be asked (NRAS's chain: `checkSignerOcsp` then says why). `fetchSignerOcsp` does the
+/// HTTP.
+///
+/// @throws EdgeAttestError `ERR_JWKS_*` for a key set or `kid` that
+/// does not select a key, `ERR_SIGNER_*` for a key that does not pin, `ERR_INVALID_ARGUMENT`
+/// for options of the wrong shape or `nonces` not one per request.
+///
+/// @example
+/// ```ts
+/// declare const jwks: { keys: object[] };
+/// declare const kid: string; // the verified result's signer.kid
+/// const requests = signerOcspRequests(jwks, { kid }, undefined);
+/// ```
+#[wasm_bindgen(js_name = signerOcspRequests, unchecked_return_type = "SignerOcspRequest[]")]
+pub fn signer_ocsp_requests(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
+    jwks: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SignerOcspOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | undefined")] now: JsValue,
+) -> Result<JsValue, JsValue> {
+    let jwks = Jwks::parse(&args::json_bytes(&jwks, "jwks")?)?;
+    let options: Option<SignerOcspOptions> = members_from_js(&options, "options")?;
+    let now = args::time_or_clock(&now, "now")?;
+    let requests = options
+        .unwrap_or_default()
+        .requests(&jwks, now, args::random_bytes)?;
+    let out = json_to_js(&requests)?;
+    for (index, request) in (0..).zip(&requests) {
+        let item = js_sys::Reflect::get_u32(&out, index)?;
+        set_bytes(&item, "request", &request.request.request);
+        set_bytes(&item, "nonce", &request.request.nonce);
+    }
+    Ok(out)
+}
+
+/// Checks one answer per request of `signerOcspRequests(jwks, options)`, in the same order,
+/// at `now`, and judges the signer's chain under `options.revocation.signerChain` (default
+/// strict): `good` (with a warning per outcome the rule let pass), `not-checked` (nothing
+/// could be asked: `notChecked` says why), or refused, with `code` (`ERR_SIGNER_REVOKED`,
+/// `ERR_SIGNER_REVOCATION_UNCONFIRMED`) and `message` set. A refusal is the status, not a
+/// throw.
+///
+/// @throws EdgeAttestError as `signerOcspRequests`, and `ERR_INVALID_ARGUMENT` for answers
+/// not one per request or of the wrong shape.
+///
+/// @example
+/// ```ts
+/// declare const jwks: { keys: object[] };
+/// declare const answers: OcspAnswer[]; // one per signerOcspRequests(jwks, { kid })
+/// const status = checkSignerOcsp(jwks, answers, undefined, { kid: 'nras-1' });
+/// if (status.code) throw new Error(status.message);
+/// ```
+#[wasm_bindgen(js_name = checkSignerOcsp, unchecked_return_type = "SignerOcspStatus")]
+pub fn check_signer_ocsp(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | { keys: object[] }")]
+    jwks: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "OcspAnswer[]")] answers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | undefined")] now: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SignerOcspOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let jwks = Jwks::parse(&args::json_bytes(&jwks, "jwks")?)?;
+    let answers = fetched(&answers)?;
+    let now = args::time_or_clock(&now, "now")?;
+    let options: Option<SignerOcspOptions> = members_from_js(&options, "options")?;
+    json_to_js(&options.unwrap_or_default().check(&jwks, &answers, now)?)
 }

@@ -235,6 +235,7 @@ mod token {
     mod revocation_verdict;
     mod sec1_keys;
     mod signer;
+    mod signer_ocsp;
     pub(crate) mod teep;
     mod verdict_level;
     mod verify_input;

@@ -37,11 +37,13 @@ use edgeattest::service::{
     ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request, Resource,
     Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
-use edgeattest::token::SignerCertificate;
 use edgeattest::token::{
     AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
     VerifiedAttestationResultJson, VerifiedDeviceJson, VerifiedJwtJson, VerifiedSignerJson,
     VerifyInput,
+};
+use edgeattest::token::{
+    SignerCertificate, SignerOcspOptions, SignerOcspRequest, SignerOcspStatus,
 };
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -402,6 +404,9 @@ fn fragments() -> Vec<Fragment> {
                 decl::<CheckOcspOptions>(),
                 decl::<OcspCertificateStatus>(),
                 decl::<OcspChainStatus>(),
+                decl::<SignerOcspOptions>(),
+                decl::<SignerOcspRequest>(),
+                decl::<SignerOcspStatus>(),
             ],
         },
         Fragment {

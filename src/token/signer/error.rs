@@ -41,6 +41,24 @@ pub enum SignerError {
         /// What it may not do: `sign tokens` or `issue certificates`.
         what: &'static str,
     },
+    /// A certificate of the signer's path is revoked, and the policy's `signerChain` rule
+    /// does not let it pass.
+    Revoked {
+        /// The certificate's subject.
+        subject: String,
+        /// Its CRL reason, when the responder gave one.
+        reason: Option<&'static str>,
+        /// Its revocation time.
+        at: Option<UnixTime>,
+    },
+    /// The revocation of the signer's path could not be confirmed (`unknown`, unanswered, or
+    /// an answer not believed), and the policy's `signerChain` rule does not let it pass.
+    RevocationUnconfirmed {
+        /// `unknown` or `failed`.
+        status: &'static str,
+        /// Why, in words (the responder's answer or the failure).
+        detail: String,
+    },
 }
 
 impl ErrorCode for SignerError {
@@ -51,11 +69,16 @@ impl ErrorCode for SignerError {
             Self::Untrusted { .. } => "ERR_SIGNER_UNTRUSTED",
             Self::Expired { .. } => "ERR_SIGNER_EXPIRED",
             Self::KeyUsage { .. } => "ERR_SIGNER_KEY_USAGE",
+            Self::Revoked { .. } => "ERR_SIGNER_REVOKED",
+            Self::RevocationUnconfirmed { .. } => "ERR_SIGNER_REVOCATION_UNCONFIRMED",
         }
     }
 
     fn field(&self) -> Option<&str> {
-        Some("x5c")
+        match self {
+            Self::Revoked { .. } | Self::RevocationUnconfirmed { .. } => None,
+            _ => Some("x5c"),
+        }
     }
 }
 
@@ -105,6 +128,32 @@ impl fmt::Display for SignerError {
                 f,
                 "certificate {subject:?} of the signing key's x5c chain may not {what}: the key \
                  is not a signer of that anchor; {ANCHOR_REMEDY}"
+            ),
+            Self::Revoked {
+                subject,
+                reason,
+                at,
+            } => {
+                write!(
+                    f,
+                    "certificate {subject:?} of the result signer's chain is revoked"
+                )?;
+                if let Some(at) = at {
+                    write!(f, " since {at}")?;
+                }
+                write!(
+                    f,
+                    " ({}): do not trust results it signed; fetch the service's current key set, \
+                     and if a revoked signer must pass for a while set \
+                     revocation.signerChain.revokedGracePeriod",
+                    reason.unwrap_or("unspecified")
+                )
+            }
+            Self::RevocationUnconfirmed { status, detail } => write!(
+                f,
+                "the revocation of the result signer's chain is not confirmed ({status}: \
+                 {detail}): retry when the OCSP responder answers, or accept it with a warning \
+                 by setting revocation.signerChain.allowUnknown"
             ),
         }
     }

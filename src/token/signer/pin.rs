@@ -46,17 +46,7 @@ impl PinPlan {
     /// The signer, once every certificate of the path is valid at `now` and at `iat` (the
     /// links verified: [`Self::links`]).
     pub(crate) fn valid_at(&self, iat: Option<UnixTime>) -> Result<VerifiedSigner, SignerError> {
-        for (subject, not_before, not_after) in &self.validity {
-            if self.now < *not_before || self.now > *not_after {
-                return Err(SignerError::Expired {
-                    subject: subject.clone(),
-                    when: "now",
-                    at: Some(self.now),
-                    not_before: *not_before,
-                    not_after: *not_after,
-                });
-            }
-        }
+        self.valid_now()?;
         for (subject, not_before, not_after) in &self.validity {
             let Some(iat) = iat else {
                 return Err(SignerError::Expired {
@@ -79,6 +69,49 @@ impl PinPlan {
         }
         Ok(VerifiedSigner::Pinned(self.signer.clone()))
     }
+
+    /// Every certificate of the path is valid at `now`.
+    fn valid_now(&self) -> Result<(), SignerError> {
+        for (subject, not_before, not_after) in &self.validity {
+            if self.now < *not_before || self.now > *not_after {
+                return Err(SignerError::Expired {
+                    subject: subject.clone(),
+                    when: "now",
+                    at: Some(self.now),
+                    not_before: *not_before,
+                    not_after: *not_after,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Pins `key` under `signers` at `now` with its link signatures checked in software, without
+/// a token (no `iat`): the signer of a key that verified a result, found again for a host that
+/// holds only the key set (the signer chain's OCSP, `SignerOcspOptions`). `None` for
+/// [`Signers::Any`].
+///
+/// # Errors
+/// As [`pin`], [`PinPlan::links`], and [`SignerError::Expired`] at `now`.
+pub(crate) fn pin_now(
+    key: &JwksKey,
+    signers: &Signers,
+    now: UnixTime,
+) -> Result<Option<Arc<PinnedSigner>>, TokenError> {
+    let Some(plan) = pin(key, signers, now)? else {
+        return Ok(None);
+    };
+    let fail = |error: SignerError| TokenError::Signer {
+        kid: key.kid().map(String::from),
+        error,
+    };
+    let links_valid = crate::crypto::software_verdicts(&plan.checks)
+        .into_iter()
+        .all(|verdict| verdict);
+    PinPlan::links(links_valid).map_err(fail)?;
+    plan.valid_now().map_err(fail)?;
+    Ok(Some(plan.signer))
 }
 
 /// Pins `key` under `signers` at `now` (the module's rule, all but the signatures and `iat`):

@@ -111,3 +111,61 @@ export interface OcspChainStatus {
   /** One entry per certificate asked about, in chain order. */
   certificates: OcspCertificateStatus[];
 }
+
+/** The options of the signer chain's OCSP (the JS `SignerOcspOptions`). */
+export interface SignerOcspOptions {
+  /**
+   * The `kid` of the key that signed (the verified result's `signer.kid`); may be absent
+   * when the key set holds one key.
+   */
+  kid: string | null;
+  /** The anchors the result was verified with; default NRAS's (`nras`). */
+  signers: "any" | ({ spkiSha256: string } | { certificate: string })[];
+  /** Requests only: one nonce per request, in order (default: the host's randomness). */
+  nonces: Uint8Array[];
+  /** Checks only: the revocation policy; its `signerChain` rule applies (default strict). */
+  revocation?: RevocationPolicy;
+}
+
+/**
+ * One request of the signer's chain (the JS `SignerOcspRequest`): POST `request` as
+ * `application/ocsp-request` to `url`.
+ */
+export interface SignerOcspRequest {
+  /** The responder the certificate's authorityInfoAccess names (http or https). */
+  url: string;
+  /** The certificate asked about: its subject commonName (its whole subject without one). */
+  certificate: string;
+  /** Its index in the chain (leaf 0); its issuer is `index + 1`. */
+  index: number;
+  /** Names the certificate, not the request (`cache_key`). */
+  cacheKey: string;
+  /**
+   * The DER `OCSPRequest`: a fresh buffer (`buffer: ArrayBuffer`) in JS, so that
+   * TypeScript's DOM types take it as a fetch body.
+   */
+  request: Uint8Array & { readonly buffer: ArrayBuffer };
+  /** Its nonce. */
+  nonce: Uint8Array;
+}
+
+/**
+ * The signer chain's revocation (the JS `SignerOcspStatus`). `code` and `message` are set
+ * exactly when the policy refuses it; `not-checked` is not a refusal.
+ */
+export interface SignerOcspStatus {
+  /** `good`, `revoked`, `unknown`, `failed`, or `not-checked` (nothing could be asked). */
+  status: "good" | "revoked" | "unknown" | "failed" | "not-checked";
+  /** The anchor the signer's path reached (absent when the key was not pinned). */
+  anchor?: string;
+  /** Why nothing was asked (`not-checked`), and what would have it asked. */
+  notChecked?: string;
+  /** One warning per outcome the `signerChain` rule let pass. */
+  warnings: string[];
+  /** `ERR_SIGNER_REVOKED` or `ERR_SIGNER_REVOCATION_UNCONFIRMED` when refused. */
+  code?: string;
+  /** What was refused and what to do. */
+  message?: string;
+  /** One entry per certificate asked about, in path order. */
+  certificates: OcspCertificateStatus[];
+}

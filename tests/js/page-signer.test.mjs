@@ -12,7 +12,10 @@ import { openPage } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import { startWorker } from './support/worker.mjs';
 import { ready, timeValue, decodePart, DESKTOP, pageHooks, panelShots } from './support/page.mjs';
-import { buildAttestRequest } from '../../pkg/service/index.js';
+import {
+  buildAttestRequest, importPrivateKey, createDetachedEat, createJwks, generateNonce,
+} from '../../pkg/service/index.js';
+import { signerOcspAnswer, signerPkiText } from './support/ocsp-responder.mjs';
 
 let worker;
 let browser;
@@ -76,15 +79,61 @@ test('signer: a recorded NRAS result shows its signer — chain, anchor, kid —
   await page.close();
 });
 
-test('signer: NRAS\'s signer revocation is not checked, and the page says why', {
-  todo: 'the core does not report the signer chain\'s revocation yet (signer-chain OCSP, contract section 1)',
-}, async () => {
+test('signer: NRAS\'s signer revocation is not checked, and the page says why', async () => {
   const { page } = await open();
   const c = capture(NRAS);
   await verifyResult(page, { result: c.responseText, jwks: c.jwksText, nonce: c.nonce, at: c.iat });
   // Nothing is asked about NRAS's signer chain: the core says why, and it is no failure.
   assert.equal(await page.getAttribute('#result-signer-revocation', 'data-status', { timeout: 2000 }), 'not-checked');
   assert.match(await page.textContent('#result-signer-revocation'), /signer revocation: not checked.*CA 001/is);
+  await page.close();
+});
+
+/** A passing result signed by the signer PKI's `status` leaf, and its key set ([leaf, root]). */
+async function signedBy(status) {
+  const blocks = signerPkiText(`chain_${status}.pem`).match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  const key = await importPrivateKey(signerPkiText(`leaf_${status}_key.pem`), { backend: 'software' });
+  const kid = `signer-${status}`;
+  const jwks = createJwks([{ kid, key, x5c: blocks.map((b) => b.replace(/-----[A-Z ]+-----|\s/g, '')) }]);
+  const nonce = generateNonce();
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: 'https://edgeattest.test', iat: now, nbf: now, exp: now + 600, eat_nonce: nonce };
+  const chain = { 'x-nvidia-cert-status': 'valid', 'x-nvidia-cert-ocsp-status': 'good' };
+  const result = await createDetachedEat({ ...claims, 'x-nvidia-overall-att-result': true },
+    { 'GPU-0': { ...claims, measres: 'success', 'x-nvidia-gpu-attestation-report-cert-chain': chain } }, key, { kid });
+  return { result: JSON.stringify(result), jwks: JSON.stringify(jwks), nonce };
+}
+
+test('signer: a signer whose certificate is revoked turns the signer box red, with its code and what to do', async () => {
+  const { page, problems } = await open();
+  // The responder the leaf's AIA names, answered by openssl (CORS allowed, as a browser needs).
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' };
+  const asked = [];
+  await page.route('http://ocsp.signer.test/**', async (route) => {
+    const request = route.request();
+    if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    asked.push(request.url());
+    const body = await signerOcspAnswer(request.postDataBuffer());
+    return route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/ocsp-response' }, body });
+  });
+  const { result, jwks, nonce } = await signedBy('revoked');
+  await page.fill('#signers-text', signerPkiText('root.pem'));
+  await verifyResult(page, { result, jwks, nonce });
+  await page.waitForSelector('#result-signer-revocation', { timeout: 10_000 });
+  assert.deepEqual(asked, ['http://ocsp.signer.test/']);
+  assert.equal(await page.getAttribute('#result-signer-revocation', 'data-status'), 'revoked');
+  assert.equal(await page.getAttribute('#result-signer', 'data-state'), 'revoked');
+  assert.equal(await page.getAttribute('#result-signer', 'role'), 'alert');
+  const text = await page.textContent('#result-signer');
+  assert.match(text, /signer revocation: revoked.*ERR_SIGNER_REVOKED.*keyCompromise/s);
+  assert.match(text, /Do not trust this result/);
+  assert.equal(await page.locator('#result-signer-revocation .badge.pass').count(), 0, 'never green');
+  // The summary says the result is not to be trusted, and keeps nothing green.
+  assert.equal(await page.getAttribute('#result-summary', 'data-signer'), 'refused');
+  assert.match(await page.textContent('#result-summary .signer-refused'), /signer refused.*ERR_SIGNER_REVOKED/s);
+  assert.equal(await page.locator('#result-summary .badge.pass').count(), 0);
+  await panelShots(page, '#result-signer', 'signer-revoked');
+  assert.deepEqual(problems, []);
   await page.close();
 });
 

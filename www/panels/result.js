@@ -7,7 +7,9 @@ import {
   dropZone, claimCell, LEVELS, levelOf, levelBadge, codeEl,
 } from './ui.js';
 import { setPolicySubject } from './policy.js';
-import { signersOption, showSigner, showSignerFailure, initSignerControls } from './signer.js';
+import {
+  signersOption, showSigner, showSignerFailure, showSignerRevocation, initSignerControls,
+} from './signer.js';
 import { decodeToken, tokensOf, parseResult } from './result-tokens.js';
 
 // ---- the verdict -------------------------------------------------------------------------
@@ -358,7 +360,30 @@ export async function verifyResult() {
       return { authentic: false, passed: false };
     }
   }
-  return showVerified(verified, { ...context, now, text });
+  const shown = showVerified(verified, { ...context, now, text });
+  let revocation;
+  try {
+    revocation = await showSignerRevocation(verified, jwks, { signers, now });
+  } catch (error) {
+    showError('result-error', error);
+  }
+  if (!revocation?.code) return shown;
+  signerRefused(revocation);
+  return { ...shown, passed: false, signer: revocation.code };
+}
+
+/**
+ * A result whose signer the revocation check refused is not to be trusted, whatever its
+ * devices' verdict: the summary turns red, and nothing in it stays green.
+ */
+function signerRefused(revocation) {
+  const box = $('result-summary');
+  box.className = 'summary bad';
+  box.dataset.signer = 'refused';
+  box.setAttribute('role', 'alert');
+  for (const pass of box.querySelectorAll('.badge.pass')) pass.className = 'badge info';
+  box.prepend(el('p', { class: 'signer-refused' }, badge('fail', 'signer refused'), ' ', codeEl(revocation.code),
+    ': the signer\'s revocation check refused it, so this result is not to be trusted, whatever its devices\' verdict below.'));
 }
 
 /**

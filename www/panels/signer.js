@@ -1,7 +1,8 @@
 // Panel 1's trusted signers: the `signers` option the page passes (NVIDIA's default pin, the
 // anchors the user gave, or 'any' when the user opts out), and the signer the core reports
 // for a verified result (its chain, the anchor it reached, the key's kid, the revocation of
-// its chain), or the core's ERR_SIGNER_* failure. The core decides; this lays it out.
+// its chain as fetchSignerOcsp judges it), or the core's ERR_SIGNER_* failure. The core decides; this lays it out.
+import { fetchSignerOcsp } from '../pkg/service/index.js';
 import { $, el, badge, table, codeEl, isoSeconds } from './ui.js';
 
 /** What a person can do about each signer failure, with this page's controls. */
@@ -86,18 +87,52 @@ function chainTable(chain) {
     chain.map((c) => [c.subject, c.issuer, timeText(c.notBefore), timeText(c.notAfter)]), 'stack');
 }
 
-/** The words of the signer's revocation (the core's status and its reason or warnings). */
+/** What a person can do about a signer revocation the policy refused. */
+const REVOCATION_HINTS = {
+  ERR_SIGNER_REVOKED: 'Do not trust this result: its signer\'s certificate was revoked. Fetch the service\'s current key set and attest again.',
+  ERR_SIGNER_REVOCATION_UNCONFIRMED: 'The OCSP responder the signer\'s certificate names did not confirm it (from a browser, the responder must allow CORS). Retry, or check from a server.',
+};
+
+/**
+ * The line of the signer chain's revocation, as the core judged it (fetchSignerOcsp's status,
+ * or the status of its refusal): green only when every certificate asked about is good,
+ * amber when not checked or relaxed by the policy, red when refused.
+ */
 function revocationLine(revocation) {
-  if (!revocation) return null;
-  const { status } = revocation;
-  const warnings = revocation.warnings ?? revocation.relaxations ?? [];
-  const tone = status === 'good' && !warnings.length ? 'info' : status === 'not-checked' ? 'skip' : 'warn';
+  const { status, code } = revocation;
+  const warnings = revocation.warnings ?? [];
+  const tone = code ? 'fail' : status === 'good' && !warnings.length ? 'pass' : status === 'not-checked' ? 'skip' : 'warn';
   const words = { good: 'good', 'not-checked': 'not checked' }[status] ?? status;
+  const why = code ? revocation.message : revocation.notChecked;
   return el('div', { id: 'result-signer-revocation', 'data-status': status, class: warnings.length ? 'relaxed' : undefined },
-    el('p', {}, badge(tone, `signer revocation: ${words}`), revocation.reason ? ` ${revocation.reason}` : ''),
+    el('p', {}, badge(tone, `signer revocation: ${words}`), code ? [' ', codeEl(code)] : '', why ? ` ${why}` : ''),
+    code && REVOCATION_HINTS[code] ? el('p', { class: 'hint', text: REVOCATION_HINTS[code] }) : null,
     warnings.length
       ? el('ul', { class: 'warnings', 'aria-label': 'Signer revocation relaxed' }, warnings.map((w) => el('li', { text: w })))
       : null);
+}
+
+/**
+ * Asks about the revocation of a pinned signer's chain (fetchSignerOcsp: the responders its
+ * certificates name) and adds the core's judgement to the signer box; a refusal turns the box
+ * red. Nothing is asked for an unpinned signer.
+ */
+export async function showSignerRevocation(verified, jwks, { signers, now }) {
+  if (verified.signer?.pinned !== true) return null;
+  let revocation;
+  try {
+    revocation = await fetchSignerOcsp(verified, jwks, { signers, now });
+  } catch (error) {
+    if (!error?.revocation) throw error;
+    revocation = error.revocation;
+    const box = $('result-signer');
+    box.setAttribute('role', 'alert');
+    box.className = 'signer summary bad';
+    box.dataset.state = 'revoked';
+  }
+  $('result-signer-revocation')?.remove();
+  $('result-signer').append(revocationLine(revocation));
+  return revocation;
 }
 
 /**
@@ -127,7 +162,6 @@ export function showSigner(signer, clean) {
         ' Signed by the key ', el('code', { text: signer.kid ?? '(no kid)' }),
         ', whose chain reaches the trusted anchor ', el('code', { class: 'anchor', text: signer.anchor }), '.'),
       el('div', { class: 'table-wrap' }, chainTable(signer.chain ?? [])),
-      revocationLine(signer.revocation),
     );
   }
   box.hidden = false;

@@ -132,3 +132,25 @@ export async function testDevice(stem, subtle = globalThis.crypto.subtle, nonce 
   const signature = new Uint8Array(await subtle.sign({ name: 'ECDSA', hash: 'SHA-384' }, key, signed));
   return { evidence: new Uint8Array(Buffer.concat([signed, signature])), certificate: pkiText(`chain_${stem}.pem`) };
 }
+
+const SIGNER_PKI = fileURLToPath(new URL('../../fixtures/generated/signer_ocsp/', import.meta.url));
+
+/** A file of the token-signing PKI whose leaves name an OCSP responder (signer_ocsp/). */
+export const signerPkiText = (file) => readFileSync(join(SIGNER_PKI, file), 'utf8');
+
+/**
+ * The signer PKI's root responder answering one DER request (`openssl ocsp`, offline): the
+ * answers for the signer chain's OCSP tests.
+ */
+export async function signerOcspAnswer(request) {
+  const work = await mkdtemp(join(tmpdir(), 'edgeattest-signer-ocsp-'));
+  try {
+    await writeFile(join(work, 'req'), request);
+    await openssl(['ocsp', '-index', join(SIGNER_PKI, 'index_root.txt'), '-CA', join(SIGNER_PKI, 'root.pem'),
+      '-rsigner', join(SIGNER_PKI, 'responder_root.pem'), '-rkey', join(SIGNER_PKI, 'responder_root_key.pem'), '-rmd', 'sha384',
+      '-resp_key_id', '-ndays', '1', '-reqin', join(work, 'req'), '-respout', join(work, 'resp')]);
+    return await readFile(join(work, 'resp'));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,50 +1,24 @@
-// PENDING (not run: the name is not *.test.mjs): the signer chain's OCSP host function
-// fetchSignerOcsp is not written, because the core's API it drives (the pinned signer's OCSP
-// requests with their AIA URLs, and the fold of the answers under the signerChain rule) has
-// not landed. Rename to signer-ocsp.test.mjs once both exist; the shape assumed below
-// (fetchSignerOcsp(verified, jwks, { signers, fetch, url, timeoutMs, rule, now })) is a draft.
 // The host side of the signer chain's OCSP (fetchSignerOcsp): a result signed under the test
 // token-signing PKI whose leaves carry an AIA OCSP URL (tests/fixtures/generated/signer_ocsp/)
 // and pinned to its root; the core names what to ask and where, this module asks (each POST
-// within its timeout, the AIA URL by default, `url` overriding it), and the core folds the
-// answers under the policy's signerChain rule. The answers are real OCSP responses made by
+// within its timeout, the AIA URL by default, `url` overriding it), and the core judges the
+// answers under the revocation policy's signerChain rule: a pass resolves, a refusal rejects
+// with its code and the status as `revocation`. The answers are real OCSP responses made by
 // `openssl ocsp` as the root's delegated responder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   importPrivateKey, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, fetchSignerOcsp,
 } from '../../pkg/local/index.js';
+import { signerOcspAnswer } from './support/ocsp-responder.mjs';
 
 const PKI = fileURLToPath(new URL('../fixtures/generated/signer_ocsp/', import.meta.url));
 const AIA_URL = 'http://ocsp.signer.test/';
 const pemBlocks = (text) => text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g);
 const base64 = (block) => block.replace(/-----[A-Z ]+-----|\s/g, '');
-
-function openssl(args) {
-  return new Promise((resolve, reject) => {
-    execFile('openssl', args, (error, _stdout, stderr) => (error ? reject(new Error(`openssl ${args[0]}: ${stderr}`)) : resolve()));
-  });
-}
-
-/** The root's responder answering one DER OCSP request, as `openssl ocsp` does. */
-async function opensslAnswer(request) {
-  const work = await mkdtemp(join(tmpdir(), 'edgeattest-signer-ocsp-'));
-  try {
-    await writeFile(join(work, 'req'), request);
-    await openssl(['ocsp', '-index', join(PKI, 'index_root.txt'), '-CA', join(PKI, 'root.pem'),
-      '-rsigner', join(PKI, 'responder_root.pem'), '-rkey', join(PKI, 'responder_root_key.pem'), '-rmd', 'sha384',
-      '-resp_key_id', '-ndays', '1', '-reqin', join(work, 'req'), '-respout', join(work, 'resp')]);
-    return await readFile(join(work, 'resp'));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
 
 /**
  * A fetch that answers OCSP POSTs with openssl (`mode` 'answer'), or never answers ('silent':
@@ -57,7 +31,7 @@ function responder(mode = 'answer') {
     if (mode === 'silent') {
       return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     }
-    const body = await opensslAnswer(Buffer.from(init.body));
+    const body = await signerOcspAnswer(Buffer.from(init.body));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/ocsp-response' } });
   };
   return { fetch, asked };
@@ -82,11 +56,15 @@ async function signedBy(status) {
 
 test('signer OCSP: a good leaf is asked at its AIA URL and reported good', async () => {
   const { verified, jwks, signers } = await signedBy('good');
+  assert.equal(verified.signer.pinned, true);
   const { fetch, asked } = responder();
   const revocation = await fetchSignerOcsp(verified, jwks, { signers, fetch });
   assert.deepEqual(asked, [AIA_URL], 'the AIA URL, once');
   assert.equal(revocation.status, 'good');
-  assert.deepEqual(revocation.warnings ?? [], []);
+  assert.deepEqual(revocation.warnings, []);
+  assert.equal(revocation.code, undefined);
+  assert.match(revocation.anchor, /Test Signer OCSP Root CA/);
+  assert.deepEqual(revocation.certificates.map((c) => [c.status, c.nonce]), [['good', 'matched']]);
 });
 
 test('signer OCSP: `url` overrides the AIA URL', async () => {
@@ -97,33 +75,57 @@ test('signer OCSP: `url` overrides the AIA URL', async () => {
   assert.equal(revocation.status, 'good');
 });
 
-test('signer OCSP: a revoked leaf fails with the revocation code', async () => {
-  const { verified, jwks, signers } = await signedBy('revoked');
-  const { fetch } = responder();
-  const revocation = await fetchSignerOcsp(verified, jwks, { signers, fetch });
-  assert.equal(revocation.status, 'revoked');
-  assert.match(revocation.code ?? '', /^ERR_/);
+test('signer OCSP: a revoked leaf rejects with ERR_SIGNER_REVOKED, and passes with a warning inside a grace period', async () => {
+  const { verified, jwks, signers, now } = await signedBy('revoked');
+  await assert.rejects(fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }), (error) => {
+    assert.equal(error.code, 'ERR_SIGNER_REVOKED');
+    assert.match(error.message, /Test token signer \(revoked\).*2024-06-01T00:00:00Z.*keyCompromise/);
+    assert.equal(error.revocation.status, 'revoked');
+    return true;
+  });
+  // index_root.txt: revoked 2024-06-01T00:00:00Z.
+  const since = now - 1_717_200_000;
+  const graced = await fetchSignerOcsp(verified, jwks, {
+    signers, fetch: responder().fetch, revocation: { signerChain: { revokedGracePeriod: since + 3600 } },
+  });
+  assert.equal(graced.status, 'good');
+  assert.equal(graced.warnings.length, 1);
+  assert.match(graced.warnings[0], /result signer's chain.*revokedGracePeriod/);
 });
 
-test('signer OCSP: unanswered fails by default, and is a warning under allowUnknown', async () => {
+test('signer OCSP: unanswered rejects by default, and is a warning under allowUnknown', async () => {
   const { verified, jwks, signers } = await signedBy('good');
-  const strict = await fetchSignerOcsp(verified, jwks, { signers, fetch: responder('silent').fetch, timeoutMs: 200 });
-  assert.notEqual(strict.status, 'good');
+  await assert.rejects(
+    fetchSignerOcsp(verified, jwks, { signers, fetch: responder('silent').fetch, timeoutMs: 200 }),
+    (error) => error.code === 'ERR_SIGNER_REVOCATION_UNCONFIRMED' && /allowUnknown/.test(error.message),
+  );
   const relaxed = await fetchSignerOcsp(verified, jwks, {
-    signers, fetch: responder('silent').fetch, timeoutMs: 200, rule: { allowUnknown: true },
+    signers, fetch: responder('silent').fetch, timeoutMs: 200, revocation: { signerChain: { allowUnknown: true } },
   });
   assert.equal(relaxed.status, 'good');
   assert.equal(relaxed.warnings.length, 1);
   assert.match(relaxed.warnings[0], /signer/i);
 });
 
-test('signer OCSP: an unknown leaf is a failure, and a warning under allowUnknown', async () => {
+test('signer OCSP: an unknown leaf rejects, and is a warning under allowUnknown', async () => {
   const { verified, jwks, signers } = await signedBy('unknown');
-  const strict = await fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch });
-  assert.notEqual(strict.status, 'good');
-  const relaxed = await fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch, rule: { allowUnknown: true } });
+  await assert.rejects(
+    fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }),
+    (error) => error.code === 'ERR_SIGNER_REVOCATION_UNCONFIRMED' && error.revocation.status === 'unknown',
+  );
+  const relaxed = await fetchSignerOcsp(verified, jwks, {
+    signers, fetch: responder().fetch, revocation: { signerChain: { allowUnknown: true } },
+  });
   assert.equal(relaxed.status, 'good');
   assert.equal(relaxed.warnings.length, 1);
+});
+
+test('signer OCSP: the anchors must be the ones the result was verified with', async () => {
+  const { verified, jwks } = await signedBy('good');
+  // Without `signers`, NRAS's default anchors apply, and the key no longer pins.
+  await assert.rejects(fetchSignerOcsp(verified, jwks, { fetch: responder().fetch }), { code: 'ERR_SIGNER_UNTRUSTED' });
+  await assert.rejects(fetchSignerOcsp(verified, jwks, { fetch: 'no' }), { code: 'ERR_INVALID_ARGUMENT', field: 'fetch' });
+  await assert.rejects(fetchSignerOcsp({}, jwks, {}), { code: 'ERR_INVALID_ARGUMENT', field: 'verified' });
 });
 
 test('signer OCSP: NRAS\'s pinned signer asks nothing, and says why', async () => {
@@ -137,5 +139,11 @@ test('signer OCSP: NRAS\'s pinned signer asks nothing, and says why', async () =
   const revocation = await fetchSignerOcsp(verified, jwks, { fetch, now: iat });
   assert.deepEqual(asked, []);
   assert.equal(revocation.status, 'not-checked');
-  assert.match(revocation.reason, /CA 001/);
+  assert.match(revocation.notChecked, /CA 001/);
+  // Verified without pinning: nothing trusted to ask about.
+  const unpinned = await verifyAttestationResult(response, jwks, { now: iat, nonce: JSON.parse(fixture('request')).nonce, signers: 'any' });
+  const none = await fetchSignerOcsp(unpinned, jwks, { fetch, now: iat });
+  assert.equal(none.status, 'not-checked');
+  assert.match(none.notChecked, /without pinning/);
+  assert.deepEqual(asked, []);
 });

@@ -86,7 +86,7 @@ export async function fetchOcspStatus(chainPem, options = {}) {
  * answer not believed) and the status as `revocation`.
  *
  * @param {{ signer?: { pinned: boolean; kid?: string | null } }} verified What verifyAttestationResult, verifyJwt or verifyEar resolved with.
- * @param {string | Uint8Array | { keys: object[] }} jwks The key set it was verified with.
+ * @param {string | Uint8Array | { keys: object[] } | import('./jwks.js').RemoteJWKSet} jwks The key set it was verified with (a remote set: the set it last fetched, and its `signers` unless `options.signers` is given).
  * @param {FetchSignerOcspOptions} [options]
  * @returns {Promise<SignerOcspStatus>}
  * @throws EdgeAttestError (as a rejection) `ERR_SIGNER_REVOKED`, `ERR_SIGNER_REVOCATION_UNCONFIRMED`
@@ -103,7 +103,14 @@ export async function fetchOcspStatus(chainPem, options = {}) {
  * ```
  */
 export async function fetchSignerOcsp(verified, jwks, options = {}) {
-  const { signers, revocation, url, timeoutMs = 10_000, now, nonces } = options;
+  const { revocation, url, timeoutMs = 10_000, now, nonces } = options;
+  let { signers } = options;
+  if (typeof jwks === 'function' && typeof jwks.jwks === 'function') {
+    // A remote set (createRemoteJWKSet): the set it last fetched, and its anchors.
+    signers ??= jwks.signers;
+    jwks = jwks.jwks();
+    if (jwks === undefined) throw coded('ERR_INVALID_ARGUMENT', 'jwks is a remote key set that has not fetched yet: verify with it first', 'jwks');
+  }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') throw coded('ERR_INVALID_ARGUMENT', 'fetch must be a function', 'fetch');
   if (url !== undefined && typeof url !== 'string') throw coded('ERR_INVALID_ARGUMENT', 'url must be a string', 'url');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   importPrivateKey, createDetachedEat, createJwks, generateNonce, verifyAttestationResult, fetchSignerOcsp,
+  createRemoteJWKSet,
 } from '../../pkg/local/index.js';
 import { signerOcspAnswer } from './support/ocsp-responder.mjs';
 
@@ -146,4 +147,17 @@ test('signer OCSP: NRAS\'s pinned signer asks nothing, and says why', async () =
   assert.equal(none.status, 'not-checked');
   assert.match(none.notChecked, /without pinning/);
   assert.deepEqual(asked, []);
+});
+
+test('signer OCSP: a remote key set gives the set it fetched and its anchors', async () => {
+  const { verified, jwks, signers } = await signedBy('good');
+  const remote = createRemoteJWKSet('https://signer.test/jwks.json', {
+    signers, fetch: async () => new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } }),
+  });
+  await assert.rejects(fetchSignerOcsp(verified, remote, { fetch: responder().fetch }), { code: 'ERR_INVALID_ARGUMENT', field: 'jwks' });
+  await remote.reload();
+  const { fetch, asked } = responder();
+  const revocation = await fetchSignerOcsp(verified, remote, { fetch });
+  assert.equal(revocation.status, 'good');
+  assert.deepEqual(asked, [AIA_URL]);
 });

@@ -105,7 +105,7 @@ function revocationLine(revocation) {
   const words = { good: 'good', 'not-checked': 'not checked' }[status] ?? status;
   const why = code ? revocation.message : revocation.notChecked;
   return el('div', { id: 'result-signer-revocation', 'data-status': status, class: warnings.length ? 'relaxed' : undefined },
-    el('p', {}, badge(tone, `signer revocation: ${words}`), code ? [' ', codeEl(code)] : '', why ? ` ${why}` : ''),
+    el('p', {}, badge(tone, `signer revocation: ${words}`), code ? [' ', codeEl(code), ':'] : '', why ? ` ${why}` : ''),
     code && REVOCATION_HINTS[code] ? el('p', { class: 'hint', text: REVOCATION_HINTS[code] }) : null,
     warnings.length
       ? el('ul', { class: 'warnings', 'aria-label': 'Signer revocation relaxed' }, warnings.map((w) => el('li', { text: w })))
@@ -129,6 +129,7 @@ export async function showSignerRevocation(verified, jwks, { signers, now }) {
     box.setAttribute('role', 'alert');
     box.className = 'signer summary bad';
     box.dataset.state = 'revoked';
+    for (const pass of box.querySelectorAll('.badge.pass')) pass.className = 'badge info';
   }
   $('result-signer-revocation')?.remove();
   $('result-signer').append(revocationLine(revocation));

@@ -106,9 +106,13 @@ impl From<OcspError> for TokenError {
 impl SignerOcspOptions {
     /// The signer of `kid` in `jwks`, pinned again at `now`: `None` under `signers: 'any'`.
     fn signer(&self, jwks: &Jwks, now: UnixTime) -> Result<Option<Arc<PinnedSigner>>, TokenError> {
-        let key = jwks.select(self.kid.as_deref())?;
         let nras = Signers::nras();
-        pin_now(key, self.signers.as_ref().unwrap_or(&nras), now)
+        let signers = self.signers.as_ref().unwrap_or(&nras);
+        if signers.is_any() {
+            // Checked before the key: an unpinned result names no key to find again.
+            return Ok(None);
+        }
+        pin_now(jwks.select(self.kid.as_deref())?, signers, now)
     }
 
     /// The requests for the signer's path, each with its nonce from `nonces`, else from

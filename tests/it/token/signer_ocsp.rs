@@ -338,8 +338,10 @@ fn nras_pinned_signer_asks_nothing_and_says_why() {
     assert!(status.not_checked.unwrap().contains("CA 001"));
     assert!(status.code.is_none());
     // Unpinned, there is nothing trusted to ask about.
+    // Unpinned results name no key (`signer: {pinned: false}`): none is looked for.
     let any = SignerOcspOptions {
         signers: Some(Signers::Any),
+        kid: None,
         ..host
     };
     let status = any.check(&c.jwks, &[], at).unwrap();

@@ -94,6 +94,15 @@ test('signer OCSP: a revoked leaf rejects with ERR_SIGNER_REVOKED, and passes wi
   assert.match(graced.warnings[0], /result signer's chain.*revokedGracePeriod/);
 });
 
+test('signer OCSP: a held leaf rejects by default, and is a warning under allowHold', async () => {
+  const { verified, jwks, signers } = await signedBy('hold');
+  await assert.rejects(fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }),
+    (error) => error.code === 'ERR_SIGNER_REVOKED' && /certificateHold/.test(error.message));
+  const held = await fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch, revocation: { signerChain: { allowHold: true } } });
+  assert.equal(held.status, 'good');
+  assert.equal(held.warnings.length, 1);
+});
+
 test('signer OCSP: unanswered rejects by default, and is a warning under allowUnknown', async () => {
   const { verified, jwks, signers } = await signedBy('good');
   await assert.rejects(

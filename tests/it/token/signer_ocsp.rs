@@ -348,3 +348,32 @@ fn nras_pinned_signer_asks_nothing_and_says_why() {
     assert_eq!(status.status, "not-checked");
     assert!(status.not_checked.unwrap().contains("without pinning"));
 }
+
+#[test]
+fn a_held_signer_is_refused_strictly_and_passes_under_allow_hold() {
+    let (_, answers) = asked("hold", RevocationRule::default());
+    let strict = options("hold", RevocationRule::default())
+        .check(&jwks("hold"), &answers, now())
+        .unwrap();
+    assert_eq!(strict.code, Some("ERR_SIGNER_REVOKED"));
+    assert!(strict.message.unwrap().contains("certificateHold"));
+    // allowUnknown does not cover a hold.
+    let unknown = RevocationRule {
+        allow_unknown: true,
+        ..RevocationRule::default()
+    };
+    let status = options("hold", unknown)
+        .check(&jwks("hold"), &answers, now())
+        .unwrap();
+    assert_eq!(status.code, Some("ERR_SIGNER_REVOKED"));
+    let hold = RevocationRule {
+        allow_hold: true,
+        ..RevocationRule::default()
+    };
+    let status = options("hold", hold)
+        .check(&jwks("hold"), &answers, now())
+        .unwrap();
+    assert_eq!((status.status, status.code), ("good", None));
+    assert_eq!(status.warnings.len(), 1);
+    assert!(status.warnings[0].contains("result signer's chain"), "{:?}", status.warnings);
+}

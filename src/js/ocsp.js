@@ -69,7 +69,13 @@ export async function fetchOcspStatus(chainPem, options = {}) {
  * @property {number} [timeoutMs] Per request; default 10000.
  * @property {number} [now] Unix seconds; default the host clock.
  * @property {Uint8Array[]} [nonces] One 32-byte nonce per request; default crypto.getRandomValues.
+ * @property {boolean} [cache] Reuse an answer this module fetched for the same certificate and responder until its `cacheUntil` (the earlier of its nextUpdate and a day); default true. Every reused answer is checked again, against the nonce it was fetched with.
  */
+
+/** Answers about signer certificates: `${url} ${cacheKey}` → { body, nonce, until }, oldest first. */
+const signerAnswers = new Map();
+/** At most this many answers are kept (a relying party sees few signers). */
+const SIGNER_ANSWERS_MAX = 64;
 
 /**
  * Asks whether the chain of the key that signed a verified result is revoked. The key
@@ -121,8 +127,22 @@ export async function fetchSignerOcsp(verified, jwks, options = {}) {
   // Unpinned: the core says so (nothing trusted to ask about).
   const core = { kid, signers: signer.pinned ? signers : 'any' };
   const requests = signerOcspRequests(jwks, { ...core, nonces }, now);
-  const answers = await Promise.all(requests.map((r) => fetchAnswer(fetchFn, url ?? r.url, r, timeoutMs)));
+  const clock = now ?? Math.floor(Date.now() / 1000);
+  const keys = requests.map((r) => `${url ?? r.url} ${r.cacheKey}`);
+  const cached = (key) => (options.cache !== false && signerAnswers.get(key)?.until > clock ? signerAnswers.get(key) : undefined);
+  const answers = await Promise.all(requests.map((r, n) => {
+    const hit = cached(keys[n]);
+    return hit ? { body: hit.body, nonce: hit.nonce } : fetchAnswer(fetchFn, url ?? r.url, r, timeoutMs);
+  }));
   const status = checkSignerOcsp(jwks, answers, now, { ...core, revocation });
+  // Keep what verified and may be cached (the core's cacheUntil); drop what no longer verifies.
+  status.certificates.forEach((certificate, n) => {
+    signerAnswers.delete(keys[n]);
+    if (options.cache !== false && answers[n].body && certificate.status !== 'failed' && certificate.cacheUntil > clock) {
+      signerAnswers.set(keys[n], { body: answers[n].body, nonce: answers[n].nonce, until: certificate.cacheUntil });
+      if (signerAnswers.size > SIGNER_ANSWERS_MAX) signerAnswers.delete(signerAnswers.keys().next().value);
+    }
+  });
   if (status.code) throw coded(status.code, status.message ?? status.code, undefined, { revocation: status });
   return status;
 }

@@ -55,11 +55,14 @@ async function signedBy(status) {
   return { verified, jwks, signers, now };
 }
 
+/** fetchSignerOcsp asking every time (the cache is tested on its own). */
+const ask = (verified, jwks, options) => fetchSignerOcsp(verified, jwks, { cache: false, ...options });
+
 test('signer OCSP: a good leaf is asked at its AIA URL and reported good', async () => {
   const { verified, jwks, signers } = await signedBy('good');
   assert.equal(verified.signer.pinned, true);
   const { fetch, asked } = responder();
-  const revocation = await fetchSignerOcsp(verified, jwks, { signers, fetch });
+  const revocation = await ask(verified, jwks, { signers, fetch });
   assert.deepEqual(asked, [AIA_URL], 'the AIA URL, once');
   assert.equal(revocation.status, 'good');
   assert.deepEqual(revocation.warnings, []);
@@ -71,14 +74,14 @@ test('signer OCSP: a good leaf is asked at its AIA URL and reported good', async
 test('signer OCSP: `url` overrides the AIA URL', async () => {
   const { verified, jwks, signers } = await signedBy('good');
   const { fetch, asked } = responder();
-  const revocation = await fetchSignerOcsp(verified, jwks, { signers, fetch, url: 'http://127.0.0.1:9/ocsp' });
+  const revocation = await ask(verified, jwks, { signers, fetch, url: 'http://127.0.0.1:9/ocsp' });
   assert.deepEqual(asked, ['http://127.0.0.1:9/ocsp']);
   assert.equal(revocation.status, 'good');
 });
 
 test('signer OCSP: a revoked leaf rejects with ERR_SIGNER_REVOKED, and passes with a warning inside a grace period', async () => {
   const { verified, jwks, signers, now } = await signedBy('revoked');
-  await assert.rejects(fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }), (error) => {
+  await assert.rejects(ask(verified, jwks, { signers, fetch: responder().fetch }), (error) => {
     assert.equal(error.code, 'ERR_SIGNER_REVOKED');
     assert.match(error.message, /Test token signer \(revoked\).*2024-06-01T00:00:00Z.*keyCompromise/);
     assert.equal(error.revocation.status, 'revoked');
@@ -86,7 +89,7 @@ test('signer OCSP: a revoked leaf rejects with ERR_SIGNER_REVOKED, and passes wi
   });
   // index_root.txt: revoked 2024-06-01T00:00:00Z.
   const since = now - 1_717_200_000;
-  const graced = await fetchSignerOcsp(verified, jwks, {
+  const graced = await ask(verified, jwks, {
     signers, fetch: responder().fetch, revocation: { signerChain: { revokedGracePeriod: since + 3600 } },
   });
   assert.equal(graced.status, 'good');
@@ -96,9 +99,9 @@ test('signer OCSP: a revoked leaf rejects with ERR_SIGNER_REVOKED, and passes wi
 
 test('signer OCSP: a held leaf rejects by default, and is a warning under allowHold', async () => {
   const { verified, jwks, signers } = await signedBy('hold');
-  await assert.rejects(fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }),
+  await assert.rejects(ask(verified, jwks, { signers, fetch: responder().fetch }),
     (error) => error.code === 'ERR_SIGNER_REVOKED' && /certificateHold/.test(error.message));
-  const held = await fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch, revocation: { signerChain: { allowHold: true } } });
+  const held = await ask(verified, jwks, { signers, fetch: responder().fetch, revocation: { signerChain: { allowHold: true } } });
   assert.equal(held.status, 'good');
   assert.equal(held.warnings.length, 1);
 });
@@ -106,10 +109,10 @@ test('signer OCSP: a held leaf rejects by default, and is a warning under allowH
 test('signer OCSP: unanswered rejects by default, and is a warning under allowUnknown', async () => {
   const { verified, jwks, signers } = await signedBy('good');
   await assert.rejects(
-    fetchSignerOcsp(verified, jwks, { signers, fetch: responder('silent').fetch, timeoutMs: 200 }),
+    ask(verified, jwks, { signers, fetch: responder('silent').fetch, timeoutMs: 200 }),
     (error) => error.code === 'ERR_SIGNER_REVOCATION_UNCONFIRMED' && /allowUnknown/.test(error.message),
   );
-  const relaxed = await fetchSignerOcsp(verified, jwks, {
+  const relaxed = await ask(verified, jwks, {
     signers, fetch: responder('silent').fetch, timeoutMs: 200, revocation: { signerChain: { allowUnknown: true } },
   });
   assert.equal(relaxed.status, 'good');
@@ -120,10 +123,10 @@ test('signer OCSP: unanswered rejects by default, and is a warning under allowUn
 test('signer OCSP: an unknown leaf rejects, and is a warning under allowUnknown', async () => {
   const { verified, jwks, signers } = await signedBy('unknown');
   await assert.rejects(
-    fetchSignerOcsp(verified, jwks, { signers, fetch: responder().fetch }),
+    ask(verified, jwks, { signers, fetch: responder().fetch }),
     (error) => error.code === 'ERR_SIGNER_REVOCATION_UNCONFIRMED' && error.revocation.status === 'unknown',
   );
-  const relaxed = await fetchSignerOcsp(verified, jwks, {
+  const relaxed = await ask(verified, jwks, {
     signers, fetch: responder().fetch, revocation: { signerChain: { allowUnknown: true } },
   });
   assert.equal(relaxed.status, 'good');
@@ -133,9 +136,9 @@ test('signer OCSP: an unknown leaf rejects, and is a warning under allowUnknown'
 test('signer OCSP: the anchors must be the ones the result was verified with', async () => {
   const { verified, jwks } = await signedBy('good');
   // Without `signers`, NRAS's default anchors apply, and the key no longer pins.
-  await assert.rejects(fetchSignerOcsp(verified, jwks, { fetch: responder().fetch }), { code: 'ERR_SIGNER_UNTRUSTED' });
-  await assert.rejects(fetchSignerOcsp(verified, jwks, { fetch: 'no' }), { code: 'ERR_INVALID_ARGUMENT', field: 'fetch' });
-  await assert.rejects(fetchSignerOcsp({}, jwks, {}), { code: 'ERR_INVALID_ARGUMENT', field: 'verified' });
+  await assert.rejects(ask(verified, jwks, { fetch: responder().fetch }), { code: 'ERR_SIGNER_UNTRUSTED' });
+  await assert.rejects(ask(verified, jwks, { fetch: 'no' }), { code: 'ERR_INVALID_ARGUMENT', field: 'fetch' });
+  await assert.rejects(ask({}, jwks, {}), { code: 'ERR_INVALID_ARGUMENT', field: 'verified' });
 });
 
 test('signer OCSP: NRAS\'s pinned signer asks nothing, and says why', async () => {
@@ -146,13 +149,13 @@ test('signer OCSP: NRAS\'s pinned signer asks nothing, and says why', async () =
   const jwks = JSON.parse(fixture('jwks'));
   const verified = await verifyAttestationResult(response, jwks, { now: iat, nonce: JSON.parse(fixture('request')).nonce });
   const { fetch, asked } = responder();
-  const revocation = await fetchSignerOcsp(verified, jwks, { fetch, now: iat });
+  const revocation = await ask(verified, jwks, { fetch, now: iat });
   assert.deepEqual(asked, []);
   assert.equal(revocation.status, 'not-checked');
   assert.match(revocation.notChecked, /CA 001/);
   // Verified without pinning: nothing trusted to ask about.
   const unpinned = await verifyAttestationResult(response, jwks, { now: iat, nonce: JSON.parse(fixture('request')).nonce, signers: 'any' });
-  const none = await fetchSignerOcsp(unpinned, jwks, { fetch, now: iat });
+  const none = await ask(unpinned, jwks, { fetch, now: iat });
   assert.equal(none.status, 'not-checked');
   assert.match(none.notChecked, /without pinning/);
   assert.deepEqual(asked, []);
@@ -163,10 +166,27 @@ test('signer OCSP: a remote key set gives the set it fetched and its anchors', a
   const remote = createRemoteJWKSet('https://signer.test/jwks.json', {
     signers, fetch: async () => new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } }),
   });
-  await assert.rejects(fetchSignerOcsp(verified, remote, { fetch: responder().fetch }), { code: 'ERR_INVALID_ARGUMENT', field: 'jwks' });
+  await assert.rejects(ask(verified, remote, { fetch: responder().fetch }), { code: 'ERR_INVALID_ARGUMENT', field: 'jwks' });
   await remote.reload();
   const { fetch, asked } = responder();
-  const revocation = await fetchSignerOcsp(verified, remote, { fetch });
+  const revocation = await ask(verified, remote, { fetch });
   assert.equal(revocation.status, 'good');
   assert.deepEqual(asked, [AIA_URL]);
+});
+
+test('signer OCSP: an answer is reused until its cacheUntil, checked again each time', async () => {
+  const { verified, jwks, signers, now } = await signedBy('good');
+  const { fetch, asked } = responder();
+  const url = 'http://127.0.0.1:9/cache-test';
+  const first = await fetchSignerOcsp(verified, jwks, { signers, fetch, url, now });
+  const until = first.certificates[0].cacheUntil;
+  assert.ok(until > now, 'openssl -ndays 1 gives a nextUpdate');
+  const again = await fetchSignerOcsp(verified, jwks, { signers, fetch, url, now: now + 60 });
+  assert.equal(again.status, 'good');
+  assert.deepEqual(asked, [url], 'the second call asks nothing');
+  await fetchSignerOcsp(verified, jwks, { signers, fetch, url, now: now + 60, cache: false });
+  assert.equal(asked.length, 2, 'cache: false asks');
+  // Past cacheUntil the answer is not reused (and, a day old, would not verify).
+  await assert.rejects(fetchSignerOcsp(verified, jwks, { signers, fetch: responder('silent').fetch, url, now: until + 1, timeoutMs: 100 }),
+    { code: 'ERR_SIGNER_REVOCATION_UNCONFIRMED' });
 });

@@ -397,18 +397,31 @@ fn check_one(
     answer: &Fetched,
     now: UnixTime,
 ) -> Result<Result<CheckedOcsp, OcspError>, OcspInputError> {
-    let (body, nonce) = match answer {
-        Fetched::Failed(failure) => return Ok(Err(OcspError::Unavailable(*failure))),
-        Fetched::Body(body) => (body, &[][..]),
-        Fetched::Cached { body, nonce } => (body, nonce.as_slice()),
-    };
     // The request only names the certificate here: the nonce compared is the answer's.
     let request = build(chain, index, [0; NONCE_LEN])?;
     let issuer = chain
         .get(index.saturating_add(1))
         .map(Vec::as_slice)
         .unwrap_or_default();
-    Ok(check_response(body, &request, nonce, issuer, now).and_then(|p| p.verify_in_core()))
+    Ok(check_fetched(answer, &request, issuer, now))
+}
+
+/// A host's answer about `request`'s certificate, checked at `now` with the software
+/// signature backend: a fetch that failed is [`OcspError::Unavailable`]; a body fetched now
+/// is compared with no nonce (its response may echo none), a cached one with the nonce it was
+/// fetched with.
+pub(crate) fn check_fetched(
+    answer: &Fetched,
+    request: &OcspRequest,
+    issuer_der: &[u8],
+    now: UnixTime,
+) -> Result<CheckedOcsp, OcspError> {
+    let (body, nonce) = match answer {
+        Fetched::Failed(failure) => return Err(OcspError::Unavailable(*failure)),
+        Fetched::Body(body) => (body, &[][..]),
+        Fetched::Cached { body, nonce } => (body, nonce.as_slice()),
+    };
+    check_response(body, request, nonce, issuer_der, now).and_then(|p| p.verify_in_core())
 }
 
 fn read_chain(pem: &str) -> Result<Vec<Vec<u8>>, OcspInputError> {

@@ -16,7 +16,7 @@ use super::verified::PinnedSigner;
 use crate::error_code::ErrorCode;
 use crate::host_answer::Fetched;
 use crate::ocsp::{
-    check_response, ChainOcspRequest, CheckedOcsp, OcspCertificateStatus, OcspError, OcspNonce,
+    check_fetched, ChainOcspRequest, CheckedOcsp, OcspCertificateStatus, OcspError, OcspNonce,
     OcspRequest, RevocationPolicy, RevocationRule, NONCE_LEN,
 };
 use crate::time::UnixTime;
@@ -269,11 +269,6 @@ fn check_one(
     answer: &Fetched,
     now: UnixTime,
 ) -> Result<Result<CheckedOcsp, OcspError>, TokenError> {
-    let (body, nonce) = match answer {
-        Fetched::Failed(failure) => return Ok(Err(OcspError::Unavailable(*failure))),
-        Fetched::Body(body) => (body, &[][..]),
-        Fetched::Cached { body, nonce } => (body, nonce.as_slice()),
-    };
     let (Some(subject), Some(issuer)) = (
         signer.certificates_der().get(index),
         signer.issuer_der(index),
@@ -282,5 +277,5 @@ fn check_one(
     };
     // The request only names the certificate here: the nonce compared is the answer's.
     let request = OcspRequest::new(subject, issuer, [0; NONCE_LEN])?;
-    Ok(check_response(body, &request, nonce, issuer, now).and_then(|p| p.verify_in_core()))
+    Ok(check_fetched(answer, &request, issuer, now))
 }

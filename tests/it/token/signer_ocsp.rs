@@ -375,5 +375,9 @@ fn a_held_signer_is_refused_strictly_and_passes_under_allow_hold() {
         .unwrap();
     assert_eq!((status.status, status.code), ("good", None));
     assert_eq!(status.warnings.len(), 1);
-    assert!(status.warnings[0].contains("result signer's chain"), "{:?}", status.warnings);
+    assert!(
+        status.warnings[0].contains("result signer's chain"),
+        "{:?}",
+        status.warnings
+    );
 }

@@ -179,7 +179,9 @@ export function witReportOptions(o) {
     },
     rimAnchors: o.rimAnchors,
     firmwareVersion: o.firmwareVersion,
-    revocation: o.revocation,
+    revocation: o.revocation === undefined
+      ? undefined
+      : { status: o.revocation.status, message: o.revocation.message, warnings: o.revocation.warnings ?? [] },
   };
 }
 

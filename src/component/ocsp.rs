@@ -1,9 +1,12 @@
 //! `edgeattest:verifier/ocsp`: a chain's OCSP requests and the check of the responses the
 //! host fetched, by the core's [`OcspRequestsOptions`] and [`CheckOcspOptions`] (the JS
-//! `ocspRequests` / `checkOcspResponses`). The nonces are the host's: no randomness here.
+//! `ocspRequests` / `checkOcspResponses`; the check's options are the JS API's JSON), and the
+//! signer chain's ([`super::signer_ocsp`]). The nonces are the host's: no randomness here.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+
+use serde::de::DeserializeOwned;
 
 use super::args::{Arg, Members};
 use super::exports::edgeattest::verifier::ocsp::{
@@ -62,14 +65,11 @@ impl Guest for Verifier {
         kind: WitKind,
         answers: Vec<OcspAnswer>,
         now: u64,
-        allow_hold: bool,
+        options: Option<String>,
     ) -> Result<OcspChainStatus, WitError> {
         let now = checked_now(now)?;
+        let options: CheckOcspOptions = json_options(options.as_deref(), "CheckOcspOptions")?;
         let answers = answers_in(answers)?;
-        let options = CheckOcspOptions {
-            allow_hold: Some(allow_hold),
-            ..CheckOcspOptions::default()
-        };
         let status = options
             .check(&chain_pem, kind_in(kind), &answers, now)
             .map_err(|e| coded(&e))?;
@@ -137,6 +137,21 @@ pub(super) fn certificate_out(c: CoreCertificateStatus) -> OcspCertificateStatus
         code: c.code.map(Into::into),
         message: c.message,
     }
+}
+
+/// A function's `options`: the JS API's options as JSON, read by the core's serde type `T`
+/// (`name` in the error); none is `T`'s default.
+pub(super) fn json_options<T: DeserializeOwned + Default>(
+    options: Option<&str>,
+    name: &str,
+) -> Result<T, WitError> {
+    options.map_or_else(
+        || Ok(T::default()),
+        |text| {
+            crate::json::from_slice(text.as_bytes())
+                .map_err(|e| invalid("options", alloc::format!("{name} (JSON): {e}")))
+        },
+    )
 }
 
 /// The host's nonces, one per request, each 32 bytes (their count bounded first).

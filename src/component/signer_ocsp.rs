@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::exports::edgeattest::verifier::ocsp::{
     OcspAnswer, SignerOcspRequest, SignerOcspState, SignerOcspStatus,
 };
-use super::ocsp::{answers_in, certificate_out, nonces_in};
+use super::ocsp::{answers_in, certificate_out, json_options, nonces_in};
 use super::{checked_now, coded, invalid, WitError};
 use crate::ocsp::NONCE_LEN;
 use crate::time::UnixTime;
@@ -109,10 +109,6 @@ fn read(
 ) -> Result<(Jwks, SignerOcspOptions, UnixTime), WitError> {
     let now = checked_now(now)?;
     let jwks = Jwks::parse(jwks).map_err(|e| coded(&e))?;
-    let options = match options {
-        Some(text) => crate::json::from_slice(text.as_bytes())
-            .map_err(|e| invalid("options", alloc::format!("SignerOcspOptions (JSON): {e}")))?,
-        None => SignerOcspOptions::default(),
-    };
+    let options = json_options(options, "SignerOcspOptions")?;
     Ok((jwks, options, now))
 }

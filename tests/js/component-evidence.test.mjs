@@ -174,7 +174,7 @@ test('verify-device-report: a chain the revocation rule let pass (held, allow-ho
   const manifest = JSON.parse(readFileSync(new URL('responses/manifest.json', pki), 'utf8'));
   const held = wit.ocsp.checkOcspResponses(
     readFileSync(new URL('chain_hold.pem', pki), 'utf8'), 'device',
-    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), true,
+    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), JSON.stringify({ allowHold: true }),
   );
   assert.deepEqual([held.status, held.held, held.warnings.length], ['good', true, 1]);
   // A device whose report passes with good revocation, then with the held chain's answer.
@@ -197,7 +197,7 @@ test('verify-device-report: a chain the revocation rule let pass (held, allow-ho
   // Strict (allow-hold off): the held chain is revoked, and so is the report's revocation.
   const strict = wit.ocsp.checkOcspResponses(
     readFileSync(new URL('chain_hold.pem', pki), 'utf8'), 'device',
-    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), false,
+    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), undefined,
   );
   const refused = wit.evidence.verifyDeviceReport(witReportOptions({ ...options, revocation: { status: strict.status, warnings: strict.warnings } }));
   assert.deepEqual([strict.status, refused.revocation, refused.verdict], ['revoked', 'failed', 'failed']);

@@ -165,7 +165,7 @@ test('verify-device-report and report-plan agree with evidenceReport / prepareEv
   }
 });
 
-test('verify-device-report: a chain the revocation rule let pass (held, allow-hold) is relaxed with its warnings, as evidenceReport; strict is not', () => {
+test('verify-device-report: a chain the revocation rule let pass (held, allowHold) is relaxed with its warnings, as evidenceReport; strict is not', () => {
   // The held chain's recorded answers (tests/fixtures/generated/ocsp, as component-ocsp.test.mjs
   // feeds them), checked by the component's own `ocsp` interface.
   const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);
@@ -194,7 +194,7 @@ test('verify-device-report: a chain the revocation rule let pass (held, allow-ho
     const stage = component.stages.find((s) => s.id === 'revocation');
     assert.ok(stage.detail.includes(held.warnings[0]), `the revocation stage names the warning: ${stage.detail}`);
   }
-  // Strict (allow-hold off): the held chain is revoked, and so is the report's revocation.
+  // Strict (no options): the held chain is revoked, and so is the report's revocation.
   const strict = wit.ocsp.checkOcspResponses(
     readFileSync(new URL('chain_hold.pem', pki), 'utf8'), 'device',
     ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), undefined,

@@ -63,7 +63,7 @@ test('ocsp-requests agrees with ocspRequests on every fixture chain, byte for by
   device.forEach((r, i) => assert.deepEqual([...r.request], [...bytes(`responses/requests/${DEVICE[i]}.der`)], DEVICE[i]));
 });
 
-test('check-ocsp-responses agrees with checkOcspResponses on every recorded response (with and without allow-hold, current and stale)', () => {
+test('check-ocsp-responses agrees with checkOcspResponses on every recorded response (with and without allowHold, current and stale)', () => {
   const files = readdirSync(new URL('responses/', pki)).filter((f) => f.endsWith('.der'));
   assert.ok(files.length >= 35, `${files.length} responses`);
   const statuses = new Map();
@@ -99,7 +99,7 @@ test('check-ocsp-responses agrees with checkOcspResponses on every recorded resp
   }
 });
 
-test('check-ocsp-responses: revoked and held chains are typed non-good states; allow-hold is the caller\'s', () => {
+test('check-ocsp-responses: revoked and held chains are typed non-good states; allowHold is the caller\'s', () => {
   const answer = (file, name) => ({ body: bytes(`responses/${file}`), nonce: nonce(name) });
   const rest = [answer('ica.der', 'ica'), answer('identity.der', 'identity')];
   const now = BigInt(manifest['brom_good.der'].now);

@@ -5,7 +5,8 @@
 // are answered by `openssl ocsp` as the root's delegated responder, and the answers judged
 // under the policy's `signerChain` rule: good passes, revoked is refused, unknown and
 // unanswered are refused strictly and a warning under allowUnknown. NRAS's recorded key set
-// (pinned by default) has nothing to ask, and says why. Hostile arguments: coded errors.
+// (pinned by default) has nothing to ask, and says why. Every request and status equals the
+// npm package's (signerOcspRequests / checkSignerOcsp) whole. Hostile arguments: coded errors.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,7 +15,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codedError, loadComponent, utf8, witAnswer } from './support/component.mjs';
+import '../../pkg/local/index.js';
+import { checkSignerOcsp, signerOcspRequests } from '../../pkg/local/edgeattest.js';
+import { agree, caught, codedError, loadComponent, signerOcspStatusToJs, utf8, witAnswer } from './support/component.mjs';
 
 const PKI = fileURLToPath(new URL('../fixtures/generated/signer_ocsp/', import.meta.url));
 const AIA_URL = 'http://ocsp.signer.test/';
@@ -137,6 +140,51 @@ test('NRAS\'s recorded key set, pinned by default, asks nothing and is not-check
   assert.match(any.notChecked, /without pinning/);
   // A foreign anchor: the key does not pin, a coded error (never a status that passes).
   codedError(() => wit.ocsp.checkSignerOcsp(keys, [], iat, JSON.stringify({ kid: header.kid, signers: [{ certificate: ROOT }] })), 'ERR_SIGNER_UNTRUSTED');
+});
+
+test('the component agrees with signerOcspRequests / checkSignerOcsp: the same requests byte for byte, the same status whole', () => {
+  const plain = (r) => ({ ...r, request: [...r.request], nonce: [...r.nonce] });
+  const js = (status, more = {}) => ({ kid: status, signers: [{ certificate: ROOT }], ...more });
+  let compared = 0;
+  for (const status of ['good', 'revoked', 'unknown']) {
+    const keys = jwks(status);
+    const nonces = [nonce(`${status} agree`)];
+    const jsRequests = signerOcspRequests(keys, js(status, { nonces }), Number(NOW));
+    const requests = wit.ocsp.signerOcspRequests(keys, options(status), NOW, nonces);
+    assert.deepEqual(requests.map(plain), jsRequests.map(plain), status);
+    const answered = [{ body: new Uint8Array(opensslAnswer(requests[0].request)), nonce: requests[0].nonce }];
+    for (const answers of [answered, [{ error: 'timeout' }], [{ body: answered[0].body }], [{ body: answered[0].body, nonce: nonce('another request') }]]) {
+      for (const signerChain of [undefined, { allowUnknown: true }, { revokedGracePeriod: 10 * 365 * 86_400 }]) {
+        const label = `${status} ${JSON.stringify(answers[0].error ?? Object.keys(answers[0]))} ${JSON.stringify(signerChain)}`;
+        agree(
+          caught(() => checkSignerOcsp(keys, answers, Number(NOW), js(status, signerChain ? { revocation: { signerChain } } : {}))),
+          caught(() => wit.ocsp.checkSignerOcsp(keys, answers.map(witAnswer), NOW, options(status, signerChain))),
+          label, signerOcspStatusToJs,
+        );
+        compared += 1;
+      }
+    }
+  }
+  assert.equal(compared, 36);
+  // NRAS's key set at its token's time, and the errors: the same code, field and message.
+  const fixture = (kind) => readFileSync(new URL(`../fixtures/nvidia/nras/teep/v3_1gpu_success_20260629_${kind}.json`, import.meta.url), 'utf8');
+  const token = JSON.parse(fixture('response'))[0][1];
+  const [header, claims] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url')));
+  const keys = utf8(fixture('jwks'));
+  agree(caught(() => checkSignerOcsp(keys, [], claims.iat, { kid: header.kid })), caught(() => wit.ocsp.checkSignerOcsp(keys, [], BigInt(claims.iat), JSON.stringify({ kid: header.kid }))), 'NRAS', signerOcspStatusToJs);
+  const errors = [
+    ['no such kid', jwks('good'), { kid: 'other', signers: [{ certificate: ROOT }] }, NOW, [nonce('x')]],
+    ['a foreign anchor', keys, { kid: header.kid, signers: [{ certificate: ROOT }] }, BigInt(claims.iat), []],
+    ['a nonce short', jwks('good'), { kid: 'good', signers: [{ certificate: ROOT }] }, NOW, []],
+  ];
+  for (const [label, set, o, at, nonces] of errors) {
+    const outcome = agree(
+      caught(() => signerOcspRequests(set, { ...o, nonces }, Number(at))),
+      caught(() => wit.ocsp.signerOcspRequests(set, JSON.stringify(o), at, nonces)),
+      label,
+    );
+    assert.equal(outcome, 'error', label);
+  }
 });
 
 test('hostile signer-ocsp arguments: coded errors, no trap, the instance stays usable', () => {

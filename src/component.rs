@@ -7,7 +7,7 @@
 //! Interfaces: `attest` (request validation), `evidence` (evidence, certificate chains, batches,
 //! a device's report with its RIMs and revocation, runtime values), `rim` (RIM verification,
 //! identity, envelopes, ids, the comparison with evidence), `ocsp` (requests and responses of
-//! a chain), `token` (JWTs, attestation results, raw P-384 checks), `policy` (NVIDIA's JSON
+//! a chain, and of the chain of a result's signer), `token` (JWTs, attestation results, raw P-384 checks), `policy` (NVIDIA's JSON
 //! policies over a verified result). Each verifies with the software backend, and each
 //! two-phase form hands the P-384 checks to the host instead ([`pending::Pending`]). Rego
 //! policies are not here: they are the optional `rego` feature (regorus), shipped to JS alone.
@@ -49,6 +49,7 @@ mod policy;
 mod report;
 mod rim;
 mod runtime;
+mod signer_ocsp;
 mod token;
 mod token_values;
 mod verification;

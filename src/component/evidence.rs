@@ -158,9 +158,11 @@ fn report_plan(options: &ReportOptions) -> Result<ReportPlan, WitError> {
         )
         .object();
     let revocation = options.revocation.as_ref().map(|revocation| {
+        let warnings = revocation.warnings.iter().map(|w| Arg::Str(w)).collect();
         Members::new()
             .with("status", Arg::Str(revocation_word(revocation.status)))
             .with_some("message", revocation.message.as_deref().map(Arg::Str))
+            .with("warnings", Arg::Seq(warnings))
             .object()
     });
     let read = read(

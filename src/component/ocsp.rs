@@ -1,21 +1,26 @@
 //! `edgeattest:verifier/ocsp`: a chain's OCSP requests and the check of the responses the
 //! host fetched, by the core's [`OcspRequestsOptions`] and [`CheckOcspOptions`] (the JS
-//! `ocspRequests` / `checkOcspResponses`). The nonces are the host's: no randomness here.
+//! `ocspRequests` / `checkOcspResponses`; the check's options are the JS API's JSON), and the
+//! signer chain's ([`super::signer_ocsp`]). The nonces are the host's: no randomness here.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use serde::de::DeserializeOwned;
+
 use super::args::{Arg, Members};
 use super::exports::edgeattest::verifier::ocsp::{
     ChainKind as WitKind, FetchFailure, Guest, NonceCheck, OcspAnswer, OcspCertificateStatus,
-    OcspChainStatus, OcspRequest, OcspStatus,
+    OcspChainStatus, OcspRequest, OcspStatus, SignerOcspRequest, SignerOcspStatus,
 };
+use super::signer_ocsp;
 use super::{at_most, checked_now, coded, invalid, Verifier, WitError};
 use crate::chain::{parse_pem_chain, MAX_CHAIN_CERTIFICATES};
 use crate::host_answer::{FetchAnswer, Fetched};
 use crate::ocsp::{
-    ocsp_targets, ChainKind, ChainRevocation, CheckOcspOptions, OcspInputError, OcspNonce,
-    OcspRequestsOptions, NONCE_LEN,
+    ocsp_targets, ChainKind, ChainRevocation, CheckOcspOptions,
+    OcspCertificateStatus as CoreCertificateStatus, OcspInputError, OcspNonce, OcspRequestsOptions,
+    NONCE_LEN,
 };
 use crate::time::UnixTime;
 
@@ -31,16 +36,7 @@ impl Guest for Verifier {
         kind: WitKind,
         nonces: Vec<Vec<u8>>,
     ) -> Result<Vec<OcspRequest>, WitError> {
-        at_most(&nonces, MAX_CHAIN_CERTIFICATES, "nonces")?;
-        let nonces = nonces
-            .iter()
-            .enumerate()
-            .map(|(n, nonce)| {
-                <[u8; NONCE_LEN]>::try_from(nonce.as_slice())
-                    .map(OcspNonce)
-                    .map_err(|_| invalid(&alloc::format!("nonces[{n}]"), "32 bytes"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let nonces = nonces_in(&nonces)?;
         let options = OcspRequestsOptions {
             kind: Some(kind_in(kind)),
             nonces: Some(nonces),
@@ -69,19 +65,11 @@ impl Guest for Verifier {
         kind: WitKind,
         answers: Vec<OcspAnswer>,
         now: u64,
-        allow_hold: bool,
+        options: Option<String>,
     ) -> Result<OcspChainStatus, WitError> {
-        at_most(&answers, MAX_CHAIN_CERTIFICATES, "answers")?;
         let now = checked_now(now)?;
-        let answers = answers
-            .into_iter()
-            .enumerate()
-            .map(|(n, answer)| answer_in(n, answer))
-            .collect::<Result<Vec<_>, _>>()?;
-        let options = CheckOcspOptions {
-            allow_hold: Some(allow_hold),
-            ..CheckOcspOptions::default()
-        };
+        let options: CheckOcspOptions = json_options(options.as_deref(), "CheckOcspOptions")?;
+        let answers = answers_in(answers)?;
         let status = options
             .check(&chain_pem, kind_in(kind), &answers, now)
             .map_err(|e| coded(&e))?;
@@ -100,24 +88,95 @@ impl Guest for Verifier {
             certificates: status
                 .certificates
                 .into_iter()
-                .map(|c| OcspCertificateStatus {
-                    subject: c.subject,
-                    status: status_in(c.status),
-                    reason: c.reason.map(Into::into),
-                    revoked_at: c.revoked_at.map(UnixTime::as_secs),
-                    this_update: c.this_update.map(UnixTime::as_secs),
-                    next_update: c.next_update.map(UnixTime::as_secs),
-                    nonce: c.nonce.map(|nonce| match nonce {
-                        "matched" => NonceCheck::Matched,
-                        _ => NonceCheck::NotEchoed,
-                    }),
-                    cache_until: c.cache_until.map(UnixTime::as_secs),
-                    code: c.code.map(Into::into),
-                    message: c.message,
-                })
+                .map(certificate_out)
                 .collect(),
         })
     }
+
+    fn signer_ocsp_request_count(
+        jwks: Vec<u8>,
+        options: Option<String>,
+        now: u64,
+    ) -> Result<u32, WitError> {
+        signer_ocsp::request_count(&jwks, options.as_deref(), now)
+    }
+
+    fn signer_ocsp_requests(
+        jwks: Vec<u8>,
+        options: Option<String>,
+        now: u64,
+        nonces: Vec<Vec<u8>>,
+    ) -> Result<Vec<SignerOcspRequest>, WitError> {
+        signer_ocsp::requests(&jwks, options.as_deref(), now, &nonces)
+    }
+
+    fn check_signer_ocsp(
+        jwks: Vec<u8>,
+        answers: Vec<OcspAnswer>,
+        now: u64,
+        options: Option<String>,
+    ) -> Result<SignerOcspStatus, WitError> {
+        signer_ocsp::check(&jwks, answers, now, options.as_deref())
+    }
+}
+
+/// One certificate's answer, member for member.
+pub(super) fn certificate_out(c: CoreCertificateStatus) -> OcspCertificateStatus {
+    OcspCertificateStatus {
+        subject: c.subject,
+        status: status_in(c.status),
+        reason: c.reason.map(Into::into),
+        revoked_at: c.revoked_at.map(UnixTime::as_secs),
+        this_update: c.this_update.map(UnixTime::as_secs),
+        next_update: c.next_update.map(UnixTime::as_secs),
+        nonce: c.nonce.map(|nonce| match nonce {
+            "matched" => NonceCheck::Matched,
+            _ => NonceCheck::NotEchoed,
+        }),
+        cache_until: c.cache_until.map(UnixTime::as_secs),
+        code: c.code.map(Into::into),
+        message: c.message,
+    }
+}
+
+/// A function's `options`: the JS API's options as JSON, read by the core's serde type `T`
+/// (`name` in the error); none is `T`'s default.
+pub(super) fn json_options<T: DeserializeOwned + Default>(
+    options: Option<&str>,
+    name: &str,
+) -> Result<T, WitError> {
+    options.map_or_else(
+        || Ok(T::default()),
+        |text| {
+            crate::json::from_slice(text.as_bytes())
+                .map_err(|e| invalid("options", alloc::format!("{name} (JSON): {e}")))
+        },
+    )
+}
+
+/// The host's nonces, one per request, each 32 bytes (their count bounded first).
+pub(super) fn nonces_in(nonces: &[Vec<u8>]) -> Result<Vec<OcspNonce>, WitError> {
+    at_most(nonces, MAX_CHAIN_CERTIFICATES, "nonces")?;
+    nonces
+        .iter()
+        .enumerate()
+        .map(|(n, nonce)| {
+            <[u8; NONCE_LEN]>::try_from(nonce.as_slice())
+                .map(OcspNonce)
+                .map_err(|_| invalid(&alloc::format!("nonces[{n}]"), "32 bytes"))
+        })
+        .collect()
+}
+
+/// The host's answers, one per request, as the core's [`Fetched`] (their count bounded
+/// first).
+pub(super) fn answers_in(answers: Vec<OcspAnswer>) -> Result<Vec<Fetched>, WitError> {
+    at_most(&answers, MAX_CHAIN_CERTIFICATES, "answers")?;
+    answers
+        .into_iter()
+        .enumerate()
+        .map(|(n, answer)| answer_in(n, answer))
+        .collect()
 }
 
 fn kind_in(kind: WitKind) -> ChainKind {

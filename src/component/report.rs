@@ -125,9 +125,8 @@ pub(super) fn report_out(report: &DeviceReport) -> WitReport {
         revocation: match report.revocation {
             RevocationState::NotReached => WitRevocation::NotReached,
             RevocationState::NotChecked => WitRevocation::NotChecked,
-            // The interface has no `relaxed` yet: a relaxed chain passed, its warnings are in
-            // the revocation stage's detail.
-            RevocationState::Good | RevocationState::Relaxed => WitRevocation::Good,
+            RevocationState::Good => WitRevocation::Good,
+            RevocationState::Relaxed => WitRevocation::Relaxed,
             RevocationState::Failed => WitRevocation::Failed,
         },
         comparison: report.comparison.as_ref().map(comparison_out),

@@ -6,6 +6,8 @@
 // verdicts; batches; hostile arguments (coded errors, no trap, the instance still usable).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import '../../pkg/local/index.js';
 import {
   evidenceReport, identifyRim, prepareEvidence, prepareEvidenceReport, runtimeEvidence, verifyChecksSoftware,
@@ -13,7 +15,7 @@ import {
 } from '../../pkg/local/edgeattest.js';
 import {
   agree, caught, optionsOf, codedError, deviceReportToJs, evidenceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
-  transcriptBytes, witEvidenceOptions, witReportOptions,
+  transcriptBytes, witAnswer, witEvidenceOptions, witReportOptions,
 } from './support/component.mjs';
 
 const NOW = 1_790_000_000;
@@ -101,6 +103,7 @@ function rimsNamed(fixture) {
 const REVOCATIONS = [
   { status: 'good' }, { status: 'revoked', message: 'keyCompromise' }, { status: 'unknown' },
   { status: 'not-checked', message: 'no responder configured' }, { status: 'failed' }, { status: 'not-checked' },
+  { status: 'good', warnings: ['a revocation rule let an unknown answer pass'] }, { status: 'good', warnings: [] },
 ];
 
 test('verify-device-report and report-plan agree with evidenceReport / prepareEvidenceReport on every fixture with the RIMs it names and each revocation input', (t) => {
@@ -160,6 +163,45 @@ test('verify-device-report and report-plan agree with evidenceReport / prepareEv
   for (const key of ['passed measres success', 'failed measres fail', 'partial measres success', 'failed']) {
     assert.ok(verdicts.has(key), `no report was ${key}: ${[...verdicts.keys()]}`);
   }
+});
+
+test('verify-device-report: a chain the revocation rule let pass (held, allowHold) is relaxed with its warnings, as evidenceReport; strict is not', () => {
+  // The held chain's recorded answers (tests/fixtures/generated/ocsp, as component-ocsp.test.mjs
+  // feeds them), checked by the component's own `ocsp` interface.
+  const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);
+  const nonce = (name) => new Uint8Array(createHash('sha256').update(`edgeattest ocsp fixture ${name}`).digest());
+  const answer = (name) => witAnswer({ body: readFileSync(new URL(`responses/${name}.der`, pki)), nonce: nonce(name) });
+  const manifest = JSON.parse(readFileSync(new URL('responses/manifest.json', pki), 'utf8'));
+  const held = wit.ocsp.checkOcspResponses(
+    readFileSync(new URL('chain_hold.pem', pki), 'utf8'), 'device',
+    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), JSON.stringify({ allowHold: true }),
+  );
+  assert.deepEqual([held.status, held.held, held.warnings.length], ['good', true, 1]);
+  // A device whose report passes with good revocation, then with the held chain's answer.
+  const withRims = (f, c) => ({ ...optionsOf(f), now: NOW, rims: c.rims, rimAnchors: c.rimAnchors, firmwareVersion: f.firmwareVersion });
+  const passing = evidenceFixtures().flatMap((f) => rimsNamed(f).map((c) => withRims(f, c)))
+    .find((o) => evidenceReport({ ...o, revocation: { status: 'good' } }).verdict === 'passed');
+  assert.ok(passing, 'a device that passes with its RIMs');
+  const options = { ...passing, revocation: { status: held.status, warnings: held.warnings } };
+  const js = evidenceReport(options);
+  assert.equal(js.revocation, 'relaxed');
+  for (const component of [
+    wit.evidence.verifyDeviceReport(witReportOptions(options)),
+    wit.evidence.ReportPlan.prepare(witReportOptions(options)).verify(),
+  ]) {
+    assert.equal(component.revocation, 'relaxed', 'a relaxed chain is never reported good');
+    assert.deepEqual(deviceReportToJs(component), js);
+    const stage = component.stages.find((s) => s.id === 'revocation');
+    assert.ok(stage.detail.includes(held.warnings[0]), `the revocation stage names the warning: ${stage.detail}`);
+  }
+  // Strict (no options): the held chain is revoked, and so is the report's revocation.
+  const strict = wit.ocsp.checkOcspResponses(
+    readFileSync(new URL('chain_hold.pem', pki), 'utf8'), 'device',
+    ['brom_hold', 'ica', 'identity'].map(answer), BigInt(manifest['brom_good.der'].now), undefined,
+  );
+  const refused = wit.evidence.verifyDeviceReport(witReportOptions({ ...options, revocation: { status: strict.status, warnings: strict.warnings } }));
+  assert.deepEqual([strict.status, refused.revocation, refused.verdict], ['revoked', 'failed', 'failed']);
+  assert.equal(wit.evidence.verifyDeviceReport(witReportOptions({ ...options, revocation: { status: 'good' } })).revocation, 'good');
 });
 
 test('evidence-batch agrees with prepareEvidence on every group of fixtures sharing a nonce and architecture', (t) => {

@@ -1,9 +1,9 @@
 // The verifier component's `ocsp` interface against the npm package's ocspRequests /
 // checkOcspResponses, on every recorded response of tests/fixtures/generated/ocsp/responses
 // (good, revoked, unknown, held, stale, bad signature, rogue responders, nonce mismatch and
-// not echoed, ...) and on every fetch failure: the same requests byte for byte, the same
-// chain status whole. A revoked or failed chain is a status that is not `good`, never an
-// error and never a pass. Hostile arguments: coded errors, and the instance stays usable.
+// not echoed, ...), on every fetch failure and under each revocation rule: the same requests
+// byte for byte, the same chain status whole. A revoked or failed chain is a status that is
+// not `good`, never an error and never a pass. Hostile arguments: coded errors, and the instance stays usable.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -25,10 +25,14 @@ before(async () => {
   wit = await loadComponent();
 });
 
-/** Both sides check `answers` for `chain` at `now`; returns the JS status. */
-function check(chain, kind, answers, now, allowHold, label) {
-  const js = caught(() => checkOcspResponses(chain, kind, answers, now, { allowHold }));
-  const component = caught(() => wit.ocsp.checkOcspResponses(chain, kind, answers.map(witAnswer), BigInt(now), allowHold));
+/** The JS `CheckOcspOptions` as the component's `options` (JSON; none when absent). */
+const witOptions = (options) => (options === undefined ? undefined : JSON.stringify(options));
+const HOLD = witOptions({ allowHold: true });
+
+/** Both sides check `answers` for `chain` at `now` under the JS `options`; returns the JS status. */
+function check(chain, kind, answers, now, options, label) {
+  const js = caught(() => checkOcspResponses(chain, kind, answers, now, options));
+  const component = caught(() => wit.ocsp.checkOcspResponses(chain, kind, answers.map(witAnswer), BigInt(now), witOptions(options)));
   agree(js, component, label, ocspStatusToJs);
   if (js.ok && js.ok.status !== 'good') {
     assert.notEqual(component.ok.status, 'good', `${label}: a ${js.ok.status} chain must not read as good`);
@@ -59,7 +63,7 @@ test('ocsp-requests agrees with ocspRequests on every fixture chain, byte for by
   device.forEach((r, i) => assert.deepEqual([...r.request], [...bytes(`responses/requests/${DEVICE[i]}.der`)], DEVICE[i]));
 });
 
-test('check-ocsp-responses agrees with checkOcspResponses on every recorded response (with and without allow-hold, current and stale)', () => {
+test('check-ocsp-responses agrees with checkOcspResponses on every recorded response (with and without allowHold, current and stale)', () => {
   const files = readdirSync(new URL('responses/', pki)).filter((f) => f.endsWith('.der'));
   assert.ok(files.length >= 35, `${files.length} responses`);
   const statuses = new Map();
@@ -81,13 +85,13 @@ test('check-ocsp-responses agrees with checkOcspResponses on every recorded resp
     const chain = text(chainFile);
     for (const now of [entry.now, entry.now + 86_400 + 300]) {
       for (const allowHold of [false, true]) {
-        const status = check(chain, kind, answers, now, allowHold, `${file} at ${now}${allowHold ? ' allowing hold' : ''}`);
+        const status = check(chain, kind, answers, now, allowHold ? { allowHold } : undefined, `${file} at ${now}${allowHold ? ' allowing hold' : ''}`);
         if (status) statuses.set(`${status.status} ${status.code ?? ''}`.trim(), file);
       }
     }
     // Without the nonce (a response compared with none), and replayed under another request's.
-    check(chain, kind, answers.map((a, i) => (i === at ? { body: a.body } : a)), entry.now, false, `${file} without nonce`);
-    check(chain, kind, answers.map((a, i) => (i === at ? { body: a.body, nonce: nonce('another request') } : a)), entry.now, false, `${file} replayed`);
+    check(chain, kind, answers.map((a, i) => (i === at ? { body: a.body } : a)), entry.now, undefined, `${file} without nonce`);
+    check(chain, kind, answers.map((a, i) => (i === at ? { body: a.body, nonce: nonce('another request') } : a)), entry.now, undefined, `${file} replayed`);
   }
   // The fixtures cover every outcome the issue names.
   for (const seen of ['good', 'revoked', 'unknown', 'failed ERR_OCSP_STALE', 'failed ERR_OCSP_SIGNATURE_INVALID', 'failed ERR_OCSP_NONCE_MISMATCH', 'failed ERR_OCSP_UNAUTHORIZED_RESPONDER']) {
@@ -95,20 +99,54 @@ test('check-ocsp-responses agrees with checkOcspResponses on every recorded resp
   }
 });
 
-test('check-ocsp-responses: revoked and held chains are typed non-good states; allow-hold is the caller\'s', () => {
+test('check-ocsp-responses: revoked and held chains are typed non-good states; allowHold is the caller\'s', () => {
   const answer = (file, name) => ({ body: bytes(`responses/${file}`), nonce: nonce(name) });
   const rest = [answer('ica.der', 'ica'), answer('identity.der', 'identity')];
   const now = BigInt(manifest['brom_good.der'].now);
-  const revoked = wit.ocsp.checkOcspResponses(text('chain_revoked.pem'), 'device', [answer('brom_revoked.der', 'brom_revoked'), ...rest].map(witAnswer), now, true);
+  const revoked = wit.ocsp.checkOcspResponses(text('chain_revoked.pem'), 'device', [answer('brom_revoked.der', 'brom_revoked'), ...rest].map(witAnswer), now, HOLD);
   assert.deepEqual([revoked.status, revoked.reason, revoked.serviceCode, revoked.held], ['revoked', 'keyCompromise', 5002, false]);
   assert.equal(revoked.certificates[0].revokedAt, 1717200000n);
   const held = [answer('brom_hold.der', 'brom_hold'), ...rest].map(witAnswer);
-  const refused = wit.ocsp.checkOcspResponses(text('chain_hold.pem'), 'device', held, now, false);
+  const refused = wit.ocsp.checkOcspResponses(text('chain_hold.pem'), 'device', held, now, undefined);
   assert.deepEqual([refused.status, refused.reason], ['revoked', 'certificateHold']);
-  const allowed = wit.ocsp.checkOcspResponses(text('chain_hold.pem'), 'device', held, now, true);
+  const allowed = wit.ocsp.checkOcspResponses(text('chain_hold.pem'), 'device', held, now, HOLD);
   assert.deepEqual([allowed.status, allowed.held], ['good', true]);
-  const unknown = wit.ocsp.checkOcspResponses(text('chain_unknown.pem'), 'device', [answer('brom_unknown.der', 'brom_unknown'), ...rest].map(witAnswer), now, false);
+  const unknown = wit.ocsp.checkOcspResponses(text('chain_unknown.pem'), 'device', [answer('brom_unknown.der', 'brom_unknown'), ...rest].map(witAnswer), now, undefined);
   assert.deepEqual([unknown.status, unknown.serviceCode], ['unknown', 5003]);
+});
+
+test('check-ocsp-responses: the revocation rule and component (options JSON) agree with checkOcspResponses; each relaxation a warning', () => {
+  const answer = (file, name) => ({ body: bytes(`responses/${file}`), nonce: nonce(name) });
+  const rest = [answer('ica.der', 'ica'), answer('identity.der', 'identity')];
+  const now = manifest['brom_good.der'].now;
+  const since = now - 1717200000;
+  const chains = [
+    ['revoked', [answer('brom_revoked.der', 'brom_revoked'), ...rest]],
+    ['unknown', [answer('brom_unknown.der', 'brom_unknown'), ...rest]],
+    ['hold', [answer('brom_hold.der', 'brom_hold'), ...rest]],
+    ['good', [{ error: 'timeout' }, ...rest]],
+  ];
+  const rules = [{}, { allowUnknown: true }, { allowHold: true }, { revokedGracePeriod: since + 3600 }, { revokedGracePeriod: since - 3600 }];
+  const seen = new Set();
+  for (const [status, answers] of chains) {
+    for (const rule of rules) {
+      for (const component of [undefined, 'switchChain', 'driverRimChain']) {
+        const options = { rule, ...(component ? { component } : {}) };
+        const label = `${status} under ${JSON.stringify(options)}`;
+        const js = check(text(`chain_${status}.pem`), 'device', answers, now, options, label);
+        assert.equal(js.status === 'good', js.warnings.length === 1, `${label}: a relaxed pass carries its warning`);
+        if (js.status === 'good') seen.add(`${status} ${Object.keys(rule)[0]}`);
+      }
+    }
+  }
+  // Each rule member lets its own outcomes pass, and only those (a hold is a revocation: the
+  // grace period covers it too).
+  assert.deepEqual([...seen].sort(), ['good allowUnknown', 'hold allowHold', 'hold revokedGracePeriod', 'revoked revokedGracePeriod', 'unknown allowUnknown']);
+  const chain = text('chain_good.pem');
+  const good = DEVICE.map((n) => witAnswer({ body: bytes(`responses/${n}.der`), nonce: nonce(n) }));
+  for (const [options, label] of [['{"rule":{"allowUnknown":1}}', 'a number for a flag'], ['{"colour":"red"}', 'an unknown member'], ['{"allowHold":true,"allowHold":true}', 'a duplicate member'], ['not JSON', 'not JSON']]) {
+    assert.equal(codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', good, BigInt(now), options), 'ERR_INVALID_ARGUMENT', label).field, 'options');
+  }
 });
 
 test('check-ocsp-responses agrees on every fetch failure (unreachable, timeout, HTTP status, too large, not fetched)', () => {
@@ -118,11 +156,11 @@ test('check-ocsp-responses agrees on every fetch failure (unreachable, timeout, 
   const failures = [{ error: 'unreachable' }, { error: 'timeout' }, { error: 'status', status: 503 }, { error: 'status', status: 404 }, { error: 'too-large' }, { error: 'not-fetched' }];
   for (const failure of failures) {
     for (let at = 0; at < 3; at++) {
-      const status = check(chain, 'device', good.map((a, i) => (i === at ? failure : a)), now, false, `${JSON.stringify(failure)} at ${at}`);
+      const status = check(chain, 'device', good.map((a, i) => (i === at ? failure : a)), now, undefined, `${JSON.stringify(failure)} at ${at}`);
       assert.equal(status.code, 'ERR_OCSP_UNAVAILABLE');
     }
   }
-  check(chain, 'device', good, now, false, 'all good');
+  check(chain, 'device', good, now, undefined, 'all good');
 });
 
 test('hostile ocsp arguments: coded errors, no trap, the instance stays usable', () => {
@@ -138,17 +176,17 @@ test('hostile ocsp arguments: coded errors, no trap, the instance stays usable',
     codedError(() => wit.ocsp.ocspRequests(big, 'device', []), 'ERR_CHAIN_EMPTY', '16 MiB chain'),
     codedError(() => wit.ocsp.ocspRequestCount(`${chain}`.repeat(20), 'device'), 'ERR_CHAIN_TOO_MANY_CERTIFICATES', '80 certificates'),
     codedError(() => wit.ocsp.ocspRequests(chain.split(/(?<=-----END CERTIFICATE-----\n)/).reverse().join(''), 'device', DEVICE.map(nonce)), 'ERR_OCSP_INVALID_CERTIFICATE', 'out of order'),
-    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', good.slice(1), now, false), 'ERR_INVALID_ARGUMENT', 'an answer short'),
-    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', Array.from({ length: 1000 }, () => good[0]), now, false), 'ERR_INVALID_ARGUMENT', '1000 answers'),
-    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', [good[0], good[1], { tag: 'failed', val: { tag: 'http-status', val: 42 } }], now, false), 'ERR_INVALID_ARGUMENT', 'HTTP 42'),
-    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', good, 2n ** 63n, false), 'ERR_INVALID_ARGUMENT', 'now out of range'),
+    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', good.slice(1), now, undefined), 'ERR_INVALID_ARGUMENT', 'an answer short'),
+    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', Array.from({ length: 1000 }, () => good[0]), now, undefined), 'ERR_INVALID_ARGUMENT', '1000 answers'),
+    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', [good[0], good[1], { tag: 'failed', val: { tag: 'http-status', val: 42 } }], now, undefined), 'ERR_INVALID_ARGUMENT', 'HTTP 42'),
+    codedError(() => wit.ocsp.checkOcspResponses(chain, 'device', good, 2n ** 63n, undefined), 'ERR_INVALID_ARGUMENT', 'now out of range'),
   ];
   assert.equal(e[0].field, 'nonces');
   assert.equal(e[1].field, 'nonces[2]');
   assert.equal(e[7].field, 'answers');
   assert.equal(e[9].field, 'answers[2]');
   // A 1 MiB body where a response goes: a failed certificate, not an error (as in JS).
-  const huge = wit.ocsp.checkOcspResponses(chain, 'device', [witAnswer({ body: new Uint8Array(1 << 20) }), good[1], good[2]], now, false);
+  const huge = wit.ocsp.checkOcspResponses(chain, 'device', [witAnswer({ body: new Uint8Array(1 << 20) }), good[1], good[2]], now, undefined);
   assert.equal(huge.status, 'failed');
-  assert.equal(wit.ocsp.checkOcspResponses(chain, 'device', good, now, false).status, 'good');
+  assert.equal(wit.ocsp.checkOcspResponses(chain, 'device', good, now, undefined).status, 'good');
 });

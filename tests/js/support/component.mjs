@@ -179,7 +179,9 @@ export function witReportOptions(o) {
     },
     rimAnchors: o.rimAnchors,
     firmwareVersion: o.firmwareVersion,
-    revocation: o.revocation,
+    revocation: o.revocation === undefined
+      ? undefined
+      : { status: o.revocation.status, message: o.revocation.message, warnings: o.revocation.warnings ?? [] },
   };
 }
 
@@ -290,7 +292,6 @@ export function witAnswer(a) {
 
 /** A WIT `ocsp-chain-status` as the JS `OcspChainStatus`. */
 export function ocspStatusToJs(s) {
-  const some = (key, value) => (value === undefined ? {} : { [key]: value });
   return {
     status: s.status,
     ...(s.held ? { held: true } : {}),
@@ -298,18 +299,38 @@ export function ocspStatusToJs(s) {
     ...some('code', s.code),
     ...some('serviceCode', s.serviceCode),
     warnings: s.warnings,
-    certificates: s.certificates.map((c) => ({
-      subject: c.subject,
-      status: c.status,
-      ...some('reason', c.reason),
-      ...some('revokedAt', c.revokedAt === undefined ? undefined : Number(c.revokedAt)),
-      thisUpdate: num(c.thisUpdate),
-      nextUpdate: num(c.nextUpdate),
-      ...some('nonce', c.nonce),
-      ...some('cacheUntil', c.cacheUntil === undefined ? undefined : Number(c.cacheUntil)),
-      ...some('code', c.code),
-      ...some('message', c.message),
-    })),
+    certificates: s.certificates.map(ocspCertificateToJs),
+  };
+}
+
+const some = (key, value) => (value === undefined ? {} : { [key]: value });
+
+/** A WIT `ocsp-certificate-status` as the JS `OcspCertificateStatus`. */
+function ocspCertificateToJs(c) {
+  return {
+    subject: c.subject,
+    status: c.status,
+    ...some('reason', c.reason),
+    ...some('revokedAt', c.revokedAt === undefined ? undefined : Number(c.revokedAt)),
+    thisUpdate: num(c.thisUpdate),
+    nextUpdate: num(c.nextUpdate),
+    ...some('nonce', c.nonce),
+    ...some('cacheUntil', c.cacheUntil === undefined ? undefined : Number(c.cacheUntil)),
+    ...some('code', c.code),
+    ...some('message', c.message),
+  };
+}
+
+/** A WIT `signer-ocsp-status` as the JS `SignerOcspStatus`. */
+export function signerOcspStatusToJs(s) {
+  return {
+    status: s.status,
+    ...some('anchor', s.anchor),
+    ...some('notChecked', s.notChecked),
+    warnings: s.warnings,
+    ...some('code', s.code),
+    ...some('message', s.message),
+    certificates: s.certificates.map(ocspCertificateToJs),
   };
 }
 

@@ -1,0 +1,114 @@
+//! The signer chain's OCSP in `edgeattest:verifier/ocsp`: the requests for the path of the key
+//! that signed a result, and the verdict on the host's answers, by the core's
+//! [`SignerOcspOptions`] (the JS `signerOcspRequests` / `checkSignerOcsp`). The options are
+//! the JS API's JSON; the nonces are the host's: no randomness here.
+
+use alloc::vec::Vec;
+
+use super::exports::edgeattest::verifier::ocsp::{
+    OcspAnswer, SignerOcspRequest, SignerOcspState, SignerOcspStatus,
+};
+use super::ocsp::{answers_in, certificate_out, json_options, nonces_in};
+use super::{checked_now, coded, invalid, WitError};
+use crate::ocsp::NONCE_LEN;
+use crate::time::UnixTime;
+use crate::token::{Jwks, SignerOcspOptions, SignerOcspRequest as CoreRequest, TokenError};
+
+/// How many requests [`requests`] writes for these options.
+pub(super) fn request_count(jwks: &[u8], options: Option<&str>, now: u64) -> Result<u32, WitError> {
+    let (jwks, mut options, now) = read(jwks, options, now)?;
+    // Counted by writing them: the nonces only fill the requests, so any will do.
+    options.nonces = None;
+    let requests = write(&options, &jwks, now, || Ok([0; NONCE_LEN]))?;
+    Ok(u32::try_from(requests.len()).unwrap_or(u32::MAX))
+}
+
+/// The requests, each with its nonce: `nonces`, or the options' own.
+pub(super) fn requests(
+    jwks: &[u8],
+    options: Option<&str>,
+    now: u64,
+    nonces: &[Vec<u8>],
+) -> Result<Vec<SignerOcspRequest>, WitError> {
+    let given = nonces_in(nonces)?;
+    let (jwks, mut options, now) = read(jwks, options, now)?;
+    match (options.nonces.is_some(), given.is_empty()) {
+        (true, false) => return Err(invalid("nonces", "empty when options carries nonces")),
+        (true, true) => {}
+        (false, _) => options.nonces = Some(given),
+    }
+    // Every nonce is given (the core refuses a count that does not match), so the core never
+    // asks for a fresh one.
+    let requests = write(&options, &jwks, now, || {
+        Err(TokenError::InvalidOption {
+            field: "nonces",
+            expected: "one nonce per request",
+        })
+    })?;
+    Ok(requests
+        .into_iter()
+        .map(|r| SignerOcspRequest {
+            url: r.url,
+            certificate: r.request.certificate,
+            index: u32::try_from(r.request.index).unwrap_or(u32::MAX),
+            cache_key: r.request.cache_key,
+            request: r.request.request,
+            nonce: r.request.nonce,
+        })
+        .collect())
+}
+
+/// The verdict on one answer per request, as the core gives it.
+pub(super) fn check(
+    jwks: &[u8],
+    answers: Vec<OcspAnswer>,
+    now: u64,
+    options: Option<&str>,
+) -> Result<SignerOcspStatus, WitError> {
+    let (jwks, options, now) = read(jwks, options, now)?;
+    let answers = answers_in(answers)?;
+    let status = options.check(&jwks, &answers, now).map_err(|e| coded(&e))?;
+    Ok(SignerOcspStatus {
+        status: match status.status {
+            "good" => SignerOcspState::Good,
+            "revoked" => SignerOcspState::Revoked,
+            "unknown" => SignerOcspState::Unknown,
+            "not-checked" => SignerOcspState::NotChecked,
+            _ => SignerOcspState::Failed,
+        },
+        anchor: status.anchor,
+        not_checked: status.not_checked,
+        warnings: status.warnings,
+        code: status.code.map(Into::into),
+        message: status.message,
+        certificates: status
+            .certificates
+            .into_iter()
+            .map(certificate_out)
+            .collect(),
+    })
+}
+
+/// The core's requests; `fresh` a plain function, so that counting and writing share one
+/// copy of the core's generic code.
+fn write(
+    options: &SignerOcspOptions,
+    jwks: &Jwks,
+    now: UnixTime,
+    fresh: fn() -> Result<[u8; NONCE_LEN], TokenError>,
+) -> Result<Vec<CoreRequest>, WitError> {
+    options.requests(jwks, now, fresh).map_err(|e| coded(&e))
+}
+
+/// The key set, the options (the core's [`SignerOcspOptions`] read from the JS API's JSON)
+/// and `now`.
+fn read(
+    jwks: &[u8],
+    options: Option<&str>,
+    now: u64,
+) -> Result<(Jwks, SignerOcspOptions, UnixTime), WitError> {
+    let now = checked_now(now)?;
+    let jwks = Jwks::parse(jwks).map_err(|e| coded(&e))?;
+    let options = json_options(options, "SignerOcspOptions")?;
+    Ok((jwks, options, now))
+}

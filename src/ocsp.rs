@@ -48,7 +48,7 @@ mod targets;
 
 pub use crate::host_answer::FetchFailure;
 pub use asn1::CertId;
-pub(crate) use chain_check::check_fetched;
+pub(crate) use chain_check::{check_fetched, subject_name};
 pub use chain_check::{
     ChainOcspRequest, CheckOcspOptions, OcspCertificateStatus, OcspChainStatus, OcspInputError,
     OcspNonce, OcspRequestsOptions,

@@ -440,8 +440,9 @@ fn build(
     OcspRequest::new(subject, issuer, nonce).map_err(OcspInputError::Request)
 }
 
-/// The subject's commonName, or its whole subject when it has none.
-fn subject_name(chain: &[Vec<u8>], index: usize) -> String {
+/// The subject's commonName, or its whole subject when it has none: how a request and a
+/// certificate's status name the certificate.
+pub(crate) fn subject_name(chain: &[Vec<u8>], index: usize) -> String {
     chain
         .get(index)
         .and_then(|der| Cert::parse(der, CertPosition::Chain(index)).ok())

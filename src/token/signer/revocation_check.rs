@@ -16,8 +16,8 @@ use super::verified::PinnedSigner;
 use crate::error_code::ErrorCode;
 use crate::host_answer::Fetched;
 use crate::ocsp::{
-    check_fetched, ChainOcspRequest, CheckedOcsp, OcspCertificateStatus, OcspError, OcspNonce,
-    OcspRequest, RevocationPolicy, RevocationRule, NONCE_LEN,
+    check_fetched, subject_name, ChainOcspRequest, CheckedOcsp, OcspCertificateStatus, OcspError,
+    OcspNonce, OcspRequest, RevocationPolicy, RevocationRule, NONCE_LEN,
 };
 use crate::time::UnixTime;
 use crate::token::jwks::Jwks;
@@ -162,11 +162,7 @@ impl SignerOcspOptions {
             .into_iter()
             .map(|target| SignerOcspRequest {
                 request: ChainOcspRequest {
-                    certificate: signer
-                        .chain()
-                        .get(target.index)
-                        .map(|cert| cert.subject.clone())
-                        .unwrap_or_default(),
+                    certificate: subject_name(signer.certificates_der(), target.index),
                     index: target.index,
                     cache_key: target.request.cache_key(),
                     request: target.request.der().to_vec(),
@@ -203,9 +199,8 @@ impl SignerOcspOptions {
         let mut certificates = Vec::with_capacity(answers.len());
         for ((index, _), answer) in targets.iter().zip(answers) {
             let result = check_one(&signer, *index, answer, now)?;
-            let subject = signer.chain().get(*index).map(|c| c.subject.clone());
             certificates.push(OcspCertificateStatus::new(
-                subject.unwrap_or_default(),
+                subject_name(signer.certificates_der(), *index),
                 &result,
             ));
             results.push(result);

@@ -114,6 +114,9 @@ fn asked(status: &str, rule: RevocationRule) -> (Vec<String>, Vec<Fetched>) {
             Ok::<_, edgeattest::token::TokenError>([7; 32])
         })
         .unwrap();
+    // Named as a device chain's requests are: the commonName.
+    let names: Vec<_> = requests.iter().map(|r| r.request.certificate.as_str()).collect();
+    assert_eq!(names, [format!("Test token signer ({status})")]);
     let urls = requests.iter().map(|r| r.url.clone()).collect();
     let answers = requests
         .iter()

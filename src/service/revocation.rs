@@ -422,7 +422,8 @@ impl ChainVerdict {
 
     /// Writes the verdict into `chain` (`x-nvidia-cert-ocsp-status`,
     /// `x-nvidia-cert-revocation-reason`, `x-nvidia-cert-status: revoked`, the revocation
-    /// time) and says what the device gets from it. `field`: `certificate` (device chain) or `rim`.
+    /// time) and says what the device gets from it. `field`: `certificate` (device chain) or
+    /// `rim`.
     pub(crate) fn apply(&self, chain: &mut ChainOutcome, field: &str) -> Applied {
         let none = Applied {
             warning: None,

@@ -45,6 +45,8 @@ export interface CertChainClaim {
   /** The earliest notAfter of the chain, `YYYY-MM-DDTHH:MM:SSZ`. */
   'x-nvidia-cert-expiration-date': string | null;
   'x-nvidia-cert-revocation-reason': string | null;
+  /** Ours, not NVIDIA's: when the certificate the chain is reported revoked (or on hold) for was revoked, `YYYY-MM-DDTHH:MM:SSZ`; absent otherwise. A relying party's revokedGracePeriod counts from it. */
+  'x-edgeattest-cert-revocation-time'?: string;
 }
 
 /** One entry of `x-nvidia-mismatch-measurement-records`. */

@@ -125,8 +125,9 @@ export { KeySet, P384PrivateKey, P384PublicKey };
  * @property {RevocationPolicy} [revocation]
  *   verifyAttestationResult only: per component (`deviceChain`, `switchChain`,
  *   `driverRimChain`, `vbiosRimChain`) what a chain not confirmed good may be and still pass:
- *   `allowUnknown`, `revokedGracePeriod` (seconds after the revocation time the claims give;
- *   NRAS's claims give none, so a revoked NRAS chain always fails), `allowHold`. Strict by
+ *   `allowUnknown`, `revokedGracePeriod` (seconds after the chain object's
+ *   `x-edgeattest-cert-revocation-time`, which this crate's service writes; NRAS's claims
+ *   have none, so a revoked NRAS chain always fails), `allowHold`. Strict by
  *   default. Each acceptance sets `revocationRelaxed` and is a warning of its device.
  */
 

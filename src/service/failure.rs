@@ -60,6 +60,7 @@ pub(super) fn failed_outcome(
                 ocsp: RevocationStatus::Unknown,
                 earliest_expiry: None,
                 revocation_reason: None,
+                revocation_time: None,
             },
         }),
         fwid_match: claim(StageId::Fwid),

@@ -45,6 +45,9 @@ pub struct ChainOutcome {
     pub earliest_expiry: Option<crate::time::UnixTime>,
     /// The revocation reason, when revoked.
     pub revocation_reason: Option<String>,
+    /// The revocation time of the certificate the chain is reported revoked (or on hold)
+    /// for, when one is.
+    pub revocation_time: Option<crate::time::UnixTime>,
 }
 
 /// One reference-measurement (RIM) document's verdict.
@@ -176,6 +179,7 @@ impl From<&VerifiedChain> for ChainOutcome {
             ocsp: RevocationStatus::Unknown,
             earliest_expiry: Some(chain.earliest_not_after()),
             revocation_reason: None,
+            revocation_time: None,
         }
     }
 }

@@ -55,7 +55,7 @@ pub(super) fn revocation_input(verdict: &ChainVerdict, field: &str) -> Revocatio
     let Some(error) = applied(verdict, field).error else {
         return match verdict {
             ChainVerdict::NotChecked => RevocationInput::NotChecked,
-            ChainVerdict::Checked(revocation, component)
+            ChainVerdict::Checked(revocation, component, _)
                 if !revocation.relaxations().is_empty() =>
             {
                 RevocationInput::Relaxed(
@@ -71,8 +71,8 @@ pub(super) fn revocation_input(verdict: &ChainVerdict, field: &str) -> Revocatio
     };
     RevocationInput::Failed {
         code: match verdict {
-            ChainVerdict::Checked(ChainRevocation::Revoked { .. }, _) => ERR_CERT_REVOKED,
-            ChainVerdict::Checked(ChainRevocation::Unknown, _) => ERR_CERT_REVOCATION_UNKNOWN,
+            ChainVerdict::Checked(ChainRevocation::Revoked { .. }, ..) => ERR_CERT_REVOKED,
+            ChainVerdict::Checked(ChainRevocation::Unknown, ..) => ERR_CERT_REVOCATION_UNKNOWN,
             _ => ERR_OCSP_UNAVAILABLE,
         },
         message: error.description,
@@ -86,6 +86,7 @@ fn applied(verdict: &ChainVerdict, field: &str) -> Applied {
         ocsp: RevocationStatus::Unknown,
         earliest_expiry: None,
         revocation_reason: None,
+        revocation_time: None,
     };
     verdict.apply(&mut scratch, field)
 }
@@ -300,6 +301,7 @@ fn rim_claims<'a>(
                 ocsp: RevocationStatus::Unknown,
                 earliest_expiry: chain.expiration,
                 revocation_reason: None,
+                revocation_time: None,
             };
             let revoked = key.map(|key| {
                 sources

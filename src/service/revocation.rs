@@ -30,8 +30,9 @@ use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
 use crate::ocsp::{
-    check_response, fold_chain, ocsp_targets, ChainKind, ChainRevocation, CheckedOcsp, OcspError,
-    OcspRequest, PendingOcsp, Relaxation, RevocationComponent, RevocationPolicy,
+    check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
+    CheckedOcsp, OcspError, OcspRequest, PendingOcsp, Relaxation, RevocationComponent,
+    RevocationPolicy, RevocationReason,
 };
 use crate::time::UnixTime;
 
@@ -91,8 +92,10 @@ pub(crate) enum ChainVerdict {
     /// The service has no responder (`EDGEATTEST_OCSP_URL=off`): nothing is asked, and every
     /// token says so. With a responder, a chain is always [`Self::Checked`].
     NotChecked,
-    /// The folded status of every certificate asked about, under the rule of the component.
-    Checked(ChainRevocation, RevocationComponent),
+    /// The folded status of every certificate asked about, under the rule of the component,
+    /// and the revocation time of the certificate the chain is reported revoked (or on hold)
+    /// for ([`revocation_time`]).
+    Checked(ChainRevocation, RevocationComponent, Option<UnixTime>),
 }
 
 impl Revocation {
@@ -260,7 +263,10 @@ impl Revocation {
     /// chains unchecked.
     pub(crate) fn verdict(&self, chain: &ChainQueries, now: UnixTime) -> ChainVerdict {
         let rule = self.policy.rule(chain.component);
-        let checked = |revocation| ChainVerdict::Checked(revocation, chain.component);
+        let checked = |revocation, results: &[Result<CheckedOcsp, OcspError>]| {
+            let at = revocation_time(&revocation, results);
+            ChainVerdict::Checked(revocation, chain.component, at)
+        };
         let unanswered = || Err(OcspError::Unavailable(FetchFailure::NotFetched));
         let results: Vec<Result<CheckedOcsp, OcspError>> = chain
             .indices
@@ -270,12 +276,13 @@ impl Revocation {
                 _ => unanswered(),
             })
             .collect();
-        let revoked = results
-            .iter()
-            .map(|result| fold_chain(core::slice::from_ref(result), rule, now))
-            .find(|one| matches!(one, ChainRevocation::Revoked { .. }));
-        if let Some(revoked) = revoked {
-            return checked(revoked);
+        let revoked = results.iter().find_map(|result| {
+            let one = core::slice::from_ref(result);
+            let folded = fold_chain(one, rule, now);
+            matches!(folded, ChainRevocation::Revoked { .. }).then_some((folded, one))
+        });
+        if let Some((revoked, deciding)) = revoked {
+            return checked(revoked, deciding);
         }
         let mut results = results;
         if chain.incomplete {
@@ -285,7 +292,7 @@ impl Revocation {
             // A certificate left unasked is unanswered, which the rule passes with a warning.
             results.push(unanswered());
         }
-        checked(fold_chain(&results, rule, now))
+        checked(fold_chain(&results, rule, now), &results)
     }
 
     /// The answers that verified, for the host's cache.
@@ -319,6 +326,53 @@ impl Revocation {
         nonce.copy_from_slice(&digest[..32]);
         nonce
     }
+}
+
+/// The revocation time of the certificate a chain folded to `revocation` from `results` is
+/// reported revoked (or on hold) for: a refused chain's certificate that decides (`results`
+/// is then that one answer); for a passed chain, the earliest revoked in its grace period
+/// (its grace ends first, and its reason is the one reported), else the earliest passed on
+/// hold; `None` when no certificate is reported revoked.
+fn revocation_time(
+    revocation: &ChainRevocation,
+    results: &[Result<CheckedOcsp, OcspError>],
+) -> Option<UnixTime> {
+    let revoked_at = |hold_only: bool| {
+        results
+            .iter()
+            .filter_map(|result| match result {
+                Ok(CheckedOcsp {
+                    status: CertRevocation::Revoked { reason, at },
+                    ..
+                }) if !hold_only || *reason == Some(RevocationReason::CertificateHold) => Some(*at),
+                _ => None,
+            })
+            .min()
+    };
+    match revocation {
+        ChainRevocation::Revoked { .. } => revoked_at(false),
+        ChainRevocation::Good { relaxations } => {
+            earliest_grace(relaxations).map(|(_, at)| at).or_else(|| {
+                relaxations
+                    .contains(&Relaxation::Held)
+                    .then(|| revoked_at(true))
+                    .flatten()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The relaxation of a certificate revoked in its grace period with the earliest revocation
+/// time, as its reason and time.
+fn earliest_grace(relaxations: &[Relaxation]) -> Option<(Option<RevocationReason>, UnixTime)> {
+    relaxations
+        .iter()
+        .filter_map(|relaxation| match relaxation {
+            Relaxation::RevokedInGrace { reason, at, .. } => Some((*reason, *at)),
+            _ => None,
+        })
+        .min_by_key(|(_, at)| *at)
 }
 
 /// Each device's and each RIM's revocation verdict, for the outcomes.
@@ -362,12 +416,14 @@ impl ChainVerdict {
         Self::Checked(
             ChainRevocation::Failed(OcspError::Unavailable(FetchFailure::NotFetched)),
             component,
+            None,
         )
     }
 
     /// Writes the verdict into `chain` (`x-nvidia-cert-ocsp-status`,
-    /// `x-nvidia-cert-revocation-reason`, `x-nvidia-cert-status: revoked`) and says what
-    /// the device gets from it. `field`: `certificate` (device chain) or `rim`.
+    /// `x-nvidia-cert-revocation-reason`, `x-nvidia-cert-status: revoked`, the revocation
+    /// time) and says what the device gets from it. `field`: `certificate` (device chain) or
+    /// `rim`.
     pub(crate) fn apply(&self, chain: &mut ChainOutcome, field: &str) -> Applied {
         let none = Applied {
             warning: None,
@@ -377,19 +433,20 @@ impl ChainVerdict {
         // its folded status.
         chain.ocsp = match self {
             Self::NotChecked => RevocationStatus::Unknown,
-            Self::Checked(revocation, _) => revocation.status(),
+            Self::Checked(revocation, _, at) => {
+                chain.revocation_time = *at;
+                revocation.status()
+            }
         };
         match self {
             Self::NotChecked => Applied {
                 warning: Some(REVOCATION_WARNING.into()),
                 ..none
             },
-            Self::Checked(ChainRevocation::Good { relaxations }, component) => {
-                // A revoked certificate passed in its grace period is still reported revoked.
-                if let Some(reason) = relaxations.iter().find_map(|r| match r {
-                    Relaxation::RevokedInGrace { reason, .. } => Some(reason),
-                    _ => None,
-                }) {
+            Self::Checked(ChainRevocation::Good { relaxations }, component, _) => {
+                // A revoked certificate passed in its grace period is still reported revoked
+                // (the one whose grace ends first, as its time says).
+                if let Some((reason, _)) = earliest_grace(relaxations) {
                     chain.status = CertStatus::Revoked;
                     chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
                 }
@@ -404,7 +461,7 @@ impl ChainVerdict {
                     ..none
                 }
             }
-            Self::Checked(ChainRevocation::Revoked { reason }, _) => {
+            Self::Checked(ChainRevocation::Revoked { reason }, _, _) => {
                 chain.status = CertStatus::Revoked;
                 chain.revocation_reason = reason.map(|r| String::from(r.as_str()));
                 let reason = reason.map_or("unspecified", |r| r.as_str());
@@ -418,7 +475,7 @@ impl ChainVerdict {
                     ..none
                 }
             }
-            Self::Checked(ChainRevocation::Unknown, _) => Applied {
+            Self::Checked(ChainRevocation::Unknown, _, _) => Applied {
                 error: Some(details(
                     5003,
                     field,
@@ -427,7 +484,7 @@ impl ChainVerdict {
                 )),
                 ..none
             },
-            Self::Checked(ChainRevocation::Failed(error), _) => Applied {
+            Self::Checked(ChainRevocation::Failed(error), _, _) => Applied {
                 error: Some(details(
                     5001,
                     field,

@@ -53,6 +53,7 @@ fn chain(status: CertStatus, ocsp: RevocationStatus) -> ChainOutcome {
         ocsp,
         earliest_expiry: UnixTime::from_secs(1_780_000_000),
         revocation_reason: Some("keyCompromise".into()),
+        revocation_time: UnixTime::from_secs(1_760_000_000),
     }
 }
 
@@ -193,6 +194,7 @@ fn chain_claims() -> Vec<Object> {
         let mut outcome = chain(status, revocations[i.min(revocations.len() - 1)]);
         if i > 0 {
             (outcome.earliest_expiry, outcome.revocation_reason) = (None, None);
+            outcome.revocation_time = None;
         }
         out.push(object(CertChainClaim::new(&outcome)));
     }
@@ -367,7 +369,10 @@ fn interfaces() -> Vec<Interface> {
         },
         Interface {
             literals: &["x-nvidia-cert-status", "x-nvidia-cert-ocsp-status"],
-            docs: &[("x-nvidia-cert-expiration-date", "The earliest notAfter of the chain, `YYYY-MM-DDTHH:MM:SSZ`.")],
+            docs: &[
+                ("x-nvidia-cert-expiration-date", "The earliest notAfter of the chain, `YYYY-MM-DDTHH:MM:SSZ`."),
+                ("x-edgeattest-cert-revocation-time", "Ours, not NVIDIA's: when the certificate the chain is reported revoked (or on hold) for was revoked, `YYYY-MM-DDTHH:MM:SSZ`; absent otherwise. A relying party's revokedGracePeriod counts from it."),
+            ],
             ..interface("CertChainClaim", "The certificate-chain object of claims 3.0 and 4.0.", "", chain_claims())
         },
         Interface {

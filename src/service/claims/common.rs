@@ -36,6 +36,14 @@ pub struct CertChainClaim {
     /// The revocation reason, or null.
     #[serde(rename = "x-nvidia-cert-revocation-reason")]
     pub revocation_reason: Option<String>,
+    /// Ours, not NVIDIA's: when the chain's certificate reported revoked (or on hold, or
+    /// passed in a grace period) was revoked, `YYYY-MM-DDTHH:MM:SSZ`; absent otherwise. A
+    /// relying party's grace period counts from it.
+    #[serde(
+        rename = "x-edgeattest-cert-revocation-time",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_time: Option<String>,
 }
 
 impl CertChainClaim {
@@ -46,6 +54,7 @@ impl CertChainClaim {
             ocsp_status: chain.ocsp,
             expiration_date: chain.earliest_expiry.map(|date| date.to_string()),
             revocation_reason: chain.revocation_reason.clone(),
+            revocation_time: chain.revocation_time.map(|time| time.to_string()),
         }
     }
 }

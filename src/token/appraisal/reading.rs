@@ -9,8 +9,9 @@
 //! `null` (not computed: claims 3.0 write every claim, and a failed device's 1.0/2.0 claims
 //! carry some); a certificate-chain object
 //! (`…-attestation-report-cert-chain`, `…-rim-cert-chain`) is an object whose
-//! `x-nvidia-cert-status` and `x-nvidia-cert-ocsp-status` are strings, or `null` — and exists
-//! only from 3.0 on, as the `…-cert-chain-validated` / `…-rim-cert-validated` booleans exist
+//! `x-nvidia-cert-status` and `x-nvidia-cert-ocsp-status` are strings, and whose
+//! [`REVOCATION_TIME`], when present, is an RFC 3339 time; or `null` — and exists only from
+//! 3.0 on, as the `…-cert-chain-validated` / `…-rim-cert-validated` booleans exist
 //! only before; `x-nvidia-error-details` is an object; `measres` and `dbgstat` are strings; the
 //! mismatch records are arrays or `null`. A token must carry a verdict: `measres` or
 //! `x-nvidia-error-details`.
@@ -37,12 +38,17 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use crate::attest::ClaimsVersion;
+use crate::time::{parse_rfc3339, UnixTime};
 
 /// The warning a verifier that checks no revocation writes in every device token (this
 /// crate's service with `EDGEATTEST_OCSP_URL=off`): a relying party reads it as "chains not
 /// confirmed".
 pub(crate) const REVOCATION_NOT_CHECKED: &str =
     "Certificate revocation (OCSP) was not checked by this verifier";
+
+/// The chain object's member that dates the revocation of the certificate the chain is
+/// reported revoked (or on hold) for: this crate's service writes it, NVIDIA's does not.
+pub(crate) const REVOCATION_TIME: &str = "x-edgeattest-cert-revocation-time";
 
 const WARNING: &str = "x-nvidia-attestation-warning";
 const CLAIMS_VERSION_4: &str = "x-nvidia-gpu-claims-version";
@@ -108,6 +114,11 @@ pub(super) fn misread(
     if !exists {
         return Some(format!("{named} do not define it"));
     }
+    if let (Shape::ChainObject, Value::Object(chain)) = (shape, value) {
+        if chain.get(REVOCATION_TIME).is_some() && revocation_time(chain).is_none() {
+            return Some(format!("its {REVOCATION_TIME} is not an RFC 3339 time"));
+        }
+    }
     let expected = match shape {
         Shape::Check | Shape::ChainValidated => "a boolean",
         Shape::ChainObject => "a certificate-chain object",
@@ -129,6 +140,12 @@ pub(super) fn misread(
         _ => false,
     };
     (!reads).then(|| format!("{named} define it as {expected}"))
+}
+
+/// The chain object's [`REVOCATION_TIME`], when present and an RFC 3339 time.
+pub(super) fn revocation_time(chain: &Map<String, Value>) -> Option<UnixTime> {
+    let text = chain.get(REVOCATION_TIME)?.as_str()?;
+    UnixTime::from_secs(parse_rfc3339(text).ok()?)
 }
 
 /// The claim a token lacks to carry a verdict, when it carries none.

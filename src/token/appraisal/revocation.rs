@@ -9,9 +9,10 @@
 //!
 //! What a chain says (claims 3.0 and 4.0, its object): `valid` and `good` is good — unless a
 //! service's warning says a certificate of that chain was accepted on hold; `revoked` with the
-//! reason `certificateHold` is on hold; another `revoked` is revoked, at the time the
-//! service's grace-period warning names (the claims have no revocation-time member: a revoked
-//! chain no warning dates cannot be within a grace period, so it fails); `unknown`,
+//! reason `certificateHold` is on hold; another `revoked` is revoked, at the time of the
+//! object's `x-edgeattest-cert-revocation-time` (this crate's service writes it; NVIDIA's
+//! claims have none, and a revoked chain without it cannot be within a grace period, so it
+//! fails; warning prose is never read for a time); `unknown`,
 //! `not-checked` or `null` is unknown; any other certificate status is not valid and no rule
 //! accepts it. Claims 1.0 and 2.0 carry no status per chain: a validated chain is good unless
 //! the token warns that revocation was not checked or that a service's revocation policy
@@ -31,15 +32,15 @@ use serde_json::{Map, Value};
 
 use crate::attest::ClaimsVersion;
 use crate::ocsp::{RevocationComponent, RevocationPolicy, HOLD_ACCEPTED};
-use crate::time::{parse_rfc3339, UnixTime};
+use crate::time::UnixTime;
 
-use super::reading::{REVOCATION_NOT_CHECKED, REVOCATION_UNCONFIRMED_WARNING};
+use super::reading::{
+    revocation_time, REVOCATION_NOT_CHECKED, REVOCATION_TIME, REVOCATION_UNCONFIRMED_WARNING,
+};
 
 const WARNING: &str = "x-nvidia-attestation-warning";
 /// What every revocation-policy warning but the hold's says (`Relaxation::warning`).
 const POLICY_ACCEPTED: &str = "because the revocation policy sets";
-/// How a grace-period warning names the revocation time (`Relaxation::warning`).
-const REVOKED_AT: &str = " was revoked at ";
 const HOLD_REASON: &str = "certificateHold";
 
 /// What a chain says about its revocation.
@@ -51,7 +52,7 @@ pub(super) enum ChainState {
     Unknown,
     /// `certificateHold`.
     Held,
-    /// Revoked, with its reason and, when a warning dates it, its revocation time.
+    /// Revoked, with its reason and, when the object dates it, its revocation time.
     Revoked {
         reason: Option<String>,
         at: Option<UnixTime>,
@@ -210,6 +211,8 @@ fn object_state(
     component: Option<RevocationComponent>,
     claims: &Map<String, Value>,
 ) -> ChainState {
+    // A malformed revocation time makes the device unreadable (`reading::misread`); here it
+    // dates nothing, so no grace period can pass the chain either.
     let Some(chain) = value.as_object() else {
         return ChainState::Unknown;
     };
@@ -224,16 +227,9 @@ fn object_state(
             if reason == Some(HOLD_REASON) {
                 return ChainState::Held;
             }
-            let at = warned()
-                .filter(|part| is_relaxation(part))
-                .find_map(|part| {
-                    let (_, after) = part.split_once(REVOKED_AT)?;
-                    let (time, _) = after.split_once(' ')?;
-                    UnixTime::from_secs(parse_rfc3339(time).ok()?)
-                });
             ChainState::Revoked {
                 reason: reason.map(String::from),
-                at,
+                at: revocation_time(chain),
             }
         }
         (Some("valid"), Some("good")) => {
@@ -296,7 +292,8 @@ pub(super) fn judge(
                 )),
                 (Some(_), None) => Err(format!(
                     "a certificate of the {described}{of} is revoked ({reason}) and the \
-                     claims carry no revocation time, so revokedGracePeriod cannot apply"
+                     claims carry no revocation time ({REVOCATION_TIME}), so \
+                     revokedGracePeriod cannot apply"
                 )),
                 (Some(period), Some(at)) => {
                     let until = at.saturating_add(period);

@@ -240,6 +240,41 @@ fn one_changed_claim_fails_exactly_its_rule() {
     }
 }
 
+/// Our service's chain member (`x-edgeattest-cert-revocation-time`) on every chain object.
+fn with_revocation_time(device: &mut Map<String, Value>) {
+    for (name, value) in device.iter_mut() {
+        if name.ends_with("-cert-chain") {
+            value.as_object_mut().unwrap().insert(
+                "x-edgeattest-cert-revocation-time".into(),
+                json!("2026-06-28T12:00:00Z"),
+            );
+        }
+    }
+}
+
+#[test]
+fn our_revocation_time_member_changes_no_verdict_of_nvidias_policies() {
+    let policy = policy("remote_v4_NVGPURemotePolicyExample");
+    // Every chain carries the member (as a chain passed on hold does): still passes.
+    let dated = resigned("hopperClaimsv3", with_revocation_time);
+    let decision = appraise(&dated, &policy).unwrap();
+    assert!(decision.passed(), "{:?}", failures(&decision));
+    // A revoked driver RIM chain with it fails its OCSP rule only, as without it.
+    let revoked = resigned("hopperClaimsv3", |c| {
+        with_revocation_time(c);
+        c["x-nvidia-gpu-driver-rim-cert-chain"]["x-nvidia-cert-ocsp-status"] = json!("revoked");
+    });
+    let decision = appraise(&revoked, &policy).unwrap();
+    assert_eq!(
+        failures(&decision),
+        [(
+            Some("GPU-0".to_owned()),
+            "/x-nvidia-gpu-driver-rim-cert-chain/x-nvidia-cert-ocsp-status".into(),
+            RuleStatus::Mismatch
+        )]
+    );
+}
+
 #[test]
 fn a_policy_for_the_other_result_format_is_refused() {
     let detached = recorded("v3_1gpu_success_20260629");

@@ -58,6 +58,18 @@ fn chain_member(device: &mut Map<String, Value>, chain: &str, member: &str, valu
     device[chain].as_object_mut().unwrap()[member] = value;
 }
 
+/// Our service's member on every chain object (a chain passed on hold carries it).
+fn with_revocation_time(device: &mut Map<String, Value>) {
+    for (name, value) in device.iter_mut() {
+        if name.ends_with("-cert-chain") {
+            value.as_object_mut().unwrap().insert(
+                "x-edgeattest-cert-revocation-time".into(),
+                json!("2026-06-28T12:00:00Z"),
+            );
+        }
+    }
+}
+
 const DRIVER: &str = "x-nvidia-gpu-driver-rim-cert-chain";
 const VBIOS: &str = "x-nvidia-gpu-vbios-rim-cert-chain";
 const REPORT: &str = "x-nvidia-gpu-attestation-report-cert-chain";
@@ -87,7 +99,7 @@ fn nvidias_policies_read_as_v0_and_the_translations_as_v1() {
 fn each_example_widens_exactly_its_own_check() {
     type Edit = fn(&mut Map<String, Value>);
     // (the edit to the recorded Hopper, the policies that still pass).
-    let cases: [(&str, Edit, &[&str]); 9] = [
+    let cases: [(&str, Edit, &[&str]); 11] = [
         (
             "as recorded",
             |_| {},
@@ -108,6 +120,27 @@ fn each_example_widens_exactly_its_own_check() {
         (
             "driver RIM revoked",
             |d| chain_member(d, DRIVER, "x-nvidia-cert-ocsp-status", json!("revoked")),
+            &[WIDENING[1]],
+        ),
+        // Our service's revocation time changes no verdict of NVIDIA's policies.
+        (
+            "every chain dated by x-edgeattest-cert-revocation-time",
+            with_revocation_time,
+            &[
+                OVERALL,
+                WIDENING[0],
+                WIDENING[1],
+                WIDENING[2],
+                WIDENING[3],
+                WIDENING[4],
+            ],
+        ),
+        (
+            "driver RIM revoked, dated by x-edgeattest-cert-revocation-time",
+            |d| {
+                with_revocation_time(d);
+                chain_member(d, DRIVER, "x-nvidia-cert-ocsp-status", json!("revoked"));
+            },
             &[WIDENING[1]],
         ),
         (

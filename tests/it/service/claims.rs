@@ -46,6 +46,7 @@ fn chain(expiry: u64) -> ChainOutcome {
         ocsp: RevocationStatus::Good,
         earliest_expiry: edgeattest::UnixTime::from_secs(expiry),
         revocation_reason: None,
+        revocation_time: None,
     }
 }
 

@@ -278,7 +278,9 @@ fn every_component_and_outcome_gives_the_tables_claim_warning_and_verdict() {
         for (n, row) in TABLE.iter().enumerate() {
             let variable = policy_variable(component, row);
             let tag = format!("{}-{n}", component.as_str());
+            let before = now();
             let (overall, gpu) = attest(component, row.outcome, &variable, false, &tag);
+            let after = now();
             let case = format!("{component:?} {row:?} ({variable})");
             let chain = gpu
                 .get(claim_name(component))
@@ -318,11 +320,48 @@ fn every_component_and_outcome_gives_the_tables_claim_warning_and_verdict() {
                 assert!(said.contains("was revoked at 20"), "{case}: {said}");
                 assert_eq!(chain["x-nvidia-cert-status"], "revoked", "{case}");
                 assert_eq!(chain["x-nvidia-cert-revocation-reason"], "keyCompromise");
+                // The member and the warning name the same time.
+                let at = chain["x-edgeattest-cert-revocation-time"].as_str().unwrap();
+                assert!(
+                    said.contains(&format!("was revoked at {at} ")),
+                    "{case}: {said}"
+                );
             }
+            assert_revocation_time(chain, row.outcome, (before, after), &case);
             checked += 1;
         }
     }
     assert_eq!(checked, SERVICE_COMPONENTS.len() * TABLE.len());
+}
+
+/// A chain reported revoked or on hold (passed or not) carries
+/// `x-edgeattest-cert-revocation-time`: the revocation time the responder gave (written
+/// `REVOKED_AGE` before the request, between `before` and `after`), as the object's other
+/// times are written; any other chain carries none.
+fn assert_revocation_time(
+    chain: &Value,
+    outcome: Outcome,
+    (before, after): (u64, u64),
+    case: &str,
+) {
+    let member = chain.get("x-edgeattest-cert-revocation-time");
+    if !matches!(outcome, Outcome::Revoked | Outcome::Hold) {
+        assert_eq!(member, None, "{case}: {chain}");
+        return;
+    }
+    let text = member
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("{case}: {chain}"));
+    let at = edgeattest::time::parse_rfc3339(text).unwrap();
+    assert_eq!(
+        edgeattest::UnixTime::from_secs(at).unwrap().to_string(),
+        text,
+        "{case}"
+    );
+    assert!(
+        (before - REVOKED_AGE..=after - REVOKED_AGE).contains(&at),
+        "{case}: {text}"
+    );
 }
 
 #[test]
@@ -342,6 +381,8 @@ fn the_hold_header_turns_allow_hold_on_for_every_component() {
             warning(&gpu).contains(edgeattest::service::CERTIFICATE_HOLD_WARNING),
             "{component:?}"
         );
+        let window = (now() - 60, now());
+        assert_revocation_time(&gpu[claim_name(component)], Outcome::Hold, window, "header");
         // Without the header, the strict default refuses the hold.
         let (overall, _) = attest(component, Outcome::Hold, "{}", false, &tag);
         assert_eq!(

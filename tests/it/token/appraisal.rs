@@ -89,6 +89,7 @@ pub(super) fn chain(status: CertStatus, expiry: u64) -> ChainOutcome {
         ocsp: RevocationStatus::Good,
         earliest_expiry: UnixTime::from_secs(expiry),
         revocation_reason: None,
+        revocation_time: None,
     }
 }
 

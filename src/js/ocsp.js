@@ -101,7 +101,7 @@ const SIGNER_ANSWERS_MAX = 64;
  *
  * @example
  * ```ts
- * declare const result: unknown; // NRAS's answer
+ * declare const result: string; // NRAS's answer (JSON text)
  * declare const jwks: { keys: object[] };
  * const verified = await verifyAttestationResult(result, jwks, { nonce: '…' });
  * const revocation = await fetchSignerOcsp(verified, jwks);

@@ -7,12 +7,13 @@
 //! 1.0/2.0: the `…-cert-chain-validated` / `…-rim-cert-validated` booleans of the same names).
 //! Another `…-rim-cert-chain` has no component: only `good` passes it.
 //!
-//! What a chain says (claims 3.0 and 4.0, its object): `valid` and `good` is good — unless a
-//! service's warning says a certificate of that chain was accepted on hold; `revoked` with the
+//! What a chain says (claims 3.0 and 4.0, its object): `valid` and `good` is good — unless it
+//! carries `x-edgeattest-cert-revocation-time`, which a service writes on a good chain only when
+//! it accepted a certificate of it on hold, so it is on hold; `revoked` with the
 //! reason `certificateHold` is on hold; another `revoked` is revoked, at the time of the
 //! object's `x-edgeattest-cert-revocation-time` (this crate's service writes it; NVIDIA's
 //! claims have none, and a revoked chain without it cannot be within a grace period, so it
-//! fails; warning prose is never read for a time); `unknown`,
+//! fails; warning prose is never read for a chain object); `unknown`,
 //! `not-checked` or `null` is unknown; any other certificate status is not valid and no rule
 //! accepts it. Claims 1.0 and 2.0 carry no status per chain: a validated chain is good unless
 //! the token warns that revocation was not checked or that a service's revocation policy
@@ -116,24 +117,6 @@ fn is_relaxation(part: &str) -> bool {
     part.contains(POLICY_ACCEPTED) || part.contains(HOLD_ACCEPTED)
 }
 
-/// Whether a warning part is about `component`'s chain (or a RIM chain the service did not
-/// name).
-fn about(part: &str, component: Option<RevocationComponent>) -> bool {
-    let Some(component) = component else {
-        return false;
-    };
-    let named = |chain: &str| {
-        let at = format!("of the {chain}");
-        part.match_indices(&at)
-            .any(|(i, _)| matches!(part.as_bytes().get(i + at.len()), Some(b' ' | b',')))
-    };
-    let rim = matches!(
-        component,
-        RevocationComponent::DriverRimChain | RevocationComponent::VbiosRimChain
-    );
-    named(component.describe()) || (rim && named("RIM chain"))
-}
-
 /// Every chain the token names and what it says (see the module docs).
 pub(super) fn chains(
     claims: &Map<String, Value>,
@@ -156,7 +139,7 @@ pub(super) fn chains(
             out.push(Chain {
                 claim: Some(name.clone()),
                 component,
-                state: object_state(value, component, claims),
+                state: object_state(value),
             });
         }
     } else {
@@ -206,11 +189,7 @@ pub(super) fn chains(
 }
 
 /// What a chain object of claims 3.0 on says.
-fn object_state(
-    value: &Value,
-    component: Option<RevocationComponent>,
-    claims: &Map<String, Value>,
-) -> ChainState {
+fn object_state(value: &Value) -> ChainState {
     // A malformed revocation time makes the device unreadable (`reading::misread`); here it
     // dates nothing, so no grace period can pass the chain either.
     let Some(chain) = value.as_object() else {
@@ -218,7 +197,6 @@ fn object_state(
     };
     let text = |member: &str| chain.get(member).and_then(Value::as_str);
     let reason = text("x-nvidia-cert-revocation-reason");
-    let warned = || warning_parts(claims).filter(move |part| about(part, component));
     match (
         text("x-nvidia-cert-status"),
         text("x-nvidia-cert-ocsp-status"),
@@ -232,13 +210,9 @@ fn object_state(
                 at: revocation_time(chain),
             }
         }
-        (Some("valid"), Some("good")) => {
-            if warned().any(|part| part.contains(HOLD_ACCEPTED)) {
-                ChainState::Held
-            } else {
-                ChainState::Good
-            }
-        }
+        // A good chain is dated only when a service accepted a certificate of it on hold.
+        (Some("valid"), Some("good")) if chain.contains_key(REVOCATION_TIME) => ChainState::Held,
+        (Some("valid"), Some("good")) => ChainState::Good,
         (Some("valid"), _) => ChainState::Unknown,
         _ => ChainState::Invalid,
     }

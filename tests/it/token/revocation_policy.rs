@@ -529,6 +529,52 @@ fn the_service_warning_alone_dates_no_revocation() {
     assert!(reason.contains("carry no revocation time"), "{reason}");
 }
 
+/// A 3.0 pass of the Hopper whose device chain reads `valid`/`good`, with the service's hold
+/// warning (`warned`) and the chain's revocation time (`dated`).
+fn good_chain(warned: bool, dated: bool) -> Map<String, Value> {
+    let mut claims = device_claims(&hopper_success(), ClaimsVersion::V3_0);
+    if warned {
+        claims.insert(
+            "x-nvidia-attestation-warning".into(),
+            Relaxation::Held
+                .warning(RevocationComponent::DeviceChain)
+                .into(),
+        );
+    }
+    if dated {
+        claims[DEVICE_CHAIN].as_object_mut().unwrap().insert(
+            "x-edgeattest-cert-revocation-time".into(),
+            "2024-06-01T00:00:00Z".into(),
+        );
+    }
+    claims
+}
+
+#[test]
+fn an_accepted_hold_is_read_from_the_chains_revocation_time_not_the_warning() {
+    let device = RevocationComponent::DeviceChain;
+    // Dated: on hold, with or without the warning; it needs allowHold.
+    for warned in [true, false] {
+        let result = mint(
+            ClaimsVersion::V3_0,
+            Some(true),
+            &[("GPU-0", good_chain(warned, true))],
+        );
+        let strict = verify(&result, &options()).unwrap_err();
+        assert_eq!(strict.code(), "ERR_REVOCATION_UNCONFIRMED", "warned: {warned}");
+        let held = verify(&result, &options().revocation(only(device, hold()))).unwrap();
+        assert_relaxed(&held, device, "allowHold");
+    }
+    // The warning alone is prose: the chain reads good.
+    let result = mint(
+        ClaimsVersion::V3_0,
+        Some(true),
+        &[("GPU-0", good_chain(true, false))],
+    );
+    let verified = verify(&result, &options()).unwrap();
+    assert!(!verified.revocation_relaxed());
+}
+
 #[test]
 fn a_malformed_revocation_time_makes_the_claims_unreadable() {
     let policy = RevocationPolicy {

@@ -115,7 +115,10 @@ fn asked(status: &str, rule: RevocationRule) -> (Vec<String>, Vec<Fetched>) {
         })
         .unwrap();
     // Named as a device chain's requests are: the commonName.
-    let names: Vec<_> = requests.iter().map(|r| r.request.certificate.as_str()).collect();
+    let names: Vec<_> = requests
+        .iter()
+        .map(|r| r.request.certificate.as_str())
+        .collect();
     assert_eq!(names, [format!("Test token signer ({status})")]);
     let urls = requests.iter().map(|r| r.url.clone()).collect();
     let answers = requests

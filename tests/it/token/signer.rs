@@ -2,7 +2,8 @@
 //! at their recorded times; the same tokens under a key set whose `x5c` is missing, foreign,
 //! carries another key or was tampered with are refused, each with its own code; anchors given
 //! as a key pin or a certificate, several at once; `Signers::Any` keeps the old behaviour and
-//! says it did not pin; budgets on hostile `x5c` chains.
+//! says it did not pin; a leaf that may not sign or a CA that may not issue is refused by name;
+//! budgets on hostile `x5c` chains.
 #![cfg(not(target_arch = "wasm32"))]
 
 use base64::engine::general_purpose::STANDARD;
@@ -413,6 +414,73 @@ fn a_result_whose_tokens_share_a_key_pins_it_once() {
     assert_eq!(code(report.overall().unwrap_err()), "ERR_SIGNER_UNTRUSTED");
     for device in report.devices() {
         assert_eq!(code(device.outcome().unwrap_err()), "ERR_SIGNER_UNTRUSTED");
+    }
+}
+
+// ---- key usage: generate_signer_usage.py's chains ----------------------------------------
+
+/// `signer_usage/chain_<case>.pem` (a leaf carrying `signer_usage/key.pem`'s key, then the CA
+/// that issued it): the case, the certificate refused, what it may not do.
+const USAGE_CASES: [(&str, &str, &str, &str); 3] = [
+    (
+        "leaf_without_digital_signature",
+        include_str!(
+            "../../fixtures/generated/signer_usage/chain_leaf_without_digital_signature.pem"
+        ),
+        "CN=Signer Usage Test Leaf (leaf_without_digital_signature)",
+        "sign tokens",
+    ),
+    (
+        "ca_without_keycertsign",
+        include_str!("../../fixtures/generated/signer_usage/chain_ca_without_keycertsign.pem"),
+        "CN=Signer Usage Test CA (ca_without_keycertsign)",
+        "issue certificates",
+    ),
+    (
+        "ca_without_ca",
+        include_str!("../../fixtures/generated/signer_usage/chain_ca_without_ca.pem"),
+        "CN=Signer Usage Test CA (ca_without_ca)",
+        "issue certificates",
+    ),
+];
+
+#[test]
+fn a_leaf_that_may_not_sign_or_a_ca_that_may_not_issue_is_refused_by_name() {
+    let key = SigningKey::from_pkcs8_pem(include_str!(
+        "../../fixtures/generated/signer_usage/key.pem"
+    ))
+    .unwrap();
+    let token = sign_jwt(&json!({"iat": NOW, "exp": NOW + 60}), &key, "usage").unwrap();
+    for (case, pem, subject, what) in USAGE_CASES {
+        let chain = parse_pem_chain(pem).unwrap();
+        let x5c = chain.iter().map(|der| STANDARD.encode(der)).collect();
+        let jwks = Jwks::new(vec![
+            JwksKey::new(Some("usage".into()), key.public_key()).with_x5c(x5c)
+        ])
+        .unwrap();
+        // The CA pinned by its key and given as a certificate: refused either way.
+        for signers in [
+            Signers::Anchors(vec![spki_pin(&chain[1])]),
+            Signers::Anchors(vec![SignerAnchor::from_certificate_pem(&pem_block(
+                &chain[1],
+            ))
+            .unwrap()]),
+        ] {
+            let options = VerifyOptions::new().signers(signers);
+            let error = verify_jwt(&token, &jwks, &options, at(NOW)).unwrap_err();
+            assert_eq!(code(&error), "ERR_SIGNER_KEY_USAGE", "{case}: {error}");
+            let text = error.to_string();
+            assert!(
+                text.contains(&format!("certificate {subject:?}")) && text.contains(what),
+                "{case}: {text}"
+            );
+        }
+        // Unpinned, the same key set verifies: only pinning reads the usage.
+        let options = VerifyOptions::new().signers(Signers::Any);
+        assert!(
+            verify_jwt(&token, &jwks, &options, at(NOW)).is_ok(),
+            "{case}"
+        );
     }
 }
 

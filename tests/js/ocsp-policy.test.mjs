@@ -7,17 +7,9 @@
 // the rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { checkOcspResponses, fetchOcspStatus } from '../../pkg/local/index.js';
+import { text, bytes, manifest, nonce, answer } from './support/ocsp-fixtures.mjs';
 
-const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);
-const text = (file) => readFileSync(new URL(file, pki), 'utf8');
-const bytes = (file) => new Uint8Array(readFileSync(new URL(file, pki)));
-const manifest = JSON.parse(text('responses/manifest.json'));
-/** The fixed nonce of a named request (tests/common/ocsp_fixtures.rs `nonce`). */
-const nonce = (name) => new Uint8Array(createHash('sha256').update(`edgeattest ocsp fixture ${name}`).digest());
-const answer = (file) => ({ body: bytes(`responses/${file}`), nonce: nonce(manifest[file].request) });
 
 /** Every device response is current at NOW; brom_revoked and brom_hold were revoked at REVOKED_AT. */
 const NOW = manifest['brom_good.der'].now;

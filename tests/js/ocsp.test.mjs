@@ -4,17 +4,9 @@
 // stand-in fetch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { ocspRequests, checkOcspResponses, fetchOcspStatus, NVIDIA_OCSP_URL } from '../../pkg/local/index.js';
+import { text, bytes, manifest, nonce, answer } from './support/ocsp-fixtures.mjs';
 
-const pki = new URL('../fixtures/generated/ocsp/', import.meta.url);
-const text = (file) => readFileSync(new URL(file, pki), 'utf8');
-const bytes = (file) => new Uint8Array(readFileSync(new URL(file, pki)));
-const manifest = JSON.parse(text('responses/manifest.json'));
-/** The fixed nonce of a named request (tests/common/ocsp_fixtures.rs `nonce`). */
-const nonce = (name) => new Uint8Array(createHash('sha256').update(`edgeattest ocsp fixture ${name}`).digest());
-const answer = (file) => ({ body: bytes(`responses/${file}`), nonce: nonce(manifest[file].request) });
 /** A time at which every listed response is current. */
 const nowFor = (...files) => Math.max(...files.map((f) => manifest[f].now));
 

@@ -240,8 +240,9 @@ fn one_changed_claim_fails_exactly_its_rule() {
     }
 }
 
-/// Our service's chain member (`x-edgeattest-cert-revocation-time`) on every chain object.
-fn with_revocation_time(device: &mut Map<String, Value>) {
+/// Our service's chain member (`x-edgeattest-cert-revocation-time`) on every chain object (a
+/// chain passed on hold, in its grace period or refused as revoked carries it).
+pub(super) fn with_revocation_time(device: &mut Map<String, Value>) {
     for (name, value) in device.iter_mut() {
         if name.ends_with("-cert-chain") {
             value.as_object_mut().unwrap().insert(

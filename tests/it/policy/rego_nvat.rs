@@ -9,6 +9,7 @@ use edgeattest::token::VerifiedAttestationResult;
 use edgeattest::ErrorCode;
 use serde_json::{json, Map, Value};
 
+use super::nvidia::with_revocation_time;
 use super::rego_nvidia::rego_text;
 use super::signed::{recorded, resigned};
 use crate::token::teep::fixture;
@@ -56,18 +57,6 @@ fn with_nvat_ocsp_members(device: &mut Map<String, Value>) {
 
 fn chain_member(device: &mut Map<String, Value>, chain: &str, member: &str, value: Value) {
     device[chain].as_object_mut().unwrap()[member] = value;
-}
-
-/// Our service's member on every chain object (a chain passed on hold carries it).
-fn with_revocation_time(device: &mut Map<String, Value>) {
-    for (name, value) in device.iter_mut() {
-        if name.ends_with("-cert-chain") {
-            value.as_object_mut().unwrap().insert(
-                "x-edgeattest-cert-revocation-time".into(),
-                json!("2026-06-28T12:00:00Z"),
-            );
-        }
-    }
 }
 
 const DRIVER: &str = "x-nvidia-gpu-driver-rim-cert-chain";

@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::crypto::SigningKey;
+use edgeattest::ocsp::RevocationPolicy;
 use edgeattest::token::Signers;
 use edgeattest::token::{
     create_detached_eat, sign_jwt, verify_attestation_result, Jwks, JwksKey, ResultFormat,
@@ -45,6 +46,8 @@ pub(crate) fn verify(result: &str, format: ResultFormat) -> VerifiedAttestationR
         .nonce(NONCE)
         .result_format(format)
         .allow_failed_result(true)
+        // Every chain's revocation is the policy's to judge here: unknown and held pass.
+        .revocation(RevocationPolicy::strict().with_hold_allowed())
         .allow_unknown_revocation(true);
     verify_attestation_result(
         result.as_bytes(),
@@ -125,6 +128,8 @@ pub(crate) fn resigned(
         .issuer(&issuer)
         .nonce(&nonce)
         .allow_failed_result(true)
+        // Every chain's revocation is the policy's to judge here: unknown and held pass.
+        .revocation(RevocationPolicy::strict().with_hold_allowed())
         .allow_unknown_revocation(true);
     verify_attestation_result(
         result.as_bytes(),

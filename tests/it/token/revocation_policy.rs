@@ -561,7 +561,11 @@ fn an_accepted_hold_is_read_from_the_chains_revocation_time_not_the_warning() {
             &[("GPU-0", good_chain(warned, true))],
         );
         let strict = verify(&result, &options()).unwrap_err();
-        assert_eq!(strict.code(), "ERR_REVOCATION_UNCONFIRMED", "warned: {warned}");
+        assert_eq!(
+            strict.code(),
+            "ERR_REVOCATION_UNCONFIRMED",
+            "warned: {warned}"
+        );
         let held = verify(&result, &options().revocation(only(device, hold()))).unwrap();
         assert_relaxed(&held, device, "allowHold");
     }

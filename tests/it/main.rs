@@ -232,6 +232,7 @@ mod token {
     mod properties;
     mod result_format;
     mod revocation_policy;
+    mod revocation_time;
     mod revocation_verdict;
     mod sec1_keys;
     mod signer;

@@ -44,6 +44,7 @@ mod args;
 mod attest;
 mod evidence;
 mod ocsp;
+mod ocsp_values;
 mod pending;
 mod policy;
 mod report;

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::exports::edgeattest::verifier::ocsp::{
     OcspAnswer, SignerOcspRequest, SignerOcspState, SignerOcspStatus,
 };
-use super::ocsp::{answers_in, certificate_out, json_options, nonces_in};
+use super::ocsp_values::{answers_in, certificate_out, json_options, nonces_in};
 use super::{checked_now, coded, invalid, WitError};
 use crate::ocsp::NONCE_LEN;
 use crate::time::UnixTime;

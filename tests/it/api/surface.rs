@@ -309,6 +309,13 @@ module_items!(
         SignerCertificate,
         PinnedSigner,
         VerifiedSigner,
+        // The signer chain's OCSP: a pinned path's targets and verdict (Rust callers holding
+        // the verified signer), and the key-set form hosts use (the binding, the component).
+        SignerOcspTarget,
+        SignerRevocation,
+        SignerOcspOptions,
+        SignerOcspRequest,
+        SignerOcspStatus,
         // The JSON forms the verified results are written through (derived, so that their
         // TypeScript is generated): the shapes the binding returns.
         AppraisalJson,

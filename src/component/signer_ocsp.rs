@@ -10,17 +10,14 @@ use super::exports::edgeattest::verifier::ocsp::{
 };
 use super::ocsp_values::{answers_in, certificate_out, json_options, nonces_in};
 use super::{checked_now, coded, invalid, WitError};
-use crate::ocsp::NONCE_LEN;
 use crate::time::UnixTime;
-use crate::token::{Jwks, SignerOcspOptions, SignerOcspRequest as CoreRequest, TokenError};
+use crate::token::{Jwks, SignerOcspOptions, TokenError};
 
 /// How many requests [`requests`] writes for these options.
 pub(super) fn request_count(jwks: &[u8], options: Option<&str>, now: u64) -> Result<u32, WitError> {
-    let (jwks, mut options, now) = read(jwks, options, now)?;
-    // Counted by writing them: the nonces only fill the requests, so any will do.
-    options.nonces = None;
-    let requests = write(&options, &jwks, now, || Ok([0; NONCE_LEN]))?;
-    Ok(u32::try_from(requests.len()).unwrap_or(u32::MAX))
+    let (jwks, options, now) = read(jwks, options, now)?;
+    let count = options.request_count(&jwks, now).map_err(|e| coded(&e))?;
+    Ok(u32::try_from(count).unwrap_or(u32::MAX))
 }
 
 /// The requests, each with its nonce: `nonces`, or the options' own.
@@ -39,12 +36,14 @@ pub(super) fn requests(
     }
     // Every nonce is given (the core refuses a count that does not match), so the core never
     // asks for a fresh one.
-    let requests = write(&options, &jwks, now, || {
-        Err(TokenError::InvalidOption {
-            field: "nonces",
-            expected: "one nonce per request",
+    let requests = options
+        .requests(&jwks, now, || {
+            Err(TokenError::InvalidOption {
+                field: "nonces",
+                expected: "one nonce per request",
+            })
         })
-    })?;
+        .map_err(|e| coded(&e))?;
     Ok(requests
         .into_iter()
         .map(|r| SignerOcspRequest {
@@ -87,17 +86,6 @@ pub(super) fn check(
             .map(certificate_out)
             .collect(),
     })
-}
-
-/// The core's requests; `fresh` a plain function, so that counting and writing share one
-/// copy of the core's generic code.
-fn write(
-    options: &SignerOcspOptions,
-    jwks: &Jwks,
-    now: UnixTime,
-    fresh: fn() -> Result<[u8; NONCE_LEN], TokenError>,
-) -> Result<Vec<CoreRequest>, WitError> {
-    options.requests(jwks, now, fresh).map_err(|e| coded(&e))
 }
 
 /// The key set, the options (the core's [`SignerOcspOptions`] read from the JS API's JSON)

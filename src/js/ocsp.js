@@ -129,7 +129,11 @@ export async function fetchSignerOcsp(verified, jwks, options = {}) {
   const requests = signerOcspRequests(jwks, { ...core, nonces }, now);
   const clock = now ?? Math.floor(Date.now() / 1000);
   const keys = requests.map((r) => `${url ?? r.url} ${r.cacheKey}`);
-  const cached = (key) => (options.cache !== false && signerAnswers.get(key)?.until > clock ? signerAnswers.get(key) : undefined);
+  const useCache = options.cache !== false;
+  const cached = (key) => {
+    const hit = useCache ? signerAnswers.get(key) : undefined;
+    return hit?.until > clock ? hit : undefined;
+  };
   const answers = await Promise.all(requests.map((r, n) => {
     const hit = cached(keys[n]);
     return hit ? { body: hit.body, nonce: hit.nonce } : fetchAnswer(fetchFn, url ?? r.url, r, timeoutMs);
@@ -138,7 +142,7 @@ export async function fetchSignerOcsp(verified, jwks, options = {}) {
   // Keep what verified and may be cached (the core's cacheUntil); drop what no longer verifies.
   status.certificates.forEach((certificate, n) => {
     signerAnswers.delete(keys[n]);
-    if (options.cache !== false && answers[n].body && certificate.status !== 'failed' && certificate.cacheUntil > clock) {
+    if (useCache && answers[n].body && certificate.status !== 'failed' && certificate.cacheUntil > clock) {
       signerAnswers.set(keys[n], { body: answers[n].body, nonce: answers[n].nonce, until: certificate.cacheUntil });
       if (signerAnswers.size > SIGNER_ANSWERS_MAX) signerAnswers.delete(signerAnswers.keys().next().value);
     }

@@ -11,7 +11,9 @@ import { readFileSync } from 'node:fs';
 import { openPage } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import { startWorker } from './support/worker.mjs';
-import { ready, timeValue, decodePart, DESKTOP, pageHooks, panelShots } from './support/page.mjs';
+import {
+  ready, timeValue, DESKTOP, pageHooks, panelShots, nrasCapture as capture,
+} from './support/page.mjs';
 import {
   buildAttestRequest, importPrivateKey, createDetachedEat, createJwks, generateNonce,
 } from '../../pkg/service/index.js';
@@ -28,17 +30,6 @@ async function open(origin = worker.origin) {
   return { page, problems };
 }
 
-function capture(name) {
-  const responseText = fixtureText(`nras/teep/${name}_response.json`);
-  const response = JSON.parse(responseText);
-  return {
-    responseText,
-    jwksText: fixtureText(`nras/teep/${name}_jwks.json`),
-    nonce: JSON.parse(fixtureText(`nras/teep/${name}_request.json`)).nonce,
-    iat: decodePart(response[0][1].split('.')[1]).iat,
-    kid: decodePart(response[0][1].split('.')[0]).kid,
-  };
-}
 
 async function verifyResult(page, { result, jwks, nonce = '', at, signers }) {
   if (signers) await page.check(`#signers-${signers}`);

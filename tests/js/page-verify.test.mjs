@@ -10,6 +10,7 @@ import { openPage, ARTIFACTS } from './support/browser.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import {
   ready, panelShots, tableRows, failedRows, timeValue, decodePart, encodePart, DESKTOP, pageHooks, testSigner, pinAnchor,
+  nrasCapture as capture,
 } from './support/page.mjs';
 import {
   importPrivateKey, createDetachedEat, createJwks, generateNonce, signJwt, createV1Result,
@@ -27,17 +28,6 @@ async function open() {
   return { page, problems };
 }
 
-function capture(name) {
-  const responseText = fixtureText(`nras/teep/${name}_response.json`);
-  const response = JSON.parse(responseText);
-  return {
-    responseText,
-    response,
-    jwksText: fixtureText(`nras/teep/${name}_jwks.json`),
-    nonce: JSON.parse(fixtureText(`nras/teep/${name}_request.json`)).nonce,
-    iat: decodePart(response[0][1].split('.')[1]).iat,
-  };
-}
 
 async function verifyResult(page, { result, jwks, nonce = '', at, format = 'detached' }) {
   await page.selectOption('#result-format', format);

@@ -95,25 +95,27 @@ impl PinnedSigner {
         }
     }
 
-    /// One request per [`Self::ocsp_targets`] entry, in order, each with its nonce from
-    /// `nonce` (the host's randomness; the core has none).
+    /// One request per [`Self::ocsp_targets`] entry, in order, each with the next of
+    /// `nonces` (the host's randomness; the core has none): give one per target; a target past
+    /// the last nonce is not asked.
     ///
     /// # Errors
-    /// [`OcspError::InvalidCertificate`] when a request cannot be built (an issuer key that is
-    /// not P-384: NVIDIA's OCSP profile), or `nonce`'s error.
-    pub fn ocsp_requests<E: From<OcspError>>(
+    /// [`OcspError::InvalidCertificate`] when a request cannot be built.
+    pub fn ocsp_requests(
         &self,
-        mut nonce: impl FnMut() -> Result<[u8; NONCE_LEN], E>,
-    ) -> Result<Vec<SignerOcspTarget>, E> {
-        let mut out = Vec::new();
-        for (index, url) in self.ocsp_targets() {
-            out.push(SignerOcspTarget {
-                index,
-                url: url.into(),
-                request: self.request(index, nonce()?)?,
-            });
-        }
-        Ok(out)
+        nonces: impl IntoIterator<Item = [u8; NONCE_LEN]>,
+    ) -> Result<Vec<SignerOcspTarget>, OcspError> {
+        self.ocsp_targets()
+            .into_iter()
+            .zip(nonces)
+            .map(|((index, url), nonce)| {
+                Ok(SignerOcspTarget {
+                    index,
+                    url: url.into(),
+                    request: self.request(index, nonce)?,
+                })
+            })
+            .collect()
     }
 
     /// The issuer's DER of target `index`, for [`crate::ocsp::check_response`].
@@ -160,26 +162,25 @@ impl PinnedSigner {
                 ),
             }),
             ChainRevocation::Revoked { reason } => {
-                // The certificate the fold stopped at: the first revoked one with that reason
-                // that no grace period covers.
-                let found = results
-                    .iter()
-                    .enumerate()
-                    .find_map(|(n, result)| match result {
-                        Ok(CheckedOcsp {
-                            status: CertRevocation::Revoked { reason: r, at },
-                            ..
-                        }) if *r == reason
-                            && rule.grace_until(*at).is_none_or(|until| now >= until) =>
-                        {
-                            Some((n, *at))
-                        }
+                // The certificate that decides: the first whose answer alone folds to revoked
+                // (as the service finds it), and its revocation time.
+                let deciding = results.iter().enumerate().find_map(|(n, result)| {
+                    let alone = fold_chain(core::slice::from_ref(result), rule, now);
+                    match (alone, result) {
+                        (
+                            ChainRevocation::Revoked { .. },
+                            Ok(CheckedOcsp {
+                                status: CertRevocation::Revoked { at, .. },
+                                ..
+                            }),
+                        ) => Some((n, *at)),
                         _ => None,
-                    });
+                    }
+                });
                 Err(SignerError::Revoked {
-                    subject: found.map(|(n, _)| subject(n)).unwrap_or_default(),
+                    subject: deciding.map(|(n, _)| subject(n)).unwrap_or_default(),
                     reason: reason.map(|reason| reason.as_str()),
-                    at: found.map(|(_, at)| at),
+                    at: deciding.map(|(_, at)| at),
                 })
             }
             ChainRevocation::Unknown => {

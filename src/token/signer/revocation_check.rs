@@ -92,17 +92,6 @@ pub struct SignerOcspStatus {
     pub certificates: Vec<OcspCertificateStatus>,
 }
 
-impl From<OcspError> for TokenError {
-    fn from(error: OcspError) -> Self {
-        // Unreachable in practice: the targets are the certificates whose request builds.
-        let _ = error;
-        Self::InvalidOption {
-            field: "signers",
-            expected: "anchors of a chain whose OCSP requests can be built",
-        }
-    }
-}
-
 impl SignerOcspOptions {
     /// The signer of `kid` in `jwks`, pinned again at `now`: `None` under `signers: 'any'`.
     fn signer(&self, jwks: &Jwks, now: UnixTime) -> Result<Option<Arc<PinnedSigner>>, TokenError> {
@@ -113,6 +102,17 @@ impl SignerOcspOptions {
             return Ok(None);
         }
         pin_now(jwks.select(self.kid.as_deref())?, signers, now)
+    }
+
+    /// How many requests [`Self::requests`] makes (a host that draws the nonces itself asks
+    /// first).
+    ///
+    /// # Errors
+    /// As [`Self::requests`].
+    pub fn request_count(&self, jwks: &Jwks, now: UnixTime) -> Result<usize, TokenError> {
+        Ok(self
+            .signer(jwks, now)?
+            .map_or(0, |signer| signer.ocsp_targets().len()))
     }
 
     /// The requests for the signer's path, each with its nonce from `nonces`, else from
@@ -150,14 +150,13 @@ impl SignerOcspOptions {
                 None => fresh()?,
             });
         }
-        let mut nonces = nonces.into_iter();
+        // The targets are the certificates whose request builds: this does not fail.
         let targets = signer
-            .ocsp_requests(|| {
-                nonces
-                    .next()
-                    .ok_or(OcspError::InvalidCertificate { which: "subject" })
-            })
-            .map_err(TokenError::from)?;
+            .ocsp_requests(nonces)
+            .map_err(|_| TokenError::InvalidOption {
+                field: "signers",
+                expected: "anchors of a chain whose OCSP requests can be built",
+            })?;
         Ok(targets
             .into_iter()
             .map(|target| SignerOcspRequest {
@@ -198,7 +197,7 @@ impl SignerOcspOptions {
         let mut results = Vec::with_capacity(answers.len());
         let mut certificates = Vec::with_capacity(answers.len());
         for ((index, _), answer) in targets.iter().zip(answers) {
-            let result = check_one(&signer, *index, answer, now)?;
+            let result = check_one(&signer, *index, answer, now);
             certificates.push(OcspCertificateStatus::new(
                 subject_name(signer.certificates_der(), *index),
                 &result,
@@ -257,20 +256,20 @@ impl SignerOcspStatus {
     }
 }
 
-/// The checked answer about path certificate `index`, or why there is none.
+/// The checked answer about path certificate `index`.
 fn check_one(
     signer: &PinnedSigner,
     index: usize,
     answer: &Fetched,
     now: UnixTime,
-) -> Result<Result<CheckedOcsp, OcspError>, TokenError> {
+) -> Result<CheckedOcsp, OcspError> {
     let (Some(subject), Some(issuer)) = (
         signer.certificates_der().get(index),
         signer.issuer_der(index),
     ) else {
-        return Ok(Err(OcspError::InvalidCertificate { which: "subject" }));
+        return Err(OcspError::InvalidCertificate { which: "subject" });
     };
     // The request only names the certificate here: the nonce compared is the answer's.
     let request = OcspRequest::new(subject, issuer, [0; NONCE_LEN])?;
-    Ok(check_fetched(answer, &request, issuer, now))
+    check_fetched(answer, &request, issuer, now)
 }

@@ -280,9 +280,7 @@ fn the_verified_signer_drives_the_same_requests_and_verdict() {
     )
     .unwrap();
     let signer = verified.signer().pinned().expect("pinned to the root");
-    let targets = signer
-        .ocsp_requests(|| Ok::<_, edgeattest::ocsp::OcspError>([3; 32]))
-        .unwrap();
+    let targets = signer.ocsp_requests([[3; 32]]).unwrap();
     assert_eq!(targets.len(), 1);
     assert_eq!((targets[0].index, targets[0].url.as_str()), (0, AIA_URL));
     let body = answer(targets[0].request.der());

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser } from './browser.mjs';
 import { startWorker } from './worker.mjs';
+import { fixtureText } from './fixtures.mjs';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -59,6 +60,20 @@ export async function failedRows(page, selector) {
 /** base64url JSON of a JWS part. */
 export const decodePart = (part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 export const encodePart = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A recorded NRAS exchange (tests/fixtures/nvidia/nras/teep/<name>_*): its texts, nonce, iat and kid. */
+export function nrasCapture(name) {
+  const responseText = fixtureText(`nras/teep/${name}_response.json`);
+  const response = JSON.parse(responseText);
+  return {
+    responseText,
+    response,
+    jwksText: fixtureText(`nras/teep/${name}_jwks.json`),
+    nonce: JSON.parse(fixtureText(`nras/teep/${name}_request.json`)).nonce,
+    iat: decodePart(response[0][1].split('.')[1]).iat,
+    kid: decodePart(response[0][1].split('.')[0]).kid,
+  };
+}
 
 /** Waits until the list panel's last query has been answered (it asks the worker). */
 export const listSettled = (page) => page.waitForFunction(() => !document.getElementById('alerts').dataset.busy);

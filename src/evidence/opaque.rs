@@ -53,7 +53,9 @@ pub struct OpaqueData {
     entries: Vec<OpaqueEntry>,
 }
 
-/// Feature flag (tag 36): the GPU's confidential-computing mode.
+/// Feature flag (tag 36): the GPU's confidential-computing topology mode, as the GPU signs it.
+/// CC on, off or devtools is a host setting that no evidence carries (NVML reports it,
+/// unsigned); a GPU in devtools mode reports measurements its RIMs do not hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FeatureFlag {
@@ -68,13 +70,14 @@ pub enum FeatureFlag {
 }
 
 impl FeatureFlag {
-    /// NVIDIA's lower-case name (`mpt`, `spt`, `ppcie`).
+    /// NVIDIA's lower-case name (`mpt`, `spt`, `ppcie`), and `invalid` for another value, as
+    /// NVIDIA's SDK writes its `x-nvidia-gpu-mode` claim.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Mpt => "mpt",
             Self::Spt => "spt",
             Self::Ppcie => "ppcie",
-            Self::Other(_) => "unknown",
+            Self::Other(_) => "invalid",
         }
     }
 }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::opaque::OpaqueFormat;
+use super::opaque::{FeatureFlag, OpaqueFormat};
 use super::spdm::ValueRepresentation;
 use super::tags::tag_name;
 use super::verify::{FwidCheck, VerifiedEvidence};
@@ -35,6 +35,15 @@ pub struct EvidenceReport {
     pub driver_version: Option<String>,
     /// Opaque tag 6.
     pub vbios_version: Option<String>,
+    /// The GPU's mode from opaque tag 36 (opaque data version 1 and later): `mpt`
+    /// (multi-GPU passthrough), `spt` (single-GPU passthrough), `ppcie` (protected PCIe) or
+    /// `invalid` (another value); null for switches and older evidence. The claim
+    /// `x-nvidia-gpu-mode`.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"mpt\" | \"spt\" | \"ppcie\" | \"invalid\" | null")
+    )]
+    pub mode: Option<&'static str>,
     /// Always true for a verified device.
     pub report_parsed: bool,
     /// Always true for a verified device.
@@ -132,6 +141,7 @@ impl VerifiedEvidence {
             ueid: self.ueid(),
             driver_version: self.driver_version().map(String::from),
             vbios_version: self.vbios_version().map(String::from),
+            mode: self.mode().map(FeatureFlag::as_str),
             report_parsed: self.report_parsed(),
             nonce_match: self.nonce_match(),
             signature_verified: self.signature_verified(),

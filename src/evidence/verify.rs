@@ -7,6 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{ParseError, VerifyError};
+use super::opaque::FeatureFlag;
 use super::spdm::Transcript;
 use crate::attest::{
     Arch, DeviceKind, EvidenceEncoding, EvidenceProfile, FwidPolicy, FwidRule, FwidSource, Nonce,
@@ -18,6 +19,9 @@ use crate::chain::{
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
 use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError};
+
+/// The first opaque data version (tag 34) whose evidence carries the feature flag.
+const MIN_OPAQUE_DATA_VERSION_FOR_MODE: u16 = 1;
 
 /// One device's input: the raw transcript and its PEM chain (leaf first).
 #[derive(Clone, Copy, Debug)]
@@ -153,6 +157,22 @@ impl VerifiedEvidence {
     /// VBIOS or switch BIOS version (opaque tag 6), e.g. `96.00.9F.00.01`.
     pub fn vbios_version(&self) -> Option<&str> {
         self.vbios_version.as_deref()
+    }
+
+    /// The GPU's mode (opaque tag 36, the feature flag): `None` for switches, for evidence
+    /// without the tag, and for opaque data older than version 1, which predates the flag
+    /// (NVIDIA's SDK reads it from that version on). Verification validated both tags.
+    pub fn mode(&self) -> Option<FeatureFlag> {
+        let opaque = &self.transcript.response.opaque;
+        let versioned = opaque
+            .opaque_data_version()
+            .ok()
+            .flatten()
+            .is_some_and(|version| version >= MIN_OPAQUE_DATA_VERSION_FOR_MODE);
+        match self.arch.device_kind() {
+            DeviceKind::Gpu if versioned => opaque.feature_flag().ok().flatten(),
+            _ => None,
+        }
     }
 
     /// PDIs of the switches a GPU is linked to (GPU opaque tag 22), as stored; `None` for

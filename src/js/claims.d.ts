@@ -202,6 +202,7 @@ export interface GpuClaimsV3 extends GpuCommonClaims {
   'x-nvidia-gpu-driver-rim-version-match': boolean | null;
   'x-nvidia-gpu-vbios-rim-cert-chain': CertChainClaim | null;
   'x-nvidia-gpu-vbios-rim-version-match': boolean | null;
+  'x-nvidia-gpu-mode'?: string;
   /** Present when the device failed. */
   'x-nvidia-error-details'?: ErrorDetailsClaim;
 }

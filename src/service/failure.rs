@@ -134,6 +134,7 @@ pub(super) fn unestablished(kind: DeviceKind) -> DeviceOutcome {
         opaque_mismatches: Vec::new(),
         attester_claims: BTreeMap::new(),
         switch_pdis: None,
+        mode: None,
         secure_boot: None,
         debug_status: None,
         warning: Some(REVOCATION_WARNING.into()),

@@ -150,6 +150,9 @@ pub struct DeviceOutcome {
     pub attester_claims: alloc::collections::BTreeMap<String, u64>,
     /// PDIs of the switches this GPU is connected to (claims 4.0, optional).
     pub switch_pdis: Option<Vec<String>>,
+    /// The GPU's mode from the evidence's feature flag (`mpt`, `spt`, `ppcie`, `invalid`),
+    /// when the evidence carries it: the claim `x-nvidia-gpu-mode`.
+    pub mode: Option<&'static str>,
     /// Secure boot state: true only when every check passed.
     pub secure_boot: Option<bool>,
     /// Debug status: `disabled` only when every check passed.

@@ -19,7 +19,7 @@ use super::revocation::{Applied, ChainVerdict, RevocationVerdicts};
 use crate::attest::{Arch, DeviceKind};
 use crate::chain::{parse_pem_chain, VerifiedChain, NVIDIA_DEVICE_IDENTITY_CA_PEM};
 use crate::evidence::{
-    DeviceReport, Failure, FailureCause, FwidCheck, RevocationInput, RimPath, StageId,
+    DeviceReport, Failure, FailureCause, FeatureFlag, FwidCheck, RevocationInput, RimPath, StageId,
     VerifiedEvidence, ERR_CERT_REVOCATION_UNKNOWN, ERR_CERT_REVOKED, ERR_OCSP_UNAVAILABLE,
 };
 use crate::ocsp::{ChainRevocation, RevocationComponent};
@@ -129,6 +129,7 @@ pub(super) fn verified_outcome(
             _ => verified.vbios_version().map(String::from),
         },
         switch_pdis: verified.switch_pdis().map(|pdis| switch_pdis_claim(&pdis)),
+        mode: verified.mode().map(FeatureFlag::as_str),
         cert_chain: Some(chain),
         ..unestablished(kind)
     };

@@ -128,9 +128,11 @@ mod error_codes;
 
 /// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles.
 mod evidence {
+    pub(crate) mod edit;
     mod encoding;
     mod fixtures;
     mod generated;
+    mod mode;
     mod options;
     mod parsed;
     mod profiles;

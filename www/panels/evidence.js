@@ -97,6 +97,9 @@ function summaryView(report, now) {
     ` Evidence authentic and fresh, measurements match trusted RIMs — ${at}.`)]];
 }
 
+/** The core's mode names (the claim x-nvidia-gpu-mode), spelled out. */
+const MODES = { spt: 'spt — single-GPU passthrough', mpt: 'mpt — multi-GPU passthrough', ppcie: 'ppcie — protected PCIe' };
+
 function factsTable(report, measres) {
   const opaque = report.opaque.map((o) => [`opaque ${o.name ?? `tag ${o.tag}`}`, o.value.length > 64 ? `${o.value.slice(0, 64)}…` : o.value]);
   const rows = [
@@ -104,6 +107,7 @@ function factsTable(report, measres) {
     ['ueid', report.ueid],
     ['driver version', report.driverVersion ?? '—'],
     ['VBIOS / BIOS version', report.vbiosVersion ?? '—'],
+    ...(report.mode === null ? [] : [['GPU mode (signed feature flag)', MODES[report.mode] ?? 'invalid flag value']]),
     ['certificate chain', `${report.certChain.status}, expires ${report.certChain.expirationDate}, OCSP ${report.certChain.ocspStatus}`],
     ['FWID', report.fwid],
     ['nonce', report.nonce],

@@ -153,6 +153,10 @@ pub struct GpuClaimsV3 {
     /// VBIOS RIM version equals the evidence's.
     #[serde(rename = "x-nvidia-gpu-vbios-rim-version-match")]
     pub vbios_rim_version_match: Option<bool>,
+    /// The GPU's mode as its evidence signs it (`mpt`, `spt`, `ppcie`, `invalid`), named as
+    /// NVIDIA's SDK names it; absent when the evidence has no feature flag.
+    #[serde(rename = "x-nvidia-gpu-mode", skip_serializing_if = "Option::is_none")]
+    pub mode: Option<&'static str>,
     /// The first failure, when there was one.
     #[serde(
         rename = "x-nvidia-error-details",
@@ -172,6 +176,7 @@ impl GpuClaimsV3 {
             driver_rim_version_match: rim_flag(&outcome.driver_rim, |r| r.version_match),
             vbios_rim_cert_chain: chain_claim(&outcome.firmware_rim),
             vbios_rim_version_match: rim_flag(&outcome.firmware_rim, |r| r.version_match),
+            mode: outcome.mode,
             error: outcome.error.clone(),
         }
     }

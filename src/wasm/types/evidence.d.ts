@@ -23,6 +23,13 @@ export interface EvidenceReport {
   driverVersion: string | null;
   /** Opaque tag 6. */
   vbiosVersion: string | null;
+  /**
+   * The GPU's mode from opaque tag 36 (opaque data version 1 and later): `mpt`
+   * (multi-GPU passthrough), `spt` (single-GPU passthrough), `ppcie` (protected PCIe) or
+   * `invalid` (another value); null for switches and older evidence. The claim
+   * `x-nvidia-gpu-mode`.
+   */
+  mode: "mpt" | "spt" | "ppcie" | "invalid" | null;
   /** Always true for a verified device. */
   reportParsed: boolean;
   /** Always true for a verified device. */

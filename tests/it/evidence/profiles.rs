@@ -7,7 +7,7 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use edgeattest::attest::{Arch, EvidenceProfile, FwidPolicy, FwidRule, Nonce, RimPath};
+use edgeattest::attest::{Arch, EvidenceProfile, FwidPolicy, FwidRule, RimPath};
 use edgeattest::chain::{ChainOptions, TrustStore};
 use edgeattest::crypto::SigningKey;
 use edgeattest::evidence::{
@@ -20,6 +20,8 @@ use edgeattest::service::{
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
+
+use super::edit::{nonce_of, rewrite_opaque};
 
 const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
@@ -50,40 +52,20 @@ fn keyed_root() -> TrustStore {
     TrustStore::from_pem(&fixture("generated/keyed/root.pem")).unwrap()
 }
 
-/// The transcript with opaque tag `drop` removed (legacy TLV list of a 64-block GPU
-/// report), re-signed with `key`.
+/// The transcript with opaque tag `drop` removed, re-signed with `key`.
 fn edited(transcript: &[u8], drop: Option<u16>, key: &SigningKey) -> Vec<u8> {
-    let (request, response) = transcript.split_at(37);
-    let blocks =
-        usize::from(response[5]) | usize::from(response[6]) << 8 | usize::from(response[7]) << 16;
-    let at = 8 + blocks + 32;
-    let length = usize::from(u16::from_le_bytes([response[at], response[at + 1]]));
-    let opaque = &response[at + 2..at + 2 + length];
-    let mut kept = Vec::new();
-    let mut i = 0;
-    while i < opaque.len() {
-        let entry_tag = u16::from_le_bytes([opaque[i], opaque[i + 1]]);
-        let len = usize::from(u16::from_le_bytes([opaque[i + 2], opaque[i + 3]]));
-        if Some(entry_tag) != drop {
-            kept.extend_from_slice(&opaque[i..i + 4 + len]);
-        }
-        i += 4 + len;
-    }
-    assert!(
-        drop.is_none() || kept.len() < opaque.len(),
-        "tag {drop:?} not found"
-    );
-    let mut signed = request.to_vec();
-    signed.extend_from_slice(&response[..at]);
-    signed.extend_from_slice(&u16::try_from(kept.len()).unwrap().to_le_bytes());
-    signed.extend_from_slice(&kept);
-    let signature = key.sign(&signed);
-    signed.extend_from_slice(&signature);
-    signed
-}
-
-fn nonce_of(transcript: &[u8]) -> Nonce {
-    Nonce::from_bytes(transcript[4..36].try_into().unwrap())
+    rewrite_opaque(
+        transcript,
+        |entries| {
+            let before = entries.len();
+            entries.retain(|(tag, _)| Some(*tag) != drop);
+            assert!(
+                drop.is_none() || entries.len() < before,
+                "tag {drop:?} not found"
+            );
+        },
+        key,
+    )
 }
 
 fn verify(

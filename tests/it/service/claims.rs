@@ -84,6 +84,7 @@ fn hopper_success() -> DeviceOutcome {
         opaque_mismatches: Vec::new(),
         attester_claims: Default::default(),
         switch_pdis: None,
+        mode: None,
         secure_boot: Some(true),
         debug_status: Some("disabled".into()),
         warning: None,

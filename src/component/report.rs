@@ -30,6 +30,7 @@ pub(super) fn evidence_out(report: &EvidenceReport) -> WitEvidence {
         hwmodel_chip: report.hwmodel_chip.clone(),
         driver_version: report.driver_version.clone(),
         vbios_version: report.vbios_version.clone(),
+        mode: report.mode.map(String::from),
         fwid: match report.fwid {
             "matched" => FwidCheck::Matched,
             "not-in-evidence" => FwidCheck::NotInEvidence,

@@ -150,6 +150,10 @@ pub struct DeviceOutcome {
     pub attester_claims: alloc::collections::BTreeMap<String, u64>,
     /// PDIs of the switches this GPU is connected to (claims 4.0, optional).
     pub switch_pdis: Option<Vec<String>>,
+    /// A switch's own PDI (switch claims 4.0, optional).
+    pub switch_pdi: Option<String>,
+    /// PDIs of the GPUs this switch is connected to (switch claims 4.0, optional).
+    pub switch_gpu_pdis: Option<Vec<String>>,
     /// Secure boot state: true only when every check passed.
     pub secure_boot: Option<bool>,
     /// Debug status: `disabled` only when every check passed.

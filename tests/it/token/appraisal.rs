@@ -127,6 +127,8 @@ pub(super) fn hopper_success() -> DeviceOutcome {
         opaque_mismatches: Vec::new(),
         attester_claims: Default::default(),
         switch_pdis: None,
+        switch_pdi: None,
+        switch_gpu_pdis: None,
         secure_boot: Some(true),
         debug_status: Some("disabled".into()),
         warning: None,

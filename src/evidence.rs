@@ -32,6 +32,7 @@ mod runtime_values;
 mod spdm;
 mod stage;
 mod tags;
+mod topology;
 mod verify;
 
 pub(crate) use crate::attest::{FwidPolicy, RimPath};
@@ -57,6 +58,11 @@ pub use stage::{
 };
 pub(crate) use stage::{FailureCause, RimRevocation};
 pub use tags::{tag, tag_name};
+pub use topology::{
+    check_topology, Pdi, TopologyDevice, TopologyError, TopologyFinding, TopologyGpu,
+    TopologyInput, TopologyOptions, TopologyReport, TopologyRule, TopologyRuleOutcome,
+    TopologyRuleStatus, TopologySwitch, TopologyVerdict, MAX_DEVICE_PDIS, MAX_TOPOLOGY_DEVICES,
+};
 pub use verify::{
     arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,
     FailedEvidence, FwidCheck, VerifiedEvidence, VerifyContext,

@@ -7,7 +7,7 @@
 //! | V2 GPU/switch | 1.0, detached |
 //! | V3 GPU/switch | 2.0 |
 //! | V4 GPU | 2.0, 3.0 (default), 4.0 |
-//! | V4 switch | 2.0, 3.0 (default) |
+//! | V4 switch | 2.0, 3.0 (default); 4.0 built here, not yet selectable |
 //!
 //! Failures: claims 1.0 and 2.0 follow the real service's observed behaviour — a device
 //! whose evidence or certificate chain did not verify gets a token holding only the times
@@ -31,7 +31,10 @@ pub use gpu::{switch_pdis_claim, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4, GpuCommo
 pub use gpu_v1::{GpuClaimsV1, GpuDetailedResultV1, GpuSingleTokenV1};
 pub use overall::OverallClaims;
 pub use shared::{RimClaims, RimNames, SharedClaims, SharedNames};
-pub use switch::{SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3, SwitchCommonClaims};
+pub use switch::{
+    switch_gpu_pdis_claim, switch_pdi_claim, SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3,
+    SwitchClaimsV4, SwitchCommonClaims,
+};
 
 use alloc::string::String;
 
@@ -61,11 +64,12 @@ pub enum DeviceClaims {
     SwitchV2(SwitchClaimsV2),
     /// Switch, claims 3.0.
     SwitchV3(SwitchClaimsV3),
+    /// Switch, claims 4.0.
+    SwitchV4(SwitchClaimsV4),
 }
 
 impl DeviceClaims {
-    /// The claims of `version` for one device. Switches have no 4.0 claims; they get 3.0
-    /// (request validation refuses 4.0 on switch endpoints before this point).
+    /// The claims of `version` for one device.
     pub fn build(
         outcome: &DeviceOutcome,
         version: ClaimsVersion,
@@ -84,7 +88,10 @@ impl DeviceClaims {
             (DeviceKind::Switch, ClaimsVersion::V2_0) => {
                 Self::SwitchV2(SwitchClaimsV2::new(outcome, nonce, times))
             }
-            (DeviceKind::Switch, _) => Self::SwitchV3(SwitchClaimsV3::new(outcome, nonce, times)),
+            (DeviceKind::Switch, ClaimsVersion::V3_0) => {
+                Self::SwitchV3(SwitchClaimsV3::new(outcome, nonce, times))
+            }
+            (DeviceKind::Switch, _) => Self::SwitchV4(SwitchClaimsV4::new(outcome, nonce, times)),
             (_, ClaimsVersion::V1_0) => Self::GpuV1(GpuClaimsV1::new(outcome, nonce, times)),
             (_, ClaimsVersion::V2_0) => Self::GpuV2(GpuClaimsV2::new(outcome, nonce, times)),
             (_, ClaimsVersion::V3_0) => Self::GpuV3(GpuClaimsV3::new(outcome, nonce, times)),
@@ -115,6 +122,7 @@ impl Serialize for DeviceClaims {
             Self::SwitchV1(claims) => claims.serialize(serializer),
             Self::SwitchV2(claims) => claims.serialize(serializer),
             Self::SwitchV3(claims) => claims.serialize(serializer),
+            Self::SwitchV4(claims) => claims.serialize(serializer),
         }
     }
 }

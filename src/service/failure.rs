@@ -135,6 +135,8 @@ pub(super) fn unestablished(kind: DeviceKind) -> DeviceOutcome {
         attester_claims: BTreeMap::new(),
         switch_pdis: None,
         mode: None,
+        switch_pdi: None,
+        switch_gpu_pdis: None,
         secure_boot: None,
         debug_status: None,
         warning: Some(REVOCATION_WARNING.into()),

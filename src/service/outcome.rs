@@ -153,6 +153,10 @@ pub struct DeviceOutcome {
     /// The GPU's mode from the evidence's feature flag (`mpt`, `spt`, `ppcie`, `invalid`),
     /// when the evidence carries it: the claim `x-nvidia-gpu-mode`.
     pub mode: Option<&'static str>,
+    /// A switch's own PDI (switch claims 4.0, optional).
+    pub switch_pdi: Option<String>,
+    /// PDIs of the GPUs this switch is connected to (switch claims 4.0, optional).
+    pub switch_gpu_pdis: Option<Vec<String>>,
     /// Secure boot state: true only when every check passed.
     pub secure_boot: Option<bool>,
     /// Debug status: `disabled` only when every check passed.

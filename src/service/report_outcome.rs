@@ -7,7 +7,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::claims::switch_pdis_claim;
+use super::claims::{switch_gpu_pdis_claim, switch_pdi_claim, switch_pdis_claim};
 use super::codes::{details, message_of, FWID_NOT_IN_EVIDENCE_WARNING, OTHER_ROOT_WARNING};
 use super::failure::{evidence_details, unestablished};
 use super::outcome::{
@@ -113,6 +113,9 @@ pub(super) fn verified_outcome(
     if verified.fwid() == FwidCheck::NotInEvidence {
         warnings.push(FWID_NOT_IN_EVIDENCE_WARNING.into());
     }
+    // A switch's own PDI (tag 22) and its GPUs' (tag 26); a GPU's tag 22 is its switches'.
+    let switch_opaque =
+        (kind == DeviceKind::Switch).then_some(&verified.transcript().response.opaque);
     let mut outcome = DeviceOutcome {
         evidence_verified: true,
         arch_check: true,
@@ -130,6 +133,12 @@ pub(super) fn verified_outcome(
         },
         switch_pdis: verified.switch_pdis().map(|pdis| switch_pdis_claim(&pdis)),
         mode: verified.mode().map(FeatureFlag::as_str),
+        switch_pdi: switch_opaque
+            .and_then(|opaque| opaque.device_pdi().ok().flatten())
+            .map(|pdi| switch_pdi_claim(&pdi)),
+        switch_gpu_pdis: switch_opaque
+            .and_then(|opaque| opaque.switch_gpu_pdis().ok().flatten())
+            .map(|list| switch_gpu_pdis_claim(&list.pdis)),
         cert_chain: Some(chain),
         ..unestablished(kind)
     };

@@ -126,7 +126,8 @@ mod claims_dts;
 /// The registry of error codes against the source and the TypeScript union.
 mod error_codes;
 
-/// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles.
+/// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles,
+/// the PPCIE topology verdict.
 mod evidence {
     pub(crate) mod edit;
     mod encoding;
@@ -137,6 +138,7 @@ mod evidence {
     mod parsed;
     mod profiles;
     mod report;
+    mod topology;
 }
 
 /// Caps on hostile input, and the committed fuzz inputs replayed.

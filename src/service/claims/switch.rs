@@ -1,14 +1,17 @@
-//! Switch device claims, versions 1.0 to 3.0.
+//! Switch device claims, versions 1.0 to 4.0.
 //! The switch's firmware RIM is its BIOS RIM; switches have no driver RIM.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use serde::Serialize;
 
 use super::common::{CertChainClaim, TokenTimes};
-use super::gpu::chain_valid;
+use super::gpu::{chain_valid, mismatches};
 use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
+use crate::rim::MismatchRecord;
 use crate::service::codes::REVOCATION_WARNING;
 use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
@@ -179,6 +182,60 @@ impl SwitchClaimsV3 {
                 .map(CertChainClaim::new),
             rim_version_match: bios(outcome, |r| r.version_match),
             error: outcome.error.clone(),
+        }
+    }
+}
+
+/// `x-nvidia-switch-pdi`: the switch's own PDI (opaque tag 22) as NVAT writes it,
+/// upper-case hex in stored order — the order of the GPUs' `x-nvidia-gpu-switch-pdis`.
+pub fn switch_pdi_claim(pdi: &[u8; 8]) -> String {
+    hex::encode_upper(pdi)
+}
+
+/// `x-nvidia-switch-gpu-pdis`: the PDIs of the GPUs the switch is linked to (opaque tag 26)
+/// as NVAT writes them: upper-case hex in stored order, sorted, without repeats.
+pub fn switch_gpu_pdis_claim(pdis: &[[u8; 8]]) -> Vec<String> {
+    let unique: BTreeSet<String> = pdis.iter().map(hex::encode_upper).collect();
+    unique.into_iter().collect()
+}
+
+/// Switch claims 4.0: 3.0 plus what NVIDIA's attestation SDK adds to a switch's claims
+/// (`switch/claims.cpp`): the device type, the mismatching measurements, and the PDIs of
+/// the protected-PCIe topology (present only when the evidence carries them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SwitchClaimsV4 {
+    /// Everything of 3.0.
+    #[serde(flatten)]
+    pub base: SwitchClaimsV3,
+    /// `nvswitch`.
+    #[serde(rename = "x-nvidia-device-type")]
+    pub device_type: &'static str,
+    /// Mismatching measurements, or null.
+    #[serde(rename = "x-nvidia-mismatch-measurement-records")]
+    pub mismatch_measurement_records: Option<Vec<MismatchRecord>>,
+    /// The switch's own PDI.
+    #[serde(
+        rename = "x-nvidia-switch-pdi",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_pdi: Option<String>,
+    /// The PDIs of the GPUs it is linked to.
+    #[serde(
+        rename = "x-nvidia-switch-gpu-pdis",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_gpu_pdis: Option<Vec<String>>,
+}
+
+impl SwitchClaimsV4 {
+    /// Claims 4.0 of one switch.
+    pub fn new(outcome: &DeviceOutcome, nonce: &Nonce, times: TokenTimes) -> Self {
+        Self {
+            base: SwitchClaimsV3::new(outcome, nonce, times),
+            device_type: "nvswitch",
+            mismatch_measurement_records: mismatches(outcome),
+            switch_pdi: outcome.switch_pdi.clone(),
+            switch_gpu_pdis: outcome.switch_gpu_pdis.clone(),
         }
     }
 }

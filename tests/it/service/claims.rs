@@ -85,6 +85,8 @@ fn hopper_success() -> DeviceOutcome {
         attester_claims: Default::default(),
         switch_pdis: None,
         mode: None,
+        switch_pdi: None,
+        switch_gpu_pdis: None,
         secure_boot: Some(true),
         debug_status: Some("disabled".into()),
         warning: None,
@@ -222,6 +224,50 @@ fn v1_single_token_satisfies_the_v1_policy() {
         }
     }
     assert_eq!(token["x-nvidia-eat-ver"], "EAT-21");
+}
+
+#[test]
+fn switch_claims_4_0_add_nvats_members() {
+    let mut outcome = ls10_success();
+    let v3 = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
+    let ours = DeviceClaims::build(&outcome, ClaimsVersion::V4_0, &nonce(), times()).to_json();
+    let added: BTreeSet<_> = keys(&ours).difference(&keys(&v3)).cloned().collect();
+    // Without PPCIE data, no PDI member (NVAT writes them only when not empty).
+    assert_eq!(
+        added,
+        [
+            "x-nvidia-device-type",
+            "x-nvidia-mismatch-measurement-records"
+        ]
+        .map(String::from)
+        .into()
+    );
+    assert_eq!(ours["x-nvidia-device-type"], "nvswitch");
+    assert!(keys(&v3).is_subset(&keys(&ours)));
+
+    // NVAT's forms: the own PDI as stored, upper-case hex; the GPU PDIs as stored, sorted,
+    // without repeats.
+    use edgeattest::service::claims::{switch_gpu_pdis_claim, switch_pdi_claim};
+    assert_eq!(
+        switch_pdi_claim(&[0x66, 0x6e, 0x93, 0xe1, 0x9d, 0xec, 0x7d, 0x2d]),
+        "666E93E19DEC7D2D"
+    );
+    let gpus = [[0xf9; 8], [0x2e; 8], [0xf9; 8]];
+    assert_eq!(
+        switch_gpu_pdis_claim(&gpus),
+        ["2E2E2E2E2E2E2E2E", "F9F9F9F9F9F9F9F9"]
+    );
+    outcome.switch_pdi = Some("666E93E19DEC7D2D".into());
+    outcome.switch_gpu_pdis = Some(switch_gpu_pdis_claim(&gpus));
+    let ours = DeviceClaims::build(&outcome, ClaimsVersion::V4_0, &nonce(), times()).to_json();
+    assert_eq!(ours["x-nvidia-switch-pdi"], "666E93E19DEC7D2D");
+    assert_eq!(
+        ours["x-nvidia-switch-gpu-pdis"],
+        json!(["2E2E2E2E2E2E2E2E", "F9F9F9F9F9F9F9F9"])
+    );
+    // Claims 3.0 stay the real service's set.
+    let v3 = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
+    assert!(!v3.contains_key("x-nvidia-switch-pdi"));
 }
 
 #[test]

@@ -78,6 +78,8 @@ fn outcome(kind: DeviceKind, passed: bool, with_error: bool) -> DeviceOutcome {
         attester_claims: [("OEM_CLAIM".to_owned(), 7)].into_iter().collect(),
         switch_pdis: Some(vec!["AB".into()]),
         mode: Some("spt"),
+        switch_pdi: None,
+        switch_gpu_pdis: None,
         secure_boot: Some(passed),
         debug_status: Some("DBG".into()),
         warning: Some("WARNING".into()),

@@ -128,6 +128,8 @@ pub(super) fn hopper_success() -> DeviceOutcome {
         attester_claims: Default::default(),
         switch_pdis: None,
         mode: None,
+        switch_pdi: None,
+        switch_gpu_pdis: None,
         secure_boot: Some(true),
         debug_status: Some("disabled".into()),
         warning: None,

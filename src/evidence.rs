@@ -59,9 +59,10 @@ pub use stage::{
 pub(crate) use stage::{FailureCause, RimRevocation};
 pub use tags::{tag, tag_name};
 pub use topology::{
-    check_topology, Pdi, TopologyDevice, TopologyError, TopologyFinding, TopologyGpu,
-    TopologyInput, TopologyOptions, TopologyReport, TopologyRule, TopologyRuleOutcome,
-    TopologyRuleStatus, TopologySwitch, TopologyVerdict, MAX_DEVICE_PDIS, MAX_TOPOLOGY_DEVICES,
+    check_topology, Pdi, ResultClaims, TopologyDevice, TopologyError, TopologyEvidenceOptions,
+    TopologyFinding, TopologyGpu, TopologyInput, TopologyOptions, TopologyReport, TopologyRule,
+    TopologyRuleOutcome, TopologyRuleStatus, TopologySwitch, TopologyVerdict, MAX_DEVICE_PDIS,
+    MAX_TOPOLOGY_DEVICES,
 };
 pub use verify::{
     arch_of_chain, decode_generation1, decode_generation2, verify_evidence, BatchPlan, DeviceInput,

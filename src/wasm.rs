@@ -75,4 +75,6 @@ entries! {
     mod runtime: local service;
     pub mod service: service => service fetch;
     pub mod token: default local service;
+    // The PPCIE topology of a node, from evidence or from two verified results.
+    pub mod topology: local service;
 }

@@ -118,6 +118,18 @@ impl OptionsError {
             expected: expected.into(),
         }
     }
+
+    /// The error of options that are member `parent` of larger options: its field named
+    /// from there (`gpus.devices[1].evidence`).
+    pub(crate) fn under(self, parent: &str) -> Self {
+        match self {
+            Self::Invalid { field, expected } => Self::Invalid {
+                field: alloc::format!("{parent}.{field}"),
+                expected,
+            },
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for OptionsError {

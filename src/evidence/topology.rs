@@ -23,6 +23,8 @@
 
 mod error;
 mod input;
+mod join;
+mod node;
 mod outcome;
 mod report;
 mod rules;
@@ -34,6 +36,8 @@ pub use input::{
     Pdi, TopologyGpu, TopologyInput, TopologyOptions, TopologySwitch, MAX_DEVICE_PDIS,
     MAX_TOPOLOGY_DEVICES,
 };
+pub use join::ResultClaims;
+pub use node::TopologyEvidenceOptions;
 pub use outcome::{TopologyFinding, TopologyRule, TopologyRuleOutcome, TopologyRuleStatus};
 pub use report::{TopologyDevice, TopologyReport, TopologyVerdict};
 

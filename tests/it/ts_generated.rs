@@ -21,7 +21,8 @@ use edgeattest::deprecation::{DeprecationOptions, Notice};
 use edgeattest::ear::{EarData, EarSubmod, TrustTier, TrustVector};
 use edgeattest::evidence::{
     CertificateChainReport, DeviceReport, DeviceResult, EvidenceReport, Failure, RimStep,
-    RuntimeEvidenceInput, Stage, StageId, StageStatus,
+    RuntimeEvidenceInput, Stage, StageId, StageStatus, TopologyDevice, TopologyFinding,
+    TopologyReport, TopologyRule, TopologyRuleOutcome, TopologyRuleStatus, TopologyVerdict,
 };
 use edgeattest::listing::{ListLimits, ListResponse, Schema};
 use edgeattest::ocsp::{
@@ -407,6 +408,21 @@ fn fragments() -> Vec<Fragment> {
                 decl::<SignerOcspOptions>(),
                 decl::<SignerOcspRequest>(),
                 decl::<SignerOcspStatus>(),
+            ],
+        },
+        Fragment {
+            file: "topology.d.ts",
+            about: "The topology module (src/wasm/topology.rs): a node's PPCIE topology report, in the builds\n\
+                    that have that module; names from the other fragments and the generated classes are in\n\
+                    scope there.",
+            decls: vec![
+                decl::<TopologyVerdict>(),
+                decl::<TopologyRule>(),
+                decl::<TopologyRuleStatus>(),
+                decl::<TopologyFinding>(),
+                decl::<TopologyRuleOutcome>(),
+                decl::<TopologyDevice>(),
+                decl::<TopologyReport>(),
             ],
         },
         Fragment {

@@ -22,6 +22,9 @@ use serde_json::{json, Map, Value};
 
 use crate::verdicts::NOW;
 
+/// One device token's verified claims.
+type Claims = Map<String, Value>;
+
 const FOREIGN: [u8; 8] = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef];
 
 fn fixture(path: &str) -> String {
@@ -474,7 +477,7 @@ fn options_counts_and_budgets() {
 /// Claims as a relying party holds them after verifying each device's token: GPU claims 4.0
 /// (`x-nvidia-gpu-switch-pdis`) and switch claims 4.0 (`x-nvidia-switch-pdi`,
 /// `x-nvidia-switch-gpu-pdis`), built by the crate's claim functions from the real node.
-fn node_claims() -> (Vec<Map<String, Value>>, Vec<Map<String, Value>>) {
+fn node_claims() -> (Vec<Claims>, Vec<Claims>) {
     use edgeattest::service::claims::{switch_gpu_pdis_claim, switch_pdi_claim, switch_pdis_claim};
     let store = nvidia();
     let gpus = real_gpus()

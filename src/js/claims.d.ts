@@ -278,6 +278,8 @@ export interface SwitchClaimsV3 extends SwitchCommonClaims {
   'x-nvidia-switch-attestation-report-cert-chain-fwid-match': boolean | null;
   'x-nvidia-switch-bios-rim-cert-chain': CertChainClaim | null;
   'x-nvidia-switch-bios-rim-version-match': boolean | null;
+  'x-nvidia-switch-pdi'?: string;
+  'x-nvidia-switch-gpu-pdis'?: string[];
   'x-nvidia-error-details'?: ErrorDetailsClaim;
 }
 

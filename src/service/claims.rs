@@ -7,7 +7,7 @@
 //! | V2 GPU/switch | 1.0, detached |
 //! | V3 GPU/switch | 2.0 |
 //! | V4 GPU | 2.0, 3.0 (default), 4.0 |
-//! | V4 switch | 2.0, 3.0 (default); 4.0 built here, not yet selectable |
+//! | V4 switch | 2.0, 3.0 (default) |
 //!
 //! Failures: claims 1.0 and 2.0 follow the real service's observed behaviour — a device
 //! whose evidence or certificate chain did not verify gets a token holding only the times
@@ -33,7 +33,7 @@ pub use overall::OverallClaims;
 pub use shared::{RimClaims, RimNames, SharedClaims, SharedNames};
 pub use switch::{
     switch_gpu_pdis_claim, switch_pdi_claim, SwitchClaimsV1, SwitchClaimsV2, SwitchClaimsV3,
-    SwitchClaimsV4, SwitchCommonClaims,
+    SwitchCommonClaims,
 };
 
 use alloc::string::String;
@@ -64,12 +64,11 @@ pub enum DeviceClaims {
     SwitchV2(SwitchClaimsV2),
     /// Switch, claims 3.0.
     SwitchV3(SwitchClaimsV3),
-    /// Switch, claims 4.0.
-    SwitchV4(SwitchClaimsV4),
 }
 
 impl DeviceClaims {
-    /// The claims of `version` for one device.
+    /// The claims of `version` for one device. Switches have no 4.0 claims; they get 3.0
+    /// (request validation refuses 4.0 on switch endpoints before this point).
     pub fn build(
         outcome: &DeviceOutcome,
         version: ClaimsVersion,
@@ -88,10 +87,7 @@ impl DeviceClaims {
             (DeviceKind::Switch, ClaimsVersion::V2_0) => {
                 Self::SwitchV2(SwitchClaimsV2::new(outcome, nonce, times))
             }
-            (DeviceKind::Switch, ClaimsVersion::V3_0) => {
-                Self::SwitchV3(SwitchClaimsV3::new(outcome, nonce, times))
-            }
-            (DeviceKind::Switch, _) => Self::SwitchV4(SwitchClaimsV4::new(outcome, nonce, times)),
+            (DeviceKind::Switch, _) => Self::SwitchV3(SwitchClaimsV3::new(outcome, nonce, times)),
             (_, ClaimsVersion::V1_0) => Self::GpuV1(GpuClaimsV1::new(outcome, nonce, times)),
             (_, ClaimsVersion::V2_0) => Self::GpuV2(GpuClaimsV2::new(outcome, nonce, times)),
             (_, ClaimsVersion::V3_0) => Self::GpuV3(GpuClaimsV3::new(outcome, nonce, times)),
@@ -122,7 +118,6 @@ impl Serialize for DeviceClaims {
             Self::SwitchV1(claims) => claims.serialize(serializer),
             Self::SwitchV2(claims) => claims.serialize(serializer),
             Self::SwitchV3(claims) => claims.serialize(serializer),
-            Self::SwitchV4(claims) => claims.serialize(serializer),
         }
     }
 }

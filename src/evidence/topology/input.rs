@@ -27,7 +27,7 @@ pub(super) fn is_disabled_link(pdi: &Pdi) -> bool {
 /// One GPU as the topology sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopologyGpu {
-    /// How the report names it (`gpu-0`).
+    /// How the report names it (`GPU-0`).
     pub label: String,
     /// Its own PDI (from its device-identity certificate); `None` when not known (claims).
     pub pdi: Option<Pdi>,
@@ -41,7 +41,7 @@ pub struct TopologyGpu {
 /// One NVSwitch as the topology sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopologySwitch {
-    /// How the report names it (`switch-0`).
+    /// How the report names it (`SWITCH-0`).
     pub label: String,
     /// Its own PDI (switch tag 22); `None` when the evidence or claims carry none.
     pub pdi: Option<Pdi>,
@@ -209,7 +209,7 @@ impl TopologySwitch {
 }
 
 impl TopologyInput {
-    /// The devices of a node from their verified evidence, labelled `gpu-0`…, `switch-0`….
+    /// The devices of a node from their verified evidence, labelled `GPU-0`…, `SWITCH-0`….
     ///
     /// # Errors
     /// [`TopologyError::TooLarge`] past [`MAX_TOPOLOGY_DEVICES`], and the devices' errors.
@@ -220,8 +220,8 @@ impl TopologyInput {
         bound(gpus.len(), "GPUs")?;
         bound(switches.len(), "switches")?;
         Ok(Self {
-            gpus: labelled(gpus, "gpu", TopologyGpu::from_evidence)?,
-            switches: labelled(switches, "switch", TopologySwitch::from_evidence)?,
+            gpus: labelled(gpus, DeviceKind::Gpu, TopologyGpu::from_evidence)?,
+            switches: labelled(switches, DeviceKind::Switch, TopologySwitch::from_evidence)?,
         })
     }
 
@@ -237,8 +237,8 @@ impl TopologyInput {
         bound(gpus.len(), "GPUs")?;
         bound(switches.len(), "switches")?;
         Ok(Self {
-            gpus: labelled(gpus, "gpu", TopologyGpu::from_claims)?,
-            switches: labelled(switches, "switch", TopologySwitch::from_claims)?,
+            gpus: labelled(gpus, DeviceKind::Gpu, TopologyGpu::from_claims)?,
+            switches: labelled(switches, DeviceKind::Switch, TopologySwitch::from_claims)?,
         })
     }
 }
@@ -252,14 +252,19 @@ pub(super) fn bound(count: usize, what: &'static str) -> Result<(), TopologyErro
 
 fn labelled<I, T>(
     items: &[I],
-    prefix: &str,
+    kind: DeviceKind,
     make: impl Fn(&str, &I) -> Result<T, TopologyError>,
 ) -> Result<Vec<T>, TopologyError> {
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| make(&alloc::format!("{prefix}-{i}"), item))
+        .map(|(i, item)| make(&label(kind, i), item))
         .collect()
+}
+
+/// `GPU-0`, `SWITCH-3`: the labels of a detached result's device tokens.
+pub(super) fn label(kind: DeviceKind, index: usize) -> String {
+    alloc::format!("{}-{index}", kind.label_prefix())
 }
 
 fn claim_invalid(label: &str, claim: &'static str) -> TopologyError {

@@ -2,13 +2,12 @@
 //! as two batches of the evidence entries' options, each device verified (transcript,
 //! signature, chain, nonce, architecture) before its links are read.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::Deserialize;
 
 use super::error::TopologyError;
-use super::input::{bound, TopologyGpu, TopologyInput, TopologyOptions, TopologySwitch};
+use super::input::{bound, label, TopologyInput, TopologyOptions};
 use super::report::TopologyReport;
 use crate::attest::DeviceKind;
 use crate::evidence::options::{EvidenceOptions, OptionsError};
@@ -42,10 +41,7 @@ impl<Now> TopologyEvidenceOptions<Now> {
     ) -> Result<TopologyReport, E> {
         let gpus = verified(&self.gpus, DeviceKind::Gpu, &clock)?;
         let switches = verified(&self.switches, DeviceKind::Switch, &clock)?;
-        let input = TopologyInput {
-            gpus: labelled(&gpus, DeviceKind::Gpu, TopologyGpu::from_evidence)?,
-            switches: labelled(&switches, DeviceKind::Switch, TopologySwitch::from_evidence)?,
-        };
+        let input = TopologyInput::from_evidence(&gpus, &switches)?;
         let defaults = TopologyOptions::default();
         let options = TopologyOptions {
             expected_gpus: self.expected_gpus.unwrap_or(defaults.expected_gpus),
@@ -54,11 +50,6 @@ impl<Now> TopologyEvidenceOptions<Now> {
         };
         Ok(super::check_topology(&input, &options)?)
     }
-}
-
-/// `GPU-0`, `SWITCH-3`: the labels of a detached result's device tokens.
-pub(super) fn label(kind: DeviceKind, index: usize) -> String {
-    alloc::format!("{}-{index}", kind.label_prefix())
 }
 
 /// One batch's devices, each verified, or the first one's failure named by its label.
@@ -107,16 +98,4 @@ impl<E> From<OptionsError> for BatchError<E> {
     fn from(error: OptionsError) -> Self {
         Self::Options(error)
     }
-}
-
-fn labelled<T>(
-    devices: &[VerifiedEvidence],
-    kind: DeviceKind,
-    make: impl Fn(&str, &VerifiedEvidence) -> Result<T, TopologyError>,
-) -> Result<Vec<T>, TopologyError> {
-    devices
-        .iter()
-        .enumerate()
-        .map(|(i, device)| make(&label(kind, i), device))
-        .collect()
 }

@@ -29,7 +29,7 @@ pub enum TopologyVerdict {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TopologyDevice {
-    /// `gpu-0`, `switch-3`.
+    /// `GPU-0`, `SWITCH-3`.
     pub label: String,
     /// Its own PDI, if known.
     pub pdi: Option<String>,

@@ -8,10 +8,9 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::common::{CertChainClaim, TokenTimes};
-use super::gpu::{chain_valid, mismatches};
+use super::gpu::chain_valid;
 use super::shared::{self, RimClaims, SharedClaims};
 use crate::attest::Nonce;
-use crate::rim::MismatchRecord;
 use crate::service::codes::REVOCATION_WARNING;
 use crate::service::outcome::{DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome};
 
@@ -158,6 +157,20 @@ pub struct SwitchClaimsV3 {
     /// BIOS RIM version equals the evidence's.
     #[serde(rename = "x-nvidia-switch-bios-rim-version-match")]
     pub rim_version_match: Option<bool>,
+    /// The switch's own PDI, when the evidence carries it: NVIDIA's SDK writes it in its
+    /// switch claims 3.0 for the protected-PCIe topology (the recorded service token, from a
+    /// switch without it, has none).
+    #[serde(
+        rename = "x-nvidia-switch-pdi",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_pdi: Option<String>,
+    /// The PDIs of the GPUs it is linked to, when the evidence carries them (NVIDIA's SDK).
+    #[serde(
+        rename = "x-nvidia-switch-gpu-pdis",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_gpu_pdis: Option<Vec<String>>,
     /// The first failure, when there was one.
     #[serde(
         rename = "x-nvidia-error-details",
@@ -181,6 +194,8 @@ impl SwitchClaimsV3 {
                 .and_then(|r| r.cert_chain.as_ref())
                 .map(CertChainClaim::new),
             rim_version_match: bios(outcome, |r| r.version_match),
+            switch_pdi: outcome.switch_pdi.clone(),
+            switch_gpu_pdis: outcome.switch_gpu_pdis.clone(),
             error: outcome.error.clone(),
         }
     }
@@ -197,45 +212,4 @@ pub fn switch_pdi_claim(pdi: &[u8; 8]) -> String {
 pub fn switch_gpu_pdis_claim(pdis: &[[u8; 8]]) -> Vec<String> {
     let unique: BTreeSet<String> = pdis.iter().map(hex::encode_upper).collect();
     unique.into_iter().collect()
-}
-
-/// Switch claims 4.0: 3.0 plus what NVIDIA's attestation SDK adds to a switch's claims
-/// (`switch/claims.cpp`): the device type, the mismatching measurements, and the PDIs of
-/// the protected-PCIe topology (present only when the evidence carries them).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SwitchClaimsV4 {
-    /// Everything of 3.0.
-    #[serde(flatten)]
-    pub base: SwitchClaimsV3,
-    /// `nvswitch`.
-    #[serde(rename = "x-nvidia-device-type")]
-    pub device_type: &'static str,
-    /// Mismatching measurements, or null.
-    #[serde(rename = "x-nvidia-mismatch-measurement-records")]
-    pub mismatch_measurement_records: Option<Vec<MismatchRecord>>,
-    /// The switch's own PDI.
-    #[serde(
-        rename = "x-nvidia-switch-pdi",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub switch_pdi: Option<String>,
-    /// The PDIs of the GPUs it is linked to.
-    #[serde(
-        rename = "x-nvidia-switch-gpu-pdis",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub switch_gpu_pdis: Option<Vec<String>>,
-}
-
-impl SwitchClaimsV4 {
-    /// Claims 4.0 of one switch.
-    pub fn new(outcome: &DeviceOutcome, nonce: &Nonce, times: TokenTimes) -> Self {
-        Self {
-            base: SwitchClaimsV3::new(outcome, nonce, times),
-            device_type: "nvswitch",
-            mismatch_measurement_records: mismatches(outcome),
-            switch_pdi: outcome.switch_pdi.clone(),
-            switch_gpu_pdis: outcome.switch_gpu_pdis.clone(),
-        }
-    }
 }

@@ -57,7 +57,7 @@ export interface TopologyRuleOutcome {
  * aside), upper-case hex in switch byte order, sorted.
  */
 export interface TopologyDevice {
-  /** `gpu-0`, `switch-3`. */
+  /** `GPU-0`, `SWITCH-3`. */
   label: string;
   /** Its own PDI, if known. */
   pdi: string | null;

@@ -232,7 +232,7 @@ fn the_real_node_passes_every_rule() {
         json["rules"][0],
         json!({"rule": "gpu-count", "status": "passed", "findings": []})
     );
-    assert_eq!(json["gpus"][0]["label"], "gpu-0");
+    assert_eq!(json["gpus"][0]["label"], "GPU-0");
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn a_missing_switch_fails_the_count_and_every_gpus_link_to_it() {
     assert_eq!(report.verdict, TopologyVerdict::Failed);
     assert_eq!(failed(&report), ["switch-count", "gpu-switch-present"]);
     let expected: Vec<_> = (0..8)
-        .map(|n| (s(&format!("gpu-{n}")), None, s(&missing)))
+        .map(|n| (s(&format!("GPU-{n}")), None, s(&missing)))
         .collect();
     assert_eq!(links(&report, TopologyRule::GpuSwitchPresent), expected);
     assert_eq!(
@@ -289,11 +289,11 @@ fn a_foreign_switch_fails_both_sides_of_its_links() {
     let foreign = hex::encode_upper(FOREIGN);
     assert_eq!(report.switches[3].pdi.as_deref(), Some(foreign.as_str()));
     let absent: Vec<_> = (0..8)
-        .map(|n| (s(&format!("gpu-{n}")), None, s(&replaced)))
+        .map(|n| (s(&format!("GPU-{n}")), None, s(&replaced)))
         .collect();
     assert_eq!(links(&report, TopologyRule::GpuSwitchPresent), absent);
     let unlinked: Vec<_> = (0..8)
-        .map(|n| (s(&format!("gpu-{n}")), s("switch-3"), s(&foreign)))
+        .map(|n| (s(&format!("GPU-{n}")), s("SWITCH-3"), s(&foreign)))
         .collect();
     assert_eq!(links(&report, TopologyRule::SwitchLinkedToGpus), unlinked);
 }
@@ -310,10 +310,10 @@ fn a_duplicated_gpu_fails_uniqueness_and_the_switches_lists() {
     assert_eq!(failed(&report), ["gpu-unique", "switch-gpu-present"]);
     assert_eq!(
         links(&report, TopologyRule::GpuUnique),
-        [(s("gpu-7"), None, Some(gpu0))]
+        [(s("GPU-7"), None, Some(gpu0))]
     );
     let expected: Vec<_> = (0..4)
-        .map(|n| (None, s(&format!("switch-{n}")), s(&gpu7)))
+        .map(|n| (None, s(&format!("SWITCH-{n}")), s(&gpu7)))
         .collect();
     assert_eq!(links(&report, TopologyRule::SwitchGpuPresent), expected);
 }
@@ -352,15 +352,15 @@ fn a_gpu_naming_a_switch_that_is_not_there_is_named_with_the_link() {
     let foreign = hex::encode_upper(FOREIGN);
     assert_eq!(
         links(&report, TopologyRule::GpuSwitchPresent),
-        [(s("gpu-3"), None, s(&foreign))]
+        [(s("GPU-3"), None, s(&foreign))]
     );
     assert_eq!(
         links(&report, TopologyRule::SwitchLinkedToGpus),
-        [(s("gpu-3"), s("switch-3"), s(&hex::encode_upper(gone)))]
+        [(s("GPU-3"), s("SWITCH-3"), s(&hex::encode_upper(gone)))]
     );
     assert_eq!(
         links(&report, TopologyRule::GpuSwitchConsistent)[0].0,
-        s("gpu-3")
+        s("GPU-3")
     );
 }
 
@@ -393,7 +393,7 @@ fn disabled_links_are_not_switches() {
 
     // Without the zeros dropped, the count would be 5.
     let verified = verify(&gpus[0], Arch::Hopper, &keyed_root());
-    let gpu = TopologyGpu::from_evidence("gpu-0", &verified).unwrap();
+    let gpu = TopologyGpu::from_evidence("GPU-0", &verified).unwrap();
     assert_eq!(gpu.switch_pdis.as_ref().unwrap().len(), 18);
     assert!(gpu.switch_pdis.unwrap().contains(&[0; 8]));
 }
@@ -411,7 +411,7 @@ fn options_counts_and_budgets() {
     // A device on the wrong side is refused, not checked.
     let err = TopologyInput::from_evidence(&switches, &gpus).unwrap_err();
     assert_eq!(err.code(), "ERR_TOPOLOGY_WRONG_DEVICE");
-    assert_eq!(err.to_string(), "gpu-0 is not a gpu");
+    assert_eq!(err.to_string(), "GPU-0 is not a gpu");
 
     let input = TopologyInput::from_evidence(&gpus, &switches).unwrap();
     let options = TopologyOptions {
@@ -422,7 +422,7 @@ fn options_counts_and_budgets() {
     assert_eq!(failed(&report), ["gpu-count", "switch-gpu-count"]);
     assert_eq!(
         report.rule(TopologyRule::SwitchGpuCount).unwrap().findings[0].message,
-        "switch-0 lists 8 distinct GPUs, 4 expected"
+        "SWITCH-0 lists 8 distinct GPUs, 4 expected"
     );
     // Options from JSON: camelCase, unknown members refused.
     let parsed: TopologyOptions = serde_json::from_value(json!({"expectedGpus": 4})).unwrap();
@@ -528,7 +528,7 @@ fn claims_join_gpu_and_switch_results() {
             .unwrap()
             .findings[0]
             .message,
-        "the PDI of gpu-0 is unknown (no device-identity serial)"
+        "the PDI of GPU-0 is unknown (no device-identity serial)"
     );
 
     // Turned off, they are reported skipped and NVIDIA's rules pass.
@@ -568,7 +568,7 @@ fn claims_join_gpu_and_switch_results() {
     assert_eq!(failed(&report), ["gpu-unique"]);
     assert!(report.rule(TopologyRule::GpuUnique).unwrap().findings[0]
         .message
-        .contains("ueid of gpu-0"));
+        .contains("ueid of GPU-0"));
 }
 
 #[test]
@@ -586,7 +586,7 @@ fn malformed_claims_are_refused() {
         assert_eq!(err.code(), "ERR_TOPOLOGY_CLAIM_INVALID", "{value}");
         assert_eq!(
             err.to_string(),
-            "gpu-2: x-nvidia-gpu-switch-pdis is not a list of 16-digit hex PDIs"
+            "GPU-2: x-nvidia-gpu-switch-pdis is not a list of 16-digit hex PDIs"
         );
     }
     let mut bad = switches.clone();

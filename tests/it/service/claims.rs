@@ -227,23 +227,13 @@ fn v1_single_token_satisfies_the_v1_policy() {
 }
 
 #[test]
-fn switch_claims_4_0_add_nvats_members() {
+fn switch_claims_3_0_carry_nvats_pdi_members_when_the_evidence_has_them() {
     let mut outcome = ls10_success();
-    let v3 = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
-    let ours = DeviceClaims::build(&outcome, ClaimsVersion::V4_0, &nonce(), times()).to_json();
-    let added: BTreeSet<_> = keys(&ours).difference(&keys(&v3)).cloned().collect();
-    // Without PPCIE data, no PDI member (NVAT writes them only when not empty).
-    assert_eq!(
-        added,
-        [
-            "x-nvidia-device-type",
-            "x-nvidia-mismatch-measurement-records"
-        ]
-        .map(String::from)
-        .into()
-    );
-    assert_eq!(ours["x-nvidia-device-type"], "nvswitch");
-    assert!(keys(&v3).is_subset(&keys(&ours)));
+    // Without PPCIE data, no PDI member (NVAT writes them only when not empty): the real
+    // service's set.
+    let plain = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
+    assert!(!plain.contains_key("x-nvidia-switch-pdi"));
+    assert!(!plain.contains_key("x-nvidia-switch-gpu-pdis"));
 
     // NVAT's forms: the own PDI as stored, upper-case hex; the GPU PDIs as stored, sorted,
     // without repeats.
@@ -259,15 +249,22 @@ fn switch_claims_4_0_add_nvats_members() {
     );
     outcome.switch_pdi = Some("666E93E19DEC7D2D".into());
     outcome.switch_gpu_pdis = Some(switch_gpu_pdis_claim(&gpus));
-    let ours = DeviceClaims::build(&outcome, ClaimsVersion::V4_0, &nonce(), times()).to_json();
+    let ours = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
+    let added: BTreeSet<_> = keys(&ours).difference(&keys(&plain)).cloned().collect();
+    assert_eq!(
+        added,
+        ["x-nvidia-switch-gpu-pdis", "x-nvidia-switch-pdi"]
+            .map(String::from)
+            .into()
+    );
     assert_eq!(ours["x-nvidia-switch-pdi"], "666E93E19DEC7D2D");
     assert_eq!(
         ours["x-nvidia-switch-gpu-pdis"],
         json!(["2E2E2E2E2E2E2E2E", "F9F9F9F9F9F9F9F9"])
     );
-    // Claims 3.0 stay the real service's set.
-    let v3 = DeviceClaims::build(&outcome, ClaimsVersion::V3_0, &nonce(), times()).to_json();
-    assert!(!v3.contains_key("x-nvidia-switch-pdi"));
+    // 2.0 is the real service's v3 token: no such member.
+    let v2 = DeviceClaims::build(&outcome, ClaimsVersion::V2_0, &nonce(), times()).to_json();
+    assert!(!v2.contains_key("x-nvidia-switch-pdi"));
 }
 
 #[test]

@@ -96,7 +96,7 @@ impl UnixTime {
 
     /// A reader of an optional `now` for the option methods: the time given, else `clock`
     /// (the caller's clock reading; the core reads none).
-    pub fn given_or<E>(clock: Self) -> impl FnOnce(Option<&Self>) -> Result<Self, E> {
+    pub fn given_or<E>(clock: Self) -> impl Fn(Option<&Self>) -> Result<Self, E> + Copy {
         move |now| Ok(now.copied().unwrap_or(clock))
     }
 }

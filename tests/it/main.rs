@@ -139,6 +139,7 @@ mod evidence {
     mod profiles;
     mod report;
     mod topology;
+    mod topology_join;
 }
 
 /// Caps on hostile input, and the committed fuzz inputs replayed.

@@ -77,7 +77,8 @@ pub use document::{
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{
-    apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIds, RimKind,
+    apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIdParts, RimIds,
+    RimKind,
 };
 pub use identity::check_rim_id;
 pub use kind::{identify_rim, RimIdentity};

@@ -128,6 +128,7 @@ mod error_codes;
 
 /// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles.
 mod evidence {
+    mod chips;
     mod encoding;
     mod fixtures;
     mod generated;

@@ -19,15 +19,18 @@ test('architectures(): one plain row per architecture, in the table order', () =
   assert.deepEqual(hopper, {
     name: 'HOPPER',
     deviceKind: 'gpu',
-    chips: ['GH100'],
-    rimChip: 'GH100',
-    fwidSource: 'dice',
+    chips: [{ word: 'GH100', rimChip: 'GH100', fwidSource: 'dice' }],
     driverRim: { prefix: 'NV_GPU_DRIVER_', chipInfo: false },
     firmwareRim: { scheme: 'vbios', fsp: false },
     evidenceProfiles: ['hopper-gsp'],
     endpoints: ['/v4/attest/gpu', '/v3/attest/gpu', '/v2/attest/gpu', '/v1/attest/gpu'],
   });
-  assert.equal(blackwell.fwidSource, 'tcb-info');
+  // One family, one wire value: every chip its certificates name, each with its own rules.
+  assert.deepEqual(blackwell.chips, [
+    { word: 'GB100', rimChip: 'GB100', fwidSource: 'tcb-info' },
+    { word: 'GB20X', rimChip: null, fwidSource: 'tcb-info' },
+    { word: 'GB110', rimChip: 'GB110', fwidSource: 'tcb-info' },
+  ]);
   assert.deepEqual(blackwell.evidenceProfiles, ['blackwell-gsp', 'blackwell-fsp']);
   assert.deepEqual(blackwell.firmwareRim, { scheme: 'vbios', fsp: true });
   assert.equal(ls10.deviceKind, 'switch');

@@ -454,7 +454,13 @@ fn the_blackwell_family_names_its_rims_per_chip() {
         .all(|chip| chip.fwid_source == FwidSource::TcbInfo));
     let missing = Err(RimIdError::Missing { field: "chip_info" });
     let foreign = Err(RimIdError::Invalid { field: "hwmodel" });
-    let cases: [(Option<&str>, Option<&str>, Result<&str, RimIdError>); 8] = [
+    // (certificate chip, CHIP_INFO, driver RIM id)
+    type Case<'a> = (
+        Option<&'a str>,
+        Option<&'a str>,
+        Result<&'a str, RimIdError>,
+    );
+    let cases: [Case<'_>; 8] = [
         // No certificate (a host prefetching): the first chip, as NVIDIA's C++ SDK names it.
         (None, None, Ok("NV_GPU_CC_DRIVER_GB100_595.58.03")),
         (Some("GB100"), None, Ok("NV_GPU_CC_DRIVER_GB100_595.58.03")),

@@ -2,8 +2,8 @@
 //! was stored or fetched under (a file name, a RIM service envelope's `id`).
 //!
 //! NVIDIA's RIM ids name the document's kind, platform and version (src/rim/id.rs builds them
-//! from the evidence, and reads them back by the same architecture rows); its `SoftwareIdentity@tagId` is a digest that no id carries. So the
-//! rule compares what both say:
+//! from the evidence, and reads them back by the same architecture rows); its
+//! `SoftwareIdentity@tagId` is a digest that no id carries. So the rule compares what both say:
 //!
 //! | id | the document's `Meta` |
 //! |---|---|

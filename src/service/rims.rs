@@ -3,10 +3,12 @@
 //!
 //! Lookup is by RIM id. A document added with its id (the RIM service envelope's `id`, or a
 //! file named `<id>.xml` / `<id>.swidtag`) is found by that id. A document added without
-//! one is indexed by what it says about itself — driver or firmware, chip, version — and is
-//! found for an id naming the same, when exactly one stored document matches. Firmware ids
-//! also name the board (project and SKUs), which a document does not carry; the signature
-//! and the measurement comparison still decide whether the document fits the device.
+//! one is indexed by what it says about itself — driver or firmware, GPU or switch, chip,
+//! version — and is found for an id naming the same, read by the architecture table's RIM-id
+//! schemes, when exactly one stored document matches. Firmware ids name the board (project
+//! and SKUs), not the chip, and a document carries no board: a GPU firmware id is matched by
+//! version alone, whatever the chip; the signature and the measurement comparison still
+//! decide whether the document fits the device.
 //!
 //! A document named `configured-roots/<id>.xml` serves only devices whose chain ends at a root
 //! configured on the service, not at NVIDIA's Device Identity CA (a test PKI's devices), and

@@ -18,7 +18,8 @@ mod summary;
 mod validate;
 
 pub use arch::{
-    check_table, ArchProfile, DeviceKind, DriverRimId, FirmwareRimId, FwidSource, ProfileDefect,
+    check_table, ArchProfile, ChipRow, DeviceKind, DriverRimId, FirmwareRimId, FwidSource,
+    ProfileDefect,
 };
 pub use arch_row::ArchitectureRow;
 pub use body::{EvidenceItem, EvidenceItemV2, RequestBody};

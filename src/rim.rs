@@ -33,7 +33,7 @@
 //! | `chip_info` | opaque tag 35 `CHIP_INFO` (Blackwell) | Blackwell driver RIM id |
 //! | `nvdec0_status` | opaque tag 11 (1 byte) | the NVDEC0 rule for index 35 |
 //! | `opaque` | NVDAOD entries: id, value type, value | minimum-SVN floors |
-//! | `hwmodel` | chip name from the chain (`GB100`) | Blackwell FSP firmware RIM id |
+//! | `hwmodel` | chip word from the chain (`GB100`, `GB20X`) | Blackwell FSP firmware RIM id; the driver RIM chip without `CHIP_INFO` |
 //! | `apsku` | block 52 `APSKU` value ([`apsku_from_block`]) | Blackwell FSP firmware RIM id |
 //! | `firmware_version_hint` | the request's `firmware_version` | Blackwell FSP firmware RIM id |
 //!
@@ -77,7 +77,8 @@ pub use document::{
 pub use envelope::{open_envelope, RimEnvelope};
 pub use error::{CompareError, EnvelopeError, RimError, RimIdError};
 pub use id::{
-    apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIds, RimKind,
+    apsku_from_block, driver_rim_id, firmware_rim_id, firmware_rim_id_of, RimIdParts, RimIds,
+    RimKind,
 };
 pub use identity::check_rim_id;
 pub use kind::{identify_rim, RimIdentity};

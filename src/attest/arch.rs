@@ -1,17 +1,31 @@
 //! The architecture table: every fact that depends on a device's architecture, one row per
-//! architecture. The wire name, parsing, the endpoints that accept it, the chip a certificate
-//! names it by, where its certificate carries the FWID, its RIM ids, the JS `architectures()`
-//! rows, the TS `Arch` union and the page's selects are all read from here.
+//! architecture. The wire name, parsing, the endpoints that accept it, the chips a certificate
+//! names it by, where each chip's certificate carries the FWID, its RIM ids, the JS
+//! `architectures()` rows, the TS `Arch` union and the page's selects are all read from here.
+//!
+//! A row is a family: one wire value (NVIDIA's verifiers know one `BLACKWELL`, from NVML's
+//! architecture number, whatever the die) and every chip word its certificates name, each with
+//! its own FWID source and RIM chip ([`ChipRow`]). A chain naming a chip of no row is refused
+//! (4004), the message naming the chip and the rows known.
 //!
 //! A new architecture is one entry in `architectures!` below (the compiler then asks for
-//! its evidence profiles in `evidence/profile.rs`); a new kind of rule (an FWID extension, a
-//! RIM-id scheme) is one variant of the rule's enum and its implementation.
+//! its evidence profiles in `evidence/profile.rs`); a new chip of a family is one [`ChipRow`];
+//! a new kind of rule (an FWID extension, a RIM-id scheme) is one variant of the rule's enum
+//! and its implementation.
 //!
-//! | architecture | kind | chip (`hwmodel`) | RIM chip | FWID (certificate) | driver RIM | firmware RIM |
+//! | architecture | kind | chip (`hwmodel`) | RIM chip without `CHIP_INFO` | FWID (certificate) | driver RIM | firmware RIM |
 //! |---|---|---|---|---|---|---|
 //! | HOPPER | GPU | `GH100` | `GH100` | DICE extension | `NV_GPU_DRIVER_GH100_<driver>` | VBIOS |
-//! | BLACKWELL | GPU | `GB100` | `GB100` | DICE TcbInfo | `NV_GPU_CC_DRIVER_<CHIP_INFO or GB100>_<driver>` | VBIOS, or FSP firmware |
+//! | BLACKWELL | GPU | `GB100` (B200, GB200) | `GB100` | DICE TcbInfo (`DiceTcbInfoAlias`) | `NV_GPU_CC_DRIVER_<CHIP_INFO or RIM chip>_<driver>` | VBIOS, or FSP firmware |
+//! | | | `GB20X` (RTX PRO 6000 Blackwell Server Edition: `CHIP_INFO` `GB202`) | – (`CHIP_INFO` required) | DICE TcbInfo | as GB100 | VBIOS |
+//! | | | `GB110` (B300) | `GB110` | DICE TcbInfo | as GB100 | VBIOS |
 //! | LS10 | switch | `LS_10` | `LS10` | DICE extension | – | `NV_SWITCH_BIOS_5612_0002_890_<bios>` |
+//!
+//! Where each fact comes from (the README's architecture table has the sources): `GB100` and
+//! `GH100` from NVIDIA's own samples; `GB20X` from a real RTX PRO 6000 report and chain (its
+//! leaf `GB20X A01 GSP FMC LF`, its `CHIP_INFO` `GB202`: `GB20X` names several dies, so no RIM
+//! chip is guessed for evidence without one); `GB110` from B300 devices' `hwmodel`
+//! `GB110 A01 GSP BROM` and the driver RIMs NVIDIA publishes under `GB110`.
 
 use alloc::string::String;
 use core::fmt;
@@ -48,7 +62,8 @@ impl DeviceKind {
 pub enum FwidSource {
     /// The TCG DICE attestation extension 2.23.133.5.4.1 (its FWID's digest).
     Dice,
-    /// The first FWID of the TCG DICE TcbInfo extension 2.23.133.5.4.1.1.
+    /// The first FWID of the TCG DICE TcbInfo extension 2.23.133.5.4.1.1 (NVIDIA's SDK names
+    /// its OID `DiceTcbInfoAlias`).
     TcbInfo,
 }
 
@@ -59,8 +74,8 @@ pub enum FwidSource {
 pub struct DriverRimId {
     /// `NV_GPU_DRIVER_`, `NV_GPU_CC_DRIVER_`.
     pub prefix: &'static str,
-    /// Whether the chip is the evidence's `CHIP_INFO` when it has one (else the row's
-    /// [`ArchProfile::rim_chip`]: drivers from before `CHIP_INFO` are published under it).
+    /// Whether the chip is the evidence's `CHIP_INFO` when it has one (else the certificate
+    /// chip's [`ChipRow::rim_chip`]: drivers from before `CHIP_INFO` are published under it).
     pub chip_info: bool,
 }
 
@@ -85,6 +100,25 @@ pub enum FirmwareRimId {
     },
 }
 
+/// One chip of an architecture's family: the word its certificates name it by, where its leaf
+/// carries the FWID, and the chip its RIM ids name when the evidence does not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ChipRow {
+    /// The first word of a verified chain's `hwmodel` (`GB20X A01 GSP BROM` → `GB20X`).
+    pub word: &'static str,
+    /// The chip of RIM ids and runtime values for evidence without `CHIP_INFO`; `None` when the
+    /// word names several dies (`GB20X`): such evidence must carry `CHIP_INFO`.
+    pub rim_chip: Option<&'static str>,
+    /// The `CHIP_INFO` values (opaque tag 35: the chips NVIDIA publishes driver RIMs under)
+    /// seen with this chip word, besides [`ChipRow::rim_chip`]: `GB202` for `GB20X`.
+    pub chip_infos: &'static [&'static str],
+    /// Where the leaf certificate carries the FWID.
+    #[cfg_attr(feature = "ts", ts(inline))]
+    pub fwid_source: FwidSource,
+}
+
 /// One architecture's row. The functions that use a row (the RIM ids of
 /// [`driver_rim_id`](crate::rim::driver_rim_id), the FWID comparison and the chip check of
 /// [`verify_evidence`](crate::evidence::verify_evidence)) take any row, so a row made elsewhere (a
@@ -99,14 +133,12 @@ pub struct ArchProfile {
     /// GPU or switch: which attest endpoints accept it, which opaque data it reports.
     #[cfg_attr(feature = "ts", ts(inline))]
     pub device_kind: DeviceKind,
-    /// The chip words of a verified chain's `hwmodel` that name this architecture
-    /// (`GH100 A01 GSP BROM` → `GH100`).
-    pub chips: &'static [&'static str],
-    /// The chip name in RIM ids and runtime values when no certificate gives one.
-    pub rim_chip: &'static str,
-    /// Where the leaf certificate carries the FWID.
+    /// The chips whose certificates name this architecture, each with its FWID source and RIM
+    /// chip. The first is the one named when no certificate says which (before verification:
+    /// a host prefetching RIMs), as NVIDIA's verifiers name `GB100` for Blackwell evidence
+    /// without `CHIP_INFO`.
     #[cfg_attr(feature = "ts", ts(inline))]
-    pub fwid_source: FwidSource,
+    pub chips: &'static [ChipRow],
     /// The driver RIM id; `None` when the architecture has no driver RIM (switches).
     #[cfg_attr(feature = "ts", ts(inline))]
     pub driver_rim: Option<DriverRimId>,
@@ -121,9 +153,11 @@ pub struct ArchProfile {
 pub enum ProfileDefect {
     /// The wire name is empty or not upper-case ASCII letters and digits.
     Name,
-    /// No chip names the architecture, or a chip word is empty or has a space.
+    /// No chip names the architecture, a chip word is empty or has a space, or one word is
+    /// listed twice.
     Chips,
-    /// The RIM chip is empty or not usable in a RIM id.
+    /// A chip's RIM chip is not usable in a RIM id, or the first chip (named when no
+    /// certificate says which) has none.
     RimChip,
     /// A GPU without a driver RIM, or a switch with one.
     DriverRim,
@@ -163,10 +197,19 @@ impl ArchProfile {
         if !word(self.name, &[]) {
             return Err(ProfileDefect::Name);
         }
-        if self.chips.is_empty() || !self.chips.iter().all(|chip| word(chip, b"_")) {
+        let chips = self.chips;
+        let twice = |i: usize| chips[..i].iter().any(|c| c.word == chips[i].word);
+        if chips.is_empty()
+            || !chips.iter().all(|chip| word(chip.word, b"_"))
+            || (0..chips.len()).any(twice)
+        {
             return Err(ProfileDefect::Chips);
         }
-        if !word(self.rim_chip, &[]) {
+        let usable = |chip: &ChipRow| {
+            chip.rim_chip.is_none_or(|rim| word(rim, &[]))
+                && chip.chip_infos.iter().all(|info| word(info, &[]))
+        };
+        if chips[0].rim_chip.is_none() || !chips.iter().all(usable) {
             return Err(ProfileDefect::RimChip);
         }
         let gpu = self.device_kind == DeviceKind::Gpu;
@@ -183,7 +226,25 @@ impl ArchProfile {
 
     /// Whether a verified chain's `hwmodel` chip word names this architecture.
     pub fn names_chip(&self, chip: &str) -> bool {
-        self.chips.contains(&chip)
+        self.chip(chip).is_some()
+    }
+
+    /// The row of a chip word of this architecture.
+    pub fn chip(&self, word: &str) -> Option<&'static ChipRow> {
+        self.chips.iter().find(|chip| chip.word == word)
+    }
+
+    /// Whether RIM documents of chip `rim_chip` (their `product`) are of this architecture: a
+    /// chip's RIM chip or one of its `CHIP_INFO` values.
+    pub fn names_rim_chip(&self, rim_chip: &str) -> bool {
+        self.chips
+            .iter()
+            .any(|chip| chip.rim_chip == Some(rim_chip) || chip.chip_infos.contains(&rim_chip))
+    }
+
+    /// The chip named when no certificate says which: the first.
+    pub fn default_chip(&self) -> &'static ChipRow {
+        &self.chips[0]
     }
 }
 
@@ -200,7 +261,7 @@ pub fn check_table<'a>(
             if earlier.name == row.name {
                 return Err((i, ProfileDefect::DuplicateName));
             }
-            if row.chips.iter().any(|chip| earlier.names_chip(chip)) {
+            if row.chips.iter().any(|chip| earlier.names_chip(chip.word)) {
                 return Err((i, ProfileDefect::DuplicateChip));
             }
         }
@@ -248,27 +309,51 @@ architectures! {
     /// NVIDIA Hopper GPU (GH100).
     Hopper = "HOPPER" {
         device_kind: DeviceKind::Gpu,
-        chips: &["GH100"],
-        rim_chip: "GH100",
-        fwid_source: FwidSource::Dice,
+        chips: &[ChipRow {
+            word: "GH100",
+            rim_chip: Some("GH100"),
+            chip_infos: &[],
+            fwid_source: FwidSource::Dice,
+        }],
         driver_rim: Some(DriverRimId { prefix: "NV_GPU_DRIVER_", chip_info: false }),
         firmware_rim: FirmwareRimId::Vbios { fsp: false },
     }
-    /// NVIDIA Blackwell GPU (GB100 family).
+    /// NVIDIA Blackwell GPU: the GB100 (B200, GB200), GB20X (RTX PRO 6000 Blackwell) and
+    /// GB110 (B300) chips.
     Blackwell = "BLACKWELL" {
         device_kind: DeviceKind::Gpu,
-        chips: &["GB100"],
-        rim_chip: "GB100",
-        fwid_source: FwidSource::TcbInfo,
+        chips: &[
+            ChipRow {
+                word: "GB100",
+                rim_chip: Some("GB100"),
+                chip_infos: &[],
+                fwid_source: FwidSource::TcbInfo,
+            },
+            ChipRow {
+                word: "GB20X",
+                rim_chip: None,
+                chip_infos: &["GB202"],
+                fwid_source: FwidSource::TcbInfo,
+            },
+            ChipRow {
+                word: "GB110",
+                rim_chip: Some("GB110"),
+                chip_infos: &[],
+                fwid_source: FwidSource::TcbInfo,
+            },
+        ],
         driver_rim: Some(DriverRimId { prefix: "NV_GPU_CC_DRIVER_", chip_info: true }),
         firmware_rim: FirmwareRimId::Vbios { fsp: true },
     }
     /// NVIDIA NVLink switch, fourth generation (LS10).
     Ls10 = "LS10" {
         device_kind: DeviceKind::Switch,
-        chips: &["LS_10"],
-        rim_chip: "LS10",
-        fwid_source: FwidSource::Dice,
+        chips: &[ChipRow {
+            word: "LS_10",
+            rim_chip: Some("LS10"),
+            chip_infos: &[],
+            fwid_source: FwidSource::Dice,
+        }],
         driver_rim: None,
         firmware_rim: FirmwareRimId::SwitchBios { prefix: "NV_SWITCH_BIOS_5612_0002_890_" },
     }
@@ -299,6 +384,27 @@ impl Arch {
             .iter()
             .copied()
             .find(|arch| arch.profile().names_chip(chip))
+    }
+
+    /// The chips of every row as an error message lists them:
+    /// `HOPPER (GH100), BLACKWELL (GB100, GB20X, GB110), LS10 (LS_10)`.
+    pub fn known_chips() -> String {
+        let mut out = String::new();
+        for (i, arch) in Self::ALL.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(arch.as_str());
+            out.push_str(" (");
+            for (j, chip) in arch.profile().chips.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(chip.word);
+            }
+            out.push(')');
+        }
+        out
     }
 
     /// The wire values as an error message lists them: `HOPPER, BLACKWELL or LS10`.
@@ -394,6 +500,10 @@ mod tests {
         assert_eq!(GPUS, [Arch::Hopper, Arch::Blackwell]);
         assert_eq!(SWITCHES, [Arch::Ls10]);
         assert_eq!(Arch::expected(), "HOPPER, BLACKWELL or LS10");
+        assert_eq!(
+            Arch::known_chips(),
+            "HOPPER (GH100), BLACKWELL (GB100, GB20X, GB110), LS10 (LS_10)"
+        );
         assert_eq!(
             TS_ARCH_UNION,
             "export type Arch = | \"HOPPER\" | \"BLACKWELL\" | \"LS10\";\n"

@@ -11,7 +11,7 @@
 //! | profile | driver version (tag 3) | RIMs compared | FWID (tag 20) |
 //! |---|---|---|---|
 //! | Hopper GSP | required | driver + VBIOS | optional: firmware before FWID reporting lacks it (the real 535.86.09 sample); passed as NVIDIA's verifiers do, with a warning, unless the caller requires it |
-//! | Blackwell GSP | required | driver + VBIOS | required: every Blackwell firmware reports it (Blackwell shipped with R570 drivers, long after FWID reporting; the real 575.32 sample carries it), so a missing tag is tampering or a fault |
+//! | Blackwell GSP | required | driver + VBIOS | required: every Blackwell firmware reports it (Blackwell shipped with R570 drivers, long after FWID reporting; the real 575.32 and RTX PRO 6000 595.58.03 samples carry it), so a missing tag is tampering or a fault |
 //! | Blackwell FSP | – (the evidence has no opaque data) | firmware RIM only, version from the request's hint | not carried: the FSP transcript has no opaque area |
 //! | LS10 | – | switch BIOS | not carried: switch opaque data has no FWID (NVIDIA's verifiers skip the check) |
 
@@ -23,7 +23,8 @@ use super::arch::Arch;
 pub enum EvidenceProfile {
     /// Hopper (GH100), evidence from the GSP.
     HopperGsp,
-    /// Blackwell (GB100), evidence from the GSP: opaque data with driver and VBIOS.
+    /// Blackwell (every chip of the row), evidence from the GSP: opaque data with driver and
+    /// VBIOS.
     BlackwellGsp,
     /// Blackwell (GB100), evidence from the FSP: no opaque data; its firmware RIM is named
     /// by the APSKU and the request's `firmware_version` hint.

@@ -3,6 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::attest::Arch;
 use crate::chain::ChainError;
 use crate::error_code::ErrorCode;
 
@@ -170,9 +171,11 @@ pub enum VerifyError {
         /// The `hwmodel` read from the chain.
         hwmodel: Option<String>,
     },
-    /// The device is not of the requested architecture (service 4004/4017).
+    /// The device is not of the requested architecture, or its chain names a chip of no
+    /// architecture row (the message then names the chip and every row's chips) (service
+    /// 4004/4017).
     ArchMismatch {
-        /// The architecture the chain names (`GH100`…), if any.
+        /// The chip the chain names (`GH100`…), if any.
         found: Option<String>,
     },
 }
@@ -229,6 +232,12 @@ impl fmt::Display for VerifyError {
                 hwmodel.as_deref().unwrap_or("")
             ),
             Self::ArchMismatch { found } => match found {
+                Some(found) if Arch::of_chip(found).is_none() => write!(
+                    f,
+                    "the device's chip {found} is of no architecture this verifier knows \
+                     (known chips: {})",
+                    Arch::known_chips()
+                ),
                 Some(found) => write!(f, "the device is a {found}, not the requested arch"),
                 None => f.write_str("the device architecture is unknown"),
             },

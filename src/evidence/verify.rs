@@ -200,8 +200,8 @@ pub fn arch_of_chain(chain: &VerifiedChain) -> Option<Arch> {
     Arch::of_chip(chain.hwmodel_chip()?)
 }
 
-/// The FWID the leaf certificate carries where an architecture's row says
-/// ([`crate::attest::ArchProfile::fwid_source`]).
+/// The FWID the leaf certificate carries where its chip's row says
+/// ([`crate::attest::ChipRow::fwid_source`]).
 fn certificate_fwid(chain: &VerifiedChain, source: FwidSource) -> Option<Vec<u8>> {
     match source {
         FwidSource::Dice => chain.fwid_dice(),
@@ -468,7 +468,12 @@ fn checked(
     opaque.validate(kind)?;
     let fwid = match (opaque.fwid()?, profile.fwid_rule()) {
         (Some(evidence_fwid), _) => {
-            let cert_fwid = certificate_fwid(chain, arch.profile().fwid_source)
+            let source = chain
+                .hwmodel_chip()
+                .and_then(|chip| arch.profile().chip(chip))
+                .map(|chip| chip.fwid_source);
+            let cert_fwid = source
+                .and_then(|source| certificate_fwid(chain, source))
                 .ok_or(VerifyError::FwidMissingInCertificate)?;
             if cert_fwid.as_slice() != evidence_fwid {
                 return Err(VerifyError::FwidMismatch);

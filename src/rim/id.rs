@@ -5,7 +5,7 @@
 //! | architecture | driver RIM | firmware RIM |
 //! |---|---|---|
 //! | Hopper | `NV_GPU_DRIVER_GH100_<driver>` | `NV_GPU_VBIOS_<project>_<project sku>_<chip sku>_<vbios without dots>` |
-//! | Blackwell (GSP) | `NV_GPU_CC_DRIVER_<CHIP_INFO>_<driver>`, or `…_GB100_…` without `CHIP_INFO` | as Hopper |
+//! | Blackwell (GSP) | `NV_GPU_CC_DRIVER_<CHIP_INFO>_<driver>`; without `CHIP_INFO` the certificate chip's RIM chip (`GB100`, `GB110`; a `GB20X` device must carry `CHIP_INFO`) | as Hopper |
 //! | Blackwell (FSP) | – | `NV_GPU_VBIOS_<hwmodel>_<APSKU>_<firmware_version hint without dots>` |
 //! | LS10 | – (no driver RIM) | `NV_SWITCH_BIOS_5612_0002_890_<bios without dots>` |
 
@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::error::RimIdError;
 use super::runtime_evidence::RuntimeEvidence;
-use crate::attest::{Arch, ArchProfile, FirmwareRimId};
+use crate::attest::{Arch, ArchProfile, DeviceKind, FirmwareRimId};
 use crate::attest::{EvidenceProfile, RimPath};
 
 /// Which of a device's RIMs: `driver` or `firmware` as text.
@@ -57,6 +57,23 @@ impl RimIds {
         })
     }
 }
+
+/// What a RIM id names ([`ArchProfile::read_rim_id`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RimIdParts {
+    /// Driver or firmware.
+    pub kind: RimKind,
+    /// A GPU's or a switch's.
+    pub device_kind: DeviceKind,
+    /// The chip the id names (driver ids); `None` where the id names none (firmware ids name
+    /// the board).
+    pub chip: Option<String>,
+    /// The version as written in the id: `595.58.03`, `9802810001`.
+    pub version: String,
+}
+
+/// The prefix of every GPU firmware RIM id (GSP VBIOS and FSP firmware).
+const VBIOS_PREFIX: &str = "NV_GPU_VBIOS_";
 
 /// Longest id component accepted.
 const MAX_COMPONENT: usize = 64;
@@ -103,18 +120,61 @@ pub fn firmware_rim_id_of(
 /// The RIM-id rules of an architecture's row, for any row (the table's, or a test's).
 impl ArchProfile {
     /// The driver RIM id: `<prefix><chip>_<driver>`, the chip being `CHIP_INFO` where the row
-    /// says so and the evidence has it, else the row's RIM chip.
+    /// says so and the evidence has it, else the RIM chip of the certificate's chip
+    /// ([`RuntimeEvidence::hwmodel`]; the row's first chip when no certificate says).
     ///
     /// # Errors
-    /// As [`driver_rim_id`].
+    /// As [`driver_rim_id`]; [`RimIdError::Invalid`] (`hwmodel`) for a chip not of this row,
+    /// [`RimIdError::Missing`] (`chip_info`) for a chip whose RIMs only `CHIP_INFO` names.
     pub fn driver_rim_id(&self, evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
         let driver = component(evidence.driver_version.as_deref(), "driver_version")?;
         let rule = self.driver_rim.ok_or(RimIdError::NotApplicable)?;
         let chip = match trim_nul(evidence.chip_info.as_deref()) {
             Some(chip) if rule.chip_info => component(Some(chip), "chip_info")?,
-            _ => self.rim_chip,
+            _ => self.rim_chip_of(evidence.hwmodel.as_deref())?,
         };
         Ok(format!("{}{chip}_{driver}", rule.prefix))
+    }
+
+    /// The RIM chip of a certificate chip word of this row (the first chip's without one).
+    fn rim_chip_of(&self, hwmodel: Option<&str>) -> Result<&'static str, RimIdError> {
+        let chip = match trim_nul(hwmodel) {
+            Some(word) => self
+                .chip(word)
+                .ok_or(RimIdError::Invalid { field: "hwmodel" })?,
+            None => self.default_chip(),
+        };
+        chip.rim_chip
+            .ok_or(RimIdError::Missing { field: "chip_info" })
+    }
+
+    /// What a RIM id of this row's schemes names, read back: its kind, the chip where the id
+    /// has one (driver ids), and its version as written in the id (firmware versions without
+    /// dots). `None` for an id of none of the row's schemes. The inverse of the ids above,
+    /// for a store that indexes documents by what they say about themselves.
+    pub fn read_rim_id(&self, id: &str) -> Option<RimIdParts> {
+        if let Some(rule) = self.driver_rim {
+            if let Some(rest) = id.strip_prefix(rule.prefix) {
+                let (chip, version) = rest.split_once('_')?;
+                return Some(RimIdParts {
+                    kind: RimKind::Driver,
+                    device_kind: self.device_kind,
+                    chip: Some(chip.into()),
+                    version: version.into(),
+                });
+            }
+        }
+        let rest = match self.firmware_rim {
+            FirmwareRimId::SwitchBios { prefix } => id.strip_prefix(prefix)?,
+            // GSP and FSP ids alike: the board or APSKU, never the chip's RIM name.
+            FirmwareRimId::Vbios { .. } => id.strip_prefix(VBIOS_PREFIX)?,
+        };
+        Some(RimIdParts {
+            kind: RimKind::Firmware,
+            device_kind: self.device_kind,
+            chip: None,
+            version: rest.rsplit('_').next()?.into(),
+        })
     }
 
     /// The firmware RIM id from the transcript's values alone (see [`firmware_rim_id`]).
@@ -149,7 +209,7 @@ fn fsp_firmware_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
         "firmware_version_hint",
     )?;
     Ok(format!(
-        "NV_GPU_VBIOS_{hwmodel}_{apsku:04X}_{}",
+        "{VBIOS_PREFIX}{hwmodel}_{apsku:04X}_{}",
         undotted_upper(hint)
     ))
 }
@@ -160,7 +220,7 @@ fn vbios_id(evidence: &RuntimeEvidence) -> Result<String, RimIdError> {
     let chip_sku = component(evidence.chip_sku.as_deref(), "chip_sku")?;
     let vbios = component(evidence.vbios_version.as_deref(), "vbios_version")?;
     Ok(format!(
-        "NV_GPU_VBIOS_{project}_{project_sku}_{chip_sku}_{}",
+        "{VBIOS_PREFIX}{project}_{project_sku}_{chip_sku}_{}",
         undotted_upper(vbios)
     ))
 }

@@ -2,13 +2,13 @@
 //! was stored or fetched under (a file name, a RIM service envelope's `id`).
 //!
 //! NVIDIA's RIM ids name the document's kind, platform and version (src/rim/id.rs builds them
-//! from the evidence); its `SoftwareIdentity@tagId` is a digest that no id carries. So the
-//! rule compares what both say:
+//! from the evidence, and reads them back by the same architecture rows); its
+//! `SoftwareIdentity@tagId` is a digest that no id carries. So the rule compares what both say:
 //!
 //! | id | the document's `Meta` |
 //! |---|---|
 //! | `NV_GPU_DRIVER_<chip>_<driver>` | a driver RIM ([`super::RimDocument::kind`]), `product` `<chip>`, `colloquialVersion` `<driver>` |
-//! | `NV_GPU_CC_DRIVER_<chip>_<driver>` | a driver RIM, `colloquialVersion` `<driver>` (the chip is the evidence's `CHIP_INFO` or the row's, not necessarily `product`) |
+//! | `NV_GPU_CC_DRIVER_<chip>_<driver>` | a driver RIM, `colloquialVersion` `<driver>` (the chip is the evidence's `CHIP_INFO` or the certificate chip's RIM chip, not necessarily `product`) |
 //! | `NV_GPU_VBIOS_…_<version without dots>` | a firmware RIM, `edition` `GPU`, `colloquialVersion` the version |
 //! | `NV_SWITCH_BIOS_…_<version without dots>` | a firmware RIM, `edition` `SWITCH`, `colloquialVersion` the version |
 //!
@@ -20,42 +20,36 @@ use alloc::string::String;
 use super::document::RimDocument;
 use super::error::RimError;
 use super::id::RimKind;
+use crate::attest::{Arch, DeviceKind};
 
 /// What an id says of its document.
-struct Named<'a> {
+struct Named {
     kind: RimKind,
     /// `Meta@edition` for firmware (`GPU`, `SWITCH`).
     edition: Option<&'static str>,
     /// `Meta@product`, where the id names it.
-    product: Option<&'a str>,
+    product: Option<String>,
     /// The version as the id writes it.
-    version: &'a str,
+    version: String,
 }
 
-/// What RIM id `id` says of its document; `None` for an id of no known form.
-fn named(id: &str) -> Option<Named<'_>> {
-    let (rest, cc) = match id.strip_prefix("NV_GPU_DRIVER_") {
-        Some(rest) => (Some(rest), false),
-        None => (id.strip_prefix("NV_GPU_CC_DRIVER_"), true),
-    };
-    if let Some(rest) = rest {
-        let (chip, version) = rest.split_once('_')?;
-        return Some(Named {
-            kind: RimKind::Driver,
-            edition: None,
-            product: (!cc).then_some(chip),
-            version,
-        });
-    }
-    let (edition, rest) = match id.strip_prefix("NV_GPU_VBIOS_") {
-        Some(rest) => ("GPU", rest),
-        None => ("SWITCH", id.strip_prefix("NV_SWITCH_BIOS_")?),
-    };
-    Some(Named {
-        kind: RimKind::Firmware,
-        edition: Some(edition),
-        product: None,
-        version: rest.rsplit('_').next()?,
+/// What RIM id `id` says of its document, read by the architecture table's schemes; `None`
+/// for an id of no row's form. A driver id names the document's product unless its row takes
+/// the chip from `CHIP_INFO` (which need not be the document's product).
+fn named(id: &str) -> Option<Named> {
+    Arch::ALL.iter().find_map(|arch| {
+        let row = arch.profile();
+        let parts = row.read_rim_id(id)?;
+        let chip_info = row.driver_rim.is_some_and(|rule| rule.chip_info);
+        Some(Named {
+            kind: parts.kind,
+            edition: (parts.kind == RimKind::Firmware).then_some(match parts.device_kind {
+                DeviceKind::Gpu => "GPU",
+                DeviceKind::Switch => "SWITCH",
+            }),
+            product: parts.chip.filter(|_| !chip_info),
+            version: parts.version,
+        })
     })
 }
 
@@ -89,6 +83,7 @@ pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
     }
     if named
         .product
+        .as_deref()
         .is_some_and(|chip| meta.product.as_deref() != Some(chip))
     {
         return Err(mismatch(
@@ -97,9 +92,9 @@ pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
     }
     let version = &meta.colloquial_version;
     let same = match named.kind {
-        RimKind::Driver => version == named.version,
+        RimKind::Driver => *version == named.version,
         // `96.00.5E.00.01` is written `96005E0001` in an id.
-        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(named.version),
+        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
     };
     if !same {
         return Err(mismatch(

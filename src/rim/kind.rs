@@ -30,8 +30,8 @@ pub struct RimIdentity {
     /// `driver` or `firmware`.
     #[cfg_attr(feature = "ts", ts(inline))]
     pub kind: RimKind,
-    /// The architecture whose RIM chip is the document's `product`; `None` for a chip the
-    /// architecture table does not have.
+    /// The architecture one of whose chips' RIMs are named by the document's `product` (a RIM
+    /// chip or a `CHIP_INFO` value of the table); `None` for a chip the table does not have.
     #[cfg_attr(feature = "ts", ts(type = "Arch | null"))]
     pub arch: Option<Arch>,
     /// `Meta@product`.
@@ -84,7 +84,7 @@ impl RimDocument {
                 Arch::ALL
                     .iter()
                     .copied()
-                    .find(|arch| arch.profile().rim_chip == chip)
+                    .find(|arch| arch.profile().names_rim_chip(chip))
             }),
             product,
             version: self.meta.colloquial_version.clone(),

@@ -45,7 +45,8 @@ pub struct RuntimeEvidence {
     pub nvdec0_status: Option<u8>,
     /// Opaque entries compared with minimum-SVN floors.
     pub opaque: Vec<OpaqueValue>,
-    /// The chip name (`GB100`), for the Blackwell FSP firmware RIM id.
+    /// The certificate's chip word (`GB100`, `GB20X`): the Blackwell FSP firmware RIM id, and
+    /// which chip row's RIM chip a driver RIM id names without `CHIP_INFO`.
     pub hwmodel: Option<String>,
     /// The `APSKU` of measurement block 52 (Blackwell FSP).
     pub apsku: Option<u16>,

@@ -287,8 +287,8 @@ fn runtime_evidence(
     RuntimeEvidence::from_transcript(transcript, arch.device_kind(), hwmodel, hint)
 }
 
-/// The chip name of an architecture when no certificate says it (RIM ids of FSP evidence):
-/// its row's RIM chip.
+/// The chip of an architecture when no certificate says it (RIM ids before verification):
+/// its row's first chip.
 fn default_chip(arch: Arch) -> Option<String> {
-    Some(arch.profile().rim_chip.into())
+    Some(arch.profile().default_chip().word.into())
 }

@@ -3,10 +3,12 @@
 //!
 //! Lookup is by RIM id. A document added with its id (the RIM service envelope's `id`, or a
 //! file named `<id>.xml` / `<id>.swidtag`) is found by that id. A document added without
-//! one is indexed by what it says about itself — driver or firmware, chip, version — and is
-//! found for an id naming the same, when exactly one stored document matches. Firmware ids
-//! also name the board (project and SKUs), which a document does not carry; the signature
-//! and the measurement comparison still decide whether the document fits the device.
+//! one is indexed by what it says about itself — driver or firmware, GPU or switch, chip,
+//! version — and is found for an id naming the same, read by the architecture table's RIM-id
+//! schemes, when exactly one stored document matches. Firmware ids name the board (project
+//! and SKUs), not the chip, and a document carries no board: a GPU firmware id is matched by
+//! version alone, whatever the chip; the signature and the measurement comparison still
+//! decide whether the document fits the device.
 //!
 //! A document named `configured-roots/<id>.xml` serves only devices whose chain ends at a root
 //! configured on the service, not at NVIDIA's Device Identity CA (a test PKI's devices), and
@@ -18,7 +20,8 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::rim::{prepare_rim, verify_rim, RimError, RimTrust, VerifiedRim};
+use crate::attest::{Arch, DeviceKind};
+use crate::rim::{prepare_rim, verify_rim, RimError, RimKind, RimTrust, VerifiedRim};
 use crate::time::UnixTime;
 
 /// The name prefix of documents for devices of configured roots: `configured-roots/<id>.xml`
@@ -68,9 +71,30 @@ pub struct RimStore {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ContentKey {
     driver: bool,
+    /// `Meta@edition` `SWITCH`.
+    switch: bool,
+    /// `SoftwareIdentity@name`.
     chip: String,
     /// `colloquialVersion`, upper case, dots removed for firmware versions.
     version: String,
+}
+
+/// What an id says of its document ([`key_of_id`]): the chip only where the id names one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct WantedKey {
+    driver: bool,
+    switch: bool,
+    chip: Option<String>,
+    version: String,
+}
+
+impl WantedKey {
+    fn fits(&self, key: &ContentKey) -> bool {
+        self.driver == key.driver
+            && self.switch == key.switch
+            && self.version == key.version
+            && self.chip.as_ref().is_none_or(|chip| *chip == key.chip)
+    }
 }
 
 impl RimStore {
@@ -141,7 +165,7 @@ impl RimStore {
             return self.get(id);
         }
         let wanted = key_of_id(id)?;
-        let mut matches = self.by_content.iter().filter(|(key, _)| *key == wanted);
+        let mut matches = self.by_content.iter().filter(|(key, _)| wanted.fits(key));
         let (_, xml) = matches.next()?;
         matches.next().is_none().then_some(xml.as_slice())
     }
@@ -172,38 +196,28 @@ fn content_key(xml: &[u8]) -> Result<ContentKey, RimError> {
     let driver = document.meta.edition.as_deref() == Some("GPU") && !is_firmware_version(version);
     Ok(ContentKey {
         driver,
+        switch: document.meta.edition.as_deref() == Some("SWITCH"),
         chip: document.name.clone(),
         version: normalise_version(version, driver),
     })
 }
 
-/// The content an id names: `NV_GPU_DRIVER_GH100_550.90.07`,
-/// `NV_GPU_CC_DRIVER_GB100_575.32`, `NV_GPU_VBIOS_1010_0200_882_96005E0001`,
-/// `NV_SWITCH_BIOS_5612_0002_890_9610550001`.
-fn key_of_id(id: &str) -> Option<ContentKey> {
-    if let Some(rest) = id
-        .strip_prefix("NV_GPU_DRIVER_")
-        .or_else(|| id.strip_prefix("NV_GPU_CC_DRIVER_"))
-    {
-        let (chip, version) = rest.split_once('_')?;
-        return Some(ContentKey {
-            driver: true,
-            chip: chip.into(),
-            version: normalise_version(version, true),
-        });
-    }
-    let (chip, rest) = if let Some(rest) = id.strip_prefix("NV_SWITCH_BIOS_") {
-        ("LS10", rest)
-    } else {
-        // GPU firmware: the chip is not in the id; GH100 boards are project 1010/G520.
-        let rest = id.strip_prefix("NV_GPU_VBIOS_")?;
-        ("GH100", rest)
-    };
-    let version = rest.rsplit('_').next()?;
-    Some(ContentKey {
-        driver: false,
-        chip: chip.into(),
-        version: normalise_version(version, false),
+/// The content an id names, read by the architecture table's RIM-id schemes
+/// ([`crate::attest::ArchProfile::read_rim_id`]): `NV_GPU_DRIVER_GH100_550.90.07` and
+/// `NV_GPU_CC_DRIVER_GB202_595.58.03` name a driver RIM of that chip and version;
+/// `NV_GPU_VBIOS_1010_0200_882_96005E0001` a GPU firmware RIM of that version, of whichever
+/// chip (the id names the board, not the chip); `NV_SWITCH_BIOS_5612_0002_890_9610550001` a
+/// switch firmware RIM.
+fn key_of_id(id: &str) -> Option<WantedKey> {
+    let parts = Arch::ALL
+        .iter()
+        .find_map(|arch| arch.profile().read_rim_id(id))?;
+    let driver = parts.kind == RimKind::Driver;
+    Some(WantedKey {
+        driver,
+        switch: parts.device_kind == DeviceKind::Switch,
+        chip: parts.chip,
+        version: normalise_version(&parts.version, driver),
     })
 }
 

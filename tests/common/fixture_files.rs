@@ -22,6 +22,8 @@ pub(crate) static FILES: &[(&str, &[u8])] = &[
     ("nvidia/evidence/blackwell/nvat_blackwell_fsp_DERIVED_certchain.pem", include_bytes!("../fixtures/nvidia/evidence/blackwell/nvat_blackwell_fsp_DERIVED_certchain.pem")),
     ("nvidia/evidence/blackwell/nvat_blackwell_fsp_DERIVED_report.hex", include_bytes!("../fixtures/nvidia/evidence/blackwell/nvat_blackwell_fsp_DERIVED_report.hex")),
     ("nvidia/evidence/blackwell/nvat_blackwell_fsp_evidence.cmw.json", include_bytes!("../fixtures/nvidia/evidence/blackwell/nvat_blackwell_fsp_evidence.cmw.json")),
+    ("nvidia/evidence/blackwell/trustee_gb202_595.58.03_certchain.pem", include_bytes!("../fixtures/nvidia/evidence/blackwell/trustee_gb202_595.58.03_certchain.pem")),
+    ("nvidia/evidence/blackwell/trustee_gb202_595.58.03_report.hex", include_bytes!("../fixtures/nvidia/evidence/blackwell/trustee_gb202_595.58.03_report.hex")),
     ("nvidia/evidence/hopper/gonvtrust_INVALID_certchain_missing_brom.pem", include_bytes!("../fixtures/nvidia/evidence/hopper/gonvtrust_INVALID_certchain_missing_brom.pem")),
     ("nvidia/evidence/hopper/gonvtrust_hopper_545.00_certchain.pem", include_bytes!("../fixtures/nvidia/evidence/hopper/gonvtrust_hopper_545.00_certchain.pem")),
     ("nvidia/evidence/hopper/gonvtrust_hopper_545.00_report.hex", include_bytes!("../fixtures/nvidia/evidence/hopper/gonvtrust_hopper_545.00_report.hex")),

@@ -24,7 +24,7 @@ pub(crate) type ValidEvidence = (
 );
 
 /// Every report fixture that verifies.
-pub(crate) const EVIDENCE_VALID: [ValidEvidence; 8] = [
+pub(crate) const EVIDENCE_VALID: [ValidEvidence; 9] = [
     (
         "evidence/hopper/nvtrust_hopper_550.90.07_report.hex",
         "evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem",
@@ -97,6 +97,16 @@ pub(crate) const EVIDENCE_VALID: [ValidEvidence; 8] = [
         Some("96.10.55.00.01"),
         false,
     ),
+    // RTX PRO 6000 Blackwell Server Edition: chip word GB20X, CHIP_INFO GB202.
+    (
+        "evidence/blackwell/trustee_gb202_595.58.03_report.hex",
+        "evidence/blackwell/trustee_gb202_595.58.03_certchain.pem",
+        Arch::Blackwell,
+        "4cff7f5380ead8fad8ec2c531c110aca4302a88f603792801a8ca29ee151af2e",
+        Some("595.58.03"),
+        Some("98.02.81.00.01"),
+        true,
+    ),
 ];
 
 /// Every report fixture that is refused, with the chain it is given and its error code.
@@ -132,7 +142,7 @@ pub(crate) const EVIDENCE_REFUSED: [(&str, &str, Arch, &str, &str); 4] = [
 ];
 
 /// Every device chain fixture that verifies to the embedded root, with its leaf's hwmodel.
-pub(crate) const CHAINS: [(&str, &str); 8] = [
+pub(crate) const CHAINS: [(&str, &str); 9] = [
     (
         "evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem",
         "GH100 A01 GSP BROM",
@@ -164,6 +174,10 @@ pub(crate) const CHAINS: [(&str, &str); 8] = [
     (
         "evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem",
         "LS_10 A01 FSP BROM",
+    ),
+    (
+        "evidence/blackwell/trustee_gb202_595.58.03_certchain.pem",
+        "GB20X A01 GSP BROM",
     ),
 ];
 

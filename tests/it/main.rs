@@ -129,6 +129,7 @@ mod error_codes;
 /// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles,
 /// the PPCIE topology verdict.
 mod evidence {
+    mod chips;
     pub(crate) mod edit;
     mod encoding;
     mod fixtures;

@@ -19,15 +19,18 @@ test('architectures(): one plain row per architecture, in the table order', () =
   assert.deepEqual(hopper, {
     name: 'HOPPER',
     deviceKind: 'gpu',
-    chips: ['GH100'],
-    rimChip: 'GH100',
-    fwidSource: 'dice',
+    chips: [{ word: 'GH100', rimChip: 'GH100', chipInfos: [], fwidSource: 'dice' }],
     driverRim: { prefix: 'NV_GPU_DRIVER_', chipInfo: false },
     firmwareRim: { scheme: 'vbios', fsp: false },
     evidenceProfiles: ['hopper-gsp'],
     endpoints: ['/v4/attest/gpu', '/v3/attest/gpu', '/v2/attest/gpu', '/v1/attest/gpu'],
   });
-  assert.equal(blackwell.fwidSource, 'tcb-info');
+  // One family, one wire value: every chip its certificates name, each with its own rules.
+  assert.deepEqual(blackwell.chips, [
+    { word: 'GB100', rimChip: 'GB100', chipInfos: [], fwidSource: 'tcb-info' },
+    { word: 'GB20X', rimChip: null, chipInfos: ['GB202'], fwidSource: 'tcb-info' },
+    { word: 'GB110', rimChip: 'GB110', chipInfos: [], fwidSource: 'tcb-info' },
+  ]);
   assert.deepEqual(blackwell.evidenceProfiles, ['blackwell-gsp', 'blackwell-fsp']);
   assert.deepEqual(blackwell.firmwareRim, { scheme: 'vbios', fsp: true });
   assert.equal(ls10.deviceKind, 'switch');
@@ -65,6 +68,18 @@ test('rimIds: a driver id exactly for the rows with a driver RIM', () => {
     if (row.firmwareRim.scheme === 'switchBios') assert.ok(ids.firmware.startsWith(row.firmwareRim.prefix));
   }
   assert.throws(() => rimIds('RUBIN', values), (e) => e.code === 'ERR_INVALID_ARGUMENT' && /HOPPER, BLACKWELL or LS10/.test(e.message));
+});
+
+test('rimIds: a Blackwell driver RIM is named by CHIP_INFO, else by the certificate chip\'s row', () => {
+  const values = { driverVersion: '595.58.03', vbiosVersion: '98.02.81.00.01', project: 'G153', projectSku: '0210', chipSku: '895' };
+  assert.equal(rimIds('BLACKWELL', { ...values, hwmodel: 'GB20X', chipInfo: 'GB202' }).driver, 'NV_GPU_CC_DRIVER_GB202_595.58.03');
+  assert.equal(rimIds('BLACKWELL', { ...values, hwmodel: 'GB110' }).driver, 'NV_GPU_CC_DRIVER_GB110_595.58.03');
+  // No certificate chip: the row's first, as NVIDIA's C++ SDK names it.
+  assert.equal(rimIds('BLACKWELL', values).driver, 'NV_GPU_CC_DRIVER_GB100_595.58.03');
+  // GB20X names several dies: without CHIP_INFO there is no id to guess.
+  assert.throws(() => rimIds('BLACKWELL', { ...values, hwmodel: 'GB20X' }), (e) => e.code === 'ERR_RIM_ID_MISSING_INPUT' && e.field === 'chip_info');
+  assert.throws(() => rimIds('BLACKWELL', { ...values, hwmodel: 'GB20Y' }), (e) => e.code === 'ERR_RIM_ID_INVALID_INPUT' && e.field === 'hwmodel');
+  assert.equal(rimIds('BLACKWELL', { ...values, hwmodel: 'GB20X', chipInfo: 'GB202' }).firmware, 'NV_GPU_VBIOS_G153_0210_895_9802810001');
 });
 
 test('the TS Arch union is made from the table and declared once', () => {

@@ -180,8 +180,8 @@ export interface RimIdentity {
   /** `driver` or `firmware`. */
   kind: "driver" | "firmware";
   /**
-   * The architecture whose RIM chip is the document's `product`; `None` for a chip the
-   * architecture table does not have.
+   * The architecture one of whose chips' RIMs are named by the document's `product` (a RIM
+   * chip or a `CHIP_INFO` value of the table); `None` for a chip the table does not have.
    */
   arch: Arch | null;
   /** `Meta@product`. */

@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use edgeattest::attest::{
-    check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, DeviceKind,
+    check_table, validate_request, Arch, ArchProfile, AttestRequestBuilder, ChipRow, DeviceKind,
     DriverRimId, Endpoint, EvidenceInput, EvidenceProfile, FirmwareRimId, FwidPolicy, FwidRule,
     FwidSource, Nonce, ProfileDefect, RimPath,
 };
@@ -25,11 +25,13 @@ fn fixture(path: &str) -> String {
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
 }
 
-/// A real device of each architecture: (arch, transcript, chain PEM).
+/// A real device of each architecture, and of each chip of a family there is public
+/// evidence of: (arch, transcript, chain PEM).
 fn real_devices() -> Vec<(Arch, Vec<u8>, String)> {
     [
         (Arch::Hopper, "hopper/nvat_hopper_580.159.03"),
         (Arch::Blackwell, "blackwell/nvat_blackwell_575.32"),
+        (Arch::Blackwell, "blackwell/trustee_gb202_595.58.03"),
         (Arch::Ls10, "switch/nvat_ls10_96.10.55.00.01"),
     ]
     .into_iter()
@@ -74,7 +76,8 @@ fn every_row_round_trips_and_maps_back() {
         );
         // Every chip names this architecture and no other.
         for chip in row.chips {
-            assert_eq!(Arch::of_chip(chip), Some(arch), "{chip}");
+            assert_eq!(Arch::of_chip(chip.word), Some(arch), "{}", chip.word);
+            assert_eq!(row.chip(chip.word), Some(chip));
         }
         assert_eq!(arch.device_kind(), row.device_kind);
     }
@@ -140,9 +143,9 @@ fn the_fwid_source_is_where_the_real_certificates_carry_it() {
         let row = arch.profile();
         let chain = verified.chain();
         // The chain's chip is one of the row's, its engine one of the architecture's profiles.
-        assert!(row.names_chip(chain.hwmodel_chip().unwrap()), "{arch}");
+        let chip = row.chip(chain.hwmodel_chip().unwrap()).unwrap();
         assert!(EvidenceProfile::of_arch(arch).any(|p| p == verified.profile()));
-        let (from_row, other) = match row.fwid_source {
+        let (from_row, other) = match chip.fwid_source {
             FwidSource::Dice => (chain.fwid_dice(), chain.fwid_tcb_info()),
             FwidSource::TcbInfo => (chain.fwid_tcb_info(), chain.fwid_dice()),
             _ => panic!("{arch}: an FWID source this test does not know"),
@@ -212,22 +215,30 @@ fn rim_ids_come_from_the_rows() {
             row.firmware_rim_id(&gpu),
             "{arch}"
         );
+        // Without a certificate chip and without CHIP_INFO: the row's first chip.
         match row.driver_rim {
-            Some(rule) => assert!(driver_rim_id(arch, &gpu)
-                .unwrap()
-                .starts_with(&format!("{}{}_", rule.prefix, row.rim_chip))),
+            Some(rule) => assert!(driver_rim_id(arch, &gpu).unwrap().starts_with(&format!(
+                "{}{}_",
+                rule.prefix,
+                row.default_chip().rim_chip.unwrap()
+            ))),
             None => assert_eq!(driver_rim_id(arch, &gpu), Err(RimIdError::NotApplicable)),
         }
     }
 }
 
+const RUBIN_CHIP: ChipRow = ChipRow {
+    word: "GR100",
+    rim_chip: Some("GR100"),
+    chip_infos: &[],
+    fwid_source: FwidSource::TcbInfo,
+};
+
 /// A made-up next GPU, written as its row would be: nothing else is edited for it.
 const RUBIN: ArchProfile = ArchProfile {
     name: "RUBIN",
     device_kind: DeviceKind::Gpu,
-    chips: &["GR100"],
-    rim_chip: "GR100",
-    fwid_source: FwidSource::TcbInfo,
+    chips: &[RUBIN_CHIP],
     driver_rim: Some(DriverRimId {
         prefix: "NV_GPU_CC_DRIVER_",
         chip_info: true,
@@ -271,7 +282,9 @@ fn a_dummy_architecture_is_one_row() {
     let json = serde_json::to_value(RUBIN).unwrap();
     assert_eq!(json["name"], "RUBIN");
     assert_eq!(json["deviceKind"], "gpu");
-    assert_eq!(json["fwidSource"], "tcb-info");
+    assert_eq!(json["chips"][0]["word"], "GR100");
+    assert_eq!(json["chips"][0]["rimChip"], "GR100");
+    assert_eq!(json["chips"][0]["fwidSource"], "tcb-info");
     assert_eq!(json["driverRim"]["prefix"], "NV_GPU_CC_DRIVER_");
     assert_eq!(json["firmwareRim"]["scheme"], "vbios");
     let ls10 = serde_json::to_value(Arch::Ls10.profile()).unwrap();
@@ -285,9 +298,12 @@ fn an_incomplete_row_fails_loudly() {
     let switch = ArchProfile {
         name: "LS20",
         device_kind: DeviceKind::Switch,
-        chips: &["LS_20"],
-        rim_chip: "LS20",
-        fwid_source: FwidSource::Dice,
+        chips: &[ChipRow {
+            word: "LS_20",
+            rim_chip: Some("LS20"),
+            chip_infos: &[],
+            fwid_source: FwidSource::Dice,
+        }],
         driver_rim: None,
         firmware_rim: FirmwareRimId::SwitchBios {
             prefix: "NV_SWITCH_BIOS_5612_0003_890_",
@@ -312,14 +328,38 @@ fn an_incomplete_row_fails_loudly() {
         ),
         (
             ArchProfile {
-                chips: &["GR 100"],
+                chips: &[ChipRow {
+                    word: "GR 100",
+                    ..RUBIN_CHIP
+                }],
                 ..RUBIN
             },
             ProfileDefect::Chips,
         ),
         (
             ArchProfile {
-                rim_chip: "",
+                chips: &[RUBIN_CHIP, RUBIN_CHIP],
+                ..RUBIN
+            },
+            ProfileDefect::Chips,
+        ),
+        (
+            ArchProfile {
+                chips: &[ChipRow {
+                    rim_chip: Some(""),
+                    ..RUBIN_CHIP
+                }],
+                ..RUBIN
+            },
+            ProfileDefect::RimChip,
+        ),
+        // The first chip is the one named when no certificate says: it needs a RIM chip.
+        (
+            ArchProfile {
+                chips: &[ChipRow {
+                    rim_chip: None,
+                    ..RUBIN_CHIP
+                }],
                 ..RUBIN
             },
             ProfileDefect::RimChip,
@@ -381,7 +421,13 @@ fn an_incomplete_row_fails_loudly() {
         ..RUBIN
     };
     let claims_gh100 = ArchProfile {
-        chips: &["GR100", "GH100"],
+        chips: &[
+            RUBIN_CHIP,
+            ChipRow {
+                word: "GH100",
+                ..RUBIN_CHIP
+            },
+        ],
         ..RUBIN
     };
     for (extra, defect) in [
@@ -393,5 +439,115 @@ fn an_incomplete_row_fails_loudly() {
             check_table(table.iter().copied()),
             Err((real.len(), defect))
         );
+    }
+}
+
+#[test]
+fn the_blackwell_family_names_its_rims_per_chip() {
+    let row = Arch::Blackwell.profile();
+    let words: Vec<&str> = row.chips.iter().map(|chip| chip.word).collect();
+    assert_eq!(words, ["GB100", "GB20X", "GB110"]);
+    // Every Blackwell leaf seen carries its FWID in TcbInfo (DiceTcbInfoAlias).
+    assert!(row
+        .chips
+        .iter()
+        .all(|chip| chip.fwid_source == FwidSource::TcbInfo));
+    let missing = Err(RimIdError::Missing { field: "chip_info" });
+    let foreign = Err(RimIdError::Invalid { field: "hwmodel" });
+    // (certificate chip, CHIP_INFO, driver RIM id)
+    type Case<'a> = (
+        Option<&'a str>,
+        Option<&'a str>,
+        Result<&'a str, RimIdError>,
+    );
+    let cases: [Case<'_>; 8] = [
+        // No certificate (a host prefetching): the first chip, as NVIDIA's C++ SDK names it.
+        (None, None, Ok("NV_GPU_CC_DRIVER_GB100_595.58.03")),
+        (Some("GB100"), None, Ok("NV_GPU_CC_DRIVER_GB100_595.58.03")),
+        (Some("GB110"), None, Ok("NV_GPU_CC_DRIVER_GB110_595.58.03")),
+        // GB20X names several dies: only CHIP_INFO says which.
+        (Some("GB20X"), None, missing),
+        (
+            Some("GB20X"),
+            Some("GB202\0"),
+            Ok("NV_GPU_CC_DRIVER_GB202_595.58.03"),
+        ),
+        // CHIP_INFO wins over the certificate chip's RIM chip.
+        (
+            Some("GB100"),
+            Some("GB202"),
+            Ok("NV_GPU_CC_DRIVER_GB202_595.58.03"),
+        ),
+        (Some("GB20Y"), None, foreign.clone()),
+        (Some("GH100"), None, foreign),
+    ];
+    for (hwmodel, chip_info, expected) in cases {
+        let evidence = RuntimeEvidence {
+            driver_version: Some("595.58.03".into()),
+            hwmodel: hwmodel.map(String::from),
+            chip_info: chip_info.map(String::from),
+            ..RuntimeEvidence::default()
+        };
+        assert_eq!(
+            row.driver_rim_id(&evidence),
+            expected.map(String::from),
+            "{hwmodel:?} {chip_info:?}"
+        );
+    }
+    // RIM documents named by a chip's RIM chip or CHIP_INFO are Blackwell's.
+    for chip in ["GB100", "GB202", "GB110"] {
+        assert!(row.names_rim_chip(chip), "{chip}");
+    }
+    assert!(!row.names_rim_chip("GB20X") && !row.names_rim_chip("GH100"));
+}
+
+#[test]
+fn rim_ids_read_back_by_the_rows() {
+    use edgeattest::rim::{RimIdParts, RimKind};
+    let read = |id: &str| {
+        Arch::ALL
+            .iter()
+            .find_map(|arch| arch.profile().read_rim_id(id))
+    };
+    let parts = |kind, device_kind, chip: Option<&str>, version: &str| {
+        Some(RimIdParts {
+            kind,
+            device_kind,
+            chip: chip.map(String::from),
+            version: version.into(),
+        })
+    };
+    use DeviceKind::{Gpu, Switch};
+    use RimKind::{Driver, Firmware};
+    for (id, expected) in [
+        (
+            "NV_GPU_DRIVER_GH100_550.90.07",
+            parts(Driver, Gpu, Some("GH100"), "550.90.07"),
+        ),
+        (
+            "NV_GPU_CC_DRIVER_GB202_595.58.03",
+            parts(Driver, Gpu, Some("GB202"), "595.58.03"),
+        ),
+        (
+            "NV_GPU_CC_DRIVER_GB110_610.43.02",
+            parts(Driver, Gpu, Some("GB110"), "610.43.02"),
+        ),
+        // Firmware ids name the board, never the chip.
+        (
+            "NV_GPU_VBIOS_G153_0210_895_9802810001",
+            parts(Firmware, Gpu, None, "9802810001"),
+        ),
+        (
+            "NV_GPU_VBIOS_GB100_065C_0100000001",
+            parts(Firmware, Gpu, None, "0100000001"),
+        ),
+        (
+            "NV_SWITCH_BIOS_5612_0002_890_9610550001",
+            parts(Firmware, Switch, None, "9610550001"),
+        ),
+        ("NV_GPU_OTHER_GB100_1", None),
+        ("NV_GPU_CC_DRIVER_GB202", None),
+    ] {
+        assert_eq!(read(id), expected, "{id}");
     }
 }

@@ -14,6 +14,7 @@ mod verdicts;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use edgeattest::attest::{Arch, FwidSource};
 use edgeattest::chain::{
     parse_pem_chain, verify_chain, verify_pem_chain, CertPosition, ChainError, ChainOptions,
     ChainPlan, ChainStatus, RevocationStatus, TimeCheck, TrustStore,
@@ -52,9 +53,12 @@ fn every_fixture_chain_verifies_to_the_embedded_root() {
             chain.certificates().last().unwrap().position,
             CertPosition::Anchor(0)
         );
-        let is_blackwell = hwmodel.starts_with("GB100");
-        assert_eq!(chain.fwid_tcb_info().is_some(), is_blackwell, "{path}");
-        assert_eq!(chain.fwid_dice().is_some(), !is_blackwell, "{path}");
+        // The FWID extension the chip's row names, and only that one.
+        let chip = hwmodel.split(' ').next().unwrap();
+        let row = Arch::of_chip(chip).unwrap().profile().chip(chip).unwrap();
+        let tcb_info = row.fwid_source == FwidSource::TcbInfo;
+        assert_eq!(chain.fwid_tcb_info().is_some(), tcb_info, "{path}");
+        assert_eq!(chain.fwid_dice().is_some(), !tcb_info, "{path}");
     }
 }
 

@@ -105,6 +105,35 @@ fn the_real_service_claims_of_the_hopper_and_switch_samples() {
 }
 
 #[test]
+fn the_rtx_pro_6000_is_a_blackwell_gb20x_with_its_real_values() {
+    // The values trustee's parser read from the same capture
+    // (`tests/fixtures/nvidia/parsed/trustee/gb202_595.58.03_claims.json`).
+    let (report, chain, arch, nonce, ..) = VALID[8];
+    let device = verify(report, chain, arch, nonce).unwrap();
+    assert_eq!(device.hwmodel(), Some("GB20X A01 GSP BROM"));
+    assert_eq!(
+        device.ueid(),
+        "408762037488965241743361667085904172082023387885"
+    );
+    assert_eq!(device.fwid(), FwidCheck::Matched);
+    assert_eq!(device.transcript().response.blocks.len(), 64);
+    let rims = edgeattest::evidence::device_rims(&device, None);
+    let runtime = &rims.runtime;
+    assert_eq!(runtime.chip_info.as_deref(), Some("GB202"));
+    assert_eq!(runtime.project.as_deref(), Some("G153"));
+    assert_eq!(runtime.project_sku.as_deref(), Some("0210"));
+    assert_eq!(runtime.chip_sku.as_deref(), Some("895"));
+    assert_eq!(
+        rims.driver,
+        Some(Some("NV_GPU_CC_DRIVER_GB202_595.58.03".into()))
+    );
+    assert_eq!(
+        rims.firmware.as_deref(),
+        Some("NV_GPU_VBIOS_G153_0210_895_9802810001")
+    );
+}
+
+#[test]
 fn blackwell_fsp_has_mixed_block_types_and_no_opaque_data() {
     let fsp = verify(VALID[6].0, VALID[6].1, Arch::Blackwell, VALID[6].3).unwrap();
     let blocks = &fsp.transcript().response.blocks;

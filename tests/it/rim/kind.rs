@@ -76,8 +76,12 @@ fn every_fixture_rim_is_the_kind_its_id_names() {
         let (kind, arch) = match NAMED_OTHERWISE.iter().find(|(file, ..)| *file == name) {
             Some(&(_, kind, arch)) => (kind, arch),
             None if name.contains("SWITCH") => (kind_by_name(name), Arch::Ls10),
-            // G525 is a Blackwell board (its VBIOS versions start 97).
-            None if name.contains("GB100") || name.contains("G525") => {
+            // G525 (B200) and G153 (RTX PRO 6000) are Blackwell boards; GB202 is the CHIP_INFO
+            // of the RTX PRO 6000, a chip of the Blackwell row.
+            None if ["GB100", "G525", "GB202", "G153"]
+                .iter()
+                .any(|w| name.contains(w)) =>
+            {
                 (kind_by_name(name), Arch::Blackwell)
             }
             None => (kind_by_name(name), Arch::Hopper),

@@ -24,6 +24,8 @@ use serde_json::{json, Map, Value};
 
 #[path = "blackwell/edited.rs"]
 mod edited;
+#[path = "blackwell/gb202.rs"]
+mod gb202;
 #[path = "blackwell/negative.rs"]
 mod negative;
 #[path = "blackwell/ppcie.rs"]

@@ -122,6 +122,15 @@ fn real_evidence_reports_the_mode_it_signs() {
     let (evidence, chain) = serialized("nvat_hopper_evidence.json");
     let ppcie = verify(&evidence, &chain, &store, Arch::Hopper).unwrap();
     assert_eq!(mode(&ppcie), Some("ppcie"));
+    // The RTX PRO 6000 Blackwell Server Edition (GB20X), single-GPU passthrough: flag 1.
+    let spt = verify(
+        &report("blackwell/trustee_gb202_595.58.03_report.hex"),
+        &fixture("nvidia/evidence/blackwell/trustee_gb202_595.58.03_certchain.pem"),
+        &store,
+        Arch::Blackwell,
+    )
+    .unwrap();
+    assert_eq!(mode(&spt), Some("spt"));
     // Driver 550.90.07 carries neither tag; Blackwell 575.32 has opaque data version 0.
     let old = verify(
         &report("hopper/nvtrust_hopper_550.90.07_report.hex"),

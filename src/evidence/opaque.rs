@@ -59,10 +59,12 @@ pub struct OpaqueData {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FeatureFlag {
-    /// 0: multi-GPU passthrough.
-    Mpt,
-    /// 1: single-GPU passthrough.
+    /// 0: single-GPU passthrough (as NVIDIA's Python verifiers, Google's and trustee's read
+    /// it, and a real RTX PRO 6000 in single-GPU passthrough reports; NVIDIA's C++ SDK's enum,
+    /// whose claim is disabled, has 0 and 1 the other way round).
     Spt,
+    /// 1: multi-GPU passthrough.
+    Mpt,
     /// 2: protected PCIe.
     Ppcie,
     /// Another value.
@@ -369,8 +371,8 @@ impl OpaqueData {
             return Ok(None);
         };
         Ok(Some(match u16_le(entry)? {
-            0 => FeatureFlag::Mpt,
-            1 => FeatureFlag::Spt,
+            0 => FeatureFlag::Spt,
+            1 => FeatureFlag::Mpt,
             2 => FeatureFlag::Ppcie,
             other => FeatureFlag::Other(other),
         }))

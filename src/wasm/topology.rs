@@ -8,16 +8,24 @@ use wasm_bindgen::JsValue;
 
 use super::args::clock;
 use super::convert::{json_to_js, optional_options_from_js, options_from_js, Js};
-use super::error::OrJs;
+use super::error::{to_js, OrJs};
 use super::verified::kept;
 use crate::evidence::{
-    check_topology, ResultClaims, TopologyEvidenceOptions, TopologyInput, TopologyOptions,
+    check_topology, ResultClaims, TopologyError, TopologyEvidenceOptions, TopologyInput,
+    TopologyOptions,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOPOLOGY: &str = include_str!("types/topology.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TOPOLOGY_HAND: &str = include_str!("types/hand/topology.d.ts");
+
+/// A topology error (a device's own, or a refusal of the rules) as a coded JS error.
+impl From<TopologyError> for JsValue {
+    fn from(error: TopologyError) -> Self {
+        to_js(&error)
+    }
+}
 
 /// Checks a node's protected-PCIe topology from its devices' evidence: every GPU of `gpus`
 /// and every switch of `switches` (each `prepareEvidence`'s options) is verified with the
@@ -53,7 +61,9 @@ pub fn check_topology_of_evidence(
 }
 
 /// Checks a node's protected-PCIe topology from its GPU result and its switch result, each as
-/// `verifyAttestationResult` returned it (claims 4.0, which carry the links): both must have
+/// `verifyAttestationResult` returned it (GPU claims 4.0 and switch claims 3.0 carry the
+/// links; as `appraise`, the object is read as given, so pass the one verification returned,
+/// not a copy from elsewhere): both must have
 /// passed and answer one nonce. Returns the `TopologyReport` as `checkTopology` does. No claim
 /// carries a GPU's own PDI, so the rules that match the switches' GPU lists with the GPUs fail
 /// unless `options.matchGpuPdis` is `false` (the report then says they were skipped).

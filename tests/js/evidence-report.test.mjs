@@ -70,16 +70,16 @@ test('evidenceReport: bad options are refused with a code and a field', () => {
   assert.throws(() => evidenceReport(options({ rimAnchors: 'not a PEM' })), (e) => /^ERR_/.test(e.code));
 });
 
-test('evidenceReport: the GPU mode its evidence signs (580.159.03: mpt), null where none is signed', () => {
+test('evidenceReport: the GPU mode its evidence signs (580.159.03: spt), null where none is signed', () => {
   const hex = (path) => repo(path).trim();
-  const mpt = evidenceReport({
+  const spt = evidenceReport({
     evidence: hex('tests/fixtures/nvidia/evidence/hopper/nvat_hopper_580.159.03_report.hex'),
     certificate: repo('tests/fixtures/nvidia/evidence/hopper/nvat_hopper_580.159.03_certchain.pem'),
     nonce: hex('tests/fixtures/nvidia/evidence/hopper/nvat_hopper_580.159.03_report.hex').slice(8, 72),
     arch: 'HOPPER', now: NOW,
   });
   // No RIMs given: the verdict is not a pass, and the mode is still what the GPU signed.
-  assert.notEqual(mpt.verdict, 'passed');
-  assert.equal(mpt.evidence.mode, 'mpt');
+  assert.notEqual(spt.verdict, 'passed');
+  assert.equal(spt.evidence.mode, 'spt');
   assert.equal(evidenceReport(options()).evidence.mode, null);
 });

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::error::TopologyError;
 use super::input::{bound, TopologyGpu, TopologyInput, TopologySwitch};
+use crate::attest::DeviceKind;
 
 /// The claims of one verified detached result: the overall token's, and each device token's
 /// with its label (`GPU-0`, `SWITCH-3`).
@@ -47,13 +48,38 @@ impl TopologyInput {
             gpus: gpus
                 .devices
                 .iter()
-                .map(|(label, claims)| TopologyGpu::from_claims(label, claims))
+                .map(|(label, claims)| {
+                    kind_of_label(label, DeviceKind::Gpu)?;
+                    TopologyGpu::from_claims(label, claims)
+                })
                 .collect::<Result<Vec<_>, _>>()?,
             switches: switches
                 .devices
                 .iter()
-                .map(|(label, claims)| TopologySwitch::from_claims(label, claims))
+                .map(|(label, claims)| {
+                    kind_of_label(label, DeviceKind::Switch)?;
+                    TopologySwitch::from_claims(label, claims)
+                })
                 .collect::<Result<Vec<_>, _>>()?,
+        })
+    }
+}
+
+/// A device token's label names its kind (`GPU-0`, `SWITCH-3`) in every claims version, where
+/// `x-nvidia-device-type` is 4.0's only: results given the wrong way round are refused by it.
+fn kind_of_label(label: &str, kind: DeviceKind) -> Result<(), TopologyError> {
+    let named = label
+        .strip_prefix(kind.label_prefix())
+        .is_some_and(|rest| rest.starts_with('-'));
+    if named {
+        Ok(())
+    } else {
+        Err(TopologyError::WrongDevice {
+            device: label.into(),
+            expected: match kind {
+                DeviceKind::Gpu => "gpu",
+                DeviceKind::Switch => "switch",
+            },
         })
     }
 }

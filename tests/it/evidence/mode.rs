@@ -110,19 +110,20 @@ fn mode(evidence: &VerifiedEvidence) -> Option<&'static str> {
 fn real_evidence_reports_the_mode_it_signs() {
     let store = nvidia();
     // Driver 580.159.03: opaque data version 1, feature flag 0.
-    let mpt = verify(
+    let spt_hopper = verify(
         &report("hopper/nvat_hopper_580.159.03_report.hex"),
         &fixture("nvidia/evidence/hopper/nvat_hopper_580.159.03_certchain.pem"),
         &store,
         Arch::Hopper,
     )
     .unwrap();
-    assert_eq!(mode(&mpt), Some("mpt"));
+    assert_eq!(mode(&spt_hopper), Some("spt"));
     // Driver 590.12 on a protected-PCIe node: flag 2.
     let (evidence, chain) = serialized("nvat_hopper_evidence.json");
     let ppcie = verify(&evidence, &chain, &store, Arch::Hopper).unwrap();
     assert_eq!(mode(&ppcie), Some("ppcie"));
-    // The RTX PRO 6000 Blackwell Server Edition (GB20X), single-GPU passthrough: flag 1.
+    // The RTX PRO 6000 Blackwell Server Edition (GB20X), in single-GPU passthrough (its
+    // capture's record says so): flag 0.
     let spt = verify(
         &report("blackwell/trustee_gb202_595.58.03_report.hex"),
         &fixture("nvidia/evidence/blackwell/trustee_gb202_595.58.03_certchain.pem"),
@@ -164,8 +165,8 @@ fn each_flag_reads_as_nvidia_names_it() {
     let store = keyed_root();
     let (chain, _) = keyed_hopper();
     for (flag, expected) in [
-        (0u16, "mpt"),
-        (1, "spt"),
+        (0u16, "spt"),
+        (1, "mpt"),
         (2, "ppcie"),
         (3, "invalid"),
         (0xffff, "invalid"),
@@ -177,7 +178,7 @@ fn each_flag_reads_as_nvidia_names_it() {
     // Opaque data version 2 reads the flag too.
     let evidence = hopper_with(Some(2), Some(vec![1, 0]));
     let verified = verify(&evidence, &chain, &store, Arch::Hopper).unwrap();
-    assert_eq!(mode(&verified), Some("spt"));
+    assert_eq!(mode(&verified), Some("mpt"));
     // Before version 1 (or without a version) the tag is not the mode, as NVIDIA's SDK reads it.
     for version in [Some(0), None] {
         let evidence = hopper_with(version, Some(vec![1, 0]));
@@ -257,15 +258,15 @@ fn jwks(service: &Service) -> Jwks {
 #[test]
 fn claims_3_and_4_carry_the_mode_when_the_evidence_does() {
     let service = service(nvidia());
-    let mpt = report("hopper/nvat_hopper_580.159.03_report.hex");
-    let mpt_chain = fixture("nvidia/evidence/hopper/nvat_hopper_580.159.03_certchain.pem");
+    let spt = report("hopper/nvat_hopper_580.159.03_report.hex");
+    let spt_chain = fixture("nvidia/evidence/hopper/nvat_hopper_580.159.03_certchain.pem");
     let old = report("hopper/nvtrust_hopper_550.90.07_report.hex");
     let old_chain = fixture("nvidia/evidence/hopper/nvtrust_hopper_550.90.07_certchain.pem");
     for version in ["3.0", "4.0"] {
-        let body = attest(&service, version, &[(&mpt, &mpt_chain)]);
+        let body = attest(&service, version, &[(&spt, &spt_chain)]);
         assert_eq!(
             device_claims(&body, "GPU-0").get("x-nvidia-gpu-mode"),
-            Some(&json!("mpt")),
+            Some(&json!("spt")),
             "claims {version}"
         );
         let body = attest(&service, version, &[(&old, &old_chain)]);
@@ -276,7 +277,7 @@ fn claims_3_and_4_carry_the_mode_when_the_evidence_does() {
         );
     }
     // Claims 2.0 (NVIDIA's v3 token) has no such claim.
-    let body = attest(&service, "2.0", &[(&mpt, &mpt_chain)]);
+    let body = attest(&service, "2.0", &[(&spt, &spt_chain)]);
     assert_eq!(device_claims(&body, "GPU-0").get("x-nvidia-gpu-mode"), None);
 }
 
@@ -286,7 +287,7 @@ fn claims_3_and_4_carry_the_mode_when_the_evidence_does() {
 fn three_modes() -> edgeattest::token::VerifiedAttestationResult {
     let service = service(keyed_root());
     let (chain, _) = keyed_hopper();
-    let spt = hopper_with(Some(1), Some(vec![1, 0]));
+    let spt = hopper_with(Some(1), Some(vec![0, 0]));
     let ppcie = hopper_with(Some(1), Some(vec![2, 0]));
     let none = hopper_with(None, None);
     let body = attest(

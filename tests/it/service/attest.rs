@@ -303,8 +303,17 @@ fn ls10_claims_3_0_equal_the_real_staging_token() {
                 _ => assert_eq!(mine.get(claim), Some(value), "{claim}"),
             }
         }
+        // The one documented addition: NVIDIA's SDK's protected-PCIe members, which this
+        // switch's evidence carries (its own PDI, tag 22; its GPUs' PDIs, tag 26) and the
+        // recorded staging token does not.
+        assert_eq!(mine["x-nvidia-switch-pdi"].as_str().map(str::len), Some(16));
+        assert!(!mine["x-nvidia-switch-gpu-pdis"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        let added = 2;
         if signer_valid {
-            assert_eq!(mine.len(), recorded.len());
+            assert_eq!(mine.len(), recorded.len() + added);
         } else {
             assert_eq!(mine["x-nvidia-error-details"]["code"], 4015);
         }

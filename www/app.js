@@ -21,11 +21,12 @@ async function main() {
   const [
     { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
     { initScopesPanel }, { initListsPanel }, { initDeprecationsPanel }, { initHealthPanel },
-    { fillArchSelects }, { initPolicySection },
+    { fillArchSelects }, { initPolicySection }, { initTopologyPanel },
   ] = await Promise.all([
     import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
     import('./panels/scopes.js'), import('./panels/lists.js'), import('./panels/deprecations.js'),
     import('./panels/health.js'), import('./panels/arch.js'), import('./panels/policy.js'),
+    import('./panels/topology.js'),
   ]);
   fillArchSelects(); // before the panels, which set the selects from samples
   const failures = [];
@@ -41,12 +42,14 @@ async function main() {
   let rims = [];
   let policies = [];
   let results = [];
+  let topology = null;
   try {
-    [evidence, rims, policies, results] = await Promise.all([
+    [evidence, rims, policies, results, topology] = await Promise.all([
       loadJson('samples/evidence.json').then((j) => j.samples),
       loadJson('samples/rims.json').then((j) => j.rims),
       loadJson('samples/policies.json').then((j) => j.policies),
       loadJson('samples/results.json').then((j) => j.results.map((r) => ({ ...r, provenance: r.provenance ?? j.provenance }))),
+      loadJson('samples/topology.json'),
     ]);
   } catch (error) {
     failures.push('samples');
@@ -55,6 +58,7 @@ async function main() {
   start('Panel 1', 'result-error', () => initResultPanel(results));
   start('Panel 1 policy', 'policy-error', () => initPolicySection(policies));
   start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
+  start('Panel 2b', 'topology-error', () => initTopologyPanel(topology));
   start('Panel 3', 'build-error', () => initRequestPanel(evidence));
   start('Panel 4', 'scopes-error', initScopesPanel);
   start('Panel 5', 'alerts-error', initListsPanel);

@@ -1,7 +1,7 @@
 // The verification page, served by the edge worker in workerd, in headless Chromium: the
 // release build end to end (a broken wasm-opt or bundling step fails here). Panel 3 (the
 // request builder and Send) and the page as a whole: keyboard, phone width, offline.
-// Panels 1-2: page-verify.test.mjs; panels 4-6: page-api.test.mjs.
+// Panels 1-2: page-verify.test.mjs; panel 2b: page-topology.test.mjs; panels 4-6: page-api.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -167,21 +167,21 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
   for (const id of ['status', 'result-summary', 'policy-status', 'ear-status', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
     assert.equal(await page.getAttribute(`#${id}`, 'aria-live'), 'polite', id);
   }
-  assert.equal(await page.locator('.error[role=alert]').count(), 7);
+  assert.equal(await page.locator('.error[role=alert]').count(), 8);
 
   // Tab from the top: the skip link, the panel links, then panel 1's controls in order.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
   const order = [];
-  for (let i = 0; i < 17; i += 1) {
+  for (let i = 0; i < 18; i += 1) {
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.getAttribute('href')));
   }
-  assert.deepEqual(order.slice(0, 7), ['#result', '#evidence', '#build', '#scopes', '#alerts', '#deprecations', '#health']);
+  assert.deepEqual(order.slice(0, 8), ['#result', '#evidence', '#topology', '#build', '#scopes', '#alerts', '#deprecations', '#health']);
   // The recorded results come first (their buttons are disabled until one is chosen).
   // The trusted signers: one stop for the radio group (its checked choice), the anchors, the
   // service-root button.
-  assert.deepEqual(order.slice(7, 17), ['recorded-result', 'result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text',
+  assert.deepEqual(order.slice(8, 18), ['recorded-result', 'result-text', 'result-file', 'jwks-url', 'fetch-jwks', 'jwks-text',
     'signers-nras', 'signers-text', 'trust-service-root', 'result-nonce']);
 
   // Keyboard only: load a sample and verify it in panel 2.
@@ -219,6 +219,9 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
     await page.waitForFunction(() => /^Page 2 of/.test(document.getElementById('page-info').textContent));
     await page.click('#dep-now');
     assert.match(await page.textContent('#deprecations-output'), /notices as returned/);
+    await page.click('#topology-real');
+    await page.waitForSelector('#topology-output:not([hidden])');
+    assert.equal(await page.getAttribute('#topology-verdict', 'data-level'), 'passed');
   } finally {
     await browser.context.setOffline(false);
   }
@@ -242,6 +245,10 @@ test('the page opens again with the service gone, from the service worker\'s cop
     await page.click('#verify-evidence');
     await page.waitForSelector('#service-verdict');
     assert.match(await page.textContent('#evidence-summary'), /^partly verified Evidence authentic and fresh, nothing failed; not checked: revocation \(OCSP\) —/);
+    // The topology sample too: the node is checked from the copy.
+    await page.click('#topology-real');
+    await page.waitForSelector('#topology-output:not([hidden])');
+    assert.equal(await page.getAttribute('#topology-verdict', 'data-level'), 'passed');
     // Only the page is kept: the service's own routes are not answered from the copy.
     const api = await page.evaluate(() => fetch('/.well-known/jwks.json').then(() => 'answered', () => 'network error'));
     assert.equal(api, 'network error');

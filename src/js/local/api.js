@@ -28,6 +28,7 @@ export {
   EvidenceReportPlan, verifyRim, prepareRim, openRimEnvelope, identifyRim, architectures,
   rimIds, runtimeEvidence, compareGpuRims, compareSwitchRim, VerifiedRim, PendingRim,
   ocspRequests, checkOcspResponses, serviceLimits, appraise,
+  checkTopology, checkResultsTopology,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './keys.js';

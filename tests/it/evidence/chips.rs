@@ -21,6 +21,8 @@ use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::{json, Value};
 
+use super::edit::{rewrite_opaque, set};
+
 const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
 
 fn fixture(path: &str) -> String {
@@ -51,38 +53,13 @@ fn root() -> TrustStore {
     TrustStore::from_pem(&fixture("generated/keyed_family/root.pem")).unwrap()
 }
 
-/// The transcript with opaque tag `tag` set to `value` (removed for `None`), re-signed with
-/// `key` (legacy TLV opaque list after the 64 blocks of a GPU report).
+/// `transcript` with opaque `tag` set to `value` (or removed), re-signed with `key`.
 fn with_tag(transcript: &[u8], tag: u16, value: Option<&[u8]>, key: &SigningKey) -> Vec<u8> {
-    let (request, response) = transcript.split_at(37);
-    let response = &response[..response.len() - 96];
-    let blocks =
-        usize::from(response[5]) | usize::from(response[6]) << 8 | usize::from(response[7]) << 16;
-    let at = 8 + blocks + 32;
-    let length = usize::from(u16::from_le_bytes([response[at], response[at + 1]]));
-    let opaque = &response[at + 2..at + 2 + length];
-    let mut kept = Vec::new();
-    let mut i = 0;
-    while i < opaque.len() {
-        let entry = u16::from_le_bytes([opaque[i], opaque[i + 1]]);
-        let len = usize::from(u16::from_le_bytes([opaque[i + 2], opaque[i + 3]]));
-        if entry != tag {
-            kept.extend_from_slice(&opaque[i..i + 4 + len]);
-        }
-        i += 4 + len;
-    }
-    if let Some(value) = value {
-        kept.extend_from_slice(&tag.to_le_bytes());
-        kept.extend_from_slice(&u16::try_from(value.len()).unwrap().to_le_bytes());
-        kept.extend_from_slice(value);
-    }
-    let mut signed = request.to_vec();
-    signed.extend_from_slice(&response[..at]);
-    signed.extend_from_slice(&u16::try_from(kept.len()).unwrap().to_le_bytes());
-    signed.extend_from_slice(&kept);
-    let signature = key.sign(&signed);
-    signed.extend_from_slice(&signature);
-    signed
+    rewrite_opaque(
+        transcript,
+        |entries| set(entries, tag, value.map(<[u8]>::to_vec)),
+        key,
+    )
 }
 
 /// The layout re-signed with `device`'s key, `CHIP_INFO` as given.

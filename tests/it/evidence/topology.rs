@@ -20,6 +20,7 @@ use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
+use super::edit::rewrite_opaque;
 use crate::verdicts::NOW;
 
 /// One device token's verified claims.
@@ -105,45 +106,26 @@ fn keyed_root() -> TrustStore {
     TrustStore::from_pem(&fixture("generated/keyed/ppcie/root.pem")).unwrap()
 }
 
-/// The opaque entries of a transcript (legacy TLV list).
-fn opaque_span(transcript: &[u8]) -> (usize, usize) {
-    let response = 37;
-    let blocks = usize::from(transcript[response + 5])
-        | usize::from(transcript[response + 6]) << 8
-        | usize::from(transcript[response + 7]) << 16;
-    let at = response + 8 + blocks + 32;
-    let length = usize::from(u16::from_le_bytes([transcript[at], transcript[at + 1]]));
-    (at, length)
-}
-
 /// The transcript with each opaque value `edit` returns replaced, re-signed with the keyed
 /// leaf of `stem` (`gpu_3`, `switch_foreign`), whose chain the device then carries.
 fn resign(device: &Device, stem: &str, edit: impl Fn(u16, &[u8]) -> Option<Vec<u8>>) -> Device {
-    let (at, length) = opaque_span(&device.evidence);
-    let opaque = &device.evidence[at + 2..at + 2 + length];
-    let mut entries = Vec::new();
-    let mut i = 0;
-    while i < opaque.len() {
-        let entry_tag = u16::from_le_bytes([opaque[i], opaque[i + 1]]);
-        let len = usize::from(u16::from_le_bytes([opaque[i + 2], opaque[i + 3]]));
-        let value = &opaque[i + 4..i + 4 + len];
-        let value = edit(entry_tag, value).unwrap_or_else(|| value.to_vec());
-        entries.extend_from_slice(&entry_tag.to_le_bytes());
-        entries.extend_from_slice(&u16::try_from(value.len()).unwrap().to_le_bytes());
-        entries.extend_from_slice(&value);
-        i += 4 + len;
-    }
-    let mut signed = device.evidence[..at].to_vec();
-    signed.extend_from_slice(&u16::try_from(entries.len()).unwrap().to_le_bytes());
-    signed.extend_from_slice(&entries);
     let key = SigningKey::from_pkcs8_pem(&fixture(&format!(
         "generated/keyed/ppcie/{stem}_leaf_key.pem"
     )))
     .unwrap();
-    let signature = key.sign(&signed);
-    signed.extend_from_slice(&signature);
+    let evidence = rewrite_opaque(
+        &device.evidence,
+        |entries| {
+            for (tag, value) in entries.iter_mut() {
+                if let Some(edited) = edit(*tag, value) {
+                    *value = edited;
+                }
+            }
+        },
+        &key,
+    );
     Device {
-        evidence: signed,
+        evidence,
         chain: fixture(&format!("generated/keyed/ppcie/{stem}_chain.pem")),
     }
 }

@@ -1,6 +1,7 @@
 //! Native evidence verification cost, with one native ECDSA P-384 verify as the yardstick
 //! measured in the same run. The last lines are machine-readable for `pkg-config/bench.sh`:
-//! `BENCH evidence.native.<workload> <ms> <checks x one verify, ms> <ratio>`.
+//! `BENCH evidence.native.<workload> <ms> <checks x one verify, ms> <ratio>`, and the PPCIE
+//! topology rules over the verified 8 + 4 node against one verify.
 //!
 //!     cargo bench --bench evidence
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
@@ -12,7 +13,9 @@ use std::time::Instant;
 use base64::Engine;
 use edgeattest::attest::{Arch, FwidPolicy, Nonce};
 use edgeattest::chain::{ChainOptions, TrustStore};
-use edgeattest::evidence::{BatchPlan, DeviceInput, VerifyContext};
+use edgeattest::evidence::{
+    check_topology, BatchPlan, DeviceInput, TopologyInput, TopologyOptions, VerifyContext,
+};
 use edgeattest::UnixTime;
 
 const NOW: UnixTime = UnixTime::from_secs(1_790_000_000).unwrap();
@@ -145,6 +148,35 @@ fn main() {
             total.as_secs_f64() / floor
         ));
     }
+    // The PPCIE topology rules over the verified node: a few set operations, against one
+    // signature check (the node's verification makes 38 of them).
+    let verified_gpus: Vec<_> = plan(&gpus, &store)
+        .verify()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let verified_switches: Vec<_> = plan(&switches, &store)
+        .verify()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let topology = time(|| {
+        let input = TopologyInput::from_evidence(&verified_gpus, &verified_switches).unwrap();
+        let report = check_topology(&input, &TopologyOptions::default()).unwrap();
+        assert!(report.passed());
+        black_box(report);
+    });
+    println!(
+        "topology rules (8 GPU + 4 switch): {:.3} ms, {:.3} x one verify",
+        topology.as_secs_f64() * 1e3,
+        topology.as_secs_f64() / one.as_secs_f64()
+    );
+    bench.push(format!(
+        "BENCH evidence.native.topology-rules {:.4}ms {:.3}ms {:.3}",
+        topology.as_secs_f64() * 1e3,
+        one.as_secs_f64() * 1e3,
+        topology.as_secs_f64() / one.as_secs_f64()
+    ));
     println!();
     for line in bench {
         println!("{line}");

@@ -164,7 +164,7 @@ fn main() {
         let input = TopologyInput::from_evidence(&verified_gpus, &verified_switches).unwrap();
         let report = check_topology(&input, &TopologyOptions::default()).unwrap();
         assert!(report.passed());
-        black_box(report);
+        let _ = black_box(report);
     });
     println!(
         "topology rules (8 GPU + 4 switch): {:.3} ms, {:.3} x one verify",

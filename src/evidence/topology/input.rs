@@ -19,6 +19,47 @@ pub const MAX_DEVICE_PDIS: usize = 64;
 /// An 8-byte PDI in a switch's own byte order.
 pub type Pdi = [u8; 8];
 
+/// The distinct PDIs of a list, sorted: a set over a few dozen PDIs as one sorted vector,
+/// which costs the wasm modules far less code than a `BTreeSet`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct PdiSet(Vec<Pdi>);
+
+impl PdiSet {
+    /// The distinct PDIs of `pdis`.
+    pub(super) fn of<'a>(pdis: impl IntoIterator<Item = &'a Pdi>) -> Self {
+        let mut list: Vec<Pdi> = pdis.into_iter().copied().collect();
+        list.sort_unstable();
+        list.dedup();
+        Self(list)
+    }
+
+    /// The distinct PDIs of `pdis`, disabled links aside.
+    pub(super) fn active(pdis: &[Pdi]) -> Self {
+        Self::of(pdis.iter().filter(|pdi| !is_disabled_link(pdi)))
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub(super) fn contains(&self, pdi: &Pdi) -> bool {
+        self.0.binary_search(pdi).is_ok()
+    }
+
+    pub(super) fn iter(&self) -> core::slice::Iter<'_, Pdi> {
+        self.0.iter()
+    }
+
+    /// The PDIs of `self` that `other` lacks, in order.
+    pub(super) fn difference<'a>(&'a self, other: &'a Self) -> impl Iterator<Item = &'a Pdi> {
+        self.0.iter().filter(move |pdi| !other.contains(pdi))
+    }
+}
+
 /// A disabled NVLink (H800 boards): the all-zero PDI, which links nothing.
 pub(super) fn is_disabled_link(pdi: &Pdi) -> bool {
     pdi.iter().all(|&b| b == 0)

@@ -1,14 +1,13 @@
 //! The topology report: each rule with its outcome and findings, the devices as checked, and
 //! one verdict that a caller cannot mistake for a pass ([`TopologyReport::require`]).
 
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::Serialize;
 
 use super::error::TopologyError;
-use super::input::{is_disabled_link, Pdi, TopologyInput, TopologyOptions};
+use super::input::{Pdi, PdiSet, TopologyInput, TopologyOptions};
 use super::outcome::{pdi_hex, TopologyRule, TopologyRuleOutcome, TopologyRuleStatus};
 
 /// The node's verdict. Only [`TopologyVerdict::Passed`] is a pass.
@@ -73,10 +72,7 @@ fn device(
         label: label.into(),
         pdi: pdi.map(pdi_hex),
         ueid: ueid.cloned(),
-        links: links.map(|list| {
-            let distinct: BTreeSet<&Pdi> = list.iter().filter(|p| !is_disabled_link(p)).collect();
-            distinct.into_iter().map(pdi_hex).collect()
-        }),
+        links: links.map(|list| PdiSet::active(list).iter().map(pdi_hex).collect()),
     }
 }
 

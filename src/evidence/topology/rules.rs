@@ -11,24 +11,19 @@
 //! attested (each GPU's PDI from its device-identity certificate). Disabled links are
 //! dropped on both sides before counting.
 
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::input::{is_disabled_link, Pdi, TopologyInput, TopologyOptions};
+use super::input::{Pdi, PdiSet, TopologyInput, TopologyOptions};
 use super::outcome::{
     pdi_hex, TopologyFinding, TopologyRule, TopologyRuleOutcome as RuleOutcome,
     TopologyRuleStatus as RuleStatus,
 };
 
 /// The distinct PDIs of a list, disabled links aside; empty for a device that lists none.
-fn active(list: Option<&[Pdi]>) -> BTreeSet<Pdi> {
-    list.unwrap_or_default()
-        .iter()
-        .filter(|pdi| !is_disabled_link(pdi))
-        .copied()
-        .collect()
+fn active(list: Option<&[Pdi]>) -> PdiSet {
+    PdiSet::active(list.unwrap_or_default())
 }
 
 fn finding(
@@ -50,12 +45,12 @@ struct Side<'a> {
     labels: Vec<&'a str>,
     pdis: Vec<Option<Pdi>>,
     ueids: Vec<Option<&'a str>>,
-    lists: Vec<BTreeSet<Pdi>>,
+    lists: Vec<PdiSet>,
 }
 
 impl Side<'_> {
-    fn known_pdis(&self) -> BTreeSet<Pdi> {
-        self.pdis.iter().flatten().copied().collect()
+    fn known_pdis(&self) -> PdiSet {
+        PdiSet::of(self.pdis.iter().flatten())
     }
 }
 

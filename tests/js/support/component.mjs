@@ -193,7 +193,7 @@ export function witReportOptions(o) {
 export function evidenceReportToJs(r) {
   return {
     arch: r.arch, profile: r.profile, hwmodel: r.hwmodel ?? null, hwmodelChip: r.hwmodelChip ?? null, ueid: r.ueid,
-    driverVersion: r.driverVersion ?? null, vbiosVersion: r.vbiosVersion ?? null,
+    driverVersion: r.driverVersion ?? null, vbiosVersion: r.vbiosVersion ?? null, mode: r.mode ?? null,
     reportParsed: true, nonceMatch: true, signatureVerified: true, archCheck: true,
     fwid: r.fwid,
     certChain: { status: r.certChain.status, expirationDate: r.certChain.expirationDate, ocspStatus: 'not-checked', subjects: r.certChain.subjects },

@@ -247,6 +247,11 @@ pub struct BatchPlan {
 }
 
 impl BatchPlan {
+    /// How many devices the plan holds (before any signature is checked).
+    pub(crate) fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
     /// Parses every device and builds its chain path; collects the signature checks. The
     /// certificates are decoded through the process-wide cache (`ChainPlan::new`): the CA
     /// certificates every device chain shares were most of a batch's preparation.

@@ -135,7 +135,7 @@ pub(super) fn pdis_of(list: &[Pdi], label: &str) -> Result<Vec<Pdi>, TopologyErr
     Ok(list.to_vec())
 }
 
-fn wrong_device(label: &str, expected: DeviceKind) -> TopologyError {
+pub(super) fn wrong_device(label: &str, expected: DeviceKind) -> TopologyError {
     TopologyError::WrongDevice {
         device: label.to_string(),
         expected: match expected {

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use super::error::TopologyError;
-use super::input::{bound, TopologyGpu, TopologyInput, TopologySwitch};
+use super::input::{bound, wrong_device, TopologyGpu, TopologyInput, TopologySwitch};
 use crate::attest::DeviceKind;
 
 /// The claims of one verified detached result: the overall token's, and each device token's
@@ -74,13 +74,7 @@ fn kind_of_label(label: &str, kind: DeviceKind) -> Result<(), TopologyError> {
     if named {
         Ok(())
     } else {
-        Err(TopologyError::WrongDevice {
-            device: label.into(),
-            expected: match kind {
-                DeviceKind::Gpu => "gpu",
-                DeviceKind::Switch => "switch",
-            },
-        })
+        Err(wrong_device(label, kind))
     }
 }
 

@@ -28,6 +28,16 @@ pub enum Fetched {
         /// The nonce sent when it was fetched.
         nonce: Vec<u8>,
     },
+    /// A copy the host kept past its freshness, given because every source failed
+    /// (stale-if-error). The core verifies it as any other answer — an OCSP response within
+    /// the service's `ocspStaleIfError` past its `nextUpdate`, a RIM with its chain at the
+    /// request's time — and the token says that it was used.
+    Stale {
+        /// The kept body.
+        body: Vec<u8>,
+        /// The nonce sent when it was fetched (OCSP responses; `None` for RIM envelopes).
+        nonce: Option<Vec<u8>>,
+    },
     /// No body.
     Failed(FetchFailure),
 }

@@ -4,7 +4,9 @@
 
 mod app;
 mod appraisal;
+mod attempts;
 mod bindings;
+mod breaker;
 pub mod claims;
 mod codes;
 mod config;
@@ -35,9 +37,17 @@ mod test_pki;
 mod wire;
 
 pub use crate::host_answer::{AnswerError, AnswerFailure, FetchAnswer};
+pub use attempts::{
+    backoff_ms, Attempt, FetchAttempts, BACKOFF_BASE_MS, BACKOFF_MAX_MS, DEADLINE_FACTOR,
+    FETCH_ROUNDS,
+};
 pub use bindings::{
     BindingsError, CryptoChoice, HostSettings, RimDocument, DEFAULT_OCSP_TIMEOUT_MS,
     MAX_OCSP_TIMEOUT_MS,
+};
+pub use breaker::{
+    origin_of, AttemptOutcome, BreakerState, SourceBook, SourceRecord, BREAKER_FAILURES,
+    BREAKER_OPEN_MS,
 };
 pub use codes::{
     CERTIFICATE_HOLD_WARNING, DUPLICATE_DEVICE_CODE, FWID_NOT_IN_EVIDENCE_WARNING,
@@ -49,10 +59,10 @@ pub use error_response::{ErrorResponse, ErrorResponseInit, InitError};
 pub use exchange::{Exchange, ExchangeError, Step, MAX_SIGNATURE_CHECKS};
 pub use fetch::{
     is_source_url, FetchFailure, Fetched, OcspCacheEntry, Resource, FETCH_CACHE_ENTRIES,
-    FETCH_CONCURRENCY, MAX_FETCHED_BYTES, NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL,
-    RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
+    FETCH_CONCURRENCY, MAX_FETCHED_BYTES, MAX_MIRRORS, MAX_OCSP_STALE_IF_ERROR, NVIDIA_OCSP_URL,
+    NVIDIA_RIM_SERVICE_URL, RIM_CACHE_SECONDS, RIM_KEEP_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
-pub use health::{Health, HealthInputs, KeyLocation};
+pub use health::{Health, HealthInputs, KeptAnswers, KeyLocation, SourceHealth};
 pub use health_probe::{
     probe_targets, Network, ProbeTarget, PROBE_INTERVAL_SECONDS, PROBE_TIMEOUT_MS,
 };

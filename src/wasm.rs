@@ -44,6 +44,7 @@ entries! {
     pub mod access: service;
     // A host's answer for a fetched resource (the service's fetch step, OCSP checks).
     mod answer: local service;
+    mod attempts: service;
     mod arch: default local service;
     pub mod architectures: local service;
     pub mod attest: default local service;

@@ -176,6 +176,7 @@ fn note_source(seen: &mut Option<SourceState>, outcome: &Result<Vec<u8>, FetchFa
         reachable: Some(reachable),
         last_error,
         cached_entries: 0,
+        kept_seconds: None,
     });
 }
 

@@ -1,5 +1,6 @@
 //! A host's answer for one fetched [`crate::service::Resource`] as data (the JS `FetchAnswer`):
-//! `{body}` fetched now, `{body, nonce}` from a cache with the nonce that fetched it, or
+//! `{body}` fetched now, `{body, nonce}` from a cache with the nonce that fetched it,
+//! `{body, nonce?, stale: true}` a kept copy used because every source failed, or
 //! `{error, status?}`. [`FetchAnswer::fetched`] is the core's view of it.
 
 use core::fmt;
@@ -18,6 +19,9 @@ pub struct FetchAnswer {
     pub body: Option<HexBytes>,
     /// The nonce of the request that fetched a cached OCSP `body`.
     pub nonce: Option<HexBytes>,
+    /// `true`: `body` is a copy kept past its freshness, given because every source failed.
+    #[serde(default)]
+    pub stale: bool,
     /// Why there is no body.
     pub error: Option<AnswerFailure>,
     /// The HTTP status of an `error: 'status'` answer, 100 to 599.
@@ -105,6 +109,10 @@ impl FetchAnswer {
                 AnswerFailure::NotFetched | AnswerFailure::Status => FetchFailure::NotFetched,
             }),
             (None, None) => return Err(AnswerError::NoBody),
+            (None, Some(HexBytes(body))) if self.stale => Fetched::Stale {
+                body,
+                nonce: self.nonce.map(|HexBytes(nonce)| nonce),
+            },
             (None, Some(HexBytes(body))) => match self.nonce {
                 None => Fetched::Body(body),
                 Some(HexBytes(nonce)) => Fetched::Cached { body, nonce },
@@ -118,7 +126,9 @@ impl Fetched {
     /// [`FetchFailure::TooLarge`], as if the host had stopped reading there.
     pub fn capped(self) -> Self {
         match self {
-            Self::Body(body) | Self::Cached { body, .. } if body.len() > MAX_FETCHED_BYTES => {
+            Self::Body(body) | Self::Cached { body, .. } | Self::Stale { body, .. }
+                if body.len() > MAX_FETCHED_BYTES =>
+            {
                 Self::Failed(FetchFailure::TooLarge)
             }
             answer => answer,

@@ -420,6 +420,8 @@ pub(crate) fn check_fetched(
         Fetched::Failed(failure) => return Err(OcspError::Unavailable(*failure)),
         Fetched::Body(body) => (body, &[][..]),
         Fetched::Cached { body, nonce } => (body, nonce.as_slice()),
+        // A local check has no stale-if-error: a kept answer must still be valid.
+        Fetched::Stale { body, nonce } => (body, nonce.as_deref().unwrap_or_default()),
     };
     check_response(body, request, nonce, issuer_der, now).and_then(|p| p.verify_in_core())
 }

@@ -129,21 +129,51 @@ pub fn fold_chain(
                 Relaxation::Unanswered(err.clone())
             }
             Err(err) => return ChainRevocation::Failed(err.clone()),
-            Ok(checked) => match checked.status {
-                CertRevocation::Good => continue,
-                CertRevocation::Revoked {
-                    reason: Some(RevocationReason::CertificateHold),
-                    ..
-                } if rule.allow_hold => Relaxation::Held,
-                CertRevocation::Revoked { reason, at } => match rule.grace_until(at) {
-                    Some(until) if now < until => Relaxation::RevokedInGrace { reason, at, until },
-                    _ => return ChainRevocation::Revoked { reason },
-                },
-                CertRevocation::Unknown if rule.allow_unknown => Relaxation::Unknown,
-                CertRevocation::Unknown => return ChainRevocation::Unknown,
-            },
+            Ok(checked) => {
+                if let Some(until) = stale_until(checked, now) {
+                    relaxations.push(Relaxation::Stale { until });
+                }
+                match fold_one(checked, rule, now) {
+                    Ok(None) => continue,
+                    Ok(Some(relaxation)) => relaxation,
+                    Err(folded) => return folded,
+                }
+            }
         };
         relaxations.push(relaxation);
     }
     ChainRevocation::Good { relaxations }
+}
+
+/// One verified answer's status under `rule`: good (`None`), passed with a relaxation, or
+/// the chain's folded status.
+fn fold_one(
+    checked: &CheckedOcsp,
+    rule: &RevocationRule,
+    now: UnixTime,
+) -> Result<Option<Relaxation>, ChainRevocation> {
+    Ok(Some(match checked.status {
+        CertRevocation::Good => return Ok(None),
+        CertRevocation::Revoked {
+            reason: Some(RevocationReason::CertificateHold),
+            ..
+        } if rule.allow_hold => Relaxation::Held,
+        CertRevocation::Revoked { reason, at } => match rule.grace_until(at) {
+            Some(until) if now < until => Relaxation::RevokedInGrace { reason, at, until },
+            _ => return Err(ChainRevocation::Revoked { reason }),
+        },
+        CertRevocation::Unknown if rule.allow_unknown => Relaxation::Unknown,
+        CertRevocation::Unknown => return Err(ChainRevocation::Unknown),
+    }))
+}
+
+/// When `checked` stopped being valid, if `now` is past that (and the clock skew): only a
+/// kept answer that stale-if-error let verify is.
+fn stale_until(checked: &CheckedOcsp, now: UnixTime) -> Option<UnixTime> {
+    let until = checked.next_update.unwrap_or_else(|| {
+        checked
+            .this_update
+            .saturating_add(super::MAX_AGE_WITHOUT_NEXT_UPDATE)
+    });
+    (now.as_secs() >= until.as_secs().saturating_add(super::OCSP_CLOCK_SKEW)).then_some(until)
 }

@@ -110,6 +110,12 @@ pub enum Relaxation {
         /// When the grace period ends (`at` + the period).
         until: UnixTime,
     },
+    /// A certificate's status comes from a kept answer past its validity, used because every
+    /// responder failed, as the service's `ocspStaleIfError` allows.
+    Stale {
+        /// When the answer stopped being valid (its `nextUpdate`).
+        until: UnixTime,
+    },
 }
 
 impl RevocationPolicy {
@@ -228,6 +234,7 @@ impl Relaxation {
             Self::Held => "allowHold",
             Self::Unknown | Self::Unanswered(_) => "allowUnknown",
             Self::RevokedInGrace { .. } => "revokedGracePeriod",
+            Self::Stale { .. } => "ocspStaleIfError",
         }
     }
 
@@ -256,6 +263,11 @@ impl Relaxation {
                 "A certificate of the {chain} was revoked at {at} ({}), accepted until {until} \
                  {because} revokedGracePeriod",
                 reason.map_or("unspecified", RevocationReason::as_str)
+            ),
+            Self::Stale { until } => format!(
+                "The OCSP status of a certificate of the {chain} comes from an answer valid until \
+                 {until}, used past it because every OCSP responder failed and the service sets \
+                 ocspStaleIfError"
             ),
         }
     }

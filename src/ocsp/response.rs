@@ -88,6 +88,20 @@ pub fn check_response(
     issuer_der: &[u8],
     now: UnixTime,
 ) -> Result<PendingOcsp, OcspError> {
+    check_response_within(response_der, request, nonce, issuer_der, now, 0)
+}
+
+/// [`check_response`] for a kept answer used because every responder failed
+/// (stale-if-error): it may be up to `grace` seconds past its validity. The fold reports
+/// such an answer ([`super::fold_chain`]).
+pub(crate) fn check_response_within(
+    response_der: &[u8],
+    request: &OcspRequest,
+    nonce: &[u8],
+    issuer_der: &[u8],
+    now: UnixTime,
+    grace: u64,
+) -> Result<PendingOcsp, OcspError> {
     if response_der.len() > MAX_RESPONSE_LEN {
         return Err(OcspError::TooLarge {
             len: response_der.len(),
@@ -124,7 +138,12 @@ pub fn check_response(
     }
     let until =
         next_update.unwrap_or_else(|| this_update.saturating_add(MAX_AGE_WITHOUT_NEXT_UPDATE));
-    if now.as_secs() >= until.as_secs().saturating_add(OCSP_CLOCK_SKEW) {
+    if now.as_secs()
+        >= until
+            .as_secs()
+            .saturating_add(OCSP_CLOCK_SKEW)
+            .saturating_add(grace)
+    {
         return Err(OcspError::Stale { until });
     }
     let checked = CheckedOcsp {

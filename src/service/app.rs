@@ -8,7 +8,7 @@ use super::config::ServiceConfig;
 use super::context::Service;
 use super::device::rim_ids;
 use super::exchange::{Exchange, Step};
-use super::health::{Health, HealthInputs, KeyLocation};
+use super::health::{Health, HealthInputs, KeyLocation, SourceHealth};
 use super::http::{Request, Response};
 use super::negotiate::result_kind;
 use super::router::{decorate, finish_attest_response, route, strip_body_for_head, Route};
@@ -124,7 +124,7 @@ impl Service {
         match route(request) {
             Err(response) => immediate(response),
             Ok(Route::Info) => immediate(Response::json(200, &self.config.documentation)),
-            Ok(Route::Health) => immediate(Health::new(&self.health_inputs()).into_response()),
+            Ok(Route::Health) => immediate(Health::new(&self.health_inputs(now)).into_response()),
             Ok(Route::Jwks) => immediate(match &self.jwks_json {
                 Some(body) => Response {
                     status: 200,
@@ -161,8 +161,23 @@ impl Service {
         }
     }
 
-    fn health_inputs(&self) -> HealthInputs {
+    fn health_inputs(&self, now: UnixTime) -> HealthInputs {
+        let now_ms = now.as_secs().saturating_mul(1000);
+        let config = &self.config;
+        let mut sources = Vec::new();
+        for (kind, first, mirrors) in [
+            ("rim", &config.rim_service_url, &config.rim_mirrors),
+            ("ocsp", &config.ocsp_url, &config.ocsp_mirrors),
+        ] {
+            // Mirrors serve only when their source is on.
+            if let Some(first) = first {
+                for url in core::iter::once(first).chain(mirrors) {
+                    sources.push(SourceHealth::of(kind, url, &self.sources, now_ms));
+                }
+            }
+        }
         HealthInputs {
+            sources,
             signing_key: Some(if self.keys.signing_key().is_some() {
                 KeyLocation::InCore
             } else {

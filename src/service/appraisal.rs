@@ -34,6 +34,8 @@ pub(crate) struct Appraisal {
     device_chains: Vec<Option<ChainQueries>>,
     /// RIM documents fetched for this request, by id.
     fetched_rims: BTreeMap<String, Vec<u8>>,
+    /// The store keys of RIMs the host gave from a kept copy (stale-if-error).
+    kept_rims: alloc::collections::BTreeSet<String>,
     /// Why a RIM could not be had from the RIM service (not 404): the real service's 5008.
     download_errors: BTreeMap<String, String>,
     /// Documents settled without signature checks (unreadable, bad digest).
@@ -55,11 +57,11 @@ impl Appraisal {
         stages: Vec<DeviceStage>,
         policy: RevocationPolicy,
     ) -> Self {
-        let mut revocation = context
-            .config
-            .ocsp_url
-            .clone()
-            .map(|url| Revocation::new(url, policy, context.entropy));
+        let mut revocation = context.config.ocsp_url.clone().map(|url| {
+            let mirrors = context.config.ocsp_mirrors.clone();
+            let grace = context.config.ocsp_stale_if_error;
+            Revocation::new(url, mirrors, grace, policy, context.entropy)
+        });
         let device_component = match request.arch().device_kind() {
             DeviceKind::Gpu => RevocationComponent::DeviceChain,
             DeviceKind::Switch => RevocationComponent::SwitchChain,
@@ -87,6 +89,7 @@ impl Appraisal {
             device_chains,
             fetched_rims: BTreeMap::new(),
             download_errors: BTreeMap::new(),
+            kept_rims: alloc::collections::BTreeSet::new(),
             settled: RimVerdicts::new(),
             pending: Vec::new(),
             rim_chains: BTreeMap::new(),
@@ -105,9 +108,16 @@ impl Appraisal {
                     .iter()
                     .any(|t| matches!(t, Target::Rim(a) if a == key));
                 if !context.rims.contains(key) && !asked {
+                    let id = id_of_key(key);
                     resources.push(Resource::Rim {
-                        id: id_of_key(key).into(),
-                        url: rim_url(base, id_of_key(key)),
+                        id: id.into(),
+                        url: rim_url(base, id),
+                        fallbacks: context
+                            .config
+                            .rim_mirrors
+                            .iter()
+                            .map(|mirror| rim_url(mirror, id))
+                            .collect(),
                     });
                     targets.push(Target::Rim(key.into()));
                 }
@@ -211,6 +221,7 @@ impl Appraisal {
             mut revocation,
             device_chains,
             download_errors,
+            kept_rims,
             mut settled,
             pending,
             rim_chains,
@@ -247,7 +258,7 @@ impl Appraisal {
                         devices,
                         rims,
                     },
-                    revocation.cacheable(),
+                    revocation.cacheable(now),
                 )
             }
             None => (
@@ -263,6 +274,7 @@ impl Appraisal {
             rims: &settled,
             download_errors: &download_errors,
             revocation: &verdicts_by_chain,
+            kept_rims: &kept_rims,
         };
         let outcomes = device_outcomes(&request, stages, &sources, now);
         (request, outcomes, cacheable)
@@ -272,17 +284,24 @@ impl Appraisal {
     fn answer_rim(&mut self, key: &str, answer: &Fetched) {
         let id = id_of_key(key);
         match answer {
-            Fetched::Body(body) | Fetched::Cached { body, .. } => match open_envelope(body, id) {
-                Ok(envelope) => {
-                    self.fetched_rims.insert(key.into(), envelope.rim);
+            Fetched::Body(body) | Fetched::Cached { body, .. } | Fetched::Stale { body, .. } => {
+                match open_envelope(body, id) {
+                    Ok(envelope) => {
+                        if matches!(answer, Fetched::Stale { .. }) {
+                            self.kept_rims.insert(key.into());
+                        }
+                        self.fetched_rims.insert(key.into(), envelope.rim);
+                    }
+                    Err(error) => {
+                        self.download_errors.insert(
+                            key.into(),
+                            alloc::format!(
+                                "The RIM service's answer for {id} is unusable: {error}"
+                            ),
+                        );
+                    }
                 }
-                Err(error) => {
-                    self.download_errors.insert(
-                        key.into(),
-                        alloc::format!("The RIM service's answer for {id} is unusable: {error}"),
-                    );
-                }
-            },
+            }
             // Not found, or not fetched: the real service's 5009, as for any missing RIM.
             Fetched::Failed(FetchFailure::HttpStatus(404) | FetchFailure::NotFetched) => {}
             Fetched::Failed(failure) => {

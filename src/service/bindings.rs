@@ -18,6 +18,8 @@
 //! | `EDGEATTEST_RIM_SERVICE_URL` | the RIM service (a base without `/rim/` gets `v1/rim/`); `off` |
 //! | `EDGEATTEST_OCSP_URL` | the OCSP responder; `off`: revocation not checked (and said so) |
 //! | `EDGEATTEST_OCSP_TIMEOUT_MS` | time for one OCSP request, 1–30000 (default 5000) |
+//! | `EDGEATTEST_RIM_MIRRORS`, `EDGEATTEST_OCSP_MIRRORS` | sources tried after the RIM service / the responder, in order (URLs separated by spaces or commas, at most 4) |
+//! | `EDGEATTEST_OCSP_STALE_IF_ERROR` | seconds past its `nextUpdate` a kept OCSP answer may serve when every responder fails (default 0: never; at most 604800) |
 //! | `EDGEATTEST_FETCH_CACHE` | `off`: every attestation asks the sources again |
 //! | `EDGEATTEST_BUNDLED_RIMS` | `off`: not the RIMs the host bundles (the worker's: on by default; the component bundles none) |
 //! | `EDGEATTEST_RIM_DOCUMENTS` | more RIMs, JSON `[{"name", "xml"}]` |
@@ -171,6 +173,19 @@ impl HostSettings {
             rim_trust_anchors: get("EDGEATTEST_RIM_TRUST_ANCHORS"),
             rim_service_url: rim_service_url(source("EDGEATTEST_RIM_SERVICE_URL")),
             ocsp_url: source("EDGEATTEST_OCSP_URL"),
+            rim_mirrors: get("EDGEATTEST_RIM_MIRRORS").map(|text| {
+                url_list(&text)
+                    .map(|url| match rim_service_url(Setting::Url(url.into())) {
+                        Setting::Url(url) => url,
+                        _ => String::new(),
+                    })
+                    .collect()
+            }),
+            ocsp_mirrors: get("EDGEATTEST_OCSP_MIRRORS")
+                .map(|text| url_list(&text).map(String::from).collect()),
+            ocsp_stale_if_error: get("EDGEATTEST_OCSP_STALE_IF_ERROR")
+                .map(|text| stale_if_error(&text))
+                .transpose()?,
             policy: get("EDGEATTEST_POLICY"),
             revocation_policy: get("EDGEATTEST_REVOCATION_POLICY"),
             ..ServiceOptions::default()
@@ -220,6 +235,24 @@ fn timeout_ms(text: &str) -> Result<u64, BindingsError> {
             "EDGEATTEST_OCSP_TIMEOUT_MS must be milliseconds from 1 to {MAX_OCSP_TIMEOUT_MS}, not {text}"
         ))),
     }
+}
+
+/// The URLs of a list variable: separated by spaces or commas.
+fn url_list(text: &str) -> impl Iterator<Item = &str> {
+    text.split([' ', ',', '\n', '\t'])
+        .filter(|url| !url.is_empty())
+}
+
+/// `EDGEATTEST_OCSP_STALE_IF_ERROR`: whole seconds (the service checks the bound).
+fn stale_if_error(text: &str) -> Result<u64, BindingsError> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            BindingsError::config(format!(
+                "EDGEATTEST_OCSP_STALE_IF_ERROR must be whole seconds (0: off), not {text}"
+            ))
+        })
 }
 
 /// A RIM service base without `/rim/` (e.g. `https://rim.example/`) gets `v1/rim/`, NVIDIA's

@@ -1,6 +1,7 @@
 //! [`ServiceConfig`]: what the host configures of a service.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
 use crate::evidence::FwidPolicy;
@@ -30,6 +31,19 @@ pub struct ServiceConfig {
     /// NVIDIA's, [`NVIDIA_OCSP_URL`]); `None`: revocation is not checked, and every token
     /// says so in `x-nvidia-attestation-warning`.
     pub ocsp_url: Option<String>,
+    /// RIM services tried in order after `rim_service_url` when it fails (at most
+    /// [`super::MAX_MIRRORS`]); used only when `rim_service_url` is set.
+    pub rim_mirrors: Vec<String>,
+    /// OCSP responders tried in order after `ocsp_url` when it fails (at most
+    /// [`super::MAX_MIRRORS`]): they must relay the answers of the same CA (a mirror's answer
+    /// is checked exactly as the responder's).
+    pub ocsp_mirrors: Vec<String>,
+    /// Seconds past its `nextUpdate` a kept OCSP answer may still be used when every
+    /// responder fails (stale-if-error). 0, the default: never. The risk: a certificate
+    /// revoked after the answer was signed passes for that long; every token that relied on
+    /// such an answer says so in `x-nvidia-attestation-warning`. At most
+    /// [`super::MAX_OCSP_STALE_IF_ERROR`].
+    pub ocsp_stale_if_error: u64,
     /// A relying-party policy every device must meet (`None`, the default: none, as the real
     /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
     pub policy: Option<crate::policy::Policy>,
@@ -45,6 +59,9 @@ impl Default for ServiceConfig {
             fwid_policy: FwidPolicy::AsNvidia,
             rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
             ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
+            rim_mirrors: Vec::new(),
+            ocsp_mirrors: Vec::new(),
+            ocsp_stale_if_error: 0,
             policy: None,
             revocation_policy: crate::ocsp::RevocationPolicy::default(),
             token_lifetime: DEFAULT_TOKEN_LIFETIME,

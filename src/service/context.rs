@@ -5,6 +5,7 @@
 
 use alloc::vec::Vec;
 
+use super::breaker::SourceBook;
 use super::config::ServiceConfig;
 use super::keys::KeyRing;
 use super::rims::RimStore;
@@ -28,6 +29,8 @@ pub struct Service {
     pub(super) rims: RimStore,
     pub(super) rim_service: SourceState,
     pub(super) ocsp: SourceState,
+    /// The breakers of the sources and what each attempt saw, kept by the host's fetches.
+    pub(super) sources: SourceBook,
     /// Chain certificates decoded by [`Self::begin_cached`], for the next requests.
     pub(super) certs: CertCache,
 }
@@ -52,6 +55,7 @@ impl Service {
             rims: RimStore::new(),
             rim_service: SourceState::default(),
             ocsp: SourceState::default(),
+            sources: SourceBook::new(),
             certs: CertCache::default(),
         }
     }
@@ -72,6 +76,17 @@ impl Service {
             Source::RimService => self.rim_service = state,
             Source::Ocsp => self.ocsp = state,
         }
+    }
+
+    /// The breakers of the remote sources and what the host's attempts saw of each
+    /// ([`super::FetchAttempts`] reads and counts them; `/health` shows them).
+    pub fn sources(&self) -> &SourceBook {
+        &self.sources
+    }
+
+    /// The same, for the host's attempts to count in.
+    pub fn sources_mut(&mut self) -> &mut SourceBook {
+        &mut self.sources
     }
 
     /// The configuration.

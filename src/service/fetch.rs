@@ -34,6 +34,18 @@ pub const RIM_MISS_SECONDS: u64 = 5 * 60;
 /// The most answers a host's fetch cache holds (the oldest dropped first).
 pub const FETCH_CACHE_ENTRIES: usize = 4096;
 
+/// How long a host keeps a RIM envelope past [`RIM_CACHE_SECONDS`], for stale-if-error: when
+/// every RIM source fails, the kept copy is used. The core verifies it as any other (its
+/// signature, its chain at the request's time, and the chain's revocation), so a copy whose
+/// chain expired or was revoked fails; the token says the copy was used.
+pub const RIM_KEEP_SECONDS: u64 = 30 * 24 * 3600;
+
+/// The most fallback sources (mirrors) of one kind.
+pub const MAX_MIRRORS: usize = 4;
+
+/// The longest `ocspStaleIfError` accepted: a week past an answer's `nextUpdate`.
+pub const MAX_OCSP_STALE_IF_ERROR: u64 = 7 * 24 * 3600;
+
 /// One thing to fetch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(
@@ -49,12 +61,17 @@ pub enum Resource {
         id: String,
         /// The configured RIM service URL with the id appended.
         url: String,
+        /// The same document at each mirror, tried in order after `url`
+        /// ([`super::FetchAttempts`] runs the order, the retries and the breakers).
+        fallbacks: Vec<String>,
     },
     /// `POST request` to `url` with `content-type: application/ocsp-request`; answer with
     /// the response body, or from a cache with the nonce that fetched the cached bytes.
     Ocsp {
         /// The configured responder.
         url: String,
+        /// The mirrors of the responder, tried in order after `url`.
+        fallbacks: Vec<String>,
         /// The DER `OCSPRequest`.
         request: Vec<u8>,
         /// Its nonce: a host that answers another request from this fetch answers
@@ -82,6 +99,29 @@ pub struct OcspCacheEntry {
     pub nonce: Vec<u8>,
     /// Until when it may be used: its `nextUpdate`, at most a day.
     pub until: crate::time::UnixTime,
+    /// Until when a host may keep it for stale-if-error: `until` plus the service's
+    /// `ocspStaleIfError` (equal to `until` when that is off).
+    pub keep_until: crate::time::UnixTime,
+}
+
+impl Resource {
+    /// Every URL of the resource, in the order a host tries them: `url`, then the mirrors.
+    pub fn urls(&self) -> impl Iterator<Item = &str> {
+        let (url, fallbacks) = match self {
+            Self::Rim { url, fallbacks, .. } | Self::Ocsp { url, fallbacks, .. } => {
+                (url, fallbacks)
+            }
+        };
+        core::iter::once(url.as_str()).chain(fallbacks.iter().map(String::as_str))
+    }
+
+    /// Which kind of source answers it.
+    pub fn source(&self) -> super::Source {
+        match self {
+            Self::Rim { .. } => super::Source::RimService,
+            Self::Ocsp { .. } => super::Source::Ocsp,
+        }
+    }
 }
 
 /// The URL of RIM `id` at the RIM service `base` (which ends in `/`, as

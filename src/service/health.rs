@@ -6,11 +6,14 @@
 //! this release). The HTTP status is 200 unless the service is `DOWN` (no signing key or no
 //! device trust anchor), then 503, so load balancers can act on it. Beyond the spec's fields,
 //! `network` and `networkDetail` say whether the sources answer and, when one does not, what
-//! fails and what to do ([`super::health_probe`]).
+//! fails and what to do ([`super::health_probe`]); `sources` lists every configured source
+//! (mirrors too) with its breaker, and `keptAnswers` how stale the kept answers the last
+//! attestation used are (stale-if-error), which makes the service `DEGRADED`.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use serde::Serialize;
 
@@ -45,6 +48,75 @@ pub struct HealthInputs {
     pub rim_service: (Option<String>, SourceState),
     /// The OCSP responder URL (`None`: off) and what the host last saw of it.
     pub ocsp: (Option<String>, SourceState),
+    /// Every configured source, mirrors too, with what the host's attempts saw.
+    pub sources: Vec<SourceHealth>,
+}
+
+/// One configured source in `/health`'s `sources`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceHealth {
+    /// `rim` or `ocsp`.
+    pub kind: &'static str,
+    /// The configured URL.
+    pub url: String,
+    /// `UP` (its last attempt got an answer), `DOWN` or `UNKNOWN` (not asked yet).
+    pub status: &'static str,
+    /// Its breaker: `closed`, `open` or `half-open`.
+    pub breaker: &'static str,
+    /// How long an open breaker still skips it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_for_ms: Option<u64>,
+    /// Attempts made, and how many failed.
+    pub attempts: u64,
+    /// Attempts failed.
+    pub failures: u64,
+    /// Its last failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+impl SourceHealth {
+    /// The source at `url` of `kind` (`rim` or `ocsp`) as `book` saw it at `now_ms`.
+    pub fn of(
+        kind: &'static str,
+        url: &str,
+        book: &super::breaker::SourceBook,
+        now_ms: u64,
+    ) -> Self {
+        let record = book.record(url);
+        let breaker = book.state(url, now_ms);
+        Self {
+            kind,
+            url: String::from(url),
+            status: match record {
+                None => "UNKNOWN",
+                Some(record) if record.reachable => "UP",
+                Some(_) => "DOWN",
+            },
+            breaker: breaker.as_str(),
+            open_for_ms: match breaker {
+                super::BreakerState::Open { until_ms } => Some(until_ms - now_ms),
+                _ => None,
+            },
+            attempts: record.map_or(0, |r| r.attempts),
+            failures: record.map_or(0, |r| r.failures),
+            last_error: record.and_then(|r| r.last_error.clone()),
+        }
+    }
+}
+
+/// `keptAnswers`: seconds past their freshness of the stalest kept answers the last
+/// attestation used because every source failed (absent: none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeptAnswers {
+    /// RIM envelopes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rim_seconds: Option<u64>,
+    /// OCSP answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ocsp_seconds: Option<u64>,
 }
 
 /// The health object.
@@ -63,6 +135,10 @@ pub struct Health {
     pub network: Network,
     /// Each source in words: answering, off, or unreachable with the cause and the remedy.
     pub network_detail: String,
+    /// Every configured source, mirrors too, with its breaker.
+    pub sources: Vec<SourceHealth>,
+    /// How stale the kept answers the last attestation used are.
+    pub kept_answers: KeptAnswers,
 }
 
 /// `rimServiceHealth`.
@@ -126,11 +202,20 @@ impl Health {
         let rim_service = source_status(&inputs.rim_service);
         let ocsp = source_status(&inputs.ocsp);
         let rims_usable = inputs.rim_documents > 0 || matches!(rim_service, "UP" | "UNKNOWN");
+        let kept_answers = KeptAnswers {
+            rim_seconds: inputs.rim_service.1.kept_seconds,
+            ocsp_seconds: inputs.ocsp.1.kept_seconds,
+        };
+        let kept = kept_answers != KeptAnswers::default();
         // A configured source that does not answer fails the attestations that need it, even
-        // when RIMs are held: DEGRADED, not UP.
+        // when RIMs are held, and kept answers stand in for fresh ones: DEGRADED, not UP.
         let overall_status = if inputs.signing_key.is_none() || inputs.device_anchors == 0 {
             "DOWN"
-        } else if !rims_usable || inputs.rim_anchors == 0 || ocsp == "DOWN" || rim_service == "DOWN"
+        } else if !rims_usable
+            || inputs.rim_anchors == 0
+            || ocsp == "DOWN"
+            || rim_service == "DOWN"
+            || kept
         {
             "DEGRADED"
         } else {
@@ -158,6 +243,8 @@ impl Health {
             overall_status,
             network,
             network_detail,
+            sources: inputs.sources.clone(),
+            kept_answers,
             database_status: up_down(inputs.rim_documents > 0),
             rim_service_health: RimServiceHealth {
                 status: up_down(rims_usable),
@@ -209,6 +296,7 @@ mod tests {
             rim_documents: 36,
             rim_service: (None, SourceState::default()),
             ocsp: (Some("https://ocsp.example/".into()), up()),
+            sources: Vec::new(),
         }
     }
 
@@ -247,6 +335,7 @@ mod tests {
                     reachable: Some(false),
                     last_error: Some("timeout".into()),
                     cached_entries: 0,
+                    kept_seconds: None,
                 },
             ),
             ..inputs()
@@ -305,6 +394,7 @@ mod tests {
             reachable: Some(false),
             last_error: Some(error.into()),
             cached_entries: 0,
+            kept_seconds: None,
         }
     }
 

@@ -179,6 +179,7 @@ mod tests {
             reachable,
             last_error: last_error.map(String::from),
             cached_entries: 0,
+            kept_seconds: None,
         }
     }
 

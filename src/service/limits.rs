@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use super::fetch::{
-    FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_MISS_SECONDS,
-    RIM_TIMEOUT_MS,
+    FETCH_CACHE_ENTRIES, FETCH_CONCURRENCY, MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_KEEP_SECONDS,
+    RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
 use super::health_probe::{PROBE_INTERVAL_SECONDS, PROBE_TIMEOUT_MS};
 use super::DEFAULT_OCSP_TIMEOUT_MS;
@@ -36,6 +36,9 @@ pub struct ServiceLimits {
     pub rim_cache_seconds: u64,
     /// How long a RIM service 404 is kept ([`RIM_MISS_SECONDS`]).
     pub rim_miss_seconds: u64,
+    /// How long a RIM envelope is kept past `rimCacheSeconds` for stale-if-error
+    /// ([`RIM_KEEP_SECONDS`]).
+    pub rim_keep_seconds: u64,
     /// The most answers a fetch cache holds ([`FETCH_CACHE_ENTRIES`]).
     pub fetch_cache_entries: usize,
     /// A source probe's time budget ([`PROBE_TIMEOUT_MS`]).
@@ -56,6 +59,7 @@ impl ServiceLimits {
         fetch_concurrency: FETCH_CONCURRENCY,
         rim_cache_seconds: RIM_CACHE_SECONDS,
         rim_miss_seconds: RIM_MISS_SECONDS,
+        rim_keep_seconds: RIM_KEEP_SECONDS,
         fetch_cache_entries: FETCH_CACHE_ENTRIES,
         probe_timeout_ms: PROBE_TIMEOUT_MS,
         probe_interval_seconds: PROBE_INTERVAL_SECONDS,

@@ -3,6 +3,7 @@
 //! for the JS class, the worker and Rust callers alike.
 
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 
 use serde::{Deserialize, Deserializer};
@@ -71,6 +72,18 @@ pub struct ServiceOptions {
     #[serde(default, deserialize_with = "setting")]
     #[cfg_attr(feature = "ts", ts(optional = nullable, type = "string | null"))]
     pub ocsp_url: Setting,
+    /// RIM services tried in order after `rimServiceUrl` when it fails (at most 4 `http(s)`
+    /// URLs, each a base like `rimServiceUrl`'s), e.g. an edgeattest mirror or dstack's proxy.
+    /// Default: none.
+    pub rim_mirrors: Option<Vec<String>>,
+    /// OCSP responders tried in order after `ocspUrl` when it fails (at most 4), relaying the
+    /// same CA's answers. Default: none.
+    pub ocsp_mirrors: Option<Vec<String>>,
+    /// Seconds past its `nextUpdate` a kept OCSP answer may still be used when every
+    /// responder fails (stale-if-error), at most 604800 (a week). Default 0: never. The risk:
+    /// a certificate revoked after the answer was signed passes for that long; every token
+    /// that relied on such an answer says so in `x-nvidia-attestation-warning`.
+    pub ocsp_stale_if_error: Option<u64>,
     /// A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
     /// `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
     /// fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed
@@ -119,6 +132,11 @@ pub enum OptionsError {
     TokenLifetime(i64),
     /// `rimServiceUrl` or `ocspUrl` (named) is not an `http(s)` URL.
     SourceUrl(&'static str),
+    /// `rimMirrors` or `ocspMirrors` (named): more than [`super::MAX_MIRRORS`], one not an
+    /// `http(s)` URL, or mirrors of a source that is off.
+    Mirrors(&'static str),
+    /// `ocspStaleIfError` is over [`super::MAX_OCSP_STALE_IF_ERROR`].
+    StaleIfError(u64),
     /// `trustAnchors` or `rimTrustAnchors` (named) is not a PEM certificate list.
     TrustAnchors(&'static str, ChainError),
     /// `policy` is not a policy ([`PolicyError`] says why).
@@ -143,6 +161,17 @@ impl fmt::Display for OptionsError {
                 f,
                 "{name} must be an http(s) URL, or null (or \"off\") to switch the source off"
             ),
+            Self::Mirrors(name) => write!(
+                f,
+                "{name} must be at most {} http(s) URLs, and its source (rimServiceUrl or \
+                 ocspUrl) must be on",
+                super::MAX_MIRRORS
+            ),
+            Self::StaleIfError(seconds) => write!(
+                f,
+                "ocspStaleIfError must be seconds from 0 to {}, not {seconds}",
+                super::MAX_OCSP_STALE_IF_ERROR
+            ),
             Self::TrustAnchors(_, error) => error.fmt(f),
             Self::Policy(error) => write!(f, "policy: {error}"),
             Self::RevocationPolicy(why) => write!(
@@ -162,6 +191,8 @@ impl ErrorCode for OptionsError {
             Self::KeyCount
             | Self::TokenLifetime(_)
             | Self::SourceUrl(_)
+            | Self::Mirrors(_)
+            | Self::StaleIfError(_)
             | Self::RevocationPolicy(_) => "ERR_INVALID_ARGUMENT",
             Self::Key(error) => error.code(),
             Self::Certificate(error) | Self::RetiredKeys(error) => error.code(),
@@ -177,7 +208,8 @@ impl ErrorCode for OptionsError {
             Self::Certificate(_) => Some("certificate"),
             Self::RetiredKeys(error) => error.field(),
             Self::TokenLifetime(_) => Some("tokenLifetime"),
-            Self::SourceUrl(name) | Self::TrustAnchors(name, _) => Some(name),
+            Self::SourceUrl(name) | Self::Mirrors(name) | Self::TrustAnchors(name, _) => Some(name),
+            Self::StaleIfError(_) => Some("ocspStaleIfError"),
             Self::Policy(_) => Some("policy"),
             Self::RevocationPolicy(_) => Some("revocationPolicy"),
         }
@@ -254,6 +286,22 @@ impl ServiceOptions {
             "rimServiceUrl",
         )?;
         config.ocsp_url = source(&self.ocsp_url, config.ocsp_url, "ocspUrl")?;
+        config.rim_mirrors = mirrors(
+            self.rim_mirrors.as_deref(),
+            config.rim_service_url.is_some(),
+            "rimMirrors",
+        )?;
+        config.ocsp_mirrors = mirrors(
+            self.ocsp_mirrors.as_deref(),
+            config.ocsp_url.is_some(),
+            "ocspMirrors",
+        )?;
+        if let Some(seconds) = self.ocsp_stale_if_error {
+            if seconds > super::MAX_OCSP_STALE_IF_ERROR {
+                return Err(OptionsError::StaleIfError(seconds));
+            }
+            config.ocsp_stale_if_error = seconds;
+        }
         if let Some(text) = &self.policy {
             config.policy = Some(Policy::parse(text.as_bytes()).map_err(OptionsError::Policy)?);
         }
@@ -276,6 +324,21 @@ fn source(
         Setting::Url(url) if super::is_source_url(url) => Ok(Some(url.clone())),
         Setting::Url(_) => Err(OptionsError::SourceUrl(name)),
     }
+}
+
+/// A source's mirrors, checked: at most [`super::MAX_MIRRORS`] `http(s)` URLs, and none for a
+/// source that is off (`on`: whether it is on).
+fn mirrors(
+    urls: Option<&[String]>,
+    on: bool,
+    name: &'static str,
+) -> Result<Vec<String>, OptionsError> {
+    let urls = urls.unwrap_or_default();
+    let fits = urls.len() <= super::MAX_MIRRORS && urls.iter().all(|u| super::is_source_url(u));
+    if !fits || (!on && !urls.is_empty()) {
+        return Err(OptionsError::Mirrors(name));
+    }
+    Ok(urls.to_vec())
 }
 
 /// NVIDIA's root and the extra anchors, as one store.

@@ -43,6 +43,8 @@ pub(super) struct RimSources<'a> {
     pub(super) rims: &'a RimVerdicts,
     pub(super) download_errors: &'a BTreeMap<String, String>,
     pub(super) revocation: &'a RevocationVerdicts,
+    /// The store keys of RIMs the host gave from a kept copy because every source failed.
+    pub(super) kept_rims: &'a alloc::collections::BTreeSet<String>,
 }
 
 /// The store keys of a device's RIMs: `(driver, firmware)`, the driver `None` where none
@@ -278,6 +280,22 @@ fn missing_rim(key: Option<&str>, download_errors: &BTreeMap<String, String>) ->
     }
 }
 
+/// The warning of a RIM the host gave from a kept copy (stale-if-error).
+fn kept_rim_warning(id: &str) -> String {
+    alloc::format!(
+        "RIM {id} comes from a copy the host kept: every RIM source failed; it was verified as \
+         fetched (its signature, its chain now and the chain's revocation)"
+    )
+}
+
+/// Two optional warnings as one, joined by "; ".
+fn join_warnings(first: Option<String>, second: Option<String>) -> Option<String> {
+    match (first, second) {
+        (Some(first), Some(second)) => Some(alloc::format!("{first}; {second}")),
+        (first, second) => first.or(second),
+    }
+}
+
 /// One RIM's claims, the document when it verified, and the warning its chain's revocation
 /// adds.
 struct RimClaims<'a> {
@@ -330,7 +348,11 @@ fn rim_claims<'a>(
                     measurements_available: Some(measurements_available),
                 },
                 verified: Some(verified),
-                warning: revoked.and_then(|applied| applied.warning),
+                warning: join_warnings(
+                    key.filter(|key| sources.kept_rims.contains(*key))
+                        .map(|key| kept_rim_warning(super::rims::id_of_key(key))),
+                    revoked.and_then(|applied| applied.warning),
+                ),
             }
         }
         Err(error) => {

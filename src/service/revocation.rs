@@ -30,7 +30,7 @@ use super::remedy::OCSP_UNREACHABLE;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::error_code::ErrorCode;
 use crate::ocsp::{
-    check_response, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
+    check_response_within, fold_chain, ocsp_targets, CertRevocation, ChainKind, ChainRevocation,
     CheckedOcsp, OcspError, OcspRequest, PendingOcsp, Relaxation, RevocationComponent,
     RevocationPolicy, RevocationReason,
 };
@@ -44,6 +44,10 @@ pub const MAX_OCSP_QUERIES: usize = 256;
 #[derive(Debug)]
 pub(crate) struct Revocation {
     url: String,
+    /// The responder's mirrors, tried after it.
+    mirrors: Vec<String>,
+    /// Seconds past its validity a kept answer may be (the service's `ocspStaleIfError`).
+    grace: u64,
     policy: RevocationPolicy,
     entropy: [u8; 32],
     queries: Vec<Query>,
@@ -99,11 +103,20 @@ pub(crate) enum ChainVerdict {
 }
 
 impl Revocation {
-    /// Queries for the responder at `url`, folded under `policy`; nonces derive from the
-    /// request's `entropy`.
-    pub(crate) fn new(url: String, policy: RevocationPolicy, entropy: [u8; 32]) -> Self {
+    /// Queries for the responder at `url` (then its `mirrors`), folded under `policy`; a
+    /// kept answer may be `grace` seconds past its validity; nonces derive from the request's
+    /// `entropy`.
+    pub(crate) fn new(
+        url: String,
+        mirrors: Vec<String>,
+        grace: u64,
+        policy: RevocationPolicy,
+        entropy: [u8; 32],
+    ) -> Self {
         Self {
             url,
+            mirrors,
+            grace,
             policy,
             entropy,
             queries: Vec::new(),
@@ -167,6 +180,7 @@ impl Revocation {
                     index,
                     Resource::Ocsp {
                         url: self.url.clone(),
+                        fallbacks: self.mirrors.clone(),
                         request: query.request.der().to_vec(),
                         nonce: query.request.nonce().to_vec(),
                         cache_key: query.request.cache_key(),
@@ -193,9 +207,18 @@ impl Revocation {
         let Some(query) = self.queries.get_mut(index) else {
             return;
         };
+        let mut grace = 0;
         let (body, nonce) = match answer {
             Fetched::Body(body) => (body, query.request.nonce().to_vec()),
             Fetched::Cached { body, nonce } => (body, nonce.clone()),
+            Fetched::Stale { body, nonce } => {
+                grace = self.grace;
+                let nonce = nonce.clone();
+                (
+                    body,
+                    nonce.unwrap_or_else(|| query.request.nonce().to_vec()),
+                )
+            }
             Fetched::Failed(FetchFailure::NotFetched) => {
                 query.state = QueryState::NotFetched;
                 return;
@@ -208,7 +231,9 @@ impl Revocation {
                 return;
             }
         };
-        query.state = match check_response(body, &query.request, &nonce, &query.issuer, now) {
+        let checked =
+            check_response_within(body, &query.request, &nonce, &query.issuer, now, grace);
+        query.state = match checked {
             Ok(pending) => {
                 let indices = pending
                     .signature_checks()
@@ -295,19 +320,24 @@ impl Revocation {
         checked(fold_chain(&results, rule, now), &results)
     }
 
-    /// The answers that verified, for the host's cache.
-    pub(crate) fn cacheable(&self) -> Vec<OcspCacheEntry> {
+    /// The answers that verified and are still fresh at `now`, for the host's cache (a kept
+    /// answer used past its validity is not handed back).
+    pub(crate) fn cacheable(&self, now: UnixTime) -> Vec<OcspCacheEntry> {
         self.queries
             .iter()
             .filter_map(|query| match &query.state {
                 QueryState::Done {
                     result: Ok(checked),
                     cache: Some((body, nonce)),
-                } if checked.cache_until > UnixTime::EPOCH => Some(OcspCacheEntry {
+                } if checked.cache_until > now => Some(OcspCacheEntry {
                     cache_key: query.request.cache_key(),
                     body: body.clone(),
                     nonce: nonce.clone(),
                     until: checked.cache_until,
+                    keep_until: match checked.next_update {
+                        Some(next) if self.grace > 0 => next.saturating_add(self.grace),
+                        _ => checked.cache_until,
+                    },
                 }),
                 _ => None,
             })

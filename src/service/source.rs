@@ -17,6 +17,9 @@ pub struct SourceState {
     pub last_error: Option<String>,
     /// Answers held in the host's cache.
     pub cached_entries: u64,
+    /// Seconds past its freshness of the stalest kept answer the last fetch used because
+    /// every source failed (stale-if-error); `None`: it used none.
+    pub kept_seconds: Option<u64>,
 }
 
 /// The remote sources a host fetches from.

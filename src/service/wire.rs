@@ -159,11 +159,16 @@ impl Serialize for Step<'_> {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub(super) enum ResourceOut<'a> {
-    /// GET url: the RIM service's envelope for RIM `id`.
-    Rim { id: &'a str, url: &'a str },
+    /// GET url: the RIM service's envelope for RIM `id`; then each of fallbacks (the mirrors), in order, as fetchAttempts says.
+    Rim {
+        id: &'a str,
+        url: &'a str,
+        fallbacks: &'a [String],
+    },
     /// POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about.
     Ocsp {
         url: &'a str,
+        fallbacks: &'a [String],
         #[cfg_attr(
             feature = "ts",
             ts(type = "Uint8Array & { readonly buffer: ArrayBuffer }")
@@ -180,14 +185,16 @@ impl Serialize for Resource {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use ResourceOut as Out;
         match self {
-            Self::Rim { id, url } => Out::Rim { id, url },
+            Self::Rim { id, url, fallbacks } => Out::Rim { id, url, fallbacks },
             Self::Ocsp {
                 url,
+                fallbacks,
                 request,
                 nonce,
                 cache_key,
             } => Out::Ocsp {
                 url,
+                fallbacks,
                 request: RawBytes(request),
                 nonce: RawBytes(nonce),
                 cache_key,
@@ -197,7 +204,7 @@ impl Serialize for Resource {
     }
 }
 
-/// The JS `OcspCacheEntry`: `{cacheKey, body, nonce, until}`.
+/// The JS `OcspCacheEntry`: `{cacheKey, body, nonce, until, keepUntil}`.
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -209,6 +216,8 @@ pub(super) struct CacheEntryOut<'a> {
     nonce: RawBytes<'a>,
     #[cfg_attr(feature = "ts", ts(as = "u64"))]
     until: crate::time::UnixTime,
+    #[cfg_attr(feature = "ts", ts(as = "u64"))]
+    keep_until: crate::time::UnixTime,
 }
 
 impl Serialize for OcspCacheEntry {
@@ -218,6 +227,7 @@ impl Serialize for OcspCacheEntry {
             body: RawBytes(&self.body),
             nonce: RawBytes(&self.nonce),
             until: self.until,
+            keep_until: self.keep_until,
         }
         .serialize(serializer)
     }
@@ -235,6 +245,8 @@ pub(super) struct SourceStateIn {
     last_error: Option<String>,
     /// Answers held in the host's cache.
     cached_entries: Option<u32>,
+    /// Seconds past its freshness of the stalest kept answer the last fetch used (stale-if-error).
+    kept_seconds: Option<u32>,
 }
 
 impl<'de> Deserialize<'de> for SourceState {
@@ -246,6 +258,7 @@ impl<'de> Deserialize<'de> for SourceState {
                 .last_error
                 .map(|text| text.chars().take(MAX_LAST_ERROR_CHARS).collect()),
             cached_entries: u64::from(input.cached_entries.unwrap_or(0)),
+            kept_seconds: input.kept_seconds.map(u64::from),
         })
     }
 }

@@ -218,9 +218,20 @@ pub(crate) fn attest_answering(
     service: &Service,
     request: &Request,
     entropy: [u8; 32],
+    answer: impl FnMut(&[u8], &str) -> Fetched,
+) -> (Response, Vec<OcspCacheEntry>) {
+    attest_answering_at(service, request, now(), entropy, answer)
+}
+
+/// [`attest_answering`] at `at` (Unix seconds).
+pub(crate) fn attest_answering_at(
+    service: &Service,
+    request: &Request,
+    at: u64,
+    entropy: [u8; 32],
     mut answer: impl FnMut(&[u8], &str) -> Fetched,
 ) -> (Response, Vec<OcspCacheEntry>) {
-    let mut exchange = service.begin(request, UnixTime::from_secs(now()).unwrap(), entropy);
+    let mut exchange = service.begin(request, UnixTime::from_secs(at).unwrap(), entropy);
     loop {
         match exchange.step() {
             Step::Respond(_) => break,

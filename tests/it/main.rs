@@ -203,6 +203,7 @@ mod service {
     mod collateral;
     mod ear;
     mod exchange;
+    mod fetch_attempts;
     mod keys;
     mod ocsp;
     mod ocsp_policy;
@@ -212,6 +213,7 @@ mod service {
     mod request_rules;
     mod result_text;
     pub(crate) mod revocation_policy;
+    mod stale_if_error;
     mod test_pki;
     mod wire;
 }

@@ -35,8 +35,8 @@ use edgeattest::rim::{
     VerifiedRim,
 };
 use edgeattest::service::{
-    ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request, Resource,
-    Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
+    Attempt, ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request,
+    Resource, Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
 };
 use edgeattest::token::{
     AppraisalJson, AppraisalReasonJson, DeviceAppraisalJson, VerdictLevel,
@@ -507,6 +507,7 @@ fn fragments() -> Vec<Fragment> {
                 decl::<Request>(),
                 decl::<Response>(),
                 decl::<Resource>(),
+                decl::<Attempt>(),
                 decl::<OcspCacheEntry>(),
                 decl::<SourceState>(),
                 decl::<ProbeTarget>(),

@@ -68,6 +68,12 @@ struct OptionsJs<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     ocsp_url: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    rim_mirrors: Option<&'a [alloc::string::String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ocsp_mirrors: Option<&'a [alloc::string::String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ocsp_stale_if_error: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     policy: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     revocation_policy: Option<&'a str>,
@@ -103,6 +109,9 @@ impl<'a> BindingsJs<'a> {
                 rim_trust_anchors: o.rim_trust_anchors.as_deref(),
                 rim_service_url: setting(&o.rim_service_url),
                 ocsp_url: setting(&o.ocsp_url),
+                rim_mirrors: o.rim_mirrors.as_deref(),
+                ocsp_mirrors: o.ocsp_mirrors.as_deref(),
+                ocsp_stale_if_error: o.ocsp_stale_if_error,
                 policy: o.policy.as_deref(),
                 revocation_policy: o.revocation_policy.as_deref(),
             },

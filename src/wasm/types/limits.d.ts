@@ -26,6 +26,11 @@ export interface ServiceLimits {
   rimCacheSeconds: number;
   /** How long a RIM service 404 is kept (`RIM_MISS_SECONDS`). */
   rimMissSeconds: number;
+  /**
+   * How long a RIM envelope is kept past `rimCacheSeconds` for stale-if-error
+   * (`RIM_KEEP_SECONDS`).
+   */
+  rimKeepSeconds: number;
   /** The most answers a fetch cache holds (`FETCH_CACHE_ENTRIES`). */
   fetchCacheEntries: number;
   /** A source probe's time budget (`PROBE_TIMEOUT_MS`). */

@@ -58,6 +58,24 @@ export interface AttestationServiceOptions {
    */
   ocspUrl?: string | null;
   /**
+   * RIM services tried in order after `rimServiceUrl` when it fails (at most 4 `http(s)`
+   * URLs, each a base like `rimServiceUrl`'s), e.g. an edgeattest mirror or dstack's proxy.
+   * Default: none.
+   */
+  rimMirrors?: string[];
+  /**
+   * OCSP responders tried in order after `ocspUrl` when it fails (at most 4), relaying the
+   * same CA's answers. Default: none.
+   */
+  ocspMirrors?: string[];
+  /**
+   * Seconds past its `nextUpdate` a kept OCSP answer may still be used when every
+   * responder fails (stale-if-error), at most 604800 (a week). Default 0: never. The risk:
+   * a certificate revoked after the answer was signed passes for that long; every token
+   * that relied on such an answer says so in `x-nvidia-attestation-warning`.
+   */
+  ocspStaleIfError?: number;
+  /**
    * A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
    * `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
    * fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed
@@ -97,13 +115,31 @@ export type FetchResource =
     "kind": "rim";
     id: string;
     url: string;
+    fallbacks: string[];
   }
   | {
     "kind": "ocsp";
     url: string;
+    fallbacks: string[];
     request: Uint8Array & { readonly buffer: ArrayBuffer };
     nonce: Uint8Array;
     cacheKey: string;
+  };
+
+/** What the host does next for a resource. */
+export type FetchAttempt =
+  | {
+    "kind": "fetch";
+    url: string;
+    timeoutMs: number;
+  }
+  | {
+    "kind": "wait";
+    ms: number;
+  }
+  | {
+    "kind": "done";
+    answer: FetchAnswer;
   };
 
 /** An OCSP response that verified, for the host's cache. */
@@ -112,6 +148,7 @@ export interface OcspCacheEntry {
   body: Uint8Array;
   nonce: Uint8Array;
   until: number;
+  keepUntil: number;
 }
 
 /** What the host last saw of a remote source (the RIM service, the OCSP responder). */
@@ -122,6 +159,8 @@ export interface SourceState {
   lastError?: string;
   /** Answers held in the host's cache. */
   cachedEntries?: number;
+  /** Seconds past its freshness of the stalest kept answer the last fetch used (stale-if-error). */
+  keptSeconds?: number;
 }
 
 /** One source a host should probe: its kind and the URL to ask (`HEAD`). */

@@ -517,6 +517,7 @@ fn service_errors_and_auxiliary_endpoints() {
             reachable: Some(false),
             last_error: Some("timeout".into()),
             cached_entries: 3,
+            kept_seconds: None,
         },
     );
     down.set_source_state(
@@ -525,6 +526,7 @@ fn service_errors_and_auxiliary_endpoints() {
             reachable: Some(true),
             last_error: None,
             cached_entries: 2,
+            kept_seconds: None,
         },
     );
     let health: Value = serde_json::from_slice(

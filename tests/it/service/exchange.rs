@@ -600,7 +600,7 @@ fn the_host_is_asked_for_the_rims_of_verified_devices_only() {
     let rims: Vec<(&str, &str)> = resources
         .iter()
         .filter_map(|resource| match resource {
-            Resource::Rim { id, url } => Some((id.as_str(), url.as_str())),
+            Resource::Rim { id, url, .. } => Some((id.as_str(), url.as_str())),
             _ => None,
         })
         .collect();

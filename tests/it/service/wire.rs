@@ -153,10 +153,11 @@ fn an_exchange_step_is_tagged_by_kind() {
     let resources = [Resource::Rim {
         id: "NV_X".into(),
         url: "https://rim.example/NV_X".into(),
+        fallbacks: vec!["https://mirror.example/v1/rim/NV_X".into()],
     }];
     assert_eq!(
         serde_json::to_value(Step::Fetch(&resources)).unwrap(),
-        json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X" }] })
+        json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X", "fallbacks": ["https://mirror.example/v1/rim/NV_X"] }] })
     );
     let check = edgeattest::crypto::SignatureCheck {
         public_key_sec1: vec![4, 1],
@@ -173,23 +174,25 @@ fn an_exchange_step_is_tagged_by_kind() {
 fn an_ocsp_resource_and_a_cache_entry_carry_their_bytes_and_cache_key() {
     let resource = Resource::Ocsp {
         url: "https://ocsp.example/".into(),
+        fallbacks: Vec::new(),
         request: vec![0x30, 0],
         nonce: vec![9],
         cache_key: "sha384:aa:01".into(),
     };
     assert_eq!(
         serde_json::to_value(&resource).unwrap(),
-        json!({ "kind": "ocsp", "url": "https://ocsp.example/", "request": [48, 0], "nonce": [9], "cacheKey": "sha384:aa:01" })
+        json!({ "kind": "ocsp", "url": "https://ocsp.example/", "fallbacks": [], "request": [48, 0], "nonce": [9], "cacheKey": "sha384:aa:01" })
     );
     let entry = OcspCacheEntry {
         cache_key: "sha384:aa:01".into(),
         body: vec![1],
         nonce: vec![2],
         until: edgeattest::UnixTime::from_secs(99).unwrap(),
+        keep_until: edgeattest::UnixTime::from_secs(99).unwrap(),
     };
     assert_eq!(
         serde_json::to_value(&entry).unwrap(),
-        json!({ "cacheKey": "sha384:aa:01", "body": [1], "nonce": [2], "until": 99 })
+        json!({ "cacheKey": "sha384:aa:01", "body": [1], "nonce": [2], "until": 99, "keepUntil": 99 })
     );
 }
 
@@ -205,6 +208,21 @@ fn a_fetch_answer_is_a_body_a_cached_body_or_a_failure() {
         Ok(Fetched::Cached {
             body: vec![1, 2],
             nonce: vec![0xaa]
+        })
+    );
+    // A kept copy, with or without its nonce.
+    assert_eq!(
+        fetched(json!({ "body": [1], "nonce": "aa", "stale": true })),
+        Ok(Fetched::Stale {
+            body: vec![1],
+            nonce: Some(vec![0xaa])
+        })
+    );
+    assert_eq!(
+        fetched(json!({ "body": [1], "stale": true })),
+        Ok(Fetched::Stale {
+            body: vec![1],
+            nonce: None
         })
     );
     assert_eq!(
@@ -432,6 +450,7 @@ fn the_limits_table_is_the_cores_constants() {
             "fetchConcurrency": FETCH_CONCURRENCY,
             "rimCacheSeconds": RIM_CACHE_SECONDS,
             "rimMissSeconds": RIM_MISS_SECONDS,
+            "rimKeepSeconds": edgeattest::service::RIM_KEEP_SECONDS,
             "fetchCacheEntries": FETCH_CACHE_ENTRIES,
             "probeTimeoutMs": edgeattest::service::PROBE_TIMEOUT_MS,
             "probeIntervalSeconds": edgeattest::service::PROBE_INTERVAL_SECONDS,

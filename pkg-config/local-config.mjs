@@ -151,7 +151,7 @@ export async function localBindings(env = process.env, log = console.log, { dir 
     if (!env[name]) continue;
     bindings[name] = env[name] === 'off' ? 'off' : new URL(env[name]).toString(); // throws on a malformed URL
   }
-  for (const name of ['EDGEATTEST_OCSP_TIMEOUT_MS', 'EDGEATTEST_FETCH_CACHE']) if (env[name]) bindings[name] = env[name];
+  for (const name of ['EDGEATTEST_OCSP_TIMEOUT_MS', 'EDGEATTEST_FETCH_CACHE', 'EDGEATTEST_RIM_MIRRORS', 'EDGEATTEST_OCSP_MIRRORS', 'EDGEATTEST_OCSP_STALE_IF_ERROR']) if (env[name]) bindings[name] = env[name];
   const apiKeys = readConfigFile('EDGEATTEST_API_KEYS', env);
   if (apiKeys) {
     bindings.EDGEATTEST_API_KEYS = apiKeys;

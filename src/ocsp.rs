@@ -60,27 +60,13 @@ pub use policy::{
 };
 pub use request::{OcspRequest, NONCE_LEN};
 pub(crate) use response::check_response_within;
-pub use response::{check_response, PendingOcsp};
+pub use response::{check_response, screen_response, PendingOcsp};
 pub use status::{CertRevocation, CheckedOcsp, NonceCheck, RevocationReason};
 pub use targets::{chain_requests, ocsp_targets, ChainKind};
 
 /// Clock tolerance, in seconds, on both ends of a response's validity window: host clocks
 /// and responder clocks drift, and NVIDIA's responder signs with thisUpdate = now.
 pub const OCSP_CLOCK_SKEW: u64 = 300;
-
-/// Whether `der` is, on its face, a successful OCSP response carrying a basic response: the
-/// cheap check a host makes before it stops asking other sources. It proves nothing about
-/// the answer; [`check_response`] does.
-///
-/// # Errors
-/// [`OcspError::TooLarge`], or what reading the outer structure finds (DER, the response
-/// status, the response type).
-pub fn screen_response(der: &[u8]) -> Result<(), OcspError> {
-    if der.len() > MAX_RESPONSE_LEN {
-        return Err(OcspError::TooLarge { len: der.len() });
-    }
-    parse::basic_response(der).map(|_| ())
-}
 
 /// How long a response without nextUpdate stays current after its thisUpdate (7 days);
 /// such a response is never cached ([`CheckedOcsp::cache_until`] = 0).

@@ -75,8 +75,7 @@ pub use outcome::{
 };
 pub use revocation::MAX_OCSP_QUERIES;
 pub use rims::{RimStore, CONFIGURED_ROOTS, MAX_STORED_RIMS};
-pub use source::{Source, SourceState};
+pub use source::{Source, SourceState, MAX_LAST_ERROR_CHARS};
 pub use test_pki::{TestPki, TestPkiAnswers, TestPkiCollateral, TestPkiError, TestPkiRim};
-pub use wire::MAX_LAST_ERROR_CHARS;
 // HTTP plumbing (routing, CORS and security headers, HEAD) stays crate-private: app.rs uses
 // it, and a host's own error answers carry the same headers (`ErrorResponseInit`).

@@ -19,6 +19,8 @@
 // EDGEATTEST_OCSP_URL (default NVIDIA's https://ocsp.ndis.nvidia.com/; "off": revocation not
 // checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000),
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again),
+// EDGEATTEST_RIM_MIRRORS, EDGEATTEST_OCSP_MIRRORS (sources tried after the first),
+// EDGEATTEST_OCSP_STALE_IF_ERROR (seconds a kept OCSP answer may serve past nextUpdate),
 // EDGEATTEST_TEST_PKI (development only, "on": also the edgeattest TEST PKI, worker-test-pki.js); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):
 // EDGEATTEST_LIST_UPSTREAM; ASSETS (Workers static assets, the page and the API reference).
@@ -164,10 +166,12 @@ function clock(fixedTime) {
 
 /**
  * The fetch cache: an in-memory layer (per isolate) in front of the Cache API, which in
- * workerd and Cloudflare Workers is shared by every isolate of a location. Entries are kept
- * until the time the core gives (an OCSP answer's nextUpdate, at most a day; a RIM envelope a
- * day; a RIM service 404 five minutes); the nonce an OCSP answer was fetched with travels in
- * a header, as the core checks a cached answer against it.
+ * workerd and Cloudflare Workers is shared by every isolate of a location and outlives them.
+ * Entries are fresh until the time the core gives (an OCSP answer's nextUpdate, at most a day;
+ * a RIM envelope a day; a RIM service 404 five minutes) and kept past it until `keepUntil`
+ * (RIMs `rimKeepSeconds`, OCSP answers EDGEATTEST_OCSP_STALE_IF_ERROR), when a kept copy
+ * stands in for sources that all fail; the nonce an OCSP answer was fetched with travels in a
+ * header, as the core checks a cached answer against it.
  */
 function createWorkerCache() {
   const memory = createFetchCache();
@@ -175,31 +179,45 @@ function createWorkerCache() {
   const urlOf = (key) => `https://edgeattest.cache/${encodeURIComponent(key)}`;
   const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   const unhex = (text) => Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16));
+  /** The Cache API's entry of `key` into memory (a restarted isolate starts empty). */
+  const load = async (key, now) => {
+    if (!shared) return;
+    try {
+      const response = await shared.match(urlOf(key));
+      if (!response) return;
+      const until = Number(response.headers.get('x-edgeattest-until'));
+      const keepUntil = Number(response.headers.get('x-edgeattest-keep-until') ?? until) || until;
+      const status = response.headers.get('x-edgeattest-status');
+      const nonce = response.headers.get('x-edgeattest-nonce');
+      const value = status
+        ? { error: 'status', status: Number(status) }
+        : { body: await readBody(response, maxFetchedBytes), ...(nonce ? { nonce: unhex(nonce) } : {}) };
+      // As it was stored: fresh until `until`, kept until `keepUntil`.
+      memory.put(key, value, until, now, keepUntil);
+      return { value, until, keepUntil };
+    } catch {
+      return undefined;
+    }
+  };
   return {
     async get(key, now) {
       const hit = memory.get(key, now);
-      if (hit || !shared) return hit;
-      try {
-        const response = await shared.match(urlOf(key));
-        if (!response) return undefined;
-        const until = Number(response.headers.get('x-edgeattest-until'));
-        const status = response.headers.get('x-edgeattest-status');
-        const nonce = response.headers.get('x-edgeattest-nonce');
-        const value = status
-          ? { error: 'status', status: Number(status) }
-          : { body: await readBody(response, maxFetchedBytes), ...(nonce ? { nonce: unhex(nonce) } : {}) };
-        memory.put(key, value, until, now);
-        return memory.get(key, now);
-      } catch {
-        return undefined;
-      }
+      if (hit || memory.getKept(key, now)) return hit;
+      const loaded = await load(key, now);
+      return loaded && loaded.until > now ? loaded.value : undefined;
+    },
+    async getKept(key, now) {
+      const kept = memory.getKept(key, now);
+      if (kept) return kept;
+      const loaded = await load(key, now);
+      return loaded && loaded.until <= now && loaded.keepUntil > now ? { value: loaded.value, until: loaded.until } : undefined;
     },
     /** `defer`: the request's ctx.waitUntil, so that the Cache API write ends after the response. */
-    put(key, value, until, now, defer) {
-      memory.put(key, value, until, now);
-      const seconds = Math.floor(until - now);
+    put(key, value, until, now, keepUntil = until, defer) {
+      memory.put(key, value, until, now, keepUntil);
+      const seconds = Math.floor(Math.max(until, keepUntil) - now);
       if (!shared || seconds <= 0) return undefined;
-      const headers = { 'cache-control': `max-age=${seconds}`, 'x-edgeattest-until': String(until) };
+      const headers = { 'cache-control': `max-age=${seconds}`, 'x-edgeattest-until': String(until), 'x-edgeattest-keep-until': String(Math.max(until, keepUntil)) };
       if (value.nonce) headers['x-edgeattest-nonce'] = hex(value.nonce);
       if (value.error) headers['x-edgeattest-status'] = String(value.status);
       const stored = shared.put(urlOf(key), new Response(value.body ?? null, { headers })).catch((error) => {
@@ -216,7 +234,12 @@ function createWorkerCache() {
 /** The fetch cache for one request: its Cache API writes handed to the request's waitUntil. */
 function requestCache(cache, ctx) {
   const defer = typeof ctx?.waitUntil === 'function' ? (promise) => ctx.waitUntil(promise) : undefined;
-  return { get: cache.get, put: (key, value, until, now) => cache.put(key, value, until, now, defer), count: cache.count };
+  return {
+    get: cache.get,
+    getKept: cache.getKept,
+    put: (key, value, until, now, keepUntil) => cache.put(key, value, until, now, keepUntil, defer),
+    count: cache.count,
+  };
 }
 
 /**

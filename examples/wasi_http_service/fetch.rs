@@ -1,15 +1,18 @@
 //! The host side of an exchange's fetch step through `wasi:http/outgoing-handler`: the JS
 //! host's `answerFetchStep` (src/js/fetch.js) for a component. Each resource the core names
-//! is answered from the instance's cache or fetched — at most `FETCH_CONCURRENCY` at once,
-//! polled together with `wasi:io/poll`, each within its time budget from request to last byte
-//! (RIM `RIM_TIMEOUT_MS`, OCSP `EDGEATTEST_OCSP_TIMEOUT_MS`), its body capped at
-//! `MAX_FETCHED_BYTES`, redirects not followed. The figures are the core's, as the JS host's.
+//! is answered from the instance's cache or fetched as the core's `FetchAttempts` says (its
+//! sources in order, retries after a backoff, the service's source breakers, a kept copy when
+//! every source fails) — at most `FETCH_CONCURRENCY` resources at once, polled together with
+//! `wasi:io/poll`, each attempt within the time the core gives it from request to last byte,
+//! its body capped at `MAX_FETCHED_BYTES`, redirects not followed. The figures are the
+//! core's, as the JS host's.
 
 use edgeattest::service::{
-    FetchFailure, Fetched, Resource, SourceState, TestPkiAnswers, FETCH_CONCURRENCY,
-    MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
+    Attempt, FetchAttempts, FetchFailure, Fetched, Resource, SourceBook, SourceState,
+    TestPkiAnswers, FETCH_CONCURRENCY, MAX_FETCHED_BYTES, RIM_CACHE_SECONDS, RIM_KEEP_SECONDS,
+    RIM_MISS_SECONDS, RIM_TIMEOUT_MS,
 };
-use wasip2::clocks::monotonic_clock;
+use wasip2::clocks::{monotonic_clock, wall_clock};
 use wasip2::http::outgoing_handler;
 use wasip2::http::types::{
     ErrorCode, Fields, FutureIncomingResponse, IncomingBody, IncomingResponse, Method,
@@ -49,10 +52,37 @@ fn key_of(resource: &Resource) -> Option<String> {
     }
 }
 
-/// Answers one fetch step: one [`Fetched`] per resource, in order.
-pub(crate) fn answer_step(resources: &[Resource], host: &mut Fetching<'_>) -> Vec<Fetched> {
+/// The wall clock in milliseconds, as the core's breakers count.
+fn now_ms() -> u64 {
+    let now = wall_clock::now();
+    now.seconds
+        .saturating_mul(1000)
+        .saturating_add(u64::from(now.nanoseconds / 1_000_000))
+}
+
+/// One resource on its way: its attempts, and when the kept copy it may get stopped being fresh.
+struct Job {
+    index: usize,
+    attempts: FetchAttempts,
+    kept_until: Option<u64>,
+}
+
+/// What a job waits for.
+enum Pending {
+    Fetching(Flight, Job),
+    /// A backoff, until a monotonic instant.
+    Sleeping(u64, Job),
+}
+
+/// Answers one fetch step: one [`Fetched`] per resource, in order; `book`: the service's
+/// source breakers, which the attempts read and count in.
+pub(crate) fn answer_step(
+    resources: &[Resource],
+    host: &mut Fetching<'_>,
+    book: &mut SourceBook,
+) -> Vec<Fetched> {
     let mut answers: Vec<Option<Fetched>> = vec![None; resources.len()];
-    let mut queue = Vec::new();
+    let mut ready = Vec::new();
     for (index, resource) in resources.iter().enumerate() {
         if let (Some(pki), Resource::Ocsp { cache_key, .. }) = (host.test_pki, resource) {
             if let Some(der) = pki.get(cache_key) {
@@ -64,38 +94,73 @@ pub(crate) fn answer_step(resources: &[Resource], host: &mut Fetching<'_>) -> Ve
             answers[index] = Some(Fetched::Failed(FetchFailure::NotFetched));
             continue;
         };
-        match host
+        let cache = host.cache.as_deref_mut();
+        if let Some(entry) = cache.and_then(|cache| cache.get(&key, host.now)) {
+            answers[index] = Some(from_cache(resource, entry));
+            continue;
+        }
+        let kept = host
             .cache
             .as_deref_mut()
-            .and_then(|cache| cache.get(&key, host.now))
-        {
-            Some(entry) => answers[index] = Some(from_cache(resource, entry)),
-            None => queue.push(index),
-        }
+            .and_then(|cache| cache.get_kept(&key, host.now));
+        let (kept, kept_until) = match kept {
+            Some((Entry::Body { body, nonce }, until)) => (Some((body, nonce)), Some(until)),
+            _ => (None, None),
+        };
+        let timeout_ms = match resource {
+            Resource::Ocsp { .. } => host.ocsp_timeout_ms,
+            _ => RIM_TIMEOUT_MS,
+        };
+        let attempts = FetchAttempts::new(resource, timeout_ms, now_ms(), kept);
+        ready.push(Job {
+            index,
+            attempts,
+            kept_until,
+        });
     }
-    queue.reverse();
-    let mut flying: Vec<Flight> = Vec::new();
+    ready.reverse();
+    let mut pending: Vec<Pending> = Vec::new();
     loop {
-        while flying.len() < FETCH_CONCURRENCY {
-            let Some(index) = queue.pop() else { break };
-            match Flight::start(index, &resources[index], host.ocsp_timeout_ms) {
-                Ok(flight) => flying.push(flight),
-                Err(failure) => finish(host, resources, &mut answers, index, Err(failure)),
+        while pending.len() < FETCH_CONCURRENCY {
+            let Some(mut job) = ready.pop() else { break };
+            let random = wasip2::random::random::get_random_u64() as u32;
+            match job.attempts.next(book, now_ms(), random) {
+                Attempt::Fetch { url, timeout_ms } => {
+                    match Flight::start(&url, &resources[job.index], timeout_ms) {
+                        Ok(flight) => pending.push(Pending::Fetching(flight, job)),
+                        Err(failure) => {
+                            answered(host, book, resources, &mut job, Err(failure));
+                            ready.push(job);
+                        }
+                    }
+                }
+                Attempt::Wait { ms } => {
+                    let wake = monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000));
+                    pending.push(Pending::Sleeping(wake, job));
+                }
+                Attempt::Done(answer) => finish(host, resources, &mut answers, &job, answer),
             }
         }
-        if flying.is_empty() {
+        if pending.is_empty() {
             break;
         }
-        wait(&flying);
+        wait(&pending);
         let now = monotonic_clock::now();
-        let mut still = Vec::with_capacity(flying.len());
-        for mut flight in flying {
-            match flight.advance(now) {
-                Some(outcome) => finish(host, resources, &mut answers, flight.index, outcome),
-                None => still.push(flight),
+        let mut still = Vec::with_capacity(pending.len());
+        for item in pending {
+            match item {
+                Pending::Fetching(mut flight, mut job) => match flight.advance(now) {
+                    Some(outcome) => {
+                        answered(host, book, resources, &mut job, outcome);
+                        ready.push(job);
+                    }
+                    None => still.push(Pending::Fetching(flight, job)),
+                },
+                Pending::Sleeping(wake, job) if wake <= now => ready.push(job),
+                sleeping => still.push(sleeping),
             }
         }
-        flying = still;
+        pending = still;
     }
     answers
         .into_iter()
@@ -118,53 +183,77 @@ fn from_cache(resource: &Resource, entry: Entry) -> Fetched {
     }
 }
 
-/// Records one fetched answer: the source's state, the RIM cache, the core's answer.
+/// The `Seen` slot of a resource's kind.
+fn seen_of<'a>(host: &'a mut Fetching<'_>, resource: &Resource) -> &'a mut Option<SourceState> {
+    match resource {
+        Resource::Ocsp { .. } => &mut host.seen.ocsp,
+        _ => &mut host.seen.rim,
+    }
+}
+
+/// One attempt's outcome, to the core's attempts and the source's state.
+fn answered(
+    host: &mut Fetching<'_>,
+    book: &mut SourceBook,
+    resources: &[Resource],
+    job: &mut Job,
+    outcome: Result<Vec<u8>, FetchFailure>,
+) {
+    note_source(seen_of(host, &resources[job.index]), &outcome);
+    let fetched = match outcome {
+        Ok(body) => Fetched::Body(body),
+        Err(failure) => Fetched::Failed(failure),
+    };
+    job.attempts.answered(fetched, book, now_ms());
+}
+
+/// Records the core's answer for a resource: the RIM cache, a kept copy's staleness, the answer.
 fn finish(
     host: &mut Fetching<'_>,
     resources: &[Resource],
     answers: &mut [Option<Fetched>],
-    index: usize,
-    outcome: Result<Vec<u8>, FetchFailure>,
+    job: &Job,
+    answer: Fetched,
 ) {
-    let resource = &resources[index];
-    let ocsp = matches!(resource, Resource::Ocsp { .. });
-    let seen = if ocsp {
-        &mut host.seen.ocsp
-    } else {
-        &mut host.seen.rim
-    };
-    note_source(seen, &outcome);
+    let resource = &resources[job.index];
+    let now = host.now;
+    if let Fetched::Stale { .. } = answer {
+        let seconds = now.saturating_sub(job.kept_until.unwrap_or(now));
+        let seen = seen_of(host, resource).get_or_insert_with(SourceState::default);
+        seen.kept_seconds = Some(seen.kept_seconds.unwrap_or(0).max(seconds));
+    }
     if let (Resource::Rim { url, .. }, Some(cache)) = (resource, host.cache.as_deref_mut()) {
         let key = format!("rim:{url}");
-        match &outcome {
-            Ok(body) => cache.put(
+        match &answer {
+            Fetched::Body(body) => cache.put(
                 key,
                 Entry::Body {
                     body: body.clone(),
                     nonce: None,
                 },
-                host.now.saturating_add(RIM_CACHE_SECONDS),
-                host.now,
+                now.saturating_add(RIM_CACHE_SECONDS),
+                now,
+                now.saturating_add(RIM_KEEP_SECONDS),
             ),
-            Err(FetchFailure::HttpStatus(404)) => cache.put(
+            Fetched::Failed(FetchFailure::HttpStatus(404)) => cache.put(
                 key,
                 Entry::Status(404),
-                host.now.saturating_add(RIM_MISS_SECONDS),
-                host.now,
+                now.saturating_add(RIM_MISS_SECONDS),
+                now,
+                now.saturating_add(RIM_MISS_SECONDS),
             ),
-            Err(_) => {}
+            _ => {}
         }
     }
-    answers[index] = Some(match outcome {
-        Ok(body) => Fetched::Body(body),
-        Err(failure) => Fetched::Failed(failure),
-    });
+    answers[job.index] = Some(answer);
 }
 
 /// The JS host's `noteSource`: reached unless no answer came or it was a 5xx; the last
-/// failure named as the worker names it.
+/// failure named as the worker names it; a kept copy's staleness stays.
 fn note_source(seen: &mut Option<SourceState>, outcome: &Result<Vec<u8>, FetchFailure>) {
-    let previous = seen.take().and_then(|state| state.last_error);
+    let previous = seen.take();
+    let kept_seconds = previous.as_ref().and_then(|state| state.kept_seconds);
+    let previous = previous.and_then(|state| state.last_error);
     let (reachable, last_error) = match outcome {
         Ok(_) => (true, previous),
         Err(FetchFailure::HttpStatus(status)) => (*status < 500, Some(format!("HTTP {status}"))),
@@ -176,15 +265,25 @@ fn note_source(seen: &mut Option<SourceState>, outcome: &Result<Vec<u8>, FetchFa
         reachable: Some(reachable),
         last_error,
         cached_entries: 0,
-        kept_seconds: None,
+        kept_seconds,
     });
 }
 
-/// Blocks until one flight can move or the earliest deadline passes.
-fn wait(flying: &[Flight]) {
-    let deadline = flying.iter().map(|f| f.deadline).min().unwrap_or(0);
+/// Blocks until one flight can move or the earliest deadline or wake-up passes.
+fn wait(pending: &[Pending]) {
+    let deadline = pending
+        .iter()
+        .map(|p| match p {
+            Pending::Fetching(flight, _) => flight.deadline,
+            Pending::Sleeping(wake, _) => *wake,
+        })
+        .min()
+        .unwrap_or(0);
     let mut pollables = vec![monotonic_clock::subscribe_instant(deadline)];
-    for flight in flying {
+    for flight in pending.iter().filter_map(|p| match p {
+        Pending::Fetching(flight, _) => Some(flight),
+        Pending::Sleeping(..) => None,
+    }) {
         match &flight.state {
             State::Waiting(future) => pollables.push(future.subscribe()),
             State::Reading { stream, .. } => pollables.push(stream.subscribe()),
@@ -206,29 +305,21 @@ enum State {
 }
 
 struct Flight {
-    index: usize,
     deadline: u64,
     state: State,
 }
 
 impl Flight {
-    fn start(
-        index: usize,
-        resource: &Resource,
-        ocsp_timeout_ms: u64,
-    ) -> Result<Self, FetchFailure> {
-        let (url, post, timeout_ms) = match resource {
-            Resource::Rim { url, .. } => (url.as_str(), None, RIM_TIMEOUT_MS),
-            Resource::Ocsp { url, request, .. } => {
-                (url.as_str(), Some(request.as_slice()), ocsp_timeout_ms)
-            }
-            _ => return Err(FetchFailure::NotFetched),
+    /// Fetches `url` for `resource` (GET a RIM, POST the OCSP request), within `timeout_ms`.
+    fn start(url: &str, resource: &Resource, timeout_ms: u64) -> Result<Self, FetchFailure> {
+        let post = match resource {
+            Resource::Ocsp { request, .. } => Some(request.as_slice()),
+            _ => None,
         };
-        let budget = timeout_ms * 1_000_000;
+        let budget = timeout_ms.saturating_mul(1_000_000);
         let deadline = monotonic_clock::now().saturating_add(budget);
         let future = send(url, post, budget).ok_or(FetchFailure::Unreachable)?;
         Ok(Self {
-            index,
             deadline,
             state: State::Waiting(future),
         })

@@ -100,7 +100,7 @@ fn answer(
         ocsp_timeout_ms: config.ocsp_timeout_ms,
         seen: Seen::default(),
     };
-    let done = drive(exchange, &config.service, &mut host);
+    let done = drive(exchange, &mut config.service, &mut host);
     let Fetching {
         mut cache, seen, ..
     } = host;
@@ -112,7 +112,8 @@ fn answer(
                 body: entry.body.clone(),
                 nonce: Some(entry.nonce.clone()),
             };
-            cache.put(key, value, entry.until.as_secs(), now);
+            let (until, keep_until) = (entry.until.as_secs(), entry.keep_until.as_secs());
+            cache.put(key, value, until, now, keep_until);
         }
     }
     record_sources(&mut config.service, seen, cache.as_deref(), now);
@@ -122,10 +123,11 @@ fn answer(
     }
 }
 
-/// Runs the exchange to its answer: verification and signing in the core, fetches here.
+/// Runs the exchange to its answer: verification and signing in the core, fetches here
+/// (counted in the service's source breakers).
 fn drive(
     mut exchange: Exchange,
-    service: &Service,
+    service: &mut Service,
     host: &mut Fetching<'_>,
 ) -> Result<Exchange, ()> {
     loop {
@@ -135,7 +137,7 @@ fn drive(
                 exchange.verify_in_core(service).map_err(drop)?;
                 continue;
             }
-            Step::Fetch(resources) => fetch::answer_step(resources, host),
+            Step::Fetch(resources) => fetch::answer_step(resources, host, service.sources_mut()),
             // The service holds its key: the core signs, and never asks the host to.
             Step::Sign(_) => return Err(()),
         };

@@ -101,8 +101,7 @@ fn answer_in(n: usize, answer: OcspAnswer) -> Result<Fetched, WitError> {
         OcspAnswer::Response(response) => FetchAnswer {
             body: Some(crate::bytes::HexBytes(response.body)),
             nonce: response.nonce.map(crate::bytes::HexBytes),
-            error: None,
-            status: None,
+            ..FetchAnswer::default()
         },
         OcspAnswer::Failed(failure) => {
             let (error, status) = match failure {

@@ -1,12 +1,15 @@
 // The host side of an exchange's fetch step: the core names each resource (a RIM from the
-// RIM service, an OCSP request for the configured responder) and this module fetches it —
-// with timeouts, a body cap, bounded concurrency, one fetch per resource however many
-// requests wait for it, and a cache — and answers in the core's FetchAnswer shape. Only OCSP
-// answers the core verified are cached (exchange.cacheable()); RIM envelopes are signed
-// documents the core verifies on every use, so they are cached as fetched. The timeouts, the
-// concurrency, the cache's size and its lifetimes are the core's (serviceLimits()), which the
-// `wasi:http` component reads too; asked once, when first used, as the browser entry loads
-// the wasm module after import.
+// RIM service and its mirrors, an OCSP request for the configured responder and its mirrors)
+// and decides how to fetch it — which URL next, how long to wait, when to retry and give up,
+// which source's breaker is open, when a kept copy stands in (service.fetchAttempts) — and
+// this module does the I/O: timeouts, a body cap, bounded concurrency, one fetch per resource
+// however many requests wait for it, and a cache. Only OCSP answers the core verified are
+// cached (exchange.cacheable()); RIM envelopes are signed documents the core verifies on
+// every use, so they are cached as fetched. Past their freshness, entries are kept (RIMs
+// `rimKeepSeconds`, OCSP answers the service's `ocspStaleIfError`) for stale-if-error. The
+// timeouts, the concurrency, the cache's size and its lifetimes are the core's
+// (serviceLimits()), which the `wasi:http` component reads too; asked once, when first used,
+// as the browser entry loads the wasm module after import.
 import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
 
@@ -14,11 +17,15 @@ import { fetchCapped } from './http.js';
 
 /**
  * A cache of fetch answers: a FetchAnswer by key until a Unix second, judged on the clock of
- * the request using it (`now`, which a replay may fix); may be async. `count`, optional: the
- * live entries holding a body under `prefix` (`ocsp:`, `rim:`), reported in /health.
+ * the request using it (`now`, which a replay may fix); may be async. `put`'s `keepUntil`
+ * (default `until`): how long the entry is kept past its freshness, for `getKept`, which
+ * gives it with its `until` once it is no longer fresh (stale-if-error; optional). `count`,
+ * optional: the live entries holding a body under `prefix` (`ocsp:`, `rim:`), reported in
+ * /health.
  * @typedef {{
  *   get(key: string, now: number): FetchAnswerLike | undefined | Promise<FetchAnswerLike | undefined>;
- *   put(key: string, value: FetchAnswerLike, until: number, now: number): void | Promise<void>;
+ *   put(key: string, value: FetchAnswerLike, until: number, now: number, keepUntil?: number): void | Promise<void>;
+ *   getKept?(key: string, now: number): { value: FetchAnswerLike; until: number } | undefined | Promise<{ value: FetchAnswerLike; until: number } | undefined>;
  *   count?(prefix: string, now?: number): number;
  * }} FetchCache
  */
@@ -53,21 +60,27 @@ export function createFetchCache(options = {}) {
   const entries = new Map();
   const clock = () => Math.floor(Date.now() / 1000);
   const most = () => (limit ??= coreLimits().fetchCacheEntries);
+  /** The entry of `key` while it is kept, else undefined (and it is dropped). */
+  const held = (key, now) => {
+    const entry = entries.get(key);
+    if (entry && entry.keepUntil <= now) entries.delete(key);
+    return entry && entry.keepUntil > now ? entry : undefined;
+  };
   return {
     get(key, now = clock()) {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.until <= now) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.value;
+      const entry = held(key, now);
+      return entry && entry.until > now ? entry.value : undefined;
     },
-    put(key, value, until, now = clock()) {
-      if (!(until > now)) return;
+    /** An entry past its freshness but still kept: `{ value, until }`. */
+    getKept(key, now = clock()) {
+      const entry = held(key, now);
+      return entry && entry.until <= now ? { value: entry.value, until: entry.until } : undefined;
+    },
+    put(key, value, until, now = clock(), keepUntil = until) {
+      if (!(Math.max(until, keepUntil) > now)) return;
       entries.delete(key);
       while (entries.size >= most()) entries.delete(entries.keys().next().value);
-      entries.set(key, { value, until });
+      entries.set(key, { value, until, keepUntil: Math.max(until, keepUntil) });
     },
     /** Live entries holding a body under `prefix` (`ocsp:`, `rim:`): /health's cached entries. */
     count(prefix, now = clock()) {
@@ -93,13 +106,41 @@ function keyOf(resource) {
   return resource.kind === 'ocsp' ? `ocsp:${resource.cacheKey}` : `rim:${resource.url}`;
 }
 
-/** One resource from the network, as a FetchAnswer. */
-function fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs, maxBytes }) {
+/** One attempt at `url` for a resource, as a FetchAnswer (`{body}` or `{error, status?}`). */
+async function fetchOne(resource, url, { fetch, timeoutMs, maxBytes }) {
   const ocsp = resource.kind === 'ocsp';
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
     : { method: 'GET', headers: { accept: 'application/json' } };
-  return fetchCapped(fetch, resource.url, init, { timeoutMs: ocsp ? ocspTimeoutMs : rimTimeoutMs, maxBytes });
+  const answer = await fetchCapped(fetch, url, init, { timeoutMs, maxBytes });
+  return 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
+}
+
+/** Waits `ms` milliseconds. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs the core's attempts for `resource` (service.fetchAttempts): each fetch within its
+ * timeout, each wait, until the core gives the answer. `kept`: the cache's kept copy, if any.
+ * Notes what each attempt saw in `seen` (by kind, for /health).
+ */
+async function attemptAll(service, resource, kept, { fetch, timeoutMs, maxBytes, seen, clock, wait }) {
+  const attempts = service.fetchAttempts(resource, { timeoutMs, nowMs: clock(), ...(kept ? { kept } : {}) });
+  try {
+    for (;;) {
+      const attempt = attempts.next(clock());
+      if (attempt.kind === 'done') return attempt.answer;
+      if (attempt.kind === 'wait') {
+        await wait(attempt.ms);
+        continue;
+      }
+      const answer = await fetchOne(resource, attempt.url, { fetch, timeoutMs: attempt.timeoutMs, maxBytes });
+      noteSource(seen, resource, answer);
+      attempts.answered(answer, clock());
+    }
+  } finally {
+    attempts.free();
+  }
 }
 
 /**
@@ -114,7 +155,13 @@ function sourceStateOf(answer, previous) {
 /** What a host last saw of each source, for the service's /health. */
 function noteSource(seen, resource, answer) {
   const kind = resource.kind === 'ocsp' ? 'ocsp' : 'rim';
-  seen[kind] = sourceStateOf(answer, seen[kind]);
+  seen[kind] = { ...sourceStateOf(answer, seen[kind]), ...(seen[kind]?.keptSeconds !== undefined ? { keptSeconds: seen[kind].keptSeconds } : {}) };
+}
+
+/** Notes that a kept answer `seconds` past its freshness stood in for a `kind` source. */
+function noteKept(seen, kind, seconds) {
+  const state = seen[kind] ?? { reachable: false };
+  seen[kind] = { ...state, keptSeconds: Math.max(state.keptSeconds ?? 0, Math.min(seconds, 2 ** 32 - 1)) };
 }
 
 /** Per service, per source: how many states were recorded (a probe's staleness check). */
@@ -171,13 +218,16 @@ export async function probeSources(service, options = {}) {
 }
 
 /**
- * Answers one fetch step: one FetchAnswer per resource, in order. `options.fetch === false`
- * answers every resource `not-fetched` (a host without network access).
+ * Answers one fetch step: one FetchAnswer per resource, in order, each fetched as
+ * `service.fetchAttempts` says (its sources in order, retries, breakers, a kept copy when
+ * every source fails). `options.fetch === false` answers every resource `not-fetched` (a host
+ * without network access). `clock` (milliseconds) and `wait` time the attempts (tests).
+ * @param {AttestationService} service
  * @param {FetchResource[]} resources
- * @param {{ fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false; cache?: FetchCache; ocspTimeoutMs?: number; rimTimeoutMs?: number; concurrency?: number; now?: number; seen?: Record<string, SourceState> }} [options]
+ * @param {{ fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false; cache?: FetchCache; ocspTimeoutMs?: number; rimTimeoutMs?: number; concurrency?: number; now?: number; seen?: Record<string, SourceState>; clock?: () => number; wait?: (ms: number) => Promise<void> }} [options]
  * @returns {Promise<FetchAnswer[]>}
  */
-export async function answerFetchStep(resources, options = {}) {
+export async function answerFetchStep(service, resources, options = {}) {
   const limits = coreLimits();
   const {
     fetch = globalThis.fetch,
@@ -187,6 +237,8 @@ export async function answerFetchStep(resources, options = {}) {
     concurrency = limits.fetchConcurrency,
     now = Math.floor(Date.now() / 1000),
     seen = {},
+    clock = Date.now,
+    wait = sleep,
   } = options;
   if (fetch === false || typeof fetch !== 'function') return resources.map(() => ({ error: 'not-fetched' }));
   const answers = new Array(resources.length);
@@ -201,31 +253,33 @@ export async function answerFetchStep(resources, options = {}) {
         answers[index] = cached;
         continue;
       }
-      // One fetch per resource and source however many requests wait; the sharers of an
-      // OCSP fetch answer with the nonce of the request that fetched (the core names it).
-      const flight = `${key} ${resource.url}`;
-      let pending = inFlight.get(flight);
+      // One fetch per resource however many requests wait; the sharers of an OCSP fetch
+      // answer with the nonce of the request that fetched (the core names it).
+      let pending = inFlight.get(key);
       if (!pending) {
+        const kept = await cache.getKept?.(key, now);
+        const keptBody = kept?.value?.body ? { body: kept.value.body, ...(kept.value.nonce ? { nonce: kept.value.nonce } : {}) } : undefined;
+        const timeoutMs = resource.kind === 'ocsp' ? ocspTimeoutMs : rimTimeoutMs;
         // The core's cap on a fetched body (MAX_FETCHED_BYTES).
-        const fetched = fetchOne(resource, { fetch, ocspTimeoutMs, rimTimeoutMs, maxBytes: limits.maxFetchedBytes });
-        const entry = { answer: fetched, nonce: resource.nonce };
+        const fetched = attemptAll(service, resource, keptBody, { fetch, timeoutMs, maxBytes: limits.maxFetchedBytes, seen, clock, wait });
+        const entry = { answer: fetched, nonce: resource.nonce, keptUntil: kept?.until };
         pending = { ...entry, owner: true };
-        inFlight.set(flight, entry);
-        fetched.finally(() => inFlight.get(flight) === entry && inFlight.delete(flight));
+        inFlight.set(key, entry);
+        fetched.finally(() => inFlight.get(key) === entry && inFlight.delete(key));
       }
       const { nonce } = pending;
       const answer = await pending.answer;
-      noteSource(seen, resource, answer);
-      if (resource.kind === 'ocsp') {
+      if (answer.stale) {
+        noteKept(seen, resource.kind === 'ocsp' ? 'ocsp' : 'rim', Math.max(0, now - (pending.keptUntil ?? now)));
+        answers[index] = answer;
+      } else if (resource.kind === 'ocsp') {
         // Fetched now for this request: checked against its own nonce; fetched for another
         // request: checked against that one's.
-        answers[index] = 'error' in answer
-          ? { error: answer.error, status: answer.status }
-          : pending.owner ? { body: answer.body } : { body: answer.body, nonce };
+        answers[index] = 'error' in answer || pending.owner ? answer : { body: answer.body, nonce };
       } else {
-        if ('body' in answer) await cache.put(key, { body: answer.body }, now + limits.rimCacheSeconds, now);
+        if ('body' in answer) await cache.put(key, { body: answer.body }, now + limits.rimCacheSeconds, now, now + limits.rimKeepSeconds);
         if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + limits.rimMissSeconds, now);
-        answers[index] = 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
+        answers[index] = answer;
       }
     }
   };
@@ -241,7 +295,7 @@ export async function answerFetchStep(resources, options = {}) {
  * @returns {Promise<void>}
  */
 export async function cacheVerified(entries, now, cache = sharedCache) {
-  for (const { cacheKey, body, nonce, until } of entries) {
-    await cache.put(`ocsp:${cacheKey}`, { body, nonce }, until, now);
+  for (const { cacheKey, body, nonce, until, keepUntil } of entries) {
+    await cache.put(`ocsp:${cacheKey}`, { body, nonce }, until, now, keepUntil);
   }
 }

@@ -29,7 +29,7 @@ export { createVerifyKeyCache } from './backend.js';
  *   answers (POST application/ocsp-request). Default: globalThis.fetch. `false`: a host
  *   without network access — missing RIMs fail with 5009 and revocation is left unchecked,
  *   with the warning claim. (Replaces the `fetchRims` callback of earlier releases.)
- * @property {FetchCache} [cache] Where fetched answers are kept; default one shared in-memory cache (createFetchCache()).
+ * @property {FetchCache} [cache] Where fetched answers are kept; default one shared in-memory cache (createFetchCache()). Past their freshness, entries it keeps (`getKept`) stand in when every source fails (stale-if-error).
  * @property {number} [ocspTimeoutMs] Per OCSP request; default `serviceLimits().ocspTimeoutMs` (5000).
  * @property {number} [rimTimeoutMs] Per RIM document; default `serviceLimits().rimTimeoutMs` (10000).
  * @property {number} [concurrency] Fetches at once for one request; default `serviceLimits().fetchConcurrency` (8).
@@ -88,7 +88,7 @@ export async function handleRequest(service, request, options = {}) {
         if (backend === 'software') exchange.verifyInCore();
         else exchange.verified(await runSignatureChecks(step.checks, subtle, keyCache));
       } else if (step.kind === 'fetch') {
-        exchange.fetched(await answerFetchStep(step.resources, fetching));
+        exchange.fetched(await answerFetchStep(service, step.resources, fetching));
       } else {
         if (!signingKey) {
           throw coded('ERR_SIGNING_KEY_REQUIRED', 'the service publishes an external key: pass signingKey (a private CryptoKey)', 'signingKey');

@@ -70,6 +70,20 @@ impl PendingOcsp {
     }
 }
 
+/// Whether `der` is, on its face, a successful OCSP response carrying a basic response: the
+/// cheap check a host makes before it stops asking other sources. It proves nothing about
+/// the answer; [`check_response`] does.
+///
+/// # Errors
+/// [`OcspError::TooLarge`], or what reading the outer structure finds (DER, the response
+/// status, the response type).
+pub fn screen_response(der: &[u8]) -> Result<(), OcspError> {
+    if der.len() > MAX_RESPONSE_LEN {
+        return Err(OcspError::TooLarge { len: der.len() });
+    }
+    parse::basic_response(der).map(|_| ())
+}
+
 /// Checks `response_der` as the answer to `request` about the certificate `issuer_der`
 /// issued, at `now` (Unix seconds).
 ///

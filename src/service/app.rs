@@ -162,7 +162,10 @@ impl Service {
     }
 
     fn health_inputs(&self, now: UnixTime) -> HealthInputs {
-        let now_ms = now.as_secs().saturating_mul(1000);
+        let now_ms = now
+            .as_secs()
+            .saturating_mul(1000)
+            .max(self.sources.latest_ms());
         let config = &self.config;
         let mut sources = Vec::new();
         for (kind, first, mirrors) in [

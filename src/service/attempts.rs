@@ -4,9 +4,10 @@
 //!
 //! - Each round tries the resource's URLs in order (the configured source, then its mirrors),
 //!   skipping a source whose breaker is open ([`SourceBook`]). A usable answer ends it.
-//! - An answer that is final for a source — a 404 or another 4xx but 408 and 429, or a body
+//! - An answer that is final for a source — a 404 or another 4xx but 408 and 429, a body
 //!   that is not a document of its kind (a RIM envelope for another id, not an OCSP response)
-//!   — is not asked again of it; the next source is still tried (a mirror may hold a RIM).
+//!   or one larger than the core reads — is not asked again of it; the next source is still
+//!   tried (a mirror may hold a RIM).
 //! - No connection, no answer in time, 408, 429 and 5xx are retried in the next round, after a
 //!   wait of [`BACKOFF_BASE_MS`] doubled each round (at most [`BACKOFF_MAX_MS`]), of which the
 //!   host's random draw takes off up to half (jitter, so that many hosts do not retry in step).
@@ -220,6 +221,10 @@ impl FetchAttempts {
                 AttemptOutcome::Answered
             }
             Fetched::Failed(failure) => {
+                // A source that sends more than the core reads would send it again.
+                if failure == FetchFailure::TooLarge {
+                    self.tried[index] = Tried::Settled;
+                }
                 self.last_failure = Some(failure);
                 AttemptOutcome::Failed(failure_words(failure))
             }

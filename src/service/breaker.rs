@@ -10,7 +10,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::source::Source;
+use super::source::{Source, MAX_LAST_ERROR_CHARS};
 
 /// Failed attempts in a row that open a source's breaker.
 pub const BREAKER_FAILURES: u32 = 3;
@@ -18,9 +18,9 @@ pub const BREAKER_FAILURES: u32 = 3;
 /// How long an open breaker skips its source.
 pub const BREAKER_OPEN_MS: u64 = 30_000;
 
-/// The most sources a book follows: the primary and [`super::MAX_MIRRORS`] mirrors of each
+/// The most sources a book follows: the primary and [`super::fetch::MAX_MIRRORS`] mirrors of each
 /// kind; more would be URLs no configuration names.
-const MAX_SOURCES: usize = 2 * (1 + super::MAX_MIRRORS);
+const MAX_SOURCES: usize = 2 * (1 + super::fetch::MAX_MIRRORS);
 
 /// A breaker's state at some time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +99,8 @@ impl SourceRecord {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceBook {
     records: Vec<SourceRecord>,
+    /// The host's clock at the last attempt counted.
+    latest_ms: u64,
 }
 
 /// The origin of `url`: its scheme and authority (`https://rim.example:8443`).
@@ -138,8 +140,16 @@ impl SourceBook {
         &self.records
     }
 
+    /// The host's clock (milliseconds) at the last attempt counted: `/health` reads the
+    /// breakers at the later of it and the request's time, as a fixed clock (replays) does
+    /// not move.
+    pub fn latest_ms(&self) -> u64 {
+        self.latest_ms
+    }
+
     /// Counts one attempt at `url` for `kind`.
     pub fn note(&mut self, kind: Source, url: &str, outcome: &AttemptOutcome, now_ms: u64) {
+        self.latest_ms = self.latest_ms.max(now_ms);
         let origin = origin_of(url);
         let index = match self.records.iter().position(|r| r.origin == origin) {
             Some(index) => index,
@@ -174,7 +184,7 @@ impl SourceBook {
             AttemptOutcome::Failed(error) => {
                 record.reachable = false;
                 record.failures = record.failures.saturating_add(1);
-                record.last_error = Some(error.chars().take(super::MAX_LAST_ERROR_CHARS).collect());
+                record.last_error = Some(error.chars().take(MAX_LAST_ERROR_CHARS).collect());
                 record.failures_in_a_row = record.failures_in_a_row.saturating_add(1);
                 // A half-open source that fails again opens at once.
                 let half_open = record.breaker(now_ms) == BreakerState::HalfOpen;

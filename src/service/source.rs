@@ -3,6 +3,10 @@
 
 use alloc::string::String;
 
+/// The longest `lastError` a host's [`SourceState`] keeps, in characters: it is shown in
+/// `/health`, and a host should not fill that with an upstream's whole answer.
+pub const MAX_LAST_ERROR_CHARS: usize = 200;
+
 /// What the host last saw of a remote source (the RIM service, the OCSP responder).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(

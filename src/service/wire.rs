@@ -12,13 +12,10 @@ use core::fmt;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::source::MAX_LAST_ERROR_CHARS;
 use super::{OcspCacheEntry, Request, Resource, Response, Source, SourceState, Step};
 use crate::bytes::{Document, RawBytes};
 use crate::crypto::SignatureCheck;
-
-/// The longest `lastError` a host's [`SourceState`] keeps, in characters: it is shown in
-/// `/health`, and a host should not fill that with an upstream's whole answer.
-pub const MAX_LAST_ERROR_CHARS: usize = 200;
 
 /// The JS `ServiceRequest`.
 #[derive(Deserialize)]

@@ -18,8 +18,7 @@ use super::{answer, args};
 use crate::bytes::{Document, HexBytes};
 use crate::rim::open_envelope;
 use crate::service::{
-    probe_targets, Exchange, FetchAttempts, Fetched, Request, Resource, Service, ServiceOptions,
-    Source, SourceState,
+    probe_targets, Exchange, Fetched, Request, Service, ServiceOptions, Source, SourceState,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -35,7 +34,7 @@ const TS_SERVICE_HAND: &str = include_str!("types/hand/service.d.ts");
 pub struct AttestationService {
     // Shared with the exchanges in progress, which read it at each round; JS is single
     // threaded and no call re-enters, so a borrow never meets another.
-    inner: Rc<RefCell<Service>>,
+    pub(super) inner: Rc<RefCell<Service>>,
 }
 
 /// One request in progress (`AttestationService.begin`): `step()` says what is needed,
@@ -121,45 +120,6 @@ impl AttestationService {
         let state: SourceState = from_js(&state, "state")?;
         self.service_mut()?.set_source_state(source, state);
         Ok(())
-    }
-
-    /// The attempts for one resource of a `fetch` step (`FetchAttempts`): which URL to fetch
-    /// next, how long to wait for it, when to retry and when to give up, under this
-    /// service's source breakers. `timeoutMs`: one attempt's budget (the kind's:
-    /// `serviceLimits().rimTimeoutMs`, or the host's OCSP timeout); `nowMs`: the host's clock;
-    /// `kept`: the body (and OCSP nonce) the host kept past its freshness, given only when
-    /// every source fails. Throws `ERR_INVALID_ARGUMENT` for a resource or options of the
-    /// wrong shape.
-    #[wasm_bindgen(js_name = fetchAttempts)]
-    pub fn fetch_attempts(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "FetchResource")] resource: JsValue,
-        #[wasm_bindgen(
-            unchecked_param_type = "{ timeoutMs: number; nowMs: number; kept?: { body: Uint8Array; nonce?: Uint8Array } }"
-        )]
-        options: JsValue,
-    ) -> Result<super::attempts::FetchAttemptsJs, JsValue> {
-        let resource: Resource = from_js(&resource, "resource")?;
-        let timeout_ms = super::attempts::millis(&args::member(&options, "timeoutMs"), "timeoutMs")?;
-        let now_ms = super::attempts::millis(&args::member(&options, "nowMs"), "nowMs")?;
-        let kept = args::member(&options, "kept");
-        let kept = if kept.is_undefined() || kept.is_null() {
-            None
-        } else {
-            let body = args::bytes(&args::member(&kept, "body"), "kept.body")?;
-            let nonce = args::member(&kept, "nonce");
-            let nonce = if nonce.is_undefined() || nonce.is_null() {
-                None
-            } else {
-                Some(args::bytes(&nonce, "kept.nonce")?)
-            };
-            Some((body, nonce))
-        };
-        let attempts = FetchAttempts::new(&resource, timeout_ms, now_ms, kept);
-        Ok(super::attempts::FetchAttemptsJs::new(
-            Rc::clone(&self.inner),
-            attempts,
-        ))
     }
 
     /// The sources a host should probe when the service starts, and again now and then, so

@@ -5,7 +5,7 @@
 // than the limit (at most one 64 KiB chunk past it), not after the whole body.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createFetchCache, devKeySet, fetchOcspStatus, serviceLimits } from '../../pkg/service/index.js';
+import { AttestationService, createFetchCache, devKeySet, fetchOcspStatus, serviceLimits } from '../../pkg/service/index.js';
 import { discardBody, readBody } from '../../pkg/service/body.js';
 import { answerFetchStep } from '../../pkg/service/fetch.js';
 import { countingBody, importWorker, postWith } from './support/body-source.mjs';
@@ -206,12 +206,13 @@ test('the worker\'s lists: a list source past 32 MiB is cancelled there and answ
 
 test('the fetch step: a RIM answer past the core\'s cap is cancelled there and answered too-large; one at the cap is taken', async () => {
   let source;
-  const rim = [{ kind: 'rim', url: 'https://rim.example/v1/rim/NV_GPU_DRIVER_GH100_1' }];
+  const rim = [{ kind: 'rim', id: 'NV_GPU_DRIVER_GH100_1', url: 'https://rim.example/v1/rim/NV_GPU_DRIVER_GH100_1', fallbacks: [] }];
+  const service = new AttestationService({ signingKey: env.EDGEATTEST_SIGNING_KEY });
   const big = async () => new Response((source = countingBody(256 * MiB)).stream);
-  assert.deepEqual(await answerFetchStep(rim, { fetch: big, cache: createFetchCache() }), [{ error: 'too-large', status: undefined }]);
+  assert.deepEqual(await answerFetchStep(service, rim, { fetch: big, cache: createFetchCache() }), [{ error: 'too-large' }]);
   stoppedAt(source, limits.maxFetchedBytes);
   const exact = async () => new Response((source = countingBody(limits.maxFetchedBytes)).stream);
-  const [taken] = await answerFetchStep(rim, { fetch: exact, cache: createFetchCache() });
+  const [taken] = await answerFetchStep(service, rim, { fetch: exact, cache: createFetchCache() });
   assert.equal(taken.body.byteLength, limits.maxFetchedBytes);
   assert.equal(source.cancelled, false);
 });

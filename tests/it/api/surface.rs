@@ -211,6 +211,7 @@ module_items!(
         HOLD_ACCEPTED,
         chain_requests,
         check_response,
+        screen_response,
         fold_chain,
         ocsp_targets,
         CertId,

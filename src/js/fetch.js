@@ -255,22 +255,26 @@ export async function answerFetchStep(service, resources, options = {}) {
       }
       // One fetch per resource however many requests wait; the sharers of an OCSP fetch
       // answer with the nonce of the request that fetched (the core names it).
+      // Registered before any await, so that a concurrent request finds it.
       let pending = inFlight.get(key);
       if (!pending) {
-        const kept = await cache.getKept?.(key, now);
-        const keptBody = kept?.value?.body ? { body: kept.value.body, ...(kept.value.nonce ? { nonce: kept.value.nonce } : {}) } : undefined;
         const timeoutMs = resource.kind === 'ocsp' ? ocspTimeoutMs : rimTimeoutMs;
-        // The core's cap on a fetched body (MAX_FETCHED_BYTES).
-        const fetched = attemptAll(service, resource, keptBody, { fetch, timeoutMs, maxBytes: limits.maxFetchedBytes, seen, clock, wait });
-        const entry = { answer: fetched, nonce: resource.nonce, keptUntil: kept?.until };
+        const fetched = (async () => {
+          const kept = await cache.getKept?.(key, now);
+          const keptBody = kept?.value?.body ? { body: kept.value.body, ...(kept.value.nonce ? { nonce: kept.value.nonce } : {}) } : undefined;
+          // The core's cap on a fetched body (MAX_FETCHED_BYTES).
+          const answer = await attemptAll(service, resource, keptBody, { fetch, timeoutMs, maxBytes: limits.maxFetchedBytes, seen, clock, wait });
+          return { answer, keptUntil: kept?.until };
+        })();
+        const entry = { answer: fetched, nonce: resource.nonce };
         pending = { ...entry, owner: true };
         inFlight.set(key, entry);
         fetched.finally(() => inFlight.get(key) === entry && inFlight.delete(key));
       }
       const { nonce } = pending;
-      const answer = await pending.answer;
+      const { answer, keptUntil } = await pending.answer;
       if (answer.stale) {
-        noteKept(seen, resource.kind === 'ocsp' ? 'ocsp' : 'rim', Math.max(0, now - (pending.keptUntil ?? now)));
+        noteKept(seen, resource.kind === 'ocsp' ? 'ocsp' : 'rim', Math.max(0, now - (keptUntil ?? now)));
         answers[index] = answer;
       } else if (resource.kind === 'ocsp') {
         // Fetched now for this request: checked against its own nonce; fetched for another

@@ -11,23 +11,15 @@
 // Run after `bash pkg-config/build.sh`:  node tests/bench/fetch-sources.mjs [rounds=30]
 // The last line is machine-readable (pkg-config/bench.sh):
 //   BENCH fetch.dead-first <median ms> <median ms with it removed> <ratio>
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { buildAttestRequest } from '../../pkg/index.js';
 import { startWorker } from '../js/support/worker.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from '../js/support/ocsp-responder.mjs';
+import { closedPort } from '../js/support/flaky-source.mjs';
 
 const rounds = Number(process.argv[2] ?? 30);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-/** A loopback port nothing listens on. */
-async function closedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const responder = await startOcspResponder();
 const rims = await startRimService();

@@ -8,42 +8,34 @@ import assert from 'node:assert/strict';
 import { buildAttestRequest } from '../../pkg/index.js';
 import { startServiceComponent } from './support/component-service.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
-import { startFlakySource } from './support/flaky-source.mjs';
+import { startSourcePairs } from './support/flaky-source.mjs';
 
 const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
 
 let responder;
 let rims;
 let device;
-const ocsp = [];
-const rim = [];
+let sources;
+let ocsp;
+let rim;
 
 before(async () => {
   responder = await startOcspResponder();
   rims = await startRimService();
   device = await testDevice('good');
-  for (let i = 0; i < 2; i += 1) {
-    ocsp.push(await startFlakySource(responder.url));
-    rim.push(await startFlakySource(rims.url));
-  }
+  sources = await startSourcePairs(responder.url, rims.url);
+  ({ ocsp, rim } = sources);
 });
 after(async () => {
-  for (const source of [...ocsp, ...rim]) await source.close();
+  await sources?.close();
   await responder?.close();
   await rims?.close();
 });
 
-function modes(first, mirror = 'fine') {
-  for (const source of [ocsp[0], rim[0]]) source.setMode(first);
-  for (const source of [ocsp[1], rim[1]]) source.setMode(mirror);
-  for (const source of [...ocsp, ...rim]) source.reset();
-}
+const modes = (first, mirror) => sources.modes(first, mirror);
 
 const start = () => startServiceComponent({
-  EDGEATTEST_OCSP_URL: ocsp[0].base,
-  EDGEATTEST_OCSP_MIRRORS: ocsp[1].base,
-  EDGEATTEST_RIM_SERVICE_URL: rim[0].base,
-  EDGEATTEST_RIM_MIRRORS: rim[1].base,
+  ...sources.bindings,
   EDGEATTEST_TRUST_ANCHORS: pkiText('root.pem'),
   EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
   EDGEATTEST_OCSP_TIMEOUT_MS: '1500',
@@ -56,10 +48,10 @@ async function attest(host) {
   const response = await fetch(`${host.origin}/v4/attest/gpu`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   assert.equal(response.status, 200);
   const result = await response.json();
-  return { overall: payload(result[0][1]), gpu: payload(result[1]['GPU-0']), asked: { ocsp: ocsp.map((s) => s.asked()), rim: rim.map((s) => s.asked()) } };
+  return { overall: payload(result[0][1]), gpu: payload(result[1]['GPU-0']), asked: sources.asked() };
 }
 const health = async (host) => (await fetch(`${host.origin}/health`)).json();
-const sourceOf = (report, kind, stand) => report.sources.find((s) => s.kind === kind && s.url.startsWith(stand.base));
+const sourceOf = (report, kind, stand) => sources.sourceOf(report, kind, stand);
 
 for (const fault of ['down', 'garbage', 'http503']) {
   test(`component: the first source ${fault}, the mirror fine`, async () => {

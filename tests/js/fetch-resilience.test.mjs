@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { buildAttestRequest } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
-import { startFlakySource } from './support/flaky-source.mjs';
+import { startSourcePairs } from './support/flaky-source.mjs';
 
 const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
 const OCSP_TIMEOUT_MS = 1500;
@@ -22,20 +22,19 @@ let responder;
 let rims;
 let device;
 /** The stand-ins: ocsp[0] and rim[0] first in their lists, [1] the mirrors. */
-const ocsp = [];
-const rim = [];
+let sources;
+let ocsp;
+let rim;
 
 before(async () => {
   responder = await startOcspResponder();
   rims = await startRimService();
   device = await testDevice('good');
-  for (let i = 0; i < 2; i += 1) {
-    ocsp.push(await startFlakySource(responder.url));
-    rim.push(await startFlakySource(rims.url));
-  }
+  sources = await startSourcePairs(responder.url, rims.url);
+  ({ ocsp, rim } = sources);
 });
 after(async () => {
-  for (const source of [...ocsp, ...rim]) await source.close();
+  await sources?.close();
   await responder?.close();
   await rims?.close();
 });
@@ -45,10 +44,7 @@ function startWith(bindings = {}, extra = {}) {
   return startWorker({
     settle: false,
     bindings: {
-      EDGEATTEST_OCSP_URL: ocsp[0].base,
-      EDGEATTEST_OCSP_MIRRORS: ocsp[1].base,
-      EDGEATTEST_RIM_SERVICE_URL: rim[0].base,
-      EDGEATTEST_RIM_MIRRORS: rim[1].base,
+      ...sources.bindings,
       EDGEATTEST_TRUST_ANCHORS: pkiText('root.pem'),
       EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
       EDGEATTEST_OCSP_TIMEOUT_MS: String(OCSP_TIMEOUT_MS),
@@ -59,11 +55,7 @@ function startWith(bindings = {}, extra = {}) {
   });
 }
 
-function modes(first, mirror = 'fine') {
-  for (const source of [ocsp[0], rim[0]]) source.setMode(first);
-  for (const source of [ocsp[1], rim[1]]) source.setMode(mirror);
-  for (const source of [...ocsp, ...rim]) source.reset();
-}
+const modes = (first, mirror) => sources.modes(first, mirror);
 
 /** One attestation: its claims, the time it took, and what each stand-in was asked. */
 async function attest(worker) {
@@ -78,12 +70,12 @@ async function attest(worker) {
     overall: payload(result[0][1]),
     gpu: payload(result[1]['GPU-0']),
     ms,
-    asked: { ocsp: ocsp.map((s) => s.asked()), rim: rim.map((s) => s.asked()) },
+    asked: sources.asked(),
   };
 }
 
 const health = async (worker) => (await fetch(`${worker.origin}/health`)).json();
-const sourceOf = (report, kind, stand) => report.sources.find((s) => s.kind === kind && s.url.startsWith(stand.base));
+const sourceOf = (report, kind, stand) => sources.sourceOf(report, kind, stand);
 
 for (const fault of ['down', 'garbage', 'http503']) {
   test(`the first source ${fault}, the mirror fine: the verdict the data supports, every fetch counted`, async () => {

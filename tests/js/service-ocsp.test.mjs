@@ -5,10 +5,10 @@
 // re-signed with the test PKI's leaves. The real clock: openssl signs its answers now.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { AttestationService, buildAttestRequest, createFetchCache, handleRequest } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
+import { closedPort } from './support/flaky-source.mjs';
 
 const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
 const HOLD_WARNING = /certificateHold/;
@@ -19,14 +19,6 @@ let rims;
 let worker;
 const devices = {};
 
-/** A loopback port nothing listens on. */
-async function closedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 before(async () => {
   responder = await startOcspResponder();

@@ -7,11 +7,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { startWorker } from './support/worker.mjs';
 import { fixtureText } from './support/fixtures.mjs';
 import { runtimeOutput, filterLine } from '../../pkg-config/workerd-output.mjs';
 import { healthBanner, settledHealth } from '../../pkg-config/health-banner.mjs';
+import { closedPort } from './support/flaky-source.mjs';
 
 const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
 /** workerd's native stack trace, or a line of its C++ sources. */
@@ -26,14 +26,6 @@ after(async () => {
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-/** A loopback port nothing listens on. */
-async function closedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The worker with `bindings`, its workerd output (as the local server shows it) collected. */
 async function worker(bindings) {

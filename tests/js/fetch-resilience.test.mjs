@@ -10,101 +10,35 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildAttestRequest } from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
-import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
-import { startSourcePairs } from './support/flaky-source.mjs';
+import { OCSP_TIMEOUT_MS, sharedCases, startFaultMatrix } from './support/fault-matrix.mjs';
 
-const payload = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
-const OCSP_TIMEOUT_MS = 1500;
-
-let responder;
-let rims;
-let device;
-/** The stand-ins: ocsp[0] and rim[0] first in their lists, [1] the mirrors. */
-let sources;
+/** The matrix; ocsp[0] first in its list, ocsp[1] its mirror. */
+let matrix;
 let ocsp;
-let rim;
 
 before(async () => {
-  responder = await startOcspResponder();
-  rims = await startRimService();
-  device = await testDevice('good');
-  sources = await startSourcePairs(responder.url, rims.url);
-  ({ ocsp, rim } = sources);
+  matrix = await startFaultMatrix();
+  ({ ocsp } = matrix);
 });
-after(async () => {
-  await sources?.close();
-  await responder?.close();
-  await rims?.close();
-});
+after(() => matrix?.close());
 
 /** A worker whose sources are the stand-ins, first then mirror. */
 function startWith(bindings = {}, extra = {}) {
   return startWorker({
     settle: false,
-    bindings: {
-      ...sources.bindings,
-      EDGEATTEST_TRUST_ANCHORS: pkiText('root.pem'),
-      EDGEATTEST_RIM_TRUST_ANCHORS: pkiText('rim_root.pem'),
-      EDGEATTEST_OCSP_TIMEOUT_MS: String(OCSP_TIMEOUT_MS),
-      EDGEATTEST_FETCH_CACHE: 'off',
-      ...bindings,
-    },
+    bindings: { ...matrix.bindings, ...bindings },
     ...extra,
   });
 }
 
-const modes = (first, mirror) => sources.modes(first, mirror);
+const modes = (first, mirror) => matrix.modes(first, mirror);
+const attest = (worker) => matrix.attest(worker.origin);
+const health = (worker) => matrix.health(worker.origin);
+const sourceOf = (report, kind, stand) => matrix.sourceOf(report, kind, stand);
 
-/** One attestation: its claims, the time it took, and what each stand-in was asked. */
-async function attest(worker) {
-  const nonce = Buffer.from(device.evidence.slice(4, 36)).toString('hex');
-  const body = buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce, evidence: [device], claimsVersion: '3.0' });
-  const started = performance.now();
-  const response = await fetch(`${worker.origin}/v4/attest/gpu`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const ms = performance.now() - started;
-  assert.equal(response.status, 200);
-  const result = await response.json();
-  return {
-    overall: payload(result[0][1]),
-    gpu: payload(result[1]['GPU-0']),
-    ms,
-    asked: sources.asked(),
-  };
-}
-
-const health = async (worker) => (await fetch(`${worker.origin}/health`)).json();
-const sourceOf = (report, kind, stand) => sources.sourceOf(report, kind, stand);
-
-for (const fault of ['down', 'garbage', 'http503']) {
-  test(`the first source ${fault}, the mirror fine: the verdict the data supports, every fetch counted`, async () => {
-    modes(fault);
-    const worker = await startWith();
-    try {
-      const { overall, gpu, asked } = await attest(worker);
-      assert.equal(overall['x-nvidia-overall-att-result'], true, JSON.stringify(gpu));
-      assert.equal(gpu['x-nvidia-gpu-attestation-report-cert-chain']['x-nvidia-cert-ocsp-status'], 'good');
-      assert.equal(gpu['x-nvidia-gpu-driver-rim-fetched'], true);
-      // (The test PKI's devices always carry the warning that their root is not NVIDIA's.)
-      assert.doesNotMatch(gpu['x-nvidia-attestation-warning'], /kept|valid until/, 'a fresh answer from a mirror is no degradation');
-      // The mirror answered every resource; the first source was asked at most once each
-      // (a garbage or 4xx answer is final for it; a failure is not retried once the mirror answers).
-      assert.ok(asked.rim[0] >= 1 && asked.rim[0] <= 2, JSON.stringify(asked));
-      assert.equal(asked.rim[1], 2, JSON.stringify(asked));
-      assert.ok(asked.ocsp[0] >= 1 && asked.ocsp[0] <= asked.ocsp[1], JSON.stringify(asked));
-      const report = await health(worker);
-      const first = sourceOf(report, 'ocsp', ocsp[0]);
-      assert.equal(first.status, 'DOWN');
-      assert.equal(first.failures, asked.ocsp[0]);
-      assert.equal(sourceOf(report, 'ocsp', ocsp[1]).status, 'UP');
-      assert.equal(sourceOf(report, 'rim', rim[1]).status, 'UP');
-      assert.match(first.lastError, fault === 'http503' ? /HTTP 503/ : fault === 'garbage' ? /unusable answer/ : /unreachable/);
-    } finally {
-      await worker.stop();
-    }
-  });
-}
+// The cases the component passes too (tests/js/component-fetch-resilience.test.mjs).
+for (const [name, run] of sharedCases(() => matrix, () => startWith())) test(name, run);
 
 test('the first responder slow: one timeout, then the mirror', async () => {
   modes('fine');
@@ -118,45 +52,6 @@ test('the first responder slow: one timeout, then the mirror', async () => {
     assert.ok(ms < 4 * OCSP_TIMEOUT_MS + 5000, `${ms} ms`);
     assert.ok(asked.ocsp[1] >= 1);
     assert.match(sourceOf(await health(worker), 'ocsp', ocsp[0]).lastError, /timeout/);
-  } finally {
-    await worker.stop();
-  }
-});
-
-test('the breaker: a dead first source is skipped once it failed three times in a row', async () => {
-  modes('down');
-  const worker = await startWith();
-  try {
-    const first = await attest(worker);
-    assert.equal(first.overall['x-nvidia-overall-att-result'], true);
-    const report = await health(worker);
-    const dead = sourceOf(report, 'ocsp', ocsp[0]);
-    assert.ok(dead.failures >= 3, JSON.stringify(dead));
-    assert.equal(dead.breaker, 'open');
-    assert.ok(dead.openForMs > 0 && dead.openForMs <= 30_000);
-    // Open: the next attestation does not ask it at all.
-    modes('down');
-    const second = await attest(worker);
-    assert.equal(second.overall['x-nvidia-overall-att-result'], true);
-    assert.equal(second.asked.ocsp[0], 0, JSON.stringify(second.asked));
-    assert.ok(second.asked.ocsp[1] >= 1);
-  } finally {
-    await worker.stop();
-  }
-});
-
-test('every source down and nothing kept: the device fails with what to do', async () => {
-  modes('down', 'down');
-  const worker = await startWith();
-  try {
-    const { overall, gpu, asked } = await attest(worker);
-    assert.equal(overall['x-nvidia-overall-att-result'], false);
-    assert.ok([5001, 5008].includes(gpu['x-nvidia-error-details'].code), JSON.stringify(gpu['x-nvidia-error-details']));
-    // Each source was asked again after a backoff, within the rounds the core allows.
-    assert.ok(asked.rim[0] >= 2 && asked.rim[0] <= 6, JSON.stringify(asked));
-    const report = await health(worker);
-    assert.equal(report.overallStatus, 'DEGRADED');
-    for (const source of report.sources) assert.equal(source.status, 'DOWN', JSON.stringify(source));
   } finally {
     await worker.stop();
   }

@@ -68,36 +68,3 @@ export async function closedPort() {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-
-/**
- * The fault matrix's sources: a stand-in in front of `responderUrl` and of `rimServiceUrl`
- * first in each list (`ocsp[0]`, `rim[0]`), and one as its mirror (`[1]`); `bindings` names
- * them as a host's EDGEATTEST_* variables.
- */
-export async function startSourcePairs(responderUrl, rimServiceUrl) {
-  const ocsp = [await startFlakySource(responderUrl), await startFlakySource(responderUrl)];
-  const rim = [await startFlakySource(rimServiceUrl), await startFlakySource(rimServiceUrl)];
-  return {
-    ocsp,
-    rim,
-    bindings: {
-      EDGEATTEST_OCSP_URL: ocsp[0].base,
-      EDGEATTEST_OCSP_MIRRORS: ocsp[1].base,
-      EDGEATTEST_RIM_SERVICE_URL: rim[0].base,
-      EDGEATTEST_RIM_MIRRORS: rim[1].base,
-    },
-    /** The first sources in mode `first`, the mirrors in `mirror`; the counts reset. */
-    modes(first, mirror = 'fine') {
-      for (const source of [ocsp[0], rim[0]]) source.setMode(first);
-      for (const source of [ocsp[1], rim[1]]) source.setMode(mirror);
-      for (const source of [...ocsp, ...rim]) source.reset();
-    },
-    /** What each stand-in was asked since the last `modes`. */
-    asked: () => ({ ocsp: ocsp.map((s) => s.asked()), rim: rim.map((s) => s.asked()) }),
-    /** A stand-in's entry in a /health report's `sources`. */
-    sourceOf: (report, kind, stand) => report.sources.find((s) => s.kind === kind && s.url.startsWith(stand.base)),
-    async close() {
-      for (const source of [...ocsp, ...rim]) await source.close();
-    },
-  };
-}

@@ -12,50 +12,48 @@ use crate::bytes::{HexBytes, RawBytes};
 use crate::host_answer::{FetchFailure, Fetched};
 use crate::service::Resource;
 
-/// A `FetchResource` as a host gives it back.
+/// A `FetchResource` as a host gives it back: one flat record (an internally tagged enum
+/// would buffer every member first, and cost the wasm modules more code).
 #[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-enum ResourceIn {
-    Rim {
-        id: String,
-        url: String,
-        #[serde(default)]
-        fallbacks: Vec<String>,
-    },
-    #[serde(rename_all = "camelCase")]
-    Ocsp {
-        url: String,
-        #[serde(default)]
-        fallbacks: Vec<String>,
-        request: HexBytes,
-        nonce: HexBytes,
-        cache_key: String,
-    },
+#[serde(rename_all = "camelCase")]
+struct ResourceIn {
+    kind: KindIn,
+    id: Option<String>,
+    url: String,
+    #[serde(default)]
+    fallbacks: Vec<String>,
+    request: Option<HexBytes>,
+    nonce: Option<HexBytes>,
+    cache_key: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum KindIn {
+    Rim,
+    Ocsp,
 }
 
 impl<'de> Deserialize<'de> for Resource {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
         let resource = ResourceIn::deserialize(deserializer)?;
-        let too_many = |fallbacks: &Vec<String>| fallbacks.len() > crate::service::MAX_MIRRORS;
-        Ok(match resource {
-            ResourceIn::Rim { fallbacks, .. } | ResourceIn::Ocsp { fallbacks, .. }
-                if too_many(&fallbacks) =>
-            {
-                return Err(serde::de::Error::custom("fallbacks: at most 4 mirrors"));
-            }
-            ResourceIn::Rim { id, url, fallbacks } => Resource::Rim { id, url, fallbacks },
-            ResourceIn::Ocsp {
-                url,
-                fallbacks,
-                request,
-                nonce,
-                cache_key,
-            } => Resource::Ocsp {
-                url,
-                fallbacks,
-                request: request.0,
-                nonce: nonce.0,
-                cache_key,
+        if resource.fallbacks.len() > crate::service::MAX_MIRRORS {
+            return Err(D::Error::custom("fallbacks: at most 4 mirrors"));
+        }
+        let missing = |member: &'static str| D::Error::missing_field(member);
+        Ok(match resource.kind {
+            KindIn::Rim => Resource::Rim {
+                id: resource.id.ok_or_else(|| missing("id"))?,
+                url: resource.url,
+                fallbacks: resource.fallbacks,
+            },
+            KindIn::Ocsp => Resource::Ocsp {
+                url: resource.url,
+                fallbacks: resource.fallbacks,
+                request: resource.request.ok_or_else(|| missing("request"))?.0,
+                nonce: resource.nonce.ok_or_else(|| missing("nonce"))?.0,
+                cache_key: resource.cache_key.ok_or_else(|| missing("cacheKey"))?,
             },
         })
     }

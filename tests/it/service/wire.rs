@@ -498,3 +498,32 @@ fn a_host_error_answer_names_exactly_the_members_serde_reads() {
         refused::<ErrorResponseInit>(value);
     }
 }
+
+#[test]
+fn a_resource_reads_back_as_written_and_a_missing_member_is_named() {
+    let resources = [
+        Resource::Rim {
+            id: "NV_X".into(),
+            url: "https://rim.example/NV_X".into(),
+            fallbacks: vec!["https://mirror.example/v1/rim/NV_X".into()],
+        },
+        Resource::Ocsp {
+            url: "https://ocsp.example/".into(),
+            fallbacks: Vec::new(),
+            request: vec![0x30, 0],
+            nonce: vec![9],
+            cache_key: "sha384:aa:01".into(),
+        },
+    ];
+    for resource in resources {
+        let value = serde_json::to_value(&resource).unwrap();
+        assert_eq!(read::<Resource>(value), resource);
+    }
+    let error = refused::<Resource>(json!({ "kind": "rim", "url": "https://rim.example/NV_X" }));
+    assert!(error.contains("missing field `id`"), "{error}");
+    let mirrors: Vec<String> = (0..5).map(|n| format!("https://m{n}.example/")).collect();
+    let error = refused::<Resource>(
+        json!({ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X", "fallbacks": mirrors }),
+    );
+    assert!(error.contains("at most 4 mirrors"), "{error}");
+}

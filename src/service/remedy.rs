@@ -10,15 +10,19 @@ use super::rims::{id_of_key, is_configured_roots_key};
 /// What to do when the RIM service does not answer (a literal, for `concat!`).
 macro_rules! rim_service_remedy {
     () => {
-        "Go online or point EDGEATTEST_RIM_SERVICE_URL at a reachable RIM service"
+        "Go online, point EDGEATTEST_RIM_SERVICE_URL at a reachable RIM service, or add a \
+         mirror in EDGEATTEST_RIM_MIRRORS (e.g. another edgeattest deployment's /v1/rim/)"
     };
 }
 
 /// What to do when the OCSP responder does not answer (a literal, for `concat!`).
 macro_rules! ocsp_remedy {
     () => {
-        "Go online or point EDGEATTEST_OCSP_URL at a reachable responder; to run air-gapped, set \
-         EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token says so)"
+        "Go online, point EDGEATTEST_OCSP_URL at a reachable responder or add one in \
+         EDGEATTEST_OCSP_MIRRORS; to ride out an outage, EDGEATTEST_OCSP_STALE_IF_ERROR lets \
+         answers kept from earlier decide for a while (every token then says so); to run \
+         air-gapped, set EDGEATTEST_OCSP_URL=off (revocation is then not checked and every token \
+         says so)"
     };
 }
 

@@ -22,6 +22,8 @@ pub(crate) enum Route {
     Jwks,
     /// `POST` to an attest endpoint (body size and content type already checked).
     Attest(Endpoint),
+    /// `GET /v1/rim/ids` or `/v1/rim/<id>`: the verified RIM mirror (`super::mirror`).
+    Mirror,
 }
 
 /// Request headers a browser may send cross-origin (preflight answer).
@@ -46,6 +48,9 @@ pub(crate) fn route(request: &Request) -> Result<Route, Response> {
         "/" => (Route::Info, "GET, HEAD, OPTIONS"),
         "/health" => (Route::Health, "GET, HEAD, OPTIONS"),
         "/.well-known/jwks.json" => (Route::Jwks, "GET, HEAD, OPTIONS"),
+        mirror if mirror.starts_with(super::mirror::MIRROR_RIM_PATH) => {
+            (Route::Mirror, "GET, HEAD, OPTIONS")
+        }
         other => match Endpoint::from_path(other) {
             Some(endpoint) => (Route::Attest(endpoint), "POST, OPTIONS"),
             None => return Err(not_found(&request.path)),

@@ -204,6 +204,7 @@ mod service {
     mod ear;
     mod exchange;
     mod keys;
+    mod mirror;
     mod ocsp;
     mod ocsp_policy;
     mod ocsp_unanswered;

@@ -212,6 +212,7 @@ module_items!(
         chain_requests,
         check_response,
         fold_chain,
+        mirror_cache_key,
         ocsp_targets,
         CertId,
         CertRevocation,

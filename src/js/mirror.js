@@ -8,7 +8,11 @@ import { defaultFetchCache } from './fetch.js';
 /** @import { FetchCache } from './fetch.js' */
 /** @import { MirrorEntry } from './edgeattest.js' */
 
-/** The fetch cache's key of RIM `id`'s verified envelope. */
+/**
+ * The fetch cache's key of RIM `id`'s verified envelope.
+ * @param {string} id
+ * @returns {string}
+ */
 export const mirrorRimKey = (id) => `mirror-rim:${id}`;
 
 /**

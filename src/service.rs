@@ -61,8 +61,8 @@ pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
 pub use mirror::{
-    mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds, MIRROR_RIM_PATH,
-    RIM_MIRROR_SECONDS,
+    mirror_rim_id, mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds,
+    MIRROR_RIM_PATH, RIM_MIRROR_SECONDS,
 };
 pub use options::{OptionsError, ServiceOptions, Setting, MAX_TOKEN_LIFETIME, MIN_TOKEN_LIFETIME};
 pub use outcome::{

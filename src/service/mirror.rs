@@ -28,7 +28,7 @@ use crate::rim::{check_rim_id, open_envelope, verify_rim, RimCertStatus, RimTrus
 use crate::time::UnixTime;
 
 /// The path prefix of the mirror's RIM routes.
-pub const MIRROR_RIM_PATH: &str = "/v1/rim/";
+pub const MIRROR_RIM_PATH: &str = super::router::MIRROR_RIM_PATH;
 
 /// How long a host keeps a verified envelope for the mirror (at most until the document's
 /// chain expires): a month, as NVIDIA replaces a published RIM rarely and the document is
@@ -201,8 +201,9 @@ pub(crate) fn not_mirrored(id: &str) -> Response {
     body.into_response()
 }
 
-/// The id of a mirror path (`/v1/rim/<id>`, percent-decoded), `None` for `/v1/rim/ids`.
-pub(crate) fn rim_id_of_path(path: &str) -> Option<String> {
+/// The RIM id a mirror path names (`/v1/rim/<id>`, percent-decoded, `[A-Za-z0-9._-]`
+/// only), `None` for `/v1/rim/ids` and anything else.
+pub fn mirror_rim_id(path: &str) -> Option<String> {
     let rest = path.split('?').next()?.strip_prefix(MIRROR_RIM_PATH)?;
     if rest == "ids" || rest.is_empty() || rest.len() > 256 {
         return None;
@@ -280,7 +281,7 @@ impl super::Service {
         if clean == "/v1/rim/ids" {
             return sources.ids();
         }
-        match rim_id_of_path(path) {
+        match mirror_rim_id(path) {
             Some(id) => sources.rim(&id, None).response,
             None => not_mirrored(clean.strip_prefix(MIRROR_RIM_PATH).unwrap_or(clean)),
         }

@@ -26,6 +26,9 @@ pub(crate) enum Route {
     Mirror,
 }
 
+/// The path prefix of the verified RIM mirror's routes (`super::mirror`).
+pub(crate) const MIRROR_RIM_PATH: &str = "/v1/rim/";
+
 /// Request headers a browser may send cross-origin (preflight answer).
 /// (`accept`: the EAR's media type has a quoted parameter, which is not CORS-safelisted.)
 const ALLOWED_HEADERS: &str = "content-type, authorization, x-nvidia-ocsp-allow-cert-hold, accept";
@@ -48,9 +51,7 @@ pub(crate) fn route(request: &Request) -> Result<Route, Response> {
         "/" => (Route::Info, "GET, HEAD, OPTIONS"),
         "/health" => (Route::Health, "GET, HEAD, OPTIONS"),
         "/.well-known/jwks.json" => (Route::Jwks, "GET, HEAD, OPTIONS"),
-        mirror if mirror.starts_with(super::mirror::MIRROR_RIM_PATH) => {
-            (Route::Mirror, "GET, HEAD, OPTIONS")
-        }
+        mirror if mirror.starts_with(MIRROR_RIM_PATH) => (Route::Mirror, "GET, HEAD, OPTIONS"),
         other => match Endpoint::from_path(other) {
             Some(endpoint) => (Route::Attest(endpoint), "POST, OPTIONS"),
             None => return Err(not_found(&request.path)),

@@ -40,6 +40,7 @@ mod error;
 mod fold;
 mod parse;
 mod policy;
+mod relay;
 mod request;
 mod responder;
 mod response;
@@ -58,6 +59,7 @@ pub use fold::{fold_chain, ChainRevocation};
 pub use policy::{
     Relaxation, RevocationComponent, RevocationPolicy, RevocationRule, HOLD_ACCEPTED,
 };
+pub use relay::mirror_cache_key;
 pub use request::{OcspRequest, NONCE_LEN};
 pub(crate) use response::check_response_within;
 pub use response::{check_response, screen_response, PendingOcsp};

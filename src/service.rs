@@ -23,6 +23,7 @@ mod http;
 mod keys;
 mod limits;
 mod mint;
+mod mirror;
 mod negotiate;
 mod options;
 mod outcome;
@@ -69,6 +70,10 @@ pub use health_probe::{
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
+pub use mirror::{
+    mirror_rim_id, mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds,
+    MIRROR_RIM_PATH, RIM_MIRROR_SECONDS,
+};
 pub use options::{OptionsError, ServiceOptions, Setting, MAX_TOKEN_LIFETIME, MIN_TOKEN_LIFETIME};
 pub use outcome::{
     CertStatus, ChainOutcome, DeviceOutcome, ErrorDetails, MeasurementOutcome, RimOutcome,

@@ -74,7 +74,7 @@ entries! {
     mod verified: default local service rego;
     // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
     mod runtime: local service;
-    pub mod service: service => service fetch;
+    pub mod service: service => service fetch mirror;
     pub mod token: default local service;
     // The PPCIE topology of a node, from evidence or from two verified results.
     pub mod topology: local service;

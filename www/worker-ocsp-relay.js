@@ -6,7 +6,13 @@
 // bodies, the request and the responder's answer, are read within their caps (readBody): a
 // larger one is refused from its Content-Length or where it passes the cap, never read whole
 // nor kept.
-import { EdgeAttestError, NVIDIA_OCSP_URL, serviceLimits } from '../pkg/service/workerd.js';
+//
+// It is also the verified mirror's OCSP responder (RFC 6960 over POST, for NVIDIA's tools and
+// other verifiers): a request the core says a cached answer may answer (mirrorOcspKey:
+// unsigned, one SHA-384 CertID, no nonce) is answered with the answer an attestation
+// verified, bytes intact (signed by NVIDIA's responder), while it is fresh; every other
+// request — one with a nonce gets a fresh answer that echoes it — is relayed.
+import { EdgeAttestError, NVIDIA_OCSP_URL, mirrorOcspKey, serviceLimits } from '../pkg/service/workerd.js';
 import { readBody } from '../pkg/service/body.js';
 import { errorAnswer } from './worker-answer.js';
 import { readRequestBody } from './worker-body.js';
@@ -28,7 +34,7 @@ function responderOf(env) {
   return value || NVIDIA_OCSP_URL;
 }
 
-export async function ocspRelay(request, env) {
+export async function ocspRelay(request, env, { cache, now } = {}) {
   const responder = responderOf(env);
   // GET answers either way (the page asks before it posts): the responder, or null when off.
   if (request.method === 'GET' || request.method === 'HEAD') {
@@ -46,6 +52,11 @@ export async function ocspRelay(request, env) {
   } catch (error) {
     if (error instanceof EdgeAttestError) return errorAnswer(error.status, error.code, error.message);
     throw error;
+  }
+  const key = cache && now !== undefined ? mirrorOcspKey(body) : undefined;
+  const kept = key ? await cache.get(`ocsp:${key}`, now) : undefined;
+  if (kept?.body) {
+    return new Response(kept.body, { headers: { 'content-type': 'application/ocsp-response', 'cache-control': 'no-store', 'x-edgeattest-mirror': 'verified' } });
   }
   let answer;
   try {

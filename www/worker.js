@@ -30,6 +30,7 @@ import { errorAnswer } from './worker-answer.js';
 import { drain, readRequestBody } from './worker-body.js';
 import { gateway } from './worker-gateway.js';
 import { isListPath, lists } from './worker-lists.js';
+import { isMirrorRimRequest, mirrorRim } from './worker-mirror.js';
 import { isOcspRelayPath, ocspRelay } from './worker-ocsp-relay.js';
 import { probeWhenDue } from './worker-probe.js';
 import { BUNDLED_RIMS } from './rims.js';
@@ -282,7 +283,8 @@ async function route(request, env, ctx) {
   if (url.pathname === '/deprecations' && ['GET', 'HEAD'].includes(request.method)) return Response.redirect(new URL('/ui/', url).toString(), 302);
   if (url.pathname.startsWith('/api/')) return gateway(request, env, url);
   if (isListPath(url.pathname)) return lists(request, env, url);
-  if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env);
+  // The relay is also the mirror's OCSP responder: verified answers from the fetch cache.
+  if (isOcspRelayPath(url.pathname)) return ocspRelay(request, env, { cache: (await attestationService(env, url)) ? fetchCacheOf() : NO_CACHE, now: now?.() });
 
   const svc = service ?? (await attestationService(env, url));
   if (!svc) {
@@ -291,6 +293,7 @@ async function route(request, env, ctx) {
   // The sources are probed from the first request on (in the background), so that /health
   // says at once whether they answer.
   probeWhenDue(svc, ctx, { now: now(), cache: fetchCacheOf() });
+  if (isMirrorRimRequest(request, url)) return mirrorRim(svc, request, url, { cache: requestCache(fetchCacheOf(), ctx), now: now() });
   const { body, size } = await requestBody(request);
   // The core judges the size from content-length: give it the size actually received.
   const headers = [...request.headers].filter(([name]) => name !== 'content-length');

@@ -26,7 +26,7 @@ mod test_pki;
 
 use core::cell::RefCell;
 
-use edgeattest::service::{Exchange, Service, Source, Step};
+use edgeattest::service::{mirror_rim_key, Exchange, Service, Source, Step};
 use wasip2::exports::http::incoming_handler::Guest;
 use wasip2::http::types::{IncomingRequest, ResponseOutparam};
 
@@ -91,6 +91,26 @@ fn answer(
     let Some(clock) = edgeattest::UnixTime::from_secs(now) else {
         return http::error_response(500, "ERR_INTERNAL", "the host clock is out of range");
     };
+    // The verified mirror: the service's own RIMs and the envelopes attestations verified,
+    // each verified again now by the core (no fetch for the mirror here: it serves what
+    // this instance's attestations verified).
+    if matches!(request.method.as_str(), "GET" | "HEAD") {
+        if let Some(id) = edgeattest::service::mirror_rim_id(&request.path) {
+            let kept = match config.fetch_cache.then_some(&mut instance.cache) {
+                Some(cache) => match cache.get(&mirror_rim_key(&id), now) {
+                    Some(cache::Entry::Body { body, .. }) => Some(body),
+                    _ => None,
+                },
+                None => None,
+            };
+            let mut random = [0u8; 16];
+            random.copy_from_slice(&entropy[..16]);
+            return config
+                .service
+                .mirror_rim(&id, kept.as_deref(), clock, random)
+                .response;
+        }
+    }
     let exchange = config.service.begin_cached(request, clock, entropy);
     let cache = config.fetch_cache.then_some(&mut instance.cache);
     let mut host = Fetching {
@@ -114,6 +134,15 @@ fn answer(
             };
             let (until, keep_until) = (entry.until.as_secs(), entry.keep_until.as_secs());
             cache.put(key, value, until, now, keep_until);
+        }
+        // The RIM envelopes the core verified, for the mirror (`cacheMirrored`).
+        for entry in exchange.verified_rims() {
+            let value = cache::Entry::Body {
+                body: entry.body.clone(),
+                nonce: None,
+            };
+            let until = entry.until.as_secs();
+            cache.put(mirror_rim_key(&entry.id), value, until, now, until);
         }
     }
     record_sources(&mut config.service, seen, cache.as_deref(), now);

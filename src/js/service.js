@@ -6,6 +6,7 @@ import { chooseBackend } from './backend.js';
 import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
 import { answerFetchStep, cacheVerified, defaultFetchCache, recordSources } from './fetch.js';
 import { coded } from './error.js';
+import { cacheMirrored } from './mirror.js';
 import { importPrivateKey } from './keys.js';
 
 export { createVerifyKeyCache } from './backend.js';
@@ -81,6 +82,7 @@ export async function handleRequest(service, request, options = {}) {
       const step = exchange.step();
       if (step.kind === 'respond') {
         await cacheVerified(exchange.cacheable(), now, fetching.cache);
+        await cacheMirrored(exchange.verifiedRims(), now, fetching.cache);
         recordSources(service, fetching.seen, fetching.cache ?? defaultFetchCache, now);
         return step.response;
       }

@@ -66,17 +66,17 @@ pub(crate) struct BasicRef<'a> {
 }
 
 /// A cursor over the TLVs of one DER value.
-struct Walk<'a>(SliceReader<'a>);
+pub(super) struct Walk<'a>(SliceReader<'a>);
 
 impl<'a> Walk<'a> {
-    fn new(bytes: &'a [u8], what: &'static str) -> Result<Self, OcspError> {
+    pub(super) fn new(bytes: &'a [u8], what: &'static str) -> Result<Self, OcspError> {
         SliceReader::new(bytes)
             .map(Self)
             .map_err(|_| malformed(what))
     }
 
     /// The next TLV's tag and value.
-    fn next(&mut self, what: &'static str) -> Result<(Tag, &'a [u8]), OcspError> {
+    pub(super) fn next(&mut self, what: &'static str) -> Result<(Tag, &'a [u8]), OcspError> {
         let header = Header::decode(&mut self.0).map_err(|_| malformed(what))?;
         let value = self
             .0
@@ -86,7 +86,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The next TLV's value, which must have `tag`.
-    fn expect(&mut self, tag: Tag, what: &'static str) -> Result<&'a [u8], OcspError> {
+    pub(super) fn expect(&mut self, tag: Tag, what: &'static str) -> Result<&'a [u8], OcspError> {
         match self.next(what)? {
             (t, value) if t == tag => Ok(value),
             _ => Err(malformed(what)),
@@ -94,7 +94,11 @@ impl<'a> Walk<'a> {
     }
 
     /// The next TLV's value when it has `tag`, else nothing read.
-    fn optional(&mut self, tag: Tag, what: &'static str) -> Result<Option<&'a [u8]>, OcspError> {
+    pub(super) fn optional(
+        &mut self,
+        tag: Tag,
+        what: &'static str,
+    ) -> Result<Option<&'a [u8]>, OcspError> {
         if self.0.is_finished() || Tag::peek(&self.0).ok() != Some(tag) {
             return Ok(None);
         }
@@ -102,19 +106,19 @@ impl<'a> Walk<'a> {
     }
 
     /// The next whole TLV, which must have `tag`.
-    fn raw(&mut self, tag: Tag, what: &'static str) -> Result<&'a [u8], OcspError> {
+    pub(super) fn raw(&mut self, tag: Tag, what: &'static str) -> Result<&'a [u8], OcspError> {
         if Tag::peek(&self.0).ok() != Some(tag) {
             return Err(malformed(what));
         }
         self.0.tlv_bytes().map_err(|_| malformed(what))
     }
 
-    fn is_finished(&self) -> bool {
+    pub(super) fn is_finished(&self) -> bool {
         self.0.is_finished()
     }
 
     /// Nothing may follow.
-    fn done(self, what: &'static str) -> Result<(), OcspError> {
+    pub(super) fn done(self, what: &'static str) -> Result<(), OcspError> {
         self.0.finish().map_err(|_| malformed(what))
     }
 }
@@ -123,7 +127,7 @@ fn malformed(problem: &'static str) -> OcspError {
     OcspError::Malformed { problem }
 }
 
-const fn context(number: u32, constructed: bool) -> Tag {
+pub(super) const fn context(number: u32, constructed: bool) -> Tag {
     Tag::ContextSpecific {
         constructed,
         number: TagNumber(number),

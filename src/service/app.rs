@@ -134,6 +134,7 @@ impl Service {
                 None => ErrorBody::new(500, "ERR_INTERNAL", "the key set could not be built")
                     .into_response(),
             }),
+            Ok(Route::Mirror) => immediate(self.mirror_route(&request.path, now, &entropy[..16])),
             Ok(Route::Attest(endpoint)) => {
                 let refusal = match (
                     issuer_for(&self.config, request),

@@ -10,15 +10,16 @@ use alloc::vec::Vec;
 use super::context::Context;
 use super::device::{device_outcomes, DeviceStage};
 use super::fetch::{rim_url, FetchFailure, Fetched, OcspCacheEntry, Resource};
+use super::mirror::{MirrorEntry, RIM_MIRROR_SECONDS};
 use super::outcome::DeviceOutcome;
 use super::report_outcome::{RimSources, RimVerdicts};
 use super::revocation::{ChainQueries, ChainVerdict, Revocation, RevocationVerdicts};
-use super::rims::id_of_key;
+use super::rims::{id_of_key, is_configured_roots_key};
 use crate::attest::DeviceKind;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
-use crate::ocsp::{ChainKind, RevocationComponent, RevocationPolicy};
-use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim};
+use crate::ocsp::{ChainKind, ChainRevocation, RevocationComponent, RevocationPolicy};
+use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim, RimCertStatus};
 use crate::time::UnixTime;
 
 /// One attestation after its evidence round.
@@ -36,6 +37,8 @@ pub(crate) struct Appraisal {
     fetched_rims: BTreeMap<String, Vec<u8>>,
     /// The store keys of RIMs the host gave from a kept copy (stale-if-error).
     kept_rims: alloc::collections::BTreeSet<String>,
+    /// The RIM service's envelopes of those documents, as fetched, for the mirror.
+    fetched_envelopes: BTreeMap<String, Vec<u8>>,
     /// Why a RIM could not be had from the RIM service (not 404): the real service's 5008.
     download_errors: BTreeMap<String, String>,
     /// Documents settled without signature checks (unreadable, bad digest).
@@ -88,6 +91,7 @@ impl Appraisal {
             revocation,
             device_chains,
             fetched_rims: BTreeMap::new(),
+            fetched_envelopes: BTreeMap::new(),
             download_errors: BTreeMap::new(),
             kept_rims: alloc::collections::BTreeSet::new(),
             settled: RimVerdicts::new(),
@@ -209,11 +213,8 @@ impl Appraisal {
     }
 
     /// Completes the last round and builds every device's outcome; also returns the OCSP
-    /// answers the host may cache.
-    pub(crate) fn finish(
-        self,
-        verdicts: &[bool],
-    ) -> (ValidatedRequest, Vec<DeviceOutcome>, Vec<OcspCacheEntry>) {
+    /// answers the host may cache and the fetched RIM envelopes that verified.
+    pub(crate) fn finish(self, verdicts: &[bool]) -> Finished {
         let Self {
             request,
             stages,
@@ -225,6 +226,7 @@ impl Appraisal {
             mut settled,
             pending,
             rim_chains,
+            fetched_envelopes,
             ..
         } = self;
         for (id, rim, indices) in pending {
@@ -277,7 +279,14 @@ impl Appraisal {
             kept_rims: &kept_rims,
         };
         let outcomes = device_outcomes(&request, stages, &sources, now);
-        (request, outcomes, cacheable)
+        let verified_rims =
+            verified_envelopes(fetched_envelopes, &settled, &verdicts_by_chain, now);
+        Finished {
+            request,
+            outcomes,
+            cacheable,
+            verified_rims,
+        }
     }
 
     /// `key`: the store key (super::rims::store_key) the document was fetched for.
@@ -291,6 +300,7 @@ impl Appraisal {
                             self.kept_rims.insert(key.into());
                         }
                         self.fetched_rims.insert(key.into(), envelope.rim);
+                        self.fetched_envelopes.insert(key.into(), body.clone());
                     }
                     Err(error) => {
                         self.download_errors.insert(
@@ -326,6 +336,49 @@ impl Appraisal {
             }
         }
     }
+}
+
+/// What the last round settled: the request, every device's outcome, the OCSP answers the
+/// host may cache and the fetched RIM envelopes that verified (for the mirror).
+pub(crate) struct Finished {
+    pub(crate) request: ValidatedRequest,
+    pub(crate) outcomes: Vec<DeviceOutcome>,
+    pub(crate) cacheable: Vec<OcspCacheEntry>,
+    pub(crate) verified_rims: Vec<MirrorEntry>,
+}
+
+/// The fetched envelopes whose document verified in this request — signature, chain valid
+/// (not expired) at `now`, the RIM its id names — and whose chain is not reported revoked;
+/// a document kept for a configured root's devices is never mirrored under NVIDIA's id.
+fn verified_envelopes(
+    envelopes: BTreeMap<String, Vec<u8>>,
+    settled: &RimVerdicts,
+    revocation: &RevocationVerdicts,
+    now: UnixTime,
+) -> Vec<MirrorEntry> {
+    envelopes
+        .into_iter()
+        .filter(|(key, _)| !is_configured_roots_key(key))
+        .filter_map(|(key, body)| {
+            let Some(Ok(verified)) = settled.get(&key) else {
+                return None;
+            };
+            let chain = verified.cert_chain();
+            let revoked = matches!(
+                revocation.rims.get(&key),
+                Some(ChainVerdict::Checked(ChainRevocation::Revoked { .. }, ..))
+            );
+            if chain.status != RimCertStatus::Valid || revoked {
+                return None;
+            }
+            let until = now.saturating_add(RIM_MIRROR_SECONDS);
+            Some(MirrorEntry {
+                id: key,
+                body,
+                until: chain.expiration.map_or(until, |expiry| expiry.min(until)),
+            })
+        })
+        .collect()
 }
 
 /// What one fetched resource is for.

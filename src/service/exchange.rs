@@ -16,12 +16,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::appraisal::{Appraisal, Target};
+use super::appraisal::{Appraisal, Finished, Target};
 use super::context::{Context, Service};
 use super::device::{device_stages, plan_evidence};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
+use super::mirror::MirrorEntry;
 use super::negotiate::ResultKind;
 use super::router::finish_attest_response;
 use crate::attest::{Endpoint, ValidatedRequest};
@@ -74,6 +75,8 @@ pub struct Exchange {
     endpoint: Option<Endpoint>,
     /// The OCSP answers that verified, for the host's cache (known once the checks ran).
     cacheable: Vec<OcspCacheEntry>,
+    /// The fetched RIM envelopes that verified, for the host's mirror (known then too).
+    verified_rims: Vec<MirrorEntry>,
     /// The result the request asked for.
     result: ResultKind,
 }
@@ -164,6 +167,7 @@ impl Exchange {
             entropy: [0; 32],
             endpoint: None,
             cacheable: Vec::new(),
+            verified_rims: Vec::new(),
             result: ResultKind::Nras,
         }
     }
@@ -219,6 +223,7 @@ impl Exchange {
             now,
             entropy,
             cacheable: Vec::new(),
+            verified_rims: Vec::new(),
             result,
         };
         exchange.settle(service);
@@ -250,6 +255,14 @@ impl Exchange {
     /// answers the core accepted are ever cached.
     pub fn cacheable(&self) -> &[OcspCacheEntry] {
         &self.cacheable
+    }
+
+    /// The RIM service envelopes fetched by this exchange whose documents verified (signature,
+    /// chain valid at `now`, the RIM the id names; chain not reported revoked), for the host
+    /// to keep under [`super::mirror_rim_key`] and serve from the mirror: known once the last
+    /// round of checks ran, so a tampered or failing envelope is never among them.
+    pub fn verified_rims(&self) -> &[MirrorEntry] {
+        &self.verified_rims
     }
 
     /// Answers a [`Step::Verify`]: one verdict per check, in order. `service` is the one
@@ -458,8 +471,14 @@ impl Exchange {
     /// Completes the last round of checks, builds every device's outcome and plans the
     /// tokens.
     fn mint(&mut self, service: &Service, appraisal: Appraisal, verdicts: &[bool]) -> State {
-        let (request, outcomes, cacheable) = appraisal.finish(verdicts);
+        let Finished {
+            request,
+            outcomes,
+            cacheable,
+            verified_rims,
+        } = appraisal.finish(verdicts);
         self.cacheable = cacheable;
+        self.verified_rims = verified_rims;
         let config = service.config();
         let minter = Minter::new(
             service.keys().kid(),

@@ -170,6 +170,15 @@ impl RimStore {
         matches.next().is_none().then_some(xml.as_slice())
     }
 
+    /// The RIM ids of the documents held by id for NVIDIA devices, sorted (documents held by
+    /// content or for configured roots only are not listed).
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.by_id
+            .keys()
+            .map(String::as_str)
+            .filter(|key| !is_configured_roots_key(key))
+    }
+
     /// Whether `id` can be served.
     pub fn contains(&self, id: &str) -> bool {
         self.get(id).is_some()

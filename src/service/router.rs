@@ -22,7 +22,12 @@ pub(crate) enum Route {
     Jwks,
     /// `POST` to an attest endpoint (body size and content type already checked).
     Attest(Endpoint),
+    /// `GET /v1/rim/ids` or `/v1/rim/<id>`: the verified RIM mirror (`super::mirror`).
+    Mirror,
 }
+
+/// The path prefix of the verified RIM mirror's routes (`super::mirror`).
+pub(crate) const MIRROR_RIM_PATH: &str = "/v1/rim/";
 
 /// Request headers a browser may send cross-origin (preflight answer).
 /// (`accept`: the EAR's media type has a quoted parameter, which is not CORS-safelisted.)
@@ -46,6 +51,7 @@ pub(crate) fn route(request: &Request) -> Result<Route, Response> {
         "/" => (Route::Info, "GET, HEAD, OPTIONS"),
         "/health" => (Route::Health, "GET, HEAD, OPTIONS"),
         "/.well-known/jwks.json" => (Route::Jwks, "GET, HEAD, OPTIONS"),
+        mirror if mirror.starts_with(MIRROR_RIM_PATH) => (Route::Mirror, "GET, HEAD, OPTIONS"),
         other => match Endpoint::from_path(other) {
             Some(endpoint) => (Route::Attest(endpoint), "POST, OPTIONS"),
             None => return Err(not_found(&request.path)),

@@ -275,3 +275,43 @@ impl<'de> Deserialize<'de> for Source {
         })
     }
 }
+
+/// The JS `MirrorEntry`: `{id, body, until}`.
+#[derive(Serialize)]
+struct MirrorEntryOut<'a> {
+    id: &'a str,
+    body: RawBytes<'a>,
+    until: crate::time::UnixTime,
+}
+
+impl Serialize for super::mirror::MirrorEntry {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        MirrorEntryOut {
+            id: &self.id,
+            body: RawBytes(&self.body),
+            until: self.until,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The JS `MirrorAnswer`: `{response, store?}`.
+#[derive(Serialize)]
+struct MirrorAnswerOut<'a> {
+    response: &'a Response,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<&'a super::mirror::MirrorEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fetch: Option<&'a str>,
+}
+
+impl Serialize for super::mirror::MirrorAnswer {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        MirrorAnswerOut {
+            response: &self.response,
+            store: self.store.as_ref(),
+            fetch: self.fetch.as_deref(),
+        }
+        .serialize(serializer)
+    }
+}

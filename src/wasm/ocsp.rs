@@ -9,6 +9,7 @@ use super::answer::fetched;
 use super::args;
 use super::convert::{from_js, json_to_js, members_from_js, options_from_js, set_bytes};
 use super::error;
+use crate::bytes::Document;
 use crate::ocsp::{CheckOcspOptions, OcspInputError, OcspRequestsOptions};
 use crate::token::{Jwks, SignerOcspOptions, TokenError};
 
@@ -176,4 +177,16 @@ pub fn check_signer_ocsp(
     let now = args::time_or_clock(&now, "now")?;
     let options: Option<SignerOcspOptions> = members_from_js(&options, "options")?;
     json_to_js(&options.unwrap_or_default().check(&jwks, &answers, now)?)
+}
+
+/// The cache key (`sha384:<issuerKeyHash>:<serial>`, as `OcspCacheEntry.cacheKey`) under
+/// which a verified OCSP answer may answer the DER `OCSPRequest` `request` from a cache —
+/// unsigned, one certificate, a SHA-384 CertID, no nonce — or `undefined`: relay it to the
+/// responder (a request with a nonce gets a fresh answer that echoes it).
+#[wasm_bindgen(js_name = mirrorOcspKey, unchecked_return_type = "string | undefined")]
+pub fn mirror_ocsp_key(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Document(der) = from_js(&request, "request")?;
+    Ok(crate::ocsp::mirror_cache_key(&der).map_or(JsValue::UNDEFINED, |key| JsValue::from_str(&key)))
 }

@@ -185,6 +185,33 @@ impl AttestationService {
         Ok(ServiceExchange { service, exchange })
     }
 
+    /// The verified mirror's answer to `GET /v1/rim/<id>` at `now`: the service's own
+    /// document, else `envelope` (a RIM service answer the host kept under
+    /// `mirror-rim:<id>`, or fetched for the mirror), served only if it verifies now. Returns
+    /// `{response, store?}`: `store` is a fetched envelope that verified, for the host to
+    /// keep until `store.until`. Throws `ERR_INVALID_ARGUMENT` for arguments of the wrong
+    /// shape, `ERR_NO_RANDOMNESS`, `ERR_SERVICE_BUSY`.
+    #[wasm_bindgen(js_name = mirrorRim, unchecked_return_type = "MirrorAnswer")]
+    pub fn mirror_rim(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | undefined")] envelope: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = args::string_arg(&id, "id")?;
+        let now = args::time(&now, "now")?;
+        let envelope = match envelope.is_undefined() || envelope.is_null() {
+            true => None,
+            false => Some(from_js::<Document>(&envelope, "envelope")?.0),
+        };
+        let random = args::random_bytes::<16>()?;
+        convert::to_js(
+            &self
+                .service()?
+                .mirror_rim(&id, envelope.as_deref(), now, random),
+        )
+    }
+
     fn service(&self) -> Result<Ref<'_, Service>, JsValue> {
         self.inner.try_borrow().map_err(|_| busy())
     }
@@ -249,6 +276,14 @@ impl ServiceExchange {
     #[wasm_bindgen(unchecked_return_type = "OcspCacheEntry[]")]
     pub fn cacheable(&self) -> Result<JsValue, JsValue> {
         convert::to_js(self.exchange.cacheable())
+    }
+
+    /// The RIM service envelopes this exchange fetched whose documents verified, for the
+    /// host's mirror (`mirror-rim:<id>` until `until`; known once the exchange has reached
+    /// its tokens or its response).
+    #[wasm_bindgen(js_name = verifiedRims, unchecked_return_type = "MirrorEntry[]")]
+    pub fn verified_rims(&self) -> Result<JsValue, JsValue> {
+        convert::to_js(self.exchange.verified_rims())
     }
 
     /// Answers a `sign` step: one raw `r‖s` ES384 signature (96 bytes, as WebCrypto's

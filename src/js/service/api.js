@@ -25,7 +25,7 @@ export {
   gatewayDecision, ApiGateway, createApiKey, parseApiKey, hashApiKey, accessRouteTable, roleScopes,
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
-  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses,
+  ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses, mirrorOcspKey,
   serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
   checkTopology, checkResultsTopology,
 } from './edgeattest.js';
@@ -36,6 +36,7 @@ export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';
 export { createFetchCache } from './fetch.js';
+export { cacheMirrored, mirrorRimKey } from './mirror.js';
 export * from './ocsp.js';
 export { EdgeAttestError } from './error.js';
 // The signature-check types the API takes (webcrypto.js has no value here to re-export).

@@ -213,6 +213,7 @@ module_items!(
         check_response,
         screen_response,
         fold_chain,
+        mirror_cache_key,
         ocsp_targets,
         CertId,
         CertRevocation,

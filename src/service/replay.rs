@@ -27,6 +27,7 @@
 mod bundle;
 mod compare;
 mod error;
+mod options;
 mod record;
 mod run;
 
@@ -37,5 +38,6 @@ pub use bundle::{
 };
 pub use compare::{Difference, TokenClaims, Verdict};
 pub use error::ReplayError;
+pub use options::ReplayOptions;
 pub(crate) use record::{requested, Recorder};
 pub use run::{replay, ReplayAnchors, Replayed};

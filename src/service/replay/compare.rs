@@ -16,6 +16,7 @@ const VOLATILE_CLAIMS: [&str; 4] = ["jti", "iat", "nbf", "exp"];
 
 /// A response read as claims.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReplayVerdict"))]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
     /// The status.
@@ -24,16 +25,19 @@ pub struct Verdict {
     /// JSON), `eat` (V1), or `ear` (an EAR). Empty for a response without tokens.
     pub tokens: Vec<TokenClaims>,
     /// A response without tokens: its body, as JSON when it is JSON, else as text.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub body: Option<Value>,
 }
 
 /// One token's claims.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReplayTokenClaims"))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenClaims {
     /// `overall`, the device label (`GPU-0`), `eat` or `ear`.
     pub label: String,
     /// The claims, in the token's order.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     pub claims: Map<String, Value>,
 }
 
@@ -96,6 +100,7 @@ fn claims_of(jws: &str) -> Option<Map<String, Value>> {
 
 /// One way the replayed verdict, or the bundle, differs from the recorded one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReplayDifference"))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum Difference {
@@ -175,8 +180,10 @@ pub enum Difference {
     #[serde(rename_all = "camelCase")]
     Body {
         /// The recorded body.
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         recorded: Option<Value>,
         /// The replayed body.
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         replayed: Option<Value>,
     },
 }

@@ -46,6 +46,16 @@ pub enum ReplayError {
         /// The most read.
         max: usize,
     },
+    /// The replayer's anchors (`deviceRoots`, `rimRoots`) do not read: the chain error's
+    /// code and message.
+    Anchors {
+        /// The option.
+        field: &'static str,
+        /// The chain error's code.
+        code: &'static str,
+        /// Its message.
+        message: String,
+    },
     /// The ephemeral key could not be made from the randomness given.
     Key(KeyError),
     /// The replayed exchange refused an answer (a bug: the replay drives it itself): the
@@ -73,6 +83,9 @@ impl fmt::Display for ReplayError {
             Self::Budget { what, count, max } => {
                 write!(f, "the bundle holds {count} {what}; at most {max} are read")
             }
+            Self::Anchors { field, message, .. } => {
+                write!(f, "the replay's {field} do not read: {message}")
+            }
             Self::Key(error) => write!(f, "the replay key could not be made: {error}"),
             Self::Exchange { message, .. } => {
                 write!(f, "the replayed exchange failed: {message}")
@@ -91,14 +104,15 @@ impl ErrorCode for ReplayError {
             Self::Format { .. } => "ERR_REPLAY_BUNDLE_FORMAT",
             Self::Field { .. } => "ERR_REPLAY_BUNDLE_FIELD",
             Self::Budget { .. } => "ERR_REPLAY_BUNDLE_BUDGET",
+            Self::Anchors { code, .. } | Self::Exchange { code, .. } => code,
             Self::Key(error) => error.code(),
-            Self::Exchange { code, .. } => code,
         }
     }
 
     fn field(&self) -> Option<&str> {
         match self {
             Self::Field { field, .. } => Some(field),
+            Self::Anchors { field, .. } => Some(field),
             _ => None,
         }
     }

@@ -32,6 +32,7 @@ pub struct ReplayAnchors {
 
 /// A replayed verdict beside the recorded one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Replayed {
     /// No difference: every input has its recorded digest, the anchors are the recorded

@@ -682,9 +682,10 @@ fn http_plumbing_is_not_public() {
 use edgeattest::service::replay::{
     replay as _, AnchorDigests as _, AnswerRecord as _, Bundle as _, ConfigRecord as _,
     Difference as _, Digested as _, FailureRecord as _, FetchRecord as _, ReplayAnchors as _,
-    ReplayError as _, Replayed as _, RequestRecord as _, ResourceRecord as _, ResultRecord as _,
-    RimRecord as _, TokenClaims as _, Verdict as _, BUNDLE_FORMAT as _, BUNDLE_MEDIA_TYPE as _,
-    MAX_BUNDLE_BYTES as _, MAX_BUNDLE_FETCHES as _, MAX_BUNDLE_RIMS as _, REPLAY_HEADER as _,
+    ReplayError as _, ReplayOptions as _, Replayed as _, RequestRecord as _, ResourceRecord as _,
+    ResultRecord as _, RimRecord as _, TokenClaims as _, Verdict as _, BUNDLE_FORMAT as _,
+    BUNDLE_MEDIA_TYPE as _, MAX_BUNDLE_BYTES as _, MAX_BUNDLE_FETCHES as _, MAX_BUNDLE_RIMS as _,
+    REPLAY_HEADER as _,
 };
 const REPLAY_ITEMS: &[&str] = &[
     "AnchorDigests",
@@ -703,6 +704,7 @@ const REPLAY_ITEMS: &[&str] = &[
     "REPLAY_HEADER",
     "ReplayAnchors",
     "ReplayError",
+    "ReplayOptions",
     "Replayed",
     "RequestRecord",
     "ResourceRecord",

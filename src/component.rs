@@ -47,6 +47,7 @@ mod ocsp;
 mod ocsp_values;
 mod pending;
 mod policy;
+mod replay;
 mod report;
 mod rim;
 mod runtime;

@@ -47,7 +47,6 @@ mod ocsp;
 mod ocsp_values;
 mod pending;
 mod policy;
-mod replay;
 mod report;
 mod rim;
 mod runtime;

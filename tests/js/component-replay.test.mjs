@@ -1,102 +1,95 @@
-// The `edgeattest:verifier` component's `replay` interface against the package's
-// replayAttestation: bundles recorded through handleRequest (the generated test PKI with live
-// OCSP answers and a fetched RIM; NVIDIA's LS10 switch with its RIM held) replay through the
-// component to the same verdicts, claims and differences as in Node, altered ones too; a
-// bundle that does not read is the same coded error. Rust: tests/it/service/replay*.rs.
+// Replay through the attestation service component (target/component/edgeattest-service.wasm,
+// wasi:http): an attestation of the generated test PKI's devices, with live OCSP answers from
+// `openssl ocsp` and RIMs from the loopback RIM service, answered by the component with
+// `x-edgeattest-replay: bundle`, replays through the component's `POST /replay` (against its
+// configured anchors) and through the package's replayAttestation in Node to the same claims;
+// a byte changed in an OCSP answer replays in both to the same, explained difference; a
+// bundle that does not read is 400 with its code. Rust: tests/it/service/replay*.rs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import {
-  AttestationService, buildAttestRequest, createFetchCache, handleRequest, replayAttestation,
-} from '../../pkg/service/index.js';
-import { caught, loadComponent, replayedFromWit, utf8 } from './support/component.mjs';
+import { buildAttestRequest, replayAttestation } from '../../pkg/service/index.js';
+import { startServiceComponent } from './support/component-service.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
-import { fixtureText, ls10 } from './support/fixtures.mjs';
 
 const TEST_ANCHORS = { deviceRoots: pkiText('root.pem'), rimRoots: pkiText('rim_root.pem') };
-let wit;
+const VOLATILE = ['jti', 'iat', 'nbf', 'exp', 'submods'];
 let responder;
 let rims;
+let component;
 before(async () => {
-  wit = await loadComponent();
   responder = await startOcspResponder();
   rims = await startRimService();
+  component = await startServiceComponent({
+    EDGEATTEST_CRYPTO: 'software',
+    EDGEATTEST_BUNDLED_RIMS: 'off',
+    EDGEATTEST_OCSP_URL: responder.url,
+    EDGEATTEST_RIM_SERVICE_URL: rims.url,
+    EDGEATTEST_TRUST_ANCHORS: TEST_ANCHORS.deviceRoots,
+    EDGEATTEST_RIM_TRUST_ANCHORS: TEST_ANCHORS.rimRoots,
+  });
 });
 after(async () => {
+  await component?.stop();
   await responder?.close();
   await rims?.close();
 });
 
-async function bundleOf(options, request, handleOptions) {
-  const service = new AttestationService(options);
-  try {
-    if (options.rim) service.addRim(options.rim.name, options.rim.xml);
-    const response = await handleRequest(service, { ...request, headers: { ...request.headers, 'x-edgeattest-replay': 'bundle' } }, handleOptions);
-    return Buffer.from(response.body).toString('utf8');
-  } finally {
-    service.free();
-  }
-}
-
-const viaComponent = (bundle, anchors = {}) => replayedFromWit(wit.replay.replayAttestation(utf8(bundle), anchors, randomBytes(48)));
-
-/** Both replays agree; the volatile claims aside (each replay mints its own tokens). */
-function agree(bundle, anchors) {
-  const js = replayAttestation(bundle, anchors);
-  const component = viaComponent(bundle, anchors);
-  assert.equal(component.matches, js.matches);
-  assert.deepEqual(component.differences, js.differences);
-  assert.deepEqual(component.recorded, js.recorded);
-  const strip = (v) => v.tokens.map((t) => Object.fromEntries(Object.entries(t.claims).filter(([n]) => !['jti', 'submods'].includes(n))));
-  assert.deepEqual(strip(component.replayed), strip(js.replayed));
-  return component;
-}
-
-test('the generated PKI and NVIDIA\'s LS10: the component replays to the recorded claims, as Node does', async () => {
-  const device = await testDevice('good');
+async function bundleOf(stem) {
+  const device = await testDevice(stem);
   const nonce = Buffer.from(device.evidence.slice(4, 36)).toString('hex');
-  const gpu = await bundleOf({
-    signingKey: pkiText('leaf_good_key.pem'), issuer: 'https://attest.example',
-    trustAnchors: pkiText('root.pem'), rimTrustAnchors: pkiText('rim_root.pem'),
-    ocspUrl: responder.url, rimServiceUrl: rims.url,
-  }, {
-    method: 'POST', path: '/v4/attest/gpu', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce, evidence: [device], claimsVersion: '3.0' })),
-  }, { backend: 'webcrypto', cache: createFetchCache() });
-  const replayed = agree(gpu, TEST_ANCHORS);
-  assert.equal(replayed.matches, true, JSON.stringify(replayed.differences));
-  assert.equal(replayed.replayed.tokens[0].claims['x-nvidia-overall-att-result'], true);
+  const body = buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce, evidence: [device], claimsVersion: '3.0' });
+  const response = await fetch(`${component.origin}/v4/attest/gpu`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-edgeattest-replay': 'bundle' }, body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'application/vnd.edgeattest.replay+json');
+  return response.text();
+}
 
-  const id = 'NV_SWITCH_BIOS_5612_0002_890_9610550001';
-  const switchNonce = Buffer.from(ls10.evidence.slice(4, 36)).toString('hex');
-  const sw = await bundleOf({
-    signingKey: pkiText('leaf_good_key.pem'), issuer: 'https://attest.example',
-    rim: { name: `${id}.xml`, xml: fixtureText(`rims/nvat/switchVBIOSRim_${id}.xml`) },
-  }, {
-    method: 'POST', path: '/v4/attest/switch', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/switch', arch: 'LS10', nonce: switchNonce, evidence: [ls10], claimsVersion: '3.0' })),
-  }, { backend: 'software', fetch: false, now: 1_780_272_000 });
-  assert.equal(agree(sw, {}).matches, true);
+async function viaComponent(bundle) {
+  const response = await fetch(`${component.origin}/replay`, { method: 'POST', body: bundle });
+  return { status: response.status, body: await response.json() };
+}
 
-  // Altered: a byte of an OCSP answer. Both name the input and the claims that differ.
-  const altered = JSON.parse(gpu);
-  const at = altered.fetches.findIndex((f) => f.value.resource.kind === 'ocsp' && f.value.answer.body);
-  const bytes = Buffer.from(altered.fetches[at].value.answer.body, 'base64');
-  bytes[bytes.length >> 1] ^= 1;
-  altered.fetches[at].value.answer.body = bytes.toString('base64');
-  const different = agree(JSON.stringify(altered), TEST_ANCHORS);
-  assert.equal(different.matches, false);
-  assert.deepEqual(different.differences[0], { kind: 'inputDigest', input: `fetches[${at}]`, recorded: JSON.parse(gpu).fetches[at].digest, computed: different.differences[0].computed });
-  const raw = wit.replay.replayAttestation(utf8(JSON.stringify(altered)), TEST_ANCHORS, randomBytes(48));
-  assert.equal(raw.differences[0].kind, 'input-digest');
-  assert.equal(raw.differences[0].message, `input fetches[${at}] does not match its recorded digest`);
+const stripped = (verdict) => verdict.tokens.map((t) => [t.label, Object.fromEntries(Object.entries(t.claims).filter(([n]) => !VOLATILE.includes(n)))]);
+
+test('recorded and replayed by the component, replayed in Node too: the same claims, good and revoked', async () => {
+  for (const [stem, passes] of [['good', true], ['revoked', false]]) {
+    const bundle = await bundleOf(stem);
+    assert.ok(JSON.parse(bundle).fetches.some((f) => f.value.resource.kind === 'ocsp' && f.value.answer.kind === 'body'), stem);
+    const { status, body: replayed } = await viaComponent(bundle);
+    assert.equal(status, 200);
+    assert.deepEqual(replayed.differences, [], stem);
+    assert.equal(replayed.matches, true);
+    const node = replayAttestation(bundle, TEST_ANCHORS);
+    assert.equal(node.matches, true, JSON.stringify(node.differences));
+    assert.deepEqual(stripped(replayed.replayed), stripped(node.replayed));
+    assert.deepEqual(stripped(replayed.recorded), stripped(replayed.replayed));
+    assert.equal(replayed.replayed.tokens[0].claims['x-nvidia-overall-att-result'], passes, stem);
+  }
 });
 
-test('a bundle that does not read, or too little randomness, is the same coded error', () => {
-  for (const bundle of ['{', '{"format": "edgeattest-replay/2"}']) {
-    const { err } = caught(() => wit.replay.replayAttestation(utf8(bundle), {}, randomBytes(48)));
-    assert.equal(err.code, 'ERR_REPLAY_BUNDLE_SHAPE', bundle);
+test('a byte changed in an OCSP answer: the same explained difference in the component and in Node', async () => {
+  const bundle = JSON.parse(await bundleOf('good'));
+  const at = bundle.fetches.findIndex((f) => f.value.resource.kind === 'ocsp' && f.value.answer.kind === 'body');
+  const bytes = Buffer.from(bundle.fetches[at].value.answer.body, 'base64');
+  bytes[bytes.length >> 1] ^= 1;
+  bundle.fetches[at].value.answer.body = bytes.toString('base64');
+  const text = JSON.stringify(bundle);
+  const { body: replayed } = await viaComponent(text);
+  const node = replayAttestation(text, TEST_ANCHORS);
+  assert.equal(replayed.matches, false);
+  assert.deepEqual(replayed.differences, node.differences);
+  assert.deepEqual(replayed.differences[0], { kind: 'inputDigest', input: `fetches[${at}]`, recorded: bundle.fetches[at].digest, computed: replayed.differences[0].computed });
+  assert.equal(replayed.replayed.tokens[0].claims['x-nvidia-overall-att-result'], false);
+});
+
+test('a bundle that does not read is 400 with its code; only POST', async () => {
+  for (const [bundle, code] of [['{', 'ERR_REPLAY_BUNDLE_SHAPE'], ['{"format": 1}', 'ERR_REPLAY_BUNDLE_SHAPE']]) {
+    const { status, body } = await viaComponent(bundle);
+    assert.equal(status, 400);
+    assert.equal(body.code, code);
   }
-  const { err } = caught(() => wit.replay.replayAttestation(utf8('{}'), {}, randomBytes(8)));
-  assert.equal(err.code, 'ERR_REPLAY_BUNDLE_SHAPE', 'the bundle is read before the key is made');
+  const get = await fetch(`${component.origin}/replay`);
+  assert.equal(get.status, 405);
 });

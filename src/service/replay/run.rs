@@ -30,6 +30,16 @@ pub struct ReplayAnchors {
     pub rim: RimTrust,
 }
 
+impl ReplayAnchors {
+    /// The anchors `service` trusts: a deployment replaying the bundles it answered.
+    pub fn of(service: &Service) -> Self {
+        Self {
+            device: service.device_trust.clone(),
+            rim: service.rim_trust.clone(),
+        }
+    }
+}
+
 /// A replayed verdict beside the recorded one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

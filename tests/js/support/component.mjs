@@ -414,18 +414,3 @@ export function rimFixtures() {
 
 /** A fixture as the JS API's options (without its label). */
 export const optionsOf = ({ label, ...options }) => options;
-
-/** A WIT `replayed` as the JS `Replayed` (claims, bodies and differences are JSON text there). */
-export function replayedFromWit(replayed) {
-  const verdict = (v) => ({
-    status: v.status,
-    tokens: v.tokens.map((t) => ({ label: t.label, claims: JSON.parse(t.claims) })),
-    body: v.body === undefined || v.body === null ? null : JSON.parse(v.body),
-  });
-  return {
-    matches: replayed.matches,
-    recorded: verdict(replayed.recorded),
-    replayed: verdict(replayed.replayed),
-    differences: replayed.differences.map((d) => JSON.parse(d.detail)),
-  };
-}

@@ -14,11 +14,12 @@ const TS_REPLAY: &str = include_str!("types/replay.d.ts");
 
 /// Replays a bundle (an attestation answered with `x-edgeattest-replay: bundle`: its JSON
 /// text, bytes or parsed object) offline, with the software backend and an ephemeral key:
-/// no network, no service key. `options` names the trust anchors (PEM; NVIDIA's by
-/// default): the bundle holds only their digests. Returns the replayed verdict beside the
+/// no network, no service key. `options` names the extra trust anchors besides NVIDIA's
+/// (PEM; the service's `trustAnchors` and `rimTrustAnchors`): the bundle holds only their
+/// digests. Returns the replayed verdict beside the
 /// recorded one and each difference; `matches` is true only when there is none. Throws
-/// `ERR_REPLAY_BUNDLE_*` for a bundle that cannot be read, `ERR_CHAIN_*` (field
-/// `deviceRoots` / `rimRoots`) for anchors that do not read.
+/// `ERR_REPLAY_BUNDLE_*` for a bundle that cannot be read, the service options' code (field
+/// `trustAnchors` / `rimTrustAnchors`) for anchors that do not read.
 ///
 /// @example
 /// ```ts

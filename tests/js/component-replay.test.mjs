@@ -11,7 +11,7 @@ import { buildAttestRequest, replayAttestation } from '../../pkg/service/index.j
 import { startServiceComponent } from './support/component-service.mjs';
 import { pkiText, startOcspResponder, startRimService, testDevice } from './support/ocsp-responder.mjs';
 
-const TEST_ANCHORS = { deviceRoots: pkiText('root.pem'), rimRoots: pkiText('rim_root.pem') };
+const TEST_ANCHORS = { trustAnchors: pkiText('root.pem'), rimTrustAnchors: pkiText('rim_root.pem') };
 const VOLATILE = ['jti', 'iat', 'nbf', 'exp', 'submods'];
 let responder;
 let rims;
@@ -24,8 +24,8 @@ before(async () => {
     EDGEATTEST_BUNDLED_RIMS: 'off',
     EDGEATTEST_OCSP_URL: responder.url,
     EDGEATTEST_RIM_SERVICE_URL: rims.url,
-    EDGEATTEST_TRUST_ANCHORS: TEST_ANCHORS.deviceRoots,
-    EDGEATTEST_RIM_TRUST_ANCHORS: TEST_ANCHORS.rimRoots,
+    EDGEATTEST_TRUST_ANCHORS: TEST_ANCHORS.trustAnchors,
+    EDGEATTEST_RIM_TRUST_ANCHORS: TEST_ANCHORS.rimTrustAnchors,
   });
 });
 after(async () => {

@@ -82,8 +82,8 @@ export function initReplayPanel() {
       const anchors = {};
       const deviceRoots = $('replay-device-roots').value.trim();
       const rimRoots = $('replay-rim-roots').value.trim();
-      if (deviceRoots) anchors.deviceRoots = deviceRoots;
-      if (rimRoots) anchors.rimRoots = rimRoots;
+      if (deviceRoots) anchors.trustAnchors = deviceRoots;
+      if (rimRoots) anchors.rimTrustAnchors = rimRoots;
       showReplay(replayAttestation(text, anchors));
     } catch (error) {
       showError('replay-error', error);

@@ -46,7 +46,7 @@ pub enum ReplayError {
         /// The most read.
         max: usize,
     },
-    /// The replayer's anchors (`deviceRoots`, `rimRoots`) do not read: the chain error's
+    /// The replayer's anchors (`trustAnchors`, `rimTrustAnchors`) do not read: the options error's
     /// code and message.
     Anchors {
         /// The option.

@@ -1,5 +1,6 @@
-//! [`ReplayOptions`]: the trust anchors a replayer gives, as the JS `replayAttestation` and
-//! the component take them (PEM text; NVIDIA's roots by default).
+//! [`ReplayOptions`]: the trust anchors a replayer gives, as the JS `replayAttestation`
+//! takes them: the service's own option names and rule (NVIDIA's roots, and the extra
+//! anchors besides them), so that a bundle replays with the options its service was given.
 
 use alloc::string::String;
 
@@ -7,21 +8,24 @@ use serde::Deserialize;
 
 use super::error::ReplayError;
 use super::run::ReplayAnchors;
-use crate::chain::TrustStore;
+use crate::chain::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
 use crate::error_code::ErrorCode;
 use crate::rim::RimTrust;
+use crate::service::options::anchors;
 
-/// The anchors to replay with; each absent one is NVIDIA's.
+/// The anchors to replay with: NVIDIA's, and the extra ones given.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReplayOptions {
-    /// Device roots, PEM (default: NVIDIA's Device Identity CA).
+    /// Extra device root certificates (PEM), trusted besides the NVIDIA device root: the
+    /// service's `trustAnchors`.
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub device_roots: Option<String>,
-    /// RIM roots, PEM (default: NVIDIA's RIM root).
+    pub trust_anchors: Option<String>,
+    /// Extra RIM root certificates (PEM), trusted besides the NVIDIA RIM root: the service's
+    /// `rimTrustAnchors`.
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub rim_roots: Option<String>,
+    pub rim_trust_anchors: Option<String>,
 }
 
 impl ReplayOptions {
@@ -30,12 +34,8 @@ impl ReplayOptions {
     /// # Errors
     /// [`ReplayError::Anchors`] when a PEM text holds no usable certificate.
     pub fn anchors(&self) -> Result<ReplayAnchors, ReplayError> {
-        let read = |pem: &Option<String>, field: &'static str, default: fn() -> _| {
-            match pem {
-                None => default(),
-                Some(pem) => TrustStore::from_pem(pem),
-            }
-            .map_err(|error| ReplayError::Anchors {
+        let read = |nvidia: &str, extra: &Option<String>, field: &'static str| {
+            anchors(nvidia, extra.as_deref(), field).map_err(|error| ReplayError::Anchors {
                 field,
                 code: error.code(),
                 message: alloc::format!("{error}"),
@@ -43,11 +43,15 @@ impl ReplayOptions {
         };
         Ok(ReplayAnchors {
             device: read(
-                &self.device_roots,
-                "deviceRoots",
-                TrustStore::nvidia_device_identity,
+                NVIDIA_DEVICE_IDENTITY_CA_PEM,
+                &self.trust_anchors,
+                "trustAnchors",
             )?,
-            rim: RimTrust::from_store(read(&self.rim_roots, "rimRoots", TrustStore::nvidia_rim)?),
+            rim: RimTrust::from_store(read(
+                NVIDIA_RIM_ROOT_CA_PEM,
+                &self.rim_trust_anchors,
+                "rimTrustAnchors",
+            )?),
         })
     }
 }

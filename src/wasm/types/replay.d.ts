@@ -4,12 +4,18 @@
 // in the service module only; names from the other fragments and the generated classes
 // are in scope there.
 
-/** The anchors to replay with; each absent one is NVIDIA's. */
+/** The anchors to replay with: NVIDIA's, and the extra ones given. */
 export interface ReplayOptions {
-  /** Device roots, PEM (default: NVIDIA's Device Identity CA). */
-  deviceRoots?: string;
-  /** RIM roots, PEM (default: NVIDIA's RIM root). */
-  rimRoots?: string;
+  /**
+   * Extra device root certificates (PEM), trusted besides the NVIDIA device root: the
+   * service's `trustAnchors`.
+   */
+  trustAnchors?: string;
+  /**
+   * Extra RIM root certificates (PEM), trusted besides the NVIDIA RIM root: the service's
+   * `rimTrustAnchors`.
+   */
+  rimTrustAnchors?: string;
 }
 
 /** One token's claims. */

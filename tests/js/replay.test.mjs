@@ -155,6 +155,7 @@ test('a bundle that does not read is a coded error', () => {
   assert.throws(() => replayAttestation('{'), coded('ERR_REPLAY_BUNDLE_SHAPE'));
   assert.throws(() => replayAttestation('{"format": "edgeattest-replay/2"}'), coded('ERR_REPLAY_BUNDLE_SHAPE'));
   assert.throws(() => replayAttestation({ a: 1, format: 'x' }), coded('ERR_REPLAY_BUNDLE_SHAPE'));
-  assert.throws(() => replayAttestation('{}', { trustAnchors: 'not a PEM' }), (e) => e instanceof EdgeAttestError && e.field === 'trustAnchors');
+  const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----';
+  assert.throws(() => replayAttestation('{}', { trustAnchors: broken }), (e) => e instanceof EdgeAttestError && e.field === 'trustAnchors');
   assert.throws(() => replayAttestation('{}', { unknown: 1 }), coded('ERR_INVALID_ARGUMENT'));
 });

@@ -30,7 +30,7 @@ const TS_REPLAY: &str = include_str!("types/replay.d.ts");
 #[wasm_bindgen(js_name = replayAttestation, unchecked_return_type = "Replayed")]
 pub fn replay_attestation(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] bundle: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ReplayOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ReplayOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let bundle = args::json_bytes(&bundle, "bundle")?;
     let options: ReplayOptions = convert::optional_options_from_js(&options)?;

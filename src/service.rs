@@ -29,6 +29,7 @@ mod options;
 mod outcome;
 mod policy_gate;
 mod remedy;
+pub mod replay;
 mod report_outcome;
 mod revocation;
 mod rims;

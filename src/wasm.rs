@@ -74,6 +74,8 @@ entries! {
     mod verified: default local service rego;
     // The JS `RuntimeEvidenceInput`, read into the core's `RuntimeEvidence`.
     mod runtime: local service;
+    // A bundle's verdict recomputed offline (`x-edgeattest-replay: bundle`).
+    pub mod replay: service;
     pub mod service: service => service fetch mirror;
     pub mod token: default local service;
     // The PPCIE topology of a node, from evidence or from two verified results.

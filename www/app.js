@@ -21,12 +21,12 @@ async function main() {
   const [
     { initResultPanel }, { initEvidencePanel }, { initRequestPanel },
     { initScopesPanel }, { initListsPanel }, { initDeprecationsPanel }, { initHealthPanel },
-    { fillArchSelects }, { initPolicySection }, { initTopologyPanel },
+    { fillArchSelects }, { initPolicySection }, { initTopologyPanel }, { initReplayPanel },
   ] = await Promise.all([
     import('./panels/result.js'), import('./panels/evidence.js'), import('./panels/request.js'),
     import('./panels/scopes.js'), import('./panels/lists.js'), import('./panels/deprecations.js'),
     import('./panels/health.js'), import('./panels/arch.js'), import('./panels/policy.js'),
-    import('./panels/topology.js'),
+    import('./panels/topology.js'), import('./panels/replay.js'),
   ]);
   fillArchSelects(); // before the panels, which set the selects from samples
   const failures = [];
@@ -59,6 +59,7 @@ async function main() {
   start('Panel 1 policy', 'policy-error', () => initPolicySection(policies));
   start('Panel 2', 'evidence-error', () => initEvidencePanel(evidence, rims));
   start('Panel 2b', 'topology-error', () => initTopologyPanel(topology));
+  start('Panel 2c', 'replay-error', initReplayPanel);
   start('Panel 3', 'build-error', () => initRequestPanel(evidence));
   start('Panel 4', 'scopes-error', initScopesPanel);
   start('Panel 5', 'alerts-error', initListsPanel);

@@ -44,6 +44,9 @@ thread_local! {
     static INSTANCE: RefCell<Option<Instance>> = const { RefCell::new(None) };
 }
 
+/// The path of the component's replay route (see [`replay`]).
+const REPLAY_PATH: &str = "/replay";
+
 struct Handler;
 
 impl Guest for Handler {
@@ -77,6 +80,9 @@ fn answer(
             return http::error_response(503, error.code, &message);
         }
     };
+    if request.path == REPLAY_PATH {
+        return replay(config, request);
+    }
     let now = config
         .fixed_time
         .unwrap_or_else(|| wasip2::clocks::wall_clock::now().seconds);
@@ -149,6 +155,30 @@ fn answer(
     match done.ok().and_then(Exchange::into_response) {
         Some(response) => response,
         None => http::error_response(500, "ERR_INTERNAL", "the request was not completed"),
+    }
+}
+
+/// The component's replay route: `POST /replay` with a bundle (an attestation answered with
+/// `x-edgeattest-replay: bundle`) answers the replay (`replayAttestation`'s JSON) against
+/// this instance's trust anchors; a bundle that cannot be read is 400 with its code. The
+/// ephemeral key's randomness is `wasi:random`'s.
+fn replay(
+    config: &Config,
+    request: &edgeattest::service::Request,
+) -> edgeattest::service::Response {
+    use edgeattest::service::replay::{replay, ReplayAnchors};
+    use edgeattest::ErrorCode;
+    if request.method != "POST" {
+        return http::error_response(405, "ERR_METHOD_NOT_ALLOWED", "POST a replay bundle");
+    }
+    let random = wasip2::random::random::get_random_bytes(48);
+    match replay(&request.body, &ReplayAnchors::of(&config.service), &random) {
+        Ok(replayed) => edgeattest::service::Response {
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: serde_json::to_vec(&replayed).unwrap_or_default(),
+        },
+        Err(error) => http::error_response(400, error.code(), &error.to_string()),
     }
 }
 

@@ -140,19 +140,24 @@ impl Service {
                     issuer_for(&self.config, request),
                     validate_request(endpoint, &request.body),
                     result_kind(request),
+                    super::replay::requested(request),
                 ) {
                     // The client's own mistakes first; a missing issuer is the host's.
-                    (_, _, Err(refusal)) => refusal,
-                    (_, Err(error), _) => ErrorBody::from(&error).into_response(),
-                    (Err(refusal), _, _) => refusal,
-                    (Ok(issuer), Ok(validated), Ok(kind)) => {
+                    (_, _, Err(refusal), _) | (_, _, _, Err(refusal)) => refusal,
+                    (_, Err(error), _, _) => ErrorBody::from(&error).into_response(),
+                    (Err(refusal), _, _, _) => refusal,
+                    (Ok(issuer), Ok(validated), Ok(kind), Ok(record)) => {
                         match versioned_opaque_needs_4_0(&validated) {
                             Some(refusal) => refusal,
                             None => {
                                 let allow_hold = allows_certificate_hold(request);
-                                return Exchange::attest(
+                                let mut exchange = Exchange::attest(
                                     self, validated, kind, allow_hold, issuer, now, entropy, certs,
                                 );
+                                if record {
+                                    exchange.record(self, request);
+                                }
+                                return exchange;
                             }
                         }
                     }

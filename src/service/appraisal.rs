@@ -101,6 +101,11 @@ impl Appraisal {
         }
     }
 
+    /// The store keys of the RIM documents the verified devices name.
+    pub(crate) fn rim_keys(&self) -> impl Iterator<Item = &str> {
+        self.stages.iter().flat_map(DeviceStage::rim_ids)
+    }
+
     /// The first fetches: RIM documents the service lacks (when a RIM service is
     /// configured) and every OCSP query so far (the devices' chains).
     pub(crate) fn first_fetches(&self, context: &Context<'_>) -> (Vec<Resource>, Vec<Target>) {

@@ -24,6 +24,7 @@ use super::http::Response;
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use super::mirror::MirrorEntry;
 use super::negotiate::ResultKind;
+use super::replay::Recorder;
 use super::router::finish_attest_response;
 use crate::attest::{Endpoint, ValidatedRequest};
 use crate::chain::CertCache;
@@ -79,6 +80,8 @@ pub struct Exchange {
     verified_rims: Vec<MirrorEntry>,
     /// The result the request asked for.
     result: ResultKind,
+    /// The inputs recorded for a replay bundle, when the request asked for one.
+    recorder: Option<Box<Recorder>>,
 }
 
 #[derive(Debug)]
@@ -169,6 +172,7 @@ impl Exchange {
             cacheable: Vec::new(),
             verified_rims: Vec::new(),
             result: ResultKind::Nras,
+            recorder: None,
         }
     }
 
@@ -225,9 +229,30 @@ impl Exchange {
             cacheable: Vec::new(),
             verified_rims: Vec::new(),
             result,
+            recorder: None,
         };
         exchange.settle(service);
         exchange
+    }
+
+    /// Records this exchange's inputs, and answers with their bundle (`replay`) once the
+    /// response is ready. `request` is the request as received.
+    pub(crate) fn record(&mut self, service: &Service, request: &crate::service::http::Request) {
+        self.recorder = Some(Box::new(Recorder::new(request)));
+        self.seal(service);
+    }
+
+    /// Once the response is ready, replaces it with the bundle when recording.
+    fn seal(&mut self, service: &Service) {
+        if !matches!(self.state, State::Done(_)) {
+            return;
+        }
+        if let Some(recorder) = self.recorder.take() {
+            let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
+            if let State::Done(response) = state {
+                self.state = State::Done(recorder.seal(service, self.now, self.entropy, response));
+            }
+        }
     }
 
     /// What the exchange needs next.
@@ -302,10 +327,16 @@ impl Exchange {
             State::Fetch(round) => {
                 let FetchRound {
                     mut appraisal,
+                    resources,
                     targets,
                     rims_prepared,
-                    ..
                 } = *round;
+                if let Some(recorder) = self.recorder.as_mut() {
+                    recorder.fetched(&resources, answers);
+                    if !rims_prepared {
+                        recorder.held_rims(appraisal.rim_keys(), &service.rims);
+                    }
+                }
                 appraisal.answer(&targets, answers, self.now);
                 if rims_prepared {
                     State::Checks(Box::new(appraisal))
@@ -415,6 +446,7 @@ impl Exchange {
                 _ => false,
             };
             if !progressed {
+                self.seal(service);
                 return;
             }
         }

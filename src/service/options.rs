@@ -341,8 +341,8 @@ fn mirrors(
     Ok(urls.to_vec())
 }
 
-/// NVIDIA's root and the extra anchors, as one store.
-fn anchors(
+/// NVIDIA's root and the extra anchors, as one store (the service's and the replay's rule).
+pub(crate) fn anchors(
     nvidia: &str,
     extra: Option<&str>,
     name: &'static str,

@@ -31,7 +31,8 @@ pub(crate) const MIRROR_RIM_PATH: &str = "/v1/rim/";
 
 /// Request headers a browser may send cross-origin (preflight answer).
 /// (`accept`: the EAR's media type has a quoted parameter, which is not CORS-safelisted.)
-const ALLOWED_HEADERS: &str = "content-type, authorization, x-nvidia-ocsp-allow-cert-hold, accept";
+const ALLOWED_HEADERS: &str =
+    "content-type, authorization, x-nvidia-ocsp-allow-cert-hold, accept, x-edgeattest-replay";
 /// Response headers a browser script may read: deprecation signalling (RFC 9745, RFC 8594,
 /// RFC 8288) and the request id.
 const EXPOSED_HEADERS: &str = "deprecation, sunset, link, www-authenticate, x-request-id";

@@ -211,6 +211,8 @@ mod service {
     mod ocsp_unanswered;
     mod options;
     mod policy_gate;
+    pub(crate) mod replay;
+    mod replay_tamper;
     mod request_rules;
     mod result_text;
     pub(crate) mod revocation_policy;

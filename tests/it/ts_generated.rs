@@ -34,6 +34,7 @@ use edgeattest::rim::{
     ComparisonReport, GoldenMeasurement, RimCertChain, RimDocument, RimEnvelope, RimIdentity,
     VerifiedRim,
 };
+use edgeattest::service::replay::{Difference, ReplayOptions, Replayed, TokenClaims, Verdict};
 use edgeattest::service::{
     Attempt, ErrorResponse, ErrorResponseInit, HostSettings, OcspCacheEntry, ProbeTarget, Request,
     Resource, Response, ServiceLimits, ServiceOptions, SourceState, Step, TestPkiCollateral,
@@ -512,6 +513,19 @@ fn fragments() -> Vec<Fragment> {
                 decl::<SourceState>(),
                 decl::<ProbeTarget>(),
                 decl::<Step<'static>>(),
+            ],
+        },
+        Fragment {
+            file: "replay.d.ts",
+            about: "Replayable verdicts (src/wasm/replay.rs): what `replayAttestation` takes and returns,\n\
+                    in the service module only; names from the other fragments and the generated classes\n\
+                    are in scope there.",
+            decls: vec![
+                decl::<ReplayOptions>(),
+                decl::<TokenClaims>(),
+                decl::<Verdict>(),
+                decl::<Difference>(),
+                decl::<Replayed>(),
             ],
         },
         Fragment {

@@ -167,7 +167,7 @@ test('the page: keyboard order, landmarks, labels, phone width and offline use',
   for (const id of ['status', 'result-summary', 'policy-status', 'ear-status', 'evidence-summary', 'access-output', 'send-status', 'page-info', 'deprecations-summary']) {
     assert.equal(await page.getAttribute(`#${id}`, 'aria-live'), 'polite', id);
   }
-  assert.equal(await page.locator('.error[role=alert]').count(), 8);
+  assert.equal(await page.locator('.error[role=alert]').count(), 9);
 
   // Tab from the top: the skip link, the panel links, then panel 1's controls in order.
   await page.keyboard.press('Tab');

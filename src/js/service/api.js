@@ -27,7 +27,7 @@ export {
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses, mirrorOcspKey,
   serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
-  checkTopology, checkResultsTopology,
+  checkTopology, checkResultsTopology, replayAttestation,
 } from './edgeattest.js';
 export * from './token.js';
 export * from './keys.js';

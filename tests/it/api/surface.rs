@@ -677,3 +677,49 @@ fn http_plumbing_is_not_public() {
         );
     }
 }
+
+/// The replay module of the service (`service::replay`): the bundle's shape, `replay` and its
+/// verdicts, pinned as the step modules are.
+#[allow(unused_imports)]
+use edgeattest::service::replay::{
+    replay as _, AnchorDigests as _, AnswerRecord as _, Bundle as _, ConfigRecord as _,
+    Difference as _, Digested as _, FailureRecord as _, FetchRecord as _, ReplayAnchors as _,
+    ReplayError as _, ReplayOptions as _, Replayed as _, RequestRecord as _, ResourceRecord as _,
+    ResultRecord as _, RimRecord as _, TokenClaims as _, Verdict as _, BUNDLE_FORMAT as _,
+    BUNDLE_MEDIA_TYPE as _, MAX_BUNDLE_BYTES as _, MAX_BUNDLE_FETCHES as _, MAX_BUNDLE_RIMS as _,
+    REPLAY_HEADER as _,
+};
+const REPLAY_ITEMS: &[&str] = &[
+    "AnchorDigests",
+    "AnswerRecord",
+    "BUNDLE_FORMAT",
+    "BUNDLE_MEDIA_TYPE",
+    "Bundle",
+    "ConfigRecord",
+    "Difference",
+    "Digested",
+    "FailureRecord",
+    "FetchRecord",
+    "MAX_BUNDLE_BYTES",
+    "MAX_BUNDLE_FETCHES",
+    "MAX_BUNDLE_RIMS",
+    "REPLAY_HEADER",
+    "ReplayAnchors",
+    "ReplayError",
+    "ReplayOptions",
+    "Replayed",
+    "RequestRecord",
+    "ResourceRecord",
+    "ResultRecord",
+    "RimRecord",
+    "TokenClaims",
+    "Verdict",
+    "replay",
+];
+
+#[test]
+fn the_replay_module_exports_the_chosen_names() {
+    let mut exported = exported(&code_of("service/replay.rs"));
+    exported.sort_unstable();
+    assert_eq!(exported, REPLAY_ITEMS);
+}

@@ -248,3 +248,63 @@ fn a_kept_rim_is_verified_as_fetched_and_the_token_says_it_was_kept() {
         "{garbage:?}"
     );
 }
+
+#[test]
+fn a_verdict_that_relied_on_a_kept_answer_replays_with_its_warning() {
+    use super::replay::{assert_replays, record};
+    use edgeattest::service::replay::{replay, Difference, ReplayAnchors};
+    // The anchors of `service`: the test PKI's device root, NVIDIA's RIM root.
+    let test_anchors = || ReplayAnchors {
+        device: TrustStore::from_pem(&read("generated/ocsp/root.pem")).unwrap(),
+        rim: RimTrust::nvidia(),
+    };
+    let relaxed = service(2 * 3600);
+    let kept = kept_answers(&relaxed);
+    let later = now() + PAST_NEXT_UPDATE;
+    let mut answer = |resource: &Resource| match resource {
+        Resource::Ocsp { cache_key, .. } => {
+            let entry = kept.iter().find(|e| &e.cache_key == cache_key).unwrap();
+            Fetched::Stale {
+                body: entry.body.clone(),
+                nonce: Some(entry.nonce.clone()),
+            }
+        }
+        _ => Fetched::Failed(edgeattest::service::FetchFailure::NotFetched),
+    };
+    let bundle = record(&relaxed, &request(), later, &mut answer);
+    let replayed = assert_replays(&bundle, &test_anchors());
+    let device = &replayed.replayed.tokens[1].claims;
+    assert!(
+        device["x-nvidia-attestation-warning"]
+            .as_str()
+            .unwrap()
+            .contains("comes from an answer valid until"),
+        "{device:?}"
+    );
+    // The bundle says the kept answers were kept; without the service's stale-if-error the
+    // same inputs give another verdict, and the replay says where it differs.
+    let mut json: Value = serde_json::from_slice(&bundle).unwrap();
+    let kinds: Vec<&str> = json["fetches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["value"]["answer"]["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.iter().all(|k| *k == "stale"), "{kinds:?}");
+    json["config"]["value"]["ocspStaleIfError"] = json!(0);
+    let altered = replay(
+        &serde_json::to_vec(&json).unwrap(),
+        &test_anchors(),
+        &[3; 48],
+    )
+    .unwrap();
+    assert!(!altered.matches);
+    assert!(altered
+        .differences
+        .iter()
+        .any(|d| matches!(d, Difference::InputDigest { input, .. } if input == "config")));
+    assert!(altered
+        .differences
+        .iter()
+        .any(|d| !matches!(d, Difference::InputDigest { .. })));
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use edgeattest::crypto::SigningKey;
 use edgeattest::service::{
@@ -193,6 +193,23 @@ pub(crate) fn now() -> u64 {
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_secs()
+}
+
+/// NVIDIA's real LS10 switch (96.10.55.00.01) as a V4 request, claims 3.0.
+pub(crate) fn ls10_request() -> Request {
+    let evidence =
+        hex::decode(read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim())
+            .unwrap();
+    let chain = read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem");
+    let body = serde_json::json!({
+        "nonce": hex::encode(&evidence[4..36]),
+        "arch": "LS10",
+        "claims_version": "3.0",
+        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(&chain)}],
+    });
+    Request::new("POST", "/v4/attest/switch")
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(&body).unwrap())
 }
 
 /// The real Hopper 550.90.07 transcript re-signed with the leaf of `status`'s device.

@@ -293,18 +293,7 @@ fn a_fetched_envelope_is_served_and_kept_only_when_it_verifies() {
 
 /// Runs an LS10 attestation whose RIM is fetched: the RIM service answers `rim_body`.
 fn attest_fetching(service: &Service, rim_body: &[u8]) -> edgeattest::service::Exchange {
-    let evidence =
-        hex::decode(read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim())
-            .unwrap();
-    let chain = read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "LS10",
-        "claims_version": "3.0",
-        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(&chain)}],
-    });
-    let request =
-        Request::new("POST", "/v4/attest/switch").body(serde_json::to_vec(&body).unwrap());
+    let request = ocsp_responder::ls10_request();
     let mut exchange = service.begin(&request, NOW, [7; 32]);
     let mut asked = 0;
     loop {

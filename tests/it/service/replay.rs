@@ -158,20 +158,7 @@ fn teep(name: &str) -> (Request, u64) {
 }
 
 fn ls10() -> Request {
-    let evidence =
-        hex::decode(read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_report.hex").trim())
-            .unwrap();
-    let chain = read("nvidia/evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "LS10",
-        "claims_version": "3.0",
-        "evidence_list": [{
-            "evidence": STANDARD.encode(&evidence),
-            "certificate": STANDARD.encode(chain),
-        }],
-    });
-    post("/v4/attest/switch", serde_json::to_vec(&body).unwrap())
+    ocsp_responder::ls10_request()
 }
 
 /// The RIM service's envelope for the LS10 RIM.

@@ -170,22 +170,7 @@ fn switch_claims(answer: impl Fn(Vec<u8>) -> Fetched) -> Map<String, Value> {
         RimTrust::nvidia(),
         1,
     );
-    let evidence = String::from_utf8(fixture(
-        "evidence/switch/nvat_ls10_96.10.55.00.01_report.hex",
-    ))
-    .unwrap();
-    let evidence = hex::decode(evidence.trim()).unwrap();
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "LS10",
-        "claims_version": "3.0",
-        "evidence_list": [{
-            "evidence": STANDARD.encode(&evidence),
-            "certificate": STANDARD.encode(fixture("evidence/switch/nvat_ls10_96.10.55.00.01_certchain.pem")),
-        }],
-    });
-    let request =
-        Request::new("POST", "/v4/attest/switch").body(serde_json::to_vec(&body).unwrap());
+    let request = ocsp_responder::ls10_request();
     let envelope = json!({
         "id": SWITCH_RIM_ID,
         "rim": STANDARD.encode(fixture(&format!("rims/nvat/switchVBIOSRim_{SWITCH_RIM_ID}.xml"))),

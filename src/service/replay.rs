@@ -30,6 +30,8 @@ mod error;
 mod options;
 mod record;
 mod run;
+// The kind-tagged records as read (serde).
+mod tagged;
 
 pub use bundle::{
     AnchorDigests, AnswerRecord, Bundle, ConfigRecord, Digested, FailureRecord, FetchRecord,

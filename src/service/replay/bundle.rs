@@ -282,8 +282,8 @@ pub struct FetchRecord {
 }
 
 /// A [`Resource`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ResourceRecord {
     /// A RIM document.
     #[serde(rename_all = "camelCase")]
@@ -339,8 +339,8 @@ impl ResourceRecord {
 }
 
 /// A [`Fetched`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
 pub enum AnswerRecord {
     /// The body fetched for this request, base64.
     Body {

@@ -9,9 +9,15 @@ import { defaultFetchCache } from './fetch.js';
 /** @import { MirrorEntry } from './edgeattest.js' */
 
 /**
- * The fetch cache's key of RIM `id`'s verified envelope.
+ * The fetch cache's key of RIM `id`'s verified envelope (what `cacheMirrored` keeps).
  * @param {string} id
  * @returns {string}
+ *
+ * @example
+ * ```ts
+ * const cache = createFetchCache();
+ * const kept = await cache.get(mirrorRimKey('NV_SWITCH_BIOS_5612_0002_890_9610550001'), Math.floor(Date.now() / 1000));
+ * ```
  */
 export const mirrorRimKey = (id) => `mirror-rim:${id}`;
 
@@ -22,6 +28,13 @@ export const mirrorRimKey = (id) => `mirror-rim:${id}`;
  * @param {number} now
  * @param {FetchCache} [cache]
  * @returns {Promise<void>}
+ *
+ * @example
+ * ```ts
+ * declare const exchange: ServiceExchange; // its response is ready
+ * const cache = createFetchCache();
+ * await cacheMirrored(exchange.verifiedRims(), Math.floor(Date.now() / 1000), cache);
+ * ```
  */
 export async function cacheMirrored(entries, now, cache = defaultFetchCache) {
   for (const { id, body, until } of entries) await cache.put(mirrorRimKey(id), { body }, until, now);

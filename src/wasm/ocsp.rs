@@ -183,6 +183,14 @@ pub fn check_signer_ocsp(
 /// which a verified OCSP answer may answer the DER `OCSPRequest` `request` from a cache —
 /// unsigned, one certificate, a SHA-384 CertID, no nonce — or `undefined`: relay it to the
 /// responder (a request with a nonce gets a fresh answer that echoes it).
+///
+/// @example
+/// ```ts
+/// declare const request: Uint8Array; // a client's DER OCSPRequest
+/// const cache = createFetchCache();
+/// const key = mirrorOcspKey(request);
+/// const kept = key === undefined ? undefined : await cache.get(`ocsp:${key}`, Math.floor(Date.now() / 1000));
+/// ```
 #[wasm_bindgen(js_name = mirrorOcspKey, unchecked_return_type = "string | undefined")]
 pub fn mirror_ocsp_key(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array")] request: JsValue,

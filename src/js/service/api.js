@@ -26,7 +26,7 @@ export {
   devKeySet, deprecationNotices, deprecationHeaders, deprecationRegistry, checkDeprecatedRequest,
   checkDeprecatedQuery, attestDeprecationHeaders, formatRfc3339, formatHttpDate,
   ListTable, generateDataset, listPage, listSchemas, listLimits, ocspRequests, checkOcspResponses, mirrorOcspKey,
-  serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings,
+  serviceLimits, errorResponse, bearerToken, appraise, readServiceBindings, FetchAttempts,
   checkTopology, checkResultsTopology, replayAttestation,
 } from './edgeattest.js';
 export * from './token.js';

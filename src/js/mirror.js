@@ -19,7 +19,9 @@ import { defaultFetchCache } from './fetch.js';
  * const kept = await cache.get(mirrorRimKey('NV_SWITCH_BIOS_5612_0002_890_9610550001'), Math.floor(Date.now() / 1000));
  * ```
  */
-export const mirrorRimKey = (id) => `mirror-rim:${id}`;
+export function mirrorRimKey(id) {
+  return `mirror-rim:${id}`;
+}
 
 /**
  * Keeps the RIM envelopes the core verified (`exchange.verifiedRims()`, or a `mirrorRim`

@@ -119,6 +119,8 @@ impl<'de> Deserialize<'de> for AnswerRecord {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::ToString;
+
     use super::*;
 
     #[test]

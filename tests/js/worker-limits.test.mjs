@@ -45,11 +45,11 @@ test('serviceLimits: the core\'s limits as a plain object', () => {
   for (const [name, value] of Object.entries(limits)) assert.ok(Number.isSafeInteger(value) && value > 0, name);
   // MAX_BODY_BYTES (src/attest/validate.rs), MAX_FETCHED_BYTES, MAX_RESPONSE_LEN, MAX_AUTHORIZATION_LEN;
   // the fetch step's RIM_TIMEOUT_MS, DEFAULT_OCSP_TIMEOUT_MS, FETCH_CONCURRENCY, RIM_CACHE_SECONDS,
-  // RIM_MISS_SECONDS and FETCH_CACHE_ENTRIES (src/service/fetch.rs); the source probe's
+  // RIM_MISS_SECONDS, RIM_KEEP_SECONDS and FETCH_CACHE_ENTRIES (src/service/fetch.rs); the source probe's
   // PROBE_TIMEOUT_MS and PROBE_INTERVAL_SECONDS (src/service/health_probe.rs).
   assert.deepEqual(limits, {
     maxBodyBytes: 2 * 1024 * 1024, maxFetchedBytes: 2 * 1024 * 1024, maxOcspResponseBytes: 64 * 1024, maxAuthorizationBytes: 512,
-    rimTimeoutMs: 10_000, ocspTimeoutMs: 5_000, fetchConcurrency: 8, rimCacheSeconds: 24 * 3600, rimMissSeconds: 5 * 60, fetchCacheEntries: 4096,
+    rimTimeoutMs: 10_000, ocspTimeoutMs: 5_000, fetchConcurrency: 8, rimCacheSeconds: 24 * 3600, rimMissSeconds: 5 * 60, rimKeepSeconds: 30 * 24 * 3600, fetchCacheEntries: 4096,
     probeTimeoutMs: 3_000, probeIntervalSeconds: 5 * 60,
   });
 });

@@ -22,6 +22,7 @@ mod health_probe;
 mod http;
 mod keys;
 mod limits;
+mod memo;
 mod mint;
 mod mirror;
 mod negotiate;
@@ -71,6 +72,7 @@ pub use health_probe::{
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
+pub use memo::{MemoCounts, VerifiedMemo, MEMO_OCSP_ANSWERS, MEMO_RIMS, MEMO_SIGNATURES};
 pub use mirror::{
     mirror_rim_id, mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds,
     MIRROR_RIM_PATH, RIM_MIRROR_SECONDS,

@@ -130,6 +130,10 @@ fn answer(
     let Fetching {
         mut cache, seen, ..
     } = host;
+    // What the core verified, kept by the service for this instance's next requests.
+    if let Ok(exchange) = &done {
+        config.service.remember(exchange);
+    }
     // The OCSP answers the core verified, kept until the time it gives (`cacheVerified`).
     if let (Ok(exchange), Some(cache)) = (&done, cache.as_deref_mut()) {
         for entry in exchange.cacheable() {

@@ -81,6 +81,7 @@ export async function handleRequest(service, request, options = {}) {
     for (;;) {
       const step = exchange.step();
       if (step.kind === 'respond') {
+        service.remember(exchange);
         await cacheVerified(exchange.cacheable(), now, fetching.cache);
         await cacheMirrored(exchange.verifiedRims(), now, fetching.cache);
         recordSources(service, fetching.seen, fetching.cache ?? defaultFetchCache, now);

@@ -151,13 +151,17 @@ impl Service {
                             Some(refusal) => refusal,
                             None => {
                                 let allow_hold = allows_certificate_hold(request);
-                                let mut exchange = Exchange::attest(
-                                    self, validated, kind, allow_hold, issuer, now, entropy, certs,
+                                return Exchange::attest(
+                                    self,
+                                    validated,
+                                    kind,
+                                    allow_hold,
+                                    issuer,
+                                    now,
+                                    entropy,
+                                    certs,
+                                    record.then_some(request),
                                 );
-                                if record {
-                                    exchange.record(self, request);
-                                }
-                                return exchange;
                             }
                         }
                     }

@@ -284,13 +284,18 @@ impl Appraisal {
             kept_rims: &kept_rims,
         };
         let outcomes = device_outcomes(&request, stages, &sources, now);
-        let verified_rims =
-            verified_envelopes(fetched_envelopes, &settled, &verdicts_by_chain, now);
+        let fetched_rims = verified_envelopes(fetched_envelopes, &settled, &verdicts_by_chain, now);
+        let verified_rims = fetched_rims
+            .iter()
+            .filter(|entry| !is_configured_roots_key(&entry.id))
+            .cloned()
+            .collect();
         Finished {
             request,
             outcomes,
             cacheable,
             verified_rims,
+            fetched_rims,
         }
     }
 
@@ -350,11 +355,15 @@ pub(crate) struct Finished {
     pub(crate) outcomes: Vec<DeviceOutcome>,
     pub(crate) cacheable: Vec<OcspCacheEntry>,
     pub(crate) verified_rims: Vec<MirrorEntry>,
+    /// Every fetched envelope that verified, by store key (a configured root's too), for
+    /// the service's memo.
+    pub(crate) fetched_rims: Vec<MirrorEntry>,
 }
 
 /// The fetched envelopes whose document verified in this request — signature, chain valid
-/// (not expired) at `now`, the RIM its id names — and whose chain is not reported revoked;
-/// a document kept for a configured root's devices is never mirrored under NVIDIA's id.
+/// (not expired) at `now`, the RIM its id names — and whose chain is not reported revoked,
+/// by store key. (A document kept for a configured root's devices is never mirrored under
+/// NVIDIA's id: the mirror takes only NVIDIA's keys.)
 fn verified_envelopes(
     envelopes: BTreeMap<String, Vec<u8>>,
     settled: &RimVerdicts,
@@ -363,7 +372,6 @@ fn verified_envelopes(
 ) -> Vec<MirrorEntry> {
     envelopes
         .into_iter()
-        .filter(|(key, _)| !is_configured_roots_key(key))
         .filter_map(|(key, body)| {
             let Some(Ok(verified)) = settled.get(&key) else {
                 return None;

@@ -188,6 +188,7 @@ impl HostSettings {
                 .transpose()?,
             policy: get("EDGEATTEST_POLICY"),
             revocation_policy: get("EDGEATTEST_REVOCATION_POLICY"),
+            fetch_cache: switch("EDGEATTEST_FETCH_CACHE")?,
             ..ServiceOptions::default()
         };
         let rim_documents = match get("EDGEATTEST_RIM_DOCUMENTS") {

@@ -44,6 +44,9 @@ pub struct ServiceConfig {
     /// such an answer says so in `x-nvidia-attestation-warning`. At most
     /// [`super::MAX_OCSP_STALE_IF_ERROR`].
     pub ocsp_stale_if_error: u64,
+    /// Whether the service keeps the answers it verified for the next requests (the
+    /// [`super::VerifiedMemo`]; default on). Off, every attestation asks its sources again.
+    pub fetch_cache: bool,
     /// A relying-party policy every device must meet (`None`, the default: none, as the real
     /// service): a device that fails it fails with [`super::POLICY_NOT_MET_CODE`].
     pub policy: Option<crate::policy::Policy>,
@@ -62,6 +65,7 @@ impl Default for ServiceConfig {
             rim_mirrors: Vec::new(),
             ocsp_mirrors: Vec::new(),
             ocsp_stale_if_error: 0,
+            fetch_cache: true,
             policy: None,
             revocation_policy: crate::ocsp::RevocationPolicy::default(),
             token_lifetime: DEFAULT_TOKEN_LIFETIME,

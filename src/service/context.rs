@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use super::breaker::SourceBook;
 use super::config::ServiceConfig;
 use super::keys::KeyRing;
+use super::memo::VerifiedMemo;
 use super::rims::RimStore;
 use super::source::{Source, SourceState};
 use crate::chain::{CertCache, TrustStore};
@@ -33,6 +34,8 @@ pub struct Service {
     pub(super) sources: SourceBook,
     /// Chain certificates decoded by [`Self::begin_cached`], for the next requests.
     pub(super) certs: CertCache,
+    /// What this service verified, for the next requests ([`Self::remember`]).
+    pub(super) memo: VerifiedMemo,
 }
 
 impl Service {
@@ -57,6 +60,7 @@ impl Service {
             ocsp: SourceState::default(),
             sources: SourceBook::new(),
             certs: CertCache::default(),
+            memo: VerifiedMemo::default(),
         }
     }
 
@@ -76,6 +80,11 @@ impl Service {
             Source::RimService => self.rim_service = state,
             Source::Ocsp => self.ocsp = state,
         }
+    }
+
+    /// What this service verified and keeps for the next requests.
+    pub fn memo(&self) -> &VerifiedMemo {
+        &self.memo
     }
 
     /// The breakers of the remote sources and what the host's attempts saw of each

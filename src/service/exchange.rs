@@ -21,6 +21,7 @@ use super::context::{Context, Service};
 use super::device::{device_stages, plan_evidence};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
+use super::memo::{check_digest, Learned, Target as MemoTarget};
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use super::mirror::MirrorEntry;
 use super::negotiate::ResultKind;
@@ -78,10 +79,25 @@ pub struct Exchange {
     cacheable: Vec<OcspCacheEntry>,
     /// The fetched RIM envelopes that verified, for the host's mirror (known then too).
     verified_rims: Vec<MirrorEntry>,
+    /// Every fetched RIM envelope that verified, by store key, for the service's memo.
+    fetched_rims: Vec<MirrorEntry>,
     /// The result the request asked for.
     result: ResultKind,
     /// The inputs recorded for a replay bundle, when the request asked for one.
     recorder: Option<Box<Recorder>>,
+    /// The checks of the current verify round that the service's memo does not know, when
+    /// it knows some.
+    asked: Option<Asked>,
+    /// What the host's verdicts verified, for the service's memo.
+    learned: Learned,
+}
+
+/// The part of a verify round handed to the host: the checks the memo does not know, and
+/// where each of the round's checks is among them (`None`: known to have verified).
+#[derive(Debug)]
+struct Asked {
+    checks: Vec<SignatureCheck>,
+    positions: Vec<Option<usize>>,
 }
 
 #[derive(Debug)]
@@ -171,8 +187,11 @@ impl Exchange {
             endpoint: None,
             cacheable: Vec::new(),
             verified_rims: Vec::new(),
+            fetched_rims: Vec::new(),
             result: ResultKind::Nras,
             recorder: None,
+            asked: None,
+            learned: Learned::default(),
         }
     }
 
@@ -180,7 +199,8 @@ impl Exchange {
     /// it asks for more distinct ones than [`MAX_SIGNATURE_CHECKS`], when it is refused
     /// before any is run. `allow_hold`: the request accepts certificates on hold; `certs`:
     /// the certificates decoded before (see `CertCache`); `result`: what the request asked
-    /// for (`negotiate`).
+    /// for (`negotiate`); `recording`: the request as received, when it asked for a replay
+    /// bundle (recorded from the first round, as a warm service may finish in this call).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn attest(
         service: &Service,
@@ -191,6 +211,7 @@ impl Exchange {
         now: UnixTime,
         entropy: [u8; 32],
         certs: &mut CertCache,
+        recording: Option<&crate::service::http::Request>,
     ) -> Self {
         let plan = plan_evidence(
             &request,
@@ -228,18 +249,14 @@ impl Exchange {
             entropy,
             cacheable: Vec::new(),
             verified_rims: Vec::new(),
+            fetched_rims: Vec::new(),
             result,
-            recorder: None,
+            recorder: recording.map(|request| Box::new(Recorder::new(request))),
+            asked: None,
+            learned: Learned::default(),
         };
         exchange.settle(service);
         exchange
-    }
-
-    /// Records this exchange's inputs, and answers with their bundle (`replay`) once the
-    /// response is ready. `request` is the request as received.
-    pub(crate) fn record(&mut self, service: &Service, request: &crate::service::http::Request) {
-        self.recorder = Some(Box::new(Recorder::new(request)));
-        self.seal(service);
     }
 
     /// Once the response is ready, replaces it with the bundle when recording.
@@ -258,9 +275,9 @@ impl Exchange {
     /// What the exchange needs next.
     pub fn step(&self) -> Step<'_> {
         match &self.state {
-            State::Evidence { plan, .. } => Step::Verify(plan.signature_checks()),
+            State::Evidence { plan, .. } => Step::Verify(self.asked_of(plan.signature_checks())),
             State::Fetch(round) => Step::Fetch(&round.resources),
-            State::Checks(appraisal) => Step::Verify(appraisal.checks()),
+            State::Checks(appraisal) => Step::Verify(self.asked_of(appraisal.checks())),
             State::DeviceTokens(plan) => Step::Sign(plan.signing_inputs()),
             State::OverallToken(pending) => Step::Sign(pending.signing_inputs()),
             State::Done(response) => Step::Respond(response),
@@ -298,6 +315,20 @@ impl Exchange {
     /// the exchange is then unchanged.
     pub fn verified(&mut self, service: &Service, verdicts: &[bool]) -> Result<(), ExchangeError> {
         self.fits(Answer::Verdicts, verdicts.len())?;
+        if let Step::Verify(asked) = self.step() {
+            let verified = asked.iter().zip(verdicts).filter(|(_, ok)| **ok);
+            let digests: Vec<[u8; 32]> = verified.map(|(check, _)| check_digest(check)).collect();
+            self.learned.signatures.extend(digests);
+        }
+        let verdicts = match self.asked.take() {
+            Some(asked) => asked
+                .positions
+                .iter()
+                .map(|position| position.is_none_or(|i| verdicts.get(i).copied().unwrap_or(false)))
+                .collect(),
+            None => verdicts.to_vec(),
+        };
+        let verdicts = verdicts.as_slice();
         let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
         self.state = match state {
             State::Evidence {
@@ -427,6 +458,7 @@ impl Exchange {
     /// key (its signatures are always well-formed, so the answers cannot be refused).
     fn settle(&mut self, service: &Service) {
         loop {
+            self.split_checks(service);
             let progressed = match self.step() {
                 Step::Verify([]) => self.verified(service, &[]).is_ok(),
                 Step::Fetch([]) => self.fetched(service, &[]).is_ok(),
@@ -452,6 +484,76 @@ impl Exchange {
         }
     }
 
+    /// The checks of a verify round the host is asked for: `all` but those the memo knows.
+    fn asked_of<'a>(&'a self, all: &'a [SignatureCheck]) -> &'a [SignatureCheck] {
+        self.asked
+            .as_ref()
+            .map_or(all, |asked| asked.checks.as_slice())
+    }
+
+    /// On entering a verify round, sets aside the checks the service's memo knows verified.
+    fn split_checks(&mut self, service: &Service) {
+        if self.asked.is_some() {
+            return;
+        }
+        let all = match &self.state {
+            State::Evidence { plan, .. } => plan.signature_checks(),
+            State::Checks(appraisal) => appraisal.checks(),
+            _ => return,
+        };
+        let memo = service.memo();
+        if !all.iter().any(|check| memo.knows(check)) {
+            return;
+        }
+        let mut checks = Vec::new();
+        let positions = all
+            .iter()
+            .map(|check| {
+                (!memo.knows(check)).then(|| {
+                    checks.push(check.clone());
+                    checks.len() - 1
+                })
+            })
+            .collect();
+        self.asked = Some(Asked { checks, positions });
+    }
+
+    /// Answers from the service's memo the resources it holds fresh at `now` (not while
+    /// recording a replay bundle, whose fetches must be all the request needed, nor with the
+    /// service's `fetchCache` off); returns the rest, for the host.
+    fn answer_known(
+        &self,
+        service: &Service,
+        appraisal: &mut Appraisal,
+        resources: Vec<Resource>,
+        targets: Vec<Target>,
+    ) -> (Vec<Resource>, Vec<Target>) {
+        if !service.config().fetch_cache || self.recorder.is_some() {
+            return (resources, targets);
+        }
+        let (mut known_targets, mut known_answers) = (Vec::new(), Vec::new());
+        let (mut rest, mut rest_targets) = (Vec::new(), Vec::new());
+        for (resource, target) in resources.into_iter().zip(targets) {
+            let kept = match (&resource, &target) {
+                (Resource::Ocsp { cache_key, .. }, _) => Some(MemoTarget::Ocsp(cache_key)),
+                (_, Target::Rim(key)) => Some(MemoTarget::Rim(key)),
+                _ => None,
+            };
+            match kept.and_then(|kept| service.memo().answer(&kept, self.now)) {
+                Some(answer) => {
+                    known_targets.push(target);
+                    known_answers.push(answer);
+                }
+                None => {
+                    rest.push(resource);
+                    rest_targets.push(target);
+                }
+            }
+        }
+        appraisal.answer(&known_targets, &known_answers, self.now);
+        (rest, rest_targets)
+    }
+
     /// Completes the evidence round: the RIM documents the verified devices need and the
     /// OCSP queries of their chains are asked of the host.
     fn after_evidence(
@@ -474,8 +576,9 @@ impl Exchange {
         } else {
             policy.clone()
         };
-        let appraisal = Appraisal::new(&context, request, stages, policy);
+        let mut appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);
+        let (resources, targets) = self.answer_known(service, &mut appraisal, resources, targets);
         State::Fetch(Box::new(FetchRound {
             appraisal,
             resources,
@@ -488,6 +591,7 @@ impl Exchange {
     /// asked (a second fetch round) when there are any.
     fn after_rim_fetch(&self, service: &Service, mut appraisal: Appraisal) -> State {
         let (resources, targets) = appraisal.prepare_rims(&self.context(service));
+        let (resources, targets) = self.answer_known(service, &mut appraisal, resources, targets);
         if resources.is_empty() {
             State::Checks(Box::new(appraisal))
         } else {
@@ -508,9 +612,11 @@ impl Exchange {
             outcomes,
             cacheable,
             verified_rims,
+            fetched_rims,
         } = appraisal.finish(verdicts);
         self.cacheable = cacheable;
         self.verified_rims = verified_rims;
+        self.fetched_rims = fetched_rims;
         let config = service.config();
         let minter = Minter::new(
             service.keys().kid(),
@@ -544,6 +650,28 @@ impl Exchange {
             Some(endpoint) => finish_attest_response(response, endpoint, self.now),
             None => response,
         })
+    }
+}
+
+impl Service {
+    /// Keeps what `exchange`, one of this service's, verified for the next requests (its
+    /// memo: [`super::VerifiedMemo`]), once its response is ready: the signature checks the
+    /// host verified and, with `fetchCache` on, the OCSP answers and RIM envelopes that
+    /// verified. Hosts that drive exchanges call it when one responds; an exchange that
+    /// has not responded teaches nothing.
+    pub fn remember(&mut self, exchange: &Exchange) {
+        if matches!(exchange.state, State::Done(_)) {
+            self.memo.learn(
+                &exchange.learned,
+                &exchange.cacheable,
+                exchange
+                    .fetched_rims
+                    .iter()
+                    .map(|rim| (rim.id.as_str(), rim.body.as_slice(), rim.until)),
+                self.config.fetch_cache,
+                exchange.now,
+            );
+        }
     }
 }
 

@@ -84,6 +84,10 @@ pub struct ServiceOptions {
     /// a certificate revoked after the answer was signed passes for that long; every token
     /// that relied on such an answer says so in `x-nvidia-attestation-warning`.
     pub ocsp_stale_if_error: Option<u64>,
+    /// Whether the service keeps the OCSP answers and RIM documents it verified for the next
+    /// requests, each while it is fresh (`EDGEATTEST_FETCH_CACHE`). Default: true; false:
+    /// every attestation asks its sources again.
+    pub fetch_cache: Option<bool>,
     /// A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
     /// `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
     /// fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed
@@ -301,6 +305,9 @@ impl ServiceOptions {
                 return Err(OptionsError::StaleIfError(seconds));
             }
             config.ocsp_stale_if_error = seconds;
+        }
+        if let Some(on) = self.fetch_cache {
+            config.fetch_cache = on;
         }
         if let Some(text) = &self.policy {
             config.policy = Some(Policy::parse(text.as_bytes()).map_err(OptionsError::Policy)?);

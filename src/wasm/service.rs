@@ -107,6 +107,16 @@ impl AttestationService {
             .map_or(0, |service| service.rim_count())
     }
 
+    /// Keeps what `exchange` (one of this service's) verified for the next requests, once it
+    /// responded: the signature checks that verified and, with `fetchCache` on, the OCSP
+    /// answers and RIM documents, each while it is fresh. A warm attestation then hands out
+    /// only the work its devices need. `handleRequest` calls it. Throws `ERR_SERVICE_BUSY`
+    /// during another call.
+    pub fn remember(&self, exchange: &ServiceExchange) -> Result<(), JsValue> {
+        self.service_mut()?.remember(&exchange.exchange);
+        Ok(())
+    }
+
     /// Records what the host last saw of a remote source, for `/health`: `kind` is `rim`
     /// (the RIM service) or `ocsp` (the OCSP responder). Throws `ERR_INVALID_ARGUMENT` for
     /// another kind or a state of the wrong shape.

@@ -205,6 +205,7 @@ mod service {
     mod exchange;
     mod fetch_attempts;
     mod keys;
+    mod memo;
     mod mirror;
     mod ocsp;
     mod ocsp_policy;

@@ -74,6 +74,8 @@ struct OptionsJs<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     ocsp_stale_if_error: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    fetch_cache: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     policy: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     revocation_policy: Option<&'a str>,
@@ -112,6 +114,7 @@ impl<'a> BindingsJs<'a> {
                 rim_mirrors: o.rim_mirrors.as_deref(),
                 ocsp_mirrors: o.ocsp_mirrors.as_deref(),
                 ocsp_stale_if_error: o.ocsp_stale_if_error,
+                fetch_cache: o.fetch_cache,
                 policy: o.policy.as_deref(),
                 revocation_policy: o.revocation_policy.as_deref(),
             },

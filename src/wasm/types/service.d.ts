@@ -76,6 +76,12 @@ export interface AttestationServiceOptions {
    */
   ocspStaleIfError?: number;
   /**
+   * Whether the service keeps the OCSP answers and RIM documents it verified for the next
+   * requests, each while it is fresh (`EDGEATTEST_FETCH_CACHE`). Default: true; false:
+   * every attestation asks its sources again.
+   */
+  fetchCache?: boolean;
+  /**
    * A relying-party policy every device must meet, in NVIDIA's JSON format (text; see
    * `appraise`). A device that passed NVIDIA's checks but fails the policy's device rules
    * fails with 4091 RELYING_PARTY_POLICY_NOT_MET, its error details naming the failed

@@ -1,0 +1,193 @@
+//! What this service has verified, kept for the life of the process so that a warm
+//! attestation repeats only the work that depends on the device:
+//! - **signature verdicts**: a check (key, message, signature) that verified, by its
+//!   SHA-256; ECDSA verification is a pure function, so a check seen before needs no second
+//!   run. Only verified checks are kept: a failing one is asked again every time;
+//! - **OCSP answers** that verified, by their query's nonce-less key, with the nonce they
+//!   were fetched with, until their freshness ends (`nextUpdate`, at most a day): the query
+//!   is answered here and not handed to the host;
+//! - **RIM envelopes** fetched from the RIM service whose document verified, by RIM id, for
+//!   [`RIM_CACHE_SECONDS`] (the host cache's freshness) or until their chain expires.
+//!
+//! An answer from here is checked again as a fetched one would be — the OCSP response
+//! against the request's certificate and `now`, the RIM's signature and chain at `now` and its
+//! chain's revocation — only its signature checks are found verified. Nothing enters but
+//! what the core accepted in an exchange of this process, so bytes a shared cache handed
+//! out are verified once per process before they are trusted. Each part is bounded; when one
+//! is full, expired entries go first, then the oldest. A service built with
+//! `fetchCache: false` keeps no answers (every attestation asks its sources again) and still
+//! keeps signature verdicts.
+
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha256};
+
+use super::fetch::{Fetched, OcspCacheEntry, RIM_CACHE_SECONDS};
+use crate::crypto::SignatureCheck;
+use crate::time::UnixTime;
+
+/// Most signature verdicts kept (32 bytes each).
+pub const MEMO_SIGNATURES: usize = 4096;
+/// Most OCSP answers kept (a node of 8 GPUs and its RIMs need about 20).
+pub const MEMO_OCSP_ANSWERS: usize = 1024;
+/// Most RIM envelopes kept (a fleet's firmware: a driver and a VBIOS RIM per version).
+pub const MEMO_RIMS: usize = 64;
+
+/// The verified verdicts and answers of this process; see the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct VerifiedMemo {
+    signatures: BTreeSet<[u8; 32]>,
+    /// The kept verdicts, oldest first, for eviction.
+    order: VecDeque<[u8; 32]>,
+    ocsp: BTreeMap<String, OcspCacheEntry>,
+    rims: BTreeMap<String, KeptRim>,
+}
+
+/// A RIM service envelope whose document verified, until when it is used.
+#[derive(Clone, Debug)]
+struct KeptRim {
+    body: Vec<u8>,
+    until: UnixTime,
+}
+
+/// What a kept answer is looked up by.
+pub(crate) enum Target<'a> {
+    /// A RIM document, by store key.
+    Rim(&'a str),
+    /// An OCSP query, by [`Resource::Ocsp::cache_key`].
+    Ocsp(&'a str),
+}
+
+/// What a finished exchange verified, for [`VerifiedMemo::learn`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Learned {
+    pub(crate) signatures: Vec<[u8; 32]>,
+}
+
+/// How many entries of each kind a memo holds (for `/health` and tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoCounts {
+    /// Signature verdicts.
+    pub signatures: usize,
+    /// OCSP answers.
+    pub ocsp_answers: usize,
+    /// RIM envelopes.
+    pub rims: usize,
+}
+
+impl VerifiedMemo {
+    /// Whether `check` verified before.
+    pub(crate) fn knows(&self, check: &SignatureCheck) -> bool {
+        self.signatures.contains(&check_digest(check))
+    }
+
+    /// The kept answer for `target`, still fresh at `now`: a RIM by its store key (a
+    /// configured root's document is never the answer for NVIDIA's key of the same id), an
+    /// OCSP query by its nonce-less key.
+    pub(crate) fn answer(&self, target: &Target<'_>, now: UnixTime) -> Option<Fetched> {
+        match target {
+            Target::Ocsp(cache_key) => {
+                let entry = self.ocsp.get(*cache_key).filter(|e| e.until > now)?;
+                Some(Fetched::Cached {
+                    body: entry.body.clone(),
+                    nonce: entry.nonce.clone(),
+                })
+            }
+            Target::Rim(key) => {
+                let entry = self.rims.get(*key).filter(|e| e.until > now)?;
+                Some(Fetched::Cached {
+                    body: entry.body.clone(),
+                    nonce: Vec::new(),
+                })
+            }
+        }
+    }
+
+    /// Keeps what an exchange verified at `now`: its verified signature checks, and, when
+    /// `answers` (the service's `fetchCache`), its OCSP answers and RIM envelopes (store
+    /// key, envelope, until when the document may be used).
+    pub(crate) fn learn<'a>(
+        &mut self,
+        learned: &Learned,
+        ocsp: &[OcspCacheEntry],
+        rims: impl Iterator<Item = (&'a str, &'a [u8], UnixTime)>,
+        answers: bool,
+        now: UnixTime,
+    ) {
+        for digest in &learned.signatures {
+            if self.signatures.insert(*digest) {
+                self.order.push_back(*digest);
+            }
+        }
+        while self.order.len() > MEMO_SIGNATURES {
+            if let Some(oldest) = self.order.pop_front() {
+                self.signatures.remove(&oldest);
+            }
+        }
+        if !answers {
+            return;
+        }
+        for entry in ocsp.iter().filter(|e| e.until > now) {
+            self.ocsp.insert(entry.cache_key.clone(), entry.clone());
+        }
+        evict(&mut self.ocsp, MEMO_OCSP_ANSWERS, now, |e| e.until);
+        let fresh_until = now.saturating_add(RIM_CACHE_SECONDS);
+        for (key, body, until) in rims.filter(|rim| rim.2 > now) {
+            let until = until.min(fresh_until);
+            let body = body.to_vec();
+            self.rims.insert(key.into(), KeptRim { body, until });
+        }
+        evict(&mut self.rims, MEMO_RIMS, now, |e| e.until);
+    }
+
+    /// How many entries of each kind it holds.
+    pub fn counts(&self) -> MemoCounts {
+        MemoCounts {
+            signatures: self.signatures.len(),
+            ocsp_answers: self.ocsp.len(),
+            rims: self.rims.len(),
+        }
+    }
+}
+
+/// The memo's key of a signature check: SHA-256 over its three parts, each length-prefixed
+/// so that no two checks share an encoding.
+pub(crate) fn check_digest(check: &SignatureCheck) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    for part in [
+        check.public_key_sec1.as_slice(),
+        check.message.as_slice(),
+        check.signature.as_slice(),
+    ] {
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part);
+    }
+    hash.finalize().into()
+}
+
+/// Drops the entries expired at `now`, then the ones that end first, until `most` remain.
+fn evict<T>(
+    map: &mut BTreeMap<String, T>,
+    most: usize,
+    now: UnixTime,
+    until: impl Fn(&T) -> UnixTime,
+) {
+    if map.len() <= most {
+        return;
+    }
+    map.retain(|_, entry| until(entry) > now);
+    while map.len() > most {
+        let first = map
+            .iter()
+            .min_by_key(|(_, entry)| until(entry))
+            .map(|(key, _)| key.clone());
+        match first {
+            Some(key) => {
+                map.remove(&key);
+            }
+            None => return,
+        }
+    }
+}

@@ -13,7 +13,7 @@
 import { serviceLimits } from './edgeattest.js';
 import { fetchCapped } from './http.js';
 
-/** @import { AttestationService, FetchAnswer, FetchResource, OcspCacheEntry, SourceState } from './edgeattest.js' */
+/** @import { AttestationService, FetchAnswer, FetchResource, OcspCacheEntry, ServiceExchange, SourceState } from './edgeattest.js' */
 
 /**
  * A cache of fetch answers: a FetchAnswer by key until a Unix second, judged on the clock of
@@ -222,9 +222,10 @@ export async function probeSources(service, options = {}) {
  * `service.fetchAttempts` says (its sources in order, retries, breakers, a kept copy when
  * every source fails). `options.fetch === false` answers every resource `not-fetched` (a host
  * without network access). `clock` (milliseconds) and `wait` time the attempts (tests).
+ * `onAnswer(index, answer)` is called with each answer as soon as it is ready.
  * @param {AttestationService} service
  * @param {FetchResource[]} resources
- * @param {{ fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false; cache?: FetchCache; ocspTimeoutMs?: number; rimTimeoutMs?: number; concurrency?: number; now?: number; seen?: Record<string, SourceState>; clock?: () => number; wait?: (ms: number) => Promise<void> }} [options]
+ * @param {{ fetch?: ((url: string, init: RequestInit) => Promise<Response>) | false; cache?: FetchCache; ocspTimeoutMs?: number; rimTimeoutMs?: number; concurrency?: number; now?: number; seen?: Record<string, SourceState>; clock?: () => number; wait?: (ms: number) => Promise<void>; onAnswer?: (index: number, answer: FetchAnswer) => void }} [options]
  * @returns {Promise<FetchAnswer[]>}
  */
 export async function answerFetchStep(service, resources, options = {}) {
@@ -239,9 +240,17 @@ export async function answerFetchStep(service, resources, options = {}) {
     seen = {},
     clock = Date.now,
     wait = sleep,
+    onAnswer,
   } = options;
-  if (fetch === false || typeof fetch !== 'function') return resources.map(() => ({ error: 'not-fetched' }));
   const answers = new Array(resources.length);
+  const give = (index, answer) => {
+    answers[index] = answer;
+    onAnswer?.(index, answer);
+  };
+  if (fetch === false || typeof fetch !== 'function') {
+    resources.forEach((_, index) => give(index, { error: 'not-fetched' }));
+    return answers;
+  }
   let next = 0;
   const worker = async () => {
     while (next < resources.length) {
@@ -250,7 +259,7 @@ export async function answerFetchStep(service, resources, options = {}) {
       const key = keyOf(resource);
       const cached = await cache.get(key, now);
       if (cached) {
-        answers[index] = cached;
+        give(index, cached);
         continue;
       }
       // One fetch per resource however many requests wait; the sharers of an OCSP fetch
@@ -275,20 +284,50 @@ export async function answerFetchStep(service, resources, options = {}) {
       const { answer, keptUntil } = await pending.answer;
       if (answer.stale) {
         noteKept(seen, resource.kind === 'ocsp' ? 'ocsp' : 'rim', Math.max(0, now - (keptUntil ?? now)));
-        answers[index] = answer;
+        give(index, answer);
       } else if (resource.kind === 'ocsp') {
         // Fetched now for this request: checked against its own nonce; fetched for another
         // request: checked against that one's.
-        answers[index] = 'error' in answer || pending.owner ? answer : { body: answer.body, nonce };
+        give(index, 'error' in answer || pending.owner ? answer : { body: answer.body, nonce });
       } else {
         if ('body' in answer) await cache.put(key, { body: answer.body }, now + limits.rimCacheSeconds, now, now + limits.rimKeepSeconds);
         if (answer.status === 404) await cache.put(key, { error: 'status', status: 404 }, now + limits.rimMissSeconds, now);
-        answers[index] = answer;
+        give(index, answer);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, resources.length)) }, worker));
   return answers;
+}
+
+/**
+ * Answers an exchange's fetch round: each resource is fetched as soon as the exchange hands it
+ * out and given to it as soon as it arrives (`exchange.fetchedOne`), so that the round's later
+ * batch — the RIMs' chains' OCSP queries, handed out once the RIM documents are answered —
+ * starts while the first batch's other fetches still run. Options as `answerFetchStep`'s.
+ * @param {AttestationService} service
+ * @param {ServiceExchange} exchange
+ * @param {FetchResource[]} resources the `fetch` step's
+ * @param {Parameters<typeof answerFetchStep>[2]} [options]
+ * @returns {Promise<void>}
+ */
+export async function answerFetchRound(service, exchange, resources, options = {}) {
+  const running = [];
+  let offset = exchange.fetchOffset();
+  const start = (batch, at) => {
+    const onAnswer = (index, answer) => {
+      exchange.fetchedOne(at + index, answer);
+      if (exchange.fetchOffset() === offset) return;
+      const next = exchange.step();
+      if (next.kind !== 'fetch') return;
+      offset = exchange.fetchOffset();
+      start(next.resources, offset);
+    };
+    running.push(answerFetchStep(service, batch, { ...options, onAnswer }));
+  };
+  start(resources, offset);
+  // A batch started while waiting is appended, and waited for in turn.
+  for (let i = 0; i < running.length; i++) await running[i];
 }
 
 /**

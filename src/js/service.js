@@ -4,7 +4,7 @@
 // CryptoKey that never enters wasm memory.
 import { chooseBackend } from './backend.js';
 import { ECDSA_P384, ES384, runSignatureChecks } from './webcrypto.js';
-import { answerFetchStep, cacheVerified, defaultFetchCache, recordSources } from './fetch.js';
+import { answerFetchRound, cacheVerified, defaultFetchCache, recordSources } from './fetch.js';
 import { coded } from './error.js';
 import { cacheMirrored } from './mirror.js';
 import { importPrivateKey } from './keys.js';
@@ -91,7 +91,7 @@ export async function handleRequest(service, request, options = {}) {
         if (backend === 'software') exchange.verifyInCore();
         else exchange.verified(await runSignatureChecks(step.checks, subtle, keyCache));
       } else if (step.kind === 'fetch') {
-        exchange.fetched(await answerFetchStep(service, step.resources, fetching));
+        await answerFetchRound(service, exchange, step.resources, fetching);
       } else {
         if (!signingKey) {
           throw coded('ERR_SIGNING_KEY_REQUIRED', 'the service publishes an external key: pass signingKey (a private CryptoKey)', 'signingKey');

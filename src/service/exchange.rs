@@ -35,6 +35,9 @@ use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
 use crate::time::UnixTime;
 use crate::token::TokenError;
+use fetch_round::{FetchRound, Misfit};
+
+mod fetch_round;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,
@@ -114,16 +117,6 @@ enum State {
     Done(Response),
 }
 
-/// A round of fetches, and what each answer is for.
-#[derive(Debug)]
-struct FetchRound {
-    appraisal: Appraisal,
-    resources: Vec<Resource>,
-    targets: Vec<Target>,
-    /// The first round (RIM documents, device chains) or the second (RIM chains).
-    rims_prepared: bool,
-}
-
 /// A host's answer that does not fit the exchange.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -144,6 +137,11 @@ pub enum ExchangeError {
     },
     /// A signature that is not 96 bytes of `r‖s` with both in range.
     Signature(TokenError),
+    /// An answer to a resource the fetch round does not have, or has an answer for.
+    FetchIndex {
+        /// The index given.
+        index: usize,
+    },
 }
 
 impl fmt::Display for ExchangeError {
@@ -159,6 +157,10 @@ impl fmt::Display for ExchangeError {
                 write!(f, "expected {expected} answers, got {got}")
             }
             Self::Signature(error) => write!(f, "a signature is malformed: {error}"),
+            Self::FetchIndex { index } => write!(
+                f,
+                "no resource {index} awaits an answer (answered already, or not handed out)"
+            ),
         }
     }
 }
@@ -171,6 +173,7 @@ impl ErrorCode for ExchangeError {
             Self::UnexpectedAnswer { .. } => "ERR_EXCHANGE_UNEXPECTED_ANSWER",
             Self::AnswerCount { .. } => "ERR_EXCHANGE_ANSWER_COUNT",
             Self::Signature(error) => error.code(),
+            Self::FetchIndex { .. } => "ERR_EXCHANGE_FETCH_INDEX",
         }
     }
 }
@@ -276,7 +279,7 @@ impl Exchange {
     pub fn step(&self) -> Step<'_> {
         match &self.state {
             State::Evidence { plan, .. } => Step::Verify(self.asked_of(plan.signature_checks())),
-            State::Fetch(round) => Step::Fetch(&round.resources),
+            State::Fetch(round) => Step::Fetch(round.batch()),
             State::Checks(appraisal) => Step::Verify(self.asked_of(appraisal.checks())),
             State::DeviceTokens(plan) => Step::Sign(plan.signing_inputs()),
             State::OverallToken(pending) => Step::Sign(pending.signing_inputs()),
@@ -343,42 +346,58 @@ impl Exchange {
         Ok(())
     }
 
-    /// Answers a [`Step::Fetch`]: one [`Fetched`] per resource, in order
+    /// Answers a [`Step::Fetch`]: one [`Fetched`] per resource of the step, in order
     /// ([`Fetched::Failed`] with [`FetchFailure::NotFetched`] for what the host does not
     /// fetch: a missing RIM then fails with the real service's 5009, an unasked OCSP
-    /// query leaves revocation unchecked, with the warning claim).
+    /// query leaves revocation unchecked, with the warning claim). The exchange may then
+    /// hand out a further batch (the RIMs' chains' queries).
     ///
     /// # Errors
-    /// [`ExchangeError`] when the exchange awaits something else or the count is wrong;
-    /// the exchange is then unchanged.
+    /// [`ExchangeError`] when the exchange awaits something else, the count is wrong or some
+    /// of the step was answered with [`Self::fetched_one`]; the exchange is then unchanged.
     pub fn fetched(&mut self, service: &Service, answers: &[Fetched]) -> Result<(), ExchangeError> {
         self.fits(Answer::Fetched, answers.len())?;
-        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
-        self.state = match state {
-            State::Fetch(round) => {
-                let FetchRound {
-                    mut appraisal,
-                    resources,
-                    targets,
-                    rims_prepared,
-                } = *round;
-                if let Some(recorder) = self.recorder.as_mut() {
-                    recorder.fetched(&resources, answers);
-                    if !rims_prepared {
-                        recorder.held_rims(appraisal.rim_keys(), &service.rims);
-                    }
-                }
-                appraisal.answer(&targets, answers, self.now);
-                if rims_prepared {
-                    State::Checks(Box::new(appraisal))
-                } else {
-                    self.after_rim_fetch(service, appraisal)
-                }
-            }
-            other => other,
-        };
+        if let State::Fetch(round) = &mut self.state {
+            round.answer_batch(answers, self.now).map_err(misfit)?;
+        }
+        self.advance_fetch(service);
         self.settle(service);
         Ok(())
+    }
+
+    /// Answers one resource of the fetch round as soon as the host has it: `index` is its
+    /// position among all the round's resources, [`Self::fetch_offset`] plus its position in
+    /// its step. A host that answers this way starts each fetch when its resource is handed
+    /// out: once the RIMs are answered, [`Self::step`] hands out the next batch while the
+    /// rest are still being fetched.
+    ///
+    /// # Errors
+    /// [`ExchangeError::UnexpectedAnswer`] when no fetch is awaited,
+    /// [`ExchangeError::FetchIndex`] for an index answered or not handed out.
+    pub fn fetched_one(
+        &mut self,
+        service: &Service,
+        index: usize,
+        answer: &Fetched,
+    ) -> Result<(), ExchangeError> {
+        let State::Fetch(round) = &mut self.state else {
+            return Err(unexpected(&self.step()));
+        };
+        round
+            .answer(index, answer, self.now)
+            .map_err(|_| ExchangeError::FetchIndex { index })?;
+        self.advance_fetch(service);
+        self.settle(service);
+        Ok(())
+    }
+
+    /// The position of the current fetch step's first resource among all the round's (0
+    /// when no fetch is awaited).
+    pub fn fetch_offset(&self) -> usize {
+        match &self.state {
+            State::Fetch(round) => round.offset(),
+            _ => 0,
+        }
     }
 
     /// Answers a [`Step::Fetch`] as a host without network access: nothing fetched.
@@ -458,10 +477,10 @@ impl Exchange {
     /// key (its signatures are always well-formed, so the answers cannot be refused).
     fn settle(&mut self, service: &Service) {
         loop {
+            self.advance_fetch(service);
             self.split_checks(service);
             let progressed = match self.step() {
                 Step::Verify([]) => self.verified(service, &[]).is_ok(),
-                Step::Fetch([]) => self.fetched(service, &[]).is_ok(),
                 Step::Sign(inputs) => match service.keys().signing_key() {
                     Some(key) => {
                         let signatures: Vec<Vec<u8>> = inputs
@@ -528,30 +547,51 @@ impl Exchange {
         resources: Vec<Resource>,
         targets: Vec<Target>,
     ) -> (Vec<Resource>, Vec<Target>) {
-        if !service.config().fetch_cache || self.recorder.is_some() {
-            return (resources, targets);
-        }
-        let (mut known_targets, mut known_answers) = (Vec::new(), Vec::new());
-        let (mut rest, mut rest_targets) = (Vec::new(), Vec::new());
-        for (resource, target) in resources.into_iter().zip(targets) {
-            let kept = match (&resource, &target) {
-                (Resource::Ocsp { cache_key, .. }, _) => Some(MemoTarget::Ocsp(cache_key)),
-                (_, Target::Rim(key)) => Some(MemoTarget::Rim(key)),
-                _ => None,
-            };
-            match kept.and_then(|kept| service.memo().answer(&kept, self.now)) {
-                Some(answer) => {
-                    known_targets.push(target);
-                    known_answers.push(answer);
-                }
-                None => {
-                    rest.push(resource);
-                    rest_targets.push(target);
-                }
+        answer_known(
+            service,
+            self.recorder.is_some(),
+            self.now,
+            appraisal,
+            resources,
+            targets,
+        )
+    }
+
+    /// Moves the fetch round on: prepares the RIMs once every RIM document is answered and
+    /// hands out their chains' queries, and ends the round once everything is answered.
+    fn advance_fetch(&mut self, service: &Service) {
+        let State::Fetch(round) = &mut self.state else {
+            return;
+        };
+        if !round.rims_prepared && round.rims_answered() {
+            if let Some(recorder) = self.recorder.as_mut() {
+                recorder.held_rims(round.appraisal.rim_keys(), &service.rims);
             }
+            let context = service.context(self.now, self.entropy);
+            let (resources, targets) = round.appraisal.prepare_rims(&context);
+            let recording = self.recorder.is_some();
+            let (resources, targets) = answer_known(
+                service,
+                recording,
+                self.now,
+                &mut round.appraisal,
+                resources,
+                targets,
+            );
+            round.rims_prepared = true;
+            round.extend(resources, targets);
         }
-        appraisal.answer(&known_targets, &known_answers, self.now);
-        (rest, rest_targets)
+        if !round.complete() {
+            return;
+        }
+        let state = core::mem::replace(&mut self.state, State::Done(Response::empty(500)));
+        if let State::Fetch(round) = state {
+            let (appraisal, resources, recorded) = round.into_parts();
+            if let (Some(recorder), Some(answers)) = (self.recorder.as_mut(), recorded) {
+                recorder.fetched(&resources, &answers);
+            }
+            self.state = State::Checks(Box::new(appraisal));
+        }
     }
 
     /// Completes the evidence round: the RIM documents the verified devices need and the
@@ -579,29 +619,10 @@ impl Exchange {
         let mut appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);
         let (resources, targets) = self.answer_known(service, &mut appraisal, resources, targets);
-        State::Fetch(Box::new(FetchRound {
-            appraisal,
-            resources,
-            targets,
-            rims_prepared: false,
-        }))
-    }
-
-    /// After the first fetches: the RIMs are prepared, and their chains' OCSP queries
-    /// asked (a second fetch round) when there are any.
-    fn after_rim_fetch(&self, service: &Service, mut appraisal: Appraisal) -> State {
-        let (resources, targets) = appraisal.prepare_rims(&self.context(service));
-        let (resources, targets) = self.answer_known(service, &mut appraisal, resources, targets);
-        if resources.is_empty() {
-            State::Checks(Box::new(appraisal))
-        } else {
-            State::Fetch(Box::new(FetchRound {
-                appraisal,
-                resources,
-                targets,
-                rims_prepared: true,
-            }))
-        }
+        let recording = self.recorder.is_some();
+        State::Fetch(Box::new(FetchRound::new(
+            appraisal, resources, targets, recording,
+        )))
     }
 
     /// Completes the last round of checks, builds every device's outcome and plans the
@@ -653,6 +674,43 @@ impl Exchange {
     }
 }
 
+/// Answers from the service's memo the resources it holds fresh at `now` (not while
+/// `recording` a replay bundle, whose fetches must be all the request needed, nor with the
+/// service's `fetchCache` off); returns the rest, for the host.
+fn answer_known(
+    service: &Service,
+    recording: bool,
+    now: UnixTime,
+    appraisal: &mut Appraisal,
+    resources: Vec<Resource>,
+    targets: Vec<Target>,
+) -> (Vec<Resource>, Vec<Target>) {
+    if !service.config().fetch_cache || recording {
+        return (resources, targets);
+    }
+    let (mut known_targets, mut known_answers) = (Vec::new(), Vec::new());
+    let (mut rest, mut rest_targets) = (Vec::new(), Vec::new());
+    for (resource, target) in resources.into_iter().zip(targets) {
+        let kept = match (&resource, &target) {
+            (Resource::Ocsp { cache_key, .. }, _) => Some(MemoTarget::Ocsp(cache_key)),
+            (_, Target::Rim(key)) => Some(MemoTarget::Rim(key)),
+            _ => None,
+        };
+        match kept.and_then(|kept| service.memo().answer(&kept, now)) {
+            Some(answer) => {
+                known_targets.push(target);
+                known_answers.push(answer);
+            }
+            None => {
+                rest.push(resource);
+                rest_targets.push(target);
+            }
+        }
+    }
+    appraisal.answer(&known_targets, &known_answers, now);
+    (rest, rest_targets)
+}
+
 impl Service {
     /// Keeps what `exchange`, one of this service's, verified for the next requests (its
     /// memo: [`super::VerifiedMemo`]), once its response is ready: the signature checks the
@@ -681,6 +739,17 @@ enum Answer {
     Verdicts,
     Fetched,
     Signatures,
+}
+
+/// A batch answer the round cannot take: a resource answered twice, or a batch answered
+/// whole after part of it was answered one by one.
+fn misfit(misfit: Misfit) -> ExchangeError {
+    match misfit {
+        Misfit::Index { index } => ExchangeError::FetchIndex { index },
+        Misfit::Mixed => ExchangeError::UnexpectedAnswer {
+            awaiting: "the rest of the fetched resources, one by one",
+        },
+    }
 }
 
 fn unexpected(step: &Step<'_>) -> ExchangeError {

@@ -32,3 +32,10 @@ pub(crate) fn fetched(answers: &JsValue) -> Result<Vec<Fetched>, JsValue> {
         })
         .collect()
 }
+
+/// One host answer `answer` (a core `FetchAnswer`) as the fetch it reports; a refusal names
+/// it `answer`.
+pub(crate) fn fetched_one(answer: &JsValue) -> Result<Fetched, JsValue> {
+    let answer: FetchAnswer = from_js(answer, "answer")?;
+    answer.fetched().map_err(|e| within("answer", &e))
+}

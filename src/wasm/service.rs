@@ -281,6 +281,31 @@ impl ServiceExchange {
         self.exchange.fetched(&service, &answers).or_js()
     }
 
+    /// Answers one resource of the fetch round as soon as the host has it: `index` is
+    /// `fetchOffset()` plus the resource's position in its `fetch` step. Once every RIM
+    /// document is answered, `step()` may hand out a further batch (the RIMs' chains' OCSP
+    /// queries) while the rest are still being fetched. Throws `ERR_EXCHANGE_FETCH_INDEX`
+    /// for a resource answered already or not handed out, `ERR_EXCHANGE_UNEXPECTED_ANSWER`
+    /// when no fetch is awaited, `ERR_INVALID_ARGUMENT` for an answer of the wrong shape.
+    #[wasm_bindgen(js_name = fetchedOne)]
+    pub fn fetched_one(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "FetchAnswer")] answer: JsValue,
+    ) -> Result<(), JsValue> {
+        let index = args::u32_arg(&index, "index")? as usize;
+        let answer = Fetched::capped(answer::fetched_one(&answer)?);
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        self.exchange.fetched_one(&service, index, &answer).or_js()
+    }
+
+    /// The position of the current `fetch` step's first resource among all the fetch
+    /// round's (for `fetchedOne`); 0 when no fetch is awaited.
+    #[wasm_bindgen(js_name = fetchOffset)]
+    pub fn fetch_offset(&self) -> usize {
+        self.exchange.fetch_offset()
+    }
+
     /// The OCSP answers of this exchange that verified, for the host's cache (known once
     /// the exchange has reached its tokens or its response).
     #[wasm_bindgen(unchecked_return_type = "OcspCacheEntry[]")]

@@ -204,6 +204,7 @@ mod service {
     mod ear;
     mod exchange;
     mod fetch_attempts;
+    mod fetch_round;
     mod keys;
     mod memo;
     mod mirror;

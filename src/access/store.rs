@@ -52,8 +52,7 @@ use super::record::KeyRecord;
 use crate::error_code::ErrorCode;
 use crate::time::UnixTime;
 
-/// Key records, found by digest. Two stores are equal when their records are: the index
-/// key is not part of what a store holds.
+/// Key records, found by digest.
 #[derive(Clone, Debug, Default, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "KeyStoreJson"))]
 pub struct KeyStore {
@@ -173,7 +172,8 @@ impl KeyStore {
     }
 }
 
-/// Equal records, whatever the index keys.
+/// Two stores are equal when their records are: the index key is not part of what a store
+/// holds, only of how it finds them.
 impl PartialEq for KeyStore {
     fn eq(&self, other: &Self) -> bool {
         self.keys == other.keys

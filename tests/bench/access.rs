@@ -302,7 +302,7 @@ fn main() {
             bench.push(line(&format!("lookup-{n}-vs-12"), at_n, at_12, "<=2"));
         }
         bench.push(format!(
-            "BENCH access.build-{n} {:.2}ms {:.2}ms {:.2}",
+            "BENCH access.build-{n} {:.3}ms {:.3}ms {:.2}",
             big.built.as_secs_f64() * 1e3,
             big.map_built.as_secs_f64() * 1e3,
             big.built.as_secs_f64() / big.map_built.as_secs_f64()

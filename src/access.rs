@@ -5,8 +5,9 @@
 //!   generated from caller-supplied random bytes and kept only as a SHA-256 [`KeyDigest`].
 //! - [`KeyRecord`], [`KeyStore`]: what a service stores; personal keys get the union of their
 //!   user's [`Role`] scopes, service keys exactly the [`Scope`]s chosen at creation; a key
-//!   grants nothing unless issued for the service; expiry and revocation; lookup by digest in
-//!   constant time.
+//!   grants nothing unless issued for the service; expiry and revocation; lookup by digest
+//!   through a secret-keyed index and one constant-time comparison, at a cost that does not
+//!   grow with the number of keys.
 //! - [`ROUTES`]: the endpoint → scope table, every route once, every inference explained
 //!   ([`endpoint_table`] renders it).
 //! - [`authorize`]: the pure decision for one request, RFC 6750 statuses, challenges and JSON
@@ -46,6 +47,7 @@ mod endpoint;
 pub mod endpoint_table;
 mod error;
 pub mod forward;
+mod index;
 mod key;
 mod key_issuance;
 mod key_request;

@@ -16,8 +16,10 @@ pub const MAX_KEY_ID_LEN: usize = 64;
 /// Longest accepted key-store JSON text, in bytes (1 MiB: some 7,000 minimal records).
 pub const MAX_KEYSTORE_BYTES: usize = 1 << 20;
 
-/// Most records [`KeyStore::from_json`](super::KeyStore::from_json) accepts. The lookup scans every record (constant
-/// time, about 1.6 µs per thousand): a larger store wants an index by digest instead.
+/// Most records [`KeyStore::from_json`](super::KeyStore::from_json) accepts: a bound on the
+/// work of reading configuration text, which the gateway may do on every request. Lookups do
+/// not grow with the count; a host with more keys builds its records itself
+/// ([`KeyStore::new`](super::KeyStore::new) has no cap).
 pub const MAX_KEYS: usize = 4096;
 
 /// Longest accepted string other than `id` (`type`, `digest`, role, scope and service

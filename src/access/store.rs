@@ -1,5 +1,5 @@
-//! A set of key records, read from configuration JSON and searched by digest in constant
-//! time.
+//! A set of key records, read from configuration JSON and found by digest through a
+//! secret-keyed index, with one constant-time comparison (the rule: [`super::index`]).
 //!
 //! The configuration form:
 //!
@@ -24,6 +24,12 @@
 //! [`MAX_KEYSTORE_STRING_LEN`] and every `roles` / `scopes` / `services` list at most
 //! [`MAX_KEYSTORE_LIST_LEN`] items (before the names are looked up). The gateway may parse
 //! the store on every request (`gatewayDecision` in JS), so its cost must stay bounded.
+//!
+//! A lookup costs the same whatever the number of records: one keyed SHA-256 block, a probe
+//! or two of a hash table and one 32-byte constant-time comparison. Building the index is
+//! linear in the records. The index key comes from the host's randomness when it passes a
+//! seed ([`KeyStore::with_index_seed`]), otherwise from the stored digests themselves; both
+//! are safe, and why is the index module's rule.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -32,10 +38,10 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use subtle::{Choice, ConditionallySelectable};
 
-use super::digest::{ct_eq_observed, KeyDigest};
+use super::digest::KeyDigest;
 use super::error::KeyStoreError;
+use super::index::{DigestIndex, IndexKey};
 use super::key::KeyType;
 use super::key_request::{KeyRequest, KeyRequestError};
 use super::limits::{
@@ -46,42 +52,56 @@ use super::record::KeyRecord;
 use crate::error_code::ErrorCode;
 use crate::time::UnixTime;
 
-/// Key records, searched by digest.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// Key records, found by digest.
+#[derive(Clone, Debug, Default, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "KeyStoreJson"))]
 pub struct KeyStore {
     #[cfg_attr(feature = "ts", ts(type = "KeyRecord[]"))]
     keys: Vec<KeyRecord>,
+    #[serde(skip)]
+    index: DigestIndex,
 }
 
 impl KeyStore {
-    /// A store of `records`. The host builds these itself, so no count cap applies here
-    /// ([`MAX_KEYS`] is for configuration text); duplicates are found in O(n log n).
+    /// A store of `records`, its index keyed by a digest of their digests (see
+    /// [`Self::with_index_seed`] for a key from the host's randomness). The host builds these
+    /// itself, so no count cap applies here ([`MAX_KEYS`] is for configuration text); ids are
+    /// checked in O(n log n), digests while the index is built, in O(n).
     ///
     /// # Errors
-    /// [`KeyStoreError::InvalidId`], [`KeyStoreError::DuplicateId`] or
-    /// [`KeyStoreError::DuplicateDigest`].
+    /// The first problem in record order: [`KeyStoreError::InvalidId`],
+    /// [`KeyStoreError::DuplicateId`] or [`KeyStoreError::DuplicateDigest`].
     pub fn new(records: Vec<KeyRecord>) -> Result<Self, KeyStoreError> {
-        let mut ids = BTreeSet::new();
-        let mut digests = BTreeSet::new();
-        for (i, record) in records.iter().enumerate() {
-            let field = format!("keys[{i}].id");
-            check_id(record.id(), &field)?;
-            if !ids.insert(record.id()) {
-                return Err(KeyStoreError::DuplicateId {
-                    field,
-                    id: record.id().into(),
-                });
-            }
-            // Digests of configured keys, compared at load time: no secret-dependent timing
-            // matters here (lookups use `find`, which is constant time).
-            if !digests.insert(record.digest().as_bytes()) {
-                return Err(KeyStoreError::DuplicateDigest {
-                    field: format!("keys[{i}].digest"),
-                });
-            }
+        let key = IndexKey::derived(records.iter().map(KeyRecord::digest));
+        let index = DigestIndex::build(key, &records);
+        // An id problem is reported when its record comes no later than the first repeated
+        // digest (a record's id is checked before its digest).
+        let repeated = index.as_ref().err().copied().unwrap_or(usize::MAX);
+        if let Some(error) = first_id_problem(&records, repeated) {
+            return Err(error);
         }
-        Ok(Self { keys: records })
+        match index {
+            Ok(index) => Ok(Self {
+                keys: records,
+                index,
+            }),
+            Err(position) => Err(KeyStoreError::DuplicateDigest {
+                field: format!("keys[{position}].digest"),
+            }),
+        }
+    }
+
+    /// The store with its index rebuilt under a key drawn from `seed`: 32 bytes of the host's
+    /// randomness, drawn once per store. The index key decides where each digest sits in the
+    /// index, so a key no one else can compute keeps those positions unpredictable even to
+    /// someone who has read the stored digests. Lookups find the same records either way.
+    #[must_use]
+    pub fn with_index_seed(mut self, seed: &[u8; 32]) -> Self {
+        // The digests were found distinct when the store was built: no refusal is possible.
+        if let Ok(index) = DigestIndex::build(IndexKey::from_seed(seed), &self.keys) {
+            self.index = index;
+        }
+        self
     }
 
     /// Reads the configuration JSON described in the module documentation, strictly.
@@ -132,13 +152,11 @@ impl KeyStore {
 
     /// The record whose digest equals `digest`.
     ///
-    /// Every record is compared, each over all 32 bytes, and the match is picked with a
-    /// constant-time select: the time taken depends on the number of records only, not on
-    /// which record matches or how many leading bytes a wrong digest shares with a stored
-    /// one. The scan costs about 1.6 µs per thousand records (`cargo bench --bench access`);
-    /// a host with a larger store should index it by digest instead (a KV namespace keyed by
-    /// [`KeyDigest::to_hex`], then a one-record store): a digest reveals nothing about the key,
-    /// so an indexed lookup by digest leaks nothing either.
+    /// The index narrows the search to one candidate by a secret-keyed digest of `digest`,
+    /// and that candidate (or, on a miss, a decoy record) is compared over all 32 bytes in
+    /// constant time: the time taken does not grow with the number of records, and neither
+    /// where the search goes nor the comparison depends on how many bytes a wrong digest
+    /// shares with a stored one (`cargo bench --bench access` measures both).
     pub fn find(&self, digest: &KeyDigest) -> Option<&KeyRecord> {
         self.find_observed(digest, |_, _| {})
     }
@@ -147,24 +165,39 @@ impl KeyStore {
     pub(crate) fn find_observed(
         &self,
         digest: &KeyDigest,
-        mut observe: impl FnMut(usize, usize),
+        observe: impl FnMut(usize, usize),
     ) -> Option<&KeyRecord> {
-        let mut found = Choice::from(0);
-        let mut index = 0u64;
-        for (i, record) in self.keys.iter().enumerate() {
-            let equal = ct_eq_observed(record.digest().as_bytes(), digest.as_bytes(), |byte| {
-                observe(i, byte)
-            });
-            index.conditional_assign(&(i as u64), equal);
-            found |= equal;
+        let position = self.index.find(&self.keys, digest, observe)?;
+        self.keys.get(position)
+    }
+}
+
+/// Two stores are equal when their records are: the index key is not part of what a store
+/// holds, only of how it finds them.
+impl PartialEq for KeyStore {
+    fn eq(&self, other: &Self) -> bool {
+        self.keys == other.keys
+    }
+}
+
+impl Eq for KeyStore {}
+
+/// The first invalid or repeated id among the records before position `end` (inclusive).
+fn first_id_problem(records: &[KeyRecord], end: usize) -> Option<KeyStoreError> {
+    let mut ids = BTreeSet::new();
+    for (i, record) in records.iter().enumerate().take(end.saturating_add(1)) {
+        let field = || format!("keys[{i}].id");
+        if let Err(error) = check_id(record.id(), field) {
+            return Some(error);
         }
-        // Whether a key exists is revealed by the response anyway; branching here is fine.
-        if bool::from(found) {
-            self.keys.get(usize::try_from(index).ok()?)
-        } else {
-            None
+        if !ids.insert(record.id()) {
+            return Some(KeyStoreError::DuplicateId {
+                field: field(),
+                id: record.id().into(),
+            });
         }
     }
+    None
 }
 
 impl KeyRecord {
@@ -194,7 +227,7 @@ fn record_from_json(value: &Value, path: &str) -> Result<KeyRecord, KeyStoreErro
             expected: "string",
         })?;
     // Checked again by `KeyStore::new`; here so that a long id stops the record early.
-    check_id(id, &join(path, "id"))?;
+    check_id(id, || join(path, "id"))?;
     let type_field = format!("{path}.type");
     let type_name = string_member(object, path, "type")?;
     let key_type = KeyType::parse(type_name).ok_or_else(|| KeyStoreError::UnknownKeyType {
@@ -298,7 +331,7 @@ fn in_store(error: KeyRequestError, object: &Map<String, Value>, path: &str) -> 
     }
 }
 
-fn check_id(id: &str, field: &str) -> Result<(), KeyStoreError> {
+fn check_id(id: &str, field: impl FnOnce() -> String) -> Result<(), KeyStoreError> {
     let valid = !id.is_empty()
         && id.len() <= MAX_KEY_ID_LEN
         && id
@@ -307,9 +340,7 @@ fn check_id(id: &str, field: &str) -> Result<(), KeyStoreError> {
     if valid {
         Ok(())
     } else {
-        Err(KeyStoreError::InvalidId {
-            field: field.into(),
-        })
+        Err(KeyStoreError::InvalidId { field: field() })
     }
 }
 
@@ -430,20 +461,48 @@ mod tests {
     }
 
     #[test]
-    fn lookup_compares_every_byte_of_every_record_wherever_the_match_is() {
+    fn a_lookup_compares_one_record_over_all_32_bytes_wherever_the_match_is() {
         let store = store(5);
         let probes = (0..5)
             .map(|i| KeyDigest::of_key_text(&format!("key-{i}")))
             .chain([KeyDigest::of_key_text("absent")]);
         for (expected, probe) in probes.enumerate() {
             let mut seen = [[false; 32]; 5];
-            let found = store.find_observed(&probe, |record, byte| seen[record][byte] = true);
+            let mut calls = 0;
+            let found = store.find_observed(&probe, |record, byte| {
+                seen[record][byte] = true;
+                calls += 1;
+            });
             assert_eq!(
                 found.map(KeyRecord::id),
                 (expected < 5).then(|| format!("k{expected}")).as_deref()
             );
-            assert!(seen.iter().flatten().all(|s| *s), "probe {expected}");
+            assert_eq!(calls, 32, "probe {expected}");
+            let compared: Vec<usize> = (0..5).filter(|r| seen[*r].iter().all(|s| *s)).collect();
+            assert_eq!(compared.len(), 1, "probe {expected}");
+            if expected < 5 {
+                assert_eq!(compared, [expected]);
+            }
         }
+    }
+
+    #[test]
+    fn a_seeded_store_finds_what_the_derived_one_finds() {
+        let derived = store(50);
+        let seeded = derived.clone().with_index_seed(&[7; 32]);
+        assert_eq!(seeded, derived);
+        for i in 0..60 {
+            let probe = KeyDigest::of_key_text(&format!("key-{i}"));
+            assert_eq!(
+                seeded.find(&probe).map(KeyRecord::id),
+                derived.find(&probe).map(KeyRecord::id)
+            );
+        }
+        // The index key is never printed.
+        assert_eq!(
+            format!("{:?}", seeded.index),
+            "DigestIndex { slots: 128, .. }"
+        );
     }
 
     #[test]

@@ -58,7 +58,9 @@ pub fn gateway_decision(
     #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    ApiGateway::new(key_store, options)?.decide(request, now)
+    // One decision: the index keeps the key derived from the stored digests (the core's
+    // fallback), sparing a second index build and a call for randomness per request.
+    ApiGateway::build(key_store, options, false)?.decide(request, now)
 }
 
 /// The gateway over one key store, parsed and checked once: `decide` is
@@ -81,12 +83,7 @@ impl ApiGateway {
         key_store: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "GatewayOptions")] options: JsValue,
     ) -> Result<ApiGateway, JsValue> {
-        let store = key_store_from(Some(&key_store), "keyStore")?;
-        // `Js`: a `keyStore` member (EvaluateAccessOptions') is not read here; no JSON value
-        // reader through serde-wasm-bindgen for it.
-        let options: AccessOptions<Js> = optional_options_from_js(&options)?;
-        let config = options.config().or_js()?;
-        Ok(Self { store, config })
+        Self::build(key_store, options, true)
     }
 
     /// The decision for one request at `now` (Unix seconds), as `gatewayDecision` makes it.
@@ -120,6 +117,26 @@ impl ApiGateway {
             headers: &headers,
         };
         to_js_value(&authorize(&request, &self.store, &self.config, now))
+    }
+}
+
+impl ApiGateway {
+    /// The gateway over `key_store`; `seeded`: its index keyed from the host's randomness
+    /// when there is any (a gateway serves many requests), else from the stored digests.
+    fn build(key_store: JsValue, options: JsValue, seeded: bool) -> Result<Self, JsValue> {
+        let mut store = key_store_from(Some(&key_store), "keyStore")?;
+        // `Js`: a `keyStore` member (EvaluateAccessOptions') is not read here; no JSON value
+        // reader through serde-wasm-bindgen for it.
+        let options: AccessOptions<Js> = optional_options_from_js(&options)?;
+        let config = options.config().or_js()?;
+        if seeded {
+            // Without randomness the derived index key stands; it is safe too (the core's
+            // index documentation), so a host without it is not refused.
+            if let Ok(seed) = args::random_bytes::<32>() {
+                store = store.with_index_seed(&seed);
+            }
+        }
+        Ok(Self { store, config })
     }
 }
 

@@ -63,6 +63,7 @@ mod access {
     mod options;
     mod properties;
     mod routes;
+    mod store_lookup;
 }
 
 /// Relying-party policies (NVIDIA's JSON format) against verified results.

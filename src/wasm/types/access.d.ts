@@ -29,7 +29,7 @@ export type Role =
   | "lab_image_sharer"
   | "lab_image_claimer";
 
-/** Key records, searched by digest. */
+/** Key records, found by digest. */
 export interface KeyStoreJson {
   keys: KeyRecord[];
 }

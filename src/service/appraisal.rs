@@ -150,6 +150,29 @@ impl Appraisal {
         }
     }
 
+    /// Records answers the service's memo gave, one per target: used as the host's, but
+    /// neither handed back for the host's cache nor for its mirror, which have them.
+    pub(crate) fn answer_remembered(
+        &mut self,
+        targets: &[Target],
+        answers: &[Fetched],
+        now: UnixTime,
+    ) {
+        self.answer(targets, answers, now);
+        for target in targets {
+            match target {
+                Target::Rim(key) => {
+                    self.fetched_envelopes.remove(key);
+                }
+                Target::Ocsp(index) => {
+                    if let Some(revocation) = self.revocation.as_mut() {
+                        revocation.remembered(*index);
+                    }
+                }
+            }
+        }
+    }
+
     /// Prepares the RIM documents the verified devices name, from the service's store and
     /// this request's fetches, and adds their chains' OCSP queries. Returns the new fetches
     /// (the RIM chains' queries), empty when there are none.

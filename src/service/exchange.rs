@@ -707,7 +707,7 @@ fn answer_known(
             }
         }
     }
-    appraisal.answer(&known_targets, &known_answers, now);
+    appraisal.answer_remembered(&known_targets, &known_answers, now);
     (rest, rest_targets)
 }
 

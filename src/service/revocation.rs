@@ -68,6 +68,9 @@ struct Query {
     request: OcspRequest,
     issuer: Vec<u8>,
     state: QueryState,
+    /// Answered from the service's memo: the host has it already, so it is not handed back
+    /// for its cache.
+    remembered: bool,
 }
 
 #[derive(Debug)]
@@ -161,6 +164,7 @@ impl Revocation {
                     request,
                     issuer: issuer.to_vec(),
                     state: QueryState::Asked,
+                    remembered: false,
                 });
             } else {
                 queries.incomplete = true;
@@ -254,6 +258,13 @@ impl Revocation {
         };
     }
 
+    /// Marks query `index` as answered from the service's memo (see [`Query::remembered`]).
+    pub(crate) fn remembered(&mut self, index: usize) {
+        if let Some(query) = self.queries.get_mut(index) {
+            query.remembered = true;
+        }
+    }
+
     /// Completes every answered query with the verdicts of the round's checks.
     pub(crate) fn finish(&mut self, verdicts: &[bool]) {
         for query in &mut self.queries {
@@ -325,6 +336,7 @@ impl Revocation {
     pub(crate) fn cacheable(&self, now: UnixTime) -> Vec<OcspCacheEntry> {
         self.queries
             .iter()
+            .filter(|query| !query.remembered)
             .filter_map(|query| match &query.state {
                 QueryState::Done {
                     result: Ok(checked),

@@ -51,7 +51,9 @@ function benchLines({ tag, rows }) {
   ]) {
     const ours = get(name, 'ours webcrypto');
     const theirs = get(name, jose);
-    console.log(`BENCH token.${id}.${tag} ${ours.toFixed(1)}ops/s ${theirs.toFixed(1)}ops/s ${(ours / theirs).toFixed(2)} >=0.80`);
+    // Verification: at least 1.2x jose's throughput; signing: not slower than 0.8x.
+    const target = id === 'sign' ? '>=0.80' : '>=1.2';
+    console.log(`BENCH token.${id}.${tag} ${ours.toFixed(1)}ops/s ${theirs.toFixed(1)}ops/s ${(ours / theirs).toFixed(2)} ${target}`);
   }
 }
 

@@ -24,6 +24,8 @@ struct Handed {
     fetches: usize,
     /// The checks of each verify round, in order (the evidence round first).
     checks: Vec<usize>,
+    /// The OCSP answers handed back for the host's cache.
+    cacheable: usize,
 }
 
 /// The test PKI's service, with a RIM service (played by [`answer`]) when `rim_service`: it
@@ -114,6 +116,7 @@ fn attest(
         }
     }
     service.remember(&exchange);
+    handed.cacheable = exchange.cacheable().len();
     (exchange.into_response().unwrap(), handed)
 }
 
@@ -154,6 +157,9 @@ fn a_warm_attestation_hands_out_only_the_device_work_and_gives_the_same_verdict(
         // Nothing fetched, no OCSP or RIM signature checked again: only the evidence's own
         // signature, which covers this request's nonce-bound transcript... and was seen.
         assert_eq!(second.fetches, 0, "{second:?}");
+        // Nor handed back for the host's cache, which has them.
+        assert!(first.cacheable > 0, "{first:?}");
+        assert_eq!(second.cacheable, 0, "{second:?}");
         assert!(
             second.checks.iter().all(|&n| n <= 1),
             "{second:?} after {first:?}"

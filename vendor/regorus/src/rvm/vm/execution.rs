@@ -559,6 +559,19 @@ impl RegoVM {
                     return Ok(());
                 }
             }
+            // edgeattest patch: the host's function before each instruction, where step mode
+            // suspends.
+            if let Some(mut hook) = self.instruction_hook.take() {
+                let go_on = (hook.0)(self);
+                self.instruction_hook = Some(hook);
+                if !go_on {
+                    let error = VmError::StoppedByHost { pc: frame_pc };
+                    self.execution_state = ExecutionState::Error {
+                        error: error.clone(),
+                    };
+                    return Err(error);
+                }
+            }
             self.executed_instructions = self.executed_instructions.saturating_add(1);
 
             let stack_depth_before = self.execution_stack.len();

@@ -27,6 +27,8 @@ impl RegoVM {
                 | VmError::MemoryBudgetExceeded { .. }
                 | VmError::RegexSizeLimitExceeded { .. }
                 | VmError::InstructionLimitExceeded { .. }
+                // edgeattest patch: the host's budget, as the instruction limit.
+                | VmError::StoppedByHost { .. }
                 | VmError::NumericOverflow { .. }
         )
     }

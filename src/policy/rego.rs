@@ -60,7 +60,7 @@
 //!   collection), so that no instruction does more than a constant times its charge: an
 //!   appraisal's time is bounded whatever the policy's values (`src/policy/rego/meter.rs`).
 //!   Appraising the recorded 8-GPU result with the bundled translation of NVIDIA's remote
-//!   policy spends about 160,000 units. No clock is read, so the budget holds where time stands
+//!   policy spends under 160,000 units. No clock is read, so the budget holds where time stands
 //!   still, as in a worker's synchronous code.
 
 use alloc::string::{String, ToString};

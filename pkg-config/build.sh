@@ -114,13 +114,12 @@ step 4 "the Rego module (edgeattest/rego, regorus)"
 wasm-pack --quiet --log-level warn build --release --target web --no-pack \
   --out-dir target/wasm-pack-rego --out-name edgeattest -- --no-default-features --features std,js-rego >/dev/null
 
-# module WASM_PACK_DIR DEST [--no-classes]: one module's glue, made to give coded errors and
-# portable types.
+# module WASM_PACK_DIR DEST: one module's glue, made to give coded errors and portable types.
 module() {
   mkdir -p "$2"
   cp "$1"/edgeattest.js "$1"/edgeattest.d.ts "$1"/edgeattest_bg.wasm "$1"/edgeattest_bg.wasm.d.ts "$2"/
   # The glue's own refusals (wrong class instance, `new` without constructor) get codes.
-  node pkg-config/harden-glue.mjs "$2"/edgeattest.js ${3:-}
+  node pkg-config/harden-glue.mjs "$2"/edgeattest.js
   node pkg-config/portable-types.mjs "$2"/edgeattest.d.ts
 }
 step 5 "the package's entries (glue, types, JS modules) in pkg/"
@@ -153,7 +152,7 @@ module target/wasm-pack "$PKG"/service
 js_modules service "$PKG"/service
 cp src/js/service/*.js "$PKG"/service/
 entries "$PKG"/service
-module target/wasm-pack-rego "$PKG"/rego --no-classes
+module target/wasm-pack-rego "$PKG"/rego
 for name in index browser node workerd init error; do cp "src/js/$name.js" "$PKG"/rego/; done
 cp src/js/codes.d.ts "$PKG"/rego/
 cp src/js/rego/*.js "$PKG"/rego/

@@ -86,8 +86,8 @@ glue = glue.replace(/^export class (\w+) \{\n([\s\S]*?)^\}\n/gm, (whole, name, b
 ${body}}
 `;
 });
-// The Rego module exports one function and no class (build.sh passes --no-classes for it).
-if (classes === 0 && !process.argv.includes('--no-classes')) throw new Error('harden-glue: no class without a constructor found');
+// Every module has such a class (the Rego module's RegoPolicy comes from prepareRegoPolicy).
+if (classes === 0) throw new Error('harden-glue: no class without a constructor found');
 
 // 3. The runtime's refusals.
 replace(

@@ -1,8 +1,10 @@
 //! Rego policies (the format of NVIDIA's C++ attestation SDK), evaluated with Microsoft's
 //! `regorus` over a verified result's claims; Cargo feature `rego`.
 //!
-//! [`RegoPolicy::parse`] reads a policy and refuses a hostile one before any evaluation;
-//! [`appraise_rego`] applies it and returns the same [`PolicyDecision`] the JSON policies do.
+//! [`RegoPolicy::parse`] reads a policy, refuses a hostile one before any evaluation and
+//! compiles it; [`appraise_rego`] applies it and returns the same [`PolicyDecision`] the JSON
+//! policies do. A policy is compiled once and applied to any number of results: an appraisal
+//! only builds the input document and runs the compiled program, within budgets of its own.
 //!
 //! # Syntax
 //! Rego v1 (OPA 1.0's, regorus's default) and v0, the syntax NVIDIA's SDK reads (`nv_match {`
@@ -48,16 +50,17 @@
 //!   another (`numbers["range"]`, `data`-rooted, imported; `with` does not compile for the
 //!   VM). regorus builtins such as `numbers.range(1, 100000000)` allocate their whole result in
 //!   one step, before any budget can stop them; squaring doubles a number's size per rule.
-//!   What the entry points cannot reach is not compiled, and not checked;
+//!   What `nv_match` and `reasons` cannot reach is not compiled, and not checked;
 //! - recursion: refused by regorus when compiled;
-//! - work: at most [`MAX_REGO_INSTRUCTIONS`] VM instructions per entry point and
-//!   [`MAX_REGO_COST`] cost units per appraisal. Each instruction is charged before it runs
+//! - work: at most [`MAX_REGO_INSTRUCTIONS`] VM instructions and [`MAX_REGO_COST`] cost units
+//!   per appraisal (`nv_match` and `reasons` are evaluated in one run, so a rule both read is
+//!   evaluated once). Each instruction is charged before it runs
 //!   by the size of what it walks (its compared, sorted or searched operands and builtin
 //!   arguments, a shared value counted at every place it appears, times `log2` of a searched
 //!   collection), so that no instruction does more than a constant times its charge: an
 //!   appraisal's time is bounded whatever the policy's values (`src/policy/rego/meter.rs`).
 //!   Appraising the recorded 8-GPU result with the bundled translation of NVIDIA's remote
-//!   policy spends about 160,000 units. No clock is read, so the budget holds where time stands
+//!   policy spends under 160,000 units. No clock is read, so the budget holds where time stands
 //!   still, as in a worker's synchronous code.
 
 use alloc::string::{String, ToString};
@@ -90,12 +93,12 @@ pub const MAX_REGO_COLUMNS: u32 = 256;
 /// [`MAX_POLICY_BYTES`] full of nested literals parses in about a second natively.
 pub const MAX_REGO_NESTING: usize = 8;
 
-/// The most VM instructions one entry point may execute (the bundled translations use under
+/// The most VM instructions one appraisal may execute (the bundled translations use under
 /// 10,000 for 8 GPUs, so 64 devices stay under 100,000). Each costs a step of the cost meter;
 /// this many cheap ones are the slowest policy we could construct (`tests/bench/rego.rs`).
 pub const MAX_REGO_INSTRUCTIONS: usize = 250_000;
 
-/// The most cost units one appraisal may spend, both entry points together: each instruction
+/// The most cost units one appraisal may spend: each instruction
 /// costs one unit plus the size of the values it can read (one unit per scalar, collection
 /// and member, and per 64 bytes of a string; `src/policy/rego/meter.rs`).
 pub const MAX_REGO_COST: u64 = 10_000_000;
@@ -127,8 +130,7 @@ pub enum RegoError {
         /// regorus's message.
         detail: String,
     },
-    /// An entry point ran past [`MAX_REGO_INSTRUCTIONS`], or the appraisal past
-    /// [`MAX_REGO_COST`].
+    /// The appraisal ran past [`MAX_REGO_INSTRUCTIONS`] or [`MAX_REGO_COST`].
     Budget,
     /// The policy lacks `data.policy.nv_match`, or it or `reasons` has the wrong shape.
     Result {

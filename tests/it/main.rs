@@ -74,6 +74,7 @@ mod policy {
     mod rego_cost;
     mod rego_nvat;
     mod rego_nvidia;
+    mod rego_prepared;
     mod rules;
     pub(crate) mod signed;
 }

@@ -43,7 +43,7 @@ test('typedoc builds the API reference from the published types and names the ma
       assert.match(service, new RegExp(`>${name}<`), `edgeattest/service documents ${name}`);
     }
     const rego = page('modules/edgeattest_rego.html');
-    for (const name of ['init', 'appraiseRego', 'PolicyDecision']) assert.match(rego, new RegExp(`>${name}<`), `edgeattest/rego documents ${name}`);
+    for (const name of ['init', 'appraiseRego', 'prepareRegoPolicy', 'RegoPolicy', 'PolicyDecision']) assert.match(rego, new RegExp(`>${name}<`), `edgeattest/rego documents ${name}`);
     // Every page names the icon, so that no browser asks the service for /favicon.ico.
     assert.match(page('index.html'), /<link rel="icon" href="[^"]*favicon\.svg"/);
     assert.ok(existsSync(join(out, 'html', 'assets', 'favicon.svg')), 'the icon is copied beside the pages');

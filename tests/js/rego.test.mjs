@@ -5,7 +5,7 @@
 // and the coded refusals of hostile policies; the other modules do not carry it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import {
   EdgeAttestError, appraise, createDetachedEat, createJwks, generateKeyPair, signJwt,
   verifyAttestationResult,
@@ -145,5 +145,101 @@ test('hostile and malformed policies throw coded errors', async () => {
 test('only the Rego module has appraiseRego, and it has nothing else of the package', () => {
   for (const other of [service, remote, local]) assert.equal(other.appraiseRego, undefined);
   assert.equal(appraise.name === 'appraise' && typeof rego.appraiseRego, 'function');
-  assert.deepEqual(Object.keys(rego).sort(), ['EdgeAttestError', 'appraiseRego', 'init']);
+  assert.deepEqual(Object.keys(rego).sort(), ['EdgeAttestError', 'RegoPolicy', 'appraiseRego', 'init', 'prepareRegoPolicy']);
+});
+
+// The Rego translations in the fixtures, by name.
+const translations = () => readdirSync(new URL('policies/rego/', fixtures))
+  .filter((file) => file.endsWith('.rego')).map((file) => file.slice(0, -'.rego'.length));
+
+test('a prepared policy decides as its text does, for every bundled policy and result, reused across them', async () => {
+  const c = capture('v3_8gpu_success_20260629');
+  const refused = capture('v3_8gpu_nonce_mismatch_20260520');
+  const results = [
+    await verifyAttestationResult(c.response, c.jwks, { nonce: c.nonce, now: c.iat }),
+    (await verifyAttestationResult(refused.response, refused.jwks, { nonce: refused.nonce, now: refused.iat }).catch((e) => e)).result,
+    await hopperResult(),
+    await hopperResult((claims) => { claims['x-nvidia-gpu-driver-version'] = '535.104.4'; }),
+    await hopperResult((claims) => { claims['x-nvidia-gpu-vbios-rim-cert-chain']['x-nvidia-cert-status'] = 'expired'; }),
+    await hopperResult((claims) => { delete claims.measres; }),
+  ];
+  const names = translations();
+  assert.ok(names.length >= 15, names.join());
+  let passed = 0;
+  let failed = 0;
+  for (const name of names) {
+    const policy = rego.prepareRegoPolicy(regoPolicy(name));
+    assert.ok(policy instanceof rego.RegoPolicy);
+    assert.equal(policy.syntax, 'v1', name);
+    // Each result twice, in turn: one compiled policy, many results, as many decisions.
+    for (const round of [1, 2]) {
+      for (const [i, result] of results.entries()) {
+        const byText = (() => { try { return rego.appraiseRego(result, regoPolicy(name)); } catch (error) { return error.code; } })();
+        const byPrepared = (() => { try { return policy.appraise(result); } catch (error) { return error.code; } })();
+        const through = (() => { try { return rego.appraiseRego(result, policy); } catch (error) { return error.code; } })();
+        assert.deepEqual(byPrepared, byText, `${name}, result ${i}, round ${round}`);
+        assert.deepEqual(through, byText, `${name}, result ${i}, round ${round}`);
+        if (round === 1 && typeof byText === 'object') byText.passed ? passed++ : failed++;
+      }
+    }
+    policy.free();
+  }
+  // Both outcomes are covered.
+  assert.ok(passed >= 2 && failed >= 20, `${passed} passed, ${failed} failed`);
+  // NVIDIA's own v0 policies: prepared as v0, deciding as their text does.
+  const v0 = rego.prepareRegoPolicy(text('nvidia/policies/nvat/rp-policy-permissive.rego'));
+  assert.equal(v0.syntax, 'v0');
+  assert.equal(v0.appraise(results[2]).passed, true);
+  v0.free();
+});
+
+test('a prepared hostile policy is refused at every appraisal, and a static refusal when prepared', async () => {
+  const result = await hopperResult();
+  const head = 'package policy\nimport rego.v1\n';
+  const doubling = `${head}${Array.from({ length: 40 }, (_, i) => `a${i + 1} := [a${i}, a${i}]\nb${i + 1} := [b${i}, b${i}]\n`).join('')}a0 := [1, 2]\nb0 := [1, 2]\nnv_match if a40 == b40`;
+  const crossProduct = `${head}letters := split("abcdefghijklmnopqrstuvwxyz", "")\nxs := [[a, b, c, d] |\n some a in letters\n some b in letters\n some c in letters\n some d in letters\n]\nnv_match if count(xs) > 0`;
+  for (const hostile of [doubling, crossProduct]) {
+    const policy = rego.prepareRegoPolicy(hostile);
+    for (let i = 0; i < 3; i++) {
+      assert.throws(() => policy.appraise(result), (e) => e.code === 'ERR_REGO_BUDGET', `call ${i}`);
+      assert.throws(() => rego.appraiseRego(result, policy), (e) => e.code === 'ERR_REGO_BUDGET', `call ${i}`);
+    }
+    policy.free();
+  }
+  // No appraisal inherits what another spent: a loop of more than half the instruction budget
+  // (refused when run twice in one appraisal) passes at every call.
+  const halfBudget = `${head}l := split("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN", "")\nloop(x) if { every a in l { every b in l { every c in l { a != x } } } }\n`;
+  assert.throws(() => rego.appraiseRego(result, `${halfBudget}nv_match if { loop("-"); loop("+") }`), (e) => e.code === 'ERR_REGO_BUDGET');
+  const once = rego.prepareRegoPolicy(`${halfBudget}nv_match if loop("-")`);
+  for (let i = 0; i < 3; i++) assert.equal(once.appraise(result).passed, true, `call ${i}`);
+  once.free();
+  for (const [policy, code] of [
+    [`${head}nv_match if count([x | some x in numbers.range(1, 100000000)]) > 0`, 'ERR_REGO_BUILTIN'],
+    [`${head}x := ${'['.repeat(30)}1${']'.repeat(30)}\nnv_match := true`, 'ERR_REGO_TOO_DEEP'],
+    [`${head}nv_match if {`, 'ERR_REGO_PARSE'],
+    [`${head}allow := true`, 'ERR_REGO_RESULT'],
+    [`${head}nv_match := true\n# ${'x'.repeat(70_000)}`, 'ERR_POLICY_TOO_LARGE'],
+    [42, 'ERR_INVALID_ARGUMENT'],
+  ]) {
+    assert.throws(() => rego.prepareRegoPolicy(policy), (e) => e instanceof rego.EdgeAttestError && e.code === code, code);
+  }
+  // A result that is not verified data, with a prepared policy.
+  const policy = rego.prepareRegoPolicy(`${head}nv_match := true`);
+  assert.throws(() => policy.appraise({}), (e) => e.code === 'ERR_INVALID_ARGUMENT' && e.field === 'result');
+  assert.throws(() => rego.appraiseRego(null, policy), (e) => e.code === 'ERR_INVALID_ARGUMENT' && e.field === 'result');
+  policy.free();
+});
+
+test('a freed RegoPolicy throws a coded error, and RegoPolicy has no constructor', async () => {
+  const result = await hopperResult();
+  const policy = rego.prepareRegoPolicy(regoPolicy('remote_v4_NVGPURemotePolicyExample'));
+  assert.equal(policy.appraise(result).passed, true);
+  policy.free();
+  const freed = (e) => e instanceof rego.EdgeAttestError && e.code === 'ERR_INVALID_ARGUMENT';
+  assert.throws(() => policy.appraise(result), freed);
+  assert.throws(() => rego.appraiseRego(result, policy), freed);
+  assert.throws(() => policy.syntax, freed);
+  assert.throws(() => new rego.RegoPolicy(), (e) => freed(e) && /RegoPolicy has no constructor/.test(e.message));
+  // The module still works.
+  assert.equal(rego.appraiseRego(result, regoPolicy('remote_v4_NVGPURemotePolicyExample')).passed, true);
 });

@@ -3,8 +3,12 @@
 // first time a Rego policy is applied, and returns the same PolicyDecision `appraise` returns
 // for NVIDIA's JSON policies (`version: "rego"`; a Rego decision lists the failed rules), so
 // the policy section renders both alike. `isRegoPolicy(text)` tells the two formats apart, and
-// `regoSamples()` loads the bundled Rego policies (www/samples/policies-rego.json).
+// `regoSamples()` loads the bundled Rego policies (www/samples/policies-rego.json). The last
+// policy text applied stays compiled (`prepareRegoPolicy`), so applying it again to a new
+// result does not compile it again; another text frees it.
 let module;
+/** The last policy text compiled and its RegoPolicy; undefined: none. */
+let prepared;
 
 /** Whether `text` is a Rego policy (a `package` line) rather than a JSON one. */
 export function isRegoPolicy(text) {
@@ -17,8 +21,14 @@ export async function appraiseRegoLazily(verified, policyText) {
     module = undefined;
     throw error;
   });
-  const { appraiseRego } = await module;
-  return appraiseRego(verified, policyText);
+  const { prepareRegoPolicy } = await module;
+  if (prepared?.text !== policyText) {
+    const previous = prepared;
+    prepared = undefined;
+    previous?.policy.free();
+    prepared = { text: policyText, policy: prepareRegoPolicy(policyText) };
+  }
+  return prepared.policy.appraise(verified);
 }
 
 /** The bundled Rego policies: [{id, title, file, policy}]. */

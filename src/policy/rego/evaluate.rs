@@ -1,8 +1,10 @@
 //! Compiling a Rego policy for regorus's VM, and running it over verified claims.
 
+use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 use core::num::{NonZeroU32, NonZeroUsize};
 
 use regorus::rvm::program::Program;
@@ -18,12 +20,37 @@ use super::scan::check_text;
 use super::{input, message, RegoError, MAX_REGO_COLUMNS, MAX_REGO_INSTRUCTIONS, MAX_REGO_LINES};
 use crate::token::{ResultFormat, VerifiedAttestationResult};
 
-/// The decision rule, as in NVIDIA's SDK.
-const NV_MATCH: &str = "data.policy.nv_match";
-/// The optional list of failed rules.
-const REASONS: &str = "data.policy.reasons";
+/// The package read beside the policy, whose `result` is the one entry point: the decision
+/// rule (as in NVIDIA's SDK) and the optional list of failed rules, each in an array of one
+/// value or none (undefined), evaluated in one run so that rules both read (`nv_match` usually
+/// counts `reasons`) are evaluated once. The text reads the same as Rego v1 and v0.
+const APPRAISAL: &str = "package edgeattest_appraisal
 
-/// A Rego policy, checked against the budgets and compiled for regorus's VM.
+default nv_match := []
+
+nv_match := [data.policy.nv_match]
+
+default reasons := []
+
+reasons := [data.policy.reasons]
+
+result := [nv_match, reasons]
+";
+/// [`APPRAISAL`] for a policy without `reasons`.
+const APPRAISAL_WITHOUT_REASONS: &str = "package edgeattest_appraisal
+
+default nv_match := []
+
+nv_match := [data.policy.nv_match]
+
+result := [nv_match, []]
+";
+/// The entry point.
+const RESULT: &str = "data.edgeattest_appraisal.result";
+
+/// A Rego policy, checked against the budgets and compiled for regorus's VM once: parse it
+/// once and apply it to any number of results ([`appraise_rego`]; each appraisal gets the whole
+/// budget). Cloning shares the compiled program.
 #[derive(Clone)]
 pub struct RegoPolicy {
     compiled: CompiledPolicy,
@@ -77,18 +104,20 @@ impl RegoPolicy {
                 detail: "the policy must define data.policy.nv_match",
             });
         }
-        let compiled = engine
-            .compile_with_entrypoint(&NV_MATCH.into())
+        let appraisal = if has_reasons {
+            APPRAISAL
+        } else {
+            APPRAISAL_WITHOUT_REASONS
+        };
+        engine
+            .add_policy("edgeattest_appraisal.rego".into(), appraisal.into())
             .map_err(compile_error)?;
-        let mut entry_points = alloc::vec![NV_MATCH];
-        if has_reasons {
-            entry_points.push(REASONS);
-        }
-        let program = regorus::languages::rego::compiler::Compiler::compile_from_policy(
-            &compiled,
-            &entry_points,
-        )
-        .map_err(compile_error)?;
+        let compiled = engine
+            .compile_with_entrypoint(&RESULT.into())
+            .map_err(compile_error)?;
+        let program =
+            regorus::languages::rego::compiler::Compiler::compile_from_policy(&compiled, &[RESULT])
+                .map_err(compile_error)?;
         check_program(&program)?;
         Ok(Self {
             compiled,
@@ -192,9 +221,21 @@ pub(crate) fn appraise_rego_claims(
     vm.set_input(devices.clone());
     let mut roots = alloc::vec![data, devices];
     roots.extend(policy.program.literals.iter().cloned());
-    let mut meter = Meter::new(&policy.program, roots);
-    let nv_match = match meter.run(&mut vm, NV_MATCH)? {
-        regorus::Value::Bool(b) => b,
+    let meter = Rc::new(RefCell::new(Meter::new(&policy.program, roots)));
+    let result = Meter::run(&meter, &mut vm, RESULT)?;
+    let (nv_match, reasons) = match &result {
+        regorus::Value::Array(pair) => (
+            pair.first()
+                .and_then(only)
+                .unwrap_or(&regorus::Value::Undefined),
+            pair.get(1)
+                .and_then(only)
+                .unwrap_or(&regorus::Value::Undefined),
+        ),
+        _ => (&regorus::Value::Undefined, &regorus::Value::Undefined),
+    };
+    let nv_match = match nv_match {
+        regorus::Value::Bool(b) => *b,
         regorus::Value::Undefined => false,
         _ => {
             return Err(RegoError::Result {
@@ -202,17 +243,12 @@ pub(crate) fn appraise_rego_claims(
             })
         }
     };
-    let reasons = if policy.has_reasons {
-        let value = meter.run(&mut vm, REASONS)?;
-        if meter.size(&value, MAX_REASONS_SIZE) > MAX_REASONS_SIZE {
-            return Err(RegoError::Result {
-                detail: "data.policy.reasons is larger than 131072 units",
-            });
-        }
-        reasons(&value)?
-    } else {
-        Vec::new()
-    };
+    if meter.borrow().size(reasons, MAX_REASONS_SIZE) > MAX_REASONS_SIZE {
+        return Err(RegoError::Result {
+            detail: "data.policy.reasons is larger than 131072 units",
+        });
+    }
+    let reasons = reasons_of(reasons)?;
     let mut overall = Vec::new();
     let mut devices: Vec<DeviceDecision> = device_claims
         .iter()
@@ -258,8 +294,16 @@ const MAX_REASONS: usize = 4096;
 /// JSON walks every shared copy.
 const MAX_REASONS_SIZE: u64 = 131_072;
 
+/// The value in an array of one (a rule of [`APPRAISAL`]; an empty one is undefined).
+fn only(value: &regorus::Value) -> Option<&regorus::Value> {
+    match value {
+        regorus::Value::Array(one) => one.first(),
+        _ => None,
+    }
+}
+
 /// `data.policy.reasons` (a set or an array of reason objects; undefined: none).
-fn reasons(value: &regorus::Value) -> Result<Vec<(Option<String>, RuleOutcome)>, RegoError> {
+fn reasons_of(value: &regorus::Value) -> Result<Vec<(Option<String>, RuleOutcome)>, RegoError> {
     const SHAPE: RegoError = RegoError::Result {
         detail:
             "data.policy.reasons must be a set of {device, path, expected, found, status} objects",

@@ -1,8 +1,8 @@
 //! The cost budget: regorus's VM counts instructions, but one instruction can walk a whole
 //! value (`==` or `sort` over a large array, or over an array whose members are shared copies
 //! of one large value, whose size doubles with each `[a, a]` at the cost of one instruction).
-//! So the VM runs one instruction at a time (its step mode, which stops before each), and each
-//! instruction is charged, before it runs, by what it can walk: one unit, plus the size of the
+//! So the VM calls the meter before each instruction (an instruction hook, where its step mode
+//! would stop: `vendor/regorus/PATCHED.md`), and each instruction is charged, before it runs, by what it can walk: one unit, plus the size of the
 //! operands it compares, sorts, hashes into a set or passes to a builtin — one unit per
 //! scalar, collection and member, and per 64 bytes of a string, a shared value counted once
 //! per place it appears (that is what a comparison walks) — times `1 + log2` of the
@@ -20,12 +20,15 @@
 //! so an address names one value): an operand that is the input costs one look-up, not a
 //! walk.
 
+use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::rc::Rc;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use regorus::rvm::instructions::LiteralOrRegister;
 use regorus::rvm::program::Program;
-use regorus::rvm::vm::{ExecutionState, RegoVM, SuspendReason, VmError};
+use regorus::rvm::vm::{ExecutionState, InstructionHook, RegoVM, VmError};
 use regorus::rvm::Instruction;
 use regorus::Value;
 
@@ -36,10 +39,10 @@ const STRING_UNIT: usize = 64;
 
 /// The most `log2` of a collection's length charged for searching it: no collection has more
 /// than 2^21 members (the input's are bounded by its size, the others by the instruction
-/// budgets of the two entry points, one member an instruction: 2 × 250,000 < 2^21).
+/// budget, one member an instruction: 250,000 < 2^21).
 pub(super) const LOG_MAX: u64 = 21;
 
-/// The cost meter of one appraisal (both entry points share it).
+/// The cost meter of one appraisal.
 pub(super) struct Meter {
     remaining: u64,
     /// Sizes of the collections of the input, `data` and the literals, by address.
@@ -70,26 +73,29 @@ impl Meter {
         meter
     }
 
-    /// Runs an entry point one instruction at a time, charging each.
-    pub(super) fn run(&mut self, vm: &mut RegoVM, entry: &str) -> Result<Value, RegoError> {
-        vm.set_step_mode(true);
-        let mut value = vm.execute_entry_point_by_name(entry).map_err(run_error)?;
-        loop {
-            match vm.execution_state() {
-                ExecutionState::Suspended {
-                    reason: SuspendReason::Step,
-                    ..
-                } => {
-                    self.charge(vm)?;
-                    value = vm.resume(None).map_err(run_error)?;
-                }
-                ExecutionState::Suspended { .. } => {
-                    return Err(RegoError::Eval {
-                        detail: "the policy suspended the VM".into(),
-                    })
-                }
-                _ => return Ok(value),
-            }
+    /// Runs an entry point, charging each instruction before it runs (the VM calls the meter
+    /// where its step mode would suspend, without suspending). The meter is shared with the
+    /// VM for the run and read again afterwards, by the caller's other runs and its measures.
+    pub(super) fn run(
+        meter: &Rc<RefCell<Self>>,
+        vm: &mut RegoVM,
+        entry: &str,
+    ) -> Result<Value, RegoError> {
+        let charged = Rc::clone(meter);
+        vm.set_instruction_hook(Some(InstructionHook(Box::new(move |vm| {
+            // Only the VM borrows the meter during the run; were it borrowed, the run stops.
+            charged
+                .try_borrow_mut()
+                .is_ok_and(|mut meter| meter.charge(vm).is_ok())
+        }))));
+        let value = vm.execute_entry_point_by_name(entry);
+        vm.set_instruction_hook(None);
+        let value = value.map_err(run_error)?;
+        match vm.execution_state() {
+            ExecutionState::Suspended { .. } => Err(RegoError::Eval {
+                detail: "the policy suspended the VM".into(),
+            }),
+            _ => Ok(value),
         }
     }
 
@@ -358,7 +364,9 @@ fn address<T>(value: &T) -> usize {
 
 pub(super) fn run_error(error: VmError) -> RegoError {
     match error {
-        VmError::InstructionLimitExceeded { .. } => RegoError::Budget,
+        VmError::InstructionLimitExceeded { .. } | VmError::StoppedByHost { .. } => {
+            RegoError::Budget
+        }
         error => RegoError::Eval {
             detail: super::message(&error),
         },

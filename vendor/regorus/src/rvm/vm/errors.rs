@@ -18,6 +18,10 @@ pub enum VmError {
         pc: usize,
     },
 
+    /// edgeattest patch: the host's instruction hook stopped the run.
+    #[error("Execution stopped by the host before the instruction at pc={pc}")]
+    StoppedByHost { pc: usize },
+
     #[error("Execution exceeded time limit (elapsed={elapsed:?}, limit={limit:?}, pc={pc})")]
     TimeLimitExceeded {
         elapsed: Duration,

@@ -443,7 +443,7 @@ impl RegoVM {
                 let frame = self
                     .execution_stack
                     .pop()
-                    .ok_or(VmError::MissingExecutionFrame {
+                    .ok_or_else(|| VmError::MissingExecutionFrame {
                         context: "finalizing rule",
                         pc: self.pc,
                     })?;
@@ -458,7 +458,7 @@ impl RegoVM {
                 let frame = self
                     .execution_stack
                     .last()
-                    .ok_or(VmError::MissingExecutionFrame {
+                    .ok_or_else(|| VmError::MissingExecutionFrame {
                         context: "determining pc",
                         pc: self.pc,
                     })?;
@@ -482,7 +482,7 @@ impl RegoVM {
                 let frame = self
                     .execution_stack
                     .pop()
-                    .ok_or(VmError::MissingExecutionFrame {
+                    .ok_or_else(|| VmError::MissingExecutionFrame {
                         context: "finalizing out-of-range pc",
                         pc: self.pc,
                     })?;
@@ -513,12 +513,13 @@ impl RegoVM {
                 self.execution_state = ExecutionState::Error { error: err.clone() };
                 return Err(err);
             }
-            let instruction = program.instructions.get(self.pc).cloned().ok_or(
+            // edgeattest patch: the loop's errors are built only when they occur.
+            let instruction = program.instructions.get(self.pc).cloned().ok_or_else(|| {
                 VmError::ProgramCounterOutOfBounds {
                     pc: self.pc,
                     instruction_count: program.instructions.len(),
-                },
-            )?;
+                }
+            })?;
             if let Some(frame_info) = self.execution_stack.last() {
                 if let FrameKind::Comprehension { ref context, .. } = frame_info.kind {
                     if context.iteration_state.is_none()
@@ -529,7 +530,7 @@ impl RegoVM {
                         let _completed =
                             self.execution_stack
                                 .pop()
-                                .ok_or(VmError::MissingExecutionFrame {
+                                .ok_or_else(|| VmError::MissingExecutionFrame {
                                     context: "unwinding comprehension",
                                     pc: self.pc,
                                 })?;
@@ -557,6 +558,19 @@ impl RegoVM {
                         last_result: (*last_result).clone(),
                     };
                     return Ok(());
+                }
+            }
+            // edgeattest patch: the host's function before each instruction, where step mode
+            // suspends.
+            if let Some(mut hook) = self.instruction_hook.take() {
+                let go_on = (hook.0)(self);
+                self.instruction_hook = Some(hook);
+                if !go_on {
+                    let error = VmError::StoppedByHost { pc: frame_pc };
+                    self.execution_state = ExecutionState::Error {
+                        error: error.clone(),
+                    };
+                    return Err(error);
                 }
             }
             self.executed_instructions = self.executed_instructions.saturating_add(1);

@@ -16,6 +16,7 @@ use crate::utils::limits::{
 use crate::value::ResumeJsonError;
 use crate::value::Value;
 use crate::CompiledPolicy;
+use alloc::boxed::Box;
 use alloc::collections::{btree_map::Entry, BTreeMap, VecDeque};
 use alloc::ffi::CString;
 #[cfg(all(feature = "allocator-memory-limits", not(miri)))]
@@ -39,6 +40,18 @@ pub(super) enum MemoryBudgetLifecycle {
     ImplicitExecution,
     FfiResultSerialization,
     SuspendableExecution,
+}
+
+/// edgeattest patch: a function the host runs before each instruction of a suspendable run,
+/// where step mode would suspend (the instruction's frame, pc and register window in place,
+/// `get_pc()` naming it); returning `false` stops the run with [`VmError::StoppedByHost`].
+/// The same check as step mode without suspending and resuming at every instruction.
+pub struct InstructionHook(pub Box<dyn FnMut(&RegoVM) -> bool>);
+
+impl core::fmt::Debug for InstructionHook {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("InstructionHook")
+    }
 }
 
 /// The Rego Virtual Machine
@@ -126,6 +139,9 @@ pub struct RegoVM {
     pub(super) step_mode: bool,
     /// edgeattest patch: the step before the current instruction was taken.
     pub(super) step_taken: bool,
+    /// edgeattest patch: the host's function called before each instruction of a suspendable
+    /// run.
+    pub(super) instruction_hook: Option<InstructionHook>,
 
     /// Preloaded responses for HostAwait in run-to-completion execution keyed by identifier
     pub(super) host_await_responses: BTreeMap<Value, VecDeque<Value>>,
@@ -269,6 +285,7 @@ impl RegoVM {
             breakpoints: BreakpointSet::new(),
             step_mode: false,
             step_taken: false,
+            instruction_hook: None,
             host_await_responses: BTreeMap::new(),
             execution_mode: ExecutionMode::RunToCompletion,
             next_execution_mode: ExecutionMode::RunToCompletion,
@@ -433,6 +450,12 @@ impl RegoVM {
     /// Enable or disable single-step execution for suspendable runs
     pub const fn set_step_mode(&mut self, enabled: bool) {
         self.step_mode = enabled;
+    }
+
+    /// edgeattest patch: sets (or, with `None`, removes) the function run before each
+    /// instruction of a suspendable run ([`InstructionHook`]).
+    pub fn set_instruction_hook(&mut self, hook: Option<InstructionHook>) {
+        self.instruction_hook = hook;
     }
 
     /// Configure the sequence of HostAwait responses for run-to-completion execution

@@ -18,4 +18,4 @@ mod virtual_data;
 pub use context::{CallRuleContext, IterationState, LoopContext};
 pub use errors::{Result, VmError};
 pub use execution_model::{ExecutionMode, ExecutionState, SuspendReason};
-pub use machine::RegoVM;
+pub use machine::{InstructionHook, RegoVM};

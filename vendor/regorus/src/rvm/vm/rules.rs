@@ -27,6 +27,8 @@ impl RegoVM {
                 | VmError::MemoryBudgetExceeded { .. }
                 | VmError::RegexSizeLimitExceeded { .. }
                 | VmError::InstructionLimitExceeded { .. }
+                // edgeattest patch: the host's budget, as the instruction limit.
+                | VmError::StoppedByHost { .. }
                 | VmError::NumericOverflow { .. }
         )
     }
@@ -221,16 +223,17 @@ impl RegoVM {
             });
         }
 
-        let rule_info = self
-            .program
+        // edgeattest patch: the rule's information borrowed through a share of the program,
+        // not cloned at every call.
+        let program = alloc::sync::Arc::clone(&self.program);
+        let rule_info = program
             .rule_infos
             .get(rule_idx)
-            .ok_or(VmError::RuleInfoMissing {
+            .ok_or_else(|| VmError::RuleInfoMissing {
                 index: rule_index,
                 pc: self.pc,
-                available: self.program.rule_infos.len(),
-            })?
-            .clone();
+                available: program.rule_infos.len(),
+            })?;
 
         let is_function_rule = rule_info.function_info.is_some();
 
@@ -388,16 +391,17 @@ impl RegoVM {
             });
         }
 
-        let rule_info = self
-            .program
+        // edgeattest patch: the rule's information borrowed through a share of the program,
+        // not cloned at every call.
+        let program = alloc::sync::Arc::clone(&self.program);
+        let rule_info = program
             .rule_infos
             .get(rule_idx)
-            .ok_or(VmError::RuleInfoMissing {
+            .ok_or_else(|| VmError::RuleInfoMissing {
                 index: rule_index,
                 pc: self.pc,
-                available: self.program.rule_infos.len(),
-            })?
-            .clone();
+                available: program.rule_infos.len(),
+            })?;
 
         let is_function_rule = rule_info.function_info.is_some();
 
@@ -737,16 +741,17 @@ impl RegoVM {
         } = frame_data;
 
         let rule_idx = usize::from(rule_index);
-        let rule_info = self
-            .program
+        // edgeattest patch: the rule's information borrowed through a share of the program,
+        // not cloned at every call.
+        let program = alloc::sync::Arc::clone(&self.program);
+        let rule_info = program
             .rule_infos
             .get(rule_idx)
-            .ok_or(VmError::RuleInfoMissing {
+            .ok_or_else(|| VmError::RuleInfoMissing {
                 index: rule_index,
                 pc: self.pc,
-                available: self.program.rule_infos.len(),
-            })?
-            .clone();
+                available: program.rule_infos.len(),
+            })?;
 
         let result_from_rule = if rule_failed_due_to_inconsistency {
             Value::Undefined
@@ -879,7 +884,9 @@ impl RegoVM {
         &mut self,
         frame_data: &mut RuleFrameData,
     ) -> Result<Option<usize>> {
-        let rule_info = self.get_rule_info(frame_data.rule_index)?;
+        // edgeattest patch: borrowed through a share of the program, not cloned.
+        let program = alloc::sync::Arc::clone(&self.program);
+        let rule_info = self.rule_info_in(&program, frame_data.rule_index)?;
         match frame_data.phase {
             RuleFramePhase::ExecutingDestructuring => {
                 self.rule_frame_after_destructuring_success(frame_data, &rule_info)
@@ -893,20 +900,25 @@ impl RegoVM {
         &mut self,
         frame_data: &mut RuleFrameData,
     ) -> Result<Option<usize>> {
-        let rule_info = self.get_rule_info(frame_data.rule_index)?;
+        // edgeattest patch: borrowed through a share of the program, not cloned.
+        let program = alloc::sync::Arc::clone(&self.program);
+        let rule_info = self.rule_info_in(&program, frame_data.rule_index)?;
         self.rule_frame_after_failure(frame_data, &rule_info)
     }
 
-    fn get_rule_info(&self, rule_index: u16) -> Result<RuleInfo> {
+    fn rule_info_in<'p>(
+        &self,
+        program: &'p crate::rvm::program::Program,
+        rule_index: u16,
+    ) -> Result<&'p RuleInfo> {
         let idx = usize::from(rule_index);
-        self.program
+        program
             .rule_infos
             .get(idx)
-            .cloned()
-            .ok_or(VmError::RuleInfoMissing {
+            .ok_or_else(|| VmError::RuleInfoMissing {
                 index: rule_index,
                 pc: self.pc,
-                available: self.program.rule_infos.len(),
+                available: program.rule_infos.len(),
             })
     }
 

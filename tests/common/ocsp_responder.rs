@@ -213,6 +213,35 @@ pub(crate) fn ls10_request() -> Request {
 }
 
 /// The real Hopper 550.90.07 transcript re-signed with the leaf of `status`'s device.
+/// A V4 claims-3.0 attestation request for the test device of `status` (`good`, `revoked`,
+/// …), its nonce the evidence's.
+pub(crate) fn device_request(status: &str) -> Request {
+    let (evidence, chain) = device(status);
+    let body = serde_json::json!({
+        "nonce": hex::encode(&evidence[4..36]),
+        "arch": "HOPPER",
+        "claims_version": "3.0",
+        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(chain)}],
+    });
+    Request::new("POST", "/v4/attest/gpu").body(serde_json::to_vec(&body).unwrap())
+}
+
+/// `responder`'s answer to an OCSP resource; to a RIM resource, the RIM service's envelope of
+/// the test RIM it names.
+pub(crate) fn answer_resource(responder: &Responder, resource: &Resource) -> Fetched {
+    match resource {
+        Resource::Ocsp {
+            request, cache_key, ..
+        } => responder.answer(request, cache_key),
+        Resource::Rim { id, .. } => {
+            let xml = read(&format!("generated/ocsp/rims/{id}.xml"));
+            let envelope = serde_json::json!({"id": id, "rim": STANDARD.encode(xml)});
+            Fetched::Body(envelope.to_string().into_bytes())
+        }
+        _ => Fetched::Failed(FetchFailure::NotFetched),
+    }
+}
+
 pub(crate) fn device(status: &str) -> (Vec<u8>, String) {
     let report =
         hex::decode(read("nvidia/evidence/hopper/nvtrust_hopper_550.90.07_report.hex").trim())

@@ -4,18 +4,15 @@
 //! the RIMs held, the devices' and the RIMs' queries go out in one batch.
 #![cfg(not(target_arch = "wasm32"))]
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use edgeattest::service::{
     ExchangeError, FetchFailure, Fetched, Request, Resource, Service, ServiceConfig, Step,
 };
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
-use serde_json::json;
 
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{device, now, read, test_service, tokens, Mode, Responder};
+use ocsp_responder::{answer_resource, device_request, now, test_service, tokens, Mode, Responder};
 
 fn service(rim_service: bool) -> Service {
     let mut service = test_service(
@@ -34,28 +31,7 @@ fn service(rim_service: bool) -> Service {
 }
 
 fn request() -> Request {
-    let (evidence, chain) = device("good");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "HOPPER",
-        "claims_version": "3.0",
-        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(chain)}],
-    });
-    Request::new("POST", "/v4/attest/gpu").body(serde_json::to_vec(&body).unwrap())
-}
-
-fn answer(responder: &Responder, resource: &Resource) -> Fetched {
-    match resource {
-        Resource::Ocsp {
-            request, cache_key, ..
-        } => responder.answer(request, cache_key),
-        Resource::Rim { id, .. } => Fetched::Body(
-            json!({"id": id, "rim": STANDARD.encode(read(&format!("generated/ocsp/rims/{id}.xml")))})
-                .to_string()
-                .into_bytes(),
-        ),
-        _ => Fetched::Failed(FetchFailure::NotFetched),
-    }
+    device_request("good")
 }
 
 fn is_rim(resource: &Resource) -> bool {
@@ -77,7 +53,7 @@ fn the_rims_chains_are_asked_once_the_rims_are_answered_before_the_devices_queri
     // The RIM documents first: the next batch is out while the devices' queries wait.
     for (index, resource) in first.iter().enumerate().filter(|(_, r)| is_rim(r)) {
         exchange
-            .fetched_one(&service, index, &answer(&responder, resource))
+            .fetched_one(&service, index, &answer_resource(&responder, resource))
             .unwrap();
     }
     assert_eq!(exchange.fetch_offset(), first.len());
@@ -93,7 +69,7 @@ fn the_rims_chains_are_asked_once_the_rims_are_answered_before_the_devices_queri
     // What does not fit is refused and changes nothing: an index answered or not handed
     // out, a whole batch after part of the round was answered one by one.
     let refused = exchange
-        .fetched_one(&service, 0, &answer(&responder, &first[0]))
+        .fetched_one(&service, 0, &answer_resource(&responder, &first[0]))
         .unwrap_err();
     let refused_again = exchange
         .fetched_one(
@@ -111,12 +87,16 @@ fn the_rims_chains_are_asked_once_the_rims_are_answered_before_the_devices_queri
     // The rest, in any order: the RIMs' chains' queries, then the devices'.
     for (i, resource) in second.iter().enumerate() {
         exchange
-            .fetched_one(&service, first.len() + i, &answer(&responder, resource))
+            .fetched_one(
+                &service,
+                first.len() + i,
+                &answer_resource(&responder, resource),
+            )
             .unwrap();
     }
     for (index, resource) in first.iter().enumerate().filter(|(_, r)| !is_rim(r)) {
         exchange
-            .fetched_one(&service, index, &answer(&responder, resource))
+            .fetched_one(&service, index, &answer_resource(&responder, resource))
             .unwrap();
     }
     while let Step::Verify(_) = exchange.step() {
@@ -139,9 +119,12 @@ fn a_batch_answer_after_one_by_one_answers_is_refused() {
     let last = first.len() - 1;
     let lone = first.iter().rposition(|r| !is_rim(r)).unwrap_or(last);
     exchange
-        .fetched_one(&service, lone, &answer(&responder, &first[lone]))
+        .fetched_one(&service, lone, &answer_resource(&responder, &first[lone]))
         .unwrap();
-    let answers: Vec<Fetched> = first.iter().map(|r| answer(&responder, r)).collect();
+    let answers: Vec<Fetched> = first
+        .iter()
+        .map(|r| answer_resource(&responder, r))
+        .collect();
     let refused = exchange.fetched(&service, &answers).unwrap_err();
     assert_eq!(refused.code(), "ERR_EXCHANGE_UNEXPECTED_ANSWER");
 }
@@ -158,8 +141,10 @@ fn with_the_rims_held_the_devices_and_the_rims_queries_go_out_together() {
             Step::Verify(_) => exchange.verify_in_core(&service).unwrap(),
             Step::Fetch(resources) => {
                 batches.push(resources.len());
-                let answers: Vec<Fetched> =
-                    resources.iter().map(|r| answer(&responder, r)).collect();
+                let answers: Vec<Fetched> = resources
+                    .iter()
+                    .map(|r| answer_resource(&responder, r))
+                    .collect();
                 exchange.fetched(&service, &answers).unwrap();
             }
             Step::Sign(_) => panic!("the service holds its key"),

@@ -5,16 +5,14 @@
 //! signer's; a RIM service is played by the test, from the same documents.
 #![cfg(not(target_arch = "wasm32"))]
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use edgeattest::service::replay::{replay, REPLAY_HEADER};
-use edgeattest::service::{Fetched, Request, Resource, Service, ServiceConfig, Step};
+use edgeattest::service::{Fetched, Request, Service, ServiceConfig, Step};
 use edgeattest::UnixTime;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{device, now, read, test_service, tokens, Mode, Responder};
+use ocsp_responder::{answer_resource, device_request, now, test_service, tokens, Mode, Responder};
 
 use super::replay::{assert_replays, test_anchors};
 
@@ -47,36 +45,11 @@ fn service(fetch_cache: bool, rim_service: bool) -> Service {
 }
 
 fn request(replay: bool) -> Request {
-    let (evidence, chain) = device("good");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "HOPPER",
-        "claims_version": "3.0",
-        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(chain)}],
-    });
-    let request = Request::new("POST", "/v4/attest/gpu").body(serde_json::to_vec(&body).unwrap());
+    let request = device_request("good");
     if replay {
         request.header(REPLAY_HEADER, "bundle")
     } else {
         request
-    }
-}
-
-/// The RIM service's envelope of a test RIM, else the responder's answer.
-fn answer(responder: &Responder, resource: &Resource) -> Fetched {
-    match resource {
-        Resource::Ocsp {
-            request, cache_key, ..
-        } => responder.answer(request, cache_key),
-        Resource::Rim { id, .. } => {
-            let xml = read(&format!("generated/ocsp/rims/{id}.xml"));
-            Fetched::Body(
-                json!({"id": id, "rim": STANDARD.encode(xml)})
-                    .to_string()
-                    .into_bytes(),
-            )
-        }
-        _ => Fetched::Failed(edgeattest::service::FetchFailure::NotFetched),
     }
 }
 
@@ -108,8 +81,10 @@ fn attest(
             }
             Step::Fetch(resources) => {
                 handed.fetches += resources.len();
-                let answers: Vec<Fetched> =
-                    resources.iter().map(|r| answer(responder, r)).collect();
+                let answers: Vec<Fetched> = resources
+                    .iter()
+                    .map(|r| answer_resource(responder, r))
+                    .collect();
                 exchange.fetched(service, &answers).unwrap();
             }
             Step::Sign(_) => panic!("the service holds its key"),

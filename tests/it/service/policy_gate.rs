@@ -4,17 +4,15 @@
 //! policy nothing changes. End to end on the OCSP test PKI (`tests/common/ocsp_responder.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use edgeattest::crypto::SigningKey;
 use edgeattest::policy::Policy;
-use edgeattest::service::{Request, Service, ServiceConfig, ServiceOptions, POLICY_NOT_MET_CODE};
+use edgeattest::service::{Service, ServiceConfig, ServiceOptions, POLICY_NOT_MET_CODE};
 use edgeattest::ErrorCode;
 use serde_json::{json, Value};
 
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
-use ocsp_responder::{attest_with, device, read, test_service, tokens, Mode, Responder};
+use ocsp_responder::{attest_with, device_request, read, test_service, tokens, Mode, Responder};
 
 /// The OCSP test service (`ocsp_responder::test_service`) enforcing `policy`.
 fn service(policy: Option<&str>, revoked_driver_signer: bool) -> Service {
@@ -28,14 +26,7 @@ fn service(policy: Option<&str>, revoked_driver_signer: bool) -> Service {
 }
 
 fn attest(service: &Service) -> (Value, Value) {
-    let (evidence, chain) = device("good");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "HOPPER",
-        "claims_version": "3.0",
-        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(chain)}],
-    });
-    let request = Request::new("POST", "/v4/attest/gpu").body(serde_json::to_vec(&body).unwrap());
+    let request = device_request("good");
     let (response, _, _) = attest_with(service, &request, &Responder::new(Mode::Normal));
     let (overall, devices) = tokens(&response);
     (Value::Object(overall), Value::Object(devices[0].clone()))

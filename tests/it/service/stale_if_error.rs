@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 #[path = "../../common/ocsp_responder.rs"]
 mod ocsp_responder;
 use ocsp_responder::{
-    attest_answering_at, attest_with, claims, device, now, read, Mode, Responder,
+    attest_answering_at, attest_with, claims, device_request, now, read, Mode, Responder,
 };
 
 /// A day and an hour: past the responder's `nextUpdate` (a day) and the clock skew.
@@ -41,14 +41,7 @@ fn service(stale_if_error: u64) -> Service {
 }
 
 fn request() -> Request {
-    let (evidence, chain) = device("good");
-    let body = json!({
-        "nonce": hex::encode(&evidence[4..36]),
-        "arch": "HOPPER",
-        "claims_version": "3.0",
-        "evidence_list": [{"evidence": STANDARD.encode(&evidence), "certificate": STANDARD.encode(chain)}],
-    });
-    Request::new("POST", "/v4/attest/gpu").body(serde_json::to_vec(&body).unwrap())
+    device_request("good")
 }
 
 /// Verified answers of a real responder, fetched now.

@@ -34,7 +34,8 @@ pub(crate) fn fetched(answers: &JsValue) -> Result<Vec<Fetched>, JsValue> {
 }
 
 /// One host answer `answer` (a core `FetchAnswer`) as the fetch it reports; a refusal names
-/// it `answer`.
+/// it `answer`. (The service's exchange only: the local module's OCSP checks take lists.)
+#[cfg(feature = "js-service")]
 pub(crate) fn fetched_one(answer: &JsValue) -> Result<Fetched, JsValue> {
     let answer: FetchAnswer = from_js(answer, "answer")?;
     answer.fetched().map_err(|e| within("answer", &e))

@@ -28,7 +28,7 @@ test('every variable reaches its member; off is null; non-strings (KV, ASSETS) a
   assert.deepEqual(bindings, {
     options: {
       signingKey: KEY, issuer: 'https://nras.example', requireFwid: true,
-      rimServiceUrl: 'https://rim.example/v1/rim/', ocspUrl: null,
+      rimServiceUrl: 'https://rim.example/v1/rim/', ocspUrl: null, fetchCache: false,
     },
     crypto: 'software', fixedTime: 1_780_272_000, ocspTimeoutMs: 750, fetchCache: false, bundledRims: false,
     rimDocuments: [{ name: 'a.xml', xml: '<a/>' }], testPki: true,

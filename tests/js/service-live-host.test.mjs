@@ -94,12 +94,19 @@ test('handleRequest: concurrent attestations share each fetch, and every one is 
   let before = responder.served();
   assertGood(await viaPackage(svc, { cache: createFetchCache() }), 'alone');
   const alone = responder.served() - before;
+  // The same service again: its memo answers everything, nothing is fetched.
   before = responder.served();
-  // Separate caches: nothing is answered from a cache, only from the fetches in flight.
-  const results = await Promise.all([1, 2, 3, 4].map(() => viaPackage(svc, { cache: createFetchCache() })));
+  assertGood(await viaPackage(svc, { cache: createFetchCache() }), 'warm');
+  assert.equal(responder.served() - before, 0, 'a warm service fetches nothing');
+  svc.free();
+  // A new service with separate caches: nothing is answered from a cache or a memo, only
+  // from the fetches in flight.
+  const fresh = await service();
+  before = responder.served();
+  const results = await Promise.all([1, 2, 3, 4].map(() => viaPackage(fresh, { cache: createFetchCache() })));
   results.forEach((claims, i) => assertGood(claims, `request ${i}`));
   assert.equal(responder.served() - before, alone, 'one fetch per certificate for four requests');
-  svc.free();
+  fresh.free();
 });
 
 test('worker: concurrent attestations in one isolate share each fetch, and every one is good', async () => {

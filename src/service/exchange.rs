@@ -16,12 +16,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::appraisal::{Appraisal, Finished, Target};
+use super::appraisal::{Appraisal, Finished};
 use super::context::{Context, Service};
 use super::device::{device_stages, plan_evidence};
 use super::fetch::{FetchFailure, Fetched, OcspCacheEntry, Resource};
 use super::http::Response;
-use super::memo::{check_digest, Learned, Target as MemoTarget};
+use super::memo::{check_digest, Learned};
 use super::mint::{MintPlan, Minted, Minter, OverallPending};
 use super::mirror::MirrorEntry;
 use super::negotiate::ResultKind;
@@ -36,8 +36,10 @@ use crate::evidence::BatchPlan;
 use crate::time::UnixTime;
 use crate::token::TokenError;
 use fetch_round::{FetchRound, Misfit};
+use known::{answer_known, Asked};
 
 mod fetch_round;
+mod known;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,
@@ -93,14 +95,6 @@ pub struct Exchange {
     asked: Option<Asked>,
     /// What the host's verdicts verified, for the service's memo.
     learned: Learned,
-}
-
-/// The part of a verify round handed to the host: the checks the memo does not know, and
-/// where each of the round's checks is among them (`None`: known to have verified).
-#[derive(Debug)]
-struct Asked {
-    checks: Vec<SignatureCheck>,
-    positions: Vec<Option<usize>>,
 }
 
 #[derive(Debug)]
@@ -324,11 +318,7 @@ impl Exchange {
             self.learned.signatures.extend(digests);
         }
         let verdicts = match self.asked.take() {
-            Some(asked) => asked
-                .positions
-                .iter()
-                .map(|position| position.is_none_or(|i| verdicts.get(i).copied().unwrap_or(false)))
-                .collect(),
+            Some(asked) => asked.expand(verdicts),
             None => verdicts.to_vec(),
         };
         let verdicts = verdicts.as_slice();
@@ -520,41 +510,7 @@ impl Exchange {
             State::Checks(appraisal) => appraisal.checks(),
             _ => return,
         };
-        let memo = service.memo();
-        if !all.iter().any(|check| memo.knows(check)) {
-            return;
-        }
-        let mut checks = Vec::new();
-        let positions = all
-            .iter()
-            .map(|check| {
-                (!memo.knows(check)).then(|| {
-                    checks.push(check.clone());
-                    checks.len() - 1
-                })
-            })
-            .collect();
-        self.asked = Some(Asked { checks, positions });
-    }
-
-    /// Answers from the service's memo the resources it holds fresh at `now` (not while
-    /// recording a replay bundle, whose fetches must be all the request needed, nor with the
-    /// service's `fetchCache` off); returns the rest, for the host.
-    fn answer_known(
-        &self,
-        service: &Service,
-        appraisal: &mut Appraisal,
-        resources: Vec<Resource>,
-        targets: Vec<Target>,
-    ) -> (Vec<Resource>, Vec<Target>) {
-        answer_known(
-            service,
-            self.recorder.is_some(),
-            self.now,
-            appraisal,
-            resources,
-            targets,
-        )
+        self.asked = Asked::split(all, service.memo());
     }
 
     /// Moves the fetch round on: prepares the RIMs once every RIM document is answered and
@@ -618,7 +574,14 @@ impl Exchange {
         };
         let mut appraisal = Appraisal::new(&context, request, stages, policy);
         let (resources, targets) = appraisal.first_fetches(&context);
-        let (resources, targets) = self.answer_known(service, &mut appraisal, resources, targets);
+        let (resources, targets) = answer_known(
+            service,
+            self.recorder.is_some(),
+            self.now,
+            &mut appraisal,
+            resources,
+            targets,
+        );
         let recording = self.recorder.is_some();
         State::Fetch(Box::new(FetchRound::new(
             appraisal, resources, targets, recording,
@@ -674,48 +637,11 @@ impl Exchange {
     }
 }
 
-/// Answers from the service's memo the resources it holds fresh at `now` (not while
-/// `recording` a replay bundle, whose fetches must be all the request needed, nor with the
-/// service's `fetchCache` off); returns the rest, for the host.
-fn answer_known(
-    service: &Service,
-    recording: bool,
-    now: UnixTime,
-    appraisal: &mut Appraisal,
-    resources: Vec<Resource>,
-    targets: Vec<Target>,
-) -> (Vec<Resource>, Vec<Target>) {
-    if !service.config().fetch_cache || recording {
-        return (resources, targets);
-    }
-    let (mut known_targets, mut known_answers) = (Vec::new(), Vec::new());
-    let (mut rest, mut rest_targets) = (Vec::new(), Vec::new());
-    for (resource, target) in resources.into_iter().zip(targets) {
-        let kept = match (&resource, &target) {
-            (Resource::Ocsp { cache_key, .. }, _) => Some(MemoTarget::Ocsp(cache_key)),
-            (_, Target::Rim(key)) => Some(MemoTarget::Rim(key)),
-            _ => None,
-        };
-        match kept.and_then(|kept| service.memo().answer(&kept, now)) {
-            Some(answer) => {
-                known_targets.push(target);
-                known_answers.push(answer);
-            }
-            None => {
-                rest.push(resource);
-                rest_targets.push(target);
-            }
-        }
-    }
-    appraisal.answer_remembered(&known_targets, &known_answers, now);
-    (rest, rest_targets)
-}
-
 impl Service {
     /// Keeps what `exchange`, one of this service's, verified for the next requests (its
-    /// memo: [`super::VerifiedMemo`]), once its response is ready: the signature checks the
-    /// host verified and, with `fetchCache` on, the OCSP answers and RIM envelopes that
-    /// verified. Hosts that drive exchanges call it when one responds; an exchange that
+    /// memo: [`super::VerifiedMemo`]), once its response is ready: the signature
+    /// checks the host verified and, with `fetchCache` on, the OCSP answers and RIM envelopes
+    /// that verified. Hosts that drive exchanges call it when one responds; an exchange that
     /// has not responded teaches nothing.
     pub fn remember(&mut self, exchange: &Exchange) {
         if matches!(exchange.state, State::Done(_)) {

@@ -72,7 +72,9 @@ pub use health_probe::{
 pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
-pub use memo::{MemoCounts, VerifiedMemo, MEMO_OCSP_ANSWERS, MEMO_RIMS, MEMO_SIGNATURES};
+pub use memo::{
+    MemoCounts, VerifiedMemo, MEMO_OCSP_ANSWERS, MEMO_RIMS, MEMO_RIM_BYTES, MEMO_SIGNATURES,
+};
 pub use mirror::{
     mirror_rim_id, mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds,
     MIRROR_RIM_PATH, RIM_MIRROR_SECONDS,

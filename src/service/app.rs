@@ -205,6 +205,7 @@ impl Service {
                 self.rim_service.clone(),
             ),
             ocsp: (self.config.ocsp_url.clone(), self.ocsp.clone()),
+            verified: self.memo.counts(),
         }
     }
 }

@@ -7,8 +7,10 @@
 //! device trust anchor), then 503, so load balancers can act on it. Beyond the spec's fields,
 //! `network` and `networkDetail` say whether the sources answer and, when one does not, what
 //! fails and what to do ([`super::health_probe`]); `sources` lists every configured source
-//! (mirrors too) with its breaker, and `keptAnswers` how stale the kept answers the last
-//! attestation used are (stale-if-error), which makes the service `DEGRADED`.
+//! (mirrors too) with its breaker, `keptAnswers` how stale the kept answers the last
+//! attestation used are (stale-if-error), which makes the service `DEGRADED`, and `verified`
+//! how much this process has verified and keeps ([`super::memo`]): all zeros on a new process
+//! or isolate, which is why a first attestation costs more than the next.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -19,6 +21,7 @@ use serde::Serialize;
 
 use super::health_probe::{self, Network};
 use super::http::Response;
+use super::memo::MemoCounts;
 use super::source::SourceState;
 
 /// Where the signing key is.
@@ -50,6 +53,8 @@ pub struct HealthInputs {
     pub ocsp: (Option<String>, SourceState),
     /// Every configured source, mirrors too, with what the host's attempts saw.
     pub sources: Vec<SourceHealth>,
+    /// What the service's memo holds.
+    pub verified: MemoCounts,
 }
 
 /// One configured source in `/health`'s `sources`.
@@ -139,6 +144,8 @@ pub struct Health {
     pub sources: Vec<SourceHealth>,
     /// How stale the kept answers the last attestation used are.
     pub kept_answers: KeptAnswers,
+    /// What this process has verified and keeps.
+    pub verified: MemoCounts,
 }
 
 /// `rimServiceHealth`.
@@ -245,6 +252,7 @@ impl Health {
             network_detail,
             sources: inputs.sources.clone(),
             kept_answers,
+            verified: inputs.verified,
             database_status: up_down(inputs.rim_documents > 0),
             rim_service_health: RimServiceHealth {
                 status: up_down(rims_usable),
@@ -297,6 +305,7 @@ mod tests {
             rim_service: (None, SourceState::default()),
             ocsp: (Some("https://ocsp.example/".into()), up()),
             sources: Vec::new(),
+            verified: MemoCounts::default(),
         }
     }
 

@@ -22,6 +22,7 @@ use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::fetch::{Fetched, OcspCacheEntry, RIM_CACHE_SECONDS};
@@ -34,6 +35,9 @@ pub const MEMO_SIGNATURES: usize = 4096;
 pub const MEMO_OCSP_ANSWERS: usize = 1024;
 /// Most RIM envelopes kept (a fleet's firmware: a driver and a VBIOS RIM per version).
 pub const MEMO_RIMS: usize = 64;
+/// Most bytes of RIM envelopes kept. NVIDIA's RIMs are 20–26 KB (about 35 KB as envelopes), so
+/// [`MEMO_RIMS`] of them fit; a RIM may be up to a MiB, and a worker's memory is small.
+pub const MEMO_RIM_BYTES: usize = 4 << 20;
 
 /// The verified verdicts and answers of this process; see the module documentation.
 #[derive(Clone, Debug, Default)]
@@ -66,8 +70,9 @@ pub(crate) struct Learned {
     pub(crate) signatures: Vec<[u8; 32]>,
 }
 
-/// How many entries of each kind a memo holds (for `/health` and tests).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How many entries of each kind a memo holds (`/health`'s `verified`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MemoCounts {
     /// Signature verdicts.
     pub signatures: usize,
@@ -132,14 +137,28 @@ impl VerifiedMemo {
         for entry in ocsp.iter().filter(|e| e.until > now) {
             self.ocsp.insert(entry.cache_key.clone(), entry.clone());
         }
-        evict(&mut self.ocsp, MEMO_OCSP_ANSWERS, now, |e| e.until);
+        evict(
+            &mut self.ocsp,
+            now,
+            |e| e.until,
+            |kept| kept.len() <= MEMO_OCSP_ANSWERS,
+        );
         let fresh_until = now.saturating_add(RIM_CACHE_SECONDS);
-        for (key, body, until) in rims.filter(|rim| rim.2 > now) {
+        let small = |rim: &(&str, &[u8], UnixTime)| rim.1.len() <= MEMO_RIM_BYTES;
+        for (key, body, until) in rims.filter(|rim| rim.2 > now).filter(small) {
             let until = until.min(fresh_until);
             let body = body.to_vec();
             self.rims.insert(key.into(), KeptRim { body, until });
         }
-        evict(&mut self.rims, MEMO_RIMS, now, |e| e.until);
+        evict(
+            &mut self.rims,
+            now,
+            |e| e.until,
+            |kept| {
+                kept.len() <= MEMO_RIMS
+                    && kept.values().map(|e| e.body.len()).sum::<usize>() <= MEMO_RIM_BYTES
+            },
+        );
     }
 
     /// How many entries of each kind it holds.
@@ -167,18 +186,18 @@ pub(crate) fn check_digest(check: &SignatureCheck) -> [u8; 32] {
     hash.finalize().into()
 }
 
-/// Drops the entries expired at `now`, then the ones that end first, until `most` remain.
+/// Drops the entries expired at `now`, then the ones that end first, until the rest `fits`.
 fn evict<T>(
     map: &mut BTreeMap<String, T>,
-    most: usize,
     now: UnixTime,
     until: impl Fn(&T) -> UnixTime,
+    fits: impl Fn(&BTreeMap<String, T>) -> bool,
 ) {
-    if map.len() <= most {
+    if fits(map) {
         return;
     }
     map.retain(|_, entry| until(entry) > now);
-    while map.len() > most {
+    while !fits(map) {
         let first = map
             .iter()
             .min_by_key(|(_, entry)| until(entry))
@@ -189,5 +208,46 @@ fn evict<T>(
             }
             None => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn learn_rims(memo: &mut VerifiedMemo, rims: &[(String, Vec<u8>)], now: UnixTime) {
+        let until = now.saturating_add(3600);
+        let rims = rims
+            .iter()
+            .map(|(key, body)| (key.as_str(), body.as_slice(), until));
+        memo.learn(&Learned::default(), &[], rims, true, now);
+    }
+
+    #[test]
+    fn the_rims_kept_are_bounded_in_count_and_bytes() {
+        let now = UnixTime::from_secs(1_750_000_000).unwrap();
+        let mut memo = VerifiedMemo::default();
+        let many: Vec<_> = (0..MEMO_RIMS + 8)
+            .map(|n| (alloc::format!("rim-{n}"), alloc::vec![0; 1000]))
+            .collect();
+        learn_rims(&mut memo, &many, now);
+        assert_eq!(memo.counts().rims, MEMO_RIMS);
+
+        let mut memo = VerifiedMemo::default();
+        let large: Vec<_> = (0..8)
+            .map(|n| {
+                (
+                    alloc::format!("rim-{n}"),
+                    alloc::vec![0; MEMO_RIM_BYTES / 3],
+                )
+            })
+            .collect();
+        learn_rims(&mut memo, &large, now);
+        assert_eq!(memo.counts().rims, 3);
+        // One RIM past the whole bound is not kept, and evicts nothing.
+        let huge = [(String::from("huge"), alloc::vec![0; MEMO_RIM_BYTES + 1])];
+        learn_rims(&mut memo, &huge, now);
+        assert_eq!(memo.counts().rims, 3);
+        assert!(memo.answer(&Target::Rim("huge"), now).is_none());
     }
 }

@@ -258,3 +258,33 @@ fn an_answer_failing_its_check_at_the_host_is_not_served_from_the_memo() {
     );
     assert_eq!(again.fetches, first.fetches);
 }
+
+#[test]
+fn health_says_what_the_process_has_verified_and_keeps() {
+    let health_of = |service: &mut Service| -> Value {
+        let response = service.handle(
+            &edgeattest::service::Request::new("GET", "/health"),
+            UnixTime::from_secs(now()).unwrap(),
+            [0; 32],
+        );
+        let health: Value = serde_json::from_slice(&response.body).unwrap();
+        health["verified"].clone()
+    };
+    let responder = Responder::new(Mode::Normal);
+    let mut service = service(true, true);
+    assert_eq!(
+        health_of(&mut service),
+        serde_json::json!({ "signatures": 0, "ocspAnswers": 0, "rims": 0 })
+    );
+    attest(&mut service, &request(false), now(), 1, &responder, None);
+    let counts = service.memo().counts();
+    assert!(counts.signatures > 0 && counts.ocsp_answers > 0 && counts.rims == 2);
+    assert_eq!(
+        health_of(&mut service),
+        serde_json::json!({
+            "signatures": counts.signatures,
+            "ocspAnswers": counts.ocsp_answers,
+            "rims": counts.rims,
+        })
+    );
+}

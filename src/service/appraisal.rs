@@ -138,12 +138,27 @@ impl Appraisal {
 
     /// Records the host's answers, one per target.
     pub(crate) fn answer(&mut self, targets: &[Target], answers: &[Fetched], now: UnixTime) {
+        self.answer_from(targets, answers, now, false);
+    }
+
+    /// Records answers, one per target; `remembered`: the memo's, which are neither handed
+    /// back for the host's cache nor for its mirror, which have them.
+    fn answer_from(
+        &mut self,
+        targets: &[Target],
+        answers: &[Fetched],
+        now: UnixTime,
+        remembered: bool,
+    ) {
         for (target, answer) in targets.iter().zip(answers) {
             match target {
-                Target::Rim(id) => self.answer_rim(id, answer),
+                Target::Rim(id) => self.answer_rim(id, answer, remembered),
                 Target::Ocsp(index) => {
                     if let Some(revocation) = self.revocation.as_mut() {
                         revocation.answer(*index, answer, now, &mut self.checks);
+                        if remembered {
+                            revocation.remembered(*index);
+                        }
                     }
                 }
             }
@@ -158,19 +173,7 @@ impl Appraisal {
         answers: &[Fetched],
         now: UnixTime,
     ) {
-        self.answer(targets, answers, now);
-        for target in targets {
-            match target {
-                Target::Rim(key) => {
-                    self.fetched_envelopes.remove(key);
-                }
-                Target::Ocsp(index) => {
-                    if let Some(revocation) = self.revocation.as_mut() {
-                        revocation.remembered(*index);
-                    }
-                }
-            }
-        }
+        self.answer_from(targets, answers, now, true);
     }
 
     /// Prepares the RIM documents the verified devices name, from the service's store and
@@ -323,7 +326,7 @@ impl Appraisal {
     }
 
     /// `key`: the store key (super::rims::store_key) the document was fetched for.
-    fn answer_rim(&mut self, key: &str, answer: &Fetched) {
+    fn answer_rim(&mut self, key: &str, answer: &Fetched, remembered: bool) {
         let id = id_of_key(key);
         match answer {
             Fetched::Body(body) | Fetched::Cached { body, .. } | Fetched::Stale { body, .. } => {
@@ -333,7 +336,9 @@ impl Appraisal {
                             self.kept_rims.insert(key.into());
                         }
                         self.fetched_rims.insert(key.into(), envelope.rim);
-                        self.fetched_envelopes.insert(key.into(), body.clone());
+                        if !remembered {
+                            self.fetched_envelopes.insert(key.into(), body.clone());
+                        }
                     }
                     Err(error) => {
                         self.download_errors.insert(

@@ -162,14 +162,14 @@ impl VerifiedMemo {
     pub(crate) fn answer(&self, target: &Target<'_>, now: UnixTime) -> Option<Fetched> {
         match target {
             Target::Ocsp(cache_key) => {
-                let entry = self.ocsp.get(*cache_key).filter(|e| e.until > now)?;
+                let entry = self.ocsp.get(cache_key).filter(|e| e.until > now)?;
                 Some(Fetched::Cached {
                     body: entry.body.clone(),
                     nonce: entry.nonce.clone(),
                 })
             }
             Target::Rim(key) => {
-                let entry = self.rims.get(*key).filter(|e| e.until > now)?;
+                let entry = self.rims.get(key).filter(|e| e.until > now)?;
                 Some(Fetched::Cached {
                     body: entry.body.clone(),
                     nonce: Vec::new(),

@@ -2,11 +2,15 @@
 // whole with arrayBuffer(), which the worker did for a request with a Content-Length within
 // the limit before every body went through readBody. The bodies are real V4 attest requests
 // (1 GPU and 8 GPUs, tests/fixtures/nvidia/evidence/serialized/) and one at the core's limit
-// (2 MiB), each a Request whose body arrives in 16 KiB chunks, as an HTTP runtime delivers it.
-// Rounds alternate readBody and arrayBuffer on fresh Requests; medians and the ratio. In Node
-// arrayBuffer() is itself JavaScript (undici collects the chunks); workerd's is native, so
-// there the yardstick is faster: the figure to carry over is readBody's own time, tens of µs
-// for a real request, beside the milliseconds of its attestation.
+// (2 MiB), each a Request whose body arrives in 16 KiB chunks of a byte stream, as an HTTP
+// runtime delivers it. Rounds alternate readBody and arrayBuffer on fresh Requests; medians and
+// the ratio. readBody reads a byte stream into one buffer, a declared body in one read that
+// waits for all of it (see body.js). In Node arrayBuffer() is itself JavaScript (undici
+// collects the chunks); workerd's is native. In workerd, behind the assets router (an A/B of
+// two worker builds, CPU per request), readBody costs about 70 µs more than arrayBuffer() for
+// the 1-GPU body and 85 µs for the 8-GPU one: its second read, which waits for the body's end
+// (a declared length is not trusted, so the end is read). A chunk-by-chunk read costs 170 µs
+// and 400 µs more.
 //
 // Run after `bash pkg-config/build.sh`:  node tests/bench/body-read.mjs [rounds=30]
 // Prints a table and one line per figure for pkg-config/bench.sh:
@@ -31,12 +35,20 @@ const bodies = {
   limit: new Uint8Array(maxBodyBytes).fill(0x20),
 };
 
-/** A Request with `bytes` as its body, in CHUNK-byte chunks, and its Content-Length. */
+/**
+ * A Request with `bytes` as its body, in CHUNK-byte chunks, and its Content-Length. The body
+ * is a byte stream, as a runtime's request body is, so readBody reads it as it reads one there.
+ */
 function request(bytes) {
   let offset = 0;
   const stream = new ReadableStream({
+    type: 'bytes',
     pull(controller) {
-      if (offset >= bytes.byteLength) return controller.close();
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
       controller.enqueue(bytes.slice(offset, offset + CHUNK));
       offset += CHUNK;
     },

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { AttestationService, createFetchCache, devKeySet, fetchOcspStatus, serviceLimits } from '../../pkg/service/index.js';
 import { discardBody, readBody } from '../../pkg/service/body.js';
 import { answerFetchStep } from '../../pkg/service/fetch.js';
-import { countingBody, importWorker, postWith } from './support/body-source.mjs';
+import { countingBody, countingByteBody, importWorker, postWith } from './support/body-source.mjs';
 import { freshSigningKeyPem } from './support/worker.mjs';
 import { pkiText } from './support/ocsp-responder.mjs';
 
@@ -102,6 +102,47 @@ test('readBody: a Content-Length over the limit is refused before a byte is read
   const caught = await readBody(new Response(lying.stream, { headers: { 'content-length': '10' } }), MiB).catch((e) => e);
   assert.equal(caught.code, 'ERR_REQUEST_TOO_LARGE');
   stoppedAt(lying, MiB);
+});
+
+/** A message (what readBody reads: headers and a body stream) of `source`, as it is. */
+const messageOf = (source, headers = {}) => ({ headers: new Headers(headers), body: source.stream });
+
+test('readBody, a byte stream: read into one buffer within the same limit, a declared body in two reads', async () => {
+  for (const total of [0, 1, CHUNK, 3 * CHUNK + 5]) {
+    for (const headers of [{}, { 'content-length': String(total) }]) {
+      const at = countingByteBody(total, { fill: 7 });
+      const bytes = await readBody(messageOf(at, headers), total);
+      assert.equal(bytes.byteLength, total);
+      assert.ok(bytes.every((b) => b === 7));
+      assert.equal(at.cancelled, false);
+      // Declared: one read waits for all of it, one sees its end (not one read per chunk).
+      if (headers['content-length']) assert.equal(at.reads, total ? 2 : 1, `${at.reads} reads for ${total} declared bytes`);
+    }
+  }
+  // Without a length the buffer grows as the bytes come (16 KiB first, doubled).
+  const chunked = countingByteBody(5 * MiB + 3, { fill: 9 });
+  const whole = await readBody(messageOf(chunked), 8 * MiB);
+  assert.equal(whole.byteLength, 5 * MiB + 3);
+  assert.ok(whole.every((b) => b === 9));
+  // One byte more than the limit: cancelled where it passes, none kept.
+  for (const headers of [{}, { 'content-length': '10' }, { 'content-length': String(3 * CHUNK + 5) }]) {
+    const over = countingByteBody(128 * MiB);
+    const error = await readBody(messageOf(over, headers), 3 * CHUNK + 5).then(() => assert.fail('read'), (e) => e);
+    assert.deepEqual([error.code, error.status, error.limit], ['ERR_REQUEST_TOO_LARGE', 413, 3 * CHUNK + 5]);
+    assert.equal(error.size, 3 * CHUNK + 6, 'size: the bytes received when reading stopped');
+    stoppedAt(over, 3 * CHUNK + 5);
+  }
+  // A Content-Length over the limit: refused before a byte is read, as for any stream.
+  const declared = countingByteBody(128 * MiB);
+  const refused = await readBody(messageOf(declared, { 'content-length': String(128 * MiB) }), MiB).catch((e) => e);
+  assert.deepEqual([refused.code, refused.size, declared.pulled, declared.cancelled], ['ERR_REQUEST_TOO_LARGE', 128 * MiB, 0, true]);
+  // A length that lies high ends where the body does.
+  const short = countingByteBody(100, { fill: 3 });
+  assert.equal((await readBody(messageOf(short, { 'content-length': '5000' }), MiB)).byteLength, 100);
+  // A failing byte stream rejects with its own error.
+  const failing = new ReadableStream({ type: 'bytes', pull(controller) { controller.error(new TypeError('connection reset')); } });
+  const error = await readBody({ headers: new Headers(), body: failing }, MiB).catch((e) => e);
+  assert.deepEqual([error.name, error.code], ['TypeError', undefined]);
 });
 
 test('readBody: a failing stream rejects with its own error, not a coded refusal', async () => {

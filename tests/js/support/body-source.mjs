@@ -26,6 +26,43 @@ export function countingBody(total, { chunk = 64 * 1024, fill = 0x30 } = {}) {
   return source;
 }
 
+/**
+ * `countingBody` as a byte stream (`type: 'bytes'`, as a runtime's request and answer bodies
+ * are), whose readers may read into their own buffer (BYOB). `reads` counts the reads its
+ * reader was asked for, either kind.
+ */
+export function countingByteBody(total, { chunk = 64 * 1024, fill = 0x30 } = {}) {
+  const source = { pulled: 0, cancelled: false, reads: 0 };
+  const stream = new ReadableStream({
+    type: 'bytes',
+    pull(controller) {
+      if (source.pulled >= total) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const size = Math.min(chunk, total - source.pulled);
+      source.pulled += size;
+      controller.enqueue(new Uint8Array(size).fill(fill));
+    },
+    cancel() {
+      source.cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  const getReader = stream.getReader.bind(stream);
+  stream.getReader = (options) => {
+    const reader = getReader(options);
+    const read = reader.read.bind(reader);
+    reader.read = (...args) => {
+      source.reads += 1;
+      return read(...args);
+    };
+    return reader;
+  };
+  source.stream = stream;
+  return source;
+}
+
 /** A Request whose body is `source` (no content-length unless `headers` gives one: chunked). */
 export function postWith(url, source, headers = {}) {
   return new Request(url, { method: 'POST', body: source.stream, duplex: 'half', headers });

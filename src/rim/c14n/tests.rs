@@ -403,7 +403,16 @@ fn escape_bytewise(text: &str, attribute: bool) -> Vec<u8> {
 
 #[test]
 fn escaping_at_the_edges_and_in_runs() {
-    for text in ["", "&", "<>", "a&", "&a", "&&<<\r\r", "é<ü>\"\t\n\r'", "plain"] {
+    for text in [
+        "",
+        "&",
+        "<>",
+        "a&",
+        "&a",
+        "&&<<\r\r",
+        "é<ü>\"\t\n\r'",
+        "plain",
+    ] {
         let mut out = b"x".to_vec();
         escape_text(text, &mut out);
         assert_eq!(out[1..], escape_bytewise(text, false), "{text:?}");

@@ -6,6 +6,7 @@
 //! for `pkg-config/bench.sh`: `BENCH rim.<doc>.<step> <ours µs> <peer µs> <ratio>`.
 //!
 //!     cargo bench --bench rim
+//!     cargo bench --bench rim -- --prepare-json   # prepare alone, JSON (rim_wasm.mjs's yardstick)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 #![allow(clippy::std_instead_of_alloc, clippy::std_instead_of_core)] // a std-only host program
 
@@ -85,19 +86,40 @@ fn peer() -> Result<serde_json::Value, String> {
     }
 }
 
+/// The documents measured, by label.
+const DOCS: [(&str, &str); 2] = [
+    ("driver RIM", "rims/nvtrust/Driver_RIM_test_no_gpu.swidtag"),
+    (
+        "VBIOS RIM",
+        "rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag",
+    ),
+];
+
+/// `--prepare-json`: one round of `prepare_rim` alone, as JSON µs by label — the native
+/// yardstick tests/bench/rim_wasm.mjs runs between its rounds.
+fn prepare_json() {
+    let trust = RimTrust::nvidia();
+    let mut out = serde_json::Map::new();
+    for (label, path) in DOCS {
+        let xml = fixture(path);
+        let prepare = measure(|| {
+            black_box(prepare_rim(black_box(xml.as_bytes()), &trust, NOW).unwrap());
+        });
+        out.insert(label.into(), (prepare.as_secs_f64() * 1e6).into());
+    }
+    println!("{}", serde_json::Value::Object(out));
+}
+
 fn main() {
     // `cargo test --all-targets` runs bench programs too, without `--bench`: skip the timing.
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    if std::env::args().any(|a| a == "--prepare-json") {
+        return prepare_json();
+    }
     let trust = RimTrust::nvidia();
-    let docs = [
-        ("driver RIM", "rims/nvtrust/Driver_RIM_test_no_gpu.swidtag"),
-        (
-            "VBIOS RIM",
-            "rims/nvtrust/1010_0200_882_96005E0001_test_no_gpu.swidtag",
-        ),
-    ];
+    let docs = DOCS;
     // (document, step) -> samples in µs, ours and the peer's.
     let mut ours: BTreeMap<(usize, &str), Vec<f64>> = BTreeMap::new();
     let mut theirs: BTreeMap<(usize, &str), Vec<f64>> = BTreeMap::new();

@@ -1,17 +1,22 @@
 // RIM benchmark in wasm (Node): parse + C14N + digest (prepareRim), full verification with
 // the in-wasm software backend (verifyRim) and with WebCrypto (prepareRim + crypto.subtle),
 // and the comparison; beside the Python peer of tests/bench/rim.rs (lxml + cryptography,
-// tests/bench/rim_peer.py) when python3 has those modules, run between our rounds (ours, peer,
-// ours, peer, ...; medians). Build pkg/ first (bash pkg-config/build.sh), then:
+// tests/bench/rim_peer.py) when python3 has those modules, and prepare beside the native build
+// of the same code (tests/bench/rim.rs --prepare-json), both run between our rounds (ours,
+// native, peer, ours, ...; medians). Build pkg/ first (bash pkg-config/build.sh), then:
 //
 //   node tests/bench/rim_wasm.mjs [--rounds 3]
 //
+// EDGEATTEST_PKG: another pkg/ dir (to compare builds).
+//
 // The last lines are machine-readable (pkg-config/bench.sh):
 //   BENCH rim.wasm.<doc>.<step> <ours µs> <peer µs> <ratio>
+//   BENCH rim.wasm.<doc>.prepare-vs-native <ours µs> <native µs> <ratio> <=2
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import '../../pkg/local/index.js';
-import { verifyRim, prepareRim, compareGpuRims } from '../../pkg/local/edgeattest.js';
+import { localEntry } from './support.mjs';
+
+const { verifyRim, prepareRim, compareGpuRims } = await localEntry(process.env.EDGEATTEST_PKG);
 
 const root = new URL('../fixtures/nvidia/', import.meta.url);
 const text = (p) => readFileSync(new URL(p, root), 'utf8');
@@ -62,6 +67,19 @@ const docs = [
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
+/**
+ * One round of the native build's `prepare_rim` (tests/bench/rim.rs, `--prepare-json`):
+ * { 'driver RIM': µs, ... }, or why there is none (cargo builds the bench program first if needed).
+ */
+function native() {
+  const run = spawnSync('cargo', ['bench', '--quiet', '--bench', 'rim', '--', '--prepare-json'], {
+    encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname,
+  });
+  if (run.error) return `cargo not available (${run.error.message})`;
+  if (run.status !== 0) return run.stderr.trim().split('\n').pop();
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
 /** One run of the Python peer: { 'driver RIM': { prepare, verify }, ... } in µs, or a reason. */
 function peer() {
   const run = spawnSync('python3', [new URL('rim_peer.py', import.meta.url).pathname, '--json'], { encoding: 'utf8' });
@@ -72,7 +90,9 @@ function peer() {
 
 const ours = {};
 const theirs = {};
+const natives = {};
 let peerMissing;
+let nativeMissing;
 const add = (into, label, step, value) => ((into[label] ??= {})[step] ??= []).push(value);
 for (let round = 0; round < rounds; round++) {
   for (const [label, path] of docs) {
@@ -80,6 +100,11 @@ for (let round = 0; round < rounds; round++) {
     add(ours, label, 'prepare', await measure(() => prepareRim(xml, options)));
     add(ours, label, 'verify-software', await measure(() => verifyRim(xml, options)));
     add(ours, label, 'verify-webcrypto', await measure(() => webcrypto(xml)));
+  }
+  if (!nativeMissing) {
+    const result = native();
+    if (typeof result === 'string') nativeMissing = result;
+    else for (const [label] of docs) (natives[label] ??= []).push(result[label]);
   }
   if (peerMissing) continue;
   const result = peer();
@@ -112,6 +137,12 @@ else {
   }
 }
 
+if (nativeMissing) console.log(`native yardstick skipped: ${nativeMissing}`);
+else {
+  console.log(`native (tests/bench/rim.rs, release): median per call of ${rounds} rounds`);
+  for (const [label] of docs) console.log(`  ${label.padEnd(11)}          parse+C14N+digest ${median(natives[label]).toFixed(1).padStart(8)} µs`);
+}
+
 console.log('');
 for (const [label] of docs) {
   const doc = label.split(' ')[0].toLowerCase();
@@ -121,4 +152,8 @@ for (const [label] of docs) {
     const yardstick = peerSamples ? median(peerSamples) : undefined;
     console.log(`BENCH rim.wasm.${doc}.${step} ${mine.toFixed(1)}us ${yardstick === undefined ? '- -' : `${yardstick.toFixed(1)}us ${(mine / yardstick).toFixed(2)}`}`);
   }
+  // The same prepare in wasm against the native build, rounds alternating with ours.
+  const mine = median(ours[label].prepare);
+  const yardstick = natives[label] && median(natives[label]);
+  console.log(`BENCH rim.wasm.${doc}.prepare-vs-native ${mine.toFixed(1)}us ${yardstick === undefined ? '- -' : `${yardstick.toFixed(1)}us ${(mine / yardstick).toFixed(2)}`} <=2`);
 }

@@ -8,6 +8,27 @@
 // Limb loops read as the formulas they implement; `as u32` keeps a sum's low 32 bits.
 #![allow(clippy::needless_range_loop)]
 
+/// Runs `$body` once per limb index `0..12`, `$i` bound to the index: straight-line code with
+/// constant indices, so that a product's limbs live in locals (wasm registers), not in a
+/// stack array walked by a loop. The release build optimises this crate for size ("z"),
+/// which never unrolls a loop: with the loops rolled, a software verification in wasm took
+/// about 1.85 ms, unrolled 1.17 ms (tests/bench/p384.mjs, same run), for 2 KB gzip.
+macro_rules! each_limb {
+    ($i:ident => $body:block) => {
+        each_limb!(@ $i $body; 0 1 2 3 4 5 6 7 8 9 10 11)
+    };
+    (@ $i:ident $body:block; $($n:literal)*) => {
+        $(
+            // The last copy's carry is never read.
+            #[allow(unused_assignments)]
+            {
+                let $i: usize = $n;
+                $body
+            }
+        )*
+    };
+}
+
 /// p, least significant limb first.
 pub(super) const P: [u32; 12] = [
     0xffff_ffff,
@@ -45,11 +66,11 @@ impl Fe {
     pub(super) fn add(&self, rhs: &Self) -> Self {
         let mut r = [0u32; 12];
         let mut carry = 0u64;
-        for i in 0..12 {
+        each_limb!(i => {
             carry += u64::from(self.0[i]) + u64::from(rhs.0[i]);
             r[i] = carry as u32;
             carry >>= 32;
-        }
+        });
         if carry != 0 || !lt(&r, &P) {
             sub_in_place(&mut r, &P);
         }
@@ -59,11 +80,11 @@ impl Fe {
     pub(super) fn sub(&self, rhs: &Self) -> Self {
         let mut r = [0u32; 12];
         let mut borrow = 0i64;
-        for i in 0..12 {
+        each_limb!(i => {
             borrow += i64::from(self.0[i]) - i64::from(rhs.0[i]);
             r[i] = borrow as u32;
             borrow >>= 32;
-        }
+        });
         if borrow != 0 {
             add_in_place(&mut r, &P);
         }
@@ -81,16 +102,16 @@ impl Fe {
     pub(super) fn mul(&self, rhs: &Self) -> Self {
         let (a, b) = (&self.0, &rhs.0);
         let mut t = [0u32; 24];
-        for i in 0..12 {
+        each_limb!(i => {
             let ai = u64::from(a[i]);
             let mut carry = 0u64;
-            for j in 0..12 {
+            each_limb!(j => {
                 let v = u64::from(t[i + j]) + ai * u64::from(b[j]) + carry;
                 t[i + j] = v as u32;
                 carry = v >> 32;
-            }
+            });
             t[i + 12] = carry as u32;
-        }
+        });
         reduce(&t)
     }
 
@@ -98,25 +119,30 @@ impl Fe {
         // Cross products once, doubled, then the squares on the diagonal.
         let a = &self.0;
         let mut t = [0u32; 24];
-        for i in 0..11 {
+        each_limb!(i => {
             let ai = u64::from(a[i]);
             let mut carry = 0u64;
-            for j in (i + 1)..12 {
-                let v = u64::from(t[i + j]) + ai * u64::from(a[j]) + carry;
-                t[i + j] = v as u32;
-                carry = v >> 32;
+            // Only j > i: the condition is a constant in each unrolled copy.
+            each_limb!(j => {
+                if j > i {
+                    let v = u64::from(t[i + j]) + ai * u64::from(a[j]) + carry;
+                    t[i + j] = v as u32;
+                    carry = v >> 32;
+                }
+            });
+            if i < 11 {
+                t[i + 12] = carry as u32;
             }
-            t[i + 12] = carry as u32;
-        }
+        });
         let mut carry = 0u64;
-        for i in 0..12 {
+        each_limb!(i => {
             let sq = u64::from(a[i]) * u64::from(a[i]);
             let lo = (u64::from(t[2 * i]) << 1) + (sq & 0xffff_ffff) + carry;
             t[2 * i] = lo as u32;
             let hi = (u64::from(t[2 * i + 1]) << 1) + (sq >> 32) + (lo >> 32);
             t[2 * i + 1] = hi as u32;
             carry = hi >> 32;
-        }
+        });
         reduce(&t)
     }
 }
@@ -142,20 +168,20 @@ pub(super) fn lt(a: &[u32; 12], b: &[u32; 12]) -> bool {
 
 fn sub_in_place(r: &mut [u32; 12], m: &[u32; 12]) {
     let mut borrow = 0i64;
-    for i in 0..12 {
+    each_limb!(i => {
         borrow += i64::from(r[i]) - i64::from(m[i]);
         r[i] = borrow as u32;
         borrow >>= 32;
-    }
+    });
 }
 
 fn add_in_place(r: &mut [u32; 12], m: &[u32; 12]) {
     let mut carry = 0u64;
-    for i in 0..12 {
+    each_limb!(i => {
         carry += u64::from(r[i]) + u64::from(m[i]);
         r[i] = carry as u32;
         carry >>= 32;
-    }
+    });
 }
 
 /// The 768-bit `c` (limbs c0..c23) modulo p: s1 + 2·s2 + s3 + s4 + s5 + s6 + s7 − d1 − d2 −
@@ -163,7 +189,12 @@ fn add_in_place(r: &mut [u32; 12], m: &[u32; 12]) {
 /// with 2^384 ≡ 2^128 + 2^96 − 2^32 + 1 until none is left, then at most two subtractions
 /// of p.
 fn reduce(c: &[u32; 24]) -> Fe {
-    let c = c.map(i64::from);
+    let mut wide = [0i64; 24];
+    each_limb!(i => {
+        wide[i] = i64::from(c[i]);
+        wide[i + 12] = i64::from(c[i + 12]);
+    });
+    let c = wide;
     // Limb by limb, as in Algorithm 2.30 (s2 counted twice).
     let w = [
         c[0] + c[12] + c[21] + c[20] - c[23],
@@ -199,11 +230,11 @@ fn reduce(c: &[u32; 24]) -> Fe {
 /// Signed limb sums to limbs; returns the carry out of the top limb.
 fn propagate(w: &[i64; 12], r: &mut [u32; 12]) -> i64 {
     let mut carry = 0i64;
-    for i in 0..12 {
+    each_limb!(i => {
         carry += w[i];
         r[i] = carry as u32;
         carry >>= 32;
-    }
+    });
     carry
 }
 

@@ -382,3 +382,54 @@ proptest! {
         prop_assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(theirs).unwrap());
     }
 }
+
+/// §2.3's escaping byte by byte: the reference the run-copying `escape` must equal.
+fn escape_bytewise(text: &str, attribute: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for byte in text.bytes() {
+        match (byte, attribute) {
+            (b'&', _) => out.extend_from_slice(b"&amp;"),
+            (b'<', _) => out.extend_from_slice(b"&lt;"),
+            (b'>', false) => out.extend_from_slice(b"&gt;"),
+            (b'"', true) => out.extend_from_slice(b"&quot;"),
+            (b'\t', true) => out.extend_from_slice(b"&#x9;"),
+            (b'\n', true) => out.extend_from_slice(b"&#xA;"),
+            (b'\r', _) => out.extend_from_slice(b"&#xD;"),
+            (other, _) => out.push(other),
+        }
+    }
+    out
+}
+
+#[test]
+fn escaping_at_the_edges_and_in_runs() {
+    for text in [
+        "",
+        "&",
+        "<>",
+        "a&",
+        "&a",
+        "&&<<\r\r",
+        "é<ü>\"\t\n\r'",
+        "plain",
+    ] {
+        let mut out = b"x".to_vec();
+        escape_text(text, &mut out);
+        assert_eq!(out[1..], escape_bytewise(text, false), "{text:?}");
+        let mut out = Vec::new();
+        escape_attribute(text, &mut out);
+        assert_eq!(out, escape_bytewise(text, true), "{text:?}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn escaping_equals_the_bytewise_rule(text in "[a&<>\"\t\n\r'é]{0,40}") {
+        let mut out = Vec::new();
+        escape_text(&text, &mut out);
+        prop_assert_eq!(out, escape_bytewise(&text, false));
+        let mut out = Vec::new();
+        escape_attribute(&text, &mut out);
+        prop_assert_eq!(out, escape_bytewise(&text, true));
+    }
+}

@@ -79,11 +79,17 @@ const sharedKeys = keyCache();
 
 const idOf = (sec1) => String.fromCharCode.apply(null, sec1);
 
+// The CryptoKey each cached import gave, by its promise: a check whose key is imported is
+// handed to WebCrypto within the call, not a microtask later, so that its verification runs
+// while the caller goes on with the work that does not need its verdict.
+const importedKeys = new WeakMap();
+
 /**
  * Runs ECDSA P-384/SHA-384 signature checks with WebCrypto (`crypto.subtle` by default); one
  * verdict per check, in order. A key or signature of another size, or a key WebCrypto
  * refuses, is a failed check, not a rejection. `keys`: default the package's shared cache
- * (512 keys) for the global crypto.subtle, this call only for another.
+ * (512 keys) for the global crypto.subtle, this call only for another. Every check whose key
+ * is already imported is started before this returns.
  *
  * @param {WebCryptoCheck[]} checks
  * @param {SubtleCrypto} [subtle]
@@ -105,19 +111,29 @@ export async function runSignatureChecks(checks, subtle = defaultSubtle(), keys 
     if (!key) {
       key = Promise.resolve().then(() => subtle.importKey('raw', sec1, ECDSA_P384, false, ['verify']));
       keys.set(id, key);
-      // A key WebCrypto refuses is not kept (the core refuses off-curve points first).
-      key.catch(() => keys.get(id) === key && keys.delete?.(id));
+      key.then((imported) => importedKeys.set(key, imported), () => {
+        // A key WebCrypto refuses is not kept (the core refuses off-curve points first).
+        if (keys.get(id) === key) keys.delete?.(id);
+      });
     }
     return key;
   };
+  // The body of an async function runs synchronously up to its first await: every check
+  // with an imported key reaches subtle.verify before runSignatureChecks returns.
   return Promise.all(
-    checks.map(async (check) => {
+    checks.map((check) => {
       if (!wellFormedCheck(check)) return false;
+      const verify = (key) => subtle.verify(ES384, key, check.signature, check.message);
+      const pending = keyFor(check.publicKey);
+      const key = importedKeys.get(pending);
+      let verdict;
       try {
-        return await subtle.verify(ES384, await keyFor(check.publicKey), check.signature, check.message);
+        verdict = key ? verify(key) : Promise.resolve(pending).then(verify);
       } catch {
-        return false; // an unimportable key or a malformed signature is a failed check
+        return false; // a SubtleCrypto that throws instead of rejecting
       }
+      // An unimportable key or a malformed signature is a failed check.
+      return Promise.resolve(verdict).catch(() => false);
     }),
   );
 }

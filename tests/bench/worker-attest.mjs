@@ -8,7 +8,13 @@
 // (the ASSETS binding with the worker invoked ahead of assets, as pkg-config/wrangler.toml
 // deploys it): in workerd that router runs in the worker's own process, about 0.4 ms of CPU
 // per request, which on Cloudflare is the platform's and not the worker's; the probe pays it
-// too, so the ratio compares the worker's own work with the signature calls. Requests ask for `accept-encoding: identity`: no gzip inside
+// too, so the ratio compares the worker's own work with the signature calls. Every request
+// carries a fresh nonce, as a fleet's do: the test PKI's devices (the real Hopper transcript,
+// re-signed by the test leaves with each request's nonce: tests/js/support/ocsp-responder.mjs),
+// so that the worker verifies each request's evidence, as in production, and its memo holds
+// only what repeats across requests (the CA certificates' checks). The probe replays one
+// recorded request's calls: a P-384 verify or sign costs the same whatever the bytes.
+// Requests ask for `accept-encoding: identity`: no gzip inside
 // workerd, as on Cloudflare, where the edge compresses outside the worker's CPU time. Imported keys are kept across requests in both, as the
 // worker keeps them. The calls are recorded from the same request through the package's own
 // handleRequest in Node, with a recording crypto.subtle.
@@ -31,6 +37,7 @@ import { webcrypto } from 'node:crypto';
 import { Miniflare } from 'miniflare';
 import { pathToFileURL } from 'node:url';
 import { freshSigningKeyPem, startWorker } from '../js/support/worker.mjs';
+import { pkiText, testDevice } from '../js/support/ocsp-responder.mjs';
 import { workerdPids } from './support.mjs';
 import { assetsOptions } from '../../pkg-config/worker-options.mjs';
 
@@ -40,38 +47,52 @@ const ROOT = process.env.EDGEATTEST_BENCH_ROOT
   ? pathToFileURL(`${process.env.EDGEATTEST_BENCH_ROOT.replace(/\/?$/, '/')}`)
   : new URL('../../', import.meta.url);
 const { AttestationService, handleRequest, importSigningKey } = await import(new URL('pkg/service/index.js', ROOT));
-const { BUNDLED_RIMS } = await import(new URL('target/worker/www/rims.js', ROOT));
+const { buildAttestRequest } = await import(new URL('pkg/index.js', ROOT));
 const WORKER_ROOT = new URL('target/worker/', ROOT).pathname;
 
 const rounds = Number(process.argv[2] ?? 40);
 const WARM_UP = Number(process.env.WARM_UP ?? 20);
-const root = new URL('../fixtures/nvidia/', import.meta.url);
-const json = (path) => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
-
-function v4(items) {
-  return JSON.stringify({
-    nonce: items[0].nonce,
-    arch: 'HOPPER',
-    claims_version: '3.0',
-    evidence_list: items.map(({ evidence, certificate }) => ({ evidence, certificate })),
-  });
-}
-const bodies = {
-  '1gpu': v4(json('evidence/serialized/nvat_hopper_evidence.json')),
-  '8gpu': v4(json('evidence/serialized/nvtrust_ppcie_gpu_evidence_8gpu.json')),
+// The test PKI and its RIMs, in the worker and in the recording alike: no bundled RIM, no
+// source (startWorker turns the RIM service and OCSP off).
+const PKI = new URL('../fixtures/generated/ocsp/', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('rims/manifest.json', PKI), 'utf8'));
+const RIM_DOCUMENTS = ['driver', 'vbios'].map((kind) => ({
+  name: `${manifest[kind]}.xml`, xml: readFileSync(new URL(`rims/${manifest[kind]}.xml`, PKI), 'utf8'),
+}));
+const ANCHORS = { trustAnchors: pkiText('root.pem'), rimTrustAnchors: pkiText('rim_root.pem') };
+const BINDINGS = {
+  EDGEATTEST_TRUST_ANCHORS: ANCHORS.trustAnchors,
+  EDGEATTEST_RIM_TRUST_ANCHORS: ANCHORS.rimTrustAnchors,
+  EDGEATTEST_BUNDLED_RIMS: 'off',
+  EDGEATTEST_RIM_DOCUMENTS: JSON.stringify(RIM_DOCUMENTS),
 };
+
+const DEVICES = { '1gpu': ['good'], '8gpu': Array.from({ length: 8 }, (_, n) => `node_${n}`) };
+/** A V4 request (claims 3.0) of `stems`' devices, all asked with one new nonce. */
+async function freshBody(stems) {
+  const nonce = webcrypto.getRandomValues(Buffer.alloc(32)).toString('hex');
+  const devices = await Promise.all(stems.map((stem) => testDevice(stem, webcrypto.subtle, nonce)));
+  return JSON.stringify(buildAttestRequest({ endpoint: '/v4/attest/gpu', arch: 'HOPPER', nonce, evidence: devices, claimsVersion: '3.0' }));
+}
+// Every request's body, made before any is timed: warm-up, rounds, and the recording's two.
+const bodies = {};
+for (const [name, stems] of Object.entries(DEVICES)) {
+  bodies[name] = [];
+  for (let i = 0; i < 2 * (WARM_UP + rounds) + 2; i++) bodies[name].push(await freshBody(stems));
+}
 
 const b64 = (bytes) => Buffer.from(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).toString('base64');
 
 /**
  * The WebCrypto calls one warm request makes, recorded through handleRequest with the
- * worker's configuration (bundled RIMs, no RIM service, no OCSP): verify batches (each a
- * parallel Promise.all of the core's checks) and sign inputs.
+ * worker's configuration (the test PKI and its RIMs, no RIM service, no OCSP): verify batches
+ * (each a parallel Promise.all of the core's checks) and sign inputs. `warm`: a request
+ * before it, with another nonce.
  */
-async function record(pem, body, origin) {
+async function record(pem, warm, body, origin) {
   const { privateKey, publicJwk } = await importSigningKey(pem);
-  const service = new AttestationService({ publicKey: publicJwk, rimServiceUrl: null, ocspUrl: null });
-  for (const { name, xml } of BUNDLED_RIMS) service.addRim(name, xml);
+  const service = new AttestationService({ publicKey: publicJwk, rimServiceUrl: null, ocspUrl: null, ...ANCHORS });
+  for (const { name, xml } of RIM_DOCUMENTS) service.addRim(name, xml);
   const real = webcrypto.subtle;
   const calls = [];
   const raw = new WeakMap(); // imported key -> its SEC1 bytes (the keys are not extractable)
@@ -94,7 +115,7 @@ async function record(pem, body, origin) {
   };
   // The exchange asks for one step at a time: calls between two of its steps are one batch.
   const steps = [];
-  const request = { method: 'POST', path: '/v4/attest/gpu', origin, headers: [['content-type', 'application/json']], body: new TextEncoder().encode(body) };
+  const request = (text) => ({ method: 'POST', path: '/v4/attest/gpu', origin, headers: [['content-type', 'application/json']], body: new TextEncoder().encode(text) });
   const recordingService = new Proxy(service, {
     get(target, name) {
       if (name !== 'begin') return Reflect.get(target, name).bind?.(target) ?? Reflect.get(target, name);
@@ -114,10 +135,11 @@ async function record(pem, body, origin) {
     },
   });
   // The worker's steady state: a request after the first, whose checks of the CA
-  // certificates the service's memo holds (the bench warms the worker up the same way).
-  const first = await handleRequest(service, request, { signingKey: privateKey, subtle: real, backend: 'webcrypto' });
+  // certificates the service's memo holds (the bench warms the worker up the same way), and
+  // whose evidence is new.
+  const first = await handleRequest(service, request(warm), { signingKey: privateKey, subtle: real, backend: 'webcrypto' });
   if (first.status !== 200) throw new Error(`recording: first status ${first.status}`);
-  const answer = await handleRequest(recordingService, request, { signingKey: privateKey, subtle, backend: 'webcrypto' });
+  const answer = await handleRequest(recordingService, request(body), { signingKey: privateKey, subtle, backend: 'webcrypto' });
   service.free();
   if (answer.status !== 200) throw new Error(`recording: status ${answer.status}`);
   const batches = [];
@@ -198,11 +220,11 @@ const median = (values) => {
 };
 
 const pem = await freshSigningKeyPem();
-const real = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: pem }, rootPath: WORKER_ROOT, modulesRoot: WORKER_ROOT });
+const real = await startWorker({ bindings: { EDGEATTEST_SIGNING_KEY: pem, ...BINDINGS }, rootPath: WORKER_ROOT, modulesRoot: WORKER_ROOT });
 const realPids = workerdPids();
 // Recorded with the worker's origin: the tokens name it as their issuer.
 const recordings = {};
-for (const [name, body] of Object.entries(bodies)) recordings[name] = await record(pem, body, real.origin);
+for (const [name, list] of Object.entries(bodies)) recordings[name] = await record(pem, list.pop(), list.pop(), real.origin);
 const probeMf = new Miniflare({
   host: '127.0.0.1',
   port: 0,
@@ -229,7 +251,8 @@ try {
     const t = performance.now();
     // identity: no gzip of the answer inside workerd (on Cloudflare the edge compresses,
     // outside the worker's CPU time).
-    const response = await fetch(url(name), { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: bodies[name] });
+    // Worker and probe each take a body never sent before.
+    const response = await fetch(url(name), { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: bodies[name].pop() });
     const answer = await response.arrayBuffer();
     const wall = performance.now() - t;
     const used = cpuNs(pids) - cpu;

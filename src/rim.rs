@@ -92,3 +92,4 @@ pub use trust::{
     NVIDIA_RIM_ROOT_PEM,
 };
 pub use verify::{canonical_forms, prepare_rim, verify_rim, PendingRim, VerifiedRim};
+pub(crate) use verify::{parse_rim, ParsedRim};

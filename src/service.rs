@@ -73,7 +73,8 @@ pub use http::{Request, Response};
 pub use keys::{thumbprint, KeyRing};
 pub use limits::ServiceLimits;
 pub use memo::{
-    MemoCounts, VerifiedMemo, MEMO_OCSP_ANSWERS, MEMO_RIMS, MEMO_RIM_BYTES, MEMO_SIGNATURES,
+    MemoCounts, VerifiedMemo, MEMO_OCSP_ANSWERS, MEMO_PARSED_RIMS, MEMO_RIMS, MEMO_RIM_BYTES,
+    MEMO_SIGNATURES,
 };
 pub use mirror::{
     mirror_rim_id, mirror_rim_key, MirrorAnswer, MirrorEntry, RimServiceEnvelope, RimServiceIds,

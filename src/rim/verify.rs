@@ -62,9 +62,26 @@ pub struct VerifiedRim {
 /// EC P-384. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<PendingRim, RimError> {
+    parse_rim(xml).map(|parsed| parsed.plan(trust, now))
+}
+
+/// What [`prepare_rim`] finds from a RIM's bytes alone: the content, the reference digest
+/// checked, the signature check and the `X509Data` certificates. The same bytes always give
+/// the same one, so a host of many requests keeps it and plans each request's certificate
+/// path from it ([`ParsedRim::plan`]); the signatures are still checked each time.
+#[derive(Clone, Debug)]
+pub(crate) struct ParsedRim {
+    document: RimDocument,
+    certificates: Vec<Vec<u8>>,
+    signature: SignatureCheck,
+    work: u64,
+}
+
+/// The part of [`prepare_rim`] that depends on the bytes alone.
+pub(crate) fn parse_rim(xml: &[u8]) -> Result<ParsedRim, RimError> {
     let mut budget = Budget::new(MAX_RIM_WORK);
     let doc = parse_document(text(xml)?, &mut budget)?;
-    let content = document::read(doc.root_element(), &mut budget)?;
+    let document = document::read(doc.root_element(), &mut budget)?;
     let checked = dsig::check_reference(&doc, &mut budget)?;
     let signer = checked
         .certificates
@@ -73,26 +90,40 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<Pendin
             problem: "X509Data holds no X509Certificate",
         })?;
     let key = signer_key(signer)?;
-    let chain = match trust.store() {
-        Some(store) => ChainPlan::new(
-            &checked.certificates,
-            store,
-            now,
-            &ChainOptions::default().with_purpose(Purpose::RimSigner),
-        ),
-        None => Err(ChainError::Empty),
-    };
-    let mut checks = alloc::vec![dsig::signature_check(&checked, key)];
-    if let Ok(plan) = &chain {
-        checks.extend(plan.signature_checks().iter().cloned());
-    }
-    Ok(PendingRim {
-        document: content,
+    let signature = dsig::signature_check(&checked, key);
+    Ok(ParsedRim {
+        document,
         certificates: checked.certificates,
-        checks,
-        chain,
+        signature,
         work: budget.spent(),
     })
+}
+
+impl ParsedRim {
+    /// The pending verification of this RIM at `now`: its certificate path to `trust`
+    /// planned, the signature check first.
+    pub(crate) fn plan(&self, trust: &RimTrust, now: UnixTime) -> PendingRim {
+        let chain = match trust.store() {
+            Some(store) => ChainPlan::new(
+                &self.certificates,
+                store,
+                now,
+                &ChainOptions::default().with_purpose(Purpose::RimSigner),
+            ),
+            None => Err(ChainError::Empty),
+        };
+        let mut checks = alloc::vec![self.signature.clone()];
+        if let Ok(plan) = &chain {
+            checks.extend(plan.signature_checks().iter().cloned());
+        }
+        PendingRim {
+            document: self.document.clone(),
+            certificates: self.certificates.clone(),
+            checks,
+            chain,
+            work: self.work,
+        }
+    }
 }
 
 /// A RIM's bytes as text: at most [`MAX_RIM_BYTES`], UTF-8.

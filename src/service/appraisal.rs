@@ -19,7 +19,7 @@ use crate::attest::DeviceKind;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::{ChainKind, ChainRevocation, RevocationComponent, RevocationPolicy};
-use crate::rim::{check_rim_id, open_envelope, prepare_rim, PendingRim, RimCertStatus};
+use crate::rim::{check_rim_id, open_envelope, ParsedRim, PendingRim, RimCertStatus};
 use crate::time::UnixTime;
 
 /// One attestation after its evidence round.
@@ -48,6 +48,8 @@ pub(crate) struct Appraisal {
     rim_chains: BTreeMap<String, ChainQueries>,
     /// The last round's checks: RIM signatures and OCSP response signatures.
     checks: Vec<SignatureCheck>,
+    /// RIMs parsed in this request, for the service's memo (by their bytes' digest).
+    parsed_rims: Vec<(String, ParsedRim)>,
 }
 
 impl Appraisal {
@@ -92,6 +94,7 @@ impl Appraisal {
             device_chains,
             fetched_rims: BTreeMap::new(),
             fetched_envelopes: BTreeMap::new(),
+            parsed_rims: Vec::new(),
             download_errors: BTreeMap::new(),
             kept_rims: alloc::collections::BTreeSet::new(),
             settled: RimVerdicts::new(),
@@ -203,7 +206,11 @@ impl Appraisal {
                 continue;
             };
             // The document must be the RIM its id names, not only be stored or fetched under it.
-            let prepared = prepare_rim(xml, context.rim_trust, context.now).and_then(|pending| {
+            let (prepared, parsed) = context
+                .memo
+                .prepare_rim(xml, context.rim_trust, context.now);
+            self.parsed_rims.extend(parsed);
+            let prepared = prepared.and_then(|pending| {
                 check_rim_id(pending.unverified_document(), id_of_key(&id)).map(|()| pending)
             });
             match prepared {
@@ -236,6 +243,11 @@ impl Appraisal {
         let mut targets = Vec::new();
         self.push_ocsp_from(asked_before, &mut resources, &mut targets);
         (resources, targets)
+    }
+
+    /// The RIMs parsed since the last call, for the service's memo.
+    pub(crate) fn take_parsed_rims(&mut self) -> Vec<(String, ParsedRim)> {
+        core::mem::take(&mut self.parsed_rims)
     }
 
     /// The last round's checks.

@@ -118,6 +118,7 @@ impl Service {
             config: &self.config,
             rim_trust: &self.rim_trust,
             rims: &self.rims,
+            memo: &self.memo,
             now,
             entropy,
         }
@@ -133,6 +134,8 @@ pub(crate) struct Context<'a> {
     pub(crate) rim_trust: &'a RimTrust,
     /// The RIM documents the service holds.
     pub(crate) rims: &'a RimStore,
+    /// What the service verified and parsed before.
+    pub(crate) memo: &'a VerifiedMemo,
     /// Unix seconds.
     pub(crate) now: UnixTime,
     /// 32 fresh random bytes from the host (token ids, OCSP nonces).

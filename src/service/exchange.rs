@@ -525,6 +525,9 @@ impl Exchange {
             }
             let context = service.context(self.now, self.entropy);
             let (resources, targets) = round.appraisal.prepare_rims(&context);
+            self.learned
+                .parsed_rims
+                .extend(round.appraisal.take_parsed_rims());
             let recording = self.recorder.is_some();
             let (resources, targets) = answer_known(
                 service,

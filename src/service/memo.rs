@@ -7,7 +7,12 @@
 //!   were fetched with, until their freshness ends (`nextUpdate`, at most a day): the query
 //!   is answered here and not handed to the host;
 //! - **RIM envelopes** fetched from the RIM service whose document verified, by RIM id, for
-//!   [`RIM_CACHE_SECONDS`] (the host cache's freshness) or until their chain expires.
+//!   [`RIM_CACHE_SECONDS`] (the host cache's freshness) or until their chain expires;
+//! - **parsed RIMs**: what a RIM's bytes alone give (content, reference digest checked,
+//!   signature check, certificates), by the bytes' SHA-256, so that a RIM the service holds
+//!   or was sent again is parsed and canonicalised once per process; each request still
+//!   plans its certificate path at its time and has the signatures checked (or found
+//!   verified). Kept with `fetchCache` off too: like a verdict, it is a function of the bytes.
 //!
 //! An answer from here is checked again as a fetched one would be — the OCSP response
 //! against the request's certificate and `now`, the RIM's signature and chain at `now` and its
@@ -27,6 +32,7 @@ use sha2::{Digest, Sha256};
 
 use super::fetch::{Fetched, OcspCacheEntry, RIM_CACHE_SECONDS};
 use crate::crypto::SignatureCheck;
+use crate::rim::{parse_rim, ParsedRim, PendingRim, RimError, RimTrust};
 use crate::time::UnixTime;
 
 /// Most signature verdicts kept (32 bytes each).
@@ -35,6 +41,8 @@ pub const MEMO_SIGNATURES: usize = 4096;
 pub const MEMO_OCSP_ANSWERS: usize = 1024;
 /// Most RIM envelopes kept (a fleet's firmware: a driver and a VBIOS RIM per version).
 pub const MEMO_RIMS: usize = 64;
+/// Most parsed RIMs kept (about 10 KB each: the measurements and the certificates).
+pub const MEMO_PARSED_RIMS: usize = 64;
 /// Most bytes of RIM envelopes kept. NVIDIA's RIMs are 20–26 KB (about 35 KB as envelopes), so
 /// [`MEMO_RIMS`] of them fit; a RIM may be up to a MiB, and a worker's memory is small.
 pub const MEMO_RIM_BYTES: usize = 4 << 20;
@@ -48,6 +56,8 @@ pub struct VerifiedMemo {
     order: VecDeque<[u8; 32]>,
     ocsp: Kept<OcspCacheEntry>,
     rims: Kept<KeptRim>,
+    /// By the hex of the bytes' SHA-256.
+    parsed: Kept<KeptParse>,
 }
 
 /// Entries by key in a vector sorted by key, found by binary search. Not a `BTreeMap`: the
@@ -124,6 +134,13 @@ struct KeptRim {
     until: UnixTime,
 }
 
+/// A parsed RIM, and until when it is kept at the least (eviction goes by it).
+#[derive(Clone, Debug)]
+struct KeptParse {
+    rim: ParsedRim,
+    until: UnixTime,
+}
+
 /// What a kept answer is looked up by.
 pub(crate) enum Target<'a> {
     /// A RIM document, by store key.
@@ -136,6 +153,8 @@ pub(crate) enum Target<'a> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Learned {
     pub(crate) signatures: Vec<[u8; 32]>,
+    /// RIMs parsed in the exchange, by the hex of their bytes' SHA-256.
+    pub(crate) parsed_rims: Vec<(String, ParsedRim)>,
 }
 
 /// How many entries of each kind a memo holds (`/health`'s `verified`).
@@ -148,6 +167,8 @@ pub struct MemoCounts {
     pub ocsp_answers: usize,
     /// RIM envelopes.
     pub rims: usize,
+    /// Parsed RIMs.
+    pub parsed_rims: usize,
 }
 
 impl VerifiedMemo {
@@ -201,6 +222,13 @@ impl VerifiedMemo {
                 self.signatures.remove(at);
             }
         }
+        let until = now.saturating_add(RIM_CACHE_SECONDS);
+        for (digest, rim) in &learned.parsed_rims {
+            let rim = rim.clone();
+            self.parsed.insert(digest, KeptParse { rim, until });
+        }
+        self.parsed
+            .evict(now, |e| e.until, |kept| kept.len() <= MEMO_PARSED_RIMS);
         if !answers {
             return;
         }
@@ -232,6 +260,26 @@ impl VerifiedMemo {
             signatures: self.signatures.len(),
             ocsp_answers: self.ocsp.len(),
             rims: self.rims.len(),
+            parsed_rims: self.parsed.len(),
+        }
+    }
+
+    /// [`prepare_rim`](crate::rim::prepare_rim) of `xml` at `now`, from the parsed RIM kept
+    /// for the same bytes when there is one; else parsed here, and the parse returned for
+    /// [`Learned::parsed_rims`].
+    pub(crate) fn prepare_rim(
+        &self,
+        xml: &[u8],
+        trust: &RimTrust,
+        now: UnixTime,
+    ) -> (Result<PendingRim, RimError>, Option<(String, ParsedRim)>) {
+        let digest = hex::encode(Sha256::digest(xml));
+        if let Some(kept) = self.parsed.get(&digest) {
+            return (Ok(kept.rim.plan(trust, now)), None);
+        }
+        match parse_rim(xml) {
+            Ok(parsed) => (Ok(parsed.plan(trust, now)), Some((digest, parsed))),
+            Err(error) => (Err(error), None),
         }
     }
 }
@@ -289,5 +337,50 @@ mod tests {
         learn_rims(&mut memo, &huge, now);
         assert_eq!(memo.counts().rims, 3);
         assert!(memo.answer(&Target::Rim("huge"), now).is_none());
+    }
+
+    const RIM: &[u8] = include_bytes!(
+        "../../tests/fixtures/generated/ocsp/rims/NV_GPU_DRIVER_GH100_550.90.07.xml"
+    );
+    const RIM_ROOT: &str = include_str!("../../tests/fixtures/generated/ocsp/rim_root.pem");
+    const DEVICE_ROOT: &str = include_str!("../../tests/fixtures/generated/ocsp/root.pem");
+
+    #[test]
+    fn a_rim_is_parsed_once_and_its_path_planned_at_each_time() {
+        let trust = RimTrust::from_pem(RIM_ROOT).unwrap();
+        let now = UnixTime::from_secs(1_750_000_000).unwrap();
+        let mut memo = VerifiedMemo::default();
+        let (first, parsed) = memo.prepare_rim(RIM, &trust, now);
+        let first = first.unwrap();
+        assert!(first.chain_planned());
+        let parsed = parsed.expect("a new RIM is parsed");
+        let learned = Learned {
+            parsed_rims: alloc::vec![parsed],
+            ..Learned::default()
+        };
+        memo.learn(&learned, &[], core::iter::empty(), false, now);
+        assert_eq!(memo.counts().parsed_rims, 1);
+
+        // Kept (with fetchCache off too): the same pending verification, nothing parsed.
+        let (again, parsed) = memo.prepare_rim(RIM, &trust, now);
+        assert!(parsed.is_none());
+        let again = again.unwrap();
+        assert_eq!(again.signature_checks(), first.signature_checks());
+        assert_eq!(again.certificates(), first.certificates());
+        assert_eq!(again.unverified_document(), first.unverified_document());
+        assert_eq!(again.work(), first.work());
+
+        // The path is planned for each request, to the trust it is given: to another root,
+        // none.
+        let other_root = RimTrust::from_pem(DEVICE_ROOT).unwrap();
+        let (elsewhere, parsed) = memo.prepare_rim(RIM, &other_root, now);
+        assert!(parsed.is_none());
+        assert!(!elsewhere.unwrap().chain_planned());
+
+        // Other bytes are parsed again, even when they read the same.
+        let mut other = RIM.to_vec();
+        other.push(b'\n');
+        let (_, parsed) = memo.prepare_rim(&other, &trust, now);
+        assert!(parsed.is_some());
     }
 }

@@ -274,17 +274,19 @@ fn health_says_what_the_process_has_verified_and_keeps() {
     let mut service = service(true, true);
     assert_eq!(
         health_of(&mut service),
-        serde_json::json!({ "signatures": 0, "ocspAnswers": 0, "rims": 0 })
+        serde_json::json!({ "signatures": 0, "ocspAnswers": 0, "rims": 0, "parsedRims": 0 })
     );
     attest(&mut service, &request(false), now(), 1, &responder, None);
     let counts = service.memo().counts();
     assert!(counts.signatures > 0 && counts.ocsp_answers > 0 && counts.rims == 2);
+    assert_eq!(counts.parsed_rims, 2);
     assert_eq!(
         health_of(&mut service),
         serde_json::json!({
             "signatures": counts.signatures,
             "ocspAnswers": counts.ocsp_answers,
             "rims": counts.rims,
+            "parsedRims": counts.parsed_rims,
         })
     );
 }

@@ -7,11 +7,11 @@
 //   cold   — EDGEATTEST_FETCH_CACHE=off: every attestation asks the responder (6 answers for
 //            1 GPU, 12 for 8 GPUs) and the RIM service again.
 // 1 GPU (the test PKI's `good` device) and 8 GPUs of one node (`node_0` … `node_7`).
-// The responder keeps running (`openssl ocsp -port`): a process start per answer would measure
-// openssl rather than the service. Cold also reports its own work: its time less the time at
-// least one of its fetches was outstanding at the sources (what a faster network would take
-// away), and the number of fetch rounds the sources saw (disjoint spans of outstanding fetches:
-// 2 at the least, since the RIMs' chains are asked about once the RIMs are read).
+// Cold also reports its own work: its time less the time at least one of its fetches was
+// outstanding at the sources (what faster sources would take away: here most of it is an
+// `openssl ocsp` process per answer), and the number of fetch rounds the sources saw (disjoint
+// spans of outstanding fetches: 2 at the least, since the RIMs' chains are asked about once
+// the RIMs are read).
 // Run after `bash pkg-config/build.sh`:  node tests/bench/service-ocsp.mjs [rounds=30]
 // The last lines are machine-readable (pkg-config/bench.sh):
 //   BENCH service-ocsp.<warm|cold>.<1gpu|8gpu> <median ms> <median ms with sources off> <ratio>
@@ -24,7 +24,7 @@ import { pkiText, startOcspResponder, startRimService, testDevice } from '../js/
 
 const rounds = Number(process.argv[2] ?? 30);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const responder = await startOcspResponder({ resident: true });
+const responder = await startOcspResponder();
 const rims = await startRimService();
 const manifest = JSON.parse(readFileSync(new URL('../fixtures/generated/ocsp/rims/manifest.json', import.meta.url), 'utf8'));
 

@@ -5,13 +5,9 @@
 // certificate embedded). The Rust tests use the same openssl answers offline
 // (tests/common/ocsp_responder.rs). `mode` makes it misbehave: 'slow' (never answers),
 // 'http500', 'garbage', 'replay' (the previous answer about the same certificate), 'rogue' (signed by a certificate without id-kp-OCSPSigning).
-// `{ resident: true }` answers 'normal' requests from one `openssl ocsp -port` server per CA that
-// keeps running, instead of a new openssl process per request: what a benchmark needs to measure
-// the service rather than process starts (a real responder does not start a process per query).
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,65 +29,13 @@ function timeSpan(spans, response) {
   response.once('finish', () => spans.push([start, performance.now()]));
 }
 
-/** A free loopback port: taken from the kernel, then released for openssl to bind. */
-async function freePort() {
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
-const accepts = (port) => new Promise((resolve) => {
-  const socket = connect(port, '127.0.0.1');
-  socket.once('connect', () => { socket.destroy(); resolve(true); });
-  socket.once('error', () => resolve(false));
-});
-
-/**
- * `openssl ocsp -port` as CA `files`' responder (two worker processes, so that concurrent
- * queries do not queue behind one), resolved once it accepts connections. openssl 3.0's
- * `-port` takes a number only and binds every interface; it answers test keys only.
- */
-async function residentResponder(files) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
-    const child = spawn('openssl', ['ocsp', '-index', join(PKI, files.index), '-CA', join(PKI, files.ca), '-rsigner', join(PKI, files.responder),
-      '-rkey', join(PKI, files.responder_key), '-rmd', 'sha384', '-resp_key_id', '-ndays', '1', '-port', String(port), '-multi', '2'], { stdio: 'ignore' });
-    // `-multi` makes openssl its own process group's leader: killed whole, since its workers
-    // outlive their parent.
-    const stop = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} };
-    let exited = false;
-    child.once('exit', () => { exited = true; });
-    for (let wait = 0; wait < 100 && !exited; wait++) {
-      if (await accepts(port)) return { url: `http://127.0.0.1:${port}/`, stop };
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    stop();
-    // The port was taken between the probe and openssl's bind, or openssl was slow: again.
-  }
-  throw new Error('openssl ocsp -port: the responder did not start');
-}
-
-/** Asks a resident responder. */
-async function askResident(resident, body) {
-  const response = await fetch(resident.url, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body });
-  if (!response.ok) throw new Error(`openssl ocsp -port: HTTP ${response.status}`);
-  return Buffer.from(await response.arrayBuffer());
-}
-
 /**
  * Starts the responder on 127.0.0.1; resolves to { url, served, takeSpans, setMode, close }
  * (`takeSpans` hands over and forgets the [asked, answered] times of the requests answered so
- * far). With `resident`, normal answers come from long-running openssl responders (see above).
+ * far).
  */
-export async function startOcspResponder({ resident = false } = {}) {
+export async function startOcspResponder() {
   const work = await mkdtemp(join(tmpdir(), 'edgeattest-ocsp-'));
-  const residents = new Map();
-  if (resident) {
-    for (const [ca, files] of Object.entries(manifest)) residents.set(ca, await residentResponder(files));
-  }
   let mode = 'normal';
   let served = 0;
   const spans = [];
@@ -127,10 +71,6 @@ export async function startOcspResponder({ resident = false } = {}) {
     const respFile = join(work, `${n}.resp`);
     const signer = mode === 'rogue' ? ['rogue_responder.pem', 'rogue_responder_key.pem'] : [files.responder, files.responder_key];
     try {
-      if (mode === 'normal' && residents.has(ca)) {
-        response.writeHead(200, { 'content-type': 'application/ocsp-response' }).end(await askResident(residents.get(ca), body));
-        return;
-      }
       await writeFile(reqFile, body);
       await openssl(['ocsp', '-index', join(PKI, files.index), '-CA', join(PKI, files.ca), '-rsigner', join(PKI, signer[0]),
         '-rkey', join(PKI, signer[1]), '-rmd', 'sha384', '-resp_key_id', '-ndays', '1', '-reqin', reqFile, '-respout', respFile]);
@@ -157,7 +97,6 @@ export async function startOcspResponder({ resident = false } = {}) {
       for (const response of pending) response.destroy();
       server.closeAllConnections?.();
       await new Promise((resolve) => server.close(resolve));
-      for (const resident of residents.values()) resident.stop();
       await rm(work, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,16 @@ use core::fmt;
 use serde::de::{Error, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The value of one hex digit, either case.
+pub(crate) fn hex_digit(byte: u8) -> Option<u8> {
+    match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'a'..=b'f' => Some(byte - b'a' + 10),
+        b'A'..=b'F' => Some(byte - b'A' + 10),
+        _ => None,
+    }
+}
+
 /// What a byte member accepts, for messages.
 pub(crate) const BYTES_EXPECTED: &str =
     "a Uint8Array, an ArrayBuffer, an array of bytes or a hex string";

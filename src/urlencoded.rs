@@ -10,6 +10,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::bytes::hex_digit;
+
 /// Which bytes separate the pairs of a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Separators {
@@ -152,15 +154,6 @@ pub(crate) fn decode(component: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
-}
-
-fn hex_digit(byte: u8) -> Option<u8> {
-    match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'a'..=b'f' => Some(byte - b'a' + 10),
-        b'A'..=b'F' => Some(byte - b'A' + 10),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::budget::Budget;
 use super::error::RimError;
+use crate::bytes::hex_digit;
 
 /// SWID tag namespace (ISO/IEC 19770-2:2015).
 pub(crate) const SWID_NS: &str = "http://standards.iso.org/iso/19770/-2/2015/schema.xsd";
@@ -276,15 +277,6 @@ fn hex_value(text: &str) -> Option<Vec<u8>> {
         value.push(hex_digit(*high)? << 4 | hex_digit(*low)?);
     }
     Some(value)
-}
-
-fn hex_digit(digit: u8) -> Option<u8> {
-    match digit {
-        b'0'..=b'9' => Some(digit - b'0'),
-        b'a'..=b'f' => Some(digit - b'a' + 10),
-        b'A'..=b'F' => Some(digit - b'A' + 10),
-        _ => None,
-    }
 }
 
 /// `N` of an attribute named exactly `HashN` (decimal, no sign, no leading zero).

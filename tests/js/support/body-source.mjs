@@ -9,35 +9,17 @@ import { register } from 'node:module';
  */
 export function countingBody(total, { chunk = 64 * 1024, fill = 0x30 } = {}) {
   const source = { pulled: 0, cancelled: false };
-  source.stream = new ReadableStream({
-    pull(controller) {
-      if (source.pulled >= total) {
-        controller.close();
-        return;
-      }
-      const size = Math.min(chunk, total - source.pulled);
-      source.pulled += size;
-      controller.enqueue(new Uint8Array(size).fill(fill));
-    },
-    cancel() {
-      source.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+  source.stream = new ReadableStream(underlying(source, total, chunk, fill), { highWaterMark: 0 });
   return source;
 }
 
-/**
- * `countingBody` as a byte stream (`type: 'bytes'`, as a runtime's request and answer bodies
- * are), whose readers may read into their own buffer (BYOB). `reads` counts the reads its
- * reader was asked for, either kind.
- */
-export function countingByteBody(total, { chunk = 64 * 1024, fill = 0x30 } = {}) {
-  const source = { pulled: 0, cancelled: false, reads: 0 };
-  const stream = new ReadableStream({
-    type: 'bytes',
+/** The underlying source of a counting body: its pull and cancel, counted into `source`. */
+function underlying(source, total, chunk, fill) {
+  return {
     pull(controller) {
       if (source.pulled >= total) {
         controller.close();
+        // A byte stream's pending read into the reader's buffer ends with the stream.
         controller.byobRequest?.respond(0);
         return;
       }
@@ -48,7 +30,17 @@ export function countingByteBody(total, { chunk = 64 * 1024, fill = 0x30 } = {})
     cancel() {
       source.cancelled = true;
     },
-  }, { highWaterMark: 0 });
+  };
+}
+
+/**
+ * `countingBody` as a byte stream (`type: 'bytes'`, as a runtime's request and answer bodies
+ * are), whose readers may read into their own buffer (BYOB). `reads` counts the reads its
+ * reader was asked for, either kind.
+ */
+export function countingByteBody(total, { chunk = 64 * 1024, fill = 0x30 } = {}) {
+  const source = { pulled: 0, cancelled: false, reads: 0 };
+  const stream = new ReadableStream({ type: 'bytes', ...underlying(source, total, chunk, fill) }, { highWaterMark: 0 });
   const getReader = stream.getReader.bind(stream);
   stream.getReader = (options) => {
     const reader = getReader(options);

@@ -219,9 +219,12 @@ fn prepared_vs_json(result: &VerifiedAttestationResult) -> Vec<String> {
         ms(per_call),
         ratio(per_call)
     );
+    // No target here: the ≤2 target is the shipped wasm's (tests/bench/policy.mjs,
+    // `policy.appraise-rego-prepared-vs-json-8gpu`). Natively the JSON policy takes about
+    // 26 µs, so this ratio measures how fast native serde is more than the Rego engine.
     vec![
         format!(
-            "BENCH rego.prepared-8gpu-vs-json {:.3}ms {:.3}ms {:.2} <=2",
+            "BENCH rego.prepared-8gpu-vs-json {:.3}ms {:.3}ms {:.2}",
             ms(ours),
             ms(yard),
             ratio(ours)

@@ -62,7 +62,7 @@ pub struct VerifiedRim {
 /// EC P-384. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<PendingRim, RimError> {
-    parse_rim(xml).map(|parsed| parsed.plan(trust, now))
+    parse_rim(xml).map(|parsed| parsed.into_plan(trust, now))
 }
 
 /// What [`prepare_rim`] finds from a RIM's bytes alone: the content, the reference digest
@@ -103,6 +103,11 @@ impl ParsedRim {
     /// The pending verification of this RIM at `now`: its certificate path to `trust`
     /// planned, the signature check first.
     pub(crate) fn plan(&self, trust: &RimTrust, now: UnixTime) -> PendingRim {
+        self.clone().into_plan(trust, now)
+    }
+
+    /// [`Self::plan`], taking the parse: nothing copied when it is not kept.
+    fn into_plan(self, trust: &RimTrust, now: UnixTime) -> PendingRim {
         let chain = match trust.store() {
             Some(store) => ChainPlan::new(
                 &self.certificates,
@@ -112,13 +117,13 @@ impl ParsedRim {
             ),
             None => Err(ChainError::Empty),
         };
-        let mut checks = alloc::vec![self.signature.clone()];
+        let mut checks = alloc::vec![self.signature];
         if let Ok(plan) = &chain {
             checks.extend(plan.signature_checks().iter().cloned());
         }
         PendingRim {
-            document: self.document.clone(),
-            certificates: self.certificates.clone(),
+            document: self.document,
+            certificates: self.certificates,
             checks,
             chain,
             work: self.work,

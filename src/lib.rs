@@ -38,10 +38,11 @@
 //! | keys and signatures | [`crypto`] | [`SigningKey`](crypto::SigningKey), [`PublicKey`](crypto::PublicKey), [`SignatureCheck`](crypto::SignatureCheck) | |
 //! | time | [`time`] | [`UnixTime`], [`parse_rfc3339`](time::parse_rfc3339), [`format_http_date`](time::format_http_date) | |
 //!
-//! Three small modules hold what every step shares: [`error_code`] (the codes' registry and
+//! Four small modules hold what every step shares: [`error_code`] (the codes' registry and
 //! the one error body), [`json`] (the strict JSON reader every outside document goes
-//! through, usable for a host's own documents too) and [`bytes`] (the byte members of the
-//! option shapes). The SPDM opaque-data tag numbers that
+//! through, usable for a host's own documents too), [`cbor`] (its CBOR counterpart, with the
+//! deterministic writer) and [`bytes`] (the byte members of the option shapes). [`cose`]
+//! reads and writes the COSE_Sign1 envelopes of CWT results and signed CoRIMs (ES384 only). The SPDM opaque-data tag numbers that
 //! [`OpaqueData`](evidence::OpaqueData)'s accessors take are [`evidence::tag`].
 //!
 //! A request built by a client and checked as the service checks it:

@@ -17,6 +17,8 @@ CORPUS = HERE / "corpus"
 SEP = b"\n%%\n"
 # Indexes into Endpoint::ALL (src/attest/endpoint.rs).
 SWITCH_V4, GPU_V4, SWITCH_V3, GPU_V3, SWITCH_V2, GPU_V2, GPU_V1 = range(7)
+VERAISON_CWT = "d28444a1013822a058b9bf190109781d7461673a696574662e6f72672c323032363a726174732f656172233034061a6a18a5001903eca200782868747470733a2f2f6769746875622e636f6d2f656467656174746573742f6564676561747465737401706564676561747465737420302e322e3019010aa1654750552d30bf1903e8021903e9bf0002010202020402ff0a48931d8dd0add203acff1903e8020a5820931d8dd0add203ac0102030405060708090a0b0c0d0e0f101112131415161718ff58605772c7356a57dc55ce1cfb4e1494146675b4c2a54ccd57bbf10a5e5be53173f1fa33e4c2e05e399b6b084f6f911b98f2747f29b6f7a671958da38f9a3b9152ab54c20228daa288a7e720f31bd85aa26a8183dd90f580b68a5c01a7c9f89d6641"
+CX7_CORIM = "2QH02QH20oRYJ6MBOCIDdGFwcGxpY2F0aW9uL3JpbStjYm9yCEuhAKEAZk5WSURJQaBZAgSjAHVDb25uZWN0WC03XzI4LjM5LjQwODIBgVkBcdkB+qIBoQB4HTE1YjMxMDIxMTViMzAwMzMwMC0yOC4zOS40MDgyBKEAgYKhAKEBZk5WSURJQYWiAAEBoQTZAjBEAAAAAaIAAgGhAoGCCFhA+Pbqb6A7sI/P+yi9TNpmpvRq2y663lImANDUpG/fPrwl4XwtejknxYHksQrRlzhZsGTFGpggtB97+nKfIBJCqKIAAwGhAoGCCFhABZivjjixqOC5Y7vbRAW4/tThRa+G0D+qAFjM38dZCesxwRfIGeAqdMOraiM+nZsPKXbPDKqoiVk1Myv4XpBvKKIABAGhAoGCCFhAUs8XLrAtyhkdQF5Z+hd5cbzmR5AvAKxUcLG5mPKpvN73yu/r6d9+hD6ZhqhZwRQh4WK6YtkAVhmsBpMNjeGGt6IABQGhAoGCCFhAasLtx3Usohqois5AevVNWPEJirPftdBjju7Leo92GlkDMjv0fb7tLY097SKVGZQM31GbhTdvtJKtX96m/EhhnQKBogDYIHhJaHR0cHM6Ly9kb2NzLm5kaXMubnZpZGlhLmNvbS9jZXJ0cy9jb3JpbS9udmlkaWEtY29yaW0tc2lnbmVyLWN4Ny1pZC0yLnBlbQGCAVggtQc94Np0/NmSqwaRMVxenH0jnVne/+1CvATlaonzn1pYYOCxC2S5wwewgk0ji4B+oNkTA1XakCk1BWCto8Fg5ra1EKh3evwp9Z9gcESE6pCX4L5d0AmPT4sqkP5O+hUaWUlIWv9M/1Dk/UKd6HghSJXOTeJo4wAMcQXQ8lXU0pDCNA=="
 N931 = "931d8dd0add203ac3d8b4fbde75e115278eefcdceac5b87671a748f32364dfcb"
 
 
@@ -204,6 +206,19 @@ def main():
             seed("listing_query", f"{name.lower()}_{j}", bytes([sel]) + q.encode())
         rows = [{c: value[t](i) for c, t in cols} for i in range(1, 4)]
         seed("listing_table", name.lower(), bytes([sel]) + json.dumps(rows).encode() + SEP + f"sorting=-{c0}&rpp=2".encode())
+
+    # CBOR and COSE_Sign1: a CWT EAR signed by Veraison's `ear` 0.6.0 (indefinite maps), the
+    # real CX7 CoRIM the RIM service published (tags 500/502 around a COSE_Sign1), the FSP
+    # CoMID of NVIDIA's SDK test data, RFC 8949's examples and the edges of the reader.
+    seed("cbor_cose", "veraison_ear04_cwt", bytes.fromhex(VERAISON_CWT))
+    seed("cbor_cose", "cx7_corim", base64.b64decode(CX7_CORIM))
+    seed("cbor_cose", "cx7_corim_sign1", base64.b64decode(CX7_CORIM)[6:])
+    for name, text in [("rfc_array", "8301820203820405"), ("rfc_indefinite", "bf61610161629f0203ffff"),
+                       ("rfc_tag", "c074323031332d30332d32315432303a30343a30305a"), ("neg_max", "3bffffffffffffffff"),
+                       ("half", "f93c00"), ("dup", "a201020103"), ("deep", "81" * 20 + "00"),
+                       ("huge_len", "9bffffffffffffffff01"), ("indef_bytes", "5f42010243030405ff"),
+                       ("sign1_empty_protected", "d28440a0f6" + "5860" + "00" * 96)]:
+        seed("cbor_cose", name, bytes.fromhex(text))
 
     # Strict JSON: every small JSON fixture.
     for p in sorted(FIX.rglob("*.json")):

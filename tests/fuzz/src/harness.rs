@@ -52,6 +52,11 @@ pub use listing::{listing_query, listing_table};
 mod crypto;
 pub use crypto::{p384_edge_cases, p384_verify};
 
+// Strict CBOR and COSE_Sign1.
+#[path = "harness_cbor.rs"]
+mod cbor;
+pub use cbor::cbor_cose;
+
 // Rego policies over fuzzed claims (feature `rego`).
 #[cfg(feature = "rego")]
 #[path = "harness_rego.rs"]
@@ -533,6 +538,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("service_request", service_request),
     ("service_exchange", service_exchange),
     ("json_parse", json_parse),
+    ("cbor_cose", cbor_cose),
     ("evidence_transcript", evidence_transcript),
     ("evidence_decode", evidence_decode),
     ("evidence_verify", evidence_verify),

@@ -40,5 +40,7 @@ mod rim_signature;
 mod service_exchange;
 #[path = "it/token/attacks.rs"]
 mod token_attacks;
+#[path = "it/token/claim_boundaries.rs"]
+mod token_claim_boundaries;
 #[path = "it/token/wycheproof.rs"]
 mod token_wycheproof;

@@ -242,6 +242,7 @@ mod token {
     mod appraisal;
     mod appraisal_versions;
     mod attacks;
+    mod claim_boundaries;
     mod eat;
     mod nras;
     mod properties;

@@ -47,7 +47,10 @@ impl RimEnvelope {
     pub fn is_corim(&self) -> bool {
         match self.rim_format.as_deref() {
             Some(format) => format.eq_ignore_ascii_case("CORIM"),
-            None => !matches!(self.rim.first(), Some(b'<' | 0xef | b' ' | b'\t' | b'\r' | b'\n')),
+            None => !matches!(
+                self.rim.first(),
+                Some(b'<' | 0xef | b' ' | b'\t' | b'\r' | b'\n')
+            ),
         }
     }
 }
@@ -56,9 +59,24 @@ impl RimEnvelope {
 /// equal to `expected_id` (as NVIDIA's SDK requires), `rim` standard base64, and `sha256`
 /// (when present) the SHA-256 of the decoded document.
 ///
+/// A body that is a CoRIM itself (the service's `application/rim+cose` or
+/// `application/rim+cbor` answer, asked for by [`super::RimFormats::CorimPreferred`]: it
+/// starts with the head of tag 18, 500, 501 or 502) is taken as the document of
+/// `expected_id`, `rim_format` `CORIM`; its signature binds it, not an envelope.
+///
 /// # Errors
 /// [`EnvelopeError`] for each failed check.
 pub fn open_envelope(body: &[u8], expected_id: &str) -> Result<RimEnvelope, EnvelopeError> {
+    if is_raw_corim(body) {
+        return Ok(RimEnvelope {
+            id: expected_id.to_string(),
+            rim: body.to_vec(),
+            rim_format: Some("CORIM".into()),
+            last_updated: None,
+            request_id: None,
+            coev: None,
+        });
+    }
     let value = crate::json::parse(body).map_err(EnvelopeError::Json)?;
     let object = value
         .as_object()
@@ -107,6 +125,12 @@ pub fn open_envelope(body: &[u8], expected_id: &str) -> Result<RimEnvelope, Enve
     })
 }
 
+/// Whether `body` starts as a CoRIM does: COSE_Sign1 (tag 18, `0xd2`) or the CoRIM tags
+/// 500–502 (`0xd9 0x01 0xf4..=0xf6`).
+fn is_raw_corim(body: &[u8]) -> bool {
+    matches!(body, [0xd2, ..] | [0xd9, 0x01, 0xf4..=0xf6, ..])
+}
+
 /// `sha256` (hex, either case), when present, is the SHA-256 of `bytes`.
 fn check_sha256(bytes: &[u8], sha256: Option<String>) -> Result<(), EnvelopeError> {
     let Some(sha256) = sha256 else {
@@ -121,7 +145,10 @@ fn check_sha256(bytes: &[u8], sha256: Option<String>) -> Result<(), EnvelopeErro
     Ok(())
 }
 
-fn optional_bytes<S: Serializer>(value: &Option<Vec<u8>>, serializer: S) -> Result<S::Ok, S::Error> {
+fn optional_bytes<S: Serializer>(
+    value: &Option<Vec<u8>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     match value {
         Some(bytes) => serializer.serialize_bytes(bytes),
         None => serializer.serialize_none(),

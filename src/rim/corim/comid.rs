@@ -31,9 +31,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::error::CorimError;
-use super::{
-    DiceReference, MAX_CORIM_ALTERNATIVES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TRIPLES,
-};
+use super::{DiceReference, MAX_CORIM_ALTERNATIVES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TRIPLES};
 use crate::cbor::Cbor;
 use crate::rim::{GoldenMeasurement, RimDocument, RimMeta, MAX_MEASUREMENT_SIZE};
 
@@ -127,7 +125,12 @@ pub(super) fn read(comid: &Cbor) -> Result<Comid, CorimError> {
         let field = format!("comid.4.0[{at}]");
         let (environment, measurements) = match triple.as_array() {
             Some([environment, Cbor::Array(measurements)]) => (environment, measurements),
-            _ => return Err(CorimError::schema(field, "not [environment, [+ measurement]]")),
+            _ => {
+                return Err(CorimError::schema(
+                    field,
+                    "not [environment, [+ measurement]]",
+                ))
+            }
         };
         if measurements.is_empty() || measurements.len() > MAX_CORIM_MEASUREMENTS {
             return Err(CorimError::TooMany {
@@ -142,7 +145,12 @@ pub(super) fn read(comid: &Cbor) -> Result<Comid, CorimError> {
         let layer = class.get_int(3).and_then(Cbor::as_u64);
         if layer == Some(0) {
             for (i, m) in measurements.iter().enumerate() {
-                dice.push(dice_reference(m, text(1), text(2), &format!("{field}.1[{i}]"))?);
+                dice.push(dice_reference(
+                    m,
+                    text(1),
+                    text(2),
+                    &format!("{field}.1[{i}]"),
+                )?);
             }
             continue;
         }
@@ -184,11 +192,7 @@ pub(super) fn read(comid: &Cbor) -> Result<Comid, CorimError> {
 }
 
 /// Builds one alternative's [`RimDocument`].
-pub(super) fn document(
-    tag_id: &str,
-    model: Option<&str>,
-    attempt: Attempt,
-) -> RimDocument {
+pub(super) fn document(tag_id: &str, model: Option<&str>, attempt: Attempt) -> RimDocument {
     RimDocument {
         name: model.unwrap_or(tag_id).to_string(),
         tag_id: Some(tag_id.to_string()),
@@ -222,8 +226,8 @@ fn attempt(measurements: &[Cbor], field: &str) -> Result<Attempt, CorimError> {
             });
         }
         let Some(mkey) = m.get_int(0) else {
-            let stated = only_version(mval)
-                .ok_or_else(|| CorimError::schema(field.clone(), "no mkey"))?;
+            let stated =
+                only_version(mval).ok_or_else(|| CorimError::schema(field.clone(), "no mkey"))?;
             if version.as_deref().is_some_and(|v| v != stated) {
                 return Err(CorimError::schema(field, "two different versions"));
             }
@@ -296,7 +300,12 @@ fn single_digest(digests: &Cbor, field: &str) -> Result<Vec<u8>, CorimError> {
 fn digest_value(digest: &Cbor, field: &str) -> Result<Vec<u8>, CorimError> {
     let (alg, bytes) = match digest.as_array() {
         Some([alg, Cbor::Bytes(bytes)]) => (alg.as_u64(), bytes),
-        _ => return Err(CorimError::schema(format!("{field}.1.2"), "not [alg, bytes]")),
+        _ => {
+            return Err(CorimError::schema(
+                format!("{field}.1.2"),
+                "not [alg, bytes]",
+            ))
+        }
     };
     let expected = match alg {
         Some(1) => 32,
@@ -352,7 +361,11 @@ fn dice_reference(
             svn.as_u64()
                 .or_else(|| svn.untag(TAG_SVN).and_then(Cbor::as_u64))
                 .map(|n| (n, false))
-                .or_else(|| svn.untag(TAG_MIN_SVN).and_then(Cbor::as_u64).map(|n| (n, true)))
+                .or_else(|| {
+                    svn.untag(TAG_MIN_SVN)
+                        .and_then(Cbor::as_u64)
+                        .map(|n| (n, true))
+                })
                 .ok_or_else(|| CorimError::schema(format!("{field}.1.1"), "svn is not a uint"))?,
         ),
     };

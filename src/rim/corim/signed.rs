@@ -74,7 +74,10 @@ pub fn prepare_corim(
         });
     }
     let mut inner = bytes;
-    while let Some(rest) = WRAPPERS.iter().find_map(|w| inner.strip_prefix(w.as_slice())) {
+    while let Some(rest) = WRAPPERS
+        .iter()
+        .find_map(|w| inner.strip_prefix(w.as_slice()))
+    {
         inner = rest;
     }
     if inner.starts_with(&[0xd9, 0x01, 0xf5]) {

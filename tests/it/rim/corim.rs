@@ -57,7 +57,12 @@ pub(super) fn xml_rim(rel: &str) -> RimDocument {
 }
 
 fn map(entries: Vec<(i64, Cbor)>) -> Cbor {
-    Cbor::Map(entries.into_iter().map(|(k, v)| (Cbor::int(k), v)).collect())
+    Cbor::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Cbor::int(k), v))
+            .collect(),
+    )
 }
 
 fn tag(n: u64, item: Cbor) -> Cbor {
@@ -155,7 +160,10 @@ fn nvidia_blackwell_fsp_corim_matches_the_fsp_evidence() {
     );
     assert_eq!(corim.alternatives().len(), 1);
     let document = corim.document();
-    assert_eq!(document.meta.platform_model.as_deref(), Some("GB100 A01 FSP"));
+    assert_eq!(
+        document.meta.platform_model.as_deref(),
+        Some("GB100 A01 FSP")
+    );
     let mkeys: Vec<u32> = document.measurements.iter().map(|m| m.index + 1).collect();
     assert_eq!(mkeys, [1, 3, 4, 5, 6, 7, 8, 11, 12, 13, 18, 51, 52]);
 
@@ -221,7 +229,10 @@ fn a_corim_made_from_an_xml_rim_compares_exactly_as_the_xml_rim() {
         let expected = compare_switch(&xml, &ev).unwrap();
         let corim = parse_corim(&corim_from_xml(&xml).encode()).unwrap();
         // One alternative environment per combination of the records' alternatives.
-        let combinations: usize = xml.active_measurements().map(|m| m.alternatives.len()).product();
+        let combinations: usize = xml
+            .active_measurements()
+            .map(|m| m.alternatives.len())
+            .product();
         assert!(combinations > 1, "{rim}: has a multi-alternative record");
         assert_eq!(corim.alternatives().len(), combinations, "{rim}");
         let actual = corim.compare(|doc| compare_switch(doc, &ev)).unwrap();
@@ -243,7 +254,8 @@ fn a_multi_alternative_record_matches_through_either_alternative() {
     let corim = parse_corim(&corim_from_xml(&xml).encode()).unwrap();
     for (alt, value) in multi.alternatives.iter().enumerate() {
         let mut ev = evidence("hopper/nvat_hopper_535.86.09_report.hex", None, None);
-        ev.measurements.insert(u8::try_from(multi.index + 1).unwrap(), value.clone());
+        ev.measurements
+            .insert(u8::try_from(multi.index + 1).unwrap(), value.clone());
         let expected = compare_switch(&xml, &ev).unwrap();
         let actual = corim.compare(|doc| compare_switch(doc, &ev)).unwrap();
         assert!(actual.measurements_match, "alternative {alt}");
@@ -256,8 +268,8 @@ fn a_rim_service_corim_envelope_is_read() {
     // NVIDIA's RIM service answer for a CX7 NIC CoRIM: now read as a CoRIM, and refused for
     // its dependent RIM (the signer certificate named by URL), as NVIDIA's verifier does.
     let body = fixture_bytes("nvidia/rim-service/rim_cx7_28.39.4082-LTS_MCX713104AC-ADA.json");
-    let envelope = open_envelope(&body, "NV_NIC_FIRMWARE_CX7_28.39.4082-LTS_MCX713104AC-ADA")
-        .unwrap();
+    let envelope =
+        open_envelope(&body, "NV_NIC_FIRMWARE_CX7_28.39.4082-LTS_MCX713104AC-ADA").unwrap();
     assert!(envelope.is_corim());
     assert_eq!(envelope.coev, None);
     let error = prepare_corim(&envelope.rim, &RimTrust::nvidia_corim(), NOW).unwrap_err();
@@ -285,16 +297,66 @@ fn a_rim_service_corim_envelope_is_read() {
         })
         .to_string()
     };
-    let envelope =
-        open_envelope(body(sha(&coev)).as_bytes(), "NV_GPU_VBIOS_GB100_065C_0100000001").unwrap();
+    let envelope = open_envelope(
+        body(sha(&coev)).as_bytes(),
+        "NV_GPU_VBIOS_GB100_065C_0100000001",
+    )
+    .unwrap();
     assert!(envelope.is_corim());
     assert_eq!(envelope.coev.as_deref(), Some(coev.as_slice()));
-    assert_eq!(parse_corim(&envelope.rim).unwrap().document().measurements.len(), 13);
-    let wrong = open_envelope(body(sha(b"x")).as_bytes(), "NV_GPU_VBIOS_GB100_065C_0100000001");
-    assert_eq!(wrong.unwrap_err().code(), "ERR_RIM_ENVELOPE_SHA256_MISMATCH");
+    assert_eq!(
+        parse_corim(&envelope.rim)
+            .unwrap()
+            .document()
+            .measurements
+            .len(),
+        13
+    );
+    let wrong = open_envelope(
+        body(sha(b"x")).as_bytes(),
+        "NV_GPU_VBIOS_GB100_065C_0100000001",
+    );
+    assert_eq!(
+        wrong.unwrap_err().code(),
+        "ERR_RIM_ENVELOPE_SHA256_MISMATCH"
+    );
     // An unsigned CoRIM is not accepted where a signed one is required.
     assert_eq!(
         prepare_corim(&corim, &RimTrust::nvidia_corim(), NOW).unwrap_err(),
         CorimError::NotSigned
     );
+}
+
+#[test]
+fn a_raw_corim_answer_is_its_own_envelope() {
+    // The RIM service's `application/rim+cbor` / `+cose` answers carry the CoRIM itself.
+    let corim = fixture_bytes("nvidia/corim/blackwell_fsp_real.cbor");
+    let envelope = open_envelope(&corim, "NV_GPU_VBIOS_GB100_065C_0100000001").unwrap();
+    assert_eq!(envelope.id, "NV_GPU_VBIOS_GB100_065C_0100000001");
+    assert_eq!(envelope.rim_format.as_deref(), Some("CORIM"));
+    assert!(envelope.is_corim());
+    assert_eq!(envelope.rim, corim);
+    // Other bytes are still read as the JSON envelope.
+    assert_eq!(
+        open_envelope(&[0xa0], "x").unwrap_err().code(),
+        "ERR_RIM_ENVELOPE_JSON"
+    );
+}
+
+#[test]
+fn the_fetch_step_asks_for_corims_when_configured() {
+    use edgeattest::rim::RimFormats;
+    assert_eq!(RimFormats::default(), RimFormats::Xml);
+    assert_eq!(RimFormats::Xml.accept(), "application/json");
+    let preferred = RimFormats::CorimPreferred.accept();
+    assert!(preferred.starts_with("application/rim+cose"));
+    assert_eq!(RimFormats::of_accept(preferred), RimFormats::CorimPreferred);
+    assert_eq!(RimFormats::of_accept("text/html"), RimFormats::Xml);
+    let options: edgeattest::service::ServiceOptions =
+        serde_json::from_str(r#"{"rimFormats": "corim-preferred"}"#).unwrap();
+    assert_eq!(options.rim_formats, Some(RimFormats::CorimPreferred));
+    assert!(serde_json::from_str::<edgeattest::service::ServiceOptions>(
+        r#"{"rimFormats": "corim"}"#
+    )
+    .is_err());
 }

@@ -8,8 +8,8 @@ use edgeattest::cbor::Cbor;
 use edgeattest::chain::parse_pem_chain;
 use edgeattest::cose;
 use edgeattest::rim::{
-    compare_switch, parse_corim, prepare_corim, verify_corim, CorimError, RimCertStatus,
-    RimTrust, MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS,
+    compare_switch, parse_corim, prepare_corim, verify_corim, CorimError, RimCertStatus, RimTrust,
+    MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS,
     MAX_CORIM_TRIPLES,
 };
 use edgeattest::ErrorCode;
@@ -77,10 +77,16 @@ fn a_signed_corim_verifies_to_its_root_and_compares_as_its_xml_rim() {
     assert!(pending.chain_planned());
     assert_eq!(pending.signature_checks().len(), 4);
     assert_eq!(
-        pending.clone().finish(&[false, true, true, true]).unwrap_err(),
+        pending
+            .clone()
+            .finish(&[false, true, true, true])
+            .unwrap_err(),
         CorimError::SignatureInvalid
     );
-    assert_eq!(pending.finish(&[true]).unwrap_err(), CorimError::SignatureInvalid);
+    assert_eq!(
+        pending.finish(&[true]).unwrap_err(),
+        CorimError::SignatureInvalid
+    );
 }
 
 #[test]
@@ -212,7 +218,10 @@ fn budgets_give_typed_errors() {
         (Cbor::int(0), Cbor::text("many")),
         (Cbor::int(1), Cbor::Array(vec![tag; MAX_CORIM_TAGS + 1])),
     ]);
-    assert_eq!(parse_corim(&tags.encode()).unwrap_err().code(), "ERR_CORIM_TOO_MANY");
+    assert_eq!(
+        parse_corim(&tags.encode()).unwrap_err().code(),
+        "ERR_CORIM_TOO_MANY"
+    );
 
     // Deep nesting: 10,000 nested arrays are refused by the CBOR budget, not the stack.
     let mut deep = vec![0x81u8; 10_000];
@@ -247,9 +256,8 @@ fn refused_constructs_are_named() {
         )
         .encode()
     };
-    let digest = |alg: i64, len: usize| {
-        Cbor::Array(vec![Cbor::int(alg), Cbor::Bytes(vec![0; len])])
-    };
+    let digest =
+        |alg: i64, len: usize| Cbor::Array(vec![Cbor::int(alg), Cbor::Bytes(vec![0; len])]);
     for (mval, expected) in [
         (
             Cbor::Map(vec![(
@@ -273,7 +281,10 @@ fn refused_constructs_are_named() {
             Cbor::Map(vec![(Cbor::int(2), Cbor::Array(vec![digest(2, 32)]))]),
             "ERR_CORIM_UNSUPPORTED",
         ),
-        (Cbor::Map(vec![(Cbor::int(1), Cbor::int(3))]), "ERR_CORIM_UNSUPPORTED"),
+        (
+            Cbor::Map(vec![(Cbor::int(1), Cbor::int(3))]),
+            "ERR_CORIM_UNSUPPORTED",
+        ),
         (Cbor::Map(vec![]), "ERR_CORIM_SCHEMA"),
     ] {
         assert_eq!(

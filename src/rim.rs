@@ -95,7 +95,7 @@ pub use kind::{identify_rim, RimIdentity};
 pub use limits::{
     MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
 };
-pub use options::RimOptions;
+pub use options::{RimFormats, RimOptions};
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
 pub use trust::{
     RimCertChain, RimCertStatus, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,

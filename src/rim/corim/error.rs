@@ -10,7 +10,7 @@ use crate::error_code::ErrorCode;
 /// A CoRIM that cannot be used: not CBOR, not a CoRIM as NVIDIA writes them, outside the
 /// budgets, or not validly signed. Each variant has a stable code; [`CorimError::service_code`]
 /// gives the RIM service's numeric code for the same failure of an XML RIM.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CorimError {
     /// The document exceeds [`super::MAX_CORIM_BYTES`].

@@ -24,14 +24,13 @@ use crate::rim::trust::{RimCertChain, RimCertStatus, RimTrust};
 use crate::time::UnixTime;
 
 /// COSE_Sign1's tag.
-pub(super) const TAG_SIGN1: u64 = 18;
+pub(super) const TAG_SIGN1: u64 = crate::cose::COSE_SIGN1_TAG;
 /// The COSE `content type` header label.
-const CONTENT_TYPE: i64 = 3;
+const CONTENT_TYPE: i64 = crate::cose::HEADER_CONTENT_TYPE;
 /// The content type of a CoRIM payload.
 const RIM_CBOR: &str = "application/rim+cbor";
-/// The draft-06 wrappers: `tagged-corim-type-choice` (500) and `tagged-signed-corim` (502),
-/// each a 3-byte head (`0xd9 0x01 0xf4` / `0xf6`).
-const WRAPPERS: [[u8; 3]; 2] = [[0xd9, 0x01, 0xf4], [0xd9, 0x01, 0xf6]];
+/// The draft-06 wrappers: `tagged-corim-type-choice` (500) and `tagged-signed-corim` (502).
+const WRAPPERS: [u64; 2] = [500, 502];
 
 /// A signed CoRIM whose envelope and content have been read; its ECDSA checks (the COSE
 /// signature, then the certificate path's links) have not been run yet.
@@ -73,17 +72,19 @@ pub fn prepare_corim(
             size: bytes.len(),
         });
     }
-    let mut inner = bytes;
-    while let Some(rest) = WRAPPERS
-        .iter()
-        .find_map(|w| inner.strip_prefix(w.as_slice()))
-    {
-        inner = rest;
+    let mut item = cbor::decode(bytes, CORIM_CBOR_LIMITS)?;
+    while let Cbor::Tag(tag, inner) = item {
+        if WRAPPERS.contains(&tag) {
+            item = *inner;
+        } else {
+            item = Cbor::Tag(tag, inner);
+            break;
+        }
     }
-    if inner.starts_with(&[0xd9, 0x01, 0xf5]) {
+    if item.untag(TAG_UNSIGNED_CORIM).is_some() {
         return Err(CorimError::NotSigned);
     }
-    let sign1 = Sign1::decode(inner, CORIM_CBOR_LIMITS).map_err(CorimError::Cose)?;
+    let sign1 = Sign1::from_cbor(item, CORIM_CBOR_LIMITS).map_err(CorimError::Cose)?;
     match sign1.header(CONTENT_TYPE) {
         None => {}
         Some(Cbor::Text(text)) if text == RIM_CBOR => {}
@@ -95,16 +96,18 @@ pub fn prepare_corim(
     let item = cbor::decode(payload, CORIM_CBOR_LIMITS)?;
     let corim = super::read(item.untag(TAG_UNSIGNED_CORIM).unwrap_or(&item))?;
 
-    let certificates = sign1.x5chain().map_err(CorimError::Cose)?;
+    let certificates = sign1.x5chain().map_err(|_| CorimError::Certificate {
+        problem: "no x5chain of DER certificates",
+    })?;
     let leaf = certificates.first().ok_or(CorimError::Certificate {
-        problem: "no x5chain",
+        problem: "no x5chain of DER certificates",
     })?;
     let key = crate::rim::verify::signer_key(leaf).map_err(|_| CorimError::Certificate {
         problem: "the x5chain leaf is not an EC P-384 certificate",
     })?;
     let signature = SignatureCheck {
         public_key_sec1: key,
-        message: sign1.to_be_signed(),
+        message: sign1.to_be_signed(None),
         signature: sign1.signature().to_vec(),
     };
     let chain = match trust.store() {

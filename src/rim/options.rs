@@ -19,7 +19,6 @@ use crate::time::UnixTime;
 /// Root CA001`) signs nothing that can be checked today. Asking for CoRIMs is a
 /// deployment's choice once they exist.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum RimFormats {
     /// SWID XML RIMs in the service's JSON envelope (`Accept: application/json`).

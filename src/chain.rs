@@ -50,7 +50,9 @@ pub use crate::x509::{CertPosition, ChainError, Purpose, MAX_CHAIN_CERTIFICATES}
 pub(crate) use cache::CertCache;
 pub use path::{ChainOptions, ChainPlan, TimeCheck};
 pub use revocation::RevocationStatus;
-pub use roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+pub use roots::{
+    NVIDIA_CORIM_ROOT_CA001_PEM, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
+};
 pub use store::{parse_pem_chain, TrustStore};
 pub use verified::{ChainCertificate, ChainStatus, VerifiedChain};
 

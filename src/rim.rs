@@ -16,7 +16,11 @@
 //!    (default: NVIDIA's RIM root) at `now`.
 //!    [`RimOptions`] holds a host's options (the anchors, default NVIDIA's root); what an
 //!    unverified document is (driver or firmware, which architecture) is [`identify_rim`].
-//! 3. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
+//! 3. **CoRIMs** (the CBOR twin, draft-ietf-rats-corim-11 as NVIDIA writes it): [`parse_corim`]
+//!    (unsigned), [`prepare_corim`] / [`verify_corim`] (COSE_Sign1 ES384, `x5chain` to
+//!    [`RimTrust::nvidia_corim`]) read into the same [`RimDocument`], compared by the same
+//!    functions ([`Corim::compare`]).
+//! 4. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
 //!    [`compare_gpu_firmware`] (Blackwell FSP), [`compare_switch`].
 //!
 //! ## Input interface (what the comparison and the RIM ids need from evidence)
@@ -53,6 +57,7 @@
 mod budget;
 mod c14n;
 mod compare;
+mod corim;
 mod document;
 mod dsig;
 mod envelope;
@@ -71,6 +76,11 @@ pub use compare::{
     compare_gpu, compare_gpu_firmware, compare_switch, Comparison, ComparisonReport,
     MeasurementSource, MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
 };
+pub use corim::{
+    parse_corim, prepare_corim, verify_corim, Corim, CorimError, DiceReference, PendingCorim,
+    VerifiedCorim, CORIM_CBOR_LIMITS, MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES,
+    MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS, MAX_CORIM_TRIPLES,
+};
 pub use document::{
     GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,
 };
@@ -85,11 +95,11 @@ pub use kind::{identify_rim, RimIdentity};
 pub use limits::{
     MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
 };
-pub use options::RimOptions;
+pub use options::{RimFormats, RimOptions};
 pub use runtime_evidence::{OpaqueValue, RuntimeEvidence};
 pub use trust::{
     RimCertChain, RimCertStatus, RimTrust, ERR_RIM_CHAIN_EXPIRED, ERR_RIM_CHAIN_INVALID,
-    NVIDIA_RIM_ROOT_PEM,
+    NVIDIA_CORIM_ROOT_PEM, NVIDIA_RIM_ROOT_PEM,
 };
 pub use verify::{canonical_forms, prepare_rim, verify_rim, PendingRim, VerifiedRim};
 pub(crate) use verify::{parse_rim, ParsedRim};

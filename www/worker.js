@@ -20,6 +20,7 @@
 // checked, the warning claim says so), EDGEATTEST_OCSP_TIMEOUT_MS (default 5000),
 // EDGEATTEST_FETCH_CACHE ("off": every attestation asks the sources again),
 // EDGEATTEST_RIM_MIRRORS, EDGEATTEST_OCSP_MIRRORS (sources tried after the first),
+// EDGEATTEST_RIM_FORMATS ("xml", the default, or "corim-preferred": the RIM requests' Accept),
 // EDGEATTEST_OCSP_STALE_IF_ERROR (seconds a kept OCSP answer may serve past nextUpdate),
 // EDGEATTEST_TEST_PKI (development only, "on": also the edgeattest TEST PKI, worker-test-pki.js); the gateway's (worker-gateway.js): EDGEATTEST_SIM_UPSTREAM,
 // EDGEATTEST_API_KEYS, EDGEATTEST_API_KEYS_KV; the lists' (worker-lists.js):

@@ -2,7 +2,9 @@
 
 use alloc::vec::Vec;
 
-use super::roots::{NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM};
+use super::roots::{
+    NVIDIA_CORIM_ROOT_CA001_PEM, NVIDIA_DEVICE_IDENTITY_CA_PEM, NVIDIA_RIM_ROOT_CA_PEM,
+};
 #[cfg(doc)]
 use crate::x509::MAX_CHAIN_CERTIFICATES;
 use crate::x509::{Cert, CertPosition, ChainError};
@@ -53,6 +55,14 @@ impl TrustStore {
     /// Never in practice (the embedded certificate is tested); typed for `no panic`.
     pub fn nvidia_rim() -> Result<Self, ChainError> {
         Self::from_pem(NVIDIA_RIM_ROOT_CA_PEM)
+    }
+
+    /// The NVIDIA CoRIM Root CA001 alone: the default for CoRIM signatures.
+    ///
+    /// # Errors
+    /// Never in practice (the embedded certificate is tested); typed for `no panic`.
+    pub fn nvidia_corim() -> Result<Self, ChainError> {
+        Self::from_pem(NVIDIA_CORIM_ROOT_CA001_PEM)
     }
 
     /// Number of anchors.

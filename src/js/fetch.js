@@ -111,7 +111,7 @@ async function fetchOne(resource, url, { fetch, timeoutMs, maxBytes }) {
   const ocsp = resource.kind === 'ocsp';
   const init = ocsp
     ? { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: resource.request }
-    : { method: 'GET', headers: { accept: 'application/json' } };
+    : { method: 'GET', headers: { accept: resource.accept ?? 'application/json' } };
   const answer = await fetchCapped(fetch, url, init, { timeoutMs, maxBytes });
   return 'error' in answer ? { error: answer.error, status: answer.status } : { body: answer.body };
 }

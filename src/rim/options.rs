@@ -4,12 +4,56 @@
 
 use alloc::string::String;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::error::RimError;
 use super::trust::RimTrust;
 use super::verify::{prepare_rim, verify_rim, PendingRim, VerifiedRim};
 use crate::time::UnixTime;
+
+/// Which reference-value formats a host asks the RIM service for (`rimFormats`).
+///
+/// Decision: XML alone by default. NVIDIA's RIM service serves GPU reference values as
+/// signed SWID XML; it has published no GPU CoRIM yet (its CoRIMs are for networking
+/// devices, signed under a certificate named only by URL), and its CoRIM root (`NVIDIA CoRIM
+/// Root CA001`) signs nothing that can be checked today. Asking for CoRIMs is a
+/// deployment's choice once they exist.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RimFormats {
+    /// SWID XML RIMs in the service's JSON envelope (`Accept: application/json`).
+    #[default]
+    Xml,
+    /// CoRIMs preferred (signed `application/rim+cose`, then unsigned
+    /// `application/rim+cbor`), the JSON envelope (XML or CoRIM) still accepted.
+    CorimPreferred,
+}
+
+impl RimFormats {
+    /// The `Accept` header of a RIM service request.
+    pub const fn accept(self) -> &'static str {
+        match self {
+            Self::Xml => "application/json",
+            Self::CorimPreferred => {
+                "application/rim+cose, application/rim+cbor;q=0.9, application/json;q=0.8"
+            }
+        }
+    }
+
+    /// Whether these are the default, XML alone.
+    pub fn is_xml(&self) -> bool {
+        *self == Self::Xml
+    }
+
+    /// The formats an `Accept` header of [`Self::accept`] asks for (XML for any other).
+    pub fn of_accept(accept: &str) -> Self {
+        if accept == Self::CorimPreferred.accept() {
+            Self::CorimPreferred
+        } else {
+            Self::Xml
+        }
+    }
+}
 
 /// The options of a RIM's verification. `now` is how the caller wrote the verification time
 /// (Unix seconds in JSON; the JS value in the binding, where a `Date` is allowed too): it is

@@ -20,6 +20,11 @@ pub const ERR_RIM_CHAIN_INVALID: &str = "ERR_RIM_CHAIN_INVALID";
 /// 2023-03-16 → 2053-03-08, SHA-256 fingerprint `12:97:7B:51:…:F5:D1`), the default anchor.
 pub const NVIDIA_RIM_ROOT_PEM: &str = crate::chain::NVIDIA_RIM_ROOT_CA_PEM;
 
+/// NVIDIA's CoRIM signing root (`CN=NVIDIA CoRIM Root CA001`, EC P-384, valid 2026-01-01 →
+/// 2056-01-01, SHA-256 fingerprint `35:E7:A9:47:…:3E:5E`), the default anchor of signed
+/// CoRIMs.
+pub const NVIDIA_CORIM_ROOT_PEM: &str = crate::chain::NVIDIA_CORIM_ROOT_CA001_PEM;
+
 /// The anchors a RIM certificate chain must end at.
 #[derive(Clone, Debug)]
 pub struct RimTrust {
@@ -33,6 +38,14 @@ impl RimTrust {
         // chain would be reported invalid, never valid.
         Self {
             store: TrustStore::nvidia_rim().ok(),
+        }
+    }
+
+    /// NVIDIA's CoRIM root (CA001) only: the default for signed CoRIMs.
+    pub fn nvidia_corim() -> Self {
+        // As for `nvidia`: an unparsable embedded root would make every chain invalid.
+        Self {
+            store: TrustStore::nvidia_corim().ok(),
         }
     }
 

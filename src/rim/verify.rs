@@ -289,7 +289,7 @@ impl VerifiedRim {
 }
 
 /// The SEC1 point of an EC P-384 signer certificate.
-fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
+pub(crate) fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
     let bad = |problem| RimError::Certificate { index: 0, problem };
     // The chain module's reader: the same acceptance as x509-cert's `Certificate::from_der`,
     // without a second certificate decoder in the module.

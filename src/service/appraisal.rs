@@ -130,6 +130,7 @@ impl Appraisal {
                             .iter()
                             .map(|mirror| rim_url(mirror, id))
                             .collect(),
+                        formats: context.config.rim_formats,
                     });
                     targets.push(Target::Rim(key.into()));
                 }

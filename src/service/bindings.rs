@@ -19,6 +19,7 @@
 //! | `EDGEATTEST_OCSP_URL` | the OCSP responder; `off`: revocation not checked (and said so) |
 //! | `EDGEATTEST_OCSP_TIMEOUT_MS` | time for one OCSP request, 1–30000 (default 5000) |
 //! | `EDGEATTEST_RIM_MIRRORS`, `EDGEATTEST_OCSP_MIRRORS` | sources tried after the RIM service / the responder, in order (URLs separated by spaces or commas, at most 4) |
+//! | `EDGEATTEST_RIM_FORMATS` | `xml` (default: NVIDIA publishes no GPU CoRIM yet) or `corim-preferred`: what the fetch step asks the RIM service for |
 //! | `EDGEATTEST_OCSP_STALE_IF_ERROR` | seconds past its `nextUpdate` a kept OCSP answer may serve when every responder fails (default 0: never; at most 604800) |
 //! | `EDGEATTEST_FETCH_CACHE` | `off`: every attestation asks the sources again |
 //! | `EDGEATTEST_BUNDLED_RIMS` | `off`: not the RIMs the host bundles (the worker's: on by default; the component bundles none) |
@@ -183,6 +184,9 @@ impl HostSettings {
             }),
             ocsp_mirrors: get("EDGEATTEST_OCSP_MIRRORS")
                 .map(|text| url_list(&text).map(String::from).collect()),
+            rim_formats: get("EDGEATTEST_RIM_FORMATS")
+                .map(|text| rim_formats(&text))
+                .transpose()?,
             ocsp_stale_if_error: get("EDGEATTEST_OCSP_STALE_IF_ERROR")
                 .map(|text| stale_if_error(&text))
                 .transpose()?,
@@ -245,6 +249,17 @@ fn url_list(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// `EDGEATTEST_OCSP_STALE_IF_ERROR`: whole seconds (the service checks the bound).
+/// `EDGEATTEST_RIM_FORMATS`: `xml` (the default) or `corim-preferred`.
+fn rim_formats(text: &str) -> Result<crate::rim::RimFormats, BindingsError> {
+    match text {
+        "xml" => Ok(crate::rim::RimFormats::Xml),
+        "corim-preferred" => Ok(crate::rim::RimFormats::CorimPreferred),
+        _ => Err(BindingsError::config(format!(
+            "EDGEATTEST_RIM_FORMATS must be xml or corim-preferred, not {text}"
+        ))),
+    }
+}
+
 fn stale_if_error(text: &str) -> Result<u64, BindingsError> {
     text.parse::<u64>()
         .ok()

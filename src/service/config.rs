@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use super::fetch::{NVIDIA_OCSP_URL, NVIDIA_RIM_SERVICE_URL};
 use crate::evidence::FwidPolicy;
+use crate::rim::RimFormats;
 
 /// Token lifetime of the real service: one hour.
 pub const DEFAULT_TOKEN_LIFETIME: i64 = 3600;
@@ -34,6 +35,9 @@ pub struct ServiceConfig {
     /// RIM services tried in order after `rim_service_url` when it fails (at most
     /// [`super::MAX_MIRRORS`]); used only when `rim_service_url` is set.
     pub rim_mirrors: Vec<String>,
+    /// Which formats the fetch step asks the RIM service for (default: XML only; see
+    /// [`RimFormats`]).
+    pub rim_formats: RimFormats,
     /// OCSP responders tried in order after `ocsp_url` when it fails (at most
     /// [`super::MAX_MIRRORS`]): they must relay the answers of the same CA (a mirror's answer
     /// is checked exactly as the responder's).
@@ -63,6 +67,7 @@ impl Default for ServiceConfig {
             rim_service_url: Some(String::from(NVIDIA_RIM_SERVICE_URL)),
             ocsp_url: Some(String::from(NVIDIA_OCSP_URL)),
             rim_mirrors: Vec::new(),
+            rim_formats: RimFormats::Xml,
             ocsp_mirrors: Vec::new(),
             ocsp_stale_if_error: 0,
             fetch_cache: true,

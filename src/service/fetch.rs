@@ -4,6 +4,7 @@
 //! many at once and how long it keeps what it fetched are the constants below, which every
 //! host reads (through [`super::ServiceLimits`] in JS) rather than copying.
 
+use crate::rim::RimFormats;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -64,6 +65,8 @@ pub enum Resource {
         /// The same document at each mirror, tried in order after `url`
         /// ([`super::FetchAttempts`] runs the order, the retries and the breakers).
         fallbacks: Vec<String>,
+        /// The formats asked for: the request's `Accept` is [`RimFormats::accept`].
+        formats: RimFormats,
     },
     /// `POST request` to `url` with `content-type: application/ocsp-request`; answer with
     /// the response body, or from a cache with the nonce that fetched the cached bytes.

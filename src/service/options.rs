@@ -79,6 +79,11 @@ pub struct ServiceOptions {
     /// OCSP responders tried in order after `ocspUrl` when it fails (at most 4), relaying the
     /// same CA's answers. Default: none.
     pub ocsp_mirrors: Option<Vec<String>>,
+    /// Which formats the fetch step asks the RIM service for: `"xml"` (the default: NVIDIA
+    /// publishes no GPU CoRIM yet) or `"corim-preferred"` (CoRIMs first, the JSON envelope
+    /// still accepted).
+    #[cfg_attr(feature = "ts", ts(optional, type = r#""xml" | "corim-preferred""#))]
+    pub rim_formats: Option<crate::rim::RimFormats>,
     /// Seconds past its `nextUpdate` a kept OCSP answer may still be used when every
     /// responder fails (stale-if-error), at most 604800 (a week). Default 0: never. The risk:
     /// a certificate revoked after the answer was signed passes for that long; every token
@@ -300,6 +305,9 @@ impl ServiceOptions {
             config.ocsp_url.is_some(),
             "ocspMirrors",
         )?;
+        if let Some(formats) = self.rim_formats {
+            config.rim_formats = formats;
+        }
         if let Some(seconds) = self.ocsp_stale_if_error {
             if seconds > super::MAX_OCSP_STALE_IF_ERROR {
                 return Err(OptionsError::StaleIfError(seconds));

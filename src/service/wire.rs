@@ -161,6 +161,8 @@ pub(super) enum ResourceOut<'a> {
         id: &'a str,
         url: &'a str,
         fallbacks: &'a [String],
+        /// The request's Accept header: "application/json" (the envelope), or the CoRIM types first when the service asks for CoRIMs.
+        accept: &'static str,
     },
     /// POST request (content-type application/ocsp-request) to url; cacheKey names the certificate asked about.
     Ocsp {
@@ -182,7 +184,17 @@ impl Serialize for Resource {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use ResourceOut as Out;
         match self {
-            Self::Rim { id, url, fallbacks } => Out::Rim { id, url, fallbacks },
+            Self::Rim {
+                id,
+                url,
+                fallbacks,
+                formats,
+            } => Out::Rim {
+                id,
+                url,
+                fallbacks,
+                accept: formats.accept(),
+            },
             Self::Ocsp {
                 url,
                 fallbacks,

@@ -183,6 +183,8 @@ mod rim {
     mod budget;
     mod cert_chain;
     mod compare;
+    mod corim;
+    mod corim_signed;
     mod host_options;
     mod identity;
     mod ids;

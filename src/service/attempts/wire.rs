@@ -25,6 +25,7 @@ struct ResourceIn {
     request: Option<HexBytes>,
     nonce: Option<HexBytes>,
     cache_key: Option<String>,
+    accept: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -47,6 +48,10 @@ impl<'de> Deserialize<'de> for Resource {
                 id: resource.id.ok_or_else(|| missing("id"))?,
                 url: resource.url,
                 fallbacks: resource.fallbacks,
+                formats: resource.accept.as_deref().map_or(
+                    crate::rim::RimFormats::Xml,
+                    crate::rim::RimFormats::of_accept,
+                ),
             },
             KindIn::Ocsp => Resource::Ocsp {
                 url: resource.url,

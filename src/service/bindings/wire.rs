@@ -72,6 +72,8 @@ struct OptionsJs<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     ocsp_mirrors: Option<&'a [alloc::string::String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    rim_formats: Option<crate::rim::RimFormats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     ocsp_stale_if_error: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fetch_cache: Option<bool>,
@@ -113,6 +115,7 @@ impl<'a> BindingsJs<'a> {
                 ocsp_url: setting(&o.ocsp_url),
                 rim_mirrors: o.rim_mirrors.as_deref(),
                 ocsp_mirrors: o.ocsp_mirrors.as_deref(),
+                rim_formats: o.rim_formats,
                 ocsp_stale_if_error: o.ocsp_stale_if_error,
                 fetch_cache: o.fetch_cache,
                 policy: o.policy.as_deref(),

@@ -155,6 +155,9 @@ pub struct ConfigRecord {
     /// The RIM service's mirrors.
     #[serde(default)]
     pub rim_mirrors: Vec<String>,
+    /// The formats the fetch step asks the RIM service for (written only when not XML).
+    #[serde(default, skip_serializing_if = "crate::rim::RimFormats::is_xml")]
+    pub rim_formats: crate::rim::RimFormats,
     /// The responder's mirrors.
     #[serde(default)]
     pub ocsp_mirrors: Vec<String>,
@@ -180,6 +183,7 @@ impl ConfigRecord {
             rim_service_url: config.rim_service_url.clone(),
             ocsp_url: config.ocsp_url.clone(),
             rim_mirrors: config.rim_mirrors.clone(),
+            rim_formats: config.rim_formats,
             ocsp_mirrors: config.ocsp_mirrors.clone(),
             ocsp_stale_if_error: config.ocsp_stale_if_error,
             policy: config.policy.as_ref().map(policy_json),
@@ -207,6 +211,7 @@ impl ConfigRecord {
             rim_service_url: self.rim_service_url.clone(),
             ocsp_url: self.ocsp_url.clone(),
             rim_mirrors: self.rim_mirrors.clone(),
+            rim_formats: self.rim_formats,
             ocsp_mirrors: self.ocsp_mirrors.clone(),
             ocsp_stale_if_error: self.ocsp_stale_if_error,
             policy,

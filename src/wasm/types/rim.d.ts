@@ -173,6 +173,8 @@ export interface RimEnvelopeJson {
   lastUpdated: string | null;
   /** `request_id`, when present. */
   requestId: string | null;
+  /** `coev`, decoded, when present (CoRIMs only): kept for the host, not interpreted. */
+  coev: Uint8Array | null;
 }
 
 /** What a RIM document is (the JS `RimIdentity`). */

@@ -69,6 +69,12 @@ export interface AttestationServiceOptions {
    */
   ocspMirrors?: string[];
   /**
+   * Which formats the fetch step asks the RIM service for: `"xml"` (the default: NVIDIA
+   * publishes no GPU CoRIM yet) or `"corim-preferred"` (CoRIMs first, the JSON envelope
+   * still accepted).
+   */
+  rimFormats?: "xml" | "corim-preferred";
+  /**
    * Seconds past its `nextUpdate` a kept OCSP answer may still be used when every
    * responder fails (stale-if-error), at most 604800 (a week). Default 0: never. The risk:
    * a certificate revoked after the answer was signed passes for that long; every token
@@ -122,6 +128,8 @@ export type FetchResource =
     id: string;
     url: string;
     fallbacks: string[];
+    /** The request's Accept header: "application/json" (the envelope), or the CoRIM types first when the service asks for CoRIMs. */
+    accept: string;
   }
   | {
     "kind": "ocsp";

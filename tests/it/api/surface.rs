@@ -212,6 +212,7 @@ module_items!(
         TrustStore,
         VerifiedChain,
         MAX_CHAIN_CERTIFICATES,
+        NVIDIA_CORIM_ROOT_CA001_PEM,
         NVIDIA_DEVICE_IDENTITY_CA_PEM,
         NVIDIA_RIM_ROOT_CA_PEM,
     ];
@@ -306,6 +307,23 @@ module_items!(
         MAX_XML_ATTRIBUTES,
         MAX_XML_DEPTH,
         MAX_XML_NAMESPACES,
+        // CoRIMs: the CBOR twin, read into the same documents.
+        parse_corim,
+        prepare_corim,
+        verify_corim,
+        Corim,
+        CorimError,
+        DiceReference,
+        PendingCorim,
+        RimFormats,
+        VerifiedCorim,
+        CORIM_CBOR_LIMITS,
+        MAX_CORIM_ALTERNATIVES,
+        MAX_CORIM_BYTES,
+        MAX_CORIM_MEASUREMENTS,
+        MAX_CORIM_TAGS,
+        MAX_CORIM_TRIPLES,
+        NVIDIA_CORIM_ROOT_PEM,
         NVIDIA_RIM_ROOT_PEM,
     ];
     token: [

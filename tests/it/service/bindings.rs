@@ -78,6 +78,7 @@ fn every_variable_reaches_its_setting() {
         ("EDGEATTEST_OCSP_URL", "off"),
         ("EDGEATTEST_OCSP_TIMEOUT_MS", "30000"),
         ("EDGEATTEST_FETCH_CACHE", "off"),
+        ("EDGEATTEST_RIM_FORMATS", "corim-preferred"),
         ("EDGEATTEST_BUNDLED_RIMS", "off"),
         (
             "EDGEATTEST_RIM_DOCUMENTS",
@@ -113,6 +114,10 @@ fn every_variable_reaches_its_setting() {
         Setting::Url("https://rim.example/v1/rim/".into())
     );
     assert_eq!(o.ocsp_url, Setting::Off);
+    assert_eq!(
+        o.rim_formats,
+        Some(edgeattest::rim::RimFormats::CorimPreferred)
+    );
 }
 
 #[test]
@@ -166,7 +171,12 @@ fn the_fixed_time_is_unix_seconds_or_rfc_3339_within_the_calendar() {
 
 #[test]
 fn values_that_mean_nothing_are_configuration_errors() {
-    let cases: [(&str, &str, &str); 10] = [
+    let cases: [(&str, &str, &str); 11] = [
+        (
+            "EDGEATTEST_RIM_FORMATS",
+            "corim",
+            "EDGEATTEST_RIM_FORMATS must be xml or corim-preferred, not corim",
+        ),
         (
             "EDGEATTEST_TEST_PKI",
             "yes",

@@ -750,3 +750,40 @@ fn a_fetched_rim_must_be_the_rim_of_its_id_not_only_its_envelope() {
         "{details:#}"
     );
 }
+
+#[test]
+fn the_fetch_step_asks_for_corims_when_configured() {
+    use edgeattest::rim::RimFormats;
+    for (formats, accept) in [
+        (RimFormats::Xml, "application/json"),
+        (
+            RimFormats::CorimPreferred,
+            RimFormats::CorimPreferred.accept(),
+        ),
+    ] {
+        let config = ServiceConfig {
+            rim_formats: formats,
+            ..ServiceConfig::default()
+        };
+        let trust = TrustStore::nvidia_device_identity().unwrap();
+        let keys = KeyRing::external(key().public_key(), None);
+        let service = Service::new(config, keys, trust, RimTrust::nvidia(), 1);
+        let mut exchange = service.begin(
+            &ls10_request(),
+            UnixTime::from_secs(JUNE_2026).unwrap(),
+            [1; 32],
+        );
+        exchange.verify_in_core(&service).unwrap();
+        let Step::Fetch(resources) = exchange.step() else {
+            panic!("{:?}", exchange.step())
+        };
+        let rim = resources
+            .iter()
+            .find(|r| matches!(r, Resource::Rim { .. }))
+            .unwrap();
+        assert!(matches!(rim, Resource::Rim { formats: f, .. } if *f == formats));
+        // The host's request carries it: the resource's `accept` is its Accept header.
+        let written = serde_json::to_value(rim).unwrap();
+        assert_eq!(written["accept"], accept);
+    }
+}

@@ -32,6 +32,7 @@ fn resource() -> Resource {
         id: ID.into(),
         url: format!("{FIRST}{ID}"),
         fallbacks: vec![format!("{MIRROR}{ID}")],
+        formats: edgeattest::rim::RimFormats::Xml,
     }
 }
 

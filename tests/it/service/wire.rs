@@ -154,10 +154,11 @@ fn an_exchange_step_is_tagged_by_kind() {
         id: "NV_X".into(),
         url: "https://rim.example/NV_X".into(),
         fallbacks: vec!["https://mirror.example/v1/rim/NV_X".into()],
+        formats: edgeattest::rim::RimFormats::Xml,
     }];
     assert_eq!(
         serde_json::to_value(Step::Fetch(&resources)).unwrap(),
-        json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X", "fallbacks": ["https://mirror.example/v1/rim/NV_X"] }] })
+        json!({ "kind": "fetch", "resources": [{ "kind": "rim", "id": "NV_X", "url": "https://rim.example/NV_X", "fallbacks": ["https://mirror.example/v1/rim/NV_X"], "accept": "application/json" }] })
     );
     let check = edgeattest::crypto::SignatureCheck {
         public_key_sec1: vec![4, 1],
@@ -506,6 +507,7 @@ fn a_resource_reads_back_as_written_and_a_missing_member_is_named() {
             id: "NV_X".into(),
             url: "https://rim.example/NV_X".into(),
             fallbacks: vec!["https://mirror.example/v1/rim/NV_X".into()],
+            formats: edgeattest::rim::RimFormats::CorimPreferred,
         },
         Resource::Ocsp {
             url: "https://ocsp.example/".into(),

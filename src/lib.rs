@@ -110,6 +110,7 @@ pub mod time;
 // a user.
 pub mod attest;
 pub mod chain;
+pub mod cmw;
 pub mod crypto;
 pub mod ear;
 pub mod evidence;

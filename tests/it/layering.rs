@@ -30,6 +30,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "sort",
             "urlencoded",
             "host_answer",
+            "cmw",
         ],
         &["base"],
     ),

@@ -18,6 +18,7 @@
 //! steps, revocation, and `passed`, `failed` or `partial`. It is the one place that orders a
 //! device's checks: the service's outcome and claims are a translation of it.
 
+mod cmw_devices;
 mod device_report;
 mod error;
 mod opaque;

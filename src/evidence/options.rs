@@ -21,6 +21,7 @@ use core::fmt;
 
 use serde::Deserialize;
 
+use super::cmw_devices::{device, DeviceParts};
 use super::{
     decode_generation2, BatchPlan, DeviceInput, FwidPolicy, ParseError, ReportPlan,
     RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
@@ -30,6 +31,7 @@ use crate::attest::{
 };
 use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
+use crate::cmw::{CmwError, EvidenceForm};
 use crate::error_code::ErrorCode;
 use crate::rim::{RimError, RimTrust, RuntimeEvidence};
 use crate::time::UnixTime;
@@ -109,10 +111,13 @@ pub enum OptionsError {
     Rim(RimError),
     /// The transcript could not be parsed (`runtimeEvidence`).
     Parse(ParseError),
+    /// The evidence is a CMW that is malformed, not NVIDIA's profile, holds another nonce
+    /// than `nonce`, or another number of devices than the entry verifies.
+    Cmw(CmwError),
 }
 
 impl OptionsError {
-    fn invalid(field: &str, expected: &str) -> Self {
+    pub(super) fn invalid(field: &str, expected: &str) -> Self {
         Self::Invalid {
             field: field.into(),
             expected: expected.into(),
@@ -141,6 +146,7 @@ impl fmt::Display for OptionsError {
             Self::Chain(e) => e.fmt(f),
             Self::Rim(e) => e.fmt(f),
             Self::Parse(e) => write!(f, "evidence: {e}"),
+            Self::Cmw(e) => e.fmt(f),
         }
     }
 }
@@ -156,6 +162,7 @@ impl ErrorCode for OptionsError {
             Self::Chain(e) => e.code(),
             Self::Rim(e) => e.code(),
             Self::Parse(e) => e.code(),
+            Self::Cmw(e) => e.code(),
         }
     }
 
@@ -167,6 +174,7 @@ impl ErrorCode for OptionsError {
             Self::Chain(e) => e.field(),
             Self::Rim(e) => e.field(),
             Self::Parse(_) => Some("evidence"),
+            Self::Cmw(e) => e.field(),
         }
     }
 }
@@ -205,13 +213,10 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<BatchPlan, E> {
         let checked = self.checked(clock)?;
-        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let device = self.one_device(&checked)?;
         let store = trust_store(self.trust_anchors.as_deref())?;
-        let input = DeviceInput {
-            evidence: &evidence,
-            certificate_pem: &pem,
-        };
-        Ok(BatchPlan::new(&[input], &checked.context(&store)))
+        Ok(BatchPlan::new(&[device.input()], &checked.context(&store))
+            .with_forms(alloc::vec![device.form]))
     }
 
     /// The one device verified with the software backend (`verifyEvidence`).
@@ -230,7 +235,8 @@ impl<Now> EvidenceOptions<Now> {
             .unwrap_or(Err(VerifyError::Signature)))
     }
 
-    /// Every device of `devices` as one plan (`prepareEvidence`).
+    /// Every device of `devices` as one plan (`prepareEvidence`); without `devices`, the
+    /// devices of a CMW in `evidence`.
     ///
     /// # Errors
     /// As [`Self::device_plan`], `devices` missing, or a device's member (`devices[1].evidence`).
@@ -239,27 +245,40 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<BatchPlan, E> {
         let checked = self.checked(clock)?;
-        let devices = self
-            .devices
-            .as_ref()
-            .ok_or_else(|| OptionsError::invalid("devices", "an array"))?;
-        let owned = devices
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                let prefix = alloc::format!("devices[{i}].");
-                device(&d.evidence, &d.certificate, &prefix, checked.encoding)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let inputs: Vec<DeviceInput<'_>> = owned
-            .iter()
-            .map(|(evidence, pem)| DeviceInput {
-                evidence,
-                certificate_pem: pem,
-            })
-            .collect();
+        let owned = match (&self.devices, &self.evidence) {
+            (Some(devices), _) => {
+                let mut owned = Vec::new();
+                for (i, d) in devices.iter().enumerate() {
+                    let prefix = alloc::format!("devices[{i}].");
+                    owned.extend(device(
+                        &d.evidence,
+                        &d.certificate,
+                        &prefix,
+                        checked.encoding,
+                        &checked.nonce,
+                    )?);
+                }
+                owned
+            }
+            // A CMW brings the devices of a batch in one member; a plain transcript there
+            // is still a missing `devices`.
+            (None, Some(_)) => match device(
+                &self.evidence,
+                &self.certificate,
+                "",
+                checked.encoding,
+                &checked.nonce,
+            ) {
+                Ok(devices) if devices.iter().all(|d| d.form != EvidenceForm::Plain) => devices,
+                Err(error @ OptionsError::Cmw(_)) => return Err(error.into()),
+                _ => return Err(OptionsError::invalid("devices", "an array").into()),
+            },
+            (None, None) => return Err(OptionsError::invalid("devices", "an array").into()),
+        };
+        let inputs: Vec<DeviceInput<'_>> = owned.iter().map(DeviceParts::input).collect();
         let store = trust_store(self.trust_anchors.as_deref())?;
-        Ok(BatchPlan::new(&inputs, &checked.context(&store)))
+        Ok(BatchPlan::new(&inputs, &checked.context(&store))
+            .with_forms(owned.iter().map(|d| d.form).collect()))
     }
 
     /// The device with its RIMs and revocation as a report plan (`evidenceReport`): RIMs
@@ -274,7 +293,7 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<ReportPlan, E> {
         let checked = self.checked(clock)?;
-        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let device = self.one_device(&checked)?;
         let rim_trust = match &self.rim_anchors {
             Some(pem) => RimTrust::from_pem(pem).map_err(OptionsError::Rim)?,
             None => RimTrust::nvidia(),
@@ -303,10 +322,7 @@ impl<Now> EvidenceOptions<Now> {
         let store = trust_store(self.trust_anchors.as_deref())?;
         let rims = self.rims.as_ref();
         Ok(ReportPlan::new(
-            DeviceInput {
-                evidence: &evidence,
-                certificate_pem: &pem,
-            },
+            device.input(),
             &checked.context(&store),
             RimDocuments {
                 driver: rims.and_then(|r| r.driver.as_ref()).map(|d| d.0.as_slice()),
@@ -315,9 +331,12 @@ impl<Now> EvidenceOptions<Now> {
                     .map(|d| d.0.as_slice()),
             },
             &rim_trust,
-            self.firmware_version.clone(),
+            self.firmware_version
+                .clone()
+                .or(device.firmware_version.clone()),
             revocation,
-        ))
+        )
+        .with_form(device.form))
     }
 
     /// `certificate` (PEM, or base64 of PEM) validated to `trustAnchors` (the NVIDIA Device
@@ -363,6 +382,21 @@ impl<Now> EvidenceOptions<Now> {
             self.hwmodel.clone(),
             self.firmware_version.clone(),
         ))
+    }
+
+    /// The one device of `evidence` (and `certificate`): a CMW of several is refused.
+    fn one_device(&self, checked: &Checked) -> Result<DeviceParts, OptionsError> {
+        let mut devices = device(
+            &self.evidence,
+            &self.certificate,
+            "",
+            checked.encoding,
+            &checked.nonce,
+        )?;
+        match devices.len() {
+            1 => Ok(devices.remove(0)),
+            count => Err(OptionsError::Cmw(CmwError::DeviceCount { count })),
+        }
     }
 
     fn checked<E: From<OptionsError>>(
@@ -428,7 +462,7 @@ fn trust_store(anchors: Option<&str>) -> Result<TrustStore, OptionsError> {
 }
 
 /// Evidence bytes as given, or text decoded by the core's one rule ([`decode_evidence_text`]).
-fn evidence_bytes(
+pub(super) fn evidence_bytes(
     value: Option<&TextOrBytes>,
     encoding: Option<EvidenceEncoding>,
     field: &str,
@@ -445,27 +479,9 @@ fn evidence_bytes(
     }
 }
 
-/// One device's transcript bytes and PEM text; `prefix` names the device (`devices[0].`).
-fn device(
-    evidence: &Option<TextOrBytes>,
-    certificate: &Option<String>,
-    prefix: &str,
-    encoding: Option<EvidenceEncoding>,
-) -> Result<(Vec<u8>, String), OptionsError> {
-    let evidence = evidence_bytes(
-        evidence.as_ref(),
-        encoding,
-        &alloc::format!("{prefix}evidence"),
-    )?;
-    let text = certificate
-        .as_deref()
-        .ok_or_else(|| OptionsError::invalid(&alloc::format!("{prefix}certificate"), "a string"))?;
-    Ok((evidence, certificate_text(text)?))
-}
-
 /// PEM text as given, or decoded from base64 (the request format). The error names
 /// `certificate` whichever device it is, as it always has.
-fn certificate_text(text: &str) -> Result<String, OptionsError> {
+pub(super) fn certificate_text(text: &str) -> Result<String, OptionsError> {
     if text.contains("-----BEGIN") {
         return Ok(text.to_string());
     }

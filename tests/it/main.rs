@@ -133,6 +133,7 @@ mod error_codes;
 /// CMW-wrapped evidence: both serialisations, NVIDIA's profile, every entry that takes it.
 mod cmw {
     mod json;
+    mod options;
     pub(crate) mod support;
 }
 

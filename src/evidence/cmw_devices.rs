@@ -5,11 +5,14 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::options::{certificate_text, evidence_bytes, OptionsError};
+use super::decode_generation2;
+use super::options_error::OptionsError;
 use super::DeviceInput;
+use crate::attest::decode_evidence_text;
 use crate::attest::{EvidenceEncoding, Nonce};
-use crate::bytes::TextOrBytes;
+use crate::bytes::{TextOrBytes, BYTES_EXPECTED};
 use crate::cmw::{CmwEvidence, CmwForm, CmwLimits, EvidenceForm};
+use alloc::string::ToString;
 
 /// One device as read from the options: its transcript, its PEM chain, the form they came
 /// in and the firmware-version hint of a CMW.
@@ -82,4 +85,34 @@ pub(super) fn device(
             })
         })
         .collect()
+}
+
+/// Evidence bytes as given, or text decoded by the core's one rule ([`decode_evidence_text`]).
+pub(super) fn evidence_bytes(
+    value: Option<&TextOrBytes>,
+    encoding: Option<EvidenceEncoding>,
+    field: &str,
+) -> Result<Vec<u8>, OptionsError> {
+    match value {
+        Some(TextOrBytes::Text(text)) => {
+            decode_evidence_text(text, encoding, field).map_err(OptionsError::Encoding)
+        }
+        Some(TextOrBytes::Bytes(bytes)) => Ok(bytes.clone()),
+        Some(TextOrBytes::NotBytes) => {
+            Err(OptionsError::invalid(field, "an array of bytes (0 to 255)"))
+        }
+        None => Err(OptionsError::invalid(field, BYTES_EXPECTED)),
+    }
+}
+
+/// PEM text as given, or decoded from base64 (the request format). The error names
+/// `certificate` whichever device it is, as it always has.
+pub(super) fn certificate_text(text: &str) -> Result<String, OptionsError> {
+    if text.contains("-----BEGIN") {
+        return Ok(text.to_string());
+    }
+    decode_generation2(text)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(|| OptionsError::invalid("certificate", "PEM text or base64 of PEM text"))
 }

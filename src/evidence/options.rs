@@ -15,25 +15,23 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use serde::Deserialize;
 
-use super::cmw_devices::{device, DeviceParts};
+use super::cmw_devices::{certificate_text, device, evidence_bytes, DeviceParts};
+// Re-exported here too: the topology entry names the options' error by this path.
+pub(crate) use super::options_error::OptionsError;
 use super::{
-    decode_generation2, BatchPlan, DeviceInput, FwidPolicy, ParseError, ReportPlan,
-    RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
+    BatchPlan, DeviceInput, FwidPolicy, ReportPlan, RevocationInput, RimDocuments, Transcript,
+    VerifiedEvidence, VerifyContext, VerifyError,
 };
-use crate::attest::{
-    decode_evidence_text, Arch, EvidenceEncoding, EvidenceEncodingError, Nonce, RequestError,
-};
+use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
 use crate::cmw::{CmwError, EvidenceForm};
-use crate::error_code::ErrorCode;
-use crate::rim::{RimError, RimTrust, RuntimeEvidence};
+use crate::rim::{RimTrust, RuntimeEvidence};
 use crate::time::UnixTime;
 
 /// The members of every evidence entry's options, read by one type: each entry uses its own
@@ -86,97 +84,6 @@ struct RevocationOptions {
     /// The warnings of a chain `good` under a revocation rule (`checkOcspResponses`'s
     /// `warnings`): the report shows them.
     warnings: Option<Vec<String>>,
-}
-
-/// Why options could not be used; the code and `field` are those of the error inside
-/// (`ERR_INVALID_ARGUMENT` for a member missing or malformed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OptionsError {
-    /// A member is missing or not what it must be.
-    Invalid {
-        /// The member (`arch`, `devices[1].certificate`, `revocation.status`).
-        field: String,
-        /// What it must be, for the message.
-        expected: String,
-    },
-    /// The nonce text is not 64 hex characters, or another member of a request is refused
-    /// as the service refuses it (endpoint, arch, claims version).
-    Request(RequestError),
-    /// Evidence text not in the encoding named (or in none).
-    Encoding(EvidenceEncodingError),
-    /// The trust anchors could not be read.
-    Chain(ChainError),
-    /// The RIM anchors could not be read.
-    Rim(RimError),
-    /// The transcript could not be parsed (`runtimeEvidence`).
-    Parse(ParseError),
-    /// The evidence is a CMW that is malformed, not NVIDIA's profile, holds another nonce
-    /// than `nonce`, or another number of devices than the entry verifies.
-    Cmw(CmwError),
-}
-
-impl OptionsError {
-    pub(super) fn invalid(field: &str, expected: &str) -> Self {
-        Self::Invalid {
-            field: field.into(),
-            expected: expected.into(),
-        }
-    }
-
-    /// The error of options that are member `parent` of larger options: its field named
-    /// from there (`gpus.devices[1].evidence`).
-    pub(crate) fn under(self, parent: &str) -> Self {
-        match self {
-            Self::Invalid { field, expected } => Self::Invalid {
-                field: alloc::format!("{parent}.{field}"),
-                expected,
-            },
-            other => other,
-        }
-    }
-}
-
-impl fmt::Display for OptionsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Invalid { field, expected } => write!(f, "{field} must be {expected}"),
-            Self::Request(e) => e.fmt(f),
-            Self::Encoding(e) => e.fmt(f),
-            Self::Chain(e) => e.fmt(f),
-            Self::Rim(e) => e.fmt(f),
-            Self::Parse(e) => write!(f, "evidence: {e}"),
-            Self::Cmw(e) => e.fmt(f),
-        }
-    }
-}
-
-impl core::error::Error for OptionsError {}
-
-impl ErrorCode for OptionsError {
-    fn code(&self) -> &'static str {
-        match self {
-            Self::Invalid { .. } => "ERR_INVALID_ARGUMENT",
-            Self::Request(e) => e.code(),
-            Self::Encoding(e) => e.code(),
-            Self::Chain(e) => e.code(),
-            Self::Rim(e) => e.code(),
-            Self::Parse(e) => e.code(),
-            Self::Cmw(e) => e.code(),
-        }
-    }
-
-    fn field(&self) -> Option<&str> {
-        match self {
-            Self::Invalid { field, .. } => Some(field),
-            Self::Request(e) => e.field(),
-            Self::Encoding(e) => e.field(),
-            Self::Chain(e) => e.field(),
-            Self::Rim(e) => e.field(),
-            Self::Parse(_) => Some("evidence"),
-            Self::Cmw(e) => e.field(),
-        }
-    }
 }
 
 /// The options every verification shares, checked.
@@ -459,34 +366,4 @@ fn trust_store(anchors: Option<&str>) -> Result<TrustStore, OptionsError> {
         None => TrustStore::nvidia_device_identity(),
     }
     .map_err(OptionsError::Chain)
-}
-
-/// Evidence bytes as given, or text decoded by the core's one rule ([`decode_evidence_text`]).
-pub(super) fn evidence_bytes(
-    value: Option<&TextOrBytes>,
-    encoding: Option<EvidenceEncoding>,
-    field: &str,
-) -> Result<Vec<u8>, OptionsError> {
-    match value {
-        Some(TextOrBytes::Text(text)) => {
-            decode_evidence_text(text, encoding, field).map_err(OptionsError::Encoding)
-        }
-        Some(TextOrBytes::Bytes(bytes)) => Ok(bytes.clone()),
-        Some(TextOrBytes::NotBytes) => {
-            Err(OptionsError::invalid(field, "an array of bytes (0 to 255)"))
-        }
-        None => Err(OptionsError::invalid(field, BYTES_EXPECTED)),
-    }
-}
-
-/// PEM text as given, or decoded from base64 (the request format). The error names
-/// `certificate` whichever device it is, as it always has.
-pub(super) fn certificate_text(text: &str) -> Result<String, OptionsError> {
-    if text.contains("-----BEGIN") {
-        return Ok(text.to_string());
-    }
-    decode_generation2(text)
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .ok_or_else(|| OptionsError::invalid("certificate", "PEM text or base64 of PEM text"))
 }

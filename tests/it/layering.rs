@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
         "base",
         &[
             "json",
+            "cbor",
             "time",
             "bytes",
             "error_code",
@@ -35,6 +36,8 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
         &["base"],
     ),
     ("crypto", &["crypto"], &["base"]),
+    // COSE_Sign1: the envelope of CWT results and signed CoRIMs (signatures, not trust).
+    ("cose", &["cose"], &["crypto", "base"]),
     ("x509", &["x509"], &["crypto", "base"]),
     (
         "profiles",
@@ -59,7 +62,15 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     (
         "rim",
         &["rim"],
-        &["revocation", "chain", "x509", "profiles", "crypto", "base"],
+        &[
+            "revocation",
+            "chain",
+            "x509",
+            "profiles",
+            "cose",
+            "crypto",
+            "base",
+        ],
     ),
     (
         "evidence",
@@ -70,6 +81,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "x509",
             "profiles",
+            "cose",
             "crypto",
             "base",
         ],
@@ -83,7 +95,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     (
         "appraisal",
         &["policy", "ear"],
-        &["appraisal", "tokens", "profiles", "crypto", "base"],
+        &["appraisal", "tokens", "profiles", "cose", "crypto", "base"],
     ),
     ("requests", &["attest"], &["profiles", "base"]),
     (
@@ -105,6 +117,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "profiles",
             "x509",
+            "cose",
             "crypto",
             "base",
         ],
@@ -124,6 +137,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "profiles",
             "x509",
+            "cose",
             "crypto",
             "base",
         ],

@@ -132,6 +132,7 @@ mod error_codes;
 /// the PPCIE topology verdict.
 /// CMW-wrapped evidence: both serialisations, NVIDIA's profile, every entry that takes it.
 mod cmw {
+    mod cbor;
     mod json;
     mod options;
     pub(crate) mod support;

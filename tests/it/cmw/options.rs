@@ -195,3 +195,23 @@ fn malformed_cmw_evidence_is_refused_with_its_code() {
         Err(("ERR_CMW_BASE64".into(), Some("gpu_0.evidence".into())))
     );
 }
+
+#[test]
+fn nvidias_cmw_as_cbor_verifies_as_bytes_or_base64() {
+    use super::support::to_cbor;
+    let cbor = to_cbor(&fsp_cmw()).encode();
+    let bytes = verify(json!({ "evidence": cbor.clone() }))
+        .unwrap()
+        .unwrap();
+    assert_eq!(bytes["evidenceForm"], "cbor-cmw");
+    let standard = base64::engine::general_purpose::STANDARD.encode(&cbor);
+    let text = verify(json!({ "evidence": standard })).unwrap().unwrap();
+    assert_eq!(text, bytes);
+    // A tampered transcript inside the CBOR fails as it does in JSON.
+    let mut transcript = fsp_transcript();
+    transcript[60] ^= 0x01;
+    let mut cmw = fsp_cmw();
+    cmw["gpu_0"]["evidence"][1] = json!(b64u(&transcript));
+    let tampered = verify(json!({ "evidence": to_cbor(&cmw).encode() })).unwrap();
+    assert_eq!(tampered, Err("ERR_EVIDENCE_SIGNATURE".to_string()));
+}

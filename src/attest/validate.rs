@@ -30,6 +30,7 @@ use super::endpoint::{Arch, ClaimsVersion, Endpoint, EvidenceGeneration};
 use super::error::RequestError;
 use super::firmware_version::FirmwareVersion;
 use super::nonce::Nonce;
+use crate::cmw::EvidenceForm;
 use crate::json;
 
 /// Largest accepted request body: 2 MiB. A real 8-GPU request is 98 KB; 64 items of the
@@ -44,10 +45,10 @@ pub const MAX_EVIDENCE_BYTES: usize = 64 * 1024;
 pub const MAX_CERTIFICATE_BYTES: usize = 64 * 1024;
 
 /// The PEM boundary every certificate chain must contain (RFC 7468 §2).
-const PEM_CERTIFICATE_LABEL: &str = "-----BEGIN CERTIFICATE-----";
+pub(super) const PEM_CERTIFICATE_LABEL: &str = "-----BEGIN CERTIFICATE-----";
 
 /// Standard base64, padding optional: clients differ, and the padding carries no data.
-const BASE64: GeneralPurpose = GeneralPurpose::new(
+pub(super) const BASE64: GeneralPurpose = GeneralPurpose::new(
     &alphabet::STANDARD,
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
@@ -61,6 +62,7 @@ pub struct ValidatedRequest {
     arch: Arch,
     claims_version: ClaimsVersion,
     devices: Vec<DeviceEvidence>,
+    evidence_form: EvidenceForm,
 }
 
 impl ValidatedRequest {
@@ -88,14 +90,19 @@ impl ValidatedRequest {
     pub fn devices(&self) -> &[DeviceEvidence] {
         &self.devices
     }
+
+    /// The form the evidence came in: `plain` items, or a JSON or CBOR CMW.
+    pub fn evidence_form(&self) -> EvidenceForm {
+        self.evidence_form
+    }
 }
 
 /// One device's decoded evidence and certificate chain.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceEvidence {
-    evidence: Vec<u8>,
-    certificate_pem: String,
-    firmware_version: Option<FirmwareVersion>,
+    pub(super) evidence: Vec<u8>,
+    pub(super) certificate_pem: String,
+    pub(super) firmware_version: Option<FirmwareVersion>,
 }
 
 impl DeviceEvidence {
@@ -141,6 +148,7 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
     let arch = arch(endpoint, &members)?;
     let claims_version = claims_version(endpoint, &members)?;
 
+    let mut evidence_form = EvidenceForm::Plain;
     let devices = if endpoint.version() == 1 {
         let evidence = required_str(&members, "evidence", "evidence")?;
         let certificate = required_str(&members, "certificate", "certificate")?;
@@ -150,7 +158,9 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
             firmware_version: None,
         }])
     } else {
-        items(endpoint, &members)?
+        let (devices, form) = items(endpoint, &members, &nonce)?;
+        evidence_form = form;
+        devices
     };
 
     Ok(ValidatedRequest {
@@ -159,6 +169,7 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
         arch,
         claims_version,
         devices,
+        evidence_form,
     })
 }
 
@@ -218,11 +229,19 @@ fn claims_version(
 fn items(
     endpoint: Endpoint,
     members: &Map<String, Value>,
-) -> Result<Vec<DeviceEvidence>, RequestError> {
+    #[cfg_attr(not(feature = "cmw"), allow(unused_variables))] nonce: &Nonce,
+) -> Result<(Vec<DeviceEvidence>, EvidenceForm), RequestError> {
     let name = endpoint.evidence_field();
     let list = match members.get(name) {
         None | Some(Value::Null) => return Err(RequestError::MissingField { field: name.into() }),
         Some(Value::Array(list)) => list,
+        // NVIDIA's verifier input in place of the items (generation 2 only).
+        #[cfg(feature = "cmw")]
+        Some(value @ (Value::Object(_) | Value::String(_)))
+            if endpoint.evidence_generation() == EvidenceGeneration::Gen2 =>
+        {
+            return super::cmw_items::cmw_items(value, name, nonce);
+        }
         Some(_) => {
             return Err(RequestError::WrongType {
                 field: name.into(),
@@ -264,7 +283,8 @@ fn items(
                 firmware_version,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(|devices| (devices, EvidenceForm::Plain))
 }
 
 fn firmware_version(

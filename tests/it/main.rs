@@ -132,6 +132,7 @@ mod error_codes;
 /// the PPCIE topology verdict.
 /// CMW-wrapped evidence: both serialisations, NVIDIA's profile, every entry that takes it.
 mod cmw {
+    mod attest;
     mod cbor;
     mod json;
     mod options;

@@ -1,81 +1,48 @@
 //! A CMW as the evidence of an attest request (V3, V4): `evidence_list` is then NVIDIA's
 //! verifier input instead of the item array, as `collect-evidence-v2` writes it — the JSON
-//! collection itself (an object), or a string holding standard base64 of the CMW in either
-//! serialisation (the CBOR form has no JSON spelling). `nonce` and `arch` stay the body's.
+//! collection itself (an object with `__cmwc_t`), or a string holding standard base64 of the
+//! CMW in either serialisation (the CBOR form has no JSON spelling). `nonce` and `arch` stay
+//! the body's.
 //!
 //! Each CMW item is one device, in the collection's order, held to the item rules of the
-//! array form: its chain is required (`…certificate`, PEM text), the sizes are the same
-//! limits, its `hints.fwversion` is the item's `firmware_version`. The CMW's nonce, when it
-//! has one, must be the body's (`ERR_CMW_NONCE_MISMATCH`); its other refusals keep their
-//! `ERR_CMW_*` codes, their `field` the member's path inside the CMW.
+//! array form by the validator: its chain is required (`…certificate`, PEM text), the sizes
+//! are the same limits, its `hints.fwversion` is the item's `firmware_version`. The CMW's
+//! nonce, when it has one, must be the body's (`ERR_CMW_NONCE_MISMATCH`); its other
+//! refusals keep their `ERR_CMW_*` codes, their `field` the member's path inside the CMW.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
-
-use base64::Engine;
-use serde_json::Value;
 
 use super::error::RequestError;
 use super::firmware_version::FirmwareVersion;
 use super::nonce::Nonce;
-use super::validate::{
-    DeviceEvidence, BASE64, MAX_CERTIFICATE_BYTES, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_ITEMS,
-    PEM_CERTIFICATE_LABEL,
-};
 use crate::cmw::{CmwEvidence, CmwLimits, EvidenceForm};
 
-/// The devices of a CMW `evidence_list` (`name`), and the form it came in.
+/// One device of a CMW `evidence_list`, before the item limits.
+pub(super) struct CmwItem {
+    /// The item's path in the body (`evidence_list.gpu_0`).
+    pub(super) path: String,
+    pub(super) evidence: Vec<u8>,
+    pub(super) certificate_pem: Option<String>,
+    pub(super) firmware_version: Option<FirmwareVersion>,
+}
+
+/// The devices of the CMW `bytes` of member `name`, and the form it came in.
 pub(super) fn cmw_items(
-    value: &Value,
+    bytes: &[u8],
     name: &str,
     nonce: &Nonce,
-) -> Result<(Vec<DeviceEvidence>, EvidenceForm), RequestError> {
-    let bytes = match value {
-        Value::String(text) => BASE64
-            .decode(text)
-            .map_err(|_| RequestError::InvalidBase64 { field: name.into() })?,
-        other => serde_json::to_vec(other).map_err(|_| RequestError::WrongType {
-            field: name.into(),
-            expected: "array",
-        })?,
-    };
-    let cmw = CmwEvidence::decode(&bytes, CmwLimits::DEFAULT).map_err(RequestError::Cmw)?;
+) -> Result<(Vec<CmwItem>, EvidenceForm), RequestError> {
+    let cmw = CmwEvidence::decode(bytes, CmwLimits::DEFAULT).map_err(RequestError::Cmw)?;
     cmw.check_nonce(nonce.as_bytes())
         .map_err(RequestError::Cmw)?;
-    if cmw.devices.len() > MAX_EVIDENCE_ITEMS {
-        return Err(RequestError::TooManyEvidenceItems {
-            field: name.into(),
-            count: cmw.devices.len(),
-            limit: MAX_EVIDENCE_ITEMS,
-        });
-    }
     let form = EvidenceForm::from(cmw.form);
-    let devices = cmw
+    let items = cmw
         .devices
         .into_iter()
         .map(|device| {
             let path = format!("{name}.{}", device.label);
-            if device.evidence.len() > MAX_EVIDENCE_BYTES {
-                return Err(RequestError::ItemTooLarge {
-                    field: format!("{path}.evidence"),
-                    limit: MAX_EVIDENCE_BYTES,
-                });
-            }
-            let field = format!("{path}.certificate");
-            let pem = device
-                .certificate_pem
-                .ok_or_else(|| RequestError::MissingField {
-                    field: field.clone(),
-                })?;
-            if pem.len() > MAX_CERTIFICATE_BYTES {
-                return Err(RequestError::ItemTooLarge {
-                    field,
-                    limit: MAX_CERTIFICATE_BYTES,
-                });
-            }
-            if !pem.contains(PEM_CERTIFICATE_LABEL) {
-                return Err(RequestError::InvalidCertificateText { field });
-            }
             let firmware_version = device
                 .firmware_version
                 .map(|text| {
@@ -84,12 +51,13 @@ pub(super) fn cmw_items(
                     })
                 })
                 .transpose()?;
-            Ok(DeviceEvidence {
+            Ok(CmwItem {
+                path,
                 evidence: device.evidence,
-                certificate_pem: pem,
+                certificate_pem: device.certificate_pem,
                 firmware_version,
             })
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((devices, form))
+        .collect::<Result<Vec<_>, RequestError>>()?;
+    Ok((items, form))
 }

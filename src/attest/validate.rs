@@ -45,10 +45,10 @@ pub const MAX_EVIDENCE_BYTES: usize = 64 * 1024;
 pub const MAX_CERTIFICATE_BYTES: usize = 64 * 1024;
 
 /// The PEM boundary every certificate chain must contain (RFC 7468 §2).
-pub(super) const PEM_CERTIFICATE_LABEL: &str = "-----BEGIN CERTIFICATE-----";
+const PEM_CERTIFICATE_LABEL: &str = "-----BEGIN CERTIFICATE-----";
 
 /// Standard base64, padding optional: clients differ, and the padding carries no data.
-pub(super) const BASE64: GeneralPurpose = GeneralPurpose::new(
+const BASE64: GeneralPurpose = GeneralPurpose::new(
     &alphabet::STANDARD,
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
@@ -100,9 +100,9 @@ impl ValidatedRequest {
 /// One device's decoded evidence and certificate chain.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceEvidence {
-    pub(super) evidence: Vec<u8>,
-    pub(super) certificate_pem: String,
-    pub(super) firmware_version: Option<FirmwareVersion>,
+    evidence: Vec<u8>,
+    certificate_pem: String,
+    firmware_version: Option<FirmwareVersion>,
 }
 
 impl DeviceEvidence {
@@ -238,9 +238,12 @@ fn items(
         // NVIDIA's verifier input in place of the items (generation 2 only).
         #[cfg(feature = "cmw")]
         Some(value @ (Value::Object(_) | Value::String(_)))
-            if endpoint.evidence_generation() == EvidenceGeneration::Gen2 =>
+            if endpoint.evidence_generation() == EvidenceGeneration::Gen2
+                && value
+                    .as_object()
+                    .is_none_or(|o| o.contains_key(crate::cmw::COLLECTION_TYPE_LABEL)) =>
         {
-            return super::cmw_items::cmw_items(value, name, nonce);
+            return cmw_devices(value, name, nonce);
         }
         Some(_) => {
             return Err(RequestError::WrongType {
@@ -285,6 +288,62 @@ fn items(
         })
         .collect::<Result<Vec<_>, _>>()
         .map(|devices| (devices, EvidenceForm::Plain))
+}
+
+/// The devices of a CMW `evidence_list` (see `cmw_items`), each held to the item limits.
+#[cfg(feature = "cmw")]
+fn cmw_devices(
+    value: &Value,
+    name: &str,
+    nonce: &Nonce,
+) -> Result<(Vec<DeviceEvidence>, EvidenceForm), RequestError> {
+    let bytes = match value {
+        Value::String(text) => decode_base64(text, name, MAX_BODY_BYTES, MAX_BODY_BYTES)?,
+        other => serde_json::to_vec(other).map_err(|_| RequestError::WrongType {
+            field: name.into(),
+            expected: "array",
+        })?,
+    };
+    let (items, form) = super::cmw_items::cmw_items(&bytes, name, nonce)?;
+    if items.len() > MAX_EVIDENCE_ITEMS {
+        return Err(RequestError::TooManyEvidenceItems {
+            field: name.into(),
+            count: items.len(),
+            limit: MAX_EVIDENCE_ITEMS,
+        });
+    }
+    let devices = items
+        .into_iter()
+        .map(|item| {
+            if item.evidence.len() > MAX_EVIDENCE_BYTES {
+                return Err(RequestError::ItemTooLarge {
+                    field: format!("{}.evidence", item.path),
+                    limit: MAX_EVIDENCE_BYTES,
+                });
+            }
+            let field = format!("{}.certificate", item.path);
+            let pem = item
+                .certificate_pem
+                .ok_or_else(|| RequestError::MissingField {
+                    field: field.clone(),
+                })?;
+            if pem.len() > MAX_CERTIFICATE_BYTES {
+                return Err(RequestError::ItemTooLarge {
+                    field,
+                    limit: MAX_CERTIFICATE_BYTES,
+                });
+            }
+            if !pem.contains(PEM_CERTIFICATE_LABEL) {
+                return Err(RequestError::InvalidCertificateText { field });
+            }
+            Ok(DeviceEvidence {
+                evidence: item.evidence,
+                certificate_pem: pem,
+                firmware_version: item.firmware_version,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((devices, form))
 }
 
 fn firmware_version(

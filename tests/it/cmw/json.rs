@@ -186,9 +186,12 @@ fn budgets_bound_size_depth_and_items() {
     assert_eq!(error.code(), "ERR_CMW_TOO_LARGE");
 }
 
+/// An edit of NVIDIA's CMW that breaks its profile.
+type Edit = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn nvidias_profile_is_enforced() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str, &str)> = vec![
+    let cases: Vec<(&str, Edit, &str, &str)> = vec![
         (
             "a collection with a non-GPU item",
             Box::new(|c| c["cpu_0"] = json!(["application/vnd.example.tdx-quote", "YQ"])),

@@ -8,6 +8,8 @@ pub(crate) mod arch;
 mod arch_row;
 mod body;
 mod builder;
+#[cfg(feature = "cmw")]
+mod cmw_items;
 mod encoding;
 mod endpoint;
 mod error;

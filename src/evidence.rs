@@ -18,10 +18,12 @@
 //! steps, revocation, and `passed`, `failed` or `partial`. It is the one place that orders a
 //! device's checks: the service's outcome and claims are a translation of it.
 
+mod cmw_devices;
 mod device_report;
 mod error;
 mod opaque;
 mod options;
+mod options_error;
 mod outcome;
 mod reader;
 mod report;
@@ -42,7 +44,8 @@ pub use device_report::{
 };
 pub use error::{ParseError, VerifyError};
 pub use opaque::{EnableStatus, FeatureFlag, OpaqueData, OpaqueEntry, OpaqueFormat, SwitchGpuPdis};
-pub use options::{EvidenceOptions, OptionsError};
+pub use options::EvidenceOptions;
+pub use options_error::OptionsError;
 pub use outcome::{CertificateChainReport, DeviceError, DeviceResult};
 pub use report::{BlockReport, ChainReport, EvidenceReport, OpaqueReport};
 pub use report_plan::{ReportPlan, RimDocuments};

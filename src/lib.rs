@@ -112,6 +112,7 @@ pub mod time;
 // a user.
 pub mod attest;
 pub mod chain;
+pub mod cmw;
 pub mod cose;
 pub mod crypto;
 pub mod ear;

@@ -110,6 +110,11 @@ pub enum RequestError {
         /// The path received.
         path: String,
     },
+    /// `evidence_list` is a CMW that is malformed, not NVIDIA's verifier input, or holds
+    /// another nonce than the body's (its own `ERR_CMW_*` code; `field` the member's path
+    /// inside the CMW).
+    #[cfg(feature = "cmw")]
+    Cmw(crate::cmw::CmwError),
     /// A member has the wrong JSON type.
     WrongType {
         /// The member.
@@ -165,6 +170,8 @@ impl ErrorCode for RequestError {
             Self::UnexpectedField { .. } => "ERR_REQUEST_UNEXPECTED_FIELD",
             Self::UnknownEndpoint { .. } => "ERR_REQUEST_UNKNOWN_ENDPOINT",
             Self::WrongType { .. } => "ERR_REQUEST_WRONG_TYPE",
+            #[cfg(feature = "cmw")]
+            Self::Cmw(error) => error.code(),
         }
     }
 
@@ -186,6 +193,8 @@ impl ErrorCode for RequestError {
             Self::InvalidClaimsVersion { .. } => Some("claims_version"),
             Self::InvalidNonce { .. } => Some("nonce"),
             Self::Json(error) => error.field(),
+            #[cfg(feature = "cmw")]
+            Self::Cmw(error) => error.field(),
             Self::BodyTooLarge { .. } | Self::EmptyBody | Self::UnknownEndpoint { .. } => None,
         }
     }
@@ -264,6 +273,8 @@ impl fmt::Display for RequestError {
             }
             Self::UnknownEndpoint { path } => write!(f, "no attest endpoint at {path:?}"),
             Self::WrongType { field, expected } => write!(f, "{field} must be a JSON {expected}"),
+            #[cfg(feature = "cmw")]
+            Self::Cmw(error) => write!(f, "evidence_list: {error}"),
         }
     }
 }

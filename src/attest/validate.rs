@@ -30,6 +30,7 @@ use super::endpoint::{Arch, ClaimsVersion, Endpoint, EvidenceGeneration};
 use super::error::RequestError;
 use super::firmware_version::FirmwareVersion;
 use super::nonce::Nonce;
+use crate::cmw::EvidenceForm;
 use crate::json;
 
 /// Largest accepted request body: 2 MiB. A real 8-GPU request is 98 KB; 64 items of the
@@ -61,6 +62,7 @@ pub struct ValidatedRequest {
     arch: Arch,
     claims_version: ClaimsVersion,
     devices: Vec<DeviceEvidence>,
+    evidence_form: EvidenceForm,
 }
 
 impl ValidatedRequest {
@@ -87,6 +89,11 @@ impl ValidatedRequest {
     /// The devices in request order; device `i` gets the label `GPU-i` or `SWITCH-i`.
     pub fn devices(&self) -> &[DeviceEvidence] {
         &self.devices
+    }
+
+    /// The form the evidence came in: `plain` items, or a JSON or CBOR CMW.
+    pub fn evidence_form(&self) -> EvidenceForm {
+        self.evidence_form
     }
 }
 
@@ -141,6 +148,7 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
     let arch = arch(endpoint, &members)?;
     let claims_version = claims_version(endpoint, &members)?;
 
+    let mut evidence_form = EvidenceForm::Plain;
     let devices = if endpoint.version() == 1 {
         let evidence = required_str(&members, "evidence", "evidence")?;
         let certificate = required_str(&members, "certificate", "certificate")?;
@@ -150,7 +158,9 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
             firmware_version: None,
         }])
     } else {
-        items(endpoint, &members)?
+        let (devices, form) = items(endpoint, &members, &nonce)?;
+        evidence_form = form;
+        devices
     };
 
     Ok(ValidatedRequest {
@@ -159,6 +169,7 @@ pub fn validate_request(endpoint: Endpoint, body: &[u8]) -> Result<ValidatedRequ
         arch,
         claims_version,
         devices,
+        evidence_form,
     })
 }
 
@@ -218,11 +229,22 @@ fn claims_version(
 fn items(
     endpoint: Endpoint,
     members: &Map<String, Value>,
-) -> Result<Vec<DeviceEvidence>, RequestError> {
+    #[cfg_attr(not(feature = "cmw"), allow(unused_variables))] nonce: &Nonce,
+) -> Result<(Vec<DeviceEvidence>, EvidenceForm), RequestError> {
     let name = endpoint.evidence_field();
     let list = match members.get(name) {
         None | Some(Value::Null) => return Err(RequestError::MissingField { field: name.into() }),
         Some(Value::Array(list)) => list,
+        // NVIDIA's verifier input in place of the items (generation 2 only).
+        #[cfg(feature = "cmw")]
+        Some(value @ (Value::Object(_) | Value::String(_)))
+            if endpoint.evidence_generation() == EvidenceGeneration::Gen2
+                && value
+                    .as_object()
+                    .is_none_or(|o| o.contains_key(crate::cmw::COLLECTION_TYPE_LABEL)) =>
+        {
+            return cmw_devices(value, name, nonce);
+        }
         Some(_) => {
             return Err(RequestError::WrongType {
                 field: name.into(),
@@ -264,7 +286,64 @@ fn items(
                 firmware_version,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(|devices| (devices, EvidenceForm::Plain))
+}
+
+/// The devices of a CMW `evidence_list` (see `cmw_items`), each held to the item limits.
+#[cfg(feature = "cmw")]
+fn cmw_devices(
+    value: &Value,
+    name: &str,
+    nonce: &Nonce,
+) -> Result<(Vec<DeviceEvidence>, EvidenceForm), RequestError> {
+    let bytes = match value {
+        Value::String(text) => decode_base64(text, name, MAX_BODY_BYTES, MAX_BODY_BYTES)?,
+        other => serde_json::to_vec(other).map_err(|_| RequestError::WrongType {
+            field: name.into(),
+            expected: "array",
+        })?,
+    };
+    let (items, form) = super::cmw_items::cmw_items(&bytes, name, nonce)?;
+    if items.len() > MAX_EVIDENCE_ITEMS {
+        return Err(RequestError::TooManyEvidenceItems {
+            field: name.into(),
+            count: items.len(),
+            limit: MAX_EVIDENCE_ITEMS,
+        });
+    }
+    let devices = items
+        .into_iter()
+        .map(|item| {
+            if item.evidence.len() > MAX_EVIDENCE_BYTES {
+                return Err(RequestError::ItemTooLarge {
+                    field: format!("{}.evidence", item.path),
+                    limit: MAX_EVIDENCE_BYTES,
+                });
+            }
+            let field = format!("{}.certificate", item.path);
+            let pem = item
+                .certificate_pem
+                .ok_or_else(|| RequestError::MissingField {
+                    field: field.clone(),
+                })?;
+            if pem.len() > MAX_CERTIFICATE_BYTES {
+                return Err(RequestError::ItemTooLarge {
+                    field,
+                    limit: MAX_CERTIFICATE_BYTES,
+                });
+            }
+            if !pem.contains(PEM_CERTIFICATE_LABEL) {
+                return Err(RequestError::InvalidCertificateText { field });
+            }
+            Ok(DeviceEvidence {
+                evidence: item.evidence,
+                certificate_pem: pem,
+                firmware_version: item.firmware_version,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((devices, form))
 }
 
 fn firmware_version(

@@ -15,23 +15,23 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use serde::Deserialize;
 
+use super::cmw_devices::{certificate_text, device, evidence_bytes, DeviceParts};
+// Re-exported here too: the topology entry names the options' error by this path.
+pub(crate) use super::options_error::OptionsError;
 use super::{
-    decode_generation2, BatchPlan, DeviceInput, FwidPolicy, ParseError, ReportPlan,
-    RevocationInput, RimDocuments, Transcript, VerifiedEvidence, VerifyContext, VerifyError,
+    BatchPlan, DeviceInput, FwidPolicy, ReportPlan, RevocationInput, RimDocuments, Transcript,
+    VerifiedEvidence, VerifyContext, VerifyError,
 };
-use crate::attest::{
-    decode_evidence_text, Arch, EvidenceEncoding, EvidenceEncodingError, Nonce, RequestError,
-};
+use crate::attest::{Arch, EvidenceEncoding, Nonce, RequestError};
 use crate::bytes::{Document, TextOrBytes, BYTES_EXPECTED};
 use crate::chain::{verify_pem_chain, ChainError, ChainOptions, TimeCheck, TrustStore};
-use crate::error_code::ErrorCode;
-use crate::rim::{RimError, RimTrust, RuntimeEvidence};
+use crate::cmw::{CmwError, EvidenceForm};
+use crate::rim::{RimTrust, RuntimeEvidence};
 use crate::time::UnixTime;
 
 /// The members of every evidence entry's options, read by one type: each entry uses its own
@@ -86,91 +86,6 @@ struct RevocationOptions {
     warnings: Option<Vec<String>>,
 }
 
-/// Why options could not be used; the code and `field` are those of the error inside
-/// (`ERR_INVALID_ARGUMENT` for a member missing or malformed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OptionsError {
-    /// A member is missing or not what it must be.
-    Invalid {
-        /// The member (`arch`, `devices[1].certificate`, `revocation.status`).
-        field: String,
-        /// What it must be, for the message.
-        expected: String,
-    },
-    /// The nonce text is not 64 hex characters, or another member of a request is refused
-    /// as the service refuses it (endpoint, arch, claims version).
-    Request(RequestError),
-    /// Evidence text not in the encoding named (or in none).
-    Encoding(EvidenceEncodingError),
-    /// The trust anchors could not be read.
-    Chain(ChainError),
-    /// The RIM anchors could not be read.
-    Rim(RimError),
-    /// The transcript could not be parsed (`runtimeEvidence`).
-    Parse(ParseError),
-}
-
-impl OptionsError {
-    fn invalid(field: &str, expected: &str) -> Self {
-        Self::Invalid {
-            field: field.into(),
-            expected: expected.into(),
-        }
-    }
-
-    /// The error of options that are member `parent` of larger options: its field named
-    /// from there (`gpus.devices[1].evidence`).
-    pub(crate) fn under(self, parent: &str) -> Self {
-        match self {
-            Self::Invalid { field, expected } => Self::Invalid {
-                field: alloc::format!("{parent}.{field}"),
-                expected,
-            },
-            other => other,
-        }
-    }
-}
-
-impl fmt::Display for OptionsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Invalid { field, expected } => write!(f, "{field} must be {expected}"),
-            Self::Request(e) => e.fmt(f),
-            Self::Encoding(e) => e.fmt(f),
-            Self::Chain(e) => e.fmt(f),
-            Self::Rim(e) => e.fmt(f),
-            Self::Parse(e) => write!(f, "evidence: {e}"),
-        }
-    }
-}
-
-impl core::error::Error for OptionsError {}
-
-impl ErrorCode for OptionsError {
-    fn code(&self) -> &'static str {
-        match self {
-            Self::Invalid { .. } => "ERR_INVALID_ARGUMENT",
-            Self::Request(e) => e.code(),
-            Self::Encoding(e) => e.code(),
-            Self::Chain(e) => e.code(),
-            Self::Rim(e) => e.code(),
-            Self::Parse(e) => e.code(),
-        }
-    }
-
-    fn field(&self) -> Option<&str> {
-        match self {
-            Self::Invalid { field, .. } => Some(field),
-            Self::Request(e) => e.field(),
-            Self::Encoding(e) => e.field(),
-            Self::Chain(e) => e.field(),
-            Self::Rim(e) => e.field(),
-            Self::Parse(_) => Some("evidence"),
-        }
-    }
-}
-
 /// The options every verification shares, checked.
 struct Checked {
     nonce: Nonce,
@@ -205,13 +120,10 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<BatchPlan, E> {
         let checked = self.checked(clock)?;
-        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let device = self.one_device(&checked)?;
         let store = trust_store(self.trust_anchors.as_deref())?;
-        let input = DeviceInput {
-            evidence: &evidence,
-            certificate_pem: &pem,
-        };
-        Ok(BatchPlan::new(&[input], &checked.context(&store)))
+        Ok(BatchPlan::new(&[device.input()], &checked.context(&store))
+            .with_forms(alloc::vec![device.form]))
     }
 
     /// The one device verified with the software backend (`verifyEvidence`).
@@ -230,7 +142,8 @@ impl<Now> EvidenceOptions<Now> {
             .unwrap_or(Err(VerifyError::Signature)))
     }
 
-    /// Every device of `devices` as one plan (`prepareEvidence`).
+    /// Every device of `devices` as one plan (`prepareEvidence`); without `devices`, the
+    /// devices of a CMW in `evidence`.
     ///
     /// # Errors
     /// As [`Self::device_plan`], `devices` missing, or a device's member (`devices[1].evidence`).
@@ -239,27 +152,40 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<BatchPlan, E> {
         let checked = self.checked(clock)?;
-        let devices = self
-            .devices
-            .as_ref()
-            .ok_or_else(|| OptionsError::invalid("devices", "an array"))?;
-        let owned = devices
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                let prefix = alloc::format!("devices[{i}].");
-                device(&d.evidence, &d.certificate, &prefix, checked.encoding)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let inputs: Vec<DeviceInput<'_>> = owned
-            .iter()
-            .map(|(evidence, pem)| DeviceInput {
-                evidence,
-                certificate_pem: pem,
-            })
-            .collect();
+        let owned = match (&self.devices, &self.evidence) {
+            (Some(devices), _) => {
+                let mut owned = Vec::new();
+                for (i, d) in devices.iter().enumerate() {
+                    let prefix = alloc::format!("devices[{i}].");
+                    owned.extend(device(
+                        &d.evidence,
+                        &d.certificate,
+                        &prefix,
+                        checked.encoding,
+                        &checked.nonce,
+                    )?);
+                }
+                owned
+            }
+            // A CMW brings the devices of a batch in one member; a plain transcript there
+            // is still a missing `devices`.
+            (None, Some(_)) => match device(
+                &self.evidence,
+                &self.certificate,
+                "",
+                checked.encoding,
+                &checked.nonce,
+            ) {
+                Ok(devices) if devices.iter().all(|d| d.form != EvidenceForm::Plain) => devices,
+                Err(error @ OptionsError::Cmw(_)) => return Err(error.into()),
+                _ => return Err(OptionsError::invalid("devices", "an array").into()),
+            },
+            (None, None) => return Err(OptionsError::invalid("devices", "an array").into()),
+        };
+        let inputs: Vec<DeviceInput<'_>> = owned.iter().map(DeviceParts::input).collect();
         let store = trust_store(self.trust_anchors.as_deref())?;
-        Ok(BatchPlan::new(&inputs, &checked.context(&store)))
+        Ok(BatchPlan::new(&inputs, &checked.context(&store))
+            .with_forms(owned.iter().map(|d| d.form).collect()))
     }
 
     /// The device with its RIMs and revocation as a report plan (`evidenceReport`): RIMs
@@ -274,7 +200,7 @@ impl<Now> EvidenceOptions<Now> {
         clock: impl FnOnce(Option<&Now>) -> Result<UnixTime, E>,
     ) -> Result<ReportPlan, E> {
         let checked = self.checked(clock)?;
-        let (evidence, pem) = device(&self.evidence, &self.certificate, "", checked.encoding)?;
+        let device = self.one_device(&checked)?;
         let rim_trust = match &self.rim_anchors {
             Some(pem) => RimTrust::from_pem(pem).map_err(OptionsError::Rim)?,
             None => RimTrust::nvidia(),
@@ -303,10 +229,7 @@ impl<Now> EvidenceOptions<Now> {
         let store = trust_store(self.trust_anchors.as_deref())?;
         let rims = self.rims.as_ref();
         Ok(ReportPlan::new(
-            DeviceInput {
-                evidence: &evidence,
-                certificate_pem: &pem,
-            },
+            device.input(),
             &checked.context(&store),
             RimDocuments {
                 driver: rims.and_then(|r| r.driver.as_ref()).map(|d| d.0.as_slice()),
@@ -315,9 +238,12 @@ impl<Now> EvidenceOptions<Now> {
                     .map(|d| d.0.as_slice()),
             },
             &rim_trust,
-            self.firmware_version.clone(),
+            self.firmware_version
+                .clone()
+                .or(device.firmware_version.clone()),
             revocation,
-        ))
+        )
+        .with_form(device.form))
     }
 
     /// `certificate` (PEM, or base64 of PEM) validated to `trustAnchors` (the NVIDIA Device
@@ -363,6 +289,21 @@ impl<Now> EvidenceOptions<Now> {
             self.hwmodel.clone(),
             self.firmware_version.clone(),
         ))
+    }
+
+    /// The one device of `evidence` (and `certificate`): a CMW of several is refused.
+    fn one_device(&self, checked: &Checked) -> Result<DeviceParts, OptionsError> {
+        let mut devices = device(
+            &self.evidence,
+            &self.certificate,
+            "",
+            checked.encoding,
+            &checked.nonce,
+        )?;
+        match devices.len() {
+            1 => Ok(devices.remove(0)),
+            count => Err(OptionsError::Cmw(CmwError::DeviceCount { count })),
+        }
     }
 
     fn checked<E: From<OptionsError>>(
@@ -425,52 +366,4 @@ fn trust_store(anchors: Option<&str>) -> Result<TrustStore, OptionsError> {
         None => TrustStore::nvidia_device_identity(),
     }
     .map_err(OptionsError::Chain)
-}
-
-/// Evidence bytes as given, or text decoded by the core's one rule ([`decode_evidence_text`]).
-fn evidence_bytes(
-    value: Option<&TextOrBytes>,
-    encoding: Option<EvidenceEncoding>,
-    field: &str,
-) -> Result<Vec<u8>, OptionsError> {
-    match value {
-        Some(TextOrBytes::Text(text)) => {
-            decode_evidence_text(text, encoding, field).map_err(OptionsError::Encoding)
-        }
-        Some(TextOrBytes::Bytes(bytes)) => Ok(bytes.clone()),
-        Some(TextOrBytes::NotBytes) => {
-            Err(OptionsError::invalid(field, "an array of bytes (0 to 255)"))
-        }
-        None => Err(OptionsError::invalid(field, BYTES_EXPECTED)),
-    }
-}
-
-/// One device's transcript bytes and PEM text; `prefix` names the device (`devices[0].`).
-fn device(
-    evidence: &Option<TextOrBytes>,
-    certificate: &Option<String>,
-    prefix: &str,
-    encoding: Option<EvidenceEncoding>,
-) -> Result<(Vec<u8>, String), OptionsError> {
-    let evidence = evidence_bytes(
-        evidence.as_ref(),
-        encoding,
-        &alloc::format!("{prefix}evidence"),
-    )?;
-    let text = certificate
-        .as_deref()
-        .ok_or_else(|| OptionsError::invalid(&alloc::format!("{prefix}certificate"), "a string"))?;
-    Ok((evidence, certificate_text(text)?))
-}
-
-/// PEM text as given, or decoded from base64 (the request format). The error names
-/// `certificate` whichever device it is, as it always has.
-fn certificate_text(text: &str) -> Result<String, OptionsError> {
-    if text.contains("-----BEGIN") {
-        return Ok(text.to_string());
-    }
-    decode_generation2(text)
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .ok_or_else(|| OptionsError::invalid("certificate", "PEM text or base64 of PEM text"))
 }

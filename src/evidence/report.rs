@@ -77,6 +77,10 @@ pub struct EvidenceReport {
     pub opaque: Vec<OpaqueReport>,
     /// The raw `r‖s` signature, hex.
     pub signature: String,
+    /// The form the evidence came in: `plain` (the transcript itself), `json-cmw` or
+    /// `cbor-cmw` (inside a CMW, NVIDIA's verifier input or a lone transcript record).
+    #[cfg_attr(feature = "ts", ts(type = "\"plain\" | \"json-cmw\" | \"cbor-cmw\""))]
+    pub evidence_form: &'static str,
 }
 
 /// The JSON form of a device chain's state.
@@ -188,6 +192,7 @@ impl VerifiedEvidence {
                 })
                 .collect(),
             signature: lower_hex(response.signature),
+            evidence_form: self.evidence_form().as_str(),
         }
     }
 }

@@ -83,6 +83,13 @@ impl ReportPlan {
         &self.checks
     }
 
+    /// The plan with the form the device's evidence came in, for its report.
+    #[must_use]
+    pub fn with_form(mut self, form: crate::cmw::EvidenceForm) -> Self {
+        self.evidence = self.evidence.with_forms(alloc::vec![form]);
+        self
+    }
+
     /// The report, with one verdict per [`Self::signature_checks`] entry.
     ///
     /// # Errors

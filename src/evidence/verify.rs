@@ -16,6 +16,7 @@ use crate::chain::{
     parse_pem_chain, ChainOptions, ChainPlan, ChainStatus, RevocationStatus, TrustStore,
     VerifiedChain,
 };
+use crate::cmw::EvidenceForm;
 use crate::crypto::{intern_check, Deferred, SignatureCheck};
 use crate::time::UnixTime;
 use crate::x509::{Cert, CertPosition, ChainError};
@@ -76,9 +77,15 @@ pub struct VerifiedEvidence {
     fwid: FwidCheck,
     driver_version: Option<String>,
     vbios_version: Option<String>,
+    form: EvidenceForm,
 }
 
 impl VerifiedEvidence {
+    /// The form the evidence came in: the transcript itself, or inside a JSON or CBOR CMW.
+    pub fn evidence_form(&self) -> EvidenceForm {
+        self.form
+    }
+
     /// The architecture (checked against the chain).
     pub fn arch(&self) -> Arch {
         self.arch
@@ -244,6 +251,8 @@ pub struct BatchPlan {
     fwid_policy: FwidPolicy,
     devices: Vec<Result<Prepared, VerifyError>>,
     checks: Vec<SignatureCheck>,
+    /// Each device's input form, in device order (absent: plain).
+    forms: Vec<EvidenceForm>,
 }
 
 impl BatchPlan {
@@ -322,7 +331,16 @@ impl BatchPlan {
             fwid_policy: context.fwid_policy,
             devices: prepared,
             checks,
+            forms: Vec::new(),
         }
+    }
+
+    /// The plan with each device's input form (in device order) for its report; devices
+    /// beyond `forms` are plain.
+    #[must_use]
+    pub fn with_forms(mut self, forms: Vec<EvidenceForm>) -> Self {
+        self.forms = forms;
+        self
     }
 
     /// The distinct signature checks of all devices.
@@ -363,11 +381,18 @@ impl BatchPlan {
             }));
         }
         let (arch, nonce, fwid_policy) = (self.arch, self.nonce, self.fwid_policy);
+        let forms = self.forms;
         Ok(self
             .devices
             .into_iter()
-            .map(|device| match device {
-                Ok(device) => complete(device, verdicts, arch, &nonce, fwid_policy),
+            .enumerate()
+            .map(|(i, device)| match device {
+                Ok(device) => {
+                    complete(device, verdicts, arch, &nonce, fwid_policy).map(|mut verified| {
+                        verified.form = forms.get(i).copied().unwrap_or_default();
+                        verified
+                    })
+                }
                 Err(error) => Err(FailedEvidence { error, chain: None }),
             })
             .collect())
@@ -426,6 +451,7 @@ fn complete(
             fwid: checked.fwid,
             driver_version: checked.driver_version,
             vbios_version: checked.vbios_version,
+            form: EvidenceForm::Plain,
         }),
         Err(error) => Err(FailedEvidence {
             error,

@@ -21,7 +21,9 @@ const TS_EVIDENCE: &str = include_str!("types/evidence.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_EVIDENCE_HAND: &str = include_str!("types/hand/evidence.d.ts");
 
-/// Verifies one device's evidence with the software backend: the SPDM transcript parses,
+/// Verifies one device's evidence with the software backend (`evidence` a transcript, or a
+/// JSON or CBOR CMW of one device, NVIDIA's verifier input: `report.evidenceForm` says which;
+/// a CMW's nonce must be `nonce`): the SPDM transcript parses,
 /// its certificate chain validates to the trust anchors at `now`, the transcript's signature
 /// verifies with the leaf's key, its nonce is `nonce`, the device is of `arch`, and its FWID
 /// agrees with the certificate's. Returns the report of a device that passed every check.
@@ -31,7 +33,8 @@ const TS_EVIDENCE_HAND: &str = include_str!("types/hand/evidence.d.ts");
 /// (the certificate chain; e.g. `ERR_CHAIN_UNTRUSTED_ROOT`, `ERR_CHAIN_EXPIRED`); and
 /// `ERR_INVALID_ARGUMENT` for options of the wrong shape (with `field`),
 /// `ERR_REQUEST_INVALID_NONCE`, `ERR_EVIDENCE_ENCODING` for evidence text not in
-/// `evidenceEncoding`, `ERR_CHAIN_PEM` for trust anchors that do not read.
+/// `evidenceEncoding`, `ERR_CHAIN_PEM` for trust anchors that do not read, `ERR_CMW_*` for
+/// a CMW that is malformed, not NVIDIA's profile, of another nonce or of several devices.
 ///
 /// @example
 /// ```ts
@@ -55,7 +58,8 @@ pub fn verify_evidence(
 pub struct EvidenceBatch(Pending<BatchPlan>);
 
 /// Prepares the devices of one request for verification with signature checks the caller
-/// runs (WebCrypto): parses every device's transcript and builds its certificate path, then
+/// runs (WebCrypto) — `devices`, or a CMW of them in `evidence` (NVIDIA's verifier input,
+/// JSON or CBOR): parses every device's transcript and builds its certificate path, then
 /// hands out the distinct signature checks; `finish` completes each device as
 /// `verifyEvidence` does, into one result per device.
 ///

@@ -31,6 +31,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "sort",
             "urlencoded",
             "host_answer",
+            "cmw",
         ],
         &["base"],
     ),

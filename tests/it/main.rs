@@ -130,6 +130,15 @@ mod error_codes;
 
 /// SPDM evidence: encodings, fixtures, generated transcripts, parsing, per-arch profiles,
 /// the PPCIE topology verdict.
+/// CMW-wrapped evidence: both serialisations, NVIDIA's profile, every entry that takes it.
+mod cmw {
+    mod attest;
+    mod cbor;
+    mod json;
+    mod options;
+    pub(crate) mod support;
+}
+
 mod evidence {
     mod chips;
     pub(crate) mod edit;

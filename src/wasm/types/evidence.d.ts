@@ -84,6 +84,11 @@ export interface EvidenceReport {
   }[];
   /** The raw `r‖s` signature, hex. */
   signature: string;
+  /**
+   * The form the evidence came in: `plain` (the transcript itself), `json-cmw` or
+   * `cbor-cmw` (inside a CMW, NVIDIA's verifier input or a lone transcript record).
+   */
+  evidenceForm: "plain" | "json-cmw" | "cbor-cmw";
 }
 
 /** One device of a batch: `{ ok: true, report }` or `{ ok: false, error }`. */

@@ -3,11 +3,17 @@
 export interface DeviceEvidenceInput {
   /**
    * Raw transcript bytes, or a string: hex, base64 (generation 2, NVIDIA's SDKs) or base64 of
-   * hex text (generation 1) — recognised from the text, or as `evidenceEncoding` says.
+   * hex text (generation 1) — recognised from the text, or as `evidenceEncoding` says. Or a
+   * CMW (RATS conceptual message wrapper): NVIDIA's verifier input (`collect-evidence-v2`)
+   * as JSON text or bytes, its CBOR form as bytes or their base64, or a lone transcript
+   * record; reports say which in `evidenceForm`.
    */
   evidence: Uint8Array | ArrayBuffer | string;
-  /** PEM chain text (leaf first), or base64 of it as in requests. */
-  certificate: string;
+  /**
+   * PEM chain text (leaf first), or base64 of it as in requests. Absent when the evidence is
+   * a CMW carrying the chain (and refused then).
+   */
+  certificate?: string;
 }
 
 export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
@@ -29,7 +35,10 @@ export interface VerifyEvidenceOptions extends DeviceEvidenceInput {
 }
 
 export interface PrepareEvidenceOptions extends Omit<VerifyEvidenceOptions, "evidence" | "certificate"> {
-  devices: DeviceEvidenceInput[];
+  /** The devices; absent when `evidence` is a CMW of several devices. */
+  devices?: DeviceEvidenceInput[];
+  /** A CMW of the request's devices (NVIDIA's verifier input), instead of `devices`. */
+  evidence?: Uint8Array | ArrayBuffer | string;
 }
 
 /** One ECDSA P-384/SHA-384 verification: SEC1 key, message, raw r||s signature. */

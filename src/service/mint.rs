@@ -17,6 +17,7 @@ use super::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
 use super::outcome::DeviceOutcome;
 use super::policy_gate::policy_failure;
 use crate::attest::{ClaimsVersion, Endpoint, Nonce};
+use crate::ear::{EarDialect, EarEncoding};
 use crate::policy::Policy;
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_v1_result, detached_eat_signing_input,
@@ -38,8 +39,8 @@ pub(crate) struct Minter<'a> {
 pub(crate) enum MintPlan {
     /// V1: one token, `{"eat": token}`.
     Single { input: String },
-    /// An EAT Attestation Result (the request asked for one): one token, the EAR.
-    Ear { input: String },
+    /// An EAT Attestation Result (the request asked for one) as a JWT: one token, the EAR.
+    Ear { input: String, media_type: String },
     /// A detached EAT: one token per device, then the overall token over their digests.
     Detached {
         kid: String,
@@ -60,8 +61,8 @@ pub(crate) struct OverallPending {
 pub(crate) enum Minted {
     /// The result text (V1).
     Done(String),
-    /// The EAR, a compact JWS.
-    Ear(String),
+    /// The EAR: a compact JWS or a `COSE_Sign1`, with its media type.
+    Ear { body: Vec<u8>, media_type: String },
     /// The overall token still to sign.
     Overall(OverallPending),
 }
@@ -94,10 +95,10 @@ impl<'a> Minter<'a> {
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
         policy: Option<&Policy>,
-        ear: bool,
+        ear: Option<(EarDialect, EarEncoding)>,
     ) -> Result<MintPlan, TokenError> {
-        if ear {
-            return self.plan_ear(endpoint, version, nonce, outcomes, policy);
+        if let Some(form) = ear {
+            return self.plan_ear(endpoint, version, nonce, outcomes, policy, form);
         }
         if endpoint == Endpoint::GpuV1 {
             let outcome = outcomes.first().ok_or(TokenError::ResultInvalid {
@@ -172,6 +173,7 @@ impl<'a> Minter<'a> {
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
         policy: Option<&Policy>,
+        (dialect, encoding): (EarDialect, EarEncoding),
     ) -> Result<MintPlan, TokenError> {
         if outcomes.is_empty() {
             return Err(TokenError::ResultInvalid {
@@ -200,10 +202,22 @@ impl<'a> Minter<'a> {
             let appraisal = crate::ear::appraise_device(&label, &claims, verdict);
             submods.push((label, appraisal));
         }
-        let ear = crate::ear::Ear::new(self.now, Some(nonce.to_hex()), submods);
-        Ok(MintPlan::Ear {
-            input: ear.signing_input(self.kid)?,
-        })
+        let invalid = |_| TokenError::ResultInvalid {
+            field: "eat_nonce".into(),
+        };
+        let ear = crate::ear::Ear::new(self.now, Some(nonce.to_hex()), submods)
+            .into_dialect(dialect)
+            .map_err(invalid)?;
+        let media_type = crate::ear::ear_media_type(dialect, encoding);
+        match encoding {
+            EarEncoding::Jwt => Ok(MintPlan::Ear {
+                input: ear.signing_input(self.kid)?,
+                media_type,
+            }),
+            _ => Err(TokenError::ResultInvalid {
+                field: "encoding".into(),
+            }),
+        }
     }
 
     fn times(&self) -> TokenTimes {
@@ -258,7 +272,7 @@ impl MintPlan {
     /// The signing inputs of the first round: the V1 token, or every device token.
     pub(crate) fn signing_inputs(&self) -> &[String] {
         match self {
-            Self::Single { input } | Self::Ear { input } => core::slice::from_ref(input),
+            Self::Single { input } | Self::Ear { input, .. } => core::slice::from_ref(input),
             Self::Detached { inputs, .. } => inputs,
         }
     }
@@ -284,7 +298,10 @@ impl MintPlan {
             Self::Single { .. } => Ok(Minted::Done(create_v1_result(
                 tokens.first().map_or("", String::as_str),
             ))),
-            Self::Ear { .. } => Ok(Minted::Ear(tokens.into_iter().next().unwrap_or_default())),
+            Self::Ear { media_type, .. } => Ok(Minted::Ear {
+                body: tokens.into_iter().next().unwrap_or_default().into_bytes(),
+                media_type: media_type.clone(),
+            }),
             Self::Detached {
                 kid,
                 labels,

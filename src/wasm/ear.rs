@@ -28,5 +28,5 @@ pub fn read_ear(
         return Err(invalid_argument("payload", expected));
     };
     let ear = Ear::from_claims(&claims).or_js()?;
-    convert::json_to_js(&ear.data())
+    convert::json_to_js(&ear.data(crate::ear::EarEncoding::Jwt))
 }

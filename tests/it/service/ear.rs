@@ -119,7 +119,7 @@ fn accept_asks_for_the_ear_on_every_endpoint() {
         assert_eq!(got, label);
         assert_eq!(appraisal.status, TrustTier::Affirming, "{path} {version}");
         assert_eq!(appraisal.vector, Some(approved()), "{path} {version}");
-        assert_eq!(appraisal.policy_id, None);
+        assert!(appraisal.policy_ids.is_empty());
     }
     // The draft's older media type, and the profile in capitals.
     for accept in [
@@ -182,7 +182,7 @@ fn what_cannot_be_served_is_refused_with_a_code() {
         refused("/v4/attest/gpu?result=jwt", None),
         (400, "ERR_REQUEST_RESULT_FORMAT".into(), json!("result"))
     );
-    let other_profile = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04""#;
+    let other_profile = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#;
     assert_eq!(
         refused("/v4/attest/gpu", Some(other_profile)),
         (406, "ERR_NOT_ACCEPTABLE".into(), json!("Accept"))
@@ -208,7 +208,7 @@ fn the_services_policy_is_the_ears_appraisal_policy() {
     let id = policy_id(&Policy::parse(nvidia.as_bytes()).unwrap());
     let (_, appraisal) = &ear.submods()[0];
     assert_eq!(appraisal.status, TrustTier::Affirming);
-    assert_eq!(appraisal.policy_id.as_deref(), Some(id.as_str()));
+    assert_eq!(appraisal.policy_ids, [id.clone()]);
 
     let strict = json!({"version": "4.0", "authorization-rules": {
         "type": "JWT", "overall-claims": {}, "detached-claims": {"x-nvidia-gpu-driver-version": "999.0"}}})

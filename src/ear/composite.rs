@@ -1,0 +1,1 @@
+//! Composite EARs (in progress).

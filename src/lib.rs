@@ -98,9 +98,10 @@ mod urlencoded;
 mod x509;
 
 // What every step shares: codes, strict JSON (a Rust host applies it to the documents it
-// reads before they reach the core: `json::from_slice::<ServiceOptions>`), byte members and
-// time.
+// reads before they reach the core: `json::from_slice::<ServiceOptions>`), strict CBOR,
+// byte members and time.
 pub mod bytes;
+pub mod cbor;
 pub mod error_code;
 pub mod json;
 pub mod time;
@@ -110,6 +111,7 @@ pub mod time;
 // a user.
 pub mod attest;
 pub mod chain;
+pub mod cose;
 pub mod crypto;
 pub mod ear;
 pub mod evidence;

@@ -32,6 +32,19 @@ registry! {
         ERR_JSON_SYNTAX,
         ERR_JSON_TOO_DEEP,
     ],
+    "cbor": [
+        ERR_CBOR_DUPLICATE_KEY,
+        ERR_CBOR_MALFORMED,
+        ERR_CBOR_TOO_DEEP,
+        ERR_CBOR_TOO_MANY_ITEMS,
+        ERR_CBOR_TRAILING_BYTES,
+    ],
+    "cose": [
+        ERR_COSE_ALGORITHM,
+        ERR_COSE_CRITICAL,
+        ERR_COSE_SHAPE,
+        ERR_COSE_X5CHAIN,
+    ],
     "crypto": [
         ERR_INVALID_PUBLIC_KEY,
         ERR_JWK_INVALID,

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
         "base",
         &[
             "json",
+            "cbor",
             "time",
             "bytes",
             "error_code",
@@ -34,6 +35,8 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
         &["base"],
     ),
     ("crypto", &["crypto"], &["base"]),
+    // COSE_Sign1: the envelope of CWT results and signed CoRIMs (signatures, not trust).
+    ("cose", &["cose"], &["crypto", "base"]),
     ("x509", &["x509"], &["crypto", "base"]),
     (
         "profiles",
@@ -58,7 +61,15 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     (
         "rim",
         &["rim"],
-        &["revocation", "chain", "x509", "profiles", "crypto", "base"],
+        &[
+            "revocation",
+            "chain",
+            "x509",
+            "profiles",
+            "cose",
+            "crypto",
+            "base",
+        ],
     ),
     (
         "evidence",
@@ -69,6 +80,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "x509",
             "profiles",
+            "cose",
             "crypto",
             "base",
         ],
@@ -82,7 +94,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
     (
         "appraisal",
         &["policy", "ear"],
-        &["appraisal", "tokens", "profiles", "crypto", "base"],
+        &["appraisal", "tokens", "profiles", "cose", "crypto", "base"],
     ),
     ("requests", &["attest"], &["profiles", "base"]),
     (
@@ -104,6 +116,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "profiles",
             "x509",
+            "cose",
             "crypto",
             "base",
         ],
@@ -123,6 +136,7 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chain",
             "profiles",
             "x509",
+            "cose",
             "crypto",
             "base",
         ],

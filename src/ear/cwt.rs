@@ -30,7 +30,7 @@ const POLICY_IDS: i64 = 1003;
 
 /// A CWT EAR's parts before its signature: sign [`Self::to_be_signed`] (ES384, raw `r‖s`),
 /// then [`Self::assemble`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EarCwtInput {
     protected: Vec<(i64, Cbor)>,
     payload: Vec<u8>,

@@ -64,9 +64,10 @@ pub enum Step<'a> {
     /// each, in order, with [`Exchange::fetched`]. Only evidence whose signature and chain
     /// verified names anything here, so a forged transcript cannot make the host fetch.
     Fetch(&'a [Resource]),
-    /// Sign each of these JWS signing inputs with the service's active key (ES384, raw
-    /// `r‖s`); answer with [`Exchange::signed`].
-    Sign(&'a [String]),
+    /// Sign each of these inputs (JWS signing inputs, or a CWT EAR's `Sig_structure`) with
+    /// the service's active key (ES384 over their bytes, raw `r‖s`); answer with
+    /// [`Exchange::signed`].
+    Sign(&'a [Vec<u8>]),
     /// Send this response.
     Respond(&'a Response),
 }
@@ -475,7 +476,7 @@ impl Exchange {
                     Some(key) => {
                         let signatures: Vec<Vec<u8>> = inputs
                             .iter()
-                            .map(|input| key.sign(input.as_bytes()).to_vec())
+                            .map(|input| key.sign(input).to_vec())
                             .collect();
                         if self.signed(service, &signatures).is_err() {
                             self.state = self.done(token_failure());

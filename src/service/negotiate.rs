@@ -180,7 +180,7 @@ mod tests {
         let v04 = "tag:ietf.org,2026:rats/ear#04";
         for (accept, expected) in [
             (alloc::format!(r#"application/eat+jwt; eat_profile="{v04}""#), Ok(EAR_04_JWT)),
-            (alloc::format!(r#"application/eat-jwt;eat_profile={v04}"#), Ok(EAR_04_JWT)),
+            (alloc::format!(r#"application/eat-jwt;eat_profile="{v04}""#), Ok(EAR_04_JWT)),
             (alloc::format!(r#"application/eat+cwt; eat_profile="{v04}""#), Ok(EAR_04_CWT)),
             (alloc::format!(r#"APPLICATION/EAT-CWT; EAT_PROFILE="{}""#, v04.to_uppercase()), Ok(EAR_04_CWT)),
             ("application/eat+cwt".into(), Ok(EAR_04_CWT)),

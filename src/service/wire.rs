@@ -141,7 +141,7 @@ impl Serialize for Step<'_> {
             Step::Sign(inputs) => Out::Sign {
                 inputs: inputs
                     .iter()
-                    .map(|input| RawBytes(input.as_bytes()))
+                    .map(|input| RawBytes(input))
                     .collect(),
             },
             Step::Respond(response) => Out::Respond { response },

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use edgeattest::crypto::SigningKey;
-use edgeattest::ear::{verify_ear, Ear, EarAppraisal, EarDialect};
+use edgeattest::ear::{verify_ear, verify_ear_cwt, Ear, EarAppraisal, EarDialect};
 use edgeattest::token::Signers;
 use edgeattest::token::{assemble_jws, VerifiedAttestationResult, VerifyOptions};
 use edgeattest::UnixTime;
@@ -73,10 +73,10 @@ fn key_files() -> (tempfile_path::Path, tempfile_path::Path) {
 
 /// Files for the tool in the temporary directory, removed when dropped.
 mod tempfile_path {
-    pub struct Path(pub std::path::PathBuf);
+    pub(super) struct Path(pub(super) std::path::PathBuf);
 
     impl Path {
-        pub fn new(name: &str, bytes: &[u8]) -> Self {
+        pub(super) fn new(name: &str, bytes: &[u8]) -> Self {
             static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
             let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let dir = std::env::temp_dir().join(format!("edgeattest-ear-interop-{}", std::process::id()));
@@ -86,7 +86,7 @@ mod tempfile_path {
             Self(path)
         }
 
-        pub fn arg(&self) -> &str {
+        pub(super) fn arg(&self) -> &str {
             self.0.to_str().unwrap()
         }
     }
@@ -215,6 +215,17 @@ fn veraisons_library_reads_our_ears_as_we_wrote_them() {
                 "{name} -04 JWT"
             );
             assert_eq!(read["ear"]["ear_status"], ear04.status().as_str(), "{name}");
+            let input = ear04.cwt_to_be_signed(KID).unwrap();
+            let cwt = input.assemble(&key().sign(input.to_be_signed())).unwrap();
+            let read = run(&tool, &["verify", "--jwk", jwk.arg()], hex::encode(&cwt).as_bytes())
+                .unwrap_or_else(|e| panic!("{name} -04 CWT: {e}"));
+            assert_eq!(read["encoding"], "cwt");
+            assert_eq!(
+                summary_of_library(&read["ear"], EarDialect::Ietf04),
+                summary_of_ours(&ear04),
+                "{name} -04 CWT"
+            );
+            assert_eq!(read["ear"]["ear_status"], ear04.status().as_str(), "{name}");
         }
     }
 }
@@ -239,6 +250,11 @@ fn our_verifier_reads_the_ears_veraisons_library_signs() {
             assert_eq!(summary_of_ours(&read), summary_of_ours(&ear04), "{name} JWT");
             assert_eq!(read.status(), ear04.status(), "{name}");
             assert_eq!(read.verifier_id(), ear04.verifier_id(), "{name}");
+            let cwt = hex::decode(signed["cwt"].as_str().unwrap()).unwrap();
+            let read = verify_ear_cwt(&cwt, &jwks(), &options, at)
+                .unwrap_or_else(|e| panic!("{name} library CWT: {e}"));
+            assert_eq!(summary_of_ours(&read), summary_of_ours(&ear04), "{name} CWT");
+            assert_eq!(read.status(), ear04.status(), "{name}");
         }
     }
 }
@@ -256,4 +272,9 @@ fn the_library_refuses_a_tampered_ear_of_ours() {
     let forged = signed_jwt(&ear, &other);
     assert!(run(&tool, &["verify", "--jwk", jwk.arg()], jwt.as_bytes()).is_ok());
     assert!(run(&tool, &["verify", "--jwk", jwk.arg()], forged.as_bytes()).is_err());
+    // A CWT under another key: the library panics on it; the tool reports an error.
+    let input = ear.cwt_to_be_signed(KID).unwrap();
+    let forged = input.assemble(&other.sign(input.to_be_signed())).unwrap();
+    let error = run(&tool, &["verify", "--jwk", jwk.arg()], hex::encode(forged).as_bytes());
+    assert!(error.is_err());
 }

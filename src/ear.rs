@@ -24,7 +24,7 @@
 //! float `iat` or `exp`, duplicate members or keys, a top-level `ear_status` better than the
 //! worst submodule's, and signatures other than ES384. Unknown claims (extensions) and unknown
 //! members of a submodule are ignored, so a composite EAR's foreign submodules read as
-//! appraisals ([`composite`]).
+//! appraisals ([`compose_ear`], [`verify_composite_ear`]).
 //!
 //! An EAR is built from claims this crate verified or minted ([`Ear::from_result`],
 //! [`appraise_device`]), so the relying party's and the service's EAR say the same:
@@ -87,7 +87,7 @@ use crate::token::TokenError;
 
 mod appraisal;
 mod build;
-pub mod composite;
+mod composite;
 mod cwt;
 mod data;
 mod json;
@@ -96,8 +96,9 @@ mod verify;
 
 pub use appraisal::{EarAppraisal, TrustTier, TrustVector, VerifierId};
 pub use build::{appraise_device, policy_id};
-pub use data::{EarData, EarSubmod};
+pub use composite::{compose_ear, verify_composite_ear};
 pub use cwt::EarCwtInput;
+pub use data::{EarData, EarSubmod};
 pub use vector::trust_vector;
 pub use verify::{prepare_ear, prepare_ear_cwt, verify_ear, verify_ear_cwt, PreparedEar};
 

@@ -149,15 +149,15 @@ impl TrustVector {
     /// The slot of the key at `index` of [`VECTOR_KEYS`] (its CBOR key).
     pub(super) fn slot(&mut self, index: usize) -> Option<&mut Option<i8>> {
         Some(match index {
-                0 => &mut self.instance_identity,
-                1 => &mut self.configuration,
-                2 => &mut self.executables,
-                3 => &mut self.file_system,
-                4 => &mut self.hardware,
-                5 => &mut self.runtime_opaque,
-                6 => &mut self.storage_opaque,
-                7 => &mut self.sourced_data,
-                _ => return None,
+            0 => &mut self.instance_identity,
+            1 => &mut self.configuration,
+            2 => &mut self.executables,
+            3 => &mut self.file_system,
+            4 => &mut self.hardware,
+            5 => &mut self.runtime_opaque,
+            6 => &mut self.storage_opaque,
+            7 => &mut self.sourced_data,
+            _ => return None,
         })
     }
 
@@ -223,4 +223,3 @@ impl VerifierId {
         }
     }
 }
-

@@ -140,7 +140,11 @@ impl Ear {
             }
             _ => return Err(shape("eat_profile", "is required, as text")),
         }
-        let integer = |label, name| claims.get_int(label).map(|v| int(v).ok_or_else(|| shape(name, "must be an integer (not a float)")));
+        let integer = |label, name| {
+            claims
+                .get_int(label)
+                .map(|v| int(v).ok_or_else(|| shape(name, "must be an integer (not a float)")))
+        };
         let iat = integer(IAT, "iat").ok_or_else(|| shape("iat", "is required"))??;
         let exp = integer(EXP, "exp").transpose()?;
         let verifier_id = claims
@@ -211,7 +215,11 @@ fn appraisal_cbor(appraisal: &EarAppraisal) -> Cbor {
         entries.push((Cbor::int(VECTOR), Cbor::Map(keys)));
     }
     if !appraisal.policy_ids.is_empty() {
-        let ids = appraisal.policy_ids.iter().map(|id| Cbor::text(id)).collect();
+        let ids = appraisal
+            .policy_ids
+            .iter()
+            .map(|id| Cbor::text(id))
+            .collect();
         entries.push((Cbor::int(POLICY_IDS), Cbor::Array(ids)));
     }
     Cbor::Map(entries)
@@ -301,10 +309,9 @@ pub(super) fn prepare(
     let sign1 = Sign1::decode(token, CborLimits::DEFAULT).map_err(EarError::Cose)?;
     let kid = match sign1.kid() {
         None => None,
-        Some(kid) => Some(
-            core::str::from_utf8(kid)
-                .map_err(|_| shape("kid", "must be UTF-8 text bytes"))?,
-        ),
+        Some(kid) => {
+            Some(core::str::from_utf8(kid).map_err(|_| shape("kid", "must be UTF-8 text bytes"))?)
+        }
     };
     let key = jwks.select(kid)?;
     let payload = sign1
@@ -348,9 +355,7 @@ impl PreparedCwt {
                 error,
             };
             PinPlan::links(links.iter().all(|ok| *ok)).map_err(fail)?;
-            let iat = u64::try_from(ear.iat())
-                .ok()
-                .and_then(UnixTime::from_secs);
+            let iat = u64::try_from(ear.iat()).ok().and_then(UnixTime::from_secs);
             plan.valid_at(iat).map_err(fail)?;
         }
         let options = &self.options;

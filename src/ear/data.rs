@@ -67,7 +67,10 @@ impl Ear {
             label,
             status: appraisal.status,
             trustworthiness_vector: appraisal.vector.as_ref(),
-            appraisal_policy_id: appraisal.policy_ids.first().map(alloc::string::String::as_str),
+            appraisal_policy_id: appraisal
+                .policy_ids
+                .first()
+                .map(alloc::string::String::as_str),
             appraisal_policy_ids: &appraisal.policy_ids,
         });
         EarData {

@@ -188,10 +188,9 @@ pub(super) fn check_top_status(
 ) -> Result<(), EarError> {
     match status {
         None => Err(shape(field, "must be a trustworthiness tier")),
-        Some(status) if status < ear.status() => Err(shape(
-            field,
-            "is better than the worst submodule's status",
-        )),
+        Some(status) if status < ear.status() => {
+            Err(shape(field, "is better than the worst submodule's status"))
+        }
         Some(_) => Ok(()),
     }
 }

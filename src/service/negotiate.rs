@@ -179,13 +179,30 @@ mod tests {
         let p = "/v4/attest/gpu";
         let v04 = "tag:ietf.org,2026:rats/ear#04";
         for (accept, expected) in [
-            (alloc::format!(r#"application/eat+jwt; eat_profile="{v04}""#), Ok(EAR_04_JWT)),
-            (alloc::format!(r#"application/eat-jwt;eat_profile="{v04}""#), Ok(EAR_04_JWT)),
-            (alloc::format!(r#"application/eat+cwt; eat_profile="{v04}""#), Ok(EAR_04_CWT)),
-            (alloc::format!(r#"APPLICATION/EAT-CWT; EAT_PROFILE="{}""#, v04.to_uppercase()), Ok(EAR_04_CWT)),
+            (
+                alloc::format!(r#"application/eat+jwt; eat_profile="{v04}""#),
+                Ok(EAR_04_JWT),
+            ),
+            (
+                alloc::format!(r#"application/eat-jwt;eat_profile="{v04}""#),
+                Ok(EAR_04_JWT),
+            ),
+            (
+                alloc::format!(r#"application/eat+cwt; eat_profile="{v04}""#),
+                Ok(EAR_04_CWT),
+            ),
+            (
+                alloc::format!(
+                    r#"APPLICATION/EAT-CWT; EAT_PROFILE="{}""#,
+                    v04.to_uppercase()
+                ),
+                Ok(EAR_04_CWT),
+            ),
             ("application/eat+cwt".into(), Ok(EAR_04_CWT)),
             (
-                alloc::format!(r#"application/eat+cwt;q=0, application/eat+jwt;eat_profile="{v04}""#),
+                alloc::format!(
+                    r#"application/eat+cwt;q=0, application/eat+jwt;eat_profile="{v04}""#
+                ),
                 Ok(EAR_04_JWT),
             ),
             (
@@ -193,10 +210,22 @@ mod tests {
                 Ok(EAR_04_CWT),
             ),
             // The veraison profile has no CWT labels of its own: not acceptable as a CWT.
-            (r#"application/eat+cwt; eat_profile="tag:github.com,2023:veraison/ear""#.into(), Err(406)),
-            (r#"application/eat+cwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#.into(), Err(406)),
-            (r#"application/eat+jwt; eat_profile="tag:ietf.org,2025-07:ear""#.into(), Err(406)),
-            (r#"application/eat+cwt; eat_profile="x", application/json"#.into(), Ok(ResultKind::Nras)),
+            (
+                r#"application/eat+cwt; eat_profile="tag:github.com,2023:veraison/ear""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+cwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+jwt; eat_profile="tag:ietf.org,2025-07:ear""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+cwt; eat_profile="x", application/json"#.into(),
+                Ok(ResultKind::Nras),
+            ),
         ] {
             assert_eq!(kind(p, Some(&accept)), expected, "{accept}");
         }
@@ -222,10 +251,7 @@ mod tests {
             let accept = alloc::format!("application/eat+jwt;{refused}, application/json");
             assert_eq!(kind(p, Some(&accept)), Ok(ResultKind::Nras), "{refused}");
         }
-        assert_eq!(
-            kind(p, Some("application/eat+jwt;q=0.001")),
-            Ok(EAR)
-        );
+        assert_eq!(kind(p, Some("application/eat+jwt;q=0.001")), Ok(EAR));
         let other = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#;
         assert_eq!(kind(p, Some(other)), Err(406));
         assert_eq!(
@@ -233,28 +259,16 @@ mod tests {
             Ok(ResultKind::Nras)
         );
         assert_eq!(kind("/v4/attest/gpu?result=ear", None), Ok(EAR));
-        assert_eq!(
-            kind("/v4/attest/gpu?x=1&result=ear", None),
-            Ok(EAR)
-        );
+        assert_eq!(kind("/v4/attest/gpu?x=1&result=ear", None), Ok(EAR));
         assert_eq!(
             kind("/v4/attest/gpu?result=nras", Some("application/eat+jwt")),
             Ok(ResultKind::Nras)
         );
         assert_eq!(kind("/v4/attest/gpu?result=EAR", None), Err(400));
-        assert_eq!(
-            kind("/v4/attest/gpu?result=%65ar", None),
-            Ok(EAR)
-        );
-        assert_eq!(
-            kind("/v4/attest/gpu?%72esult=ear", None),
-            Ok(EAR)
-        );
+        assert_eq!(kind("/v4/attest/gpu?result=%65ar", None), Ok(EAR));
+        assert_eq!(kind("/v4/attest/gpu?%72esult=ear", None), Ok(EAR));
         assert_eq!(kind("/v4/attest/gpu?result=e%zzar", None), Err(400));
-        assert_eq!(
-            kind("/v4/attest/gpu?x=%zz&result=ear", None),
-            Ok(EAR)
-        );
+        assert_eq!(kind("/v4/attest/gpu?x=%zz&result=ear", None), Ok(EAR));
         assert_eq!(kind("/v4/attest/gpu?x=%zz", None), Ok(ResultKind::Nras));
         assert_eq!(kind("/v4/attest/gpu?other=1", None), Ok(ResultKind::Nras));
     }

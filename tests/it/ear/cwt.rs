@@ -66,7 +66,10 @@ fn our_cwt_has_the_drafts_labels_and_reads_back() {
         Some(&Cbor::Bytes(hex::decode(nonce).unwrap()))
     );
     let id = claims.get_int(1004).unwrap();
-    assert_eq!(id.get_int(0).and_then(Cbor::as_text), Some(ear.verifier_id().developer.as_str()));
+    assert_eq!(
+        id.get_int(0).and_then(Cbor::as_text),
+        Some(ear.verifier_id().developer.as_str())
+    );
     let gpu = claims.get_int(266).unwrap().get_text("GPU-0").unwrap();
     assert_eq!(gpu.get_int(1000), Some(&Cbor::int(2)));
     let vector = gpu.get_int(1001).unwrap();
@@ -128,7 +131,10 @@ fn claims(edit: impl Fn(&mut Vec<(Cbor, Cbor)>)) -> Vec<(Cbor, Cbor)> {
             ]),
         ),
         (Cbor::int(1000), Cbor::int(32)),
-        (Cbor::int(266), Cbor::Map(vec![(Cbor::text("cpu0"), submod)])),
+        (
+            Cbor::int(266),
+            Cbor::Map(vec![(Cbor::text("cpu0"), submod)]),
+        ),
     ];
     edit(&mut entries);
     entries
@@ -168,7 +174,10 @@ fn the_cwt_reader_refuses_what_the_draft_refuses() {
         code(&|c| set(c, 265, Cbor::text("tag:ietf.org,2026:rats/ear#03"))),
         ("ERR_EAR_PROFILE", Some("eat_profile".to_owned()))
     );
-    assert_eq!(code(&|c| set(c, 10, Cbor::bytes(&[1; 4]))), shape("eat_nonce"));
+    assert_eq!(
+        code(&|c| set(c, 10, Cbor::bytes(&[1; 4]))),
+        shape("eat_nonce")
+    );
     let submod = |inner: Vec<(Cbor, Cbor)>| Cbor::Map(vec![(Cbor::text("cpu0"), Cbor::Map(inner))]);
     assert_eq!(
         code(&|c| set(c, 266, submod(vec![(Cbor::int(1000), Cbor::int(33))]))),
@@ -177,14 +186,28 @@ fn the_cwt_reader_refuses_what_the_draft_refuses() {
     assert_eq!(
         code(&|c| {
             let vector = Cbor::Map(vec![(Cbor::int(8), Cbor::int(2))]);
-            set(c, 266, submod(vec![(Cbor::int(1000), Cbor::int(96)), (Cbor::int(1001), vector)]))
+            set(
+                c,
+                266,
+                submod(vec![
+                    (Cbor::int(1000), Cbor::int(96)),
+                    (Cbor::int(1001), vector),
+                ]),
+            )
         }),
         shape("submods/cpu0/ear_trustworthiness_vector")
     );
     assert_eq!(
         code(&|c| {
             let ids = Cbor::text("one");
-            set(c, 266, submod(vec![(Cbor::int(1000), Cbor::int(96)), (Cbor::int(1003), ids)]))
+            set(
+                c,
+                266,
+                submod(vec![
+                    (Cbor::int(1000), Cbor::int(96)),
+                    (Cbor::int(1003), ids),
+                ]),
+            )
         }),
         shape("submods/cpu0/ear_appraisal_policy_ids")
     );

@@ -232,7 +232,10 @@ fn the_reader_refuses_what_the_draft_refuses() {
     );
     assert_eq!(
         refused(&|c| {
-            c.insert("submods".into(), json!({"GPU-0": {"ear.status": "warning"}}));
+            c.insert(
+                "submods".into(),
+                json!({"GPU-0": {"ear.status": "warning"}}),
+            );
         }),
         shape("submods/GPU-0/ear_status")
     );

@@ -79,7 +79,8 @@ mod tempfile_path {
         pub(super) fn new(name: &str, bytes: &[u8]) -> Self {
             static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
             let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let dir = std::env::temp_dir().join(format!("edgeattest-ear-interop-{}", std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("edgeattest-ear-interop-{}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             let path = dir.join(format!("{n}-{name}"));
             std::fs::write(&path, bytes).unwrap();
@@ -104,8 +105,14 @@ fn fixtures() -> Vec<(&'static str, VerifiedAttestationResult)> {
     vec![
         ("hopperClaimsv3", resigned("hopperClaimsv3", |_| {})),
         ("switch", resigned("switch", |_| {})),
-        ("v3_1gpu_success_20260629", recorded("v3_1gpu_success_20260629")),
-        ("v3_8gpu_success_20260629", recorded("v3_8gpu_success_20260629")),
+        (
+            "v3_1gpu_success_20260629",
+            recorded("v3_1gpu_success_20260629"),
+        ),
+        (
+            "v3_8gpu_success_20260629",
+            recorded("v3_8gpu_success_20260629"),
+        ),
         (
             "v3_8gpu_nonce_mismatch_20260520",
             recorded("v3_8gpu_nonce_mismatch_20260520"),
@@ -165,7 +172,12 @@ fn summary_of_library(ear: &Value, dialect: EarDialect) -> Value {
                 Value::String(one) => json!([one]),
                 many => many.clone(),
             };
-            json!([label, a[status], a.get(vector).cloned().unwrap_or(json!({})), policies])
+            json!([
+                label,
+                a[status],
+                a.get(vector).cloned().unwrap_or(json!({})),
+                policies
+            ])
         })
         .collect();
     let nonce = match (&ear["eat_nonce"], dialect) {
@@ -181,7 +193,10 @@ fn summary_of_ours(ear: &Ear) -> Value {
         .submods()
         .iter()
         .map(|(label, a)| {
-            let vector = a.vector.as_ref().map_or(json!({}), |v| serde_json::to_value(v).unwrap());
+            let vector = a
+                .vector
+                .as_ref()
+                .map_or(json!({}), |v| serde_json::to_value(v).unwrap());
             json!([label, a.status.as_str(), vector, a.policy_ids])
         })
         .collect();
@@ -197,8 +212,12 @@ fn veraisons_library_reads_our_ears_as_we_wrote_them() {
     for (name, result) in fixtures() {
         for ear in ears(&result) {
             let old = signed_jwt(&ear, &key());
-            let read = run(&tool, &["verify", "--jwk", jwk.arg(), "--old"], old.as_bytes())
-                .unwrap_or_else(|e| panic!("{name} veraison JWT: {e}"));
+            let read = run(
+                &tool,
+                &["verify", "--jwk", jwk.arg(), "--old"],
+                old.as_bytes(),
+            )
+            .unwrap_or_else(|e| panic!("{name} veraison JWT: {e}"));
             assert_eq!(read["encoding"], "jwt");
             assert_eq!(
                 summary_of_library(&read["ear"], EarDialect::Veraison),
@@ -217,8 +236,12 @@ fn veraisons_library_reads_our_ears_as_we_wrote_them() {
             assert_eq!(read["ear"]["ear_status"], ear04.status().as_str(), "{name}");
             let input = ear04.cwt_to_be_signed(KID).unwrap();
             let cwt = input.assemble(&key().sign(input.to_be_signed())).unwrap();
-            let read = run(&tool, &["verify", "--jwk", jwk.arg()], hex::encode(&cwt).as_bytes())
-                .unwrap_or_else(|e| panic!("{name} -04 CWT: {e}"));
+            let read = run(
+                &tool,
+                &["verify", "--jwk", jwk.arg()],
+                hex::encode(&cwt).as_bytes(),
+            )
+            .unwrap_or_else(|e| panic!("{name} -04 CWT: {e}"));
             assert_eq!(read["encoding"], "cwt");
             assert_eq!(
                 summary_of_library(&read["ear"], EarDialect::Ietf04),
@@ -238,8 +261,12 @@ fn our_verifier_reads_the_ears_veraisons_library_signs() {
     for (name, result) in fixtures() {
         for ear in ears(&result) {
             let ear04 = ear.into_dialect(EarDialect::Ietf04).unwrap();
-            let signed = run(&tool, &["sign", "--key", pem.arg()], ear04.to_json().as_bytes())
-                .unwrap_or_else(|e| panic!("{name} sign: {e}"));
+            let signed = run(
+                &tool,
+                &["sign", "--key", pem.arg()],
+                ear04.to_json().as_bytes(),
+            )
+            .unwrap_or_else(|e| panic!("{name} sign: {e}"));
             let options = VerifyOptions::new()
                 .signers(Signers::Any)
                 .nonce(ear04.nonce().unwrap());
@@ -247,13 +274,21 @@ fn our_verifier_reads_the_ears_veraisons_library_signs() {
             let read = verify_ear(jwt, &jwks(), &options, at)
                 .unwrap_or_else(|e| panic!("{name} library JWT: {e}"));
             // The library writes submodules sorted by label: compare as sets.
-            assert_eq!(summary_of_ours(&read), summary_of_ours(&ear04), "{name} JWT");
+            assert_eq!(
+                summary_of_ours(&read),
+                summary_of_ours(&ear04),
+                "{name} JWT"
+            );
             assert_eq!(read.status(), ear04.status(), "{name}");
             assert_eq!(read.verifier_id(), ear04.verifier_id(), "{name}");
             let cwt = hex::decode(signed["cwt"].as_str().unwrap()).unwrap();
             let read = verify_ear_cwt(&cwt, &jwks(), &options, at)
                 .unwrap_or_else(|e| panic!("{name} library CWT: {e}"));
-            assert_eq!(summary_of_ours(&read), summary_of_ours(&ear04), "{name} CWT");
+            assert_eq!(
+                summary_of_ours(&read),
+                summary_of_ours(&ear04),
+                "{name} CWT"
+            );
             assert_eq!(read.status(), ear04.status(), "{name}");
         }
     }
@@ -275,6 +310,10 @@ fn the_library_refuses_a_tampered_ear_of_ours() {
     // A CWT under another key: the library panics on it; the tool reports an error.
     let input = ear.cwt_to_be_signed(KID).unwrap();
     let forged = input.assemble(&other.sign(input.to_be_signed())).unwrap();
-    let error = run(&tool, &["verify", "--jwk", jwk.arg()], hex::encode(forged).as_bytes());
+    let error = run(
+        &tool,
+        &["verify", "--jwk", jwk.arg()],
+        hex::encode(forged).as_bytes(),
+    );
     assert!(error.is_err());
 }

@@ -273,7 +273,10 @@ fn the_04_dialect_is_served_as_a_jwt_and_as_a_binary_cwt() {
     let v04 = "tag:ietf.org,2026:rats/ear#04";
     let at = UnixTime::from_secs(now()).unwrap();
     for (accept, cwt) in [
-        (format!(r#"application/eat+jwt; eat_profile="{v04}""#), false),
+        (
+            format!(r#"application/eat+jwt; eat_profile="{v04}""#),
+            false,
+        ),
         (format!(r#"application/eat-jwt;eat_profile="{v04}""#), false),
         (format!(r#"application/eat+cwt; eat_profile="{v04}""#), true),
         ("application/eat-cwt".to_owned(), true),
@@ -281,7 +284,11 @@ fn the_04_dialect_is_served_as_a_jwt_and_as_a_binary_cwt() {
         let (request, nonce) = attest_request("/v4/attest/gpu", Some(&accept), "3.0");
         let response = send(&service, &request);
         assert_eq!(response.status, 200, "{accept}");
-        let media = if cwt { "application/eat+cwt" } else { "application/eat+jwt" };
+        let media = if cwt {
+            "application/eat+cwt"
+        } else {
+            "application/eat+jwt"
+        };
         assert_eq!(
             response.header_value("content-type"),
             Some(format!(r#"{media}; eat_profile="{v04}""#).as_str()),
@@ -294,8 +301,7 @@ fn the_04_dialect_is_served_as_a_jwt_and_as_a_binary_cwt() {
             .leeway(5);
         let ear = if cwt {
             assert_eq!(response.body[0], 0xd2, "a COSE_Sign1 (tag 18), binary");
-            edgeattest::ear::verify_ear_cwt(&response.body, &jwks(&service), &options, at)
-                .unwrap()
+            edgeattest::ear::verify_ear_cwt(&response.body, &jwks(&service), &options, at).unwrap()
         } else {
             let token = std::str::from_utf8(&response.body).unwrap();
             let claims: Value = serde_json::from_slice(
@@ -309,7 +315,11 @@ fn the_04_dialect_is_served_as_a_jwt_and_as_a_binary_cwt() {
             assert!(claims["submods"]["GPU-0"]["ear_status"].is_string());
             verify_ear(token, &jwks(&service), &options, at).unwrap()
         };
-        assert_eq!(ear.dialect(), edgeattest::ear::EarDialect::Ietf04, "{accept}");
+        assert_eq!(
+            ear.dialect(),
+            edgeattest::ear::EarDialect::Ietf04,
+            "{accept}"
+        );
         assert_eq!(ear.nonce(), Some(nonce.as_str()));
         let [(label, appraisal)] = ear.submods() else {
             panic!("{accept}")

@@ -145,6 +145,9 @@ fn set(entries: &mut Vec<(Cbor, Cbor)>, label: i64, value: Cbor) {
     entries.push((Cbor::int(label), value));
 }
 
+/// An edit of a claims map.
+type Edit = dyn Fn(&mut Vec<(Cbor, Cbor)>);
+
 #[test]
 fn the_cwt_reader_refuses_what_the_draft_refuses() {
     let at = UnixTime::from_secs(1_800_000_010).unwrap();
@@ -152,7 +155,7 @@ fn the_cwt_reader_refuses_what_the_draft_refuses() {
     let ear = read(&cwt_of(claims(|_| {}), -35)).unwrap();
     assert_eq!(ear.status(), TrustTier::Warning);
     assert_eq!(ear.submods()[0].0, "cpu0");
-    let code = |edit: &dyn Fn(&mut Vec<(Cbor, Cbor)>)| {
+    let code = |edit: &Edit| {
         let error = read(&cwt_of(claims(edit), -35)).unwrap_err();
         (error.code(), error.field().map(str::to_owned))
     };
@@ -178,7 +181,9 @@ fn the_cwt_reader_refuses_what_the_draft_refuses() {
         code(&|c| set(c, 10, Cbor::bytes(&[1; 4]))),
         shape("eat_nonce")
     );
-    let submod = |inner: Vec<(Cbor, Cbor)>| Cbor::Map(vec![(Cbor::text("cpu0"), Cbor::Map(inner))]);
+    fn submod(inner: Vec<(Cbor, Cbor)>) -> Cbor {
+        Cbor::Map(vec![(Cbor::text("cpu0"), Cbor::Map(inner))])
+    }
     assert_eq!(
         code(&|c| set(c, 266, submod(vec![(Cbor::int(1000), Cbor::int(33))]))),
         shape("submods/cpu0/ear_status")

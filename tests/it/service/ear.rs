@@ -208,7 +208,7 @@ fn the_services_policy_is_the_ears_appraisal_policy() {
     let id = policy_id(&Policy::parse(nvidia.as_bytes()).unwrap());
     let (_, appraisal) = &ear.submods()[0];
     assert_eq!(appraisal.status, TrustTier::Affirming);
-    assert_eq!(appraisal.policy_ids, [id.clone()]);
+    assert_eq!(appraisal.policy_ids, std::slice::from_ref(&id));
 
     let strict = json!({"version": "4.0", "authorization-rules": {
         "type": "JWT", "overall-claims": {}, "detached-claims": {"x-nvidia-gpu-driver-version": "999.0"}}})

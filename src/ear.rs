@@ -94,7 +94,7 @@ mod json;
 mod vector;
 mod verify;
 
-pub use appraisal::{EarAppraisal, TrustTier, TrustVector, VerifierId};
+pub use appraisal::{EarAppraisal, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER};
 pub use build::{appraise_device, policy_id};
 pub use composite::{compose_ear, verify_composite_ear};
 pub use cwt::EarCwtInput;
@@ -112,9 +112,6 @@ pub const EAR_PROFILE_04: &str = "tag:ietf.org,2026:rats/ear#04";
 /// the profile).
 pub const EAR_MEDIA_TYPE: &str =
     "application/eat+jwt; eat_profile=\"tag:github.com,2023:veraison/ear\"";
-
-/// `ear.verifier-id.developer`: who wrote the verifier.
-pub const EAR_DEVELOPER: &str = "https://github.com/edgeattest/edgeattest";
 
 /// The most submodules an EAR may hold when read (a result holds at most
 /// [`crate::token::MAX_DEVICES`]).

@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use super::EAR_DEVELOPER;
+/// The verifier id's `developer`: who wrote the verifier.
+pub const EAR_DEVELOPER: &str = "https://github.com/edgeattest/edgeattest";
 /// An AR4SI trustworthiness tier (`ear.status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(

@@ -3,6 +3,8 @@
 //! top status rule), `eat_nonce` compared as the dialect carries it (`Ear::nonce_matches`),
 //! written as the core's `EarData`.
 
+use alloc::string::String;
+
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;

@@ -101,5 +101,21 @@ if [[ "${SKIP_PY:-0}" != 1 ]]; then
   fi
 fi
 
+# 7. ear-interop (pkg-config/ear-interop): Veraison's `ear` library as a command, for the
+#    differential EAR test (pkg-config/test.sh's ear-interop stage). Its own crate, not a
+#    dependency of edgeattest; built once into target/tools (the build cache stays in
+#    target/tools/ear-interop, so an edit rebuilds in seconds). Cold: ~10 min on 2 cores, as
+#    it compiles OpenSSL 3.6 (cose-rust turns on `openssl/vendored` and needs OpenSSL >= 3.2,
+#    newer than Debian 12's) and aws-lc (jsonwebtoken's backend) from C: needs cc, perl, make.
+#    Knob: SKIP_EAR_INTEROP=1.
+EAR_INTEROP=target/tools/bin/ear-interop
+if [[ "${SKIP_EAR_INTEROP:-0}" != 1 ]]; then
+  if [[ ! -x $EAR_INTEROP || pkg-config/ear-interop/src/main.rs -nt $EAR_INTEROP \
+        || pkg-config/ear-interop/Cargo.toml -nt $EAR_INTEROP ]]; then
+    log "cargo install ear-interop (target/tools; Veraison's ear 0.6.0 and 0.5.0)"
+    CARGO_TARGET_DIR=target/tools/ear-interop cargo install --quiet --locked --force --path pkg-config/ear-interop --root target/tools
+  fi
+fi
+
 [[ -x /usr/bin/wasm-opt ]] && log "WARNING: /usr/bin/wasm-opt (Debian binaryen) is installed; our scripts put node_modules/.bin first so it is never used"
 log "ready in ${SECONDS}s"

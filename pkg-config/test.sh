@@ -68,6 +68,9 @@ stage clippy-default check cargo clippy --lib --target wasm32-unknown-unknown --
 stage clippy-component check cargo clippy --target wasm32-wasip2 --no-default-features \
   --features std,component,component-service --lib --example wasi_http_service -- -D warnings
 stage native-tests   tests cargo test --all-targets --features rego,ts
+# Veraison's own EAR library (ear 0.6.0 / 0.5.0, pkg-config/ear-interop, built by setup.sh)
+# reads our EARs and signs EARs ours reads; required here (the native stage skips it when absent).
+stage ear-interop    tests env EDGEATTEST_EAR_INTEROP_REQUIRED=1 cargo test --test it --features rego,ts ear::interop
 stage doc-tests      tests cargo test --doc --features rego
 stage docs           check env RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet --features rego
 stage no-std-build   check nostd

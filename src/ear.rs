@@ -2,18 +2,36 @@
 //! device in a standard shape, with AR4SI trustworthiness vectors (`draft-ietf-rats-ar4si`),
 //! for relying parties that speak EAR rather than NVIDIA's claims.
 //!
-//! Profile: `tag:github.com,2023:veraison/ear` ([`EAR_PROFILE`]), the profile Veraison's
-//! verifiers and libraries (Go `veraison/ear`, Rust `ear`) write and read, with its claim
-//! names (`ear.status`, `ear.trustworthiness-vector`, `ear.appraisal-policy-id`,
-//! `ear.verifier-id`). The working group's later drafts (-03, -04) renamed the claims
-//! (`ear_status`, …) under a new profile; that profile is not written here.
+//! One model ([`Ear`]), two dialects ([`EarDialect`]) and two encodings ([`EarEncoding`]):
+//!
+//! | dialect | `eat_profile` | claim names | `eat_nonce` |
+//! |---|---|---|---|
+//! | [`EarDialect::Veraison`] | [`EAR_PROFILE`] | `ear.status`, `ear.trustworthiness-vector`, `ear.appraisal-policy-id` (text), `ear.verifier-id` | verbatim text (this crate: 64 hex digits) |
+//! | [`EarDialect::Ietf04`] (`draft-ietf-rats-ear-04`) | [`EAR_PROFILE_04`] | `ear_status` (also top-level: the worst submodule's), `ear_trustworthiness_vector`, `ear_appraisal_policy_ids` (array), `ear_verifier_id`, optional `exp` | base64url (no padding) of the nonce's 8 to 64 bytes |
+//!
+//! The veraison dialect is the profile Veraison's libraries up to `ear` 0.5.0 (and trustee)
+//! read and write; its JSON is unchanged for existing readers. The -04 dialect is what
+//! `ear` 0.6.0 reads and writes. Encodings: a JWT (ES384, JSON claims, [`Ear::signing_input`])
+//! or a CWT (`COSE_Sign1`, tag 18, ES384 = alg −35, integer labels, [`Ear::cwt_to_be_signed`]):
+//! `eat_profile` 265, `iat` 6, `exp` 4, `ear_verifier_id` 1004 (`developer` 0, `build` 1),
+//! `submods` 266, `ear_status` 1000, `ear_trustworthiness_vector` 1001 (keys 0–7 in
+//! `ar4si.cddl` order), `ear_appraisal_policy_ids` 1003, `eat_nonce` 10 (bytes); tiers
+//! none/affirming/warning/contraindicated are 0/2/32/96. A CWT EAR is -04 only (the veraison
+//! profile defined no CBOR labels of its own).
+//!
+//! Reading ([`Ear::from_claims`], [`Ear::from_cwt_claims`], [`verify_ear`],
+//! [`verify_ear_cwt`]) takes either dialect by its profile and refuses any other profile, a
+//! float `iat` or `exp`, duplicate members or keys, a top-level `ear_status` better than the
+//! worst submodule's, and signatures other than ES384. Unknown claims (extensions) and unknown
+//! members of a submodule are ignored, so a composite EAR's foreign submodules read as
+//! appraisals ([`compose_ear`], [`verify_composite_ear`]).
 //!
 //! An EAR is built from claims this crate verified or minted ([`Ear::from_result`],
 //! [`appraise_device`]), so the relying party's and the service's EAR say the same:
-//! - `eat_profile`, `iat` (the caller's clock), `ear.verifier-id` (`developer`: this crate's
+//! - `eat_profile`, `iat` (the caller's clock), the verifier id (`developer`: this crate's
 //!   repository, `build`: `edgeattest <version>`);
-//! - `eat_nonce`: the overall token's (the service: the request's nonce as its tokens write
-//!   it, 64 lower-case hex digits), verbatim;
+//! - `eat_nonce`: the overall token's (the service: the request's nonce, which its tokens write
+//!   as 64 lower-case hex digits); [`Ear::nonce`] gives it as that text in both dialects;
 //! - `submods`: one per device, keyed by its label (`GPU-0`, `SWITCH-3`), document order.
 //!
 //! ## The trustworthiness vector
@@ -64,274 +82,171 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
-
 use crate::error_code::ErrorCode;
 use crate::token::TokenError;
 
+mod appraisal;
 mod build;
+mod composite;
+mod cwt;
 mod data;
+mod json;
 mod vector;
 mod verify;
 
+pub use appraisal::{EarAppraisal, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER};
 pub use build::{appraise_device, policy_id};
+pub use composite::{compose_ear, verify_composite_ear};
+pub use cwt::EarCwtInput;
 pub use data::{EarData, EarSubmod};
 pub use vector::trust_vector;
-pub use verify::{prepare_ear, verify_ear, PreparedEar};
+pub use verify::{prepare_ear, prepare_ear_cwt, verify_ear, verify_ear_cwt, PreparedEar};
 
-/// The EAR profile written and accepted: Veraison's (`eat_profile`).
+/// The veraison profile (`eat_profile` of [`EarDialect::Veraison`]).
 pub const EAR_PROFILE: &str = "tag:github.com,2023:veraison/ear";
 
-/// The media type of an EAR in a JWT (RFC 9782 `application/eat+jwt` with the profile).
+/// The profile of `draft-ietf-rats-ear-04` (`eat_profile` of [`EarDialect::Ietf04`]).
+pub const EAR_PROFILE_04: &str = "tag:ietf.org,2026:rats/ear#04";
+
+/// The media type of a veraison-profile EAR in a JWT (RFC 9782 `application/eat+jwt` with
+/// the profile).
 pub const EAR_MEDIA_TYPE: &str =
     "application/eat+jwt; eat_profile=\"tag:github.com,2023:veraison/ear\"";
-
-/// `ear.verifier-id.developer`: who wrote the verifier.
-pub const EAR_DEVELOPER: &str = "https://github.com/edgeattest/edgeattest";
 
 /// The most submodules an EAR may hold when read (a result holds at most
 /// [`crate::token::MAX_DEVICES`]).
 pub const MAX_EAR_SUBMODS: usize = 64;
 
-/// An AR4SI trustworthiness tier (`ear.status`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(
-    feature = "ts",
-    derive(ts_rs::TS),
-    ts(rename = "EarStatus", rename_all = "lowercase")
-)]
+/// The claim names and profile of an EAR (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum TrustTier {
-    /// No claim is made (values −1..1).
-    None,
-    /// Values 2..31.
-    Affirming,
-    /// Values 32..95.
-    Warning,
-    /// Values 96..127 (and the reserved negatives).
-    Contraindicated,
+pub enum EarDialect {
+    /// [`EAR_PROFILE`]: dotted names, one policy id, the nonce as text.
+    #[default]
+    Veraison,
+    /// [`EAR_PROFILE_04`]: underscore names, a top-level status, policy id arrays, the
+    /// nonce as bytes.
+    Ietf04,
 }
 
-impl TrustTier {
-    /// The tier's name, as `ear.status` writes it.
+impl EarDialect {
+    /// Its `eat_profile`.
+    pub fn profile(self) -> &'static str {
+        match self {
+            Self::Veraison => EAR_PROFILE,
+            Self::Ietf04 => EAR_PROFILE_04,
+        }
+    }
+
+    /// The dialect of a profile (compared exactly, as EAT profiles are).
+    pub fn from_profile(profile: &str) -> Option<Self> {
+        [Self::Veraison, Self::Ietf04]
+            .into_iter()
+            .find(|dialect| dialect.profile() == profile)
+    }
+
+    /// The dialect's short name in results: `"veraison"` or `"ietf-04"`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::None => "none",
-            Self::Affirming => "affirming",
-            Self::Warning => "warning",
-            Self::Contraindicated => "contraindicated",
+            Self::Veraison => "veraison",
+            Self::Ietf04 => "ietf-04",
         }
     }
+}
 
-    /// The tier a trustworthiness claim value falls in.
-    pub fn of_value(value: i8) -> Self {
-        match value {
-            -1..=1 => Self::None,
-            2..=31 => Self::Affirming,
-            32..=95 => Self::Warning,
-            _ => Self::Contraindicated,
+/// How an EAR is signed and carried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum EarEncoding {
+    /// A compact JWS (`application/eat+jwt`).
+    #[default]
+    Jwt,
+    /// A `COSE_Sign1` CWT (`application/eat+cwt`).
+    Cwt,
+}
+
+impl EarEncoding {
+    /// Its short name in results: `"jwt"` or `"cwt"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Jwt => "jwt",
+            Self::Cwt => "cwt",
         }
     }
-
-    fn parse(text: &str) -> Option<Self> {
-        [
-            Self::None,
-            Self::Affirming,
-            Self::Warning,
-            Self::Contraindicated,
-        ]
-        .into_iter()
-        .find(|tier| tier.as_str() == text)
-    }
 }
 
-impl Serialize for TrustTier {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-/// An AR4SI trustworthiness vector: one optional claim value per aspect, each present one
-/// from -128 to 127.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    feature = "ts",
-    derive(ts_rs::TS),
-    ts(rename = "TrustworthinessVector", optional_fields)
-)]
-pub struct TrustVector {
-    /// Whether the attester is the instance it claims to be.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub instance_identity: Option<i8>,
-    /// Whether its configuration is approved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub configuration: Option<i8>,
-    /// Whether its firmware and software are recognised and approved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub executables: Option<i8>,
-    /// File-system integrity (never written here).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file_system: Option<i8>,
-    /// Whether the hardware is genuine.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hardware: Option<i8>,
-    /// Run-time opacity (never written here).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_opaque: Option<i8>,
-    /// Storage opacity (never written here).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub storage_opaque: Option<i8>,
-    /// Sourced-data integrity (never written here).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sourced_data: Option<i8>,
-}
-
-/// The vector's keys, in `ar4si.cddl`'s order.
-const VECTOR_KEYS: [&str; 8] = [
-    "instance-identity",
-    "configuration",
-    "executables",
-    "file-system",
-    "hardware",
-    "runtime-opaque",
-    "storage-opaque",
-    "sourced-data",
-];
-
-impl TrustVector {
-    /// Reads a vector: a non-empty object of the eight AR4SI keys, each an integer from −128
-    /// to 127 (read by hand rather than through serde's derive: smaller wasm).
-    fn read(value: &Value) -> Option<Self> {
-        let object = value.as_object().filter(|o| !o.is_empty())?;
-        let mut vector = Self::default();
-        for (key, value) in object {
-            let claim = i8::try_from(value.as_i64()?).ok()?;
-            let at = VECTOR_KEYS.iter().position(|k| k == key)?;
-            let slot = match at {
-                0 => &mut vector.instance_identity,
-                1 => &mut vector.configuration,
-                2 => &mut vector.executables,
-                3 => &mut vector.file_system,
-                4 => &mut vector.hardware,
-                5 => &mut vector.runtime_opaque,
-                6 => &mut vector.storage_opaque,
-                _ => &mut vector.sourced_data,
-            };
-            *slot = Some(claim);
-        }
-        Some(vector)
-    }
-
-    fn values(&self) -> [Option<i8>; 8] {
-        [
-            self.instance_identity,
-            self.configuration,
-            self.executables,
-            self.file_system,
-            self.hardware,
-            self.runtime_opaque,
-            self.storage_opaque,
-            self.sourced_data,
-        ]
-    }
-
-    /// Whether no key holds a value.
-    pub fn is_empty(&self) -> bool {
-        self.values().iter().all(Option::is_none)
-    }
-
-    /// The worst tier of its values (`None` for an empty vector).
-    pub fn tier(&self) -> TrustTier {
-        self.values()
-            .into_iter()
-            .flatten()
-            .map(TrustTier::of_value)
-            .max()
-            .unwrap_or(TrustTier::None)
-    }
-}
-
-/// One submodule's appraisal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EarAppraisal {
-    /// `ear.status`.
-    #[serde(rename = "ear.status")]
-    pub status: TrustTier,
-    /// `ear.trustworthiness-vector` (omitted when empty).
-    #[serde(
-        rename = "ear.trustworthiness-vector",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub vector: Option<TrustVector>,
-    /// `ear.appraisal-policy-id`: the relying-party policy applied, when one was.
-    #[serde(
-        rename = "ear.appraisal-policy-id",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub policy_id: Option<String>,
-}
-
-/// `ear.verifier-id`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct VerifierId {
-    /// Who wrote the verifier.
-    pub developer: String,
-    /// Which build of it.
-    pub build: String,
-}
-
-impl VerifierId {
-    /// This crate: [`EAR_DEVELOPER`], `edgeattest <version>`.
-    pub fn edgeattest() -> Self {
-        Self {
-            developer: EAR_DEVELOPER.into(),
-            build: alloc::format!("edgeattest {}", env!("CARGO_PKG_VERSION")),
-        }
-    }
+/// The media type of an EAR in `encoding` and `dialect`, with its profile parameter.
+pub fn ear_media_type(dialect: EarDialect, encoding: EarEncoding) -> String {
+    let essence = match encoding {
+        EarEncoding::Jwt => "application/eat+jwt",
+        EarEncoding::Cwt => "application/eat+cwt",
+    };
+    alloc::format!("{essence}; eat_profile=\"{}\"", dialect.profile())
 }
 
 /// An EAT Attestation Result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Ear {
-    #[serde(rename = "eat_profile")]
-    profile: &'static str,
-    iat: i64,
-    #[serde(rename = "ear.verifier-id")]
-    verifier_id: VerifierId,
-    #[serde(rename = "eat_nonce", skip_serializing_if = "Option::is_none")]
-    nonce: Option<String>,
-    submods: Submods,
-}
-
-/// The submodules in document order, written as a JSON object.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Submods(Vec<(String, EarAppraisal)>);
-
-impl Serialize for Submods {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (label, appraisal) in &self.0 {
-            map.serialize_entry(label, appraisal)?;
-        }
-        map.end()
-    }
+pub struct Ear {
+    dialect: EarDialect,
+    iat: i64,
+    exp: Option<i64>,
+    verifier_id: VerifierId,
+    /// The veraison dialect: `eat_nonce` verbatim; -04: its bytes as lower-case hex.
+    nonce: Option<String>,
+    submods: Vec<(String, EarAppraisal)>,
 }
 
 impl Ear {
-    /// An EAR issued at `iat` (Unix seconds) by this crate, with `nonce` and the submodules
-    /// (label, appraisal) in order.
+    /// A veraison-profile EAR issued at `iat` (Unix seconds) by this crate, with `nonce`
+    /// and the submodules (label, appraisal) in order ([`Self::into_dialect`] for -04).
     pub fn new(iat: i64, nonce: Option<String>, submods: Vec<(String, EarAppraisal)>) -> Self {
         Self {
-            profile: EAR_PROFILE,
+            dialect: EarDialect::Veraison,
             iat,
+            exp: None,
             verifier_id: VerifierId::edgeattest(),
             nonce,
-            submods: Submods(submods),
+            submods,
         }
+    }
+
+    /// The same EAR in `dialect`. -04 carries the nonce as bytes: it must be 16 to 128 hex
+    /// digits (8 to 64 bytes; this crate's nonces are 64).
+    ///
+    /// # Errors
+    /// [`EarError::Shape`] (`eat_nonce`) for a nonce -04 cannot carry.
+    pub fn into_dialect(mut self, dialect: EarDialect) -> Result<Self, EarError> {
+        if dialect == EarDialect::Ietf04 {
+            if let Some(nonce) = &self.nonce {
+                let bytes = nonce_bytes(nonce).ok_or_else(|| shape("eat_nonce", NONCE_RULE))?;
+                self.nonce = Some(hex::encode(bytes));
+            }
+        }
+        self.dialect = dialect;
+        Ok(self)
+    }
+
+    pub(super) fn read(
+        dialect: EarDialect,
+        iat: i64,
+        exp: Option<i64>,
+        verifier_id: VerifierId,
+        nonce: Option<String>,
+        submods: Vec<(String, EarAppraisal)>,
+    ) -> Self {
+        Self {
+            dialect,
+            iat,
+            exp,
+            verifier_id,
+            nonce,
+            submods,
+        }
+    }
+
+    /// The dialect it was built or read in.
+    pub fn dialect(&self) -> EarDialect {
+        self.dialect
     }
 
     /// `iat`.
@@ -339,26 +254,46 @@ impl Ear {
         self.iat
     }
 
-    /// `ear.verifier-id`.
+    /// `exp`, when the EAR carries one (-04; this crate writes none).
+    pub fn exp(&self) -> Option<i64> {
+        self.exp
+    }
+
+    /// The verifier id.
     pub fn verifier_id(&self) -> &VerifierId {
         &self.verifier_id
     }
 
-    /// `eat_nonce`, verbatim.
+    /// `eat_nonce`: the veraison dialect's verbatim, the -04 dialect's bytes as lower-case
+    /// hex (so a relying party compares the one nonce text it sent, in either dialect).
     pub fn nonce(&self) -> Option<&str> {
         self.nonce.as_deref()
     }
 
+    /// Whether `eat_nonce` is `expected`: the veraison dialect compares the text exactly,
+    /// -04 the bytes (`expected` as hex, either case, or as the claim's base64url).
+    pub fn nonce_matches(&self, expected: &str) -> bool {
+        match (self.dialect, self.nonce.as_deref()) {
+            (_, None) => false,
+            (EarDialect::Veraison, Some(nonce)) => nonce == expected,
+            (_, Some(nonce)) => {
+                nonce.eq_ignore_ascii_case(expected)
+                    || crate::crypto::b64url_decode(expected)
+                        .is_some_and(|bytes| hex::encode(bytes) == nonce)
+            }
+        }
+    }
+
     /// The submodules, (label, appraisal), in document order.
     pub fn submods(&self) -> &[(String, EarAppraisal)] {
-        &self.submods.0
+        &self.submods
     }
 
     /// The worst submodule status: what the whole result is worth (`None` without
-    /// submodules, which a read EAR never is).
+    /// submodules, which a read EAR never is). The -04 dialect writes it as the top-level
+    /// `ear_status`.
     pub fn status(&self) -> TrustTier {
         self.submods
-            .0
             .iter()
             .map(|(_, appraisal)| appraisal.status)
             .max()
@@ -367,11 +302,9 @@ impl Ear {
 
     /// True only when every submodule is `affirming`.
     pub fn affirming(&self) -> bool {
-        !self.submods.0.is_empty()
-            && self.status() == TrustTier::Affirming
+        !self.submods.is_empty()
             && self
                 .submods
-                .0
                 .iter()
                 .all(|(_, a)| a.status == TrustTier::Affirming)
     }
@@ -382,108 +315,23 @@ impl Ear {
     /// # Errors
     /// [`TokenError::JwtInvalid`] if the claims cannot be written (they always can).
     pub fn signing_input(&self, kid: &str) -> Result<String, TokenError> {
-        crate::token::jwt_signing_input(self, kid)
+        crate::token::jwt_signing_input(&json::Claims(self), kid)
     }
 
-    /// The EAR as its JSON claims object.
+    /// The EAR as its JSON claims object, in its dialect.
     pub fn to_json(&self) -> String {
-        crate::json::write::to_string(self).unwrap_or_default()
-    }
-
-    /// Reads an EAR's claims (a verified JWT's payload): the profile must be
-    /// [`EAR_PROFILE`], `iat` an integer, `ear.verifier-id` and `submods` (1 to
-    /// [`MAX_EAR_SUBMODS`]) present and well-formed, `eat_nonce` a string when present.
-    /// Unknown claims are ignored (extensions); unknown members of a vector are refused.
-    ///
-    /// # Errors
-    /// [`EarError::Profile`] or [`EarError::Shape`].
-    pub fn from_claims(claims: &Map<String, Value>) -> Result<Self, EarError> {
-        match claims.get("eat_profile") {
-            Some(Value::String(profile)) if profile == EAR_PROFILE => {}
-            Some(Value::String(profile)) => {
-                return Err(EarError::Profile {
-                    found: profile.clone(),
-                })
-            }
-            _ => return Err(shape("eat_profile", "is required, as a string")),
-        }
-        let iat = claims
-            .get("iat")
-            .and_then(Value::as_i64)
-            .ok_or_else(|| shape("iat", "is required, as an integer"))?;
-        let verifier_id = claims
-            .get("ear.verifier-id")
-            .and_then(Value::as_object)
-            .filter(|id| id.len() == 2)
-            .and_then(|id| {
-                let text = |name: &str| id.get(name).and_then(Value::as_str).map(String::from);
-                Some(VerifierId {
-                    developer: text("developer")?,
-                    build: text("build")?,
-                })
-            })
-            .ok_or_else(|| shape("ear.verifier-id", "is required: {developer, build}"))?;
-        let nonce = match claims.get("eat_nonce") {
-            None => None,
-            Some(Value::String(nonce)) => Some(nonce.clone()),
-            Some(_) => return Err(shape("eat_nonce", "must be a string")),
-        };
-        let Some(Value::Object(members)) = claims.get("submods") else {
-            return Err(shape("submods", "is required, as an object"));
-        };
-        if members.is_empty() || members.len() > MAX_EAR_SUBMODS {
-            return Err(shape("submods", "must hold 1 to 64 submodules"));
-        }
-        let submods = members
-            .iter()
-            .map(|(label, value)| Ok((label.clone(), read_appraisal(label, value)?)))
-            .collect::<Result<Vec<_>, EarError>>()?;
-        Ok(Self {
-            profile: EAR_PROFILE,
-            iat,
-            verifier_id,
-            nonce,
-            submods: Submods(submods),
-        })
+        crate::json::write::to_string(&json::Claims(self)).unwrap_or_default()
     }
 }
 
-fn read_appraisal(label: &str, value: &Value) -> Result<EarAppraisal, EarError> {
-    let at = |member: &str| alloc::format!("submods/{label}/{member}");
-    let object = value.as_object().ok_or_else(|| EarError::Shape {
-        field: alloc::format!("submods/{label}"),
-        detail: "must be an object",
-    })?;
-    let status = object
-        .get("ear.status")
-        .and_then(Value::as_str)
-        .and_then(TrustTier::parse)
-        .ok_or_else(|| EarError::Shape {
-            field: at("ear.status"),
-            detail: "is required: none, affirming, warning or contraindicated",
-        })?;
-    let vector = match object.get("ear.trustworthiness-vector") {
-        None => None,
-        Some(value) => Some(TrustVector::read(value).ok_or_else(|| EarError::Shape {
-            field: at("ear.trustworthiness-vector"),
-            detail: "must map AR4SI keys to integers from -128 to 127",
-        })?),
-    };
-    let policy_id = match object.get("ear.appraisal-policy-id") {
-        None => None,
-        Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => {
-            return Err(EarError::Shape {
-                field: at("ear.appraisal-policy-id"),
-                detail: "must be a string",
-            })
-        }
-    };
-    Ok(EarAppraisal {
-        status,
-        vector,
-        policy_id,
-    })
+/// What -04 requires of a nonce.
+const NONCE_RULE: &str = "must be 8 to 64 bytes (16 to 128 hex digits)";
+
+/// A nonce's bytes from its hex text, when -04 can carry them.
+fn nonce_bytes(hex_text: &str) -> Option<Vec<u8>> {
+    hex::decode(hex_text)
+        .ok()
+        .filter(|bytes| (8..=64).contains(&bytes.len()))
 }
 
 fn shape(field: &str, detail: &'static str) -> EarError {
@@ -497,9 +345,12 @@ fn shape(field: &str, detail: &'static str) -> EarError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EarError {
-    /// The JWT did not verify (signature, key, times, nonce): its own error.
+    /// The JWT or CWT did not verify (signature, key, times, nonce): its own error.
     Token(TokenError),
-    /// An `eat_profile` other than [`EAR_PROFILE`].
+    /// A CWT that is not a well-formed `COSE_Sign1` over a CBOR map, or not ES384: the
+    /// COSE (or CBOR) error.
+    Cose(crate::cose::CoseError),
+    /// An `eat_profile` other than [`EAR_PROFILE`] and [`EAR_PROFILE_04`].
     Profile {
         /// The profile found.
         found: String,
@@ -517,8 +368,12 @@ impl fmt::Display for EarError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Token(error) => write!(f, "the EAR did not verify: {error}"),
+            Self::Cose(error) => write!(f, "the EAR is not a CWT this crate reads: {error}"),
             Self::Profile { found } => {
-                write!(f, "the EAR's profile is {found:?}, not {EAR_PROFILE:?}")
+                write!(
+                    f,
+                    "the EAR's profile is {found:?}, not {EAR_PROFILE:?} or {EAR_PROFILE_04:?}"
+                )
             }
             Self::Shape { field, detail } => write!(f, "EAR claim {field} {detail}"),
         }
@@ -531,6 +386,7 @@ impl ErrorCode for EarError {
     fn code(&self) -> &'static str {
         match self {
             Self::Token(error) => error.code(),
+            Self::Cose(error) => error.code(),
             Self::Profile { .. } => "ERR_EAR_PROFILE",
             Self::Shape { .. } => "ERR_EAR_SHAPE",
         }
@@ -539,6 +395,7 @@ impl ErrorCode for EarError {
     fn field(&self) -> Option<&str> {
         match self {
             Self::Token(error) => error.field(),
+            Self::Cose(_) => None,
             Self::Profile { .. } => Some("eat_profile"),
             Self::Shape { field, .. } => Some(field),
         }

@@ -31,7 +31,7 @@ pub fn appraise_device(
     EarAppraisal {
         status,
         vector: (!vector.is_empty()).then_some(vector),
-        policy_id: policy.map(|(id, _)| id.into()),
+        policy_ids: policy.map(|(id, _)| String::from(id)).into_iter().collect(),
     }
 }
 

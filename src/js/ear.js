@@ -1,7 +1,9 @@
-// EAT Attestation Results (EAR): a relying party's check of the EAR an attestation service
-// returns for `Accept: application/eat+jwt; eat_profile="tag:github.com,2023:veraison/ear"`
-// (or `?result=ear`). The signature and times are verifyJwt's; the profile, the shape and
-// the status are the core's (readEar).
+// EAT Attestation Results (EAR): a relying party's check of the JWT EAR an attestation service
+// returns for `Accept: application/eat+jwt` with `eat_profile` the veraison profile
+// (`tag:github.com,2023:veraison/ear`, or `?result=ear`) or draft -04's
+// (`tag:ietf.org,2026:rats/ear#04`). The signature and times are verifyJwt's; the dialect, the
+// shape, the status and the nonce (text in the veraison dialect, bytes in -04) are the
+// core's (readEar).
 import { readEar } from './edgeattest.js';
 import { verifyJwt } from './token.js';
 
@@ -10,13 +12,16 @@ import { verifyJwt } from './token.js';
  * @import { JwksInput, VerifyTokenOptions } from './token.js'
  */
 
-/** The claims every EAR carries. */
-const EAR_CLAIMS = ['eat_profile', 'iat', 'ear.verifier-id', 'submods'];
+/** The claims every EAR carries (the verifier id's name is the dialect's: readEar checks it). */
+const EAR_CLAIMS = ['eat_profile', 'iat', 'submods'];
 
 /**
- * Verifies an EAR (EAT Attestation Result: a compact ES384 JWT, the service's answer to
- * `?result=ear`) with the service's JWKS as `verifyJwt` does, then reads it by the core's
- * rules (profile, shape, trustworthiness tiers). Pass `nonce` and `maxTokenAge`, and the
+ * Verifies a JWT EAR (EAT Attestation Result: a compact ES384 JWT, the service's answer to
+ * `?result=ear` or `Accept: application/eat+jwt`) with the service's JWKS as `verifyJwt` does,
+ * then reads it by the core's rules in the dialect its profile names (veraison or -04: the
+ * result's `dialect` and `encoding` say which), with its shape, trustworthiness tiers and
+ * `eat_nonce` (-04 carries the nonce's bytes: `nonce` is the hex you sent either way). CWT EARs
+ * (`application/eat+cwt`) are read by the Rust core (`verify_ear_cwt`). Pass `nonce` and `maxTokenAge`, and the
  * service's root as `signers` (`[{ certificate }]`): an EAR is our service's answer, not NRAS's,
  * so the default anchors (NVIDIA's) refuse it with `ERR_SIGNER_UNTRUSTED`. A verified EAR may
  * say "contraindicated": read `affirming` or `status`.
@@ -40,6 +45,8 @@ const EAR_CLAIMS = ['eat_profile', 'iat', 'ear.verifier-id', 'submods'];
  */
 export async function verifyEar(token, jwks, options = {}) {
   const requiredClaims = [...new Set([...(options?.requiredClaims ?? []), ...EAR_CLAIMS])];
-  const { payload } = await verifyJwt(token, jwks, { ...options, requiredClaims });
-  return readEar(payload);
+  // The nonce is compared by readEar, once the dialect says how it is carried.
+  const { nonce, ...rest } = options ?? {};
+  const { payload } = await verifyJwt(token, jwks, { ...rest, requiredClaims });
+  return readEar(payload, nonce);
 }

@@ -64,9 +64,10 @@ pub enum Step<'a> {
     /// each, in order, with [`Exchange::fetched`]. Only evidence whose signature and chain
     /// verified names anything here, so a forged transcript cannot make the host fetch.
     Fetch(&'a [Resource]),
-    /// Sign each of these JWS signing inputs with the service's active key (ES384, raw
-    /// `r‖s`); answer with [`Exchange::signed`].
-    Sign(&'a [String]),
+    /// Sign each of these inputs (JWS signing inputs, or a CWT EAR's `Sig_structure`) with
+    /// the service's active key (ES384 over their bytes, raw `r‖s`); answer with
+    /// [`Exchange::signed`].
+    Sign(&'a [Vec<u8>]),
     /// Send this response.
     Respond(&'a Response),
 }
@@ -430,7 +431,7 @@ impl Exchange {
         let next = match &self.state {
             State::DeviceTokens(plan) => match plan.devices_signed(signatures) {
                 Ok(Minted::Done(text)) => self.done(result_response(text)),
-                Ok(Minted::Ear(text)) => self.done(ear_response(text)),
+                Ok(Minted::Ear { body, media_type }) => self.done(ear_response(body, media_type)),
                 Ok(Minted::Overall(pending)) => State::OverallToken(pending),
                 Err(error) => return Err(ExchangeError::Signature(error)),
             },
@@ -475,7 +476,7 @@ impl Exchange {
                     Some(key) => {
                         let signatures: Vec<Vec<u8>> = inputs
                             .iter()
-                            .map(|input| key.sign(input.as_bytes()).to_vec())
+                            .map(|input| key.sign(input).to_vec())
                             .collect();
                         if self.signed(service, &signatures).is_err() {
                             self.state = self.done(token_failure());
@@ -618,7 +619,10 @@ impl Exchange {
             request.nonce(),
             &outcomes,
             config.policy.as_ref(),
-            self.result == ResultKind::Ear,
+            match self.result {
+                ResultKind::Ear(dialect, encoding) => Some((dialect, encoding)),
+                ResultKind::Nras => None,
+            },
         ) {
             Ok(plan) => State::DeviceTokens(plan),
             Err(_) => self.done(token_failure()),
@@ -700,12 +704,13 @@ fn result_response(text: String) -> Response {
     }
 }
 
-/// The EAR: the compact JWS, as `application/eat+jwt` with its profile.
-fn ear_response(text: String) -> Response {
+/// The EAR: the compact JWS (`application/eat+jwt`) or the `COSE_Sign1` bytes
+/// (`application/eat+cwt`), with its profile.
+fn ear_response(body: Vec<u8>, media_type: String) -> Response {
     Response {
         status: 200,
-        headers: Vec::from([("content-type".into(), crate::ear::EAR_MEDIA_TYPE.into())]),
-        body: text.into_bytes(),
+        headers: Vec::from([("content-type".into(), media_type)]),
+        body,
     }
 }
 

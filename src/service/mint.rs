@@ -17,6 +17,7 @@ use super::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
 use super::outcome::DeviceOutcome;
 use super::policy_gate::policy_failure;
 use crate::attest::{ClaimsVersion, Endpoint, Nonce};
+use crate::ear::{EarCwtInput, EarDialect, EarEncoding};
 use crate::policy::Policy;
 use crate::token::{
     assemble_detached_eat, assemble_jws, create_v1_result, detached_eat_signing_input,
@@ -37,14 +38,20 @@ pub(crate) struct Minter<'a> {
 #[derive(Clone, Debug)]
 pub(crate) enum MintPlan {
     /// V1: one token, `{"eat": token}`.
-    Single { input: String },
-    /// An EAT Attestation Result (the request asked for one): one token, the EAR.
-    Ear { input: String },
+    Single { input: Vec<u8> },
+    /// An EAT Attestation Result (the request asked for one) as a JWT: one token, the EAR.
+    Ear { input: Vec<u8>, media_type: String },
+    /// An EAT Attestation Result as a CWT: one `COSE_Sign1`, `input` its `Sig_structure`.
+    EarCwt {
+        cwt: EarCwtInput,
+        input: Vec<u8>,
+        media_type: String,
+    },
     /// A detached EAT: one token per device, then the overall token over their digests.
     Detached {
         kid: String,
         labels: Vec<String>,
-        inputs: Vec<String>,
+        inputs: Vec<Vec<u8>>,
         overall: Map<String, Value>,
     },
 }
@@ -53,15 +60,15 @@ pub(crate) enum MintPlan {
 #[derive(Clone, Debug)]
 pub(crate) struct OverallPending {
     devices: Vec<(String, String)>,
-    input: String,
+    input: Vec<u8>,
 }
 
 /// What comes of the first round of signatures.
 pub(crate) enum Minted {
     /// The result text (V1).
     Done(String),
-    /// The EAR, a compact JWS.
-    Ear(String),
+    /// The EAR: a compact JWS or a `COSE_Sign1`, with its media type.
+    Ear { body: Vec<u8>, media_type: String },
     /// The overall token still to sign.
     Overall(OverallPending),
 }
@@ -94,10 +101,10 @@ impl<'a> Minter<'a> {
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
         policy: Option<&Policy>,
-        ear: bool,
+        ear: Option<(EarDialect, EarEncoding)>,
     ) -> Result<MintPlan, TokenError> {
-        if ear {
-            return self.plan_ear(endpoint, version, nonce, outcomes, policy);
+        if let Some(form) = ear {
+            return self.plan_ear(endpoint, version, nonce, outcomes, policy, form);
         }
         if endpoint == Endpoint::GpuV1 {
             let outcome = outcomes.first().ok_or(TokenError::ResultInvalid {
@@ -121,7 +128,7 @@ impl<'a> Minter<'a> {
                 }
             }
             return Ok(MintPlan::Single {
-                input: jwt_signing_input(&claims, self.kid)?,
+                input: jwt_signing_input(&claims, self.kid)?.into_bytes(),
             });
         }
         let prefix = endpoint.device_kind().label_prefix();
@@ -149,7 +156,7 @@ impl<'a> Minter<'a> {
             }
             overall_result &= passed;
             labels.push(alloc::format!("{prefix}-{i}"));
-            inputs.push(jwt_signing_input(&claims, self.kid)?);
+            inputs.push(jwt_signing_input(&claims, self.kid)?.into_bytes());
         }
         let overall = OverallClaims::new(self.times(), version, overall_result, nonce.to_hex());
         Ok(MintPlan::Detached {
@@ -172,6 +179,7 @@ impl<'a> Minter<'a> {
         nonce: &Nonce,
         outcomes: &[DeviceOutcome],
         policy: Option<&Policy>,
+        (dialect, encoding): (EarDialect, EarEncoding),
     ) -> Result<MintPlan, TokenError> {
         if outcomes.is_empty() {
             return Err(TokenError::ResultInvalid {
@@ -200,10 +208,27 @@ impl<'a> Minter<'a> {
             let appraisal = crate::ear::appraise_device(&label, &claims, verdict);
             submods.push((label, appraisal));
         }
-        let ear = crate::ear::Ear::new(self.now, Some(nonce.to_hex()), submods);
-        Ok(MintPlan::Ear {
-            input: ear.signing_input(self.kid)?,
-        })
+        let invalid = |_| TokenError::ResultInvalid {
+            field: "eat_nonce".into(),
+        };
+        let ear = crate::ear::Ear::new(self.now, Some(nonce.to_hex()), submods)
+            .into_dialect(dialect)
+            .map_err(invalid)?;
+        let media_type = crate::ear::ear_media_type(dialect, encoding);
+        match encoding {
+            EarEncoding::Jwt => Ok(MintPlan::Ear {
+                input: ear.signing_input(self.kid)?.into_bytes(),
+                media_type,
+            }),
+            _ => {
+                let cwt = ear.cwt_to_be_signed(self.kid).map_err(invalid)?;
+                Ok(MintPlan::EarCwt {
+                    input: cwt.to_be_signed().to_vec(),
+                    cwt,
+                    media_type,
+                })
+            }
+        }
     }
 
     fn times(&self) -> TokenTimes {
@@ -256,9 +281,11 @@ fn claims_json<T: serde::Serialize>(claims: &T) -> Result<Map<String, Value>, To
 
 impl MintPlan {
     /// The signing inputs of the first round: the V1 token, or every device token.
-    pub(crate) fn signing_inputs(&self) -> &[String] {
+    pub(crate) fn signing_inputs(&self) -> &[Vec<u8>] {
         match self {
-            Self::Single { input } | Self::Ear { input } => core::slice::from_ref(input),
+            Self::Single { input } | Self::Ear { input, .. } | Self::EarCwt { input, .. } => {
+                core::slice::from_ref(input)
+            }
             Self::Detached { inputs, .. } => inputs,
         }
     }
@@ -275,16 +302,29 @@ impl MintPlan {
                 field: "signatures".into(),
             });
         }
+        if let Self::EarCwt {
+            cwt, media_type, ..
+        } = self
+        {
+            let signature = signatures.first().map_or(&[][..], Vec::as_slice);
+            return Ok(Minted::Ear {
+                body: cwt.assemble(signature)?,
+                media_type: media_type.clone(),
+            });
+        }
         let tokens = inputs
             .iter()
             .zip(signatures)
-            .map(|(input, signature)| assemble_jws(input, signature))
+            .map(|(input, signature)| assemble_jws(text(input)?, signature))
             .collect::<Result<Vec<String>, TokenError>>()?;
         match self {
             Self::Single { .. } => Ok(Minted::Done(create_v1_result(
                 tokens.first().map_or("", String::as_str),
             ))),
-            Self::Ear { .. } => Ok(Minted::Ear(tokens.into_iter().next().unwrap_or_default())),
+            Self::Ear { media_type, .. } | Self::EarCwt { media_type, .. } => Ok(Minted::Ear {
+                body: tokens.into_iter().next().unwrap_or_default().into_bytes(),
+                media_type: media_type.clone(),
+            }),
             Self::Detached {
                 kid,
                 labels,
@@ -292,7 +332,7 @@ impl MintPlan {
                 ..
             } => {
                 let devices: Vec<(String, String)> = labels.iter().cloned().zip(tokens).collect();
-                let input = detached_eat_signing_input(overall, &devices, kid)?;
+                let input = detached_eat_signing_input(overall, &devices, kid)?.into_bytes();
                 Ok(Minted::Overall(OverallPending { devices, input }))
             }
         }
@@ -301,7 +341,7 @@ impl MintPlan {
 
 impl OverallPending {
     /// The overall token's signing input.
-    pub(crate) fn signing_inputs(&self) -> &[String] {
+    pub(crate) fn signing_inputs(&self) -> &[Vec<u8>] {
         core::slice::from_ref(&self.input)
     }
 
@@ -315,6 +355,13 @@ impl OverallPending {
                 field: "signatures".into(),
             });
         };
-        assemble_detached_eat(&self.input, signature, &self.devices)
+        assemble_detached_eat(text(&self.input)?, signature, &self.devices)
     }
+}
+
+/// A JWS signing input as the text it was written as (always ASCII).
+fn text(input: &[u8]) -> Result<&str, TokenError> {
+    core::str::from_utf8(input).map_err(|_| TokenError::ResultInvalid {
+        field: "signing input".into(),
+    })
 }

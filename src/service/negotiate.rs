@@ -2,23 +2,29 @@
 //! EAT, or V1's `{"eat": …}`), or an EAT Attestation Result (`crate::ear`).
 //!
 //! Decisions:
-//! - The EAR is opt-in, by `Accept: application/eat+jwt; eat_profile="tag:github.com,2023:veraison/ear"`
-//!   (the draft's older `application/eat-jwt` too; names and the parameter value compare
-//!   case-insensitively; a media range without `eat_profile` counts, as this service writes
-//!   one EAR profile; `q=0` refuses it), or by the query parameter `?result=ear`
-//!   (`?result=nras` asks for the default; the query wins over `Accept`). Every attest
-//!   endpoint, V1 to V4, serves it: it is made from the verification's outcomes, not from
-//!   the endpoint's token format.
+//! - The EAR is opt-in, by `Accept` naming an EAR media type: `application/eat+jwt` (a JWT)
+//!   or `application/eat+cwt` (a CWT, `COSE_Sign1`, a binary body), the draft's older
+//!   `application/eat-jwt` / `application/eat-cwt` too, with `eat_profile` the veraison
+//!   profile (`tag:github.com,2023:veraison/ear`) or draft -04's
+//!   (`tag:ietf.org,2026:rats/ear#04`). Names and the parameter value compare
+//!   case-insensitively; `q=0` refuses a range; the first acceptable range, in the header's
+//!   order, wins. A JWT range without `eat_profile` means the veraison profile (what this
+//!   service wrote first), a CWT range without it -04 (the only dialect with CWT labels);
+//!   a CWT range of the veraison profile is not acceptable. The query parameter
+//!   `?result=ear` asks for the veraison JWT (`?result=nras` for the default; the query wins
+//!   over `Accept`). Every attest endpoint, V1 to V4, serves it: it is made from the
+//!   verification's outcomes, not from the endpoint's token format.
 //! - Any other `Accept` is ignored, as the real service ignores it (NRAS answers JSON
 //!   whatever is asked): parity holds for every client that does not ask for an EAR — except
-//!   one that asks only for EAT media types of another profile, which gets 406
-//!   `ERR_NOT_ACCEPTABLE` rather than a JSON body it said it cannot read.
+//!   one that asks only for EAT media types of another profile (or the veraison profile as a
+//!   CWT), which gets 406 `ERR_NOT_ACCEPTABLE` rather than a JSON body it said it cannot
+//!   read.
 //! - Another `result` value is 400 `ERR_REQUEST_RESULT_FORMAT` (field `result`); other query
 //!   parameters are ignored.
 //! - Every attest response says `Vary: Accept`.
 
 use super::http::{Request, Response};
-use crate::ear::EAR_PROFILE;
+use crate::ear::{EarDialect, EarEncoding};
 use crate::error_code::ErrorBody;
 use crate::urlencoded::{self, Separators};
 
@@ -28,8 +34,8 @@ pub(crate) enum ResultKind {
     /// The real service's.
     #[default]
     Nras,
-    /// An EAR.
-    Ear,
+    /// An EAR in this dialect and encoding.
+    Ear(EarDialect, EarEncoding),
 }
 
 /// The query parameter that selects the result.
@@ -45,7 +51,7 @@ pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
             segments.find(|segment| segment.name().as_deref() == Some(RESULT_PARAMETER))
         {
             return match urlencoded::decode(segment.raw_value()).as_deref() {
-                Some("ear") => Ok(ResultKind::Ear),
+                Some("ear") => Ok(ResultKind::Ear(EarDialect::Veraison, EarEncoding::Jwt)),
                 Some("nras") => Ok(ResultKind::Nras),
                 _ => {
                     let mut body = ErrorBody::new(
@@ -81,14 +87,21 @@ pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
         if refused || essence.is_empty() {
             continue;
         }
-        let eat = essence.eq_ignore_ascii_case("application/eat+jwt")
-            || essence.eq_ignore_ascii_case("application/eat-jwt");
-        if !eat {
+        let Some(encoding) = ear_encoding(essence) else {
             anything_else = true;
-        } else if profile.is_none_or(|p| p.eq_ignore_ascii_case(EAR_PROFILE)) {
-            return Ok(ResultKind::Ear);
-        } else {
-            other_eat = true;
+            continue;
+        };
+        let dialect = match profile {
+            None if encoding == EarEncoding::Jwt => Some(EarDialect::Veraison),
+            None => Some(EarDialect::Ietf04),
+            Some(p) => [EarDialect::Veraison, EarDialect::Ietf04]
+                .into_iter()
+                .find(|d| p.eq_ignore_ascii_case(d.profile())),
+        };
+        match dialect {
+            Some(EarDialect::Veraison) if encoding == EarEncoding::Cwt => other_eat = true,
+            Some(dialect) => return Ok(ResultKind::Ear(dialect, encoding)),
+            None => other_eat = true,
         }
     }
     if other_eat && !anything_else {
@@ -96,12 +109,25 @@ pub(crate) fn result_kind(request: &Request) -> Result<ResultKind, Response> {
             406,
             "ERR_NOT_ACCEPTABLE",
             "this service writes EAT results of profile tag:github.com,2023:veraison/ear \
-             (or NVIDIA's JSON)",
+             (application/eat+jwt) and tag:ietf.org,2026:rats/ear#04 (application/eat+jwt, \
+             application/eat+cwt), or NVIDIA's JSON",
         );
         body.field = Some("Accept".into());
         return Err(body.into_response());
     }
     Ok(ResultKind::Nras)
+}
+
+/// The EAR encoding a media type names (RFC 9782's `+jwt`/`+cwt`, the draft's `-jwt`/`-cwt`).
+fn ear_encoding(essence: &str) -> Option<EarEncoding> {
+    let is = |name: &str| essence.eq_ignore_ascii_case(name);
+    if is("application/eat+jwt") || is("application/eat-jwt") {
+        Some(EarEncoding::Jwt)
+    } else if is("application/eat+cwt") || is("application/eat-cwt") {
+        Some(EarEncoding::Cwt)
+    } else {
+        None
+    }
 }
 
 /// A `q` of zero (RFC 9110 §12.4.2: `0`, `0.`, `0.0` to `0.000`): the range is refused.
@@ -144,6 +170,67 @@ mod tests {
         result_kind(&request).map_err(|r| r.status)
     }
 
+    const EAR: ResultKind = ResultKind::Ear(EarDialect::Veraison, EarEncoding::Jwt);
+    const EAR_04_JWT: ResultKind = ResultKind::Ear(EarDialect::Ietf04, EarEncoding::Jwt);
+    const EAR_04_CWT: ResultKind = ResultKind::Ear(EarDialect::Ietf04, EarEncoding::Cwt);
+
+    #[test]
+    fn accept_selects_the_dialect_and_encoding() {
+        let p = "/v4/attest/gpu";
+        let v04 = "tag:ietf.org,2026:rats/ear#04";
+        for (accept, expected) in [
+            (
+                alloc::format!(r#"application/eat+jwt; eat_profile="{v04}""#),
+                Ok(EAR_04_JWT),
+            ),
+            (
+                alloc::format!(r#"application/eat-jwt;eat_profile="{v04}""#),
+                Ok(EAR_04_JWT),
+            ),
+            (
+                alloc::format!(r#"application/eat+cwt; eat_profile="{v04}""#),
+                Ok(EAR_04_CWT),
+            ),
+            (
+                alloc::format!(
+                    r#"APPLICATION/EAT-CWT; EAT_PROFILE="{}""#,
+                    v04.to_uppercase()
+                ),
+                Ok(EAR_04_CWT),
+            ),
+            ("application/eat+cwt".into(), Ok(EAR_04_CWT)),
+            (
+                alloc::format!(
+                    r#"application/eat+cwt;q=0, application/eat+jwt;eat_profile="{v04}""#
+                ),
+                Ok(EAR_04_JWT),
+            ),
+            (
+                alloc::format!(r#"application/eat+cwt;eat_profile="{v04}", application/eat+jwt"#),
+                Ok(EAR_04_CWT),
+            ),
+            // The veraison profile has no CWT labels of its own: not acceptable as a CWT.
+            (
+                r#"application/eat+cwt; eat_profile="tag:github.com,2023:veraison/ear""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+cwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+jwt; eat_profile="tag:ietf.org,2025-07:ear""#.into(),
+                Err(406),
+            ),
+            (
+                r#"application/eat+cwt; eat_profile="x", application/json"#.into(),
+                Ok(ResultKind::Nras),
+            ),
+        ] {
+            assert_eq!(kind(p, Some(&accept)), expected, "{accept}");
+        }
+    }
+
     #[test]
     fn accept_and_query_select_the_ear() {
         let p = "/v4/attest/gpu";
@@ -158,45 +245,30 @@ mod tests {
             "application/eat+jwt",
             "application/json;q=0.5, application/eat+jwt",
         ] {
-            assert_eq!(kind(p, Some(ear)), Ok(ResultKind::Ear), "{ear}");
+            assert_eq!(kind(p, Some(ear)), Ok(EAR), "{ear}");
         }
         for refused in ["q=0", "q=0.", "q=0.000", "Q=0.0"] {
             let accept = alloc::format!("application/eat+jwt;{refused}, application/json");
             assert_eq!(kind(p, Some(&accept)), Ok(ResultKind::Nras), "{refused}");
         }
-        assert_eq!(
-            kind(p, Some("application/eat+jwt;q=0.001")),
-            Ok(ResultKind::Ear)
-        );
-        let other = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04""#;
+        assert_eq!(kind(p, Some("application/eat+jwt;q=0.001")), Ok(EAR));
+        let other = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#;
         assert_eq!(kind(p, Some(other)), Err(406));
         assert_eq!(
             kind(p, Some(&alloc::format!("{other}, */*;q=0.1"))),
             Ok(ResultKind::Nras)
         );
-        assert_eq!(kind("/v4/attest/gpu?result=ear", None), Ok(ResultKind::Ear));
-        assert_eq!(
-            kind("/v4/attest/gpu?x=1&result=ear", None),
-            Ok(ResultKind::Ear)
-        );
+        assert_eq!(kind("/v4/attest/gpu?result=ear", None), Ok(EAR));
+        assert_eq!(kind("/v4/attest/gpu?x=1&result=ear", None), Ok(EAR));
         assert_eq!(
             kind("/v4/attest/gpu?result=nras", Some("application/eat+jwt")),
             Ok(ResultKind::Nras)
         );
         assert_eq!(kind("/v4/attest/gpu?result=EAR", None), Err(400));
-        assert_eq!(
-            kind("/v4/attest/gpu?result=%65ar", None),
-            Ok(ResultKind::Ear)
-        );
-        assert_eq!(
-            kind("/v4/attest/gpu?%72esult=ear", None),
-            Ok(ResultKind::Ear)
-        );
+        assert_eq!(kind("/v4/attest/gpu?result=%65ar", None), Ok(EAR));
+        assert_eq!(kind("/v4/attest/gpu?%72esult=ear", None), Ok(EAR));
         assert_eq!(kind("/v4/attest/gpu?result=e%zzar", None), Err(400));
-        assert_eq!(
-            kind("/v4/attest/gpu?x=%zz&result=ear", None),
-            Ok(ResultKind::Ear)
-        );
+        assert_eq!(kind("/v4/attest/gpu?x=%zz&result=ear", None), Ok(EAR));
         assert_eq!(kind("/v4/attest/gpu?x=%zz", None), Ok(ResultKind::Nras));
         assert_eq!(kind("/v4/attest/gpu?other=1", None), Ok(ResultKind::Nras));
     }

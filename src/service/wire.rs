@@ -139,10 +139,7 @@ impl Serialize for Step<'_> {
             Step::Verify(checks) => Out::Verify { checks },
             Step::Fetch(resources) => Out::Fetch { resources },
             Step::Sign(inputs) => Out::Sign {
-                inputs: inputs
-                    .iter()
-                    .map(|input| RawBytes(input.as_bytes()))
-                    .collect(),
+                inputs: inputs.iter().map(|input| RawBytes(input)).collect(),
             },
             Step::Respond(response) => Out::Respond { response },
         }

@@ -238,6 +238,10 @@ mod service {
 
 /// EAT Attestation Results: the claims → AR4SI mapping, the draft's schema, the service.
 mod ear {
+    mod composite;
+    mod cwt;
+    mod dialects;
+    mod interop;
     mod mapping;
     mod schema;
 }

@@ -43,6 +43,7 @@ const EXPECTED_SUBMOD = {
   label: 'SWITCH-0',
   status: 'warning',
   trustworthinessVector: { 'instance-identity': 32, configuration: 2, executables: 32, hardware: 2 },
+  appraisalPolicyIds: [],
 };
 
 test('Accept and ?result=ear give an EAR that verifyEar and panva/jose verify', async () => {
@@ -52,6 +53,8 @@ test('Accept and ?result=ear give an EAR that verifyEar and panva/jose verify', 
     assert.equal(read.status, 'warning', path);
     assert.equal(read.affirming, false);
     assert.equal(read.nonce, nonce);
+    assert.equal(read.dialect, 'veraison');
+    assert.equal(read.encoding, 'jwt');
     assert.equal(read.verifierId.developer, 'https://github.com/edgeattest/edgeattest');
     assert.deepEqual(read.submods, [EXPECTED_SUBMOD]);
 
@@ -105,7 +108,20 @@ test('the default answer is NVIDIA\'s JSON with Vary: Accept; another EAT profil
     const verified = await verifyAttestationResult(result, jwks, { nonce, allowUnknownRevocation: true, signers: worker.signers });
     assert.equal(verified.overallResult, true);
   }
-  const other = await attest('/v4/attest/switch', 'application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04"');
+  // Draft -04: a JWT with its names (read as the dialect it is), and a binary CWT.
+  const v04 = 'tag:ietf.org,2026:rats/ear#04';
+  const jwt04 = await attest('/v4/attest/switch', `application/eat+jwt; eat_profile="${v04}"`);
+  assert.equal(jwt04.status, 200);
+  assert.equal(jwt04.headers.get('content-type'), `application/eat+jwt; eat_profile="${v04}"`);
+  const read04 = await verifyEar(await jwt04.text(), jwks, { nonce, maxTokenAge: 300, signers: worker.signers });
+  assert.equal(read04.dialect, 'ietf-04');
+  assert.equal(read04.nonce, nonce);
+  assert.deepEqual(read04.submods, [EXPECTED_SUBMOD]);
+  const cwt = await attest('/v4/attest/switch', `application/eat+cwt; eat_profile="${v04}"`);
+  assert.equal(cwt.status, 200);
+  assert.equal(cwt.headers.get('content-type'), `application/eat+cwt; eat_profile="${v04}"`);
+  assert.equal(new Uint8Array(await cwt.arrayBuffer())[0], 0xd2);
+  const other = await attest('/v4/attest/switch', 'application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#03"');
   assert.equal(other.status, 406);
   assert.equal((await other.json()).code, 'ERR_NOT_ACCEPTABLE');
   const bad = await attest('/v4/attest/switch?result=cbor');
@@ -128,7 +144,7 @@ test('verifyEar refuses a wrong nonce, a tampered signature and another profile,
   // Signed properly by a key of its own set, but another profile, or a tier no draft names.
   const { privateKey, publicJwk } = await generateKeyPair({ kid: 'rp-test' });
   const own = { keys: [publicJwk] };
-  const other = await signJwt({ ...claims, eat_profile: 'tag:ietf.org,2026:rats/ear#04' }, privateKey, { kid: 'rp-test' });
+  const other = await signJwt({ ...claims, eat_profile: 'tag:ietf.org,2026:rats/ear#03' }, privateKey, { kid: 'rp-test' });
   await assert.rejects(verifyEar(other, own, { nonce, signers: 'any' }), { code: 'ERR_EAR_PROFILE', field: 'eat_profile' });
   claims.submods['SWITCH-0']['ear.status'] = 'fine';
   const shapeless = await signJwt(claims, privateKey, { kid: 'rp-test' });

@@ -44,7 +44,8 @@ pub struct TokenClaims {
 impl Verdict {
     /// Reads a response: `content_type` and `body` as sent.
     pub(crate) fn read(status: u16, content_type: Option<&str>, body: &str) -> Self {
-        let is_ear = content_type.is_some_and(|t| t.starts_with(crate::ear::EAR_MEDIA_TYPE));
+        // An EAR JWT of either dialect (a CWT EAR's body is binary: kept as the body).
+        let is_ear = content_type.is_some_and(|t| t.starts_with("application/eat+jwt"));
         let tokens = if is_ear {
             claims_of(body).map(|claims| Vec::from([token("ear", claims)]))
         } else {

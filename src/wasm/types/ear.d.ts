@@ -36,21 +36,34 @@ export interface EarSubmod {
   label: string;
   status: EarStatus;
   trustworthinessVector?: TrustworthinessVector;
-  /** The relying-party policy the service applied, when one was. */
+  /**
+   * The relying-party policy the service applied, when one was (the first of
+   * appraisalPolicyIds).
+   */
   appraisalPolicyId?: string;
+  /** Every appraisal policy applied, in order (empty when none was). */
+  appraisalPolicyIds: string[];
 }
 
-/**
- * A verified EAT Attestation Result (profile tag:github.com,2023:veraison/ear) as the API
- * returns it.
- */
+/** A verified EAT Attestation Result (either dialect, either encoding) as the API returns it. */
 export interface EarData {
+  /**
+   * The dialect read: "veraison" (tag:github.com,2023:veraison/ear) or "ietf-04"
+   * (tag:ietf.org,2026:rats/ear#04).
+   */
+  dialect: 'veraison' | 'ietf-04';
+  /** The encoding read: "jwt" or "cwt". */
+  encoding: 'jwt' | 'cwt';
+  /** eat_profile. */
+  profile: string;
   /** The worst submodule status: what the whole result is worth. */
   status: EarStatus;
   /** True only when every submodule is "affirming". */
   affirming: boolean;
   iat: number;
-  /** eat_nonce, verbatim. */
+  /** exp, when the EAR carries one. */
+  exp?: number;
+  /** eat_nonce: the veraison dialect's verbatim, the -04 dialect's bytes as lower-case hex. */
   nonce?: string;
   verifierId: {
     /** Who wrote the verifier. */

@@ -233,7 +233,7 @@ pub fn service_exchange(data: &[u8]) {
                     .expect("a fetch is answered");
             }
             Step::Sign(inputs) => {
-                let inputs: Vec<String> = inputs.to_vec();
+                let inputs: Vec<Vec<u8>> = inputs.to_vec();
                 if choice == 1 {
                     for bad in [vec![0u8; 96], vec![1u8; 95], Vec::new()] {
                         let error = exchange
@@ -253,7 +253,7 @@ pub fn service_exchange(data: &[u8]) {
                 };
                 let signatures: Vec<Vec<u8>> = inputs
                     .iter()
-                    .map(|input| signer.sign(input.as_bytes()).to_vec())
+                    .map(|input| signer.sign(input).to_vec())
                     .collect();
                 exchange
                     .signed(service, &signatures)

@@ -430,13 +430,21 @@ module_items!(
     ];
     ear: [
         appraise_device,
+        compose_ear,
+        ear_media_type,
         policy_id,
         prepare_ear,
+        prepare_ear_cwt,
         trust_vector,
+        verify_composite_ear,
         verify_ear,
+        verify_ear_cwt,
         Ear,
         EarAppraisal,
+        EarCwtInput,
         EarData,
+        EarDialect,
+        EarEncoding,
         EarError,
         EarSubmod,
         PreparedEar,
@@ -446,6 +454,7 @@ module_items!(
         EAR_DEVELOPER,
         EAR_MEDIA_TYPE,
         EAR_PROFILE,
+        EAR_PROFILE_04,
         MAX_EAR_SUBMODS,
     ];
     crypto: [

@@ -197,7 +197,7 @@ fn a_relying_party_policy_names_itself_and_a_device_it_rejects_is_contraindicate
     let decision = appraise(&result, &pass).unwrap();
     let ear = Ear::from_result(&result, Some((&decision, &id)), 1_800_000_000);
     assert_eq!(ear.submods()[0].1.status, TrustTier::Affirming);
-    assert_eq!(ear.submods()[0].1.policy_id.as_deref(), Some(id.as_str()));
+    assert_eq!(ear.submods()[0].1.policy_ids, std::slice::from_ref(&id));
     // The 3.0 policy pins claims 2.0: the device fails it, whatever its vector says.
     let fail = Policy::parse(&fixture(
         "policies/nvtrust/remote_v3_NVGPURemotePolicyExample.json",
@@ -210,7 +210,7 @@ fn a_relying_party_policy_names_itself_and_a_device_it_rejects_is_contraindicate
     let (_, appraisal) = &ear.submods()[0];
     assert_eq!(appraisal.status, TrustTier::Contraindicated);
     assert_eq!(appraisal.vector, Some(vector(2, 2, 2, 2)));
-    assert_eq!(appraisal.policy_id.as_deref(), Some(other.as_str()));
+    assert_eq!(appraisal.policy_ids, std::slice::from_ref(&other));
 }
 
 fn signed(ear: &Ear, key: &SigningKey) -> String {
@@ -275,7 +275,7 @@ fn an_ear_verifies_and_every_tampering_is_refused_with_its_code() {
     );
     // Another profile, signed properly.
     let mut claims: Map<String, Value> = serde_json::from_str(&ear.to_json()).unwrap();
-    claims.insert("eat_profile".into(), json!("tag:ietf.org,2026:rats/ear#04"));
+    claims.insert("eat_profile".into(), json!("tag:ietf.org,2026:rats/ear#03"));
     let token = sign_jwt(&claims, &key(), KID).unwrap();
     let error =
         verify_ear(&token, &jwks(), &options, UnixTime::from_secs(now).unwrap()).unwrap_err();

@@ -139,7 +139,7 @@ fn every_ear_edgeattest_writes_passes_the_checker() {
     let appraisal = |status, vector: Option<TrustVector>, policy: Option<&str>| EarAppraisal {
         status,
         vector,
-        policy_id: policy.map(String::from),
+        policy_ids: policy.map(String::from).into_iter().collect(),
     };
     let full = TrustVector {
         instance_identity: Some(2),

@@ -119,7 +119,7 @@ fn accept_asks_for_the_ear_on_every_endpoint() {
         assert_eq!(got, label);
         assert_eq!(appraisal.status, TrustTier::Affirming, "{path} {version}");
         assert_eq!(appraisal.vector, Some(approved()), "{path} {version}");
-        assert_eq!(appraisal.policy_id, None);
+        assert!(appraisal.policy_ids.is_empty());
     }
     // The draft's older media type, and the profile in capitals.
     for accept in [
@@ -182,7 +182,7 @@ fn what_cannot_be_served_is_refused_with_a_code() {
         refused("/v4/attest/gpu?result=jwt", None),
         (400, "ERR_REQUEST_RESULT_FORMAT".into(), json!("result"))
     );
-    let other_profile = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#04""#;
+    let other_profile = r#"application/eat+jwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#;
     assert_eq!(
         refused("/v4/attest/gpu", Some(other_profile)),
         (406, "ERR_NOT_ACCEPTABLE".into(), json!("Accept"))
@@ -208,7 +208,7 @@ fn the_services_policy_is_the_ears_appraisal_policy() {
     let id = policy_id(&Policy::parse(nvidia.as_bytes()).unwrap());
     let (_, appraisal) = &ear.submods()[0];
     assert_eq!(appraisal.status, TrustTier::Affirming);
-    assert_eq!(appraisal.policy_id.as_deref(), Some(id.as_str()));
+    assert_eq!(appraisal.policy_ids, std::slice::from_ref(&id));
 
     let strict = json!({"version": "4.0", "authorization-rules": {
         "type": "JWT", "overall-claims": {}, "detached-claims": {"x-nvidia-gpu-driver-version": "999.0"}}})
@@ -265,4 +265,75 @@ fn the_ear_is_refused_under_another_nonce_or_when_tampered() {
         .code(),
         "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
     );
+}
+
+#[test]
+fn the_04_dialect_is_served_as_a_jwt_and_as_a_binary_cwt() {
+    let service = service(None);
+    let v04 = "tag:ietf.org,2026:rats/ear#04";
+    let at = UnixTime::from_secs(now()).unwrap();
+    for (accept, cwt) in [
+        (
+            format!(r#"application/eat+jwt; eat_profile="{v04}""#),
+            false,
+        ),
+        (format!(r#"application/eat-jwt;eat_profile="{v04}""#), false),
+        (format!(r#"application/eat+cwt; eat_profile="{v04}""#), true),
+        ("application/eat-cwt".to_owned(), true),
+    ] {
+        let (request, nonce) = attest_request("/v4/attest/gpu", Some(&accept), "3.0");
+        let response = send(&service, &request);
+        assert_eq!(response.status, 200, "{accept}");
+        let media = if cwt {
+            "application/eat+cwt"
+        } else {
+            "application/eat+jwt"
+        };
+        assert_eq!(
+            response.header_value("content-type"),
+            Some(format!(r#"{media}; eat_profile="{v04}""#).as_str()),
+            "{accept}"
+        );
+        let options = VerifyOptions::new()
+            .signers(Signers::Any)
+            .nonce(&nonce)
+            .max_age(60)
+            .leeway(5);
+        let ear = if cwt {
+            assert_eq!(response.body[0], 0xd2, "a COSE_Sign1 (tag 18), binary");
+            edgeattest::ear::verify_ear_cwt(&response.body, &jwks(&service), &options, at).unwrap()
+        } else {
+            let token = std::str::from_utf8(&response.body).unwrap();
+            let claims: Value = serde_json::from_slice(
+                &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(token.split('.').nth(1).unwrap())
+                    .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(claims["eat_profile"], v04);
+            assert_eq!(claims["ear_status"], "affirming");
+            assert!(claims["submods"]["GPU-0"]["ear_status"].is_string());
+            verify_ear(token, &jwks(&service), &options, at).unwrap()
+        };
+        assert_eq!(
+            ear.dialect(),
+            edgeattest::ear::EarDialect::Ietf04,
+            "{accept}"
+        );
+        assert_eq!(ear.nonce(), Some(nonce.as_str()));
+        let [(label, appraisal)] = ear.submods() else {
+            panic!("{accept}")
+        };
+        assert_eq!(label, "GPU-0");
+        assert_eq!(appraisal.status, TrustTier::Affirming);
+        assert_eq!(appraisal.vector, Some(approved()));
+    }
+    // The veraison profile has no CWT form; an unknown profile stays 406.
+    for accept in [
+        r#"application/eat+cwt; eat_profile="tag:github.com,2023:veraison/ear""#,
+        r#"application/eat+cwt; eat_profile="tag:ietf.org,2026:rats/ear#03""#,
+    ] {
+        let (request, _) = attest_request("/v4/attest/gpu", Some(accept), "3.0");
+        assert_eq!(send(&service, &request).status, 406, "{accept}");
+    }
 }

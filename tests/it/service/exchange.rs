@@ -151,7 +151,7 @@ fn drive(service: &Service, mut exchange: Exchange, key: &SigningKey) -> (Respon
                 rounds.push(format!("sign {}", inputs.len()));
                 let signatures: Vec<Vec<u8>> = inputs
                     .iter()
-                    .map(|input| key.sign(input.as_bytes()).to_vec())
+                    .map(|input| key.sign(input).to_vec())
                     .collect();
                 exchange.signed(service, &signatures).unwrap();
             }

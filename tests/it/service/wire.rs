@@ -145,7 +145,7 @@ fn an_exchange_step_is_tagged_by_kind() {
         ["kind", "response"]
     );
     // A signing round: the inputs as bytes.
-    let inputs = ["a.b".to_string()];
+    let inputs = [b"a.b".to_vec()];
     assert_eq!(
         serde_json::to_value(Step::Sign(&inputs)).unwrap(),
         json!({ "kind": "sign", "inputs": [[97, 46, 98]] })

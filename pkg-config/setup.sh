@@ -103,17 +103,22 @@ fi
 
 # 7. ear-interop (pkg-config/ear-interop): Veraison's `ear` library as a command, for the
 #    differential EAR test (pkg-config/test.sh's ear-interop stage). Its own crate, not a
-#    dependency of edgeattest; built once into target/tools (the build cache stays in
-#    target/tools/ear-interop, so an edit rebuilds in seconds). Cold: ~10 min on 2 cores, as
-#    it compiles OpenSSL 3.6 (cose-rust turns on `openssl/vendored` and needs OpenSSL >= 3.2,
-#    newer than Debian 12's) and aws-lc (jsonwebtoken's backend) from C: needs cc, perl, make.
-#    Knob: SKIP_EAR_INTEROP=1.
-EAR_INTEROP=target/tools/bin/ear-interop
+#    dependency of edgeattest. Installed beside the other cargo tools ($CARGO_HOME/bin), so
+#    every checkout on the machine shares it; rebuilt only when its sources change (a stamp of
+#    their hash beside the binary; the build cache stays in ~/.cache/edgeattest). Cold:
+#    ~10 min on 2 cores, as it compiles OpenSSL 3.6 (cose-rust turns on `openssl/vendored`
+#    and needs OpenSSL >= 3.2, newer than Debian 12's) and aws-lc (jsonwebtoken's backend)
+#    from C: needs cc, perl, make. Knob: SKIP_EAR_INTEROP=1.
+EAR_INTEROP_ROOT=${CARGO_HOME:-$HOME/.cargo}
+EAR_INTEROP=$EAR_INTEROP_ROOT/bin/ear-interop
 if [[ "${SKIP_EAR_INTEROP:-0}" != 1 ]]; then
-  if [[ ! -x $EAR_INTEROP || pkg-config/ear-interop/src/main.rs -nt $EAR_INTEROP \
-        || pkg-config/ear-interop/Cargo.toml -nt $EAR_INTEROP ]]; then
-    log "cargo install ear-interop (target/tools; Veraison's ear 0.6.0 and 0.5.0)"
-    CARGO_TARGET_DIR=target/tools/ear-interop cargo install --quiet --locked --force --path pkg-config/ear-interop --root target/tools
+  stamp=$(cat pkg-config/ear-interop/Cargo.toml pkg-config/ear-interop/Cargo.lock \
+    pkg-config/ear-interop/src/*.rs | sha256sum | cut -c1-16)
+  if [[ ! -x $EAR_INTEROP || "$(cat "$EAR_INTEROP.stamp" 2>/dev/null)" != "$stamp" ]]; then
+    log "cargo install ear-interop ($EAR_INTEROP; Veraison's ear 0.6.0 and 0.5.0)"
+    CARGO_TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/edgeattest/ear-interop" \
+      cargo install --quiet --locked --force --path pkg-config/ear-interop --root "$EAR_INTEROP_ROOT" \
+      && echo "$stamp" >"$EAR_INTEROP.stamp"
   fi
 fi
 

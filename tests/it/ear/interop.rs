@@ -4,7 +4,7 @@
 //! by the library give the same status, trust vectors, submodules, policy ids and nonce; and
 //! the EARs the library signs from our claims read the same through our verifier.
 //!
-//! Without the tool (`target/tools/bin/ear-interop`, or `EDGEATTEST_EAR_INTEROP`) the tests
+//! Without the tool (`$CARGO_HOME/bin/ear-interop`, or `EDGEATTEST_EAR_INTEROP`) the tests
 //! say so and pass, unless `CI` or `EDGEATTEST_EAR_INTEROP_REQUIRED` is set: then its absence
 //! fails them (pkg-config/test.sh's ear-interop stage sets the latter).
 #![cfg(not(target_arch = "wasm32"))]
@@ -26,8 +26,15 @@ use crate::policy::signed::{jwks, key, recorded, resigned, KID};
 
 /// The tool, or `None` (with a message) when it is absent and not required.
 fn tool() -> Option<PathBuf> {
+    // setup.sh installs it beside the other cargo tools.
+    let cargo_home = || {
+        std::env::var_os("CARGO_HOME").map_or_else(
+            || PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo"),
+            PathBuf::from,
+        )
+    };
     let path = std::env::var_os("EDGEATTEST_EAR_INTEROP").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/tools/bin/ear-interop"),
+        || cargo_home().join("bin/ear-interop"),
         PathBuf::from,
     );
     if path.is_file() {

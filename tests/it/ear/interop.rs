@@ -33,10 +33,8 @@ fn tool() -> Option<PathBuf> {
             PathBuf::from,
         )
     };
-    let path = std::env::var_os("EDGEATTEST_EAR_INTEROP").map_or_else(
-        || cargo_home().join("bin/ear-interop"),
-        PathBuf::from,
-    );
+    let path = std::env::var_os("EDGEATTEST_EAR_INTEROP")
+        .map_or_else(|| cargo_home().join("bin/ear-interop"), PathBuf::from);
     if path.is_file() {
         return Some(path);
     }

@@ -66,6 +66,35 @@ pub fn prepare_corim(
     trust: &RimTrust,
     now: UnixTime,
 ) -> Result<PendingCorim, CorimError> {
+    let SignedCorim {
+        corim,
+        certificates,
+        signature,
+    } = read_signed(bytes)?;
+    let chain = plan_chain(&certificates, trust.corim_store(), now);
+    let mut checks = alloc::vec![signature];
+    if let Ok(plan) = &chain {
+        checks.extend(plan.signature_checks().iter().cloned());
+    }
+    Ok(PendingCorim {
+        corim,
+        certificates,
+        checks,
+        chain,
+    })
+}
+
+/// What a signed CoRIM's bytes alone give: its content, its `x5chain` (leaf first) and the
+/// check of its COSE signature by the leaf's key.
+#[derive(Clone, Debug)]
+pub(crate) struct SignedCorim {
+    pub corim: Corim,
+    pub certificates: Vec<Vec<u8>>,
+    pub signature: SignatureCheck,
+}
+
+/// The part of [`prepare_corim`] that depends on the bytes alone.
+pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     if bytes.len() > MAX_CORIM_BYTES {
         return Err(CorimError::TooLarge {
             limit: MAX_CORIM_BYTES,
@@ -110,25 +139,29 @@ pub fn prepare_corim(
         message: sign1.to_be_signed(None),
         signature: sign1.signature().to_vec(),
     };
-    let chain = match trust.store() {
+    Ok(SignedCorim {
+        corim,
+        certificates,
+        signature,
+    })
+}
+
+/// The path of a RIM signer's certificates (leaf first) to `store` at `now`, as a RIM
+/// signer's: the one planning both formats share.
+pub(crate) fn plan_chain(
+    certificates: &[Vec<u8>],
+    store: Option<&crate::chain::TrustStore>,
+    now: UnixTime,
+) -> Result<ChainPlan, ChainError> {
+    match store {
         Some(store) => ChainPlan::new(
-            &certificates,
+            certificates,
             store,
             now,
             &ChainOptions::default().with_purpose(Purpose::RimSigner),
         ),
         None => Err(ChainError::Empty),
-    };
-    let mut checks = alloc::vec![signature];
-    if let Ok(plan) = &chain {
-        checks.extend(plan.signature_checks().iter().cloned());
     }
-    Ok(PendingCorim {
-        corim,
-        certificates,
-        checks,
-        chain,
-    })
 }
 
 /// Verifies a signed CoRIM completely with the software signature backend:

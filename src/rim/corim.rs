@@ -36,7 +36,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use error::CorimError;
-pub(crate) use signed::{plan_chain, read_signed};
+pub(crate) use signed::read_signed;
 pub use signed::{prepare_corim, verify_corim, PendingCorim, VerifiedCorim};
 
 use super::compare::Comparison;

@@ -13,7 +13,6 @@
 
 use alloc::vec::Vec;
 
-use const_oid::ObjectIdentifier;
 use serde::Serialize;
 
 use super::budget::Budget;
@@ -31,9 +30,6 @@ use super::trust::{RimCertChain, RimCertStatus, RimTrust};
 use crate::chain::{ChainError, ChainPlan};
 use crate::crypto::{Deferred, SignatureCheck};
 use crate::time::UnixTime;
-
-const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
-const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
 
 /// Most XML nodes accepted (a real RIM has about 500).
 const MAX_NODES: u32 = 100_000;
@@ -154,7 +150,7 @@ fn parse_xml(xml: &[u8]) -> Result<ParsedRim, RimError> {
         .ok_or(RimError::SignatureStructure {
             problem: "X509Data holds no X509Certificate",
         })?;
-    let key = signer_key(signer)?;
+    let key = super::signer::signer_key(signer)?;
     let signature = dsig::signature_check(&checked, key);
     Ok(ParsedRim {
         document,
@@ -179,7 +175,7 @@ impl ParsedRim {
             RimFormat::Xml => trust.store(),
             RimFormat::Corim => trust.corim_store(),
         };
-        let chain = super::corim::plan_chain(&self.certificates, store, now);
+        let chain = super::signer::plan_chain(&self.certificates, store, now);
         let mut checks = alloc::vec![self.signature];
         if let Ok(plan) = &chain {
             checks.extend(plan.signature_checks().iter().cloned());
@@ -398,29 +394,6 @@ fn check_id(format: RimFormat, document: &RimDocument, id: &str) -> Result<(), R
         RimFormat::Xml => super::identity::check_rim_id(document, id),
         RimFormat::Corim => super::identity::check_corim_id(document, id),
     }
-}
-
-/// The SEC1 point of an EC P-384 signer certificate.
-pub(crate) fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
-    let bad = |problem| RimError::Certificate { index: 0, problem };
-    // The chain module's reader: the same acceptance as x509-cert's `Certificate::from_der`,
-    // without a second certificate decoder in the module.
-    let spki = crate::x509::Cert::public_key_info(der).ok_or(bad("not a DER certificate"))?;
-    if spki.algorithm.oid != EC_PUBLIC_KEY {
-        return Err(bad("signer key is not an EC key"));
-    }
-    let curve = spki
-        .algorithm
-        .parameters
-        .as_ref()
-        .and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
-    if curve != Some(SECP384R1) {
-        return Err(bad("signer key is not on P-384"));
-    }
-    spki.subject_public_key
-        .as_bytes()
-        .map(<[u8]>::to_vec)
-        .ok_or(bad("signer key bit string is not whole bytes"))
 }
 
 impl Deferred for PendingRim {

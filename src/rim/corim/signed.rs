@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use super::error::CorimError;
 use super::{Corim, CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
 use crate::cbor::{self, Cbor};
-use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
+use crate::chain::{ChainError, ChainPlan};
 use crate::cose::Sign1;
 use crate::crypto::{Deferred, SignatureCheck};
 use crate::rim::trust::{RimCertChain, RimCertStatus, RimTrust};
@@ -71,7 +71,7 @@ pub fn prepare_corim(
         certificates,
         signature,
     } = read_signed(bytes)?;
-    let chain = plan_chain(&certificates, trust.corim_store(), now);
+    let chain = crate::rim::signer::plan_chain(&certificates, trust.corim_store(), now);
     let mut checks = alloc::vec![signature];
     if let Ok(plan) = &chain {
         checks.extend(plan.signature_checks().iter().cloned());
@@ -131,7 +131,7 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     let leaf = certificates.first().ok_or(CorimError::Certificate {
         problem: "no x5chain of DER certificates",
     })?;
-    let key = crate::rim::verify::signer_key(leaf).map_err(|_| CorimError::Certificate {
+    let key = crate::rim::signer::signer_key(leaf).map_err(|_| CorimError::Certificate {
         problem: "the x5chain leaf is not an EC P-384 certificate",
     })?;
     let signature = SignatureCheck {
@@ -144,24 +144,6 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
         certificates,
         signature,
     })
-}
-
-/// The path of a RIM signer's certificates (leaf first) to `store` at `now`, as a RIM
-/// signer's: the one planning both formats share.
-pub(crate) fn plan_chain(
-    certificates: &[Vec<u8>],
-    store: Option<&crate::chain::TrustStore>,
-    now: UnixTime,
-) -> Result<ChainPlan, ChainError> {
-    match store {
-        Some(store) => ChainPlan::new(
-            certificates,
-            store,
-            now,
-            &ChainOptions::default().with_purpose(Purpose::RimSigner),
-        ),
-        None => Err(ChainError::Empty),
-    }
 }
 
 /// Verifies a signed CoRIM completely with the software signature backend:

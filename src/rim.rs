@@ -69,6 +69,7 @@ mod limits;
 mod options;
 mod runtime_evidence;
 mod scan;
+mod signer;
 mod trust;
 mod verify;
 

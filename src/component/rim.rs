@@ -165,7 +165,9 @@ impl Guest for Verifier {
     ) -> Result<RimComparison, WitError> {
         let runtime = runtime_in(evidence)?;
         let (driver, firmware) = (driver.get::<Verified>(), firmware.get::<Verified>());
-        let comparison = compare_gpu(driver.0.document(), firmware.0.document(), &runtime)
+        let comparison = driver
+            .0
+            .compare(|d| firmware.0.compare(|f| compare_gpu(d, f, &runtime)))
             .map_err(|e| coded(&e))?;
         Ok(comparison_out(&comparison))
     }
@@ -176,7 +178,10 @@ impl Guest for Verifier {
     ) -> Result<RimComparison, WitError> {
         let runtime = runtime_in(evidence)?;
         let firmware = firmware.get::<Verified>();
-        let comparison = compare_switch(firmware.0.document(), &runtime).map_err(|e| coded(&e))?;
+        let comparison = firmware
+            .0
+            .compare(|f| compare_switch(f, &runtime))
+            .map_err(|e| coded(&e))?;
         Ok(comparison_out(&comparison))
     }
 }

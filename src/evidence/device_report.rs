@@ -24,7 +24,7 @@ use crate::attest::RimPath;
 use crate::error_code::ErrorCode;
 use crate::rim::{
     compare_gpu, compare_gpu_firmware, compare_switch, driver_rim_id, firmware_rim_id_of,
-    CompareError, Comparison, RimDocument, RimError, RuntimeEvidence, VerifiedRim,
+    CompareError, Comparison, RimError, RuntimeEvidence, VerifiedRim,
 };
 use crate::time::UnixTime;
 
@@ -104,19 +104,24 @@ pub fn device_rims(evidence: &VerifiedEvidence, firmware_hint: Option<String>) -
 }
 
 /// The comparison a device's profile calls for, when its RIMs are there: driver and VBIOS
-/// (GSP), the firmware RIM alone (FSP), the switch BIOS (LS10).
+/// (GSP), the firmware RIM alone (FSP), the switch BIOS (LS10); each through
+/// [`VerifiedRim::compare`], which tries every alternative a CoRIM states.
 pub fn compare_device(
     path: RimPath,
-    driver: Option<&RimDocument>,
-    firmware: Option<&RimDocument>,
+    driver: Option<&VerifiedRim>,
+    firmware: Option<&VerifiedRim>,
     runtime: &RuntimeEvidence,
 ) -> Option<Result<Comparison, CompareError>> {
     match (path, driver, firmware) {
         (RimPath::DriverAndFirmware, Some(driver), Some(firmware)) => {
-            Some(compare_gpu(driver, firmware, runtime))
+            Some(driver.compare(|d| firmware.compare(|f| compare_gpu(d, f, runtime))))
         }
-        (RimPath::FirmwareOnly, _, Some(firmware)) => Some(compare_gpu_firmware(firmware, runtime)),
-        (RimPath::Switch, _, Some(firmware)) => Some(compare_switch(firmware, runtime)),
+        (RimPath::FirmwareOnly, _, Some(firmware)) => {
+            Some(firmware.compare(|f| compare_gpu_firmware(f, runtime)))
+        }
+        (RimPath::Switch, _, Some(firmware)) => {
+            Some(firmware.compare(|f| compare_switch(f, runtime)))
+        }
         _ => None,
     }
 }
@@ -275,8 +280,8 @@ pub(crate) fn staged_report(
     let comparison = match (path, &needed) {
         (Some(path), Some(needed)) => compare_device(
             path,
-            driver.1.as_ref().map(VerifiedRim::document),
-            firmware.1.as_ref().map(VerifiedRim::document),
+            driver.1.as_ref(),
+            firmware.1.as_ref(),
             &needed.runtime,
         ),
         _ => None,

@@ -36,6 +36,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use error::CorimError;
+pub(crate) use signed::read_signed;
 pub use signed::{prepare_corim, verify_corim, PendingCorim, VerifiedCorim};
 
 use super::compare::Comparison;
@@ -132,24 +133,47 @@ impl Corim {
     ///
     /// # Errors
     /// The first error `compare` returns.
-    pub fn compare<F>(&self, mut compare: F) -> Result<Comparison, CompareError>
+    pub fn compare<F>(&self, compare: F) -> Result<Comparison, CompareError>
     where
         F: FnMut(&RimDocument) -> Result<Comparison, CompareError>,
     {
-        let mut best: Option<Comparison> = None;
-        for alternative in &self.alternatives {
-            let result = compare(alternative)?;
-            if result.measurements_match {
-                return Ok(result);
-            }
-            let misses = |c: &Comparison| c.mismatches.len() + c.opaque_mismatches.len();
-            if best.as_ref().is_none_or(|b| misses(&result) < misses(b)) {
-                best = Some(result);
-            }
-        }
-        // At least one alternative exists, so `best` is set.
-        best.ok_or(CompareError::IndexConflict { index: 0 })
+        best_of(&self.alternatives, compare)
     }
+
+    /// The content, taken apart: the alternatives (at least one), for a verified RIM of
+    /// either format.
+    pub(crate) fn into_alternatives(self) -> Vec<RimDocument> {
+        self.alternatives
+    }
+}
+
+/// Runs `compare` on each of `alternatives`: the first whose measurements match, else the
+/// one with the fewest mismatches (the first on ties). One alternative is exactly one
+/// comparison.
+///
+/// # Errors
+/// The first error `compare` returns; [`CompareError::IndexConflict`] never arises from an
+/// empty list, which no reader builds.
+pub(crate) fn best_of<'a, F>(
+    alternatives: impl IntoIterator<Item = &'a RimDocument>,
+    mut compare: F,
+) -> Result<Comparison, CompareError>
+where
+    F: FnMut(&RimDocument) -> Result<Comparison, CompareError>,
+{
+    let mut best: Option<Comparison> = None;
+    for alternative in alternatives {
+        let result = compare(alternative)?;
+        if result.measurements_match {
+            return Ok(result);
+        }
+        let misses = |c: &Comparison| c.mismatches.len() + c.opaque_mismatches.len();
+        if best.as_ref().is_none_or(|b| misses(&result) < misses(b)) {
+            best = Some(result);
+        }
+    }
+    // Every reader builds at least one alternative, so `best` is set.
+    best.ok_or(CompareError::IndexConflict { index: 0 })
 }
 
 /// Reads an unsigned CoRIM, `#6.501(corim-map)` (or an untagged `corim-map`, the payload of

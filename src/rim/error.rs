@@ -3,6 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
+use super::corim::CorimError;
 use crate::crypto::SignatureError;
 use crate::error_code::ErrorCode;
 use crate::json::JsonError;
@@ -102,6 +103,9 @@ pub enum RimError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// A signed CoRIM (a document starting with a CBOR array, map or tag) that cannot be
+    /// used: its code and service code are the CoRIM reader's.
+    Corim(CorimError),
 }
 
 impl RimError {
@@ -113,6 +117,7 @@ impl RimError {
             Self::SignatureStructure { .. } | Self::UnsupportedAlgorithm { .. } => 5014,
             Self::Certificate { .. } => 5010,
             Self::Schema { field, .. } if field.starts_with("Meta") => 4020,
+            Self::Corim(error) => error.service_code(),
             // Size, syntax, the XML limits (attributes, namespaces, work) and content: the
             // service's INVALID_GOLDEN_MEASUREMENT, as for a RIM it cannot read.
             _ => 4008,
@@ -124,6 +129,12 @@ impl RimError {
             field: field.into(),
             problem,
         }
+    }
+}
+
+impl From<CorimError> for RimError {
+    fn from(error: CorimError) -> Self {
+        Self::Corim(error)
     }
 }
 
@@ -158,12 +169,14 @@ impl ErrorCode for RimError {
             Self::DigestMismatch => "ERR_RIM_DIGEST_MISMATCH",
             Self::SignatureInvalid => "ERR_RIM_SIGNATURE_INVALID",
             Self::Certificate { .. } => "ERR_RIM_CERTIFICATE",
+            Self::Corim(error) => error.code(),
         }
     }
 
     fn field(&self) -> Option<&str> {
         match self {
             Self::Schema { field, .. } => Some(field),
+            Self::Corim(error) => error.field(),
             _ => None,
         }
     }
@@ -208,6 +221,7 @@ impl fmt::Display for RimError {
             Self::Certificate { index, problem } => {
                 write!(f, "RIM X509Certificate {index}: {problem}")
             }
+            Self::Corim(error) => fmt::Display::fmt(error, f),
         }
     }
 }

@@ -104,6 +104,35 @@ pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
     Ok(())
 }
 
+/// Whether the CoRIM content `document` (its first alternative) is the RIM `id` names. A
+/// CoRIM carries none of the XML `Meta` the table above reads (kind, edition, product): only
+/// the version it may state (a `version-map` without `mkey`), which must then be the id's;
+/// the signature, its chain and the measurement comparison decide the rest.
+///
+/// # Errors
+/// [`RimError::IdMismatch`] when `id` is of no known form or names another version.
+pub(crate) fn check_corim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
+    let mismatch = |problem: &'static str| RimError::IdMismatch {
+        id: id.into(),
+        problem,
+    };
+    let named = named(id).ok_or_else(|| mismatch(
+        "the id is of no known form (NV_GPU_DRIVER_…, NV_GPU_CC_DRIVER_…, NV_GPU_VBIOS_…, NV_SWITCH_BIOS_…)",
+    ))?;
+    let version = &document.meta.colloquial_version;
+    let same = version.is_empty()
+        || match named.kind {
+            RimKind::Driver => *version == named.version,
+            RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
+        };
+    if !same {
+        return Err(mismatch(
+            "the id names another version than the CoRIM states",
+        ));
+    }
+    Ok(())
+}
+
 fn undotted(version: &str) -> String {
     version.chars().filter(|c| *c != '.').collect()
 }

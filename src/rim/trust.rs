@@ -25,27 +25,34 @@ pub const NVIDIA_RIM_ROOT_PEM: &str = crate::chain::NVIDIA_RIM_ROOT_CA_PEM;
 /// CoRIMs.
 pub const NVIDIA_CORIM_ROOT_PEM: &str = crate::chain::NVIDIA_CORIM_ROOT_CA001_PEM;
 
-/// The anchors a RIM certificate chain must end at.
+/// The anchors a RIM certificate chain must end at, per format: NVIDIA signs XML RIMs under
+/// one root and CoRIMs under another (its SDK trusts CA001 for CoRIMs only), so an XML RIM
+/// never chains to the CoRIM root nor a CoRIM to the XML root. Anchors a host configures
+/// serve both formats.
 #[derive(Clone, Debug)]
 pub struct RimTrust {
     store: Option<TrustStore>,
+    corim: Option<TrustStore>,
 }
 
 impl RimTrust {
-    /// NVIDIA's RIM root only.
+    /// NVIDIA's RIM roots: the XML RIM root for XML RIMs, CA001 for CoRIMs.
     pub fn nvidia() -> Self {
-        // The embedded root is a constant tested to parse; were it ever not to, every
-        // chain would be reported invalid, never valid.
+        // The embedded roots are constants tested to parse; were one ever not to, every
+        // chain of its format would be reported invalid, never valid.
         Self {
             store: TrustStore::nvidia_rim().ok(),
+            corim: TrustStore::nvidia_corim().ok(),
         }
     }
 
-    /// NVIDIA's CoRIM root (CA001) only: the default for signed CoRIMs.
+    /// NVIDIA's CoRIM root (CA001) only, for both formats.
     pub fn nvidia_corim() -> Self {
         // As for `nvidia`: an unparsable embedded root would make every chain invalid.
+        let store = TrustStore::nvidia_corim().ok();
         Self {
-            store: TrustStore::nvidia_corim().ok(),
+            corim: store.clone(),
+            store,
         }
     }
 
@@ -58,16 +65,25 @@ impl RimTrust {
             index: 0,
             problem: "trust anchor is not a usable PEM certificate",
         })?;
-        Ok(Self { store: Some(store) })
+        Ok(Self::from_store(store))
     }
 
-    /// Anchors from an existing trust store.
+    /// Anchors from an existing trust store, for both formats.
     pub fn from_store(store: TrustStore) -> Self {
-        Self { store: Some(store) }
+        Self {
+            corim: Some(store.clone()),
+            store: Some(store),
+        }
     }
 
+    /// The anchors of XML RIMs.
     pub(crate) fn store(&self) -> Option<&TrustStore> {
         self.store.as_ref()
+    }
+
+    /// The anchors of signed CoRIMs.
+    pub(crate) fn corim_store(&self) -> Option<&TrustStore> {
+        self.corim.as_ref()
     }
 }
 

@@ -3,28 +3,33 @@
 //! reference digest and plans the certificate path; [`PendingRim::finish`] takes one
 //! verdict per [`PendingRim::signature_checks`] entry. [`verify_rim`] does both with the
 //! software backend.
+//!
+//! Both RIM formats take this one path: a document whose first byte opens a CBOR array, map
+//! or tag (`0x80`–`0xdb`, never the first byte of XML text, which starts with `<`, white
+//! space or a UTF-8 BOM) is a signed CoRIM (COSE_Sign1, [`super::corim`]), anything else XML.
+//! Either gives the same pending and verified RIM, its signature check first and then its
+//! chain's, the chain planned to the format's anchors ([`RimTrust`]); a CoRIM's alternatives
+//! are compared by [`VerifiedRim::compare`] as an XML RIM's one document is.
 
 use alloc::vec::Vec;
 
-use const_oid::ObjectIdentifier;
 use serde::Serialize;
 
 use super::budget::Budget;
 use super::c14n;
+use super::compare::Comparison;
 use super::document::{self, RimDocument};
 use super::dsig::{self, DSIG_NS};
+use super::error::CompareError;
 use super::error::RimError;
 use super::limits::{
     MAX_RIM_BYTES, MAX_RIM_WORK, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES,
 };
 use super::scan;
 use super::trust::{RimCertChain, RimCertStatus, RimTrust};
-use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
+use crate::chain::{ChainError, ChainPlan};
 use crate::crypto::{Deferred, SignatureCheck};
 use crate::time::UnixTime;
-
-const EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
-const SECP384R1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.0.34");
 
 /// Most XML nodes accepted (a real RIM has about 500).
 const MAX_NODES: u32 = 100_000;
@@ -34,6 +39,8 @@ const MAX_NODES: u32 = 100_000;
 #[derive(Clone, Debug)]
 pub struct PendingRim {
     document: RimDocument,
+    more: Vec<RimDocument>,
+    format: RimFormat,
     certificates: Vec<Vec<u8>>,
     checks: Vec<SignatureCheck>,
     chain: Result<ChainPlan, ChainError>,
@@ -47,11 +54,35 @@ pub struct PendingRim {
 pub struct VerifiedRim {
     document: RimDocument,
     cert_chain: RimCertChain,
+    /// A CoRIM's alternatives after the first ([`Self::document`]); none for XML.
+    #[serde(skip)]
+    more: Vec<RimDocument>,
+    #[serde(skip)]
+    format: RimFormat,
     #[serde(skip)]
     certificates: Vec<Vec<u8>>,
 }
 
-/// Parses a RIM, checks its signature structure and algorithms, verifies the SHA-384
+/// A RIM's format, told from its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RimFormat {
+    /// A SWID tag signed with XML-DSig.
+    Xml,
+    /// A CoRIM signed with COSE_Sign1.
+    Corim,
+}
+
+impl RimFormat {
+    fn of(bytes: &[u8]) -> Self {
+        match bytes.first() {
+            Some(0x80..=0xdb) => Self::Corim,
+            _ => Self::Xml,
+        }
+    }
+}
+
+/// Parses a RIM (an XML RIM or a signed CoRIM, told apart by its first byte), checks its
+/// signature structure and algorithms, verifies the SHA-384
 /// reference digest over the canonical document (C14N 1.1, enveloped signature removed),
 /// and plans the `X509Data` certificate path to `trust` at `now` (Unix seconds).
 ///
@@ -59,7 +90,8 @@ pub struct VerifiedRim {
 /// [`RimError`]: malformed XML, an XML limit exceeded (size, attributes per element,
 /// namespace declarations, nodes, depth, the work budget), not a SWID RIM, not signed, an
 /// algorithm outside the allow-list, a digest mismatch, or a signer certificate that is not
-/// EC P-384. A chain that does not validate is not an error: it is reported in
+/// EC P-384; a CoRIM refused as [`super::prepare_corim`] refuses it is
+/// [`RimError::Corim`]. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<PendingRim, RimError> {
     parse_rim(xml).map(|parsed| parsed.into_plan(trust, now))
@@ -72,13 +104,42 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<Pendin
 #[derive(Clone, Debug)]
 pub(crate) struct ParsedRim {
     document: RimDocument,
+    more: Vec<RimDocument>,
+    format: RimFormat,
     certificates: Vec<Vec<u8>>,
     signature: SignatureCheck,
     work: u64,
 }
 
 /// The part of [`prepare_rim`] that depends on the bytes alone.
-pub(crate) fn parse_rim(xml: &[u8]) -> Result<ParsedRim, RimError> {
+pub(crate) fn parse_rim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
+    match RimFormat::of(bytes) {
+        RimFormat::Xml => parse_xml(bytes),
+        RimFormat::Corim => parse_corim(bytes),
+    }
+}
+
+fn parse_corim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
+    let signed = super::corim::read_signed(bytes)?;
+    let mut alternatives = signed.corim.into_alternatives().into_iter();
+    let document = alternatives
+        .next()
+        .ok_or(RimError::Corim(super::corim::CorimError::schema(
+            "corim.1",
+            "no reference measurements",
+        )))?;
+    Ok(ParsedRim {
+        document,
+        more: alternatives.collect(),
+        format: RimFormat::Corim,
+        certificates: signed.certificates,
+        signature: signed.signature,
+        // The work budget counts XML operations; a CoRIM's are bounded by the CBOR budgets.
+        work: 0,
+    })
+}
+
+fn parse_xml(xml: &[u8]) -> Result<ParsedRim, RimError> {
     let mut budget = Budget::new(MAX_RIM_WORK);
     let doc = parse_document(text(xml)?, &mut budget)?;
     let document = document::read(doc.root_element(), &mut budget)?;
@@ -89,10 +150,12 @@ pub(crate) fn parse_rim(xml: &[u8]) -> Result<ParsedRim, RimError> {
         .ok_or(RimError::SignatureStructure {
             problem: "X509Data holds no X509Certificate",
         })?;
-    let key = signer_key(signer)?;
+    let key = super::signer::signer_key(signer)?;
     let signature = dsig::signature_check(&checked, key);
     Ok(ParsedRim {
         document,
+        more: Vec::new(),
+        format: RimFormat::Xml,
         certificates: checked.certificates,
         signature,
         work: budget.spent(),
@@ -108,21 +171,19 @@ impl ParsedRim {
 
     /// [`Self::plan`], taking the parse: nothing copied when it is not kept.
     fn into_plan(self, trust: &RimTrust, now: UnixTime) -> PendingRim {
-        let chain = match trust.store() {
-            Some(store) => ChainPlan::new(
-                &self.certificates,
-                store,
-                now,
-                &ChainOptions::default().with_purpose(Purpose::RimSigner),
-            ),
-            None => Err(ChainError::Empty),
+        let store = match self.format {
+            RimFormat::Xml => trust.store(),
+            RimFormat::Corim => trust.corim_store(),
         };
+        let chain = super::signer::plan_chain(&self.certificates, store, now);
         let mut checks = alloc::vec![self.signature];
         if let Ok(plan) = &chain {
             checks.extend(plan.signature_checks().iter().cloned());
         }
         PendingRim {
             document: self.document,
+            more: self.more,
+            format: self.format,
             certificates: self.certificates,
             checks,
             chain,
@@ -242,8 +303,18 @@ impl PendingRim {
     }
 
     /// The document's content, before its signature is known to verify: for display only.
+    /// A CoRIM's first alternative.
     pub fn unverified_document(&self) -> &RimDocument {
         &self.document
+    }
+
+    /// Whether the document is the RIM `id` names: [`super::check_rim_id`] for an XML RIM,
+    /// [`super::identity::check_corim_id`] for a CoRIM.
+    ///
+    /// # Errors
+    /// [`RimError::IdMismatch`] naming what differs.
+    pub fn check_id(&self, id: &str) -> Result<(), RimError> {
+        check_id(self.format, &self.document, id)
     }
 
     /// Completes verification with one verdict per [`Self::signature_checks`] entry.
@@ -260,6 +331,8 @@ impl PendingRim {
             RimCertChain::from_result(self.chain.and_then(|plan| plan.finish(chain_verdicts)));
         Ok(VerifiedRim {
             document: self.document,
+            more: self.more,
+            format: self.format,
             cert_chain,
             certificates: self.certificates,
         })
@@ -267,9 +340,37 @@ impl PendingRim {
 }
 
 impl VerifiedRim {
-    /// The signed content.
+    /// The signed content; a CoRIM's first alternative (compare through [`Self::compare`],
+    /// which tries them all).
     pub fn document(&self) -> &RimDocument {
         &self.document
+    }
+
+    /// Whether the document is a signed CoRIM (else an XML RIM).
+    pub fn is_corim(&self) -> bool {
+        self.format == RimFormat::Corim
+    }
+
+    /// Runs `compare` (one of the comparisons, [`super::compare_gpu`],
+    /// [`super::compare_gpu_firmware`], [`super::compare_switch`], with the device's
+    /// evidence) on the signed content: an XML RIM's one document, or each of a CoRIM's
+    /// alternatives, keeping the first that matches, else the one with the fewest mismatches.
+    ///
+    /// # Errors
+    /// The first error `compare` returns.
+    pub fn compare<F>(&self, compare: F) -> Result<Comparison, CompareError>
+    where
+        F: FnMut(&RimDocument) -> Result<Comparison, CompareError>,
+    {
+        super::corim::best_of(core::iter::once(&self.document).chain(&self.more), compare)
+    }
+
+    /// As [`PendingRim::check_id`].
+    ///
+    /// # Errors
+    /// [`RimError::IdMismatch`] naming what differs.
+    pub fn check_id(&self, id: &str) -> Result<(), RimError> {
+        check_id(self.format, &self.document, id)
     }
 
     /// The chain status at the time of verification.
@@ -288,27 +389,11 @@ impl VerifiedRim {
     }
 }
 
-/// The SEC1 point of an EC P-384 signer certificate.
-pub(crate) fn signer_key(der: &[u8]) -> Result<Vec<u8>, RimError> {
-    let bad = |problem| RimError::Certificate { index: 0, problem };
-    // The chain module's reader: the same acceptance as x509-cert's `Certificate::from_der`,
-    // without a second certificate decoder in the module.
-    let spki = crate::x509::Cert::public_key_info(der).ok_or(bad("not a DER certificate"))?;
-    if spki.algorithm.oid != EC_PUBLIC_KEY {
-        return Err(bad("signer key is not an EC key"));
+fn check_id(format: RimFormat, document: &RimDocument, id: &str) -> Result<(), RimError> {
+    match format {
+        RimFormat::Xml => super::identity::check_rim_id(document, id),
+        RimFormat::Corim => super::identity::check_corim_id(document, id),
     }
-    let curve = spki
-        .algorithm
-        .parameters
-        .as_ref()
-        .and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
-    if curve != Some(SECP384R1) {
-        return Err(bad("signer key is not on P-384"));
-    }
-    spki.subject_public_key
-        .as_bytes()
-        .map(<[u8]>::to_vec)
-        .ok_or(bad("signer key bit string is not whole bytes"))
 }
 
 impl Deferred for PendingRim {

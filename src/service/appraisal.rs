@@ -19,7 +19,7 @@ use crate::attest::DeviceKind;
 use crate::attest::ValidatedRequest;
 use crate::crypto::{intern_check, SignatureCheck};
 use crate::ocsp::{ChainKind, ChainRevocation, RevocationComponent, RevocationPolicy};
-use crate::rim::{check_rim_id, open_envelope, ParsedRim, PendingRim, RimCertStatus};
+use crate::rim::{open_envelope, ParsedRim, PendingRim, RimCertStatus};
 use crate::time::UnixTime;
 
 /// One attestation after its evidence round.
@@ -211,9 +211,8 @@ impl Appraisal {
                 .memo
                 .prepare_rim(xml, context.rim_trust, context.now);
             self.parsed_rims.extend(parsed);
-            let prepared = prepared.and_then(|pending| {
-                check_rim_id(pending.unverified_document(), id_of_key(&id)).map(|()| pending)
-            });
+            let prepared =
+                prepared.and_then(|pending| pending.check_id(id_of_key(&id)).map(|()| pending));
             match prepared {
                 Err(error) => {
                     self.settled.insert(id, Err(error));

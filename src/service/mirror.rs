@@ -24,7 +24,7 @@ use super::fetch::rim_url;
 use super::http::Response;
 use super::rims::{is_configured_roots_key, RimStore};
 use crate::error_code::ErrorBody;
-use crate::rim::{check_rim_id, open_envelope, verify_rim, RimCertStatus, RimTrust};
+use crate::rim::{open_envelope, verify_rim, RimCertStatus, RimTrust};
 use crate::time::UnixTime;
 
 /// The path prefix of the mirror's RIM routes.
@@ -155,7 +155,7 @@ impl MirrorSources<'_> {
     /// host may keep it.
     fn verified(&self, id: &str, xml: &[u8]) -> Option<UnixTime> {
         let verified = verify_rim(xml, self.trust, self.now).ok()?;
-        check_rim_id(verified.document(), id).ok()?;
+        verified.check_id(id).ok()?;
         let chain = verified.cert_chain();
         if chain.status != RimCertStatus::Valid {
             return None;

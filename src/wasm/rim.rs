@@ -80,7 +80,8 @@ impl PendingRimHandle {
 /// Verifies a RIM document (XML text or bytes): its XML within budgets, the SWID schema,
 /// canonical XML 1.1, the SHA-384 digest, the ECDSA-SHA384 signature (software backend), and
 /// the X509Data chain to the RIM root at `options.now` (reported in `certChain`: check
-/// `isTrusted`).
+/// `isTrusted`). The bytes of a signed CoRIM (COSE_Sign1) are verified the same way: its
+/// ES384 signature and its `x5chain` to the CoRIM root; `ERR_CORIM_*` when it does not read.
 ///
 /// @throws EdgeAttestError `ERR_RIM_*` for a document that does not read or verify (e.g. `ERR_RIM_MALFORMED_XML`,
 /// `ERR_RIM_SCHEMA`, `ERR_RIM_DIGEST_MISMATCH`, `ERR_RIM_SIGNATURE_INVALID`,
@@ -105,7 +106,7 @@ pub fn verify_rim(
 
 /// Like `verifyRim`, but leaves the ECDSA checks to the caller (e.g. WebCrypto): checks the
 /// document and its digest, and returns the pending RIM whose `signatureChecks` the caller
-/// runs and hands to `finish`.
+/// runs and hands to `finish`. A signed CoRIM's bytes are prepared the same way.
 ///
 /// @throws EdgeAttestError `ERR_RIM_*` for a document that does not read or verify (e.g. `ERR_RIM_MALFORMED_XML`,
 /// `ERR_RIM_SCHEMA`, `ERR_RIM_DIGEST_MISMATCH`, `ERR_RIM_SIGNATURE_INVALID`,
@@ -202,8 +203,9 @@ pub fn compare_gpu_rims(
     firmware: &VerifiedRimHandle,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let (driver, firmware) = (driver.inner.document(), firmware.inner.document());
-    let result = rim::compare_gpu(driver, firmware, &runtime_evidence(&evidence)?);
+    let runtime = runtime_evidence(&evidence)?;
+    let (driver, firmware) = (&driver.inner, &firmware.inner);
+    let result = driver.compare(|d| firmware.compare(|f| rim::compare_gpu(d, f, &runtime)));
     json_to_js(&result.or_js()?.report())
 }
 
@@ -225,7 +227,10 @@ pub fn compare_switch_rim(
     firmware: &VerifiedRimHandle,
     #[wasm_bindgen(unchecked_param_type = "RuntimeEvidenceInput")] evidence: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let result = rim::compare_switch(firmware.inner.document(), &runtime_evidence(&evidence)?);
+    let runtime = runtime_evidence(&evidence)?;
+    let result = firmware
+        .inner
+        .compare(|f| rim::compare_switch(f, &runtime));
     json_to_js(&result.or_js()?.report())
 }
 

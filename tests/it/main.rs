@@ -193,6 +193,7 @@ mod rim {
     mod cert_chain;
     mod compare;
     mod corim;
+    mod corim_pipeline;
     mod corim_signed;
     mod host_options;
     mod identity;

@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use super::error::CorimError;
 use super::{Corim, CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
 use crate::cbor::{self, Cbor};
-use crate::chain::{ChainError, ChainOptions, ChainPlan, Purpose};
+use crate::chain::{ChainError, ChainPlan};
 use crate::cose::Sign1;
 use crate::crypto::{Deferred, SignatureCheck};
 use crate::rim::trust::{RimCertChain, RimCertStatus, RimTrust};
@@ -66,6 +66,35 @@ pub fn prepare_corim(
     trust: &RimTrust,
     now: UnixTime,
 ) -> Result<PendingCorim, CorimError> {
+    let SignedCorim {
+        corim,
+        certificates,
+        signature,
+    } = read_signed(bytes)?;
+    let chain = crate::rim::signer::plan_chain(&certificates, trust.corim_store(), now);
+    let mut checks = alloc::vec![signature];
+    if let Ok(plan) = &chain {
+        checks.extend(plan.signature_checks().iter().cloned());
+    }
+    Ok(PendingCorim {
+        corim,
+        certificates,
+        checks,
+        chain,
+    })
+}
+
+/// What a signed CoRIM's bytes alone give: its content, its `x5chain` (leaf first) and the
+/// check of its COSE signature by the leaf's key.
+#[derive(Clone, Debug)]
+pub(crate) struct SignedCorim {
+    pub corim: Corim,
+    pub certificates: Vec<Vec<u8>>,
+    pub signature: SignatureCheck,
+}
+
+/// The part of [`prepare_corim`] that depends on the bytes alone.
+pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     if bytes.len() > MAX_CORIM_BYTES {
         return Err(CorimError::TooLarge {
             limit: MAX_CORIM_BYTES,
@@ -102,7 +131,7 @@ pub fn prepare_corim(
     let leaf = certificates.first().ok_or(CorimError::Certificate {
         problem: "no x5chain of DER certificates",
     })?;
-    let key = crate::rim::verify::signer_key(leaf).map_err(|_| CorimError::Certificate {
+    let key = crate::rim::signer::signer_key(leaf).map_err(|_| CorimError::Certificate {
         problem: "the x5chain leaf is not an EC P-384 certificate",
     })?;
     let signature = SignatureCheck {
@@ -110,24 +139,10 @@ pub fn prepare_corim(
         message: sign1.to_be_signed(None),
         signature: sign1.signature().to_vec(),
     };
-    let chain = match trust.store() {
-        Some(store) => ChainPlan::new(
-            &certificates,
-            store,
-            now,
-            &ChainOptions::default().with_purpose(Purpose::RimSigner),
-        ),
-        None => Err(ChainError::Empty),
-    };
-    let mut checks = alloc::vec![signature];
-    if let Ok(plan) = &chain {
-        checks.extend(plan.signature_checks().iter().cloned());
-    }
-    Ok(PendingCorim {
+    Ok(SignedCorim {
         corim,
         certificates,
-        checks,
-        chain,
+        signature,
     })
 }
 

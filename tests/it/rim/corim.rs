@@ -56,7 +56,7 @@ pub(super) fn xml_rim(rel: &str) -> RimDocument {
     .clone()
 }
 
-fn map(entries: Vec<(i64, Cbor)>) -> Cbor {
+pub(super) fn map(entries: Vec<(i64, Cbor)>) -> Cbor {
     Cbor::Map(
         entries
             .into_iter()
@@ -71,7 +71,7 @@ fn tag(n: u64, item: Cbor) -> Cbor {
 
 /// One reference measurement as NVIDIA writes them: a 48-byte value as a SHA-384 digest,
 /// anything else as an exact raw value.
-fn measurement(mkey: u32, value: &[u8]) -> Cbor {
+pub(super) fn measurement(mkey: u32, value: &[u8]) -> Cbor {
     let mval = if value.len() == 48 {
         map(vec![(
             2,

@@ -20,17 +20,17 @@ use sha2::Digest;
 
 use super::corim::{corim_from_xml, corim_map, evidence, fixture_bytes, xml_rim, NOW};
 
-fn pki(name: &str) -> String {
+pub(super) fn pki(name: &str) -> String {
     String::from_utf8(fixture_bytes(&format!("generated/ocsp/{name}"))).unwrap()
 }
 
-fn test_trust() -> RimTrust {
+pub(super) fn test_trust() -> RimTrust {
     RimTrust::from_pem(&pki("rim_root.pem")).unwrap()
 }
 
 /// `payload` signed by the test RIM signer, with `protected` headers besides the algorithm
 /// and its chain (leaf, L3, CA) in `x5chain`.
-fn sign(payload: &[u8], mut protected: Vec<(i64, Cbor)>) -> Vec<u8> {
+pub(super) fn sign(payload: &[u8], mut protected: Vec<(i64, Cbor)>) -> Vec<u8> {
     let key = SigningKey::from_pkcs8_pem(&pki("rim_signer_key.pem")).unwrap();
     let chain = parse_pem_chain(&pki("rim_signer_chain.pem")).unwrap();
     let x5chain = Cbor::Array(chain[..3].iter().map(|der| Cbor::bytes(der)).collect());
@@ -39,7 +39,7 @@ fn sign(payload: &[u8], mut protected: Vec<(i64, Cbor)>) -> Vec<u8> {
     cose::sign1_assemble(&protected, &[], payload, &signature.to_bytes())
 }
 
-fn content_type() -> Vec<(i64, Cbor)> {
+pub(super) fn content_type() -> Vec<(i64, Cbor)> {
     vec![(3, Cbor::text("application/rim+cbor"))]
 }
 

@@ -229,7 +229,7 @@ fn switch_claims_with_fetched(rim: &[u8]) -> Value {
             Step::Sign(inputs) => {
                 let signatures: Vec<Vec<u8>> = inputs
                     .iter()
-                    .map(|input| key().sign(input.as_bytes()).to_vec())
+                    .map(|input| key().sign(input).to_vec())
                     .collect();
                 exchange.signed(&service, &signatures).unwrap();
             }

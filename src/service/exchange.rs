@@ -14,7 +14,6 @@
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use super::appraisal::{Appraisal, Finished};
 use super::context::{Context, Service};
@@ -31,15 +30,18 @@ use crate::attest::{Endpoint, ValidatedRequest};
 use crate::chain::CertCache;
 use crate::crypto::SignatureCheck;
 use crate::error_code::ErrorBody;
-use crate::error_code::ErrorCode;
 use crate::evidence::BatchPlan;
 use crate::time::UnixTime;
-use crate::token::TokenError;
-use fetch_round::{FetchRound, Misfit};
+use error::misfit;
+pub use error::ExchangeError;
+use fetch_round::FetchRound;
 use known::{answer_known, Asked};
+use responses::{ear_response, result_response, token_failure};
 
+mod error;
 mod fetch_round;
 mod known;
+mod responses;
 
 /// Most distinct evidence and certificate-path signature checks one request may need.
 /// Real devices share their provisioner and identity CAs, so a device adds three (leaf,
@@ -110,67 +112,6 @@ enum State {
     DeviceTokens(MintPlan),
     OverallToken(OverallPending),
     Done(Response),
-}
-
-/// A host's answer that does not fit the exchange.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ExchangeError {
-    /// Verdicts when signatures are awaited, or the reverse, or anything once the response
-    /// is ready.
-    UnexpectedAnswer {
-        /// What the exchange waits for: `verdicts`, `RIM documents`, `signatures` or
-        /// `nothing`.
-        awaiting: &'static str,
-    },
-    /// Not one answer per check or signing input.
-    AnswerCount {
-        /// Checks or inputs handed out.
-        expected: usize,
-        /// Answers given.
-        got: usize,
-    },
-    /// A signature that is not 96 bytes of `r‖s` with both in range.
-    Signature(TokenError),
-    /// An answer to a resource the fetch round does not have, or has an answer for.
-    FetchIndex {
-        /// The index given.
-        index: usize,
-    },
-}
-
-impl fmt::Display for ExchangeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnexpectedAnswer { awaiting } => {
-                write!(
-                    f,
-                    "the exchange is not waiting for this answer: it awaits {awaiting}"
-                )
-            }
-            Self::AnswerCount { expected, got } => {
-                write!(f, "expected {expected} answers, got {got}")
-            }
-            Self::Signature(error) => write!(f, "a signature is malformed: {error}"),
-            Self::FetchIndex { index } => write!(
-                f,
-                "no resource {index} awaits an answer (answered already, or not handed out)"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for ExchangeError {}
-
-impl ErrorCode for ExchangeError {
-    fn code(&self) -> &'static str {
-        match self {
-            Self::UnexpectedAnswer { .. } => "ERR_EXCHANGE_UNEXPECTED_ANSWER",
-            Self::AnswerCount { .. } => "ERR_EXCHANGE_ANSWER_COUNT",
-            Self::Signature(error) => error.code(),
-            Self::FetchIndex { .. } => "ERR_EXCHANGE_FETCH_INDEX",
-        }
-    }
 }
 
 impl Exchange {
@@ -674,17 +615,6 @@ enum Answer {
     Signatures,
 }
 
-/// A batch answer the round cannot take: a resource answered twice, or a batch answered
-/// whole after part of it was answered one by one.
-fn misfit(misfit: Misfit) -> ExchangeError {
-    match misfit {
-        Misfit::Index { index } => ExchangeError::FetchIndex { index },
-        Misfit::Mixed => ExchangeError::UnexpectedAnswer {
-            awaiting: "the rest of the fetched resources, one by one",
-        },
-    }
-}
-
 fn unexpected(step: &Step<'_>) -> ExchangeError {
     ExchangeError::UnexpectedAnswer {
         awaiting: match step {
@@ -694,31 +624,4 @@ fn unexpected(step: &Step<'_>) -> ExchangeError {
             Step::Respond(_) => "nothing",
         },
     }
-}
-
-fn result_response(text: String) -> Response {
-    Response {
-        status: 200,
-        headers: Vec::from([("content-type".into(), "application/json".into())]),
-        body: text.into_bytes(),
-    }
-}
-
-/// The EAR: the compact JWS (`application/eat+jwt`) or the `COSE_Sign1` bytes
-/// (`application/eat+cwt`), with its profile.
-fn ear_response(body: Vec<u8>, media_type: String) -> Response {
-    Response {
-        status: 200,
-        headers: Vec::from([("content-type".into(), media_type)]),
-        body,
-    }
-}
-
-fn token_failure() -> Response {
-    ErrorBody::new(
-        500,
-        "ERR_ATTESTATION_TOKEN_FAILURE",
-        "the attestation tokens could not be minted",
-    )
-    .into_response()
 }

@@ -52,6 +52,8 @@ entries! {
     // The worker's EDGEATTEST_* bindings, read by the core.
     mod bindings: service;
     pub mod ear: default local service;
+    // CWT EARs (CBOR, COSE): kept out of the default module.
+    pub mod ear_cwt: local service => ear_cwt;
     // serde types ⇄ JS values, with coded errors naming the member.
     #[cfg_attr(not(feature = "js-service"), allow(dead_code, unused_imports))]
     mod convert: default local service rego;

@@ -6,10 +6,11 @@
 //! ([`BatchPlan`](crate::evidence::BatchPlan)), one device's report with its RIMs
 //! ([`ReportPlan`](crate::evidence::ReportPlan)), RIMs ([`PendingRim`](crate::rim::PendingRim)),
 //! OCSP responses ([`PendingOcsp`](crate::ocsp::PendingOcsp)), tokens
-//! ([`PreparedJwt`](crate::token::PreparedJwt)) and attestation results
-//! ([`PreparedAttestationResult`](crate::token::PreparedAttestationResult)). A host runs the checks with whatever backend it has
-//! (WebCrypto in JS, the software backend here) and calls [`Deferred::finish`]; code
-//! generic over the trait (the wasm binding, test oracles) handles all seven alike.
+//! ([`PreparedJwt`](crate::token::PreparedJwt)), attestation results
+//! ([`PreparedAttestationResult`](crate::token::PreparedAttestationResult)) and EARs
+//! ([`PreparedEar`](crate::ear::PreparedEar)). A host runs the checks with whatever backend
+//! it has (WebCrypto in JS, the software backend here) and calls [`Deferred::finish`]; code
+//! generic over the trait (the wasm binding, test oracles) handles them all alike.
 //!
 //! The verdicts are one `bool` per check, in the order of [`Deferred::signature_checks`]; a
 //! verdict count that does not match is an error of the verifier's own type, never a pass.

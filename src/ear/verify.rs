@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{cwt, Ear, EarEncoding, EarError};
-use crate::crypto::SignatureCheck;
+use crate::crypto::{Deferred, SignatureCheck};
 use crate::time::UnixTime;
 use crate::token::{prepare_jwt, ClaimReason, Jwks, PreparedJwt, TokenError, VerifyOptions};
 
@@ -115,6 +115,19 @@ impl PreparedEar {
             }
         }
         Ok(ear)
+    }
+}
+
+impl Deferred for PreparedEar {
+    type Output = Ear;
+    type Error = EarError;
+
+    fn signature_checks(&self) -> &[SignatureCheck] {
+        PreparedEar::signature_checks(self)
+    }
+
+    fn finish(self, verdicts: &[bool]) -> Result<Ear, EarError> {
+        PreparedEar::finish(self, verdicts)
     }
 }
 

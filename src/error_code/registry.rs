@@ -389,6 +389,7 @@ registry! {
         ERR_SERVICE_BUSY,
     ],
     "js": [
+        ERR_EAR_CWT_UNSUPPORTED,
         ERR_INVALID_KEY,
         ERR_JWKS_FETCH_FAILED,
         ERR_JWKS_FETCH_TIMEOUT,

@@ -3,8 +3,11 @@
 // (`tag:github.com,2023:veraison/ear`, or `?result=ear`) or draft -04's
 // (`tag:ietf.org,2026:rats/ear#04`). The signature and times are verifyJwt's; the dialect, the
 // shape, the status and the nonce (text in the veraison dialect, bytes in -04) are the
-// core's (readEar).
+// core's (readEar). A CWT EAR (bytes) is read by `edgeattest/local` and `edgeattest/service`
+// (ear_cwt.js, whose verifyEar takes either): the CBOR and COSE readers stay out of this
+// entry's module, whose verifyEar refuses bytes with ERR_EAR_CWT_UNSUPPORTED.
 import { readEar } from './edgeattest.js';
+import { coded } from './error.js';
 import { verifyJwt } from './token.js';
 
 /**
@@ -20,17 +23,20 @@ const EAR_CLAIMS = ['eat_profile', 'iat', 'submods'];
  * `?result=ear` or `Accept: application/eat+jwt`) with the service's JWKS as `verifyJwt` does,
  * then reads it by the core's rules in the dialect its profile names (veraison or -04: the
  * result's `dialect` and `encoding` say which), with its shape, trustworthiness tiers and
- * `eat_nonce` (-04 carries the nonce's bytes: `nonce` is the hex you sent either way). CWT EARs
- * (`application/eat+cwt`) are read by the Rust core (`verify_ear_cwt`). Pass `nonce` and `maxTokenAge`, and the
+ * `eat_nonce` (-04 carries the nonce's bytes: `nonce` is the hex you sent either way). A CWT
+ * EAR (`application/eat+cwt`, bytes) is read by `verifyEar` of `edgeattest/local` (and
+ * `edgeattest/service`); this entry refuses it with `ERR_EAR_CWT_UNSUPPORTED`, keeping CBOR
+ * and COSE out of its module. Pass `nonce` and `maxTokenAge`, and the
  * service's root as `signers` (`[{ certificate }]`): an EAR is our service's answer, not NRAS's,
  * so the default anchors (NVIDIA's) refuse it with `ERR_SIGNER_UNTRUSTED`. A verified EAR may
  * say "contraindicated": read `affirming` or `status`.
  *
- * @param {string} token
+ * @param {string | Uint8Array} token
  * @param {JwksInput} jwks
  * @param {VerifyTokenOptions} [options]
  * @returns {Promise<EarData>}
- * @throws EdgeAttestError (as a rejection) `ERR_EAR_PROFILE` (another profile),
+ * @throws EdgeAttestError (as a rejection) `ERR_EAR_CWT_UNSUPPORTED` (bytes: a CWT EAR, read
+ * by `edgeattest/local`), `ERR_EAR_PROFILE` (another profile),
  * `ERR_EAR_SHAPE` (with `field`), or `verifyJwt`'s codes (`ERR_JWS_*`, `ERR_JWT_*`,
  * `ERR_JWKS_*`, `ERR_SIGNER_*`, `ERR_EAT_NONCE_MISMATCH`).
  *
@@ -44,6 +50,9 @@ const EAR_CLAIMS = ['eat_profile', 'iat', 'submods'];
  * ```
  */
 export async function verifyEar(token, jwks, options = {}) {
+  if (token instanceof Uint8Array || token instanceof ArrayBuffer) {
+    throw coded('ERR_EAR_CWT_UNSUPPORTED', "a CWT EAR (bytes) is read by verifyEar of 'edgeattest/local' (or 'edgeattest/service'); 'edgeattest' reads JWT EARs only", 'token');
+  }
   const requiredClaims = [...new Set([...(options?.requiredClaims ?? []), ...EAR_CLAIMS])];
   // The nonce is compared by readEar, once the dialect says how it is carried.
   const { nonce, ...rest } = options ?? {};

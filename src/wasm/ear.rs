@@ -3,8 +3,6 @@
 //! top status rule), `eat_nonce` compared as the dialect carries it (`Ear::nonce_matches`),
 //! written as the core's `EarData`.
 
-use alloc::string::String;
-
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -24,8 +22,11 @@ const TS_EAR: &str = include_str!("types/ear.d.ts");
 #[wasm_bindgen(js_name = readEar, unchecked_return_type = "EarData")]
 pub fn read_ear(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] payload: JsValue,
-    nonce: Option<String>,
+    // Read by the binding's reader: the glue's `Option<String>` traps on a value that is not
+    // a string (an object, a number) instead of refusing it with a code.
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] nonce: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let nonce = args::optional_string(&nonce, "nonce")?;
     let expected = "the claims of a verified EAR";
     let text = args::json_bytes(&payload, "payload")?;
     if text.len() > MAX_TOKEN_BYTES {

@@ -4,9 +4,9 @@
 //! These are the raw exports; the package's public token API is `src/js/token.js`, which
 //! adds the WebCrypto backend, backend selection and the clock.
 
-mod keys;
+pub(super) mod keys;
 mod mint;
-mod verify;
+pub(super) mod verify;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -2,11 +2,15 @@
 // type or ?result=ear, it is a compact ES384 JWT that verifies with the service's JWKS under
 // panva/jose, PyJWT and the package's verifyEar; the default answer is NVIDIA's JSON, with
 // Vary: Accept; verifyEar refuses a wrong nonce, a tampered signature and another profile.
+// A CWT EAR (binary, -04) verifies with edgeattest/local's verifyEar (WebCrypto and software
+// backends, the same signer pinning, times and nonce rules); edgeattest's verifyEar refuses
+// bytes with ERR_EAR_CWT_UNSUPPORTED.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as jose from 'jose';
 import { buildAttestRequest, generateKeyPair, signJwt, verifyEar, verifyAttestationResult } from '../../pkg/index.js';
+import * as local from '../../pkg/local/index.js';
 import { startWorker } from './support/worker.mjs';
 import { ls10 } from './support/fixtures.mjs';
 
@@ -154,4 +158,67 @@ test('verifyEar refuses a wrong nonce, a tampered signature and another profile,
   const negative = await verifyEar(await signJwt(claims, privateKey, { kid: 'rp-test' }), own, { nonce, signers: 'any' });
   assert.equal(negative.affirming, false);
   assert.equal(negative.status, 'contraindicated');
+});
+
+const CWT_ACCEPT = 'application/eat+cwt; eat_profile="tag:ietf.org,2026:rats/ear#04"';
+
+async function cwtEar() {
+  const response = await attest('/v4/attest/switch', CWT_ACCEPT);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), CWT_ACCEPT);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+test('a CWT EAR from the service verifies with edgeattest/local\'s verifyEar, on either backend', async () => {
+  const token = await cwtEar();
+  for (const backend of ['webcrypto', 'software']) {
+    const read = await local.verifyEar(token, jwks, { nonce, maxTokenAge: 300, signers: worker.signers, backend });
+    assert.equal(read.encoding, 'cwt', backend);
+    assert.equal(read.dialect, 'ietf-04');
+    assert.equal(read.profile, 'tag:ietf.org,2026:rats/ear#04');
+    assert.equal(read.status, 'warning');
+    assert.equal(read.affirming, false);
+    assert.equal(read.nonce, nonce);
+    assert.deepEqual(read.submods, [EXPECTED_SUBMOD]);
+  }
+  // An ArrayBuffer (what response.arrayBuffer() gives) is read alike; a JWT still goes the JWT way.
+  assert.equal((await local.verifyEar(token.slice().buffer, jwks, { nonce, signers: worker.signers })).encoding, 'cwt');
+  assert.equal((await local.verifyEar(await ear(), jwks, { nonce, signers: worker.signers })).encoding, 'jwt');
+  // The key-set resolver path (createRemoteJWKSet's shape): its signers pin the CWT too.
+  const resolver = Object.assign(async () => jwks, { signers: worker.signers });
+  assert.equal((await local.verifyEar(token, resolver, { nonce })).encoding, 'cwt');
+});
+
+test('a CWT EAR is refused when tampered, for a wrong nonce, an unpinned signer, too old; edgeattest refuses bytes', async () => {
+  const token = await cwtEar();
+  const options = { nonce, signers: worker.signers };
+  // The signature's last byte flipped, and the payload changed under the same signature.
+  const badSignature = token.slice();
+  badSignature[badSignature.length - 1] ^= 1;
+  for (const backend of ['webcrypto', 'software']) {
+    await assert.rejects(local.verifyEar(badSignature, jwks, { ...options, backend }), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' }, backend);
+  }
+  // The submodule's ear.status (label 1000: 0x19 0x03e8) is 32, warning (0x18 0x20).
+  const bytes = Buffer.from(token);
+  const status = bytes.indexOf(Buffer.from([0x19, 0x03, 0xe8, 0x18, 0x20]), bytes.indexOf('SWITCH-0'));
+  assert.ok(status > 0, 'the CWT carries the submodule\'s warning status');
+  const forged = token.slice();
+  forged[status + 4] = 0x02; // 32 → 2, affirming
+  await assert.rejects(local.verifyEar(forged, jwks, options), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  await assert.rejects(local.verifyEar(token, jwks, { ...options, nonce: 'ab'.repeat(32) }), { code: 'ERR_EAT_NONCE_MISMATCH' });
+  // NVIDIA's anchors (the default signers) do not reach the worker's development root.
+  await assert.rejects(local.verifyEar(token, jwks, { nonce }), { code: 'ERR_SIGNER_UNTRUSTED' });
+  await assert.rejects(local.verifyEar(token, jwks, { ...options, maxTokenAge: 60, now: Date.now() / 1000 + 3600 }), { code: 'ERR_JWT_EXPIRED' });
+  await assert.rejects(local.verifyEar(token, jwks, { ...options, issuer: 'https://attest.example.com' }), { code: 'ERR_JWT_CLAIM_VALIDATION_FAILED' });
+  await assert.rejects(local.verifyEar(token.subarray(0, 20), jwks, options), (error) => /^ERR_(CBOR|COSE)_/.test(error.code));
+  // The default entry reads JWT EARs only: bytes are refused with a code naming the way out.
+  for (const bytes of [token, token.slice().buffer]) {
+    await assert.rejects(verifyEar(bytes, jwks, options), (error) => {
+      assert.equal(error.name, 'EdgeAttestError');
+      assert.equal(error.code, 'ERR_EAR_CWT_UNSUPPORTED');
+      assert.equal(error.field, 'token');
+      assert.match(error.message, /edgeattest\/local/);
+      return true;
+    });
+  }
 });

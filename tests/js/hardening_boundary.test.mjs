@@ -209,7 +209,7 @@ test('a class parameter refuses an instance of another class, a look-alike and a
 });
 
 test('`new` on a class without a constructor throws a coded error naming the factories', () => {
-  const noConstructor = ['EvidenceBatch', 'ListTable', 'P384PrivateKey', 'P384PublicKey', 'PendingRim', 'ServiceExchange', 'TokenVerification', 'VerifiedRim'];
+  const noConstructor = ['EarVerification', 'EvidenceBatch', 'ListTable', 'P384PrivateKey', 'P384PublicKey', 'PendingRim', 'ServiceExchange', 'TokenVerification', 'VerifiedRim'];
   for (const name of noConstructor) {
     assertCoded(() => new wasm[name](), undefined, new RegExp(`^${name} has no constructor: `));
   }

@@ -2,7 +2,9 @@
 // bundled policies are offered; applied to the recorded real 8-GPU NRAS result, the matching
 // one is met (green, every rule with its value) and the 4.0 one is not (red first, the failed
 // rules named, no green verdict); a malformed policy shows its code; a new verification
-// clears the decision. Also: the bundled samples are nvtrust's files, unchanged.
+// clears the decision. Also: the bundled samples are nvtrust's files, unchanged. The EAR of a
+// request panel 3 sent, in each form offered (JWT in Veraison's profile or -04's, a -04 CWT),
+// shows the encoding and profile read, and a contraindicated one is red in every form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -146,7 +148,29 @@ test('page EAR: the service\'s EAR of the result sent is fetched, verified and s
   const link = page.locator('#ear-download');
   assert.match(await link.getAttribute('href'), /^blob:/);
   assert.match(await link.getAttribute('download'), /^ear-[0-9a-f]{16}\.jwt$/);
+  assert.equal(await page.textContent('#ear-encoding'), 'JWT');
+  assert.equal(await page.textContent('#ear-profile'), 'tag:github.com,2023:veraison/ear');
   await page.locator('#ear-output').screenshot({ path: join(ARTIFACTS, 'page-policy-ear.png') });
+
+  // The same request's EAR in draft -04's forms: a JWT with its names, and a binary CWT read
+  // as bytes. Each shows what was read, and the negative verdict stays red.
+  for (const [form, encoding, extension] of [['jwt-04', 'JWT', 'jwt'], ['cwt-04', 'CWT', 'cwt']]) {
+    await page.selectOption('#ear-form', form);
+    assert.equal(await page.locator('#ear-verdict').count(), 0, 'another form clears the EAR shown');
+    await page.click('#get-ear');
+    await page.waitForSelector('#ear-verdict, #policy-error:not([hidden])');
+    assert.equal(await page.isHidden('#policy-error'), true, await page.textContent('#policy-error'));
+    assert.equal(await page.textContent('#ear-encoding'), encoding, form);
+    assert.equal(await page.textContent('#ear-profile'), 'tag:ietf.org,2026:rats/ear#04');
+    assert.match(await page.textContent('#ear-form-shown'), /\(dialect ietf-04\)/);
+    assert.match(await page.textContent('#ear-verdict'), /^EAR: contraindicated NOT affirming: GPU-0 contraindicated\. Do not rely on these devices\./, form);
+    assert.equal(await page.getAttribute('#ear-output > div', 'class'), 'summary bad');
+    assert.equal(await page.locator('#ear-output .badge.pass').count(), 0);
+    assert.deepEqual((await tableRows(page, '#ear-output table'))[0].slice(0, 5), ['GPU-0', 'contraindicated', '32', '2', '33']);
+    assert.match(await page.getAttribute('#ear-download', 'download'), new RegExp(`^ear-[0-9a-f]{16}\\.${extension}$`));
+    assert.match(await page.textContent('#ear-download'), encoding === 'CWT' ? /signed CWT/ : /signed JWT/);
+  }
+  await page.locator('#ear-output').screenshot({ path: join(ARTIFACTS, 'page-policy-ear-cwt.png') });
   // Another verification clears it.
   await page.fill('#result-text', '{');
   await page.click('#verify-result');

@@ -4,9 +4,11 @@
 // every rule; this module only lays out its decision: the verdict first, then each
 // scope's rules with the claim's value, each marked pass or fail in words.
 // It also fetches the EAT Attestation Result (EAR) of the result shown from the service that
-// answered panel 3's request — the same request again, asking for the EAR — verifies it with
-// that service's keys and the result's nonce (verifyEar: the core reads the status), shows
-// each device's status and trustworthiness vector and offers the token for download.
+// answered panel 3's request — the same request again, asking for the EAR in the form chosen
+// (a JWT in Veraison's profile or draft -04's, or a -04 CWT, binary, read as bytes) — verifies
+// it with that service's keys and the result's nonce (verifyEar: the core reads the status),
+// shows the encoding and profile read, each device's status and trustworthiness vector, and
+// offers the token for download.
 import { appraise, verifyEar } from '../pkg/service/index.js';
 import { signersOption } from './signer.js';
 import {
@@ -101,8 +103,19 @@ export async function applyPolicy() {
   return decision;
 }
 
-/** The EAR media type with the profile edgeattest writes. */
-const EAR_ACCEPT = 'application/eat+jwt; eat_profile="tag:github.com,2023:veraison/ear"';
+const VERAISON_PROFILE = 'tag:github.com,2023:veraison/ear';
+const IETF_04_PROFILE = 'tag:ietf.org,2026:rats/ear#04';
+
+/**
+ * The EAR forms the service writes (the page's `#ear-form`): the Accept header that asks for
+ * one, its media type, and how a download of it is named. A CWT is binary: read as bytes.
+ */
+const EAR_FORMS = {
+  'jwt-veraison': { type: 'application/eat+jwt', profile: VERAISON_PROFILE, extension: 'jwt', words: 'signed JWT' },
+  'jwt-04': { type: 'application/eat+jwt', profile: IETF_04_PROFILE, extension: 'jwt', words: 'signed JWT' },
+  'cwt-04': { type: 'application/eat+cwt', profile: IETF_04_PROFILE, extension: 'cwt', words: 'signed CWT, COSE_Sign1' },
+};
+const accept = (form) => `${form.type}; eat_profile="${form.profile}"`;
 
 /** The request panel 3 sent for the result shown: its body, endpoint and service base URL. */
 function requestOfSubject() {
@@ -120,7 +133,7 @@ function requestOfSubject() {
 
 const VECTOR_KEYS = ['instance-identity', 'hardware', 'executables', 'configuration'];
 
-function earView(ear, token, nonce) {
+function earView(ear, token, nonce, form) {
   const good = ear.affirming;
   const level = EAR_LEVEL[ear.status] ?? 'failed';
   const resultLevel = subject?.appraisal?.level;
@@ -142,13 +155,16 @@ function earView(ear, token, nonce) {
       submod.appraisalPolicyId ? el('code', { text: submod.appraisalPolicyId }) : el('span', { class: 'muted', text: 'none' }),
     ],
   }));
+  // What was read, as the core read it (not as it was asked for).
+  const shown = el('p', { id: 'ear-form-shown' }, 'Encoding ', el('code', { id: 'ear-encoding', text: ear.encoding.toUpperCase() }),
+    ', profile ', el('code', { id: 'ear-profile', text: ear.profile }), ` (dialect ${ear.dialect})`);
   const link = el('a', {
     id: 'ear-download',
-    href: URL.createObjectURL(new Blob([token], { type: 'application/eat+jwt' })),
-    download: `ear-${nonce.slice(0, 16)}.jwt`,
-    text: 'Download the EAR (signed JWT)',
+    href: URL.createObjectURL(new Blob([token], { type: form.type })),
+    download: `ear-${nonce.slice(0, 16)}.${form.extension}`,
+    text: `Download the EAR (${form.words})`,
   });
-  return el('div', { class: `summary ${levelOf(level).tone}`, 'data-level': level, role: 'status' }, line, why,
+  return el('div', { class: `summary ${levelOf(level).tone}`, 'data-level': level, role: 'status' }, line, why, shown,
     table('EAR submodules (AR4SI trustworthiness vector)', ['device', 'status', ...VECTOR_KEYS, 'appraisal policy'], rows, 'stack'),
     el('p', {}, link));
 }
@@ -169,19 +185,21 @@ export async function fetchEar() {
     showError('policy-error', { code: 'ERR_INVALID_ARGUMENT', message: `"${request.base}" is not a URL`, field: 'send-url' });
     return null;
   }
+  const form = EAR_FORMS[$('ear-form').value] ?? EAR_FORMS['jwt-veraison'];
   $('ear-status').textContent = `Asking ${url} for the EAR…`;
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: EAR_ACCEPT },
+      headers: { 'content-type': 'application/json', accept: accept(form) },
       body: JSON.stringify(request.body),
     });
-    const token = (await response.text()).trim();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     const type = response.headers.get('content-type') ?? '';
-    if (!response.ok || !type.startsWith('application/eat+jwt')) {
+    if (!response.ok || !type.startsWith(form.type)) {
       let error = { code: 'ERR_SERVICE_RESPONSE', message: `${response.status}: the service sent no EAR (${type || 'no content type'})` };
       try {
-        const body = JSON.parse(token);
+        const body = JSON.parse(text);
         if (body.code) error = { code: body.code, message: `${response.status}: ${body.message ?? ''}`, field: body.field };
       } catch { /* not JSON */ }
       throw error;
@@ -189,10 +207,12 @@ export async function fetchEar() {
     const jwks = await (await fetch(new URL('/.well-known/jwks.json', url))).json();
     // The signers chosen in panel 1 pin the EAR's signer too.
     const signers = signersOption();
+    // A CWT is verified as its bytes, a JWT as its text.
+    const token = form.type === 'application/eat+cwt' ? bytes : text.trim();
     const ear = await verifyEar(token, jwks, {
       nonce: request.nonce, maxTokenAge: 600, clockTolerance: 60, ...(signers !== undefined && { signers }),
     });
-    $('ear-output').replaceChildren(earView(ear, token, request.nonce));
+    $('ear-output').replaceChildren(earView(ear, token, request.nonce, form));
     $('ear-status').textContent = `${url} answered with an EAR; it verifies with the service's keys and carries the result's nonce.`;
     return ear;
   } catch (error) {
@@ -204,6 +224,8 @@ export async function fetchEar() {
 
 export function initPolicySection(policies) {
   $('get-ear').addEventListener('click', () => fetchEar());
+  // Another form asked for is another answer: the one shown no longer is the form chosen.
+  $('ear-form').addEventListener('change', () => $('ear-output').replaceChildren());
   const select = $('policy-sample');
   const regoGroup = el('optgroup', { label: 'Rego (translations, and a minimum driver version)' });
   const rego = [];

@@ -32,6 +32,8 @@ export {
 export * from './token.js';
 export * from './keys.js';
 export * from './ear.js';
+// verifyEar of either encoding, in place of ear.js's (which refuses a CWT EAR).
+export { verifyEar } from './ear_cwt.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';

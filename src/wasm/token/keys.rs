@@ -16,7 +16,7 @@ use crate::token::Jwks;
 /// A parsed JWKS, kept in wasm memory so that it is parsed once.
 #[wasm_bindgen(js_name = KeySet, skip_typescript)]
 pub struct KeySet {
-    pub(super) jwks: Jwks,
+    pub(in crate::wasm) jwks: Jwks,
 }
 
 #[wasm_bindgen(js_class = KeySet)]

@@ -117,7 +117,7 @@ fn pending(prepared: PreparedToken) -> TokenVerification {
 }
 
 /// The options and `now` (read by the binding's one time reader: a number or a `Date`).
-fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, UnixTime), JsValue> {
+pub(in crate::wasm) fn verify_input(options: &JsValue) -> Result<(VerifyInput<convert::Js>, UnixTime), JsValue> {
     let input: VerifyInput<convert::Js> = convert::options_from_js(options)?;
     let now = args::time(
         input.now.as_ref().map_or(&JsValue::UNDEFINED, |now| &now.0),

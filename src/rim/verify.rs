@@ -308,8 +308,10 @@ impl PendingRim {
         &self.document
     }
 
-    /// Whether the document is the RIM `id` names: [`super::check_rim_id`] for an XML RIM,
-    /// [`super::identity::check_corim_id`] for a CoRIM.
+    /// Whether the document is the RIM `id` names: [`super::check_rim_id`] for an XML RIM;
+    /// for a CoRIM, the id's form and the version it states (a CoRIM that states none
+    /// passes, as NVIDIA's sample states none: its signature, chain and comparison still
+    /// apply).
     ///
     /// # Errors
     /// [`RimError::IdMismatch`] naming what differs.

@@ -91,17 +91,21 @@ pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
         ));
     }
     let version = &meta.colloquial_version;
-    let same = match named.kind {
-        RimKind::Driver => *version == named.version,
-        // `96.00.5E.00.01` is written `96005E0001` in an id.
-        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
-    };
-    if !same {
+    if !names_version(&named, version) {
         return Err(mismatch(
             "the id names another version than the document's colloquialVersion",
         ));
     }
     Ok(())
+}
+
+/// Whether an id's version is the document's: a driver's verbatim, a firmware's without its
+/// dots (`96.00.5E.00.01` is written `96005E0001` in an id).
+fn names_version(named: &Named, version: &str) -> bool {
+    match named.kind {
+        RimKind::Driver => version == named.version,
+        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
+    }
 }
 
 /// Whether the CoRIM content `document` (its first alternative) is the RIM `id` names. A
@@ -120,12 +124,7 @@ pub(crate) fn check_corim_id(document: &RimDocument, id: &str) -> Result<(), Rim
         "the id is of no known form (NV_GPU_DRIVER_…, NV_GPU_CC_DRIVER_…, NV_GPU_VBIOS_…, NV_SWITCH_BIOS_…)",
     ))?;
     let version = &document.meta.colloquial_version;
-    let same = version.is_empty()
-        || match named.kind {
-            RimKind::Driver => *version == named.version,
-            RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
-        };
-    if !same {
+    if !version.is_empty() && !names_version(&named, version) {
         return Err(mismatch(
             "the id names another version than the CoRIM states",
         ));

@@ -100,7 +100,7 @@ impl GuestEvidenceBatch for Batch {
             .map(|device| {
                 Members::new()
                     .with("evidence", Arg::document(&device.evidence))
-                    .with("certificate", Arg::Str(&device.certificate))
+                    .with_some("certificate", device.certificate.as_deref().map(Arg::Str))
                     .object()
             })
             .collect();
@@ -210,7 +210,7 @@ fn common(options: &WitOptions) -> Result<Members<'_>, WitError> {
 impl<'a> Members<'a> {
     fn with_device(self, device: &'a DeviceEvidence) -> Self {
         self.with("evidence", Arg::document(&device.evidence))
-            .with("certificate", Arg::Str(&device.certificate))
+            .with_some("certificate", device.certificate.as_deref().map(Arg::Str))
     }
 }
 

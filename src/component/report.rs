@@ -9,9 +9,10 @@ use serde::Serialize;
 
 use super::exports::edgeattest::verifier::evidence::{
     DeviceChain, DeviceFailure, DeviceReport as WitReport, DeviceResult as WitResult,
-    DeviceVerdict, EvidenceReport as WitEvidence, FwidCheck, MeasurementBlock, OpaqueEntry,
-    OpaqueFormat, ReportFailure, ReportStage, RevocationState as WitRevocation, RimStep as WitStep,
-    RimSteps as WitSteps, StageStatus as WitStatus, ValueRepresentation,
+    DeviceVerdict, EvidenceForm as WitForm, EvidenceReport as WitEvidence, FwidCheck,
+    MeasurementBlock, OpaqueEntry, OpaqueFormat, ReportFailure, ReportStage,
+    RevocationState as WitRevocation, RimStep as WitStep, RimSteps as WitSteps,
+    StageStatus as WitStatus, ValueRepresentation,
 };
 use super::exports::edgeattest::verifier::types::ChainStatus;
 use super::runtime::comparison_out;
@@ -71,6 +72,11 @@ pub(super) fn evidence_out(report: &EvidenceReport) -> WitEvidence {
             })
             .collect(),
         signature: report.signature.clone(),
+        evidence_form: match report.evidence_form {
+            "json-cmw" => WitForm::JsonCmw,
+            "cbor-cmw" => WitForm::CborCmw,
+            _ => WitForm::Plain,
+        },
     }
 }
 

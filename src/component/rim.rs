@@ -146,6 +146,7 @@ impl Guest for Verifier {
             rim_format: envelope.rim_format,
             last_updated: envelope.last_updated,
             request_id: envelope.request_id,
+            coev: envelope.coev,
         })
     }
 

@@ -14,7 +14,7 @@ import {
   verifyEvidence,
 } from '../../pkg/local/edgeattest.js';
 import {
-  agree, caught, optionsOf, codedError, deviceReportToJs, evidenceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
+  agree, caught, cmwFixtures, optionsOf, codedError, deviceReportToJs, evidenceReportToJs, deviceResultToJs, doc, evidenceFixtures, loadComponent, rimFixtures,
   transcriptBytes, witAnswer, witEvidenceOptions, witReportOptions,
 } from './support/component.mjs';
 
@@ -239,6 +239,45 @@ test('evidence-batch agrees with prepareEvidence on every group of fixtures shar
   }
   t.diagnostic(`${groups.size} batches, ${devices} devices`);
   assert.ok(devices >= 30, `${devices}`);
+});
+
+test('a CMW (JSON and CBOR) is evidence everywhere: verify-evidence, the batch and the device report agree with the JS entries and say its form', () => {
+  const fsp = evidenceFixtures().find((f) => f.label.endsWith('.cmw.json'));
+  for (const cmw of cmwFixtures()) {
+    const options = { ...optionsOf(cmw), now: NOW };
+    const js = caught(() => verifyEvidence(options));
+    assert.ok(js.ok, `${cmw.label}: ${js.err?.code}`);
+    assert.equal(js.ok.evidenceForm, cmw.label);
+    const component = caught(() => wit.evidence.verifyEvidence(witEvidenceOptions(options), device(options)));
+    agree(js, component, cmw.label, evidenceReportToJs);
+    assert.equal(component.ok.evidenceForm, cmw.label === 'json-cmw' ? 'json-cmw' : 'cbor-cmw');
+    // Everything but the form is the report of the bare transcript and its chain.
+    const plainOptions = { ...optionsOf(fsp), now: NOW };
+    const plain = wit.evidence.verifyEvidence(witEvidenceOptions(plainOptions), device(plainOptions));
+    assert.equal(plain.evidenceForm, 'plain');
+    assert.deepEqual({ ...evidenceReportToJs(component.ok), evidenceForm: 'plain' }, evidenceReportToJs(plain));
+
+    // Refusals agree: the chain given twice, another nonce, the transcript tampered inside.
+    for (const [what, variant] of [
+      ['chain given twice', { ...options, certificate: fsp.certificate }],
+      ['another nonce', { ...options, nonce: 'ab'.repeat(32) }],
+    ]) {
+      const refused = caught(() => verifyEvidence(variant));
+      assert.ok(refused.err, `${cmw.label} ${what} must be refused`);
+      agree(refused, caught(() => wit.evidence.verifyEvidence(witEvidenceOptions(variant), device(variant))), `${cmw.label} ${what}`, evidenceReportToJs);
+    }
+
+    // A batch of the one CMW, and the device report with its firmware hint.
+    const batchOptions = { options: witEvidenceOptions(options), devices: [device(options)] };
+    const toJs = (results) => results.map(deviceResultToJs);
+    const jsBatch = prepareEvidence({ ...options, evidence: undefined, devices: [{ evidence: cmw.evidence }] }).verify();
+    assert.equal(jsBatch[0].ok, true, JSON.stringify(jsBatch[0].error));
+    agree({ ok: jsBatch }, caught(() => wit.evidence.EvidenceBatch.prepare(batchOptions).verify()), `${cmw.label} batch`, toJs);
+    const report = caught(() => evidenceReport(options));
+    const witReport = caught(() => wit.evidence.verifyDeviceReport(witReportOptions(options)));
+    agree(report, witReport, `${cmw.label} device report`, deviceReportToJs);
+    assert.equal(report.ok.evidence.evidenceForm, cmw.label);
+  }
 });
 
 test('hostile evidence arguments: coded errors, no trap, the instance stays usable', () => {

@@ -145,21 +145,25 @@ test('read-runtime-evidence, rim-ids-of, compare-gpu-rims and compare-switch-rim
   assert.ok(counts.match >= 2 && counts.mismatch >= 100 && counts.ids >= 30, JSON.stringify(counts));
 });
 
-test('open-rim-envelope agrees with openRimEnvelope (decoded document, id and digest refusals)', () => {
+test('open-rim-envelope agrees with openRimEnvelope (decoded document, its coev, id and digest refusals)', () => {
   const xml = rimFixtures()[0].xml;
   const id = 'NV_GPU_DRIVER_GH100_535.86.09';
   const bytes = utf8(xml);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const body = { id, rim: Buffer.from(bytes).toString('base64'), sha256, rim_format: 'TCG', last_updated: '2025-01-01' };
+  // A CoRIM's evidence mapping rides beside it (`#6.570`), kept for the host: any bytes here.
+  const coev = Buffer.from([0xd9, 0x02, 0x3a, 0xa0]);
   const cases = [
     [body, id], [body, 'NV_GPU_DRIVER_GH100_1.0'], [{ ...body, sha256: '00'.repeat(32) }, id], [{ ...body, rim: '***' }, id],
     [{ ...body, id: 7 }, id], [{ rim: body.rim }, id], ['[]', id], ['{"id":', id],
+    [{ ...body, coev: coev.toString('base64'), coev_sha256: createHash('sha256').update(coev).digest('hex') }, id],
+    [{ ...body, coev: coev.toString('base64') }, id], [{ ...body, coev: coev.toString('base64'), coev_sha256: sha256 }, id],
   ];
   for (const [b, expected] of cases) {
     const text = typeof b === 'string' ? b : JSON.stringify(b);
     agree(caught(() => openRimEnvelope(text, expected)), caught(() => wit.rim.openRimEnvelope(utf8(text), expected)), text.slice(0, 60),
-      (e) => ({ id: e.id, rim: [...e.rim], rimFormat: e.rimFormat ?? null, lastUpdated: e.lastUpdated ?? null, requestId: e.requestId ?? null }),
-      (e) => ({ ...e, rim: [...e.rim] }));
+      (e) => ({ id: e.id, rim: [...e.rim], rimFormat: e.rimFormat ?? null, lastUpdated: e.lastUpdated ?? null, requestId: e.requestId ?? null, coev: e.coev ? [...e.coev] : null }),
+      (e) => ({ ...e, rim: [...e.rim], coev: e.coev ? [...e.coev] : null }));
   }
 });
 

@@ -200,6 +200,12 @@ fn malformed_cmw_evidence_is_refused_with_its_code() {
 fn nvidias_cmw_as_cbor_verifies_as_bytes_or_base64() {
     use super::support::to_cbor;
     let cbor = to_cbor(&fsp_cmw()).encode();
+    // The CBOR fixture the JS suites read is this re-encoding, byte for byte.
+    let fixture = format!(
+        "{}/tests/fixtures/nvidia/evidence/blackwell/nvat_blackwell_fsp_evidence.cmw.cbor",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    assert_eq!(std::fs::read(&fixture).unwrap(), cbor, "{fixture}");
     let bytes = verify(json!({ "evidence": cbor.clone() }))
         .unwrap()
         .unwrap();

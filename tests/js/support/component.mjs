@@ -200,7 +200,7 @@ export function evidenceReportToJs(r) {
     nonce: r.nonce, responderNonce: r.responderNonce, opaqueFormat: r.opaqueFormat,
     measurements: r.measurements.map((m) => ({ index: m.index, valueType: m.valueType, representation: m.representation, value: m.value })),
     opaque: r.opaque.map((o) => ({ tag: o.tag, name: o.name ?? null, valueType: o.valueType ?? null, value: o.value })),
-    signature: r.signature,
+    signature: r.signature, evidenceForm: r.evidenceForm,
   };
 }
 
@@ -380,6 +380,21 @@ export function evidenceFixtures() {
     firmwareVersion: JSON.parse(Buffer.from(cmw.hints[1], 'base64url')).fwversion,
   });
   return out;
+}
+
+/**
+ * NVIDIA's Blackwell FSP CMW as the JSON text its SDK wrote and as the CBOR CMW of the same
+ * collection (a DERIVED fixture, see PROVENANCE.md), with the transcript's own nonce.
+ */
+export function cmwFixtures() {
+  const path = 'evidence/blackwell/nvat_blackwell_fsp_evidence.cmw';
+  const text = nvidiaText(`${path}.json`);
+  const transcript = Buffer.from(JSON.parse(text).gpu_0.evidence[1], 'base64url');
+  const common = { arch: 'BLACKWELL', nonce: hex(transcript.subarray(4, 36)) };
+  return [
+    { label: 'json-cmw', evidence: text, ...common },
+    { label: 'cbor-cmw', evidence: new Uint8Array(readFileSync(new URL(`${path}.cbor`, nvidia))), ...common },
+  ];
 }
 
 /** The transcript as bytes, whatever form the fixture gives it in (hex or base64 text). */

@@ -30,6 +30,7 @@ mod cbor;
 mod error;
 mod json;
 mod nvidia;
+mod walk;
 
 pub use error::CmwError;
 pub use nvidia::{
@@ -236,50 +237,6 @@ impl Cmw {
                 detail: "the first byte starts no JSON or CBOR CMW".into(),
             }),
         }
-    }
-}
-
-/// The count of entries and records against [`CmwLimits::max_items`], shared by both readers.
-struct Budget {
-    left: usize,
-    limit: usize,
-    max_depth: usize,
-}
-
-impl Budget {
-    fn new(limits: CmwLimits) -> Self {
-        Self {
-            left: limits.max_items,
-            limit: limits.max_items,
-            max_depth: limits.max_depth,
-        }
-    }
-
-    fn take(&mut self) -> Result<(), CmwError> {
-        self.left = self
-            .left
-            .checked_sub(1)
-            .ok_or(CmwError::TooManyItems { limit: self.limit })?;
-        Ok(())
-    }
-
-    fn enter(&self, depth: usize, path: &str) -> Result<(), CmwError> {
-        if depth > self.max_depth {
-            return Err(CmwError::TooDeep {
-                path: path.into(),
-                limit: self.max_depth,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// `path` extended by `label`.
-fn child(path: &str, label: &Label) -> String {
-    if path == "$" {
-        label.segment()
-    } else {
-        alloc::format!("{path}.{}", label.segment())
     }
 }
 

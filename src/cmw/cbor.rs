@@ -9,10 +9,8 @@
 
 use alloc::vec::Vec;
 
-use super::{
-    child, collection_type, content_format_of_tag, indicator, media_type, Budget, Cmw, CmwError,
-    CmwLimits, Collection, Label, MediaType, Record, COLLECTION_TYPE_LABEL,
-};
+use super::walk::{cmw, Budget, Item, Key, Node};
+use super::{content_format_of_tag, media_type, Cmw, CmwError, CmwLimits, MediaType, Record};
 use crate::cbor::{self, Cbor, CborError, CborLimits};
 
 /// CBOR items per CMW item: a record is an array, its two or three members, and the
@@ -47,103 +45,80 @@ pub(super) fn decode(bytes: &[u8], limits: CmwLimits) -> Result<Cmw, CmwError> {
     cmw(&item, "$", 1, &mut Budget::new(limits))
 }
 
-fn cmw(item: &Cbor, path: &str, depth: usize, budget: &mut Budget) -> Result<Cmw, CmwError> {
-    budget.take()?;
-    match item {
-        Cbor::Array(items) => record(items, path).map(Cmw::Record),
-        Cbor::Tag(tag, inner) => {
-            let content_format = content_format_of_tag(*tag).ok_or_else(|| CmwError::Shape {
-                path: path.into(),
-                expected: "a record, a collection, or a tag of the Tag CMW range",
-            })?;
-            let Cbor::Bytes(value) = inner.as_ref() else {
-                return Err(CmwError::Shape {
-                    path: path.into(),
-                    expected: "a Tag CMW over a byte string",
-                });
-            };
-            Ok(Cmw::Record(Record {
-                media_type: MediaType::ContentFormat(content_format),
-                value: value.clone(),
-                ind: None,
-            }))
-        }
-        Cbor::Map(entries) => {
-            budget.enter(depth, path)?;
-            let mut collection = Collection {
-                collection_type: None,
-                entries: Vec::new(),
-            };
-            for (key, value) in entries {
-                let label = match key {
-                    Cbor::Text(text) if text == COLLECTION_TYPE_LABEL => {
-                        let Cbor::Text(text) = value else {
-                            return Err(CmwError::CollectionType {
-                                path: path.into(),
-                                found: None,
-                            });
-                        };
-                        collection.collection_type = Some(collection_type(text, path)?);
-                        continue;
-                    }
-                    Cbor::Text(text) => Label::Text(text.clone()),
-                    Cbor::Uint(_) | Cbor::Neg(_) => {
-                        Label::Int(key.as_i64().ok_or_else(|| CmwError::Shape {
-                            path: path.into(),
-                            expected: "a collection labelled by text or 64-bit integers",
-                        })?)
-                    }
-                    _ => {
-                        return Err(CmwError::Shape {
-                            path: path.into(),
-                            expected: "a collection labelled by text or integers",
-                        })
-                    }
+impl Item for Cbor {
+    const RECORD_SHAPE: &'static str = "[type, bytes] or [type, bytes, ind]";
+
+    fn node(&self, path: &str) -> Result<Node<'_, Self>, CmwError> {
+        match self {
+            Self::Array(members) => Ok(Node::Record(members)),
+            Self::Tag(tag, inner) => {
+                let content_format =
+                    content_format_of_tag(*tag).ok_or_else(|| CmwError::Shape {
+                        path: path.into(),
+                        expected: "a record, a collection, or a tag of the Tag CMW range",
+                    })?;
+                let Self::Bytes(value) = inner.as_ref() else {
+                    return Err(CmwError::Shape {
+                        path: path.into(),
+                        expected: "a Tag CMW over a byte string",
+                    });
                 };
-                let inner = cmw(value, &child(path, &label), depth + 1, budget)?;
-                collection.entries.push((label, inner));
+                Ok(Node::Whole(Record {
+                    media_type: MediaType::ContentFormat(content_format),
+                    value: value.clone(),
+                    ind: None,
+                }))
             }
-            if collection.entries.is_empty() {
-                return Err(CmwError::EmptyCollection { path: path.into() });
-            }
-            Ok(Cmw::Collection(collection))
+            Self::Map(entries) => entries
+                .iter()
+                .map(|(key, value)| Ok((label(key, path)?, value)))
+                .collect::<Result<Vec<_>, CmwError>>()
+                .map(Node::Collection),
+            _ => Err(CmwError::Shape {
+                path: path.into(),
+                expected: "a record (array), a collection (map) or a Tag CMW",
+            }),
         }
-        _ => Err(CmwError::Shape {
-            path: path.into(),
-            expected: "a record (array), a collection (map) or a Tag CMW",
-        }),
+    }
+
+    /// A media type, or a CoAP Content-Format (`uint .size 2`).
+    fn media_type(&self, path: &str) -> Result<MediaType, CmwError> {
+        match self {
+            Self::Uint(n) => u16::try_from(*n)
+                .map(MediaType::ContentFormat)
+                .map_err(|_| CmwError::MediaType { path: path.into() }),
+            Self::Text(text) => media_type(text, path),
+            _ => Err(CmwError::MediaType { path: path.into() }),
+        }
+    }
+
+    fn value(&self, _path: &str) -> Result<Option<Vec<u8>>, CmwError> {
+        Ok(self.as_bytes().map(<[u8]>::to_vec))
+    }
+
+    fn indicator(&self) -> Option<u64> {
+        match self {
+            Self::Uint(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> Option<&str> {
+        self.as_text()
     }
 }
 
-fn record(items: &[Cbor], path: &str) -> Result<Record, CmwError> {
-    const SHAPE: &str = "[type, bytes] or [type, bytes, ind]";
-    let shape = || CmwError::Shape {
-        path: path.into(),
-        expected: SHAPE,
-    };
-    let (kind, value, ind) = match items {
-        [kind, value] => (kind, value, None),
-        [kind, value, ind] => (kind, value, Some(ind)),
-        _ => return Err(shape()),
-    };
-    let media_type = match kind {
-        Cbor::Uint(n) => MediaType::ContentFormat(
-            u16::try_from(*n).map_err(|_| CmwError::MediaType { path: path.into() })?,
-        ),
-        Cbor::Text(text) => media_type(text, path)?,
-        _ => return Err(CmwError::MediaType { path: path.into() }),
-    };
-    let Cbor::Bytes(value) = value else {
-        return Err(shape());
-    };
-    let ind = match ind {
-        None => None,
-        Some(Cbor::Uint(n)) => Some(indicator(*n, path)?),
-        Some(_) => return Err(shape()),
-    };
-    Ok(Record {
-        media_type,
-        value: value.clone(),
-        ind,
-    })
+/// A collection label: text, or an integer within 64 bits signed.
+fn label<'a>(key: &'a Cbor, path: &str) -> Result<Key<'a>, CmwError> {
+    match key {
+        Cbor::Text(text) => Ok(Key::Text(text)),
+        Cbor::Uint(_) | Cbor::Neg(_) => key.as_i64().map(Key::Int).ok_or_else(|| CmwError::Shape {
+            path: path.into(),
+            expected: "a collection labelled by text or 64-bit integers",
+        }),
+        _ => Err(CmwError::Shape {
+            path: path.into(),
+            expected: "a collection labelled by text or integers",
+        }),
+    }
 }

@@ -28,7 +28,8 @@ use alloc::vec::Vec;
 
 use serde_json::Value;
 
-use super::{child, Cmw, CmwError, CmwForm, CmwLimits, Collection, Label, Record, IND_EVIDENCE};
+use super::walk::child;
+use super::{Cmw, CmwError, CmwForm, CmwLimits, Collection, Label, Record, IND_EVIDENCE};
 
 /// The root collection type of NVIDIA's verifier input.
 pub const NVIDIA_COLLECTION_TYPE: &str =

@@ -128,6 +128,13 @@ impl EvidenceForm {
             Self::CborCmw => "cbor-cmw",
         }
     }
+
+    /// The form [`Self::as_str`] names; `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Plain, Self::JsonCmw, Self::CborCmw]
+            .into_iter()
+            .find(|form| form.as_str() == name)
+    }
 }
 
 impl From<CmwForm> for EvidenceForm {

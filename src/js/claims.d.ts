@@ -82,6 +82,8 @@ export interface OverallClaims extends TokenTimeClaims {
   /** The service's verdict: true when every device passed. */
   'x-nvidia-overall-att-result': boolean;
   eat_nonce: string;
+  /** Ours, not NVIDIA's: the CMW form the evidence came in; absent for plain evidence items. */
+  'x-edgeattest-evidence-form'?: 'json-cmw' | 'cbor-cmw';
   /** Each device token's digest, by label. */
   submods: Record<string, SubmodDigest>;
 }

@@ -553,7 +553,8 @@ impl Exchange {
             config.token_lifetime,
             i64::try_from(self.now.as_secs()).unwrap_or(i64::MAX),
             self.entropy,
-        );
+        )
+        .with_evidence_form(request.evidence_form());
         match minter.plan(
             request.endpoint(),
             request.claims_version(),

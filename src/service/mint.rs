@@ -17,6 +17,7 @@ use super::claims::{DeviceClaims, GpuSingleTokenV1, OverallClaims, TokenTimes};
 use super::outcome::DeviceOutcome;
 use super::policy_gate::policy_failure;
 use crate::attest::{ClaimsVersion, Endpoint, Nonce};
+use crate::cmw::EvidenceForm;
 use crate::ear::{EarCwtInput, EarDialect, EarEncoding};
 use crate::policy::Policy;
 use crate::token::{
@@ -31,6 +32,8 @@ pub(crate) struct Minter<'a> {
     pub(crate) lifetime: i64,
     pub(crate) now: i64,
     pub(crate) entropy: [u8; 32],
+    /// The form the request's evidence came in, stated by a detached result's overall token.
+    evidence_form: EvidenceForm,
     counter: Cell<u32>,
 }
 
@@ -87,8 +90,15 @@ impl<'a> Minter<'a> {
             lifetime,
             now,
             entropy,
+            evidence_form: EvidenceForm::Plain,
             counter: Cell::new(0),
         }
+    }
+
+    /// The form the request's evidence came in (default plain).
+    pub(crate) fn with_evidence_form(mut self, form: EvidenceForm) -> Self {
+        self.evidence_form = form;
+        self
     }
 
     /// The claims and device signing inputs of the result for `outcomes` (one per device,
@@ -158,7 +168,8 @@ impl<'a> Minter<'a> {
             labels.push(alloc::format!("{prefix}-{i}"));
             inputs.push(jwt_signing_input(&claims, self.kid)?.into_bytes());
         }
-        let overall = OverallClaims::new(self.times(), version, overall_result, nonce.to_hex());
+        let overall = OverallClaims::new(self.times(), version, overall_result, nonce.to_hex())
+            .with_evidence_form(self.evidence_form);
         Ok(MintPlan::Detached {
             kid: self.kid.into(),
             labels,

@@ -16,6 +16,7 @@ use super::{
     Appraisal, AppraisalReason, AttestationReport, DeviceAppraisal, ResultFormat, TokenError,
     VerdictLevel, VerifiedAttestationResult, VerifiedDevice, VerifiedJwt,
 };
+use crate::cmw::EvidenceForm;
 use crate::error_code::ErrorCode;
 
 /// `"v1"` or `"detached"`.
@@ -165,6 +166,13 @@ pub struct VerifiedAttestationResultJson<'a> {
     devices: &'a [VerifiedDevice],
     /// The service's `x-nvidia-overall-att-result`; always a boolean for V1.
     overall_result: Option<bool>,
+    /// The form the evidence came in, from the overall token's `x-edgeattest-evidence-form`:
+    /// `plain` when absent, null when it names a form this version does not know.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"plain\" | \"json-cmw\" | \"cbor-cmw\" | null")
+    )]
+    evidence_form: Option<&'static str>,
     /// Why the result passed or failed, per device.
     #[cfg_attr(feature = "ts", ts(as = "AppraisalJson<'static>"))]
     appraisal: Appraisal,
@@ -184,6 +192,7 @@ impl<'a> From<&'a VerifiedAttestationResult> for VerifiedAttestationResultJson<'
             overall: result.overall(),
             devices: result.devices(),
             overall_result: result.overall_result(),
+            evidence_form: result.evidence_form().map(EvidenceForm::as_str),
             appraisal: result.appraisal(),
             revocation_relaxed: result.revocation_relaxed(),
             signer: result.signer().into(),

@@ -10,11 +10,16 @@ use serde_json::{Map, Value};
 
 use super::format::ResultFormat;
 use super::signer::VerifiedSigner;
+use crate::cmw::EvidenceForm;
 use crate::ocsp::RevocationPolicy;
 use crate::time::UnixTime;
 
 /// The verdict claim of the overall token (and of the V1 single token).
 pub(crate) const OVERALL_CLAIM: &str = "x-nvidia-overall-att-result";
+
+/// This crate's claim of the overall token naming the CMW form the evidence came in
+/// (`json-cmw`, `cbor-cmw`); absent when the evidence was plain items.
+pub(crate) const EVIDENCE_FORM_CLAIM: &str = "x-edgeattest-evidence-form";
 
 /// The label given to the one device of a V1 result (its token is a GPU's own token).
 pub(crate) const V1_DEVICE_LABEL: &str = "GPU-0";
@@ -143,6 +148,17 @@ impl VerifiedAttestationResult {
         let verdict = self.overall.claim(OVERALL_CLAIM).and_then(Value::as_bool)?;
         let vacuous = self.format == ResultFormat::Detached && self.devices.is_empty();
         Some(verdict && !vacuous)
+    }
+
+    /// The form the evidence came in, as the overall token states it
+    /// (`x-edgeattest-evidence-form`): [`EvidenceForm::Plain`] when the claim is absent (what
+    /// NVIDIA's service and a V1 result always give), `None` when it names a form this crate
+    /// does not know or is not a string.
+    pub fn evidence_form(&self) -> Option<EvidenceForm> {
+        match self.overall.claim(EVIDENCE_FORM_CLAIM) {
+            None => Some(EvidenceForm::Plain),
+            Some(value) => value.as_str().and_then(EvidenceForm::from_name),
+        }
     }
 
     /// True when the result passed but was accepted only because the caller's revocation

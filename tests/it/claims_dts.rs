@@ -12,6 +12,7 @@ use std::path::Path;
 
 use edgeattest::attest::{ClaimsVersion, DeviceKind, Nonce};
 use edgeattest::chain::RevocationStatus;
+use edgeattest::cmw::EvidenceForm;
 use edgeattest::rim::{MeasurementSource, MismatchRecord, OpaqueMismatch};
 use edgeattest::service::claims::{
     CertChainClaim, ErrorOnlyClaims, GpuClaimsV1, GpuClaimsV2, GpuClaimsV3, GpuClaimsV4,
@@ -350,13 +351,16 @@ fn interfaces() -> Vec<Interface> {
         .iter()
         .map(|d| object(&GpuSingleTokenV1::new(d, &nonce, times()).detailed_result))
         .collect();
-    let overall = [true, false].map(|passed| {
-        object(OverallClaims::new(
-            times(),
-            ClaimsVersion::V3_0,
-            passed,
-            "ab".repeat(32),
-        ))
+    let overall = [
+        (true, EvidenceForm::Plain),
+        (false, EvidenceForm::JsonCmw),
+        (true, EvidenceForm::CborCmw),
+    ]
+    .map(|(passed, form)| {
+        object(
+            OverallClaims::new(times(), ClaimsVersion::V3_0, passed, "ab".repeat(32))
+                .with_evidence_form(form),
+        )
     });
     let measres = &["measres"];
     vec![
@@ -399,8 +403,9 @@ fn interfaces() -> Vec<Interface> {
         },
         interface("MismatchOpaqueDataRecord", "One entry of `x-nvidia-mismatch-opaque-data-records` (claims 4.0).", "", vec![object(opaque(true)), object(opaque(false))]),
         Interface {
-            literals: &["sub"],
+            literals: &["sub", "x-edgeattest-evidence-form"],
             docs: &[
+                ("x-edgeattest-evidence-form", "Ours, not NVIDIA's: the CMW form the evidence came in; absent for plain evidence items."),
                 ("x-nvidia-ver", "The claims version of the device tokens: \"1.0\" … \"4.0\"."),
                 ("x-nvidia-overall-att-result", "The service's verdict: true when every device passed."),
             ],

@@ -41,7 +41,8 @@ test('options are read by the core: a refusal names the option', () => {
   refused(() => prepare({ format: 'v1' }).verifySoftware(), 'ERR_EAT_FORMAT_MISMATCH', 'result');
   // A Date is a time too; the endpoint's shape is expected; null is absent.
   const verified = prepare({ now: new Date(iat * 1000), endpoint: '/v3/attest/gpu', issuer: null }).verifySoftware();
-  assert.deepEqual(Object.keys(verified), ['format', 'overall', 'devices', 'overallResult', 'appraisal', 'revocationRelaxed', 'signer']);
+  assert.deepEqual(Object.keys(verified), ['format', 'overall', 'devices', 'overallResult', 'evidenceForm', 'appraisal', 'revocationRelaxed', 'signer']);
+  assert.equal(verified.evidenceForm, 'plain');
   assert.equal(verified.devices.length, 8);
   assert.deepEqual(Object.keys(verified.devices[0]), ['label', 'digest', 'payload', 'protectedHeader', 'kid', 'signer']);
   assert.equal(verified.appraisal.passed, true);

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::common::TokenTimes;
 use crate::attest::ClaimsVersion;
+use crate::cmw::EvidenceForm;
 
 /// Claims of the overall token: the AND of the devices, the nonce and the `submods` digests.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -24,6 +25,14 @@ pub struct OverallClaims {
     pub overall_result: bool,
     /// The request nonce, lowercase hex.
     pub eat_nonce: String,
+    /// Ours, not NVIDIA's: the CMW form the evidence came in (`json-cmw`, `cbor-cmw`).
+    /// Absent for plain evidence items, so a plain request's claims are NVIDIA's set
+    /// exactly ([`Self::with_evidence_form`]).
+    #[serde(
+        rename = "x-edgeattest-evidence-form",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub evidence_form: Option<&'static str>,
 }
 
 impl OverallClaims {
@@ -45,7 +54,20 @@ impl OverallClaims {
             ver: version.as_str(),
             overall_result,
             eat_nonce,
+            evidence_form: None,
         }
+    }
+
+    /// States the form the evidence came in: a CMW form sets `x-edgeattest-evidence-form`;
+    /// plain evidence leaves it out (absence means plain: the claim set NVIDIA's verifiers
+    /// and recorded tokens know stays untouched).
+    #[must_use]
+    pub fn with_evidence_form(mut self, form: EvidenceForm) -> Self {
+        self.evidence_form = match form {
+            EvidenceForm::Plain => None,
+            cmw => Some(cmw.as_str()),
+        };
+        self
     }
 
     /// The claims as a JSON object, ready to sign.

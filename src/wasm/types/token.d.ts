@@ -209,6 +209,11 @@ export interface VerifiedAttestationResultData {
   devices: VerifiedDeviceResult[];
   /** The service's `x-nvidia-overall-att-result`; always a boolean for V1. */
   overallResult: boolean | null;
+  /**
+   * The form the evidence came in, from the overall token's `x-edgeattest-evidence-form`:
+   * `plain` when absent, null when it names a form this version does not know.
+   */
+  evidenceForm: "plain" | "json-cmw" | "cbor-cmw" | null;
   /** Why the result passed or failed, per device. */
   appraisal: Appraisal;
   /**

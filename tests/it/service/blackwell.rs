@@ -22,6 +22,8 @@ use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::{json, Map, Value};
 
+#[path = "blackwell/cmw_form.rs"]
+mod cmw_form;
 #[path = "blackwell/edited.rs"]
 mod edited;
 #[path = "blackwell/gb202.rs"]
@@ -146,7 +148,12 @@ fn request(arch: &str, claims_version: &str, items: &[Item]) -> Request {
 /// Drives the exchange as a host would, recording the RIM ids it is asked to fetch (the
 /// service holds every document it can have, so each fetch is answered as done).
 fn attest(service: &Service, arch: &str, claims_version: &str, items: &[Item]) -> Attested {
-    let mut exchange = service.begin(&request(arch, claims_version, items), NOW, [7; 32]);
+    attest_request(service, &request(arch, claims_version, items), items.len())
+}
+
+/// [`attest`] for any request whose result holds `devices` GPUs.
+fn attest_request(service: &Service, request: &Request, devices: usize) -> Attested {
+    let mut exchange = service.begin(request, NOW, [7; 32]);
     let mut fetched = Vec::new();
     loop {
         match exchange.step() {
@@ -170,7 +177,7 @@ fn attest(service: &Service, arch: &str, claims_version: &str, items: &[Item]) -
         String::from_utf8_lossy(&response.body)
     );
     let result: Value = serde_json::from_slice(&response.body).unwrap();
-    let devices = (0..items.len())
+    let devices = (0..devices)
         .map(|i| claims(result[1][format!("GPU-{i}")].as_str().unwrap()))
         .collect();
     Attested {

@@ -72,6 +72,7 @@ fn recorded_results_verify_with_options_written_as_json() {
                 "overall",
                 "devices",
                 "overallResult",
+                "evidenceForm",
                 "appraisal",
                 "revocationRelaxed",
                 "signer"
@@ -89,6 +90,8 @@ fn recorded_results_verify_with_options_written_as_json() {
         );
         assert_eq!(verified["format"], "detached");
         assert_eq!(verified["overallResult"], true);
+        // NRAS's tokens never name a form: plain.
+        assert_eq!(verified["evidenceForm"], "plain");
         assert_eq!(verified["appraisal"]["passed"], true);
         assert_eq!(
             verified["overall"]["payload"]["eat_nonce"],

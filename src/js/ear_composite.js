@@ -1,10 +1,11 @@
-// Composite EARs, for `edgeattest/local` and `edgeattest/service`: one EAR with a submodule per
+// Composite EARs, for `edgeattest/service`: one EAR with a submodule per
 // attester of a confidential-computing node, our GPUs' beside the caller's CPU TEE appraisal.
 // The core composes (composeEarClaims: relabelling, unique labels, the status as the worst),
 // builds the signing input of the caller's key (earJwtSigningInput, prepareEarCwtSigning: the
 // key signs here, WebCrypto or the software key, as keys.js signs tokens) and verifies
 // (prepareCompositeEarVerification: verifyEar's rules in either encoding, then the
-// composition rule). Not in `edgeattest`: the CWT writer and reader stay out of its module.
+// composition rule). Not in `edgeattest` (the CWT writer and reader stay out of its module)
+// nor in `edgeattest/local` (its module's size budget).
 // The nonce binding the caller must do is the core's documentation (src/ear/composite.rs),
 // summarised in README.md's "Composite EARs".
 import {

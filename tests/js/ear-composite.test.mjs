@@ -1,10 +1,10 @@
-// Composite EARs in JS (edgeattest/local and edgeattest/service): the service's real EAR of a
+// Composite EARs in JS (edgeattest/service): the service's real EAR of a
 // switch (from the worker in workerd, JWT and CWT), verified with verifyEar, composed with a
 // foreign CPU appraisal (`cpu0`), signed with the relying party's own key (WebCrypto ES384,
 // or the software key) as a JWT and as a CWT, and verified with verifyCompositeEar: the status
 // is the worst submodule's, the foreign labels are reported, panva/jose reads the JWT. Each
 // refusal has its stable code: a GPU label missing, no foreign submodule, a label twice, a
-// wrong nonce, a tampered signature, another key. The default entry has none of it.
+// wrong nonce, a tampered signature, another key. The default and local entries have none of it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as jose from 'jose';
@@ -15,7 +15,7 @@ import * as service from '../../pkg/service/index.js';
 import { startWorker } from './support/worker.mjs';
 import { ls10 } from './support/fixtures.mjs';
 
-const { composeEar, signEar, verifyCompositeEar, verifyEar, generateKeyPair, createJwks } = local;
+const { composeEar, signEar, verifyCompositeEar, verifyEar, generateKeyPair, createJwks } = service;
 
 const V04 = 'tag:ietf.org,2026:rats/ear#04';
 const nonce = Buffer.from(ls10.evidence.slice(4, 36)).toString('hex');
@@ -89,7 +89,7 @@ test('a composite of the service\'s EAR (JWT or CWT) and a CPU appraisal signs a
       assert.deepEqual(byLabel.switch0.trustworthinessVector, read.submods[0].trustworthinessVector);
       assert.deepEqual(byLabel.cpu0.trustworthinessVector, CPU.trustworthinessVector);
       // The same token through verifyEar: the same verdict, without the composition's info.
-      const plain = await local.verifyEar(token, rp.jwks, { nonce, signers: 'any', now });
+      const plain = await service.verifyEar(token, rp.jwks, { nonce, signers: 'any', now });
       assert.equal(plain.status, 'warning');
       assert.equal(plain.foreign, undefined);
     }
@@ -178,14 +178,14 @@ test('verifyCompositeEar refuses a GPU label missing, no foreign submodule, a wr
   }
 });
 
-test('composite EARs are in edgeattest/local and edgeattest/service, not in edgeattest', () => {
+test('composite EARs are in edgeattest/service, not in edgeattest or edgeattest/local', () => {
   for (const name of ['composeEar', 'signEar', 'verifyCompositeEar']) {
-    assert.equal(typeof local[name], 'function', `local ${name}`);
     assert.equal(typeof service[name], 'function', `service ${name}`);
+    assert.equal(local[name], undefined, `local ${name}`);
     assert.equal(defaultEntry[name], undefined, `default ${name}`);
   }
   // The wasm plumbing stays private.
   for (const name of ['composeEarClaims', 'earJwtSigningInput', 'prepareEarCwtSigning', 'prepareCompositeEarVerification']) {
-    assert.equal(local[name], undefined, name);
+    assert.equal(service[name], undefined, name);
   }
 });

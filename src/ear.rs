@@ -96,7 +96,7 @@ mod verify;
 
 pub use appraisal::{EarAppraisal, TrustTier, TrustVector, VerifierId, EAR_DEVELOPER};
 pub use build::{appraise_device, policy_id};
-pub use composite::{compose_ear, verify_composite_ear};
+pub use composite::{check_composite_ear, compose_ear, verify_composite_ear};
 pub use cwt::EarCwtInput;
 pub use data::{EarData, EarSubmod};
 pub use vector::trust_vector;

@@ -54,6 +54,9 @@ entries! {
     pub mod ear: default local service;
     // CWT EARs (CBOR, COSE): kept out of the default module.
     pub mod ear_cwt: local service => ear_cwt;
+    // Composite EARs (our GPU submodules beside a caller's CPU appraisal), signed and read:
+    // the service entry only, keeping the local module within its size budget.
+    pub mod ear_composite: service => ear_composite;
     // serde types ⇄ JS values, with coded errors naming the member.
     #[cfg_attr(not(feature = "js-service"), allow(dead_code, unused_imports))]
     mod convert: default local service rego;

@@ -77,8 +77,7 @@ pub fn compose_ear(
 /// among its submodules and at least one other (the foreign part).
 ///
 /// # Errors
-/// [`EarError`]; [`EarError::Shape`] (`submods`) when a GPU label is missing or nothing
-/// else is there.
+/// [`EarError`]; [`EarError::Shape`] as [`check_composite_ear`] says.
 pub fn verify_composite_ear(
     token: &[u8],
     encoding: EarEncoding,
@@ -95,12 +94,33 @@ pub fn verify_composite_ear(
         }
         EarEncoding::Cwt => super::verify_ear_cwt(token, jwks, options, now)?,
     };
+    check_composite_ear(&ear, gpus)?;
+    Ok(ear)
+}
+
+/// The composition rule of [`verify_composite_ear`], for an EAR verified in two phases
+/// ([`super::PreparedEar`]): every label of `gpus` among its submodules and at least one
+/// other (the foreign part). Without the second, an EAR of GPUs alone would pass for a
+/// composite whose CPU appraisal is missing.
+///
+/// # Errors
+/// [`EarError::Shape`]: `submods/<label>` for a GPU label missing, `submods` when nothing
+/// besides the GPUs is there.
+pub fn check_composite_ear(ear: &Ear, gpus: &[&str]) -> Result<(), EarError> {
     let has = |label: &str| ear.submods().iter().any(|(l, _)| l == label);
-    if !gpus.iter().all(|label| has(label)) {
-        return Err(shape("submods", "must hold every GPU submodule named"));
+    if let Some(missing) = gpus.iter().find(|label| !has(label)) {
+        return Err(EarError::Shape {
+            field: alloc::format!("submods/{missing}"),
+            detail: "is missing: every GPU submodule named must be present",
+        });
     }
-    if ear.submods().len() <= gpus.len() {
+    let foreign = ear
+        .submods()
+        .iter()
+        .filter(|(label, _)| !gpus.contains(&label.as_str()))
+        .count();
+    if foreign == 0 {
         return Err(shape("submods", "must hold a submodule besides the GPUs"));
     }
-    Ok(ear)
+    Ok(())
 }

@@ -34,6 +34,8 @@ export * from './keys.js';
 export * from './ear.js';
 // verifyEar of either encoding, in place of ear.js's (which refuses a CWT EAR).
 export { verifyEar } from './ear_cwt.js';
+// Composite EARs: our GPU submodules beside the caller's CPU appraisal, signed and verified.
+export * from './ear_composite.js';
 export * from './jwks.js';
 export * from './evidence.js';
 export * from './service.js';

@@ -430,6 +430,7 @@ module_items!(
     ];
     ear: [
         appraise_device,
+        check_composite_ear,
         compose_ear,
         ear_media_type,
         policy_id,

@@ -86,7 +86,7 @@ fn a_composite_holds_both_and_is_worth_its_worst_part() {
             assert_eq!(read.verifier_id(), &trustee());
             let error = verify_composite_ear(token, encoding, &jwks(), &options, now, &["gpu1"])
                 .unwrap_err();
-            assert_eq!(error.field(), Some("submods"));
+            assert_eq!(error.field(), Some("submods/gpu1"));
             let error =
                 verify_composite_ear(token, encoding, &jwks(), &options, now, &["gpu0", "cpu0"])
                     .unwrap_err();

@@ -15,10 +15,11 @@
 //!   ([`CORIM_CBOR_LIMITS`], for the CoRIM and again for each CoMID inside it),
 //!   [`MAX_CORIM_TAGS`], [`MAX_CORIM_TRIPLES`], [`MAX_CORIM_MEASUREMENTS`],
 //!   [`MAX_CORIM_ALTERNATIVES`]. The CoMID rules are in `comid.rs`.
-//! * [`prepare_corim`] / [`verify_corim`] check a signed CoRIM: COSE_Sign1 with ES384 only,
-//!   protected content type `application/rim+cbor` when stated, the `x5chain` (label 33)
-//!   leaf's key, and the chain to a [`RimTrust`] — [`RimTrust::nvidia_corim`] (`NVIDIA CoRIM
-//!   Root CA001`) by default, not the XML RIMs' root — reported as an XML RIM's chain is.
+//! * A signed CoRIM takes the XML RIMs' pipeline ([`crate::rim::prepare_rim`] /
+//!   [`crate::rim::verify_rim`]): COSE_Sign1 with ES384 only, protected content type
+//!   `application/rim+cbor` when stated, the `x5chain` (label 33) leaf's key (read by
+//!   `signed.rs`), and the chain to a [`RimTrust`] — [`RimTrust::nvidia_corim`] (`NVIDIA
+//!   CoRIM Root CA001`) by default, not the XML RIMs' root — reported as an XML RIM's chain is.
 //! * Comparison: [`Corim::compare`] runs one of the XML comparisons on each alternative of
 //!   the measured environment and keeps the first that matches (else the one with the fewest
 //!   mismatches, the first on ties): with one alternative it is exactly the XML comparison.
@@ -37,7 +38,6 @@ use alloc::vec::Vec;
 
 pub use error::CorimError;
 pub(crate) use signed::read_signed;
-pub use signed::{prepare_corim, verify_corim, PendingCorim, VerifiedCorim};
 
 use super::compare::Comparison;
 use super::document::RimDocument;
@@ -192,7 +192,7 @@ pub fn parse_corim(bytes: &[u8]) -> Result<Corim, CorimError> {
     let item = cbor::decode(bytes, CORIM_CBOR_LIMITS)?;
     if item.untag(signed::TAG_SIGN1).is_some() {
         return Err(CorimError::Unsupported {
-            what: "a signed CoRIM where an unsigned one is read (use prepare_corim)",
+            what: "a signed CoRIM where an unsigned one is read (use prepare_rim)",
         });
     }
     read(item.untag(TAG_UNSIGNED_CORIM).unwrap_or(&item))

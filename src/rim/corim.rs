@@ -28,16 +28,24 @@
 //! `version-map` does (NVIDIA's sample has none: its version check then fails while its
 //! measurements match; the RIM id it was fetched under names the version).
 //! Dependent RIMs are refused, as NVIDIA's verifier refuses them.
+//!
+//! Validity: a signed CoRIM is used only inside its `rim-validity` (key 4) and its signer's
+//! `signature-validity` (protected `corim-meta`), both inclusive, at the time the RIM
+//! pipeline is given; one that states neither is limited only by its chain's certificates
+//! (`validity.rs`). [`parse_corim`] reads the period of an unsigned CoRIM but has no time to
+//! judge it by.
 
 mod comid;
 mod error;
 mod signed;
+mod validity;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use error::CorimError;
 pub(crate) use signed::read_signed;
+pub(crate) use validity::Validity;
 
 use super::compare::Comparison;
 use super::document::RimDocument;
@@ -92,6 +100,7 @@ pub struct Corim {
     tag_ids: Vec<String>,
     alternatives: Vec<RimDocument>,
     dice: Vec<DiceReference>,
+    validity: Validity,
 }
 
 impl Corim {
@@ -141,9 +150,9 @@ impl Corim {
     }
 
     /// The content, taken apart: the alternatives (at least one), for a verified RIM of
-    /// either format.
-    pub(crate) fn into_alternatives(self) -> Vec<RimDocument> {
-        self.alternatives
+    /// either format, and the `rim-validity` (unbounded when absent).
+    pub(crate) fn into_parts(self) -> (Vec<RimDocument>, Validity) {
+        (self.alternatives, self.validity)
     }
 }
 
@@ -226,6 +235,10 @@ fn read(map: &Cbor) -> Result<Corim, CorimError> {
                 .ok_or_else(|| CorimError::schema("corim.3", "profile is not a URI or OID"))?,
         ),
     };
+    let validity = match map.get_int(4) {
+        None => Validity::default(),
+        Some(validity) => Validity::read(validity, "corim.4")?,
+    };
     let tags = map
         .get_int(1)
         .and_then(Cbor::as_array)
@@ -271,6 +284,7 @@ fn read(map: &Cbor) -> Result<Corim, CorimError> {
         tag_ids,
         alternatives,
         dice,
+        validity,
     })
 }
 

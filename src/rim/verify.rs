@@ -18,6 +18,9 @@ use serde::Serialize;
 use super::budget::Budget;
 use super::c14n;
 use super::compare::Comparison;
+#[cfg(doc)]
+use super::corim::CorimError;
+use super::corim::Validity;
 use super::document::{self, RimDocument};
 use super::dsig::{self, DSIG_NS};
 use super::error::CompareError;
@@ -40,6 +43,7 @@ const MAX_NODES: u32 = 100_000;
 pub struct PendingRim {
     document: RimDocument,
     format: Format,
+    now: UnixTime,
     certificates: Vec<Vec<u8>>,
     checks: Vec<SignatureCheck>,
     chain: Result<ChainPlan, ChainError>,
@@ -68,6 +72,8 @@ enum Format {
     Corim {
         /// Its alternatives after the first (the document).
         more: Vec<RimDocument>,
+        /// The period in which it and its signer say it may be used.
+        validity: Validity,
     },
 }
 
@@ -117,7 +123,7 @@ pub(crate) fn parse_rim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
 
 fn parse_corim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
     let signed = super::corim::read_signed(bytes)?;
-    let mut alternatives = signed.corim.into_alternatives().into_iter();
+    let mut alternatives = signed.alternatives.into_iter();
     let document = alternatives
         .next()
         .ok_or(RimError::Corim(super::corim::CorimError::schema(
@@ -128,6 +134,7 @@ fn parse_corim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
         document,
         format: Format::Corim {
             more: alternatives.collect(),
+            validity: signed.validity,
         },
         certificates: signed.certificates,
         signature: signed.signature,
@@ -179,6 +186,7 @@ impl ParsedRim {
         PendingRim {
             document: self.document,
             format: self.format,
+            now,
             certificates: self.certificates,
             checks,
             chain,
@@ -318,10 +326,17 @@ impl PendingRim {
     ///
     /// # Errors
     /// [`RimError::SignatureInvalid`] when the RIM signature's verdict is false or verdicts
-    /// are missing. Failed chain links make the chain status `invalid`, not an error.
+    /// are missing. Failed chain links make the chain status `invalid`, not an error. A
+    /// CoRIM outside its validity period at the time given to [`prepare_rim`] is
+    /// [`RimError::Corim`] ([`CorimError::NotYetValid`], [`CorimError::Expired`]); one that
+    /// states none is not limited by it (only by its chain's validity). The period is
+    /// signed content, so it is judged once the signature verified.
     pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
         if verdicts.len() != self.checks.len() || verdicts.first() != Some(&true) {
             return Err(RimError::SignatureInvalid);
+        }
+        if let Format::Corim { validity, .. } = &self.format {
+            validity.check(self.now)?;
         }
         let chain_verdicts = verdicts.get(1..).unwrap_or_default();
         let cert_chain =
@@ -360,7 +375,7 @@ impl VerifiedRim {
     {
         let more = match &self.format {
             Format::Xml => &[][..],
-            Format::Corim { more } => more,
+            Format::Corim { more, .. } => more,
         };
         super::corim::best_of(core::iter::once(&self.document).chain(more), compare)
     }

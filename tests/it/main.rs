@@ -195,6 +195,7 @@ mod rim {
     mod corim;
     mod corim_pipeline;
     mod corim_signed;
+    mod corim_validity;
     mod host_options;
     mod identity;
     mod ids;

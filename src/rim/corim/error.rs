@@ -62,6 +62,22 @@ pub enum CorimError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// The CoRIM's validity period (its `rim-validity`, or its signer's `signature-validity`
+    /// in the protected `corim-meta`) has not begun at the time of verification.
+    NotYetValid {
+        /// The first second it may be used (Unix seconds).
+        not_before: i64,
+        /// The time of verification (Unix seconds).
+        now: u64,
+    },
+    /// The CoRIM's validity period (as for [`Self::NotYetValid`]) ended before the time of
+    /// verification.
+    Expired {
+        /// The last second it may be used (Unix seconds).
+        not_after: i64,
+        /// The time of verification (Unix seconds).
+        now: u64,
+    },
 }
 
 impl CorimError {
@@ -96,6 +112,8 @@ impl ErrorCode for CorimError {
             Self::NotSigned => "ERR_CORIM_NOT_SIGNED",
             Self::ContentType => "ERR_CORIM_CONTENT_TYPE",
             Self::Certificate { .. } => "ERR_CORIM_CERTIFICATE",
+            Self::NotYetValid { .. } => "ERR_CORIM_NOT_YET_VALID",
+            Self::Expired { .. } => "ERR_CORIM_EXPIRED",
         }
     }
 
@@ -128,6 +146,16 @@ impl fmt::Display for CorimError {
                 f.write_str("signed CoRIM content type is not application/rim+cbor")
             }
             Self::Certificate { problem } => write!(f, "CoRIM signer certificate: {problem}"),
+            Self::NotYetValid { not_before, now } => write!(
+                f,
+                "CoRIM is not valid before {not_before} (Unix seconds); it is {now}"
+            ),
+            Self::Expired { not_after, now } => {
+                write!(
+                    f,
+                    "CoRIM expired at {not_after} (Unix seconds); it is {now}"
+                )
+            }
         }
     }
 }

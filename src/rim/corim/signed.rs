@@ -15,13 +15,17 @@
 use alloc::vec::Vec;
 
 use super::error::CorimError;
-use super::{Corim, CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
+use super::validity::Validity;
+use super::{CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
 use crate::cbor::{self, Cbor};
 use crate::cose::Sign1;
 use crate::crypto::SignatureCheck;
+use crate::rim::document::RimDocument;
 
 /// COSE_Sign1's tag.
 pub(super) const TAG_SIGN1: u64 = crate::cose::COSE_SIGN1_TAG;
+/// The COSE header label of `corim-meta` (`bstr .cbor {0: signer, ? 1: signature-validity}`).
+const CORIM_META: i64 = 8;
 /// The COSE `content type` header label.
 const CONTENT_TYPE: i64 = crate::cose::HEADER_CONTENT_TYPE;
 /// The content type of a CoRIM payload.
@@ -29,11 +33,13 @@ const RIM_CBOR: &str = "application/rim+cbor";
 /// The draft-06 wrappers: `tagged-corim-type-choice` (500) and `tagged-signed-corim` (502).
 const WRAPPERS: [u64; 2] = [500, 502];
 
-/// What a signed CoRIM's bytes alone give: its content, its `x5chain` (leaf first) and the
-/// check of its COSE signature by the leaf's key.
+/// What a signed CoRIM's bytes alone give: its alternatives (at least one), the period in
+/// which both it and its signer say it may be used, its `x5chain` (leaf first) and the check
+/// of its COSE signature by the leaf's key.
 #[derive(Clone, Debug)]
 pub(crate) struct SignedCorim {
-    pub corim: Corim,
+    pub alternatives: Vec<RimDocument>,
+    pub validity: Validity,
     pub certificates: Vec<Vec<u8>>,
     pub signature: SignatureCheck,
 }
@@ -76,6 +82,7 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     })?;
     let item = cbor::decode(payload, CORIM_CBOR_LIMITS)?;
     let corim = super::read(item.untag(TAG_UNSIGNED_CORIM).unwrap_or(&item))?;
+    let signer_validity = signature_validity(&sign1)?;
 
     let certificates = sign1.x5chain().map_err(|_| CorimError::Certificate {
         problem: "no x5chain of DER certificates",
@@ -91,9 +98,31 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
         message: sign1.to_be_signed(None),
         signature: sign1.signature().to_vec(),
     };
+    let (alternatives, validity) = corim.into_parts();
     Ok(SignedCorim {
-        corim,
+        alternatives,
+        validity: validity.and(signer_validity),
         certificates,
         signature,
     })
+}
+
+/// The `signature-validity` of the protected `corim-meta` (unbounded when either is absent).
+/// Only the protected header counts: an unprotected one is not signed.
+fn signature_validity(sign1: &Sign1) -> Result<Validity, CorimError> {
+    if !sign1.is_protected(CORIM_META) {
+        return Ok(Validity::default());
+    }
+    let meta = sign1
+        .header(CORIM_META)
+        .and_then(Cbor::as_bytes)
+        .ok_or_else(|| CorimError::schema("corim-meta", "not bytes .cbor corim-meta-map"))?;
+    let meta = cbor::decode(meta, CORIM_CBOR_LIMITS)?;
+    if meta.as_map().is_none() {
+        return Err(CorimError::schema("corim-meta", "not a map"));
+    }
+    match meta.get_int(1) {
+        None => Ok(Validity::default()),
+        Some(validity) => Validity::read(validity, "corim-meta.1"),
+    }
 }

@@ -25,8 +25,9 @@
 //!   mismatches, the first on ties): with one alternative it is exactly the XML comparison.
 //!
 //! A CoRIM states no `colloquialVersion`; a measurement-map without `mkey` holding only a
-//! `version-map` does (NVIDIA's sample has none: its version check then fails while its
-//! measurements match; the RIM id it was fetched under names the version).
+//! `version-map` does. One that states none (NVIDIA's sample) fails the comparison's version
+//! check while its measurements match, and is refused by the RIM id check as an XML RIM
+//! without a version is (`PendingRim::check_id`).
 //! Dependent RIMs are refused, as NVIDIA's verifier refuses them.
 //!
 //! Validity: a signed CoRIM is used only inside its `rim-validity` (key 4) and its signer's

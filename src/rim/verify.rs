@@ -312,12 +312,13 @@ impl PendingRim {
     }
 
     /// Whether the document is the RIM `id` names: [`super::check_rim_id`] for an XML RIM;
-    /// for a CoRIM, the id's form and the version it states (a CoRIM that states none
-    /// passes, as NVIDIA's sample states none: its signature, chain and comparison still
-    /// apply).
+    /// for a CoRIM, the id's form and the version it states, by the XML RIMs' rule (a CoRIM
+    /// that states no version is not the RIM any id names, as an XML RIM without one is
+    /// not).
     ///
     /// # Errors
-    /// [`RimError::IdMismatch`] naming what differs.
+    /// [`RimError::IdMismatch`] naming what differs; for an XML RIM also as
+    /// [`super::check_rim_id`].
     pub fn check_id(&self, id: &str) -> Result<(), RimError> {
         check_id(&self.format, &self.document, id)
     }

@@ -261,6 +261,7 @@ mod token {
     mod attacks;
     mod claim_boundaries;
     mod eat;
+    mod jwt_helpers;
     mod nras;
     mod properties;
     mod result_format;

@@ -16,10 +16,11 @@
 //!    (default: NVIDIA's RIM root) at `now`.
 //!    [`RimOptions`] holds a host's options (the anchors, default NVIDIA's root); what an
 //!    unverified document is (driver or firmware, which architecture) is [`identify_rim`].
-//! 3. **CoRIMs** (the CBOR twin, draft-ietf-rats-corim-11 as NVIDIA writes it): [`parse_corim`]
-//!    (unsigned), [`prepare_corim`] / [`verify_corim`] (COSE_Sign1 ES384, `x5chain` to
-//!    [`RimTrust::nvidia_corim`]) read into the same [`RimDocument`], compared by the same
-//!    functions ([`Corim::compare`]).
+//! 3. **CoRIMs** (the CBOR twin, draft-ietf-rats-corim-11 as NVIDIA writes it): signed ones
+//!    (COSE_Sign1 ES384, `x5chain` to [`RimTrust::nvidia_corim`]) take the same
+//!    [`prepare_rim`] / [`verify_rim`], which tell the formats apart by the first byte;
+//!    [`parse_corim`] reads an unsigned one. Both read into the same [`RimDocument`],
+//!    compared by the same functions ([`VerifiedRim::compare`], [`Corim::compare`]).
 //! 4. **Compare** the device's runtime values with the verified documents: [`compare_gpu`],
 //!    [`compare_gpu_firmware`] (Blackwell FSP), [`compare_switch`].
 //!
@@ -78,9 +79,8 @@ pub use compare::{
     MeasurementSource, MismatchRecord, Nvdec0Rule, OpaqueMismatch, VersionCheck,
 };
 pub use corim::{
-    parse_corim, prepare_corim, verify_corim, Corim, CorimError, DiceReference, PendingCorim,
-    VerifiedCorim, CORIM_CBOR_LIMITS, MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES,
-    MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS, MAX_CORIM_TRIPLES,
+    parse_corim, Corim, CorimError, DiceReference, CORIM_CBOR_LIMITS, MAX_CORIM_ALTERNATIVES,
+    MAX_CORIM_BYTES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS, MAX_CORIM_TRIPLES,
 };
 pub use document::{
     GoldenMeasurement, OpaqueFloor, RimDocument, RimMeta, MAX_ALTERNATIVES, MAX_MEASUREMENT_SIZE,

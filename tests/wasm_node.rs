@@ -32,6 +32,8 @@ mod wasm_webcrypto;
 mod chain_nvidia;
 #[path = "it/evidence/fixtures.rs"]
 mod evidence_fixtures;
+#[path = "it/token/jwt_helpers.rs"]
+mod jwt_helpers;
 #[path = "it/rim/cert_chain.rs"]
 mod rim_chain;
 #[path = "it/rim/signature.rs"]

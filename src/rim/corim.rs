@@ -15,29 +15,38 @@
 //!   ([`CORIM_CBOR_LIMITS`], for the CoRIM and again for each CoMID inside it),
 //!   [`MAX_CORIM_TAGS`], [`MAX_CORIM_TRIPLES`], [`MAX_CORIM_MEASUREMENTS`],
 //!   [`MAX_CORIM_ALTERNATIVES`]. The CoMID rules are in `comid.rs`.
-//! * [`prepare_corim`] / [`verify_corim`] check a signed CoRIM: COSE_Sign1 with ES384 only,
-//!   protected content type `application/rim+cbor` when stated, the `x5chain` (label 33)
-//!   leaf's key, and the chain to a [`RimTrust`] — [`RimTrust::nvidia_corim`] (`NVIDIA CoRIM
-//!   Root CA001`) by default, not the XML RIMs' root — reported as an XML RIM's chain is.
+//! * A signed CoRIM takes the XML RIMs' pipeline ([`crate::rim::prepare_rim`] /
+//!   [`crate::rim::verify_rim`]): COSE_Sign1 with ES384 only, protected content type
+//!   `application/rim+cbor` when stated, the `x5chain` (label 33) leaf's key (read by
+//!   `signed.rs`), and the chain to a [`RimTrust`] — [`RimTrust::nvidia_corim`] (`NVIDIA
+//!   CoRIM Root CA001`) by default, not the XML RIMs' root — reported as an XML RIM's chain is.
 //! * Comparison: [`Corim::compare`] runs one of the XML comparisons on each alternative of
 //!   the measured environment and keeps the first that matches (else the one with the fewest
 //!   mismatches, the first on ties): with one alternative it is exactly the XML comparison.
 //!
 //! A CoRIM states no `colloquialVersion`; a measurement-map without `mkey` holding only a
-//! `version-map` does (NVIDIA's sample has none: its version check then fails while its
-//! measurements match; the RIM id it was fetched under names the version).
+//! `version-map` does. One that states none (NVIDIA's sample) fails the comparison's version
+//! check while its measurements match, and is refused by the RIM id check as an XML RIM
+//! without a version is (`PendingRim::check_id`).
 //! Dependent RIMs are refused, as NVIDIA's verifier refuses them.
+//!
+//! Validity: a signed CoRIM is used only inside its `rim-validity` (key 4) and its signer's
+//! `signature-validity` (protected `corim-meta`), both inclusive, at the time the RIM
+//! pipeline is given; one that states neither is limited only by its chain's certificates
+//! (`validity.rs`). [`parse_corim`] reads the period of an unsigned CoRIM but has no time to
+//! judge it by.
 
 mod comid;
 mod error;
 mod signed;
+mod validity;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use error::CorimError;
 pub(crate) use signed::read_signed;
-pub use signed::{prepare_corim, verify_corim, PendingCorim, VerifiedCorim};
+pub(crate) use validity::Validity;
 
 use super::compare::Comparison;
 use super::document::RimDocument;
@@ -92,6 +101,7 @@ pub struct Corim {
     tag_ids: Vec<String>,
     alternatives: Vec<RimDocument>,
     dice: Vec<DiceReference>,
+    validity: Validity,
 }
 
 impl Corim {
@@ -141,9 +151,9 @@ impl Corim {
     }
 
     /// The content, taken apart: the alternatives (at least one), for a verified RIM of
-    /// either format.
-    pub(crate) fn into_alternatives(self) -> Vec<RimDocument> {
-        self.alternatives
+    /// either format, and the `rim-validity` (unbounded when absent).
+    pub(crate) fn into_parts(self) -> (Vec<RimDocument>, Validity) {
+        (self.alternatives, self.validity)
     }
 }
 
@@ -192,7 +202,7 @@ pub fn parse_corim(bytes: &[u8]) -> Result<Corim, CorimError> {
     let item = cbor::decode(bytes, CORIM_CBOR_LIMITS)?;
     if item.untag(signed::TAG_SIGN1).is_some() {
         return Err(CorimError::Unsupported {
-            what: "a signed CoRIM where an unsigned one is read (use prepare_corim)",
+            what: "a signed CoRIM where an unsigned one is read (use prepare_rim)",
         });
     }
     read(item.untag(TAG_UNSIGNED_CORIM).unwrap_or(&item))
@@ -225,6 +235,10 @@ fn read(map: &Cbor) -> Result<Corim, CorimError> {
                 .or_else(|| profile.untag(111).and_then(Cbor::as_bytes).map(hex::encode))
                 .ok_or_else(|| CorimError::schema("corim.3", "profile is not a URI or OID"))?,
         ),
+    };
+    let validity = match map.get_int(4) {
+        None => Validity::default(),
+        Some(validity) => Validity::read(validity, "corim.4")?,
     };
     let tags = map
         .get_int(1)
@@ -271,6 +285,7 @@ fn read(map: &Cbor) -> Result<Corim, CorimError> {
         tag_ids,
         alternatives,
         dice,
+        validity,
     })
 }
 

@@ -4,7 +4,7 @@
 //! `"coev"` (base64 of the CoRIM's evidence mapping, a CBOR `#6.570`) with `"coev_sha256"`.
 //! The host fetches it (the core does no I/O) and [`open_envelope`] checks it before the
 //! document is verified: an XML RIM by [`super::verify_rim`], a CoRIM
-//! ([`RimEnvelope::is_corim`]) by [`super::prepare_corim`] or [`super::parse_corim`].
+//! ([`RimEnvelope::is_corim`]) by [`super::prepare_rim`] or [`super::parse_corim`].
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

@@ -90,31 +90,49 @@ pub fn check_rim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
             "the id names another chip than the document's product",
         ));
     }
-    let version = &meta.colloquial_version;
-    if !names_version(&named, version) {
+    check_version(&named, &meta.colloquial_version, id)
+}
+
+/// The version rule of both formats: the document states a version, and it is the one the
+/// id names (a driver's verbatim, a firmware's without its dots: `96.00.5E.00.01` is written
+/// `96005E0001` in an id). Every id names a version, so a document that states none is not
+/// the RIM any id names. An XML RIM always states one by the time it gets here (a missing
+/// `colloquialVersion` is a schema error when read, an empty one is of neither kind); a
+/// CoRIM states it in a `version-map` measurement, or not at all.
+///
+/// # Errors
+/// [`RimError::IdMismatch`] when the document states no version or another one.
+fn check_version(named: &Named, version: &str, id: &str) -> Result<(), RimError> {
+    let mismatch = |problem: &'static str| RimError::IdMismatch {
+        id: id.into(),
+        problem,
+    };
+    if version.is_empty() {
         return Err(mismatch(
-            "the id names another version than the document's colloquialVersion",
+            "the document states no version, and the id names one",
+        ));
+    }
+    let same = match named.kind {
+        RimKind::Driver => version == named.version,
+        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
+    };
+    if !same {
+        return Err(mismatch(
+            "the id names another version than the document states",
         ));
     }
     Ok(())
 }
 
-/// Whether an id's version is the document's: a driver's verbatim, a firmware's without its
-/// dots (`96.00.5E.00.01` is written `96005E0001` in an id).
-fn names_version(named: &Named, version: &str) -> bool {
-    match named.kind {
-        RimKind::Driver => version == named.version,
-        RimKind::Firmware => undotted(version).eq_ignore_ascii_case(&named.version),
-    }
-}
-
 /// Whether the CoRIM content `document` (its first alternative) is the RIM `id` names. A
 /// CoRIM carries none of the XML `Meta` the table above reads (kind, edition, product): only
-/// the version it may state (a `version-map` without `mkey`), which must then be the id's;
-/// the signature, its chain and the measurement comparison decide the rest.
+/// the version it states (a `version-map` without `mkey`), judged by the XML RIMs' rule
+/// (`check_version`); the signature, its chain and the measurement comparison decide the
+/// rest.
 ///
 /// # Errors
-/// [`RimError::IdMismatch`] when `id` is of no known form or names another version.
+/// [`RimError::IdMismatch`] when `id` is of no known form, or the CoRIM states no version or
+/// another one.
 pub(crate) fn check_corim_id(document: &RimDocument, id: &str) -> Result<(), RimError> {
     let mismatch = |problem: &'static str| RimError::IdMismatch {
         id: id.into(),
@@ -123,13 +141,7 @@ pub(crate) fn check_corim_id(document: &RimDocument, id: &str) -> Result<(), Rim
     let named = named(id).ok_or_else(|| mismatch(
         "the id is of no known form (NV_GPU_DRIVER_…, NV_GPU_CC_DRIVER_…, NV_GPU_VBIOS_…, NV_SWITCH_BIOS_…)",
     ))?;
-    let version = &document.meta.colloquial_version;
-    if !version.is_empty() && !names_version(&named, version) {
-        return Err(mismatch(
-            "the id names another version than the CoRIM states",
-        ));
-    }
-    Ok(())
+    check_version(&named, &document.meta.colloquial_version, id)
 }
 
 fn undotted(version: &str) -> String {

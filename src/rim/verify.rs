@@ -18,6 +18,9 @@ use serde::Serialize;
 use super::budget::Budget;
 use super::c14n;
 use super::compare::Comparison;
+#[cfg(doc)]
+use super::corim::CorimError;
+use super::corim::Validity;
 use super::document::{self, RimDocument};
 use super::dsig::{self, DSIG_NS};
 use super::error::CompareError;
@@ -39,8 +42,8 @@ const MAX_NODES: u32 = 100_000;
 #[derive(Clone, Debug)]
 pub struct PendingRim {
     document: RimDocument,
-    more: Vec<RimDocument>,
-    format: RimFormat,
+    format: Format,
+    now: UnixTime,
     certificates: Vec<Vec<u8>>,
     checks: Vec<SignatureCheck>,
     chain: Result<ChainPlan, ChainError>,
@@ -54,31 +57,29 @@ pub struct PendingRim {
 pub struct VerifiedRim {
     document: RimDocument,
     cert_chain: RimCertChain,
-    /// A CoRIM's alternatives after the first ([`Self::document`]); none for XML.
     #[serde(skip)]
-    more: Vec<RimDocument>,
-    #[serde(skip)]
-    format: RimFormat,
+    format: Format,
     #[serde(skip)]
     certificates: Vec<Vec<u8>>,
 }
 
-/// A RIM's format, told from its first byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RimFormat {
-    /// A SWID tag signed with XML-DSig.
+/// What a RIM's format adds to its document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Format {
+    /// A SWID tag signed with XML-DSig: the document is all of it.
     Xml,
     /// A CoRIM signed with COSE_Sign1.
-    Corim,
+    Corim {
+        /// Its alternatives after the first (the document).
+        more: Vec<RimDocument>,
+        /// The period in which it and its signer say it may be used.
+        validity: Validity,
+    },
 }
 
-impl RimFormat {
-    fn of(bytes: &[u8]) -> Self {
-        match bytes.first() {
-            Some(0x80..=0xdb) => Self::Corim,
-            _ => Self::Xml,
-        }
-    }
+/// Whether a RIM's first byte opens a CBOR array, map or tag, which no XML text starts with.
+fn is_cbor(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(0x80..=0xdb))
 }
 
 /// Parses a RIM (an XML RIM or a signed CoRIM, told apart by its first byte), checks its
@@ -90,8 +91,9 @@ impl RimFormat {
 /// [`RimError`]: malformed XML, an XML limit exceeded (size, attributes per element,
 /// namespace declarations, nodes, depth, the work budget), not a SWID RIM, not signed, an
 /// algorithm outside the allow-list, a digest mismatch, or a signer certificate that is not
-/// EC P-384; a CoRIM refused as [`super::prepare_corim`] refuses it is
-/// [`RimError::Corim`]. A chain that does not validate is not an error: it is reported in
+/// EC P-384. A CoRIM refused is [`RimError::Corim`]: as [`super::parse_corim`] refuses its
+/// payload, an unsigned CoRIM, a COSE_Sign1 that is malformed or not ES384, a content type
+/// other than `application/rim+cbor`, or no `x5chain` with an EC P-384 leaf. A chain that does not validate is not an error: it is reported in
 /// [`VerifiedRim::cert_chain`].
 pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<PendingRim, RimError> {
     parse_rim(xml).map(|parsed| parsed.into_plan(trust, now))
@@ -104,8 +106,7 @@ pub fn prepare_rim(xml: &[u8], trust: &RimTrust, now: UnixTime) -> Result<Pendin
 #[derive(Clone, Debug)]
 pub(crate) struct ParsedRim {
     document: RimDocument,
-    more: Vec<RimDocument>,
-    format: RimFormat,
+    format: Format,
     certificates: Vec<Vec<u8>>,
     signature: SignatureCheck,
     work: u64,
@@ -113,15 +114,16 @@ pub(crate) struct ParsedRim {
 
 /// The part of [`prepare_rim`] that depends on the bytes alone.
 pub(crate) fn parse_rim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
-    match RimFormat::of(bytes) {
-        RimFormat::Xml => parse_xml(bytes),
-        RimFormat::Corim => parse_corim(bytes),
+    if is_cbor(bytes) {
+        parse_corim(bytes)
+    } else {
+        parse_xml(bytes)
     }
 }
 
 fn parse_corim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
     let signed = super::corim::read_signed(bytes)?;
-    let mut alternatives = signed.corim.into_alternatives().into_iter();
+    let mut alternatives = signed.alternatives.into_iter();
     let document = alternatives
         .next()
         .ok_or(RimError::Corim(super::corim::CorimError::schema(
@@ -130,8 +132,10 @@ fn parse_corim(bytes: &[u8]) -> Result<ParsedRim, RimError> {
         )))?;
     Ok(ParsedRim {
         document,
-        more: alternatives.collect(),
-        format: RimFormat::Corim,
+        format: Format::Corim {
+            more: alternatives.collect(),
+            validity: signed.validity,
+        },
         certificates: signed.certificates,
         signature: signed.signature,
         // The work budget counts XML operations; a CoRIM's are bounded by the CBOR budgets.
@@ -154,8 +158,7 @@ fn parse_xml(xml: &[u8]) -> Result<ParsedRim, RimError> {
     let signature = dsig::signature_check(&checked, key);
     Ok(ParsedRim {
         document,
-        more: Vec::new(),
-        format: RimFormat::Xml,
+        format: Format::Xml,
         certificates: checked.certificates,
         signature,
         work: budget.spent(),
@@ -172,8 +175,8 @@ impl ParsedRim {
     /// [`Self::plan`], taking the parse: nothing copied when it is not kept.
     fn into_plan(self, trust: &RimTrust, now: UnixTime) -> PendingRim {
         let store = match self.format {
-            RimFormat::Xml => trust.store(),
-            RimFormat::Corim => trust.corim_store(),
+            Format::Xml => trust.store(),
+            Format::Corim { .. } => trust.corim_store(),
         };
         let chain = super::signer::plan_chain(&self.certificates, store, now);
         let mut checks = alloc::vec![self.signature];
@@ -182,8 +185,8 @@ impl ParsedRim {
         }
         PendingRim {
             document: self.document,
-            more: self.more,
             format: self.format,
+            now,
             certificates: self.certificates,
             checks,
             chain,
@@ -309,31 +312,38 @@ impl PendingRim {
     }
 
     /// Whether the document is the RIM `id` names: [`super::check_rim_id`] for an XML RIM;
-    /// for a CoRIM, the id's form and the version it states (a CoRIM that states none
-    /// passes, as NVIDIA's sample states none: its signature, chain and comparison still
-    /// apply).
+    /// for a CoRIM, the id's form and the version it states, by the XML RIMs' rule (a CoRIM
+    /// that states no version is not the RIM any id names, as an XML RIM without one is
+    /// not).
     ///
     /// # Errors
-    /// [`RimError::IdMismatch`] naming what differs.
+    /// [`RimError::IdMismatch`] naming what differs; for an XML RIM also as
+    /// [`super::check_rim_id`].
     pub fn check_id(&self, id: &str) -> Result<(), RimError> {
-        check_id(self.format, &self.document, id)
+        check_id(&self.format, &self.document, id)
     }
 
     /// Completes verification with one verdict per [`Self::signature_checks`] entry.
     ///
     /// # Errors
     /// [`RimError::SignatureInvalid`] when the RIM signature's verdict is false or verdicts
-    /// are missing. Failed chain links make the chain status `invalid`, not an error.
+    /// are missing. Failed chain links make the chain status `invalid`, not an error. A
+    /// CoRIM outside its validity period at the time given to [`prepare_rim`] is
+    /// [`RimError::Corim`] ([`CorimError::NotYetValid`], [`CorimError::Expired`]); one that
+    /// states none is not limited by it (only by its chain's validity). The period is
+    /// signed content, so it is judged once the signature verified.
     pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedRim, RimError> {
         if verdicts.len() != self.checks.len() || verdicts.first() != Some(&true) {
             return Err(RimError::SignatureInvalid);
+        }
+        if let Format::Corim { validity, .. } = &self.format {
+            validity.check(self.now)?;
         }
         let chain_verdicts = verdicts.get(1..).unwrap_or_default();
         let cert_chain =
             RimCertChain::from_result(self.chain.and_then(|plan| plan.finish(chain_verdicts)));
         Ok(VerifiedRim {
             document: self.document,
-            more: self.more,
             format: self.format,
             cert_chain,
             certificates: self.certificates,
@@ -350,7 +360,7 @@ impl VerifiedRim {
 
     /// Whether the document is a signed CoRIM (else an XML RIM).
     pub fn is_corim(&self) -> bool {
-        self.format == RimFormat::Corim
+        matches!(self.format, Format::Corim { .. })
     }
 
     /// Runs `compare` (one of the comparisons, [`super::compare_gpu`],
@@ -364,7 +374,11 @@ impl VerifiedRim {
     where
         F: FnMut(&RimDocument) -> Result<Comparison, CompareError>,
     {
-        super::corim::best_of(core::iter::once(&self.document).chain(&self.more), compare)
+        let more = match &self.format {
+            Format::Xml => &[][..],
+            Format::Corim { more, .. } => more,
+        };
+        super::corim::best_of(core::iter::once(&self.document).chain(more), compare)
     }
 
     /// As [`PendingRim::check_id`].
@@ -372,7 +386,7 @@ impl VerifiedRim {
     /// # Errors
     /// [`RimError::IdMismatch`] naming what differs.
     pub fn check_id(&self, id: &str) -> Result<(), RimError> {
-        check_id(self.format, &self.document, id)
+        check_id(&self.format, &self.document, id)
     }
 
     /// The chain status at the time of verification.
@@ -391,10 +405,10 @@ impl VerifiedRim {
     }
 }
 
-fn check_id(format: RimFormat, document: &RimDocument, id: &str) -> Result<(), RimError> {
+fn check_id(format: &Format, document: &RimDocument, id: &str) -> Result<(), RimError> {
     match format {
-        RimFormat::Xml => super::identity::check_rim_id(document, id),
-        RimFormat::Corim => super::identity::check_corim_id(document, id),
+        Format::Xml => super::identity::check_rim_id(document, id),
+        Format::Corim { .. } => super::identity::check_corim_id(document, id),
     }
 }
 

@@ -195,6 +195,7 @@ mod rim {
     mod corim;
     mod corim_pipeline;
     mod corim_signed;
+    mod corim_validity;
     mod host_options;
     mod identity;
     mod ids;
@@ -260,6 +261,7 @@ mod token {
     mod attacks;
     mod claim_boundaries;
     mod eat;
+    mod jwt_helpers;
     mod nras;
     mod properties;
     mod result_format;

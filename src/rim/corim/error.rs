@@ -8,8 +8,10 @@ use crate::cose::CoseError;
 use crate::error_code::ErrorCode;
 
 /// A CoRIM that cannot be used: not CBOR, not a CoRIM as NVIDIA writes them, outside the
-/// budgets, or not validly signed. Each variant has a stable code; [`CorimError::service_code`]
-/// gives the RIM service's numeric code for the same failure of an XML RIM.
+/// budgets, or its signature envelope refused (a signature that does not verify is
+/// [`crate::rim::RimError::SignatureInvalid`], as for an XML RIM). Each variant has a stable
+/// code; [`CorimError::service_code`] gives the RIM service's numeric code for the same
+/// failure of an XML RIM.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CorimError {
@@ -55,12 +57,26 @@ pub enum CorimError {
     NotSigned,
     /// The protected `content-type` is not `application/rim+cbor`.
     ContentType,
-    /// The ES384 signature does not verify with the `x5chain` leaf's key.
-    SignatureInvalid,
     /// The `x5chain` is missing, or its leaf is not an EC P-384 certificate.
     Certificate {
         /// What is wrong.
         problem: &'static str,
+    },
+    /// The CoRIM's validity period (its `rim-validity`, or its signer's `signature-validity`
+    /// in the protected `corim-meta`) has not begun at the time of verification.
+    NotYetValid {
+        /// The first second it may be used (Unix seconds).
+        not_before: i64,
+        /// The time of verification (Unix seconds).
+        now: u64,
+    },
+    /// The CoRIM's validity period (as for [`Self::NotYetValid`]) ended before the time of
+    /// verification.
+    Expired {
+        /// The last second it may be used (Unix seconds).
+        not_after: i64,
+        /// The time of verification (Unix seconds).
+        now: u64,
     },
 }
 
@@ -69,7 +85,6 @@ impl CorimError {
     pub fn service_code(&self) -> u16 {
         match self {
             Self::NotSigned => 5012,
-            Self::SignatureInvalid => 5013,
             Self::Cose(_) | Self::ContentType => 5014,
             Self::Certificate { .. } => 5010,
             _ => 4008,
@@ -96,8 +111,9 @@ impl ErrorCode for CorimError {
             Self::Cose(_) => "ERR_CORIM_COSE",
             Self::NotSigned => "ERR_CORIM_NOT_SIGNED",
             Self::ContentType => "ERR_CORIM_CONTENT_TYPE",
-            Self::SignatureInvalid => "ERR_CORIM_SIGNATURE_INVALID",
             Self::Certificate { .. } => "ERR_CORIM_CERTIFICATE",
+            Self::NotYetValid { .. } => "ERR_CORIM_NOT_YET_VALID",
+            Self::Expired { .. } => "ERR_CORIM_EXPIRED",
         }
     }
 
@@ -129,8 +145,17 @@ impl fmt::Display for CorimError {
             Self::ContentType => {
                 f.write_str("signed CoRIM content type is not application/rim+cbor")
             }
-            Self::SignatureInvalid => f.write_str("CoRIM signature is invalid"),
             Self::Certificate { problem } => write!(f, "CoRIM signer certificate: {problem}"),
+            Self::NotYetValid { not_before, now } => write!(
+                f,
+                "CoRIM is not valid before {not_before} (Unix seconds); it is {now}"
+            ),
+            Self::Expired { not_after, now } => {
+                write!(
+                    f,
+                    "CoRIM expired at {not_after} (Unix seconds); it is {now}"
+                )
+            }
         }
     }
 }

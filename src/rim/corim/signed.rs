@@ -1,7 +1,7 @@
 //! A signed CoRIM: COSE_Sign1 (RFC 9052 §4.2) over a `corim-map`, ES384 only, its signer
-//! chain in `x5chain` (label 33, leaf first), checked in two steps as an XML RIM is
-//! ([`prepare_corim`] plans, [`PendingCorim::finish`] takes one verdict per ECDSA check) so
-//! that the checks can run on any backend.
+//! chain in `x5chain` (label 33, leaf first). This module reads the envelope and its
+//! content; the RIM pipeline ([`crate::rim::prepare_rim`]) plans the chain and takes the
+//! ECDSA verdicts, as for an XML RIM.
 //!
 //! ```text
 //! COSE_Sign1 = #6.18([protected: bstr .cbor {1: -35, ? 3: "application/rim+cbor",
@@ -15,16 +15,17 @@
 use alloc::vec::Vec;
 
 use super::error::CorimError;
-use super::{Corim, CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
+use super::validity::Validity;
+use super::{CORIM_CBOR_LIMITS, MAX_CORIM_BYTES, TAG_UNSIGNED_CORIM};
 use crate::cbor::{self, Cbor};
-use crate::chain::{ChainError, ChainPlan};
 use crate::cose::Sign1;
-use crate::crypto::{Deferred, SignatureCheck};
-use crate::rim::trust::{RimCertChain, RimCertStatus, RimTrust};
-use crate::time::UnixTime;
+use crate::crypto::SignatureCheck;
+use crate::rim::document::RimDocument;
 
 /// COSE_Sign1's tag.
 pub(super) const TAG_SIGN1: u64 = crate::cose::COSE_SIGN1_TAG;
+/// The COSE header label of `corim-meta` (`bstr .cbor {0: signer, ? 1: signature-validity}`).
+const CORIM_META: i64 = 8;
 /// The COSE `content type` header label.
 const CONTENT_TYPE: i64 = crate::cose::HEADER_CONTENT_TYPE;
 /// The content type of a CoRIM payload.
@@ -32,68 +33,25 @@ const RIM_CBOR: &str = "application/rim+cbor";
 /// The draft-06 wrappers: `tagged-corim-type-choice` (500) and `tagged-signed-corim` (502).
 const WRAPPERS: [u64; 2] = [500, 502];
 
-/// A signed CoRIM whose envelope and content have been read; its ECDSA checks (the COSE
-/// signature, then the certificate path's links) have not been run yet.
-#[derive(Clone, Debug)]
-pub struct PendingCorim {
-    corim: Corim,
-    certificates: Vec<Vec<u8>>,
-    checks: Vec<SignatureCheck>,
-    chain: Result<ChainPlan, ChainError>,
-}
-
-/// A signed CoRIM whose signature verified; its chain status says whether the signer is
-/// trusted.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VerifiedCorim {
-    corim: Corim,
-    cert_chain: RimCertChain,
-    certificates: Vec<Vec<u8>>,
-}
-
-/// Reads a signed CoRIM, checks its COSE_Sign1 structure (ES384, content type, `x5chain`
-/// leaf P-384) and reads the payload as [`super::parse_corim`] does; plans the `x5chain`
-/// path to `trust` at `now` (Unix seconds).
-///
-/// # Errors
-/// [`CorimError`]: as [`super::parse_corim`]; [`CorimError::NotSigned`] for an unsigned
-/// CoRIM; [`CorimError::Cose`] for a malformed envelope or an algorithm other than ES384;
-/// [`CorimError::ContentType`]; [`CorimError::Certificate`] without a usable `x5chain`. A
-/// chain that does not validate is not an error: it is reported in
-/// [`VerifiedCorim::cert_chain`].
-pub fn prepare_corim(
-    bytes: &[u8],
-    trust: &RimTrust,
-    now: UnixTime,
-) -> Result<PendingCorim, CorimError> {
-    let SignedCorim {
-        corim,
-        certificates,
-        signature,
-    } = read_signed(bytes)?;
-    let chain = crate::rim::signer::plan_chain(&certificates, trust.corim_store(), now);
-    let mut checks = alloc::vec![signature];
-    if let Ok(plan) = &chain {
-        checks.extend(plan.signature_checks().iter().cloned());
-    }
-    Ok(PendingCorim {
-        corim,
-        certificates,
-        checks,
-        chain,
-    })
-}
-
-/// What a signed CoRIM's bytes alone give: its content, its `x5chain` (leaf first) and the
-/// check of its COSE signature by the leaf's key.
+/// What a signed CoRIM's bytes alone give: its alternatives (at least one), the period in
+/// which both it and its signer say it may be used, its `x5chain` (leaf first) and the check
+/// of its COSE signature by the leaf's key.
 #[derive(Clone, Debug)]
 pub(crate) struct SignedCorim {
-    pub corim: Corim,
+    pub alternatives: Vec<RimDocument>,
+    pub validity: Validity,
     pub certificates: Vec<Vec<u8>>,
     pub signature: SignatureCheck,
 }
 
-/// The part of [`prepare_corim`] that depends on the bytes alone.
+/// Reads a signed CoRIM: checks its COSE_Sign1 structure (ES384, content type, `x5chain`
+/// leaf P-384) and reads the payload as [`super::parse_corim`] does. What remains (the
+/// signature, the chain) is the RIM pipeline's, as for an XML RIM.
+///
+/// # Errors
+/// [`CorimError`]: as [`super::parse_corim`]; [`CorimError::NotSigned`] for an unsigned
+/// CoRIM; [`CorimError::Cose`] for a malformed envelope or an algorithm other than ES384;
+/// [`CorimError::ContentType`]; [`CorimError::Certificate`] without a usable `x5chain`.
 pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     if bytes.len() > MAX_CORIM_BYTES {
         return Err(CorimError::TooLarge {
@@ -124,6 +82,7 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
     })?;
     let item = cbor::decode(payload, CORIM_CBOR_LIMITS)?;
     let corim = super::read(item.untag(TAG_UNSIGNED_CORIM).unwrap_or(&item))?;
+    let signer_validity = signature_validity(&sign1)?;
 
     let certificates = sign1.x5chain().map_err(|_| CorimError::Certificate {
         problem: "no x5chain of DER certificates",
@@ -139,100 +98,31 @@ pub(crate) fn read_signed(bytes: &[u8]) -> Result<SignedCorim, CorimError> {
         message: sign1.to_be_signed(None),
         signature: sign1.signature().to_vec(),
     };
+    let (alternatives, validity) = corim.into_parts();
     Ok(SignedCorim {
-        corim,
+        alternatives,
+        validity: validity.and(signer_validity),
         certificates,
         signature,
     })
 }
 
-/// Verifies a signed CoRIM completely with the software signature backend:
-/// [`prepare_corim`], the ES384 signature, and the `x5chain` against `trust` at `now`.
-///
-/// # Errors
-/// As [`prepare_corim`], plus [`CorimError::SignatureInvalid`].
-pub fn verify_corim(
-    bytes: &[u8],
-    trust: &RimTrust,
-    now: UnixTime,
-) -> Result<VerifiedCorim, CorimError> {
-    Deferred::finish_in_software(prepare_corim(bytes, trust, now)?)
-}
-
-impl PendingCorim {
-    /// The ECDSA checks a backend must run: the COSE signature first, then one per
-    /// certificate-path link.
-    pub fn signature_checks(&self) -> &[SignatureCheck] {
-        &self.checks
+/// The `signature-validity` of the protected `corim-meta` (unbounded when either is absent).
+/// Only the protected header counts: an unprotected one is not signed.
+fn signature_validity(sign1: &Sign1) -> Result<Validity, CorimError> {
+    if !sign1.is_protected(CORIM_META) {
+        return Ok(Validity::default());
     }
-
-    /// The `x5chain` certificates (DER), leaf first: the chain whose revocation a host asks
-    /// about, as for an XML RIM's `X509Data`.
-    pub fn certificates(&self) -> &[Vec<u8>] {
-        &self.certificates
+    let meta = sign1
+        .header(CORIM_META)
+        .and_then(Cbor::as_bytes)
+        .ok_or_else(|| CorimError::schema("corim-meta", "not bytes .cbor corim-meta-map"))?;
+    let meta = cbor::decode(meta, CORIM_CBOR_LIMITS)?;
+    if meta.as_map().is_none() {
+        return Err(CorimError::schema("corim-meta", "not a map"));
     }
-
-    /// Whether a certificate path to a trusted root was built.
-    pub fn chain_planned(&self) -> bool {
-        self.chain.is_ok()
-    }
-
-    /// The content, before its signature is known to verify: for display only.
-    pub fn unverified_corim(&self) -> &Corim {
-        &self.corim
-    }
-
-    /// Completes verification with one verdict per [`Self::signature_checks`] entry.
-    ///
-    /// # Errors
-    /// [`CorimError::SignatureInvalid`] when the COSE signature's verdict is false or
-    /// verdicts are missing. Failed chain links make the chain status `invalid`.
-    pub fn finish(self, verdicts: &[bool]) -> Result<VerifiedCorim, CorimError> {
-        if verdicts.len() != self.checks.len() || verdicts.first() != Some(&true) {
-            return Err(CorimError::SignatureInvalid);
-        }
-        let chain_verdicts = verdicts.get(1..).unwrap_or_default();
-        let cert_chain =
-            RimCertChain::from_result(self.chain.and_then(|plan| plan.finish(chain_verdicts)));
-        Ok(VerifiedCorim {
-            corim: self.corim,
-            cert_chain,
-            certificates: self.certificates,
-        })
-    }
-}
-
-impl Deferred for PendingCorim {
-    type Output = VerifiedCorim;
-    type Error = CorimError;
-
-    fn signature_checks(&self) -> &[SignatureCheck] {
-        PendingCorim::signature_checks(self)
-    }
-
-    fn finish(self, verdicts: &[bool]) -> Result<VerifiedCorim, CorimError> {
-        PendingCorim::finish(self, verdicts)
-    }
-}
-
-impl VerifiedCorim {
-    /// The signed content.
-    pub fn corim(&self) -> &Corim {
-        &self.corim
-    }
-
-    /// The chain status at the time of verification.
-    pub fn cert_chain(&self) -> &RimCertChain {
-        &self.cert_chain
-    }
-
-    /// The `x5chain` certificates (DER), leaf first.
-    pub fn certificates(&self) -> &[Vec<u8>] {
-        &self.certificates
-    }
-
-    /// Signature verified and chain valid at the time given.
-    pub fn is_trusted(&self) -> bool {
-        self.cert_chain.status == RimCertStatus::Valid
+    match meta.get_int(1) {
+        None => Ok(Validity::default()),
+        Some(validity) => Validity::read(validity, "corim-meta.1"),
     }
 }

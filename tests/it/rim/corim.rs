@@ -12,8 +12,8 @@ use edgeattest::attest::DeviceKind;
 use edgeattest::cbor::Cbor;
 use edgeattest::evidence::Transcript;
 use edgeattest::rim::{
-    compare_gpu_firmware, compare_switch, open_envelope, parse_corim, prepare_corim, verify_rim,
-    CorimError, RimDocument, RimTrust, RuntimeEvidence,
+    compare_gpu_firmware, compare_switch, open_envelope, parse_corim, prepare_rim, verify_rim,
+    CorimError, RimDocument, RimError, RimTrust, RuntimeEvidence,
 };
 use edgeattest::{ErrorCode, UnixTime};
 use sha2::Digest;
@@ -272,12 +272,12 @@ fn a_rim_service_corim_envelope_is_read() {
         open_envelope(&body, "NV_NIC_FIRMWARE_CX7_28.39.4082-LTS_MCX713104AC-ADA").unwrap();
     assert!(envelope.is_corim());
     assert_eq!(envelope.coev, None);
-    let error = prepare_corim(&envelope.rim, &RimTrust::nvidia_corim(), NOW).unwrap_err();
+    let error = prepare_rim(&envelope.rim, &RimTrust::nvidia_corim(), NOW).unwrap_err();
     assert_eq!(
         error,
-        CorimError::Unsupported {
+        RimError::Corim(CorimError::Unsupported {
             what: "dependent RIMs"
-        }
+        })
     );
     assert_eq!(error.code(), "ERR_CORIM_UNSUPPORTED");
 
@@ -322,8 +322,8 @@ fn a_rim_service_corim_envelope_is_read() {
     );
     // An unsigned CoRIM is not accepted where a signed one is required.
     assert_eq!(
-        prepare_corim(&corim, &RimTrust::nvidia_corim(), NOW).unwrap_err(),
-        CorimError::NotSigned
+        prepare_rim(&corim, &RimTrust::nvidia_corim(), NOW).unwrap_err(),
+        RimError::Corim(CorimError::NotSigned)
     );
 }
 

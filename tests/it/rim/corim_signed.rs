@@ -8,8 +8,8 @@ use edgeattest::cbor::Cbor;
 use edgeattest::chain::parse_pem_chain;
 use edgeattest::cose;
 use edgeattest::rim::{
-    compare_switch, parse_corim, prepare_corim, verify_corim, CorimError, RimCertStatus, RimTrust,
-    MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS,
+    compare_switch, parse_corim, prepare_rim, verify_rim, CorimError, RimCertStatus, RimError,
+    RimTrust, MAX_CORIM_ALTERNATIVES, MAX_CORIM_BYTES, MAX_CORIM_MEASUREMENTS, MAX_CORIM_TAGS,
     MAX_CORIM_TRIPLES,
 };
 use edgeattest::ErrorCode;
@@ -51,7 +51,7 @@ fn signed_switch_corim() -> Vec<u8> {
 #[test]
 fn a_signed_corim_verifies_to_its_root_and_compares_as_its_xml_rim() {
     let bytes = signed_switch_corim();
-    let verified = verify_corim(&bytes, &test_trust(), NOW).unwrap();
+    let verified = verify_rim(&bytes, &test_trust(), NOW).unwrap();
     assert!(verified.is_trusted(), "{:?}", verified.cert_chain());
     assert_eq!(verified.certificates().len(), 3);
     assert_eq!(
@@ -60,20 +60,18 @@ fn a_signed_corim_verifies_to_its_root_and_compares_as_its_xml_rim() {
     );
     let xml = xml_rim("nvtrust/1010_0200_882_96005E0001_PROD.swidtag");
     let ev = evidence("hopper/nvat_hopper_535.86.09_report.hex", None, None);
+    assert!(verified.is_corim());
     assert_eq!(
-        verified
-            .corim()
-            .compare(|doc| compare_switch(doc, &ev))
-            .unwrap(),
+        verified.compare(|doc| compare_switch(doc, &ev)).unwrap(),
         compare_switch(&xml, &ev).unwrap()
     );
     // The draft-06 wrappers NVIDIA's networking CoRIMs carry: #6.500(#6.502(COSE_Sign1)).
     let wrapped = [&[0xd9, 0x01, 0xf4, 0xd9, 0x01, 0xf6][..], &bytes].concat();
-    assert!(verify_corim(&wrapped, &test_trust(), NOW)
+    assert!(verify_rim(&wrapped, &test_trust(), NOW)
         .unwrap()
         .is_trusted());
     // Two steps, as for XML RIMs: one ECDSA check for the COSE signature, then the path's.
-    let pending = prepare_corim(&bytes, &test_trust(), NOW).unwrap();
+    let pending = prepare_rim(&bytes, &test_trust(), NOW).unwrap();
     assert!(pending.chain_planned());
     assert_eq!(pending.signature_checks().len(), 4);
     assert_eq!(
@@ -81,11 +79,11 @@ fn a_signed_corim_verifies_to_its_root_and_compares_as_its_xml_rim() {
             .clone()
             .finish(&[false, true, true, true])
             .unwrap_err(),
-        CorimError::SignatureInvalid
+        RimError::SignatureInvalid
     );
     assert_eq!(
         pending.finish(&[true]).unwrap_err(),
-        CorimError::SignatureInvalid
+        RimError::SignatureInvalid
     );
 }
 
@@ -100,9 +98,9 @@ fn a_changed_payload_fails_the_signature() {
         .unwrap();
     let mut tampered = bytes.clone();
     tampered[at] ^= 1;
-    let error = verify_corim(&tampered, &test_trust(), NOW).unwrap_err();
-    assert_eq!(error, CorimError::SignatureInvalid);
-    assert_eq!(error.code(), "ERR_CORIM_SIGNATURE_INVALID");
+    let error = verify_rim(&tampered, &test_trust(), NOW).unwrap_err();
+    assert_eq!(error, RimError::SignatureInvalid);
+    assert_eq!(error.code(), "ERR_RIM_SIGNATURE_INVALID");
     assert_eq!(error.service_code(), 5013);
 }
 
@@ -111,7 +109,7 @@ fn a_chain_to_another_root_is_invalid() {
     let bytes = signed_switch_corim();
     // NVIDIA's CoRIM root (the default anchor) and the XML RIMs' root: neither issued it.
     for trust in [RimTrust::nvidia_corim(), RimTrust::nvidia()] {
-        let verified = verify_corim(&bytes, &trust, NOW).unwrap();
+        let verified = verify_rim(&bytes, &trust, NOW).unwrap();
         assert_eq!(verified.cert_chain().status, RimCertStatus::Invalid);
         assert!(!verified.is_trusted());
     }
@@ -139,8 +137,11 @@ fn only_es384_is_accepted() {
         ])),
     )
     .encode();
-    let error = prepare_corim(&es256, &test_trust(), NOW).unwrap_err();
-    assert!(matches!(error, CorimError::Cose(_)), "{error:?}");
+    let error = prepare_rim(&es256, &test_trust(), NOW).unwrap_err();
+    assert!(
+        matches!(error, RimError::Corim(CorimError::Cose(_))),
+        "{error:?}"
+    );
     assert_eq!(error.code(), "ERR_CORIM_COSE");
 
     // ES384 with another content type.
@@ -150,8 +151,8 @@ fn only_es384_is_accepted() {
         vec![(3, Cbor::text("application/json"))],
     );
     assert_eq!(
-        prepare_corim(&other, &test_trust(), NOW).unwrap_err(),
-        CorimError::ContentType
+        prepare_rim(&other, &test_trust(), NOW).unwrap_err(),
+        RimError::Corim(CorimError::ContentType)
     );
     // No x5chain.
     let key = SigningKey::from_pkcs8_pem(&pki("rim_signer_key.pem")).unwrap();
@@ -159,7 +160,7 @@ fn only_es384_is_accepted() {
     let signature: Signature = key.sign(&cose::sign1_to_be_signed(&[], &payload));
     let bare = cose::sign1_assemble(&[], &[], &payload, &signature.to_bytes());
     assert_eq!(
-        prepare_corim(&bare, &test_trust(), NOW).unwrap_err().code(),
+        prepare_rim(&bare, &test_trust(), NOW).unwrap_err().code(),
         "ERR_CORIM_CERTIFICATE"
     );
 }
@@ -238,8 +239,13 @@ fn budgets_give_typed_errors() {
         parse_corim(&huge).unwrap_err().code(),
         "ERR_CORIM_TOO_LARGE"
     );
+    // Led by a CBOR tag byte, so that the RIM pipeline reads it as a CoRIM.
+    let mut huge_signed = huge.clone();
+    huge_signed[0] = 0xd2;
     assert_eq!(
-        prepare_corim(&huge, &test_trust(), NOW).unwrap_err().code(),
+        prepare_rim(&huge_signed, &test_trust(), NOW)
+            .unwrap_err()
+            .code(),
         "ERR_CORIM_TOO_LARGE"
     );
 }

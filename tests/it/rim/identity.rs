@@ -142,3 +142,60 @@ fn a_real_rim_under_another_id_is_refused() {
     check_rim_id(&vbios, "NV_GPU_VBIOS_1010_0200_882_96005e0001").unwrap();
     check_rim_id(&switch, "NV_SWITCH_BIOS_5612_0002_890_9610550001").unwrap();
 }
+
+/// One rule for both formats: a document that states no version is not the RIM any id
+/// names (every RIM id names a version). An XML RIM without one is refused (a missing
+/// `colloquialVersion` when read, an empty one as of neither kind); a CoRIM without a
+/// `version-map` measurement is refused by the id check.
+#[test]
+fn a_document_that_states_no_version_is_refused_in_either_format() {
+    let id = "NV_SWITCH_BIOS_5612_0002_890_9610550001";
+    let mut switch =
+        document("rims/nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
+    check_rim_id(&switch, id).unwrap();
+    switch.meta.colloquial_version.clear();
+    // An XML RIM's version also tells its kind: without one it is of neither kind.
+    let error = check_rim_id(&switch, id).unwrap_err();
+    assert_eq!(error.code(), "ERR_RIM_SCHEMA");
+    assert_eq!(error.field(), Some("Meta@colloquialVersion"));
+
+    // The same records as a signed CoRIM (each record's first golden value), without and
+    // with its version (a `version-map` measurement without `mkey`).
+    use super::corim::{corim_map, map, measurement, NOW};
+    use super::corim_signed::{content_type, sign, test_trust};
+    use edgeattest::cbor::Cbor;
+    let xml =
+        super::corim::xml_rim("nvat/switchVBIOSRim_NV_SWITCH_BIOS_5612_0002_890_9610550001.xml");
+    let records: Vec<_> = xml
+        .active_measurements()
+        .map(|record| measurement(record.index + 1, &record.alternatives[0]))
+        .collect();
+    let version = map(vec![(
+        1,
+        map(vec![(
+            0,
+            map(vec![(0, Cbor::text(&xml.meta.colloquial_version))]),
+        )]),
+    )]);
+    let with_version = [vec![version], records.clone()].concat();
+    let unversioned = sign(
+        &corim_map(&xml.name, vec![records]).encode(),
+        content_type(),
+    );
+    let pending = prepare_rim(&unversioned, &test_trust(), NOW).unwrap();
+    let error = pending.check_id(id).unwrap_err();
+    assert_eq!(error.code(), "ERR_RIM_ID_MISMATCH");
+    assert!(error.to_string().contains("states no version"), "{error}");
+    let verified = edgeattest::rim::verify_rim(&unversioned, &test_trust(), NOW).unwrap();
+    assert_eq!(verified.check_id(id).unwrap_err(), error);
+
+    let versioned = sign(
+        &corim_map(&xml.name, vec![with_version]).encode(),
+        content_type(),
+    );
+    let pending = prepare_rim(&versioned, &test_trust(), NOW).unwrap();
+    pending.check_id(id).unwrap();
+    let other = "NV_SWITCH_BIOS_5612_0002_890_9610550002";
+    let error = pending.check_id(other).unwrap_err();
+    assert!(error.to_string().contains("another version"), "{error}");
+}

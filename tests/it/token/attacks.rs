@@ -19,31 +19,7 @@ use edgeattest::UnixTime;
 use serde_json::json;
 use sha2::{Digest, Sha384};
 
-const KID: &str = "test-kid";
-const NOW: u64 = 1_782_698_883;
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x42; 48]).unwrap()
-}
-
-fn jwks() -> Jwks {
-    Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap()
-}
-
-fn b64(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// A token with exactly the given header and payload text, signed by the test key.
-fn raw(header: &str, payload: &str) -> String {
-    let input = format!("{}.{}", b64(header.as_bytes()), b64(payload.as_bytes()));
-    let sig = key().sign(input.as_bytes());
-    format!("{input}.{}", b64(&sig))
-}
-
-fn good_claims() -> serde_json::Value {
-    json!({"iss": "https://issuer.example", "iat": NOW, "nbf": NOW, "exp": NOW + 3600, "eat_nonce": "abc"})
-}
+use super::jwt_helpers::{b64, good_claims, jwks, key, raw, KID, NOW};
 
 fn verify(token: &str) -> Result<(), TokenError> {
     verify_jwt(

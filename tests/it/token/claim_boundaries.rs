@@ -7,42 +7,13 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
-use edgeattest::crypto::SigningKey;
 use edgeattest::token::Signers;
-use edgeattest::token::{
-    sign_jwt, verify_jwt, ClaimReason, Jwks, JwksKey, TokenError, VerifyOptions,
-};
+use edgeattest::token::{sign_jwt, verify_jwt, ClaimReason, TokenError, VerifyOptions};
 use edgeattest::ErrorCode;
 use edgeattest::UnixTime;
 use serde_json::json;
 
-const KID: &str = "test-kid";
-const NOW: u64 = 1_782_698_883;
-
-fn key() -> SigningKey {
-    SigningKey::generate(&[0x42; 48]).unwrap()
-}
-
-fn jwks() -> Jwks {
-    Jwks::new(vec![JwksKey::new(Some(KID.into()), key().public_key())]).unwrap()
-}
-
-fn b64(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// A token with exactly the given header and payload text, signed by the test key.
-fn raw(header: &str, payload: &str) -> String {
-    let input = format!("{}.{}", b64(header.as_bytes()), b64(payload.as_bytes()));
-    let sig = key().sign(input.as_bytes());
-    format!("{input}.{}", b64(&sig))
-}
-
-fn good_claims() -> serde_json::Value {
-    json!({"iss": "https://issuer.example", "iat": NOW, "nbf": NOW, "exp": NOW + 3600, "eat_nonce": "abc"})
-}
+use super::jwt_helpers::{good_claims, jwks, key, raw, KID, NOW};
 
 fn check(claims: serde_json::Value, options: &VerifyOptions, now: u64) -> Result<(), TokenError> {
     let token = sign_jwt(&claims, &key(), KID).unwrap();

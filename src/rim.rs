@@ -103,4 +103,4 @@ pub use trust::{
     NVIDIA_CORIM_ROOT_PEM, NVIDIA_RIM_ROOT_PEM,
 };
 pub use verify::{canonical_forms, prepare_rim, verify_rim, PendingRim, VerifiedRim};
-pub(crate) use verify::{parse_rim, ParsedRim};
+pub(crate) use verify::{is_cbor, parse_rim, ParsedRim};

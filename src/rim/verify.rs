@@ -78,7 +78,7 @@ enum Format {
 }
 
 /// Whether a RIM's first byte opens a CBOR array, map or tag, which no XML text starts with.
-fn is_cbor(bytes: &[u8]) -> bool {
+pub(crate) fn is_cbor(bytes: &[u8]) -> bool {
     matches!(bytes.first(), Some(0x80..=0xdb))
 }
 

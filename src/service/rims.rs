@@ -2,8 +2,8 @@
 //! fetched earlier by the host (the core never fetches; see [`super::Service::missing_rims`]).
 //!
 //! Lookup is by RIM id. A document added with its id (the RIM service envelope's `id`, or a
-//! file named `<id>.xml` / `<id>.swidtag`) is found by that id. A document added without
-//! one is indexed by what it says about itself — driver or firmware, GPU or switch, chip,
+//! file named `<id>.xml` / `<id>.swidtag`, or for a signed CoRIM `<id>.cbor` / `<id>.corim`)
+//! is found by that id. An XML document added without one is indexed by what it says about itself — driver or firmware, GPU or switch, chip,
 //! version — and is found for an id naming the same, read by the architecture table's RIM-id
 //! schemes, when exactly one stored document matches. Firmware ids name the board (project
 //! and SKUs), not the chip, and a document carries no board: a GPU firmware id is matched by
@@ -21,7 +21,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::attest::{Arch, DeviceKind};
-use crate::rim::{prepare_rim, verify_rim, RimError, RimKind, RimTrust, VerifiedRim};
+use crate::rim::{is_cbor, prepare_rim, verify_rim, RimError, RimKind, RimTrust, VerifiedRim};
 use crate::time::UnixTime;
 
 /// The name prefix of documents for devices of configured roots: `configured-roots/<id>.xml`
@@ -50,10 +50,11 @@ pub(crate) fn is_configured_roots_key(key: &str) -> bool {
     key.starts_with(CONFIGURED_ROOTS)
 }
 
-/// A RIM file's name without its `.xml` or `.swidtag` extension.
+/// A RIM file's name without its `.xml`, `.swidtag`, `.cbor` or `.corim` extension.
 fn without_extension(name: &str) -> &str {
-    name.strip_suffix(".xml")
-        .or_else(|| name.strip_suffix(".swidtag"))
+    [".xml", ".swidtag", ".cbor", ".corim"]
+        .iter()
+        .find_map(|extension| name.strip_suffix(extension))
         .unwrap_or(name)
 }
 
@@ -127,7 +128,8 @@ impl RimStore {
     /// # Errors
     /// [`RimError`] when the document cannot be read well enough to index it, or a
     /// `configured-roots/` name does not name an id (it must: such documents have no content
-    /// index).
+    /// index), or a CoRIM's name does not (a CoRIM states no RIM kind, nor GPU or switch, to
+    /// be indexed by).
     pub fn insert_named(&mut self, name: &str, xml: Vec<u8>) -> Result<(), RimError> {
         if let Some(rest) = name.strip_prefix(CONFIGURED_ROOTS) {
             let id = without_extension(rest);
@@ -144,6 +146,12 @@ impl RimStore {
         if stem.starts_with("NV_") {
             self.insert(stem, xml);
             return Ok(());
+        }
+        if is_cbor(&xml) {
+            return Err(RimError::Schema {
+                field: name.to_string(),
+                problem: "a CoRIM is named by its RIM id (NV_….cbor): it states no RIM kind to be indexed by",
+            });
         }
         let key = content_key(&xml)?;
         if self.len() < MAX_STORED_RIMS {

@@ -64,9 +64,10 @@ impl AttestationService {
         })
     }
 
-    /// Adds a RIM document: under `name` when it is a RIM id or an `<id>.xml` file name,
-    /// else indexed by its content. It is verified when a request uses it. Throws `ERR_RIM_*`
-    /// for a document that does not read, `ERR_SERVICE_BUSY` during another call.
+    /// Adds a RIM document: under `name` when it is a RIM id or an `<id>.xml` file name (a
+    /// signed CoRIM: `<id>.cbor`, bytes), else an XML RIM indexed by its content. It is
+    /// verified when a request uses it. Throws `ERR_RIM_*` for a document that does not read
+    /// or a CoRIM not named by its id, `ERR_SERVICE_BUSY` during another call.
     #[wasm_bindgen(js_name = addRim)]
     pub fn add_rim(
         &mut self,

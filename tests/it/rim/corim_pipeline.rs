@@ -189,18 +189,27 @@ fn ls10_request() -> Request {
 /// The switch's claims when the host answers the RIM fetch with `rim`, every check run in
 /// software.
 fn switch_claims_with_fetched(rim: &[u8]) -> Value {
+    switch_claims(rim, None)
+}
+
+/// The switch's claims with `rim` fetched by the host or, given a file `name`, held in the
+/// service's store under that name (then nothing is fetched).
+fn switch_claims(rim: &[u8], stored_as: Option<&str>) -> Value {
     let config = ServiceConfig {
         ocsp_url: None,
         rim_formats: RimFormats::CorimPreferred,
         ..ServiceConfig::default()
     };
-    let service = Service::new(
+    let mut service = Service::new(
         config,
         KeyRing::external(key().public_key(), None),
         TrustStore::nvidia_device_identity().unwrap(),
         both_roots(),
         1,
     );
+    if let Some(name) = stored_as {
+        service.rims_mut().insert_named(name, rim.to_vec()).unwrap();
+    }
     let now = UnixTime::from_secs(JUNE_2026).unwrap();
     let mut exchange = service.begin(&ls10_request(), now, [1; 32]);
     let envelope = json!({ "id": SWITCH_RIM_ID, "rim": STANDARD.encode(rim) }).to_string();
@@ -235,7 +244,7 @@ fn switch_claims_with_fetched(rim: &[u8]) -> Value {
             }
         }
     }
-    assert!(fetched_rim, "the RIM was asked for");
+    assert_eq!(fetched_rim, stored_as.is_none(), "the RIM was asked for");
     let response = exchange.into_response().unwrap();
     let result: Value = serde_json::from_slice(&response.body).unwrap();
     let token = result[1]["SWITCH-0"].as_str().unwrap();
@@ -273,6 +282,32 @@ fn the_service_verifies_a_fetched_corim_as_its_xml_twin() {
         without_signer_and_time(xml.clone())
     );
     assert_eq!(xml["measres"], "success", "{xml:#}");
+}
+
+#[test]
+fn a_stored_corim_named_by_its_id_serves_as_its_xml_twin() {
+    let xml = switch_claims_with_fetched(&switch_xml());
+    for name in [
+        format!("{SWITCH_RIM_ID}.cbor"),
+        format!("rims/{SWITCH_RIM_ID}.corim"),
+    ] {
+        let stored = switch_claims(&switch_corim(), Some(&name));
+        assert_eq!(stored["x-nvidia-switch-bios-rim-fetched"], true, "{name}");
+        assert_eq!(
+            without_signer_and_time(stored),
+            without_signer_and_time(xml.clone()),
+            "{name}"
+        );
+    }
+    // A CoRIM states no RIM kind (driver or firmware, GPU or switch): without its id in the
+    // name there is nothing to index it by, and the store says so.
+    let mut rims = edgeattest::service::RimStore::new();
+    let error = rims
+        .insert_named("switch-bios.cbor", switch_corim())
+        .unwrap_err();
+    assert_eq!(error.code(), "ERR_RIM_SCHEMA");
+    assert!(error.to_string().contains("named by its RIM id"), "{error}");
+    assert!(rims.is_empty());
 }
 
 #[test]

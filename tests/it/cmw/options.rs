@@ -202,7 +202,7 @@ fn nvidias_cmw_as_cbor_verifies_as_bytes_or_base64() {
     let cbor = to_cbor(&fsp_cmw()).encode();
     // The CBOR fixture the JS suites read is this re-encoding, byte for byte.
     let fixture = format!(
-        "{}/tests/fixtures/nvidia/evidence/blackwell/nvat_blackwell_fsp_evidence.cmw.cbor",
+        "{}/tests/fixtures/vectors/cmw/nvidia-fsp-collection-DERIVED.cbor",
         env!("CARGO_MANIFEST_DIR")
     );
     assert_eq!(std::fs::read(&fixture).unwrap(), cbor, "{fixture}");

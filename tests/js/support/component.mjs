@@ -384,16 +384,16 @@ export function evidenceFixtures() {
 
 /**
  * NVIDIA's Blackwell FSP CMW as the JSON text its SDK wrote and as the CBOR CMW of the same
- * collection (a DERIVED fixture, see PROVENANCE.md), with the transcript's own nonce.
+ * collection (a DERIVED fixture, see tests/fixtures/vectors/PROVENANCE.md), with the
+ * transcript's own nonce.
  */
 export function cmwFixtures() {
-  const path = 'evidence/blackwell/nvat_blackwell_fsp_evidence.cmw';
-  const text = nvidiaText(`${path}.json`);
+  const text = nvidiaText('evidence/blackwell/nvat_blackwell_fsp_evidence.cmw.json');
   const transcript = Buffer.from(JSON.parse(text).gpu_0.evidence[1], 'base64url');
   const common = { arch: 'BLACKWELL', nonce: hex(transcript.subarray(4, 36)) };
   return [
     { label: 'json-cmw', evidence: text, ...common },
-    { label: 'cbor-cmw', evidence: new Uint8Array(readFileSync(new URL(`${path}.cbor`, nvidia))), ...common },
+    { label: 'cbor-cmw', evidence: new Uint8Array(readFileSync(new URL('vectors/cmw/nvidia-fsp-collection-DERIVED.cbor', fixtures))), ...common },
   ];
 }
 

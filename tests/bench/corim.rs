@@ -15,8 +15,6 @@
 #![allow(clippy::expect_used, clippy::panic, clippy::unwrap_used, dead_code)]
 
 use core::hint::black_box;
-use core::time::Duration;
-use std::time::Instant;
 
 use edgeattest::cbor::Cbor;
 use edgeattest::chain::parse_pem_chain;
@@ -26,6 +24,9 @@ use edgeattest::UnixTime;
 use p384::ecdsa::signature::Signer;
 use p384::ecdsa::{Signature, SigningKey};
 use p384::pkcs8::DecodePrivateKey;
+
+#[path = "timing.rs"]
+mod timing;
 
 /// The CoRIM builders of the RIM suite (self-contained: std and the crate only).
 #[path = "../it/rim/corim.rs"]
@@ -51,15 +52,6 @@ fn signed(payload: &[u8]) -> Vec<u8> {
     ];
     let signature: Signature = key.sign(&cose::sign1_to_be_signed(&protected, payload));
     cose::sign1_assemble(&protected, &[], payload, &signature.to_bytes())
-}
-
-/// The mean time of one call of `f` over `inner` calls.
-fn sample(f: &mut impl FnMut(), inner: u32) -> Duration {
-    let t = Instant::now();
-    for _ in 0..inner {
-        f();
-    }
-    t.elapsed() / inner
 }
 
 fn main() {
@@ -93,16 +85,7 @@ fn main() {
     let mut run_xml = || {
         black_box(verify_rim(black_box(&xml), &nvidia, xml_at).unwrap());
     };
-    let (rounds, inner) = (21, 10);
-    let (mut ours, mut yardstick) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        ours.push(sample(&mut run_corim, inner));
-        yardstick.push(sample(&mut run_xml, inner));
-    }
-    ours.sort();
-    yardstick.sort();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    let (corim_us, xml_us) = (us(ours[rounds / 2]), us(yardstick[rounds / 2]));
+    let (corim_us, xml_us) = timing::race(&mut run_corim, &mut run_xml, 21, 10);
     println!(
         "VBIOS RIM verified: CoRIM ({} B) {corim_us:.1} µs; XML ({} B) {xml_us:.1} µs",
         corim.len(),

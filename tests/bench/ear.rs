@@ -13,8 +13,6 @@
 #![allow(clippy::expect_used, clippy::panic, clippy::unwrap_used)]
 
 use core::hint::black_box;
-use core::time::Duration;
-use std::time::Instant;
 
 use edgeattest::crypto::SigningKey;
 use edgeattest::ear::{verify_ear, verify_ear_cwt, Ear, EarDialect};
@@ -22,6 +20,11 @@ use edgeattest::token::{
     assemble_jws, verify_attestation_result, Jwks, JwksKey, Signers, VerifyOptions,
 };
 use edgeattest::UnixTime;
+
+#[path = "timing.rs"]
+mod timing;
+
+use timing::race;
 
 const NAME: &str = "v3_8gpu_success_20260629";
 const KID: &str = "ear-bench";
@@ -32,29 +35,6 @@ fn fixture(suffix: &str) -> Vec<u8> {
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// The mean time of one call of `f` over `inner` calls.
-fn sample(f: &mut impl FnMut(), inner: u32) -> Duration {
-    let t = Instant::now();
-    for _ in 0..inner {
-        f();
-    }
-    t.elapsed() / inner
-}
-
-/// Medians of `ours` and `yardstick`, alternating `rounds` samples of `inner` calls each.
-fn race(ours: &mut impl FnMut(), yardstick: &mut impl FnMut(), inner: u32) -> (f64, f64) {
-    let rounds = 21;
-    let (mut a, mut b) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
-    for _ in 0..rounds {
-        a.push(sample(ours, inner));
-        b.push(sample(yardstick, inner));
-    }
-    a.sort();
-    b.sort();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    (us(a[rounds / 2]), us(b[rounds / 2]))
 }
 
 fn main() {
@@ -106,6 +86,7 @@ fn main() {
         &mut || {
             black_box(verify_ear(black_box(&jwt), &jwks, &verify_options, at).unwrap());
         },
+        21,
         20,
     );
     println!(
@@ -120,6 +101,7 @@ fn main() {
         &mut || {
             black_box(sign_jwt());
         },
+        21,
         20,
     );
     println!("the same, written and signed: CWT {cwt_sign_us:.1} µs; JWT {jwt_sign_us:.1} µs");

@@ -12,11 +12,12 @@
 #![allow(clippy::expect_used, clippy::panic, clippy::unwrap_used)]
 
 use core::hint::black_box;
-use core::time::Duration;
-use std::time::Instant;
 
 use edgeattest::token::{verify_attestation_result, Jwks, Signers, VerifyOptions};
 use edgeattest::UnixTime;
+
+#[path = "timing.rs"]
+mod timing;
 
 const NAME: &str = "v3_8gpu_success_20260629";
 
@@ -26,15 +27,6 @@ fn fixture(suffix: &str) -> Vec<u8> {
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// The median time of one call of `f` over `runs` samples of `inner` calls.
-fn sample(f: &mut impl FnMut(), inner: u32) -> Duration {
-    let t = Instant::now();
-    for _ in 0..inner {
-        f();
-    }
-    t.elapsed() / inner
 }
 
 fn main() {
@@ -74,17 +66,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let (rounds, inner) = (21, 20);
-    let mut ours = Vec::with_capacity(rounds);
-    let mut peer = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        ours.push(sample(&mut run_pinned, inner));
-        peer.push(sample(&mut run_any, inner));
-    }
-    ours.sort();
-    peer.sort();
-    let (ours, peer) = (ours[rounds / 2], peer[rounds / 2]);
-    let (ours_us, peer_us) = (ours.as_secs_f64() * 1e6, peer.as_secs_f64() * 1e6);
+    let (ours_us, peer_us) = timing::race(&mut run_pinned, &mut run_any, 21, 20);
     println!(
         "8-GPU result, pinned (default anchors): {ours_us:.1} µs; Signers::Any: {peer_us:.1} µs"
     );

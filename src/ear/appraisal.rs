@@ -223,4 +223,14 @@ impl VerifierId {
             build: alloc::format!("edgeattest {}", env!("CARGO_PKG_VERSION")),
         }
     }
+
+    /// The verifier id a JSON object states: exactly `developer` and `build`, both strings.
+    pub(crate) fn from_json(value: Option<&Value>) -> Option<Self> {
+        let id = value?.as_object().filter(|id| id.len() == 2)?;
+        let text = |name: &str| id.get(name).and_then(Value::as_str).map(String::from);
+        Some(Self {
+            developer: text("developer")?,
+            build: text("build")?,
+        })
+    }
 }

@@ -132,17 +132,7 @@ impl Ear {
             None => None,
             value => Some(integer(value).ok_or_else(|| shape("exp", INTEGER))?),
         };
-        let verifier_id = claims
-            .get(names.verifier_id)
-            .and_then(Value::as_object)
-            .filter(|id| id.len() == 2)
-            .and_then(|id| {
-                let text = |name: &str| id.get(name).and_then(Value::as_str).map(String::from);
-                Some(VerifierId {
-                    developer: text("developer")?,
-                    build: text("build")?,
-                })
-            })
+        let verifier_id = VerifierId::from_json(claims.get(names.verifier_id))
             .ok_or_else(|| shape(names.verifier_id, "is required: {developer, build}"))?;
         let nonce = match (claims.get("eat_nonce"), dialect) {
             (None, _) => None,

@@ -87,17 +87,7 @@ pub fn compose_ear_claims(
         .get("iat")
         .and_then(Value::as_i64)
         .ok_or_else(|| invalid_argument("iat", "an integer (Unix seconds)"))?;
-    let verifier_id = options
-        .get("verifierId")
-        .and_then(Value::as_object)
-        .filter(|id| id.len() == 2)
-        .and_then(|id| {
-            let text = |name: &str| id.get(name).and_then(Value::as_str).map(String::from);
-            Some(VerifierId {
-                developer: text("developer")?,
-                build: text("build")?,
-            })
-        })
+    let verifier_id = VerifierId::from_json(options.get("verifierId"))
         .ok_or_else(|| invalid_argument("verifierId", "{ developer, build }, two strings"))?;
     let relabel = |label: &str| {
         relabel
